@@ -1,0 +1,431 @@
+//! The `settai` command line: run the bot, play in a terminal, ask the AI, render, measure.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context as _};
+use clap::{Parser, Subcommand, ValueEnum};
+use rand::SeedableRng;
+
+use crate::config::Config;
+use crate::games::{self, reversi, Game, GameKind, Level, Side};
+use crate::i18n::Lang;
+use crate::{discord, render, service, store};
+
+/// settai: board games on Discord that let children win gracefully.
+#[derive(Debug, Parser)]
+#[command(name = "settai", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the Discord bot (reads .env; needs DISCORD_TOKEN).
+    Serve,
+    /// Play a game against the AI in this terminal.
+    Play {
+        /// Which game.
+        game: GameArg,
+        /// The AI's level (default: the game's default level).
+        #[arg(long)]
+        level: Option<String>,
+        /// Your side: first (black) or second (white).
+        #[arg(long, default_value = "first")]
+        side: SideArg,
+        /// Seed for the AI's random choices (default: random).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Print the AI's reply to the position after some moves.
+    Ai {
+        /// Which game.
+        game: GameArg,
+        /// The AI's level.
+        #[arg(long)]
+        level: Option<String>,
+        /// Moves from the start, e.g. "f5 d6 c3".
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Print JSON with the AI's evaluation of every move.
+        #[arg(long)]
+        json: bool,
+        /// Seed for tie-breaks (default: random).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Render the board after some moves to a PNG file.
+    Render {
+        /// Which game.
+        game: GameArg,
+        /// Moves from the start.
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Language of the text in the image.
+        #[arg(long, default_value = "en")]
+        lang: LangArg,
+    },
+    /// Count move sequences of exactly N plies from the start (rules check and speed test).
+    Perft {
+        /// Which game.
+        game: GameArg,
+        /// Depth in plies.
+        depth: u32,
+    },
+    /// Measure speed: move generation (perft), AI replies and board rendering.
+    Bench {
+        /// Perft depth for reversi.
+        #[arg(long, default_value_t = 11)]
+        perft_depth: u32,
+        /// How many boards to render.
+        #[arg(long, default_value_t = 200)]
+        renders: u32,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum GameArg {
+    Reversi,
+}
+
+impl From<GameArg> for GameKind {
+    fn from(g: GameArg) -> GameKind {
+        match g {
+            GameArg::Reversi => GameKind::Reversi,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum SideArg {
+    First,
+    Second,
+    Black,
+    White,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LangArg {
+    En,
+    Ja,
+}
+
+/// Entry point of the binary: parses arguments, runs, and turns errors into one line and a
+/// non-zero exit code.
+pub fn main() -> ExitCode {
+    let _ = dotenvy::dotenv();
+    init_tracing();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("settai=info,serenity=warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Serve => serve(),
+        Command::Play { game, level, side, seed } => play(game.into(), level, side, seed),
+        Command::Ai { game, level, moves, json, seed } => ai(game.into(), level, &moves, json, seed),
+        Command::Render { game, moves, out, lang } => {
+            let lang = match lang {
+                LangArg::En => Lang::En,
+                LangArg::Ja => Lang::Ja,
+            };
+            let (game, last) = replay_with_last(game.into(), &moves)?;
+            let banner = game.outcome().map(|o| result_line(&o));
+            let png = render::game_png(&game, last.as_ref().map(|(g, m)| (g, m.as_str())), lang, banner.as_deref());
+            std::fs::write(&out, png).with_context(|| format!("could not write {}", out.display()))?;
+            println!("wrote {}", out.display());
+            Ok(())
+        }
+        Command::Perft { game, depth } => {
+            let started = Instant::now();
+            let count = match GameKind::from(game) {
+                GameKind::Reversi => reversi::perft(&reversi::Position::start(), depth),
+            };
+            let secs = started.elapsed().as_secs_f64();
+            println!("{count}");
+            eprintln!("perft {depth}: {count} leaves in {secs:.3} s ({:.1} M leaves/s)", count as f64 / secs / 1e6);
+            Ok(())
+        }
+        Command::Bench { perft_depth, renders } => bench(perft_depth, renders),
+    }
+}
+
+fn serve() -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    let Some(token) = config.discord_token.clone() else {
+        bail!(
+            "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, \
+             open Bot -> Reset Token, and put the token in .env (cp .env.example .env). \
+             Meanwhile `settai play reversi` lets you try the game in this terminal."
+        );
+    };
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async move {
+        let store = store::Store::connect(&config.database_url)
+            .await
+            .with_context(|| format!("could not open the database at {}", redact(&config.database_url)))?;
+        let service = service::Service::new(store);
+        let connection = discord::Connection {
+            token,
+            guild_id: config.discord_guild_id,
+            api_base: config.discord_api_base.clone(),
+        };
+        tokio::select! {
+            r = discord::run(connection, service) => r,
+            _ = tokio::signal::ctrl_c() => {
+                tracing::info!("shutting down");
+                Ok(())
+            }
+        }
+    })
+}
+
+/// The URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let creds = &url[scheme + 3..at];
+            let user = creds.split(':').next().unwrap_or("");
+            format!("{}{}@{}", &url[..scheme + 3], user, &url[at + 1..])
+        }
+        _ => url.to_string(),
+    }
+}
+
+fn level_or_default(kind: GameKind, level: Option<String>) -> anyhow::Result<Level> {
+    Ok(match level {
+        Some(l) => Level::parse(kind, &l)?,
+        None => kind.default_level(),
+    })
+}
+
+fn rng_from(seed: Option<u64>) -> rand::rngs::StdRng {
+    match seed {
+        Some(s) => rand::rngs::StdRng::seed_from_u64(s),
+        None => rand::rngs::StdRng::from_entropy(),
+    }
+}
+
+fn split_moves(moves: &str) -> Vec<String> {
+    moves.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(str::to_string).collect()
+}
+
+/// Replays `moves`, returning the position and the last move with the position it was played from.
+fn replay_with_last(kind: GameKind, moves: &str) -> anyhow::Result<(Game, Option<(Game, String)>)> {
+    let moves = split_moves(moves);
+    let (before, last) = match moves.split_last() {
+        Some((last, rest)) => (games::replay(kind, rest)?, Some(last.clone())),
+        None => (Game::new(kind), None),
+    };
+    match last {
+        None => Ok((before, None)),
+        Some(text) => {
+            let (after, canonical) = before.play(&text).map_err(|error| games::ReplayError {
+                ply: moves.len(),
+                text: text.clone(),
+                error,
+            })?;
+            Ok((after, Some((before, canonical))))
+        }
+    }
+}
+
+fn result_line(outcome: &games::Outcome) -> String {
+    let score = outcome.score.map(|(a, b)| format!(" {a}-{b}")).unwrap_or_default();
+    match outcome.winner {
+        Some(Side::First) => format!("Black wins{score}"),
+        Some(Side::Second) => format!("White wins{score}"),
+        None => format!("Draw{score}"),
+    }
+}
+
+fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Option<u64>) -> anyhow::Result<()> {
+    let level = level_or_default(kind, level)?;
+    let game = games::replay(kind, &split_moves(moves))?;
+    if game.to_move().is_none() {
+        bail!("the game is over after these moves; there is nothing to reply");
+    }
+    let mut rng = rng_from(seed);
+    match &game {
+        Game::Reversi(pos) => {
+            let started = Instant::now();
+            let analysis = reversi::ai::choose_move(pos, games::REVERSI_DEPTH, &mut rng);
+            let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+            if json {
+                let scores: Vec<_> = analysis
+                    .scores
+                    .iter()
+                    .map(|(m, s)| serde_json::json!({ "move": m.to_string(), "eval": s }))
+                    .collect();
+                let out = serde_json::json!({
+                    "game": kind.as_str(),
+                    "level": level.as_str(),
+                    "move": analysis.best.to_string(),
+                    "eval": analysis.score,
+                    "depth": analysis.depth,
+                    "nodes": analysis.nodes,
+                    "time_ms": (elapsed_ms * 10.0).round() / 10.0,
+                    "moves": scores,
+                });
+                println!("{}", serde_json::to_string_pretty(&out)?);
+            } else {
+                println!("{}", analysis.best);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn play(kind: GameKind, level: Option<String>, side: SideArg, seed: Option<u64>) -> anyhow::Result<()> {
+    let level = level_or_default(kind, level)?;
+    let human = match side {
+        SideArg::First | SideArg::Black => Side::First,
+        SideArg::Second | SideArg::White => Side::Second,
+    };
+    let mut rng = rng_from(seed);
+    let mut game = Game::new(kind);
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    println!("settai — {kind} against the AI ({level}). Type a move like `d3`, `moves` for legal moves, `quit` to stop.");
+    while let Some(to_move) = game.to_move() {
+        println!("\n{}", text_board(&game));
+        if to_move != human {
+            let mv = game.ai_move(level, &mut rng).expect("game is live");
+            println!("AI plays {mv}");
+            game = game.play(&mv)?.0;
+            continue;
+        }
+        let legal = game.legal_moves();
+        if legal == ["pass"] {
+            println!("You have no move and pass.");
+            game = game.play("pass")?.0;
+            continue;
+        }
+        print!("your move> ");
+        std::io::stdout().flush()?;
+        let Some(line) = lines.next() else { return Ok(()) };
+        let line = line?;
+        match line.trim() {
+            "quit" | "exit" => return Ok(()),
+            "moves" | "?" => println!("legal: {}", legal.join(" ")),
+            input => match game.play(input) {
+                Ok((next, _)) => game = next,
+                Err(e) => println!("{e}. Legal: {}", legal.join(" ")),
+            },
+        }
+    }
+    println!("\n{}", text_board(&game));
+    if let Some(o) = game.outcome() {
+        let verdict = match o.winner {
+            Some(s) if s == human => "You win!",
+            Some(_) => "The AI wins.",
+            None => "Draw.",
+        };
+        println!("{} {verdict}", result_line(&o));
+    }
+    Ok(())
+}
+
+/// A plain text board: `X` black, `O` white, `*` legal moves for the side to move.
+pub fn text_board(game: &Game) -> String {
+    match game {
+        Game::Reversi(p) => {
+            let legal = p.legal_mask();
+            let mut out = String::from("   a b c d e f g h\n");
+            for row in 0..8 {
+                out.push_str(&format!(" {}", row + 1));
+                for col in 0..8 {
+                    let bit = 1u64 << (row * 8 + col);
+                    let c = if p.black() & bit != 0 {
+                        'X'
+                    } else if p.white() & bit != 0 {
+                        'O'
+                    } else if legal & bit != 0 {
+                        '*'
+                    } else {
+                        '.'
+                    };
+                    out.push(' ');
+                    out.push(c);
+                }
+                out.push('\n');
+            }
+            let turn = match p.turn() {
+                reversi::Color::Black => "black (X)",
+                reversi::Color::White => "white (O)",
+            };
+            out.push_str(&format!("X {}  O {}  — {} to move", p.count(reversi::Color::Black), p.count(reversi::Color::White), turn));
+            out
+        }
+    }
+}
+
+fn bench(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
+    println!("machine: {} logical cores", std::thread::available_parallelism().map_or(0, |n| n.get()));
+    let started = Instant::now();
+    let leaves = reversi::perft(&reversi::Position::start(), perft_depth);
+    let secs = started.elapsed().as_secs_f64();
+    println!("reversi perft {perft_depth}: {leaves} leaves, {secs:.3} s, {:.1} M leaves/s (1 thread)", leaves as f64 / secs / 1e6);
+
+    // A mid-game position for the AI and the renderer.
+    let moves = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 c5 b4 e3 g5";
+    let (game, last) = replay_with_last(GameKind::Reversi, moves)?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    let Game::Reversi(pos) = &game;
+    let started = Instant::now();
+    let analysis = reversi::ai::choose_move(pos, games::REVERSI_DEPTH, &mut rng);
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "reversi AI depth {}: {} nodes in {:.1} ms ({:.2} M nodes/s)",
+        analysis.depth,
+        analysis.nodes,
+        secs * 1000.0,
+        analysis.nodes as f64 / secs / 1e6
+    );
+
+    let last = last.as_ref().map(|(g, m)| (g, m.as_str()));
+    let mut bytes = 0;
+    let started = Instant::now();
+    for _ in 0..renders {
+        bytes = render::game_png(&game, last, Lang::En, None).len();
+    }
+    let per = started.elapsed().as_secs_f64() * 1000.0 / f64::from(renders.max(1));
+    println!("reversi board render: {per:.2} ms per image, {bytes} bytes");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redact_hides_passwords_only() {
+        assert_eq!(redact("postgres://u:secret@h:5432/db"), "postgres://u@h:5432/db");
+        assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(redact("postgres://h/db"), "postgres://h/db");
+    }
+
+    #[test]
+    fn cli_parses() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

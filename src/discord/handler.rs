@@ -1,0 +1,463 @@
+//! Interaction handling: each slash command, autocomplete and select menu becomes one service
+//! call and one reply. Validation happens before any response, so refusals are ephemeral and
+//! change nothing; slow work (the bot's reply) happens after deferring.
+
+use serenity::all::{
+    ChannelId, CommandDataOptionValue, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
+    CreateActionRow, CreateAttachment, CreateAutocompleteResponse, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu, CreateSelectMenuKind,
+    CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Ready,
+};
+use serenity::async_trait;
+
+use super::commands::play_command;
+use crate::games::{GameKind, MoveError, Side};
+use crate::i18n::{Lang, Msg};
+use crate::render;
+use crate::service::{PlayError, PlayedMove, Seat, Service, Turn};
+use crate::store::{GameRecord, GameResult, GameStatus};
+
+/// Discord's limit of options in one select menu.
+const SELECT_MAX: usize = 25;
+
+/// The bot's event handler.
+pub struct Bot {
+    service: Service,
+    guild_id: Option<u64>,
+}
+
+impl Bot {
+    /// A handler over `service`, registering commands to `guild_id` when given.
+    pub fn new(service: Service, guild_id: Option<u64>) -> Bot {
+        Bot { service, guild_id }
+    }
+}
+
+/// Where a request failed, which decides how the player hears of it.
+enum Failure {
+    /// Refused before any response: answer with an ephemeral message; nothing changed.
+    Refused(PlayError),
+    /// Failed after the interaction was acknowledged: follow up ephemerally.
+    Late(PlayError),
+    /// Discord itself refused our reply; nothing more to tell the player.
+    Discord(serenity::Error),
+}
+
+impl From<serenity::Error> for Failure {
+    fn from(e: serenity::Error) -> Self {
+        Failure::Discord(e)
+    }
+}
+
+/// The interaction being answered: slash commands and components answer alike.
+#[derive(Clone, Copy)]
+enum Asker<'a> {
+    Command(&'a CommandInteraction),
+    Component(&'a ComponentInteraction),
+}
+
+impl Asker<'_> {
+    async fn respond(&self, ctx: &Context, r: CreateInteractionResponse) -> serenity::Result<()> {
+        match self {
+            Asker::Command(i) => i.create_response(ctx, r).await,
+            Asker::Component(i) => i.create_response(ctx, r).await,
+        }
+    }
+
+    async fn edit(&self, ctx: &Context, e: EditInteractionResponse) -> serenity::Result<()> {
+        match self {
+            Asker::Command(i) => i.edit_response(ctx, e).await.map(drop),
+            Asker::Component(i) => i.edit_response(ctx, e).await.map(drop),
+        }
+    }
+
+    async fn follow_up(&self, ctx: &Context, f: CreateInteractionResponseFollowup) -> serenity::Result<()> {
+        match self {
+            Asker::Command(i) => i.create_followup(ctx, f).await.map(drop),
+            Asker::Component(i) => i.create_followup(ctx, f).await.map(drop),
+        }
+    }
+
+    async fn ephemeral(&self, ctx: &Context, text: String) -> serenity::Result<()> {
+        self.respond(
+            ctx,
+            CreateInteractionResponse::Message(CreateInteractionResponseMessage::new().content(text).ephemeral(true)),
+        )
+        .await
+    }
+}
+
+#[async_trait]
+impl EventHandler for Bot {
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
+        let registered = match self.guild_id {
+            Some(guild) => GuildId::new(guild).set_commands(&ctx, vec![play_command()]).await,
+            None => serenity::all::Command::set_global_commands(&ctx, vec![play_command()]).await,
+        };
+        if let Err(e) = registered {
+            tracing::error!(error = %e, "could not register slash commands");
+        }
+        self.finish_interrupted_turns(&ctx).await;
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        match &interaction {
+            Interaction::Command(cmd) => self.on_command(&ctx, cmd).await,
+            Interaction::Autocomplete(cmd) => self.on_autocomplete(&ctx, cmd).await,
+            Interaction::Component(c) => self.on_component(&ctx, c).await,
+            _ => {}
+        }
+    }
+}
+
+fn seat_of_command(i: &CommandInteraction) -> Seat {
+    Seat { guild_id: i.guild_id.map(|g| g.get()), channel_id: i.channel_id.get(), user_id: i.user.id.get() }
+}
+
+fn seat_of_component(i: &ComponentInteraction) -> Seat {
+    Seat { guild_id: i.guild_id.map(|g| g.get()), channel_id: i.channel_id.get(), user_id: i.user.id.get() }
+}
+
+/// The subcommand's name and its string options.
+fn subcommand(cmd: &CommandInteraction) -> Option<(&str, Vec<(&str, &str)>)> {
+    let sub = cmd.data.options.first()?;
+    let CommandDataOptionValue::SubCommand(opts) = &sub.value else { return None };
+    let strings = opts
+        .iter()
+        .filter_map(|o| match &o.value {
+            CommandDataOptionValue::String(s) => Some((o.name.as_str(), s.as_str())),
+            _ => None,
+        })
+        .collect();
+    Some((sub.name.as_str(), strings))
+}
+
+impl Bot {
+    async fn on_command(&self, ctx: &Context, cmd: &CommandInteraction) {
+        let lang = Lang::from_locale(&cmd.locale);
+        let seat = seat_of_command(cmd);
+        let asker = Asker::Command(cmd);
+        let Some((name, options)) = subcommand(cmd) else { return };
+        let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+        let outcome = match name {
+            "reversi" => {
+                let side = if option("color") == Some("white") { Side::Second } else { Side::First };
+                self.start(ctx, asker, seat, GameKind::Reversi, side, lang).await
+            }
+            "move" => self.play(ctx, asker, seat, option("move").unwrap_or(""), None, lang).await,
+            "board" => self.show_board(ctx, asker, seat, lang).await,
+            "resign" => self.resign(ctx, asker, seat, lang).await,
+            other => {
+                tracing::warn!(subcommand = other, "unknown subcommand");
+                Ok(())
+            }
+        };
+        self.report(ctx, asker, outcome, lang).await;
+    }
+
+    async fn on_component(&self, ctx: &Context, c: &ComponentInteraction) {
+        let lang = Lang::from_locale(&c.locale);
+        let asker = Asker::Component(c);
+        let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
+            (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
+                let choice = values.first().map(String::as_str).unwrap_or("");
+                self.play(ctx, asker, seat_of_component(c), choice, Some((target.game_id, target.ply)), lang)
+                    .await
+            }
+            _ => Err(Failure::Refused(PlayError::Stale)),
+        };
+        self.report(ctx, asker, outcome, lang).await;
+    }
+
+    async fn on_autocomplete(&self, ctx: &Context, cmd: &CommandInteraction) {
+        let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
+        let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        let moves = match self.service.legal_moves_for(seat_of_command(cmd)).await {
+            Ok(moves) => moves,
+            Err(e) => {
+                tracing::warn!(error = %e, "autocomplete without moves");
+                Vec::new()
+            }
+        };
+        let mut response = CreateAutocompleteResponse::new();
+        for mv in moves.iter().filter(|m| m.starts_with(&typed)).take(SELECT_MAX) {
+            response = response.add_string_choice(mv.clone(), mv.clone());
+        }
+        if let Err(e) = cmd.create_response(ctx, CreateInteractionResponse::Autocomplete(response)).await {
+            tracing::warn!(error = %e, "autocomplete reply failed");
+        }
+    }
+
+    /// Tells the player about a failure in the way its stage allows.
+    async fn report(&self, ctx: &Context, asker: Asker<'_>, outcome: Result<(), Failure>, lang: Lang) {
+        let sent = match outcome {
+            Ok(()) => Ok(()),
+            Err(Failure::Refused(e)) => asker.ephemeral(ctx, refusal_text(&e, lang)).await,
+            Err(Failure::Late(e)) => {
+                tracing::error!(error = %e, "request failed after it was acknowledged");
+                asker
+                    .follow_up(
+                        ctx,
+                        CreateInteractionResponseFollowup::new().content(refusal_text(&e, lang)).ephemeral(true),
+                    )
+                    .await
+            }
+            Err(Failure::Discord(e)) => Err(e),
+        };
+        if let Err(e) = sent {
+            tracing::warn!(error = %e, "could not answer an interaction");
+        }
+    }
+
+    /// Answers games left waiting for the bot (the process stopped between a human move and the
+    /// reply) and posts their boards.
+    async fn finish_interrupted_turns(&self, ctx: &Context) {
+        let waiting = match self.service.games_awaiting_bot().await {
+            Ok(w) => w,
+            Err(e) => return tracing::error!(error = %e, "could not look for interrupted games"),
+        };
+        for record in waiting {
+            let channel = ChannelId::new(record.channel_id);
+            let lang = Lang::default();
+            let posted = match self.service.bot_reply(record).await {
+                Ok(turn) => {
+                    let board = BoardMessage::new(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang);
+                    channel.send_message(ctx, board.channel_message()).await.map(drop)
+                }
+                Err(PlayError::AlreadyPlayed) => Ok(()),
+                Err(e) => return tracing::error!(error = %e, "could not finish an interrupted game"),
+            };
+            if let Err(e) = posted {
+                tracing::warn!(error = %e, channel = %channel, "could not post a recovered board");
+            }
+        }
+    }
+
+    async fn start(
+        &self,
+        ctx: &Context,
+        asker: Asker<'_>,
+        seat: Seat,
+        kind: GameKind,
+        side: Side,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        let record = self.service.start(seat, kind, side).await.map_err(Failure::Refused)?;
+        asker.respond(ctx, CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())).await?;
+        let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
+        let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side: side }.text(lang)];
+        lines.extend(narrate(&reply.moves, lang));
+        let board = BoardMessage::new(&reply.record, reply.last_move(), lines, lang);
+        asker.edit(ctx, board.edit()).await?;
+        Ok(())
+    }
+
+    async fn play(
+        &self,
+        ctx: &Context,
+        asker: Asker<'_>,
+        seat: Seat,
+        input: &str,
+        expected: Option<(i64, u32)>,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        let human = self.service.human_move(seat, input, expected).await.map_err(Failure::Refused)?;
+        let ack = match asker {
+            Asker::Command(_) => CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new()),
+            Asker::Component(_) => CreateInteractionResponse::Acknowledge,
+        };
+        asker.respond(ctx, ack).await?;
+        let reply = self.service.bot_reply(human.record.clone()).await.map_err(Failure::Late)?;
+        let moves: Vec<PlayedMove> = human.moves.into_iter().chain(reply.moves.iter().cloned()).collect();
+        let turn = Turn { record: reply.record, moves };
+        let board = BoardMessage::new(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang);
+        match asker {
+            Asker::Command(_) => asker.edit(ctx, board.edit()).await?,
+            Asker::Component(_) => {
+                // A new message per move keeps a readable history and notifies the player; the
+                // old board loses its menu so it cannot be tapped again.
+                asker.follow_up(ctx, board.follow_up()).await?;
+                asker.edit(ctx, EditInteractionResponse::new().components(Vec::new())).await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn show_board(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
+        let record = self.service.current(seat.channel_id).await.map_err(Failure::Refused)?;
+        let last = self.service.last_move(&record).await.map_err(Failure::Refused)?;
+        let lines = if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
+        let board = BoardMessage::new(&record, last.as_ref(), lines, lang);
+        asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
+        Ok(())
+    }
+
+    async fn resign(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
+        let record = self.service.resign(seat).await.map_err(Failure::Refused)?;
+        let board = BoardMessage::new(&record, None, vec![Msg::Resigned.text(lang)], lang);
+        asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
+        Ok(())
+    }
+}
+
+/// One line per move made by a request, then whose turn it is or how the game ended.
+fn narrate(moves: &[PlayedMove], lang: Lang) -> Vec<String> {
+    moves
+        .iter()
+        .map(|m| match (m.by_bot, m.notation.as_str()) {
+            (true, mv) => Msg::BotPlayed { mv }.text(lang),
+            (false, "pass") => Msg::YouPassed.text(lang),
+            (false, mv) => Msg::YouPlayed { mv }.text(lang),
+        })
+        .collect()
+}
+
+fn refusal_text(e: &PlayError, lang: Lang) -> String {
+    match e {
+        PlayError::NoGame => Msg::NoGame.text(lang),
+        PlayError::ChannelBusy => Msg::ChannelBusy.text(lang),
+        PlayError::NotYourGame { owner } => Msg::NotYourGame { owner: *owner }.text(lang),
+        PlayError::NotYourTurn => Msg::NotYourTurn.text(lang),
+        PlayError::Stale => Msg::StaleBoard.text(lang),
+        PlayError::AlreadyPlayed => Msg::AlreadyPlayed.text(lang),
+        PlayError::BadMove { input, error: MoveError::Syntax(reason), .. } => {
+            Msg::BadMove { input, reason }.text(lang)
+        }
+        PlayError::BadMove { input, error: MoveError::Illegal(_), legal } => {
+            Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
+        }
+        PlayError::Store(e) => {
+            tracing::error!(error = %e, "store failure");
+            Msg::TryAgain.text(lang)
+        }
+    }
+}
+
+/// The custom id of a board's move menu: the game and the ply it was made for, so a tap on an
+/// old board is recognised and refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct MoveSelect {
+    game_id: i64,
+    ply: u32,
+    part: u8,
+}
+
+impl MoveSelect {
+    fn custom_id(&self) -> String {
+        format!("mv:{}:{}:{}", self.game_id, self.ply, self.part)
+    }
+
+    fn parse(id: &str) -> Option<MoveSelect> {
+        let mut parts = id.split(':');
+        if parts.next()? != "mv" {
+            return None;
+        }
+        let parsed = MoveSelect {
+            game_id: parts.next()?.parse().ok()?,
+            ply: parts.next()?.parse().ok()?,
+            part: parts.next()?.parse().ok()?,
+        };
+        parts.next().is_none().then_some(parsed)
+    }
+}
+
+/// A board reply: text, PNG and (when the human is to move) the move menus.
+struct BoardMessage {
+    content: String,
+    png: Vec<u8>,
+    components: Vec<CreateActionRow>,
+}
+
+impl BoardMessage {
+    fn new(record: &GameRecord, last: Option<&PlayedMove>, mut lines: Vec<String>, lang: Lang) -> BoardMessage {
+        let banner = match (record.status, record.result) {
+            (GameStatus::Active, _) => None,
+            (_, result) => {
+                let human_won = match result {
+                    Some(GameResult::Human) => Some(true),
+                    Some(GameResult::Bot) => Some(false),
+                    _ => None,
+                };
+                let score = if record.status == GameStatus::Finished { record.game.outcome().and_then(|o| o.score) } else { None };
+                let text = Msg::GameOver { human_won, score }.text(lang);
+                if record.status == GameStatus::Finished {
+                    lines.push(text.clone());
+                }
+                Some(text)
+            }
+        };
+        if record.human_to_move() && !lines.iter().any(|l| l.contains(&format!("<@{}>", record.human_id))) {
+            lines.push(Msg::YourMove { human: record.human_id }.text(lang));
+        }
+        let png = render::game_png(&record.game, last.map(|m| (&m.before, m.notation.as_str())), lang, banner.as_deref());
+        BoardMessage { content: lines.join("\n"), png, components: move_menus(record, lang) }
+    }
+
+    fn attachment(&self) -> CreateAttachment {
+        CreateAttachment::bytes(self.png.clone(), "board.png")
+    }
+
+    fn edit(&self) -> EditInteractionResponse {
+        EditInteractionResponse::new()
+            .content(self.content.clone())
+            .new_attachment(self.attachment())
+            .components(self.components.clone())
+    }
+
+    fn follow_up(&self) -> CreateInteractionResponseFollowup {
+        CreateInteractionResponseFollowup::new()
+            .content(self.content.clone())
+            .add_file(self.attachment())
+            .components(self.components.clone())
+    }
+
+    fn channel_message(&self) -> CreateMessage {
+        CreateMessage::new()
+            .content(self.content.clone())
+            .add_file(self.attachment())
+            .components(self.components.clone())
+    }
+
+    fn message(&self) -> CreateInteractionResponseMessage {
+        CreateInteractionResponseMessage::new()
+            .content(self.content.clone())
+            .add_file(self.attachment())
+            .components(self.components.clone())
+    }
+}
+
+/// Select menus of the human's legal moves (split in chunks of 25), or none when it is not the
+/// human's turn.
+fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
+    if !record.human_to_move() {
+        return Vec::new();
+    }
+    let moves = record.game.legal_moves();
+    moves
+        .chunks(SELECT_MAX)
+        .enumerate()
+        .map(|(part, chunk)| {
+            let id = MoveSelect { game_id: record.id, ply: record.ply, part: part as u8 };
+            let options = chunk.iter().map(|m| CreateSelectMenuOption::new(m.clone(), m.clone())).collect();
+            CreateActionRow::SelectMenu(
+                CreateSelectMenu::new(id.custom_id(), CreateSelectMenuKind::String { options })
+                    .placeholder(Msg::ChooseMove.text(lang)),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_select_ids_round_trip_and_reject_garbage() {
+        let id = MoveSelect { game_id: 42, ply: 17, part: 1 };
+        assert_eq!(MoveSelect::parse(&id.custom_id()), Some(id));
+        for bad in ["", "mv", "mv:1:2", "mv:1:2:3:4", "xx:1:2:3", "mv:a:2:3", "mv:1:-2:3", "mv:1:2:999"] {
+            assert_eq!(MoveSelect::parse(bad), None, "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! The Discord shell: slash commands, select menus and board replies over [`crate::service`].
+//!
+//! Thin by design: it parses interactions, calls the service, renders the board and answers.
+//! Every handler loads the game from the database, so a restart loses nothing.
+
+mod commands;
+mod handler;
+
+use anyhow::Context as _;
+use serenity::all::{ClientBuilder, GatewayIntents, HttpBuilder};
+
+use crate::service::Service;
+
+pub use commands::play_command;
+
+/// How to reach Discord.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    /// The bot token.
+    pub token: String,
+    /// Register commands to this guild (instant) instead of globally.
+    pub guild_id: Option<u64>,
+    /// Replaces `https://discord.com` (the tests' local stand-in).
+    pub api_base: Option<String>,
+}
+
+/// Runs the bot until the gateway connection ends for good.
+pub async fn run(connection: Connection, service: Service) -> anyhow::Result<()> {
+    let mut http = HttpBuilder::new(&connection.token);
+    if let Some(base) = &connection.api_base {
+        // serenity ignores the proxy unless its rate limiter is disabled.
+        http = http.proxy(base.trim_end_matches('/')).ratelimiter_disabled(true);
+    }
+    // No privileged intents: slash commands and components arrive without any.
+    let mut client = ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
+        .event_handler(handler::Bot::new(service, connection.guild_id))
+        .await
+        .context("could not create the Discord client")?;
+    client.start().await.context("the Discord connection failed")
+}

@@ -1,0 +1,566 @@
+//! First reversi AI: negamax alpha-beta with a classic square-table evaluation, and an exact
+//! endgame solver near the end of the game.
+//!
+//! Scores are from the side to move's view. Exact results are the final disc margin (empty
+//! squares going to the winner, as in tournament scoring) times [`DISC_SCORE`]; heuristic
+//! evaluations stay strictly within ±[`DISC_SCORE`], so any proven win outranks any estimate.
+
+use rand::Rng;
+
+use super::board::{flips, moves, Move, Position, Square};
+
+/// Score of one disc of exact final margin; larger than any heuristic evaluation.
+pub const DISC_SCORE: i32 = 1000;
+
+/// With this many empty squares or fewer the root is solved exactly to the end of the game.
+pub const EXACT_EMPTIES: u32 = 12;
+
+/// Heuristic evaluations are clamped to this so they never reach one disc of exact margin.
+const EVAL_LIMIT: i32 = DISC_SCORE - 1;
+
+/// Beyond every reachable score (64 discs × DISC_SCORE).
+const INF: i32 = 100 * DISC_SCORE;
+
+/// Result of a search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// The chosen move (`Pass` when passing is forced; also `Pass` if the game is already over).
+    pub best: Move,
+    /// Score of `best` from the side to move's view (see the module docs for units).
+    pub score: i32,
+    /// Every legal root move with its score, in square order (empty if the game is over).
+    pub scores: Vec<(Move, i32)>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Plies searched (the number of empties when the position was solved exactly).
+    pub depth: u32,
+}
+
+/// The classic square-value table, row by row from a1.
+#[rustfmt::skip]
+const SQUARE_VALUES: [i32; 64] = [
+    120, -20,  20,   5,   5,  20, -20, 120,
+    -20, -40,  -5,  -5,  -5,  -5, -40, -20,
+     20,  -5,  15,   3,   3,  15,  -5,  20,
+      5,  -5,   3,   3,   3,   3,  -5,   5,
+      5,  -5,   3,   3,   3,   3,  -5,   5,
+     20,  -5,  15,   3,   3,  15,  -5,  20,
+    -20, -40,  -5,  -5,  -5,  -5, -40, -20,
+    120, -20,  20,   5,   5,  20, -20, 120,
+];
+
+/// Distinct table values with the mask of squares holding each, so evaluation is a few popcounts.
+const VALUE_CLASSES: [(i32, u64); 8] = {
+    const VALUES: [i32; 8] = [120, -20, 20, 5, -40, -5, 15, 3];
+    let mut classes = [(0, 0u64); 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut mask = 0u64;
+        let mut sq = 0;
+        while sq < 64 {
+            if SQUARE_VALUES[sq] == VALUES[i] {
+                mask |= 1 << sq;
+            }
+            sq += 1;
+        }
+        classes[i] = (VALUES[i], mask);
+        i += 1;
+    }
+    classes
+};
+
+/// Each corner with its X- and C-squares, whose penalties lapse once the corner is taken.
+const CORNER_NEIGHBOURS: [(u64, u64); 4] = [
+    (1 << 0, (1 << 1) | (1 << 8) | (1 << 9)),
+    (1 << 7, (1 << 6) | (1 << 15) | (1 << 14)),
+    (1 << 56, (1 << 57) | (1 << 48) | (1 << 49)),
+    (1 << 63, (1 << 62) | (1 << 55) | (1 << 54)),
+];
+
+const CORNERS: u64 = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63);
+
+fn popcount_diff(p: u64, o: u64) -> i32 {
+    p.count_ones() as i32 - o.count_ones() as i32
+}
+
+/// Heuristic evaluation from the side to move's view (exact at game end).
+pub fn simple_eval(pos: &Position) -> i32 {
+    eval_pp(pos.player(), pos.opponent())
+}
+
+/// Evaluation for player `p` against `o`.
+fn eval_pp(p: u64, o: u64) -> i32 {
+    let my_moves = moves(p, o);
+    let their_moves = moves(o, p);
+    if my_moves == 0 && their_moves == 0 {
+        return final_margin(p, o) * DISC_SCORE;
+    }
+    let occupied = p | o;
+    let mut score = square_score(p, o);
+    score += 12 * popcount_diff(my_moves, their_moves);
+    // Discs only start to matter as the end nears; the weight grows with each move.
+    let empties = 64 - occupied.count_ones() as i32;
+    if empties <= 16 {
+        score += 2 * (17 - empties) * popcount_diff(p, o);
+    }
+    score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// Square-table part of the evaluation for `p` against `o`.
+fn square_score(p: u64, o: u64) -> i32 {
+    let occupied = p | o;
+    // X- and C-squares next to a taken corner are no longer dangerous, so their penalty lapses.
+    let mut cancelled = 0;
+    for (corner, neighbours) in CORNER_NEIGHBOURS {
+        if occupied & corner != 0 {
+            cancelled |= neighbours;
+        }
+    }
+    let mut score = 0;
+    for (value, mask) in VALUE_CLASSES {
+        let mask = if value < -10 { mask & !cancelled } else { mask };
+        score += value * popcount_diff(p & mask, o & mask);
+    }
+    score
+}
+
+/// Final disc margin for `p`, with empty squares credited to the winner.
+fn final_margin(p: u64, o: u64) -> i32 {
+    let diff = popcount_diff(p, o);
+    let empties = 64 - (p | o).count_ones() as i32;
+    match diff {
+        d if d > 0 => d + empties,
+        d if d < 0 => d - empties,
+        _ => 0,
+    }
+}
+
+/// A placement with its resulting (opponent, player) bitboards and an ordering key.
+#[derive(Clone, Copy)]
+struct Child {
+    sq: u32,
+    next_p: u64,
+    next_o: u64,
+    key: i32,
+}
+
+/// Children of `p` to move, expanded from the move mask (the position must have moves).
+fn children(p: u64, o: u64, mut mask: u64, out: &mut Vec<Child>) {
+    out.clear();
+    while mask != 0 {
+        let sq = mask.trailing_zeros();
+        mask &= mask - 1;
+        let f = flips(p, o, sq);
+        out.push(Child {
+            sq,
+            next_p: o & !f,
+            next_o: p | f | (1 << sq),
+            key: 0,
+        });
+    }
+}
+
+struct Searcher {
+    nodes: u64,
+}
+
+impl Searcher {
+    /// Depth-limited negamax alpha-beta; passes do not use depth, finished games score exactly.
+    fn negamax(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let mask = moves(p, o);
+        if mask == 0 {
+            if moves(o, p) == 0 {
+                return final_margin(p, o) * DISC_SCORE;
+            }
+            if depth == 0 {
+                return eval_pp(p, o);
+            }
+            return -self.negamax(o, p, depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            return eval_pp(p, o);
+        }
+        let mut list = Vec::with_capacity(mask.count_ones() as usize);
+        children(p, o, mask, &mut list);
+        if depth >= 3 {
+            // Worth a static look at each child: best-looking first makes cut-offs early.
+            for c in &mut list {
+                c.key = eval_pp(c.next_p, c.next_o);
+            }
+        } else {
+            for c in &mut list {
+                c.key = -SQUARE_VALUES[c.sq as usize];
+            }
+        }
+        list.sort_unstable_by_key(|c| c.key);
+        let mut best = -INF;
+        for c in &list {
+            let v = -self.negamax(c.next_p, c.next_o, depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Exact endgame solver in disc units (fail-soft alpha-beta).
+    fn solve(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let mask = moves(p, o);
+        if mask == 0 {
+            if moves(o, p) == 0 {
+                return final_margin(p, o);
+            }
+            return -self.solve(o, p, -beta, -alpha);
+        }
+        let empties = 64 - (p | o).count_ones();
+        let mut list = Vec::with_capacity(mask.count_ones() as usize);
+        children(p, o, mask, &mut list);
+        if empties > 5 {
+            // Fastest-first: replies that leave the opponent few moves are usually best and
+            // cut the tree most; corners get a nudge.
+            for c in &mut list {
+                let corner = i32::from(CORNERS & (1 << c.sq) != 0);
+                c.key = 4 * moves(c.next_p, c.next_o).count_ones() as i32 - 3 * corner;
+            }
+            list.sort_unstable_by_key(|c| c.key);
+        }
+        let mut best = -INF;
+        for c in &list {
+            let v = -self.solve(c.next_p, c.next_o, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Searches `pos` to `depth` plies (at least 1), or exactly to the end when at most
+/// `max(EXACT_EMPTIES, depth)` squares are empty, scoring every root move with a full window.
+/// Deterministic: ties go to the first move in square order.
+pub fn search(pos: &Position, depth: u32) -> Analysis {
+    let depth = depth.max(1);
+    let (p, o) = (pos.player(), pos.opponent());
+    let empties = pos.empties();
+    let exact = empties <= EXACT_EMPTIES.max(depth);
+    let mut s = Searcher { nodes: 1 };
+    let mask = moves(p, o);
+    let scores: Vec<(Move, i32)> = if mask == 0 {
+        if moves(o, p) == 0 {
+            return Analysis {
+                best: Move::Pass,
+                score: final_margin(p, o) * DISC_SCORE,
+                scores: Vec::new(),
+                nodes: 1,
+                depth: 0,
+            };
+        }
+        let score = if exact {
+            -s.solve(o, p, -64, 64) * DISC_SCORE
+        } else {
+            -s.negamax(o, p, depth - 1, -INF, INF)
+        };
+        vec![(Move::Pass, score)]
+    } else {
+        let mut list = Vec::new();
+        children(p, o, mask, &mut list);
+        list.iter()
+            .map(|c| {
+                let score = if exact {
+                    -s.solve(c.next_p, c.next_o, -64, 64) * DISC_SCORE
+                } else {
+                    -s.negamax(c.next_p, c.next_o, depth - 1, -INF, INF)
+                };
+                let sq = Square::new(c.sq as u8).expect("move squares are below 64");
+                (Move::Place(sq), score)
+            })
+            .collect()
+    };
+    let (best, score) = scores
+        .iter()
+        .copied()
+        .reduce(|a, b| if b.1 > a.1 { b } else { a })
+        .expect("a position that is not over has at least one move");
+    Analysis {
+        best,
+        score,
+        scores,
+        nodes: s.nodes,
+        depth: if exact { empties } else { depth },
+    }
+}
+
+/// Like [`search`], but picks uniformly among the moves sharing the best score.
+pub fn choose_move(pos: &Position, depth: u32, rng: &mut impl Rng) -> Analysis {
+    let mut analysis = search(pos, depth);
+    let tied: Vec<Move> = analysis
+        .scores
+        .iter()
+        .filter(|(_, s)| *s == analysis.score)
+        .map(|(m, _)| *m)
+        .collect();
+    if !tied.is_empty() {
+        analysis.best = tied[rng.gen_range(0..tied.len())];
+    }
+    analysis
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Color;
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::SeedableRng;
+
+    /// Plays `plies` random moves from the start (fewer if the game ends).
+    fn random_position(rng: &mut StdRng, plies: usize) -> Position {
+        let mut pos = Position::start();
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+        }
+        pos
+    }
+
+    /// Plain full-width negamax through the public API, with no pruning: the reference.
+    fn reference_value(pos: &Position) -> i32 {
+        if let Some(out) = pos.outcome() {
+            let (me, them) = match pos.turn() {
+                Color::Black => (out.black as i32, out.white as i32),
+                Color::White => (out.white as i32, out.black as i32),
+            };
+            let empties = pos.empties() as i32;
+            let margin = match (me - them).signum() {
+                1 => me - them + empties,
+                -1 => me - them - empties,
+                _ => 0,
+            };
+            return margin * DISC_SCORE;
+        }
+        pos.legal_moves()
+            .into_iter()
+            .map(|m| -reference_value(&pos.play(m).unwrap()))
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn square_table_cancels_penalties_next_to_taken_corners() {
+        let (a1, b1, a2, b2, c3) = (1u64, 1u64 << 1, 1u64 << 8, 1u64 << 9, 1u64 << 18);
+        assert_eq!(square_score(b2, 0), -40);
+        assert_eq!(square_score(b1 | a2, 0), -40);
+        assert_eq!(square_score(c3, 0), 15);
+        // Own corner: the X- and C-squares beside it stop costing anything.
+        assert_eq!(square_score(a1 | b2 | b1 | a2, 0), 120);
+        // Opponent's corner cancels them too ("owned by anyone").
+        assert_eq!(square_score(b2 | b1, a1), -120);
+        // Other corners do not.
+        assert_eq!(square_score(b2, 1 << 63), -40 - 120);
+    }
+
+    #[test]
+    fn eval_is_colour_symmetric_and_counts_mobility() {
+        let mut rng = StdRng::seed_from_u64(8);
+        for plies in [4, 12, 30, 50] {
+            let pos = random_position(&mut rng, plies);
+            let swapped =
+                Position::from_bitboards(pos.white(), pos.black(), pos.turn().opposite()).unwrap();
+            assert_eq!(simple_eval(&pos), simple_eval(&swapped));
+        }
+        // Start position: symmetric material and 4 moves each, so exactly 0.
+        assert_eq!(simple_eval(&Position::start()), 0);
+        // After f5 white has 3 moves, black 3 ... mobility and squares both enter the score.
+        let after = Position::start().play("f5".parse().unwrap()).unwrap();
+        let (p, o) = (after.player(), after.opponent());
+        let expected = square_score(p, o)
+            + 12 * (moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32);
+        assert_eq!(simple_eval(&after), expected);
+    }
+
+    #[test]
+    fn eval_is_exact_at_game_end() {
+        // Black a1..c1, nothing else: game over, black wins 3-0 with 61 empties credited.
+        let pos = Position::from_bitboards(0b111, 0, Color::White).unwrap();
+        assert!(pos.is_game_over());
+        assert_eq!(simple_eval(&pos), -64 * DISC_SCORE);
+        let a = search(&pos, 4);
+        assert_eq!(
+            (a.best, a.score, a.scores.len()),
+            (Move::Pass, -64 * DISC_SCORE, 0)
+        );
+    }
+
+    #[test]
+    fn takes_a_winning_corner() {
+        // Black can take a1 (flipping white's top edge); if it does not, white takes a1 next
+        // by flanking black a2 against the white a-file.
+        let pos: Position = concat!(
+            "-OOOOOOX", "X-------", "O-------", "O--OX---", "O--XO---", "O-------", "O-------",
+            "O-------", " X"
+        )
+        .parse()
+        .unwrap();
+        assert!(pos.legal_moves().len() > 2);
+        let a1 = Move::Place("a1".parse().unwrap());
+        for depth in [1, 2, 3, 4] {
+            let a = search(&pos, depth);
+            assert_eq!(a.best, a1, "depth {depth}");
+            let second = a
+                .scores
+                .iter()
+                .filter(|(m, _)| *m != a1)
+                .map(|(_, s)| *s)
+                .max()
+                .unwrap();
+            assert!(
+                a.score > second + 100,
+                "corner should be clearly best: {:?}",
+                a.scores
+            );
+        }
+    }
+
+    #[test]
+    fn returns_pass_when_passing_is_the_only_move() {
+        // White b1 next to black a1: white has no move, black has c1.
+        let pos = Position::from_bitboards(1, 2, Color::White).unwrap();
+        let a = search(&pos, 4);
+        assert_eq!(a.best, Move::Pass);
+        assert_eq!(a.scores.len(), 1);
+        // After the pass black plays c1 and wins 3-0, all 61 empties credited.
+        assert_eq!(a.score, -64 * DISC_SCORE);
+        let mut rng = StdRng::seed_from_u64(1);
+        assert_eq!(choose_move(&pos, 4, &mut rng).best, Move::Pass);
+    }
+
+    #[test]
+    fn exact_search_matches_full_width_negamax_on_small_endgames() {
+        let mut rng = StdRng::seed_from_u64(99);
+        let mut decisive = 0;
+        for _ in 0..12 {
+            let plies = 52 + rng.gen_range(0..3);
+            let pos = random_position(&mut rng, plies);
+            if pos.is_game_over() {
+                continue;
+            }
+            let a = search(&pos, 6);
+            assert_eq!(a.depth, pos.empties());
+            let legal = pos.legal_moves();
+            assert_eq!(a.scores.iter().map(|(m, _)| *m).collect::<Vec<_>>(), legal);
+            for &(m, score) in &a.scores {
+                assert_eq!(
+                    score,
+                    -reference_value(&pos.play(m).unwrap()),
+                    "{} {m}",
+                    pos.to_text()
+                );
+            }
+            assert_eq!(a.score, reference_value(&pos));
+            // Count positions where the choice decides between winning and not winning.
+            let wins = a.scores.iter().filter(|(_, s)| *s > 0).count();
+            if wins > 0 && wins < a.scores.len() {
+                decisive += 1;
+                assert!(a.score > 0, "a forced win exists and must be found");
+            }
+        }
+        assert!(
+            decisive > 0,
+            "sample should include a position where only some moves win"
+        );
+    }
+
+    #[test]
+    fn depth_limited_search_agrees_with_reference_when_the_end_is_in_reach() {
+        // With unbounded depth the midgame search reaches every game end, so it must be exact.
+        let mut rng = StdRng::seed_from_u64(5);
+        for _ in 0..6 {
+            let pos = random_position(&mut rng, 53);
+            if pos.is_game_over() {
+                continue;
+            }
+            let (p, o) = (pos.player(), pos.opponent());
+            let mut s = Searcher { nodes: 0 };
+            let v = s.negamax(p, o, 64, -INF, INF);
+            assert_eq!(v, reference_value(&pos), "{}", pos.to_text());
+        }
+    }
+
+    #[test]
+    fn never_returns_an_illegal_move() {
+        let mut rng = StdRng::seed_from_u64(3);
+        for _ in 0..4 {
+            let mut pos = Position::start();
+            while !pos.is_game_over() {
+                let a = choose_move(&pos, 2, &mut rng);
+                assert!(pos.is_legal(a.best), "{} chose {}", pos.to_text(), a.best);
+                let best_score = a.scores.iter().map(|(_, s)| *s).max().unwrap();
+                assert_eq!(a.score, best_score);
+                assert!(a.scores.contains(&(a.best, a.score)));
+                pos = pos.play(a.best).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn choose_move_breaks_ties_randomly_and_search_is_deterministic() {
+        // From the start all four moves are symmetric, so they must score the same.
+        let start = Position::start();
+        let a = search(&start, 3);
+        assert_eq!(a, search(&start, 3));
+        assert!(a.scores.iter().all(|(_, s)| *s == a.score));
+        assert_eq!(
+            a.best, a.scores[0].0,
+            "ties go to the first move in square order"
+        );
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..40 {
+            seen.insert(choose_move(&start, 3, &mut rng).best);
+        }
+        assert_eq!(seen.len(), 4);
+    }
+
+    #[test]
+    fn depth_four_beats_a_random_player() {
+        let mut rng = StdRng::seed_from_u64(20240601);
+        let mut ai_wins = 0;
+        for game in 0..20 {
+            let ai_color = if game % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let mut pos = Position::start();
+            while !pos.is_game_over() {
+                let m = if pos.turn() == ai_color {
+                    choose_move(&pos, 4, &mut rng).best
+                } else {
+                    let legal = pos.legal_moves();
+                    legal[rng.gen_range(0..legal.len())]
+                };
+                pos = pos.play(m).unwrap();
+            }
+            if pos.outcome().unwrap().winner() == Some(ai_color) {
+                ai_wins += 1;
+            }
+        }
+        assert!(ai_wins >= 18, "AI won only {ai_wins} of 20");
+    }
+}

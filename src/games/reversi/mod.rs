@@ -1,0 +1,26 @@
+//! Reversi (Othello) rules engine and AI: pure game logic with no I/O, async or global state.
+//!
+//! Columns a-h run left to right and rows 1-8 top to bottom; square index = `row * 8 + col`,
+//! so a1 is bit 0 and h8 bit 63. Black moves first. Positions are plain `Copy` values and
+//! every move returns a new position.
+//!
+//! - [`board`]: colours, squares, moves, [`Position`] and the fast bitboard core
+//!   ([`board::moves`], [`board::flips`] on (player, opponent) pairs) used by search.
+//! - [`notation`]: parsing/printing squares, moves, move lists and the 64+2 character
+//!   position format (`X` black, `O` white, `-` empty, then the side to move), and [`replay`].
+//! - [`perft`](mod@perft): move-sequence counting for checking and benchmarking the move generator.
+//! - [`ai`]: alpha-beta search with a classic square-table evaluation and exact endgame solving.
+
+pub mod ai;
+pub mod board;
+#[cfg(test)]
+mod naive;
+pub mod notation;
+pub mod perft;
+
+pub use ai::{choose_move, search, simple_eval, Analysis};
+pub use board::{Color, IllegalMove, Move, Outcome, Position, PositionError, Square};
+pub use notation::{
+    parse_moves, replay, ParseMoveError, ParsePositionError, ParseSquareError, ReplayError,
+};
+pub use perft::perft;

@@ -1,0 +1,139 @@
+//! Every player-facing sentence, in English and Japanese, in one place.
+
+use crate::games::{GameKind, Side};
+
+/// A language players read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Japanese.
+    Ja,
+}
+
+impl Lang {
+    /// Picks the language from a Discord locale such as `ja` or `en-US`.
+    pub fn from_locale(locale: &str) -> Lang {
+        if locale.to_ascii_lowercase().starts_with("ja") {
+            Lang::Ja
+        } else {
+            Lang::En
+        }
+    }
+}
+
+/// Something the bot says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Msg<'a> {
+    /// A game started.
+    Started { kind: GameKind, human: u64, human_side: Side },
+    /// It is the human's turn.
+    YourMove { human: u64 },
+    /// The human's move (echo).
+    YouPlayed { mv: &'a str },
+    /// The bot's move.
+    BotPlayed { mv: &'a str },
+    /// The human had no move and passed automatically.
+    YouPassed,
+    /// The game ended; `human_won` is None for a draw.
+    GameOver { human_won: Option<bool>, score: Option<(u32, u32)> },
+    /// The human resigned.
+    Resigned,
+    /// The channel already has a game.
+    ChannelBusy,
+    /// No game in this channel.
+    NoGame,
+    /// Someone else's game.
+    NotYourGame { owner: u64 },
+    /// The bot is still to move.
+    NotYourTurn,
+    /// A component of an older board was used.
+    StaleBoard,
+    /// Two moves raced; this one lost.
+    AlreadyPlayed,
+    /// The move text is not a move.
+    BadMove { input: &'a str, reason: &'a str },
+    /// The move is not legal.
+    IllegalMove { input: &'a str, legal: &'a str },
+    /// Something on our side failed (database down...).
+    TryAgain,
+    /// Placeholder of the move select menu.
+    ChooseMove,
+    /// Label of the colour option.
+    SideName { kind: GameKind, side: Side },
+}
+
+impl Msg<'_> {
+    /// The sentence in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        use Lang::*;
+        match (self, lang) {
+            (Msg::Started { kind, human, human_side }, En) => format!(
+                "New game of {} — <@{human}> plays {}.",
+                kind_name(*kind, En),
+                Msg::SideName { kind: *kind, side: *human_side }.text(En)
+            ),
+            (Msg::Started { kind, human, human_side }, Ja) => format!(
+                "{}を始めます。<@{human}> さんは{}です。",
+                kind_name(*kind, Ja),
+                Msg::SideName { kind: *kind, side: *human_side }.text(Ja)
+            ),
+            (Msg::YourMove { human }, En) => format!("<@{human}>, your move."),
+            (Msg::YourMove { human }, Ja) => format!("<@{human}> さんの番です。"),
+            (Msg::YouPlayed { mv }, En) => format!("You played **{mv}**."),
+            (Msg::YouPlayed { mv }, Ja) => format!("あなたは **{mv}** に打ちました。"),
+            (Msg::BotPlayed { mv }, En) if *mv == "pass" => "I have no move and pass.".into(),
+            (Msg::BotPlayed { mv }, Ja) if *mv == "pass" => "打てる場所がないのでパスします。".into(),
+            (Msg::BotPlayed { mv }, En) => format!("I play **{mv}**."),
+            (Msg::BotPlayed { mv }, Ja) => format!("わたしは **{mv}** に打ちます。"),
+            (Msg::YouPassed, En) => "You have no move, so you pass.".into(),
+            (Msg::YouPassed, Ja) => "あなたは打てる場所がないのでパスです。".into(),
+            (Msg::GameOver { human_won, score }, lang) => {
+                let score = score.map(|(a, b)| format!(" ({a}-{b})")).unwrap_or_default();
+                match (human_won, lang) {
+                    (Some(true), En) => format!("Game over: you win{score}! Well played!"),
+                    (Some(true), Ja) => format!("対局終了：あなたの勝ちです{score}！おみごと！"),
+                    (Some(false), En) => format!("Game over: I win{score}. Good game — another one?"),
+                    (Some(false), Ja) => format!("対局終了：わたしの勝ちです{score}。もう一局どうですか？"),
+                    (None, En) => format!("Game over: a draw{score}. Good game!"),
+                    (None, Ja) => format!("対局終了：引き分けです{score}。いい勝負でした！"),
+                }
+            }
+            (Msg::Resigned, En) => "You resigned. Good game!".into(),
+            (Msg::Resigned, Ja) => "投了しました。ありがとうございました！".into(),
+            (Msg::ChannelBusy, En) => "A game is already in progress here. `/play board` shows it.".into(),
+            (Msg::ChannelBusy, Ja) => "このチャンネルでは対局中です。`/play board` で盤面を表示できます。".into(),
+            (Msg::NoGame, En) => "There is no game in this channel. Start one with `/play reversi`.".into(),
+            (Msg::NoGame, Ja) => "このチャンネルに対局はありません。`/play reversi` で始めましょう。".into(),
+            (Msg::NotYourGame { owner }, En) => format!("This is <@{owner}>'s game. Start your own in another channel or thread."),
+            (Msg::NotYourGame { owner }, Ja) => format!("これは <@{owner}> さんの対局です。別のチャンネルかスレッドで始めてください。"),
+            (Msg::NotYourTurn, En) => "It is not your turn yet.".into(),
+            (Msg::NotYourTurn, Ja) => "まだあなたの番ではありません。".into(),
+            (Msg::StaleBoard, En) => "This board is out of date — use the newest one (or `/play board`).".into(),
+            (Msg::StaleBoard, Ja) => "この盤面は古くなっています。最新の盤面（または `/play board`）を使ってください。".into(),
+            (Msg::AlreadyPlayed, En) => "That move was already played.".into(),
+            (Msg::AlreadyPlayed, Ja) => "その手はもう指されています。".into(),
+            (Msg::BadMove { input, reason }, En) => format!("`{input}` is not a move: {reason}."),
+            (Msg::BadMove { input, reason: _ }, Ja) => format!("`{input}` は手として読めません。例：`d3`"),
+            (Msg::IllegalMove { input, legal }, En) => format!("`{input}` is not legal here. Legal moves: {legal}"),
+            (Msg::IllegalMove { input, legal }, Ja) => format!("`{input}` には打てません。打てる場所：{legal}"),
+            (Msg::TryAgain, En) => "Something went wrong on my side. Please try again in a moment.".into(),
+            (Msg::TryAgain, Ja) => "うまくいきませんでした。少し待ってからもう一度お試しください。".into(),
+            (Msg::ChooseMove, En) => "Choose your move".into(),
+            (Msg::ChooseMove, Ja) => "手を選んでください".into(),
+            (Msg::SideName { kind: GameKind::Reversi, side: Side::First }, En) => "black".into(),
+            (Msg::SideName { kind: GameKind::Reversi, side: Side::Second }, En) => "white".into(),
+            (Msg::SideName { kind: GameKind::Reversi, side: Side::First }, Ja) => "黒".into(),
+            (Msg::SideName { kind: GameKind::Reversi, side: Side::Second }, Ja) => "白".into(),
+        }
+    }
+}
+
+/// The game's name.
+pub fn kind_name(kind: GameKind, lang: Lang) -> &'static str {
+    match (kind, lang) {
+        (GameKind::Reversi, Lang::En) => "reversi",
+        (GameKind::Reversi, Lang::Ja) => "リバーシ",
+    }
+}

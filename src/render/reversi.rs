@@ -1,0 +1,484 @@
+//! Reversi board image: a plain view of a position in, PNG bytes out.
+
+use std::sync::OnceLock;
+
+use image::{Rgb, RgbImage};
+
+use super::{
+    draw_label, draw_text, encode_png, fill_circle, fill_circle_with, fill_rect, fill_round_rect,
+    fit_size, font, mix, rgb, soft_shadow, stroke_circle, Align, Lang, Sprite,
+};
+
+/// Contents of one square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Disc {
+    /// No disc.
+    #[default]
+    Empty,
+    /// A black disc (or, as `to_move`, Black's turn).
+    Black,
+    /// A white disc (or, as `to_move`, White's turn).
+    White,
+}
+
+/// Everything the renderer needs to draw a reversi position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReversiView {
+    /// Squares, index = row * 8 + col; a1 = 0 top-left, h1 = 7, a8 = 56.
+    pub cells: [Disc; 64],
+    /// Square index of the last placement, marked with a red dot.
+    pub last_move: Option<u8>,
+    /// Bitmask (bit = square index) of discs flipped by the last move.
+    pub flipped: u64,
+    /// Bitmask of legal moves for the side to move, drawn as dots.
+    pub legal: u64,
+    /// Whose turn it is; `None` (or `Some(Empty)`) once the game is over.
+    pub to_move: Option<Disc>,
+    /// Result text shown in the header instead of the turn, e.g. "Black wins 40-24".
+    pub banner: Option<String>,
+}
+
+// Layout, in pixels. The board is 8 × 64 px inside a 30 px frame that carries
+// the coordinates; the header strip above holds counts and status.
+const CELL: i32 = 64;
+const BOARD: i32 = CELL * 8;
+const PAD: i32 = 14;
+const FRAME: i32 = 30;
+const HEADER: i32 = 64;
+const BX: i32 = PAD + FRAME;
+const BY: i32 = HEADER + FRAME;
+/// Width of the rendered image in pixels.
+pub const WIDTH: u32 = (BX + BOARD + FRAME + PAD) as u32;
+/// Height of the rendered image in pixels.
+pub const HEIGHT: u32 = (BY + BOARD + FRAME + PAD) as u32;
+const DISC_R: f32 = 26.5;
+
+// Palette.
+const BG: Rgb<u8> = rgb(38, 41, 46);
+const PILL: Rgb<u8> = rgb(52, 56, 63);
+const PILL_ACTIVE: Rgb<u8> = rgb(70, 76, 86);
+const PILL_RING: Rgb<u8> = rgb(150, 162, 180);
+const TEXT: Rgb<u8> = rgb(236, 234, 228);
+const BANNER_TEXT: Rgb<u8> = rgb(246, 200, 80);
+const WOOD: Rgb<u8> = rgb(92, 60, 36);
+const WOOD_EDGE: Rgb<u8> = rgb(58, 36, 20);
+const WOOD_LIGHT: Rgb<u8> = rgb(128, 90, 58);
+const LABEL: Rgb<u8> = rgb(236, 214, 170);
+pub(crate) const GREEN: Rgb<u8> = rgb(36, 128, 72);
+const GRID: Rgb<u8> = rgb(16, 62, 34);
+const LAST_MOVE: Rgb<u8> = rgb(232, 56, 48);
+const BLACK_DOT: Rgb<u8> = rgb(0, 0, 0);
+const WHITE_DOT: Rgb<u8> = rgb(255, 255, 255);
+const LEGAL_ALPHA_BLACK: f32 = 0.38;
+const LEGAL_ALPHA_WHITE: f32 = 0.55;
+const LEGAL_R: f32 = 7.5;
+
+/// Pixel coordinates of the centre of square `idx` (a corner shared by four pixels).
+pub(crate) fn cell_centre(idx: usize) -> (i32, i32) {
+    let (row, col) = ((idx / 8) as i32, (idx % 8) as i32);
+    (BX + col * CELL + CELL / 2, BY + row * CELL + CELL / 2)
+}
+
+/// The static part of the image (frame, board, grid, coordinates), built once.
+fn background() -> &'static RgbImage {
+    static BG_IMG: OnceLock<RgbImage> = OnceLock::new();
+    BG_IMG.get_or_init(build_background)
+}
+
+fn build_background() -> RgbImage {
+    let mut img = RgbImage::from_pixel(WIDTH, HEIGHT, BG);
+    let frame = (
+        PAD as f32,
+        HEADER as f32,
+        (WIDTH as i32 - PAD) as f32,
+        (HEIGHT as i32 - PAD) as f32,
+    );
+    // A darker outline under the wood gives the frame an edge on any backdrop.
+    fill_round_rect(&mut img, frame, 10.0, WOOD_EDGE, 1.0);
+    // Lighter top-left and plain bottom-right insets read as a gentle bevel.
+    fill_round_rect(
+        &mut img,
+        (frame.0 + 1.0, frame.1 + 1.0, frame.2 - 2.0, frame.3 - 2.0),
+        9.0,
+        WOOD_LIGHT,
+        1.0,
+    );
+    fill_round_rect(
+        &mut img,
+        (frame.0 + 2.0, frame.1 + 2.0, frame.2 - 2.0, frame.3 - 2.0),
+        8.0,
+        WOOD,
+        1.0,
+    );
+    // A dark groove around the green field, as if the board were inlaid.
+    fill_round_rect(
+        &mut img,
+        (
+            (BX - 4) as f32,
+            (BY - 4) as f32,
+            (BX + BOARD + 4) as f32,
+            (BY + BOARD + 4) as f32,
+        ),
+        3.0,
+        WOOD_EDGE,
+        1.0,
+    );
+
+    // Green field including the outer grid line, which straddles its edge.
+    fill_rect(&mut img, BX - 1, BY - 1, BOARD + 2, BOARD + 2, GREEN);
+    for i in 0..=8 {
+        fill_rect(&mut img, BX + i * CELL - 1, BY - 1, 2, BOARD + 2, GRID);
+        fill_rect(&mut img, BX - 1, BY + i * CELL - 1, BOARD + 2, 2, GRID);
+    }
+    // Star points at the corners of the central 4×4 (b2/c3, f2/g3, …).
+    for (i, j) in [(2, 2), (2, 6), (6, 2), (6, 6)] {
+        fill_circle(
+            &mut img,
+            ((BX + i * CELL) as f32, (BY + j * CELL) as f32),
+            4.5,
+            GRID,
+            1.0,
+        );
+    }
+
+    let f = font();
+    for k in 0..8 {
+        let c = (CELL / 2 + k * CELL) as f32;
+        let col = char::from(b'a' + k as u8).to_string();
+        let row = (k + 1).to_string();
+        draw_label(
+            &mut img,
+            f,
+            14.0,
+            (BX as f32 + c, (BY - FRAME / 2) as f32),
+            LABEL,
+            &col,
+            "abcdefh",
+        );
+        draw_label(
+            &mut img,
+            f,
+            14.0,
+            ((BX - FRAME / 2) as f32, BY as f32 + c),
+            LABEL,
+            &row,
+            "12345678",
+        );
+    }
+    img
+}
+
+/// Board-sized discs (with shadow) for Black and White, rendered once.
+fn disc_sprites() -> &'static [Sprite; 2] {
+    static SPRITES: OnceLock<[Sprite; 2]> = OnceLock::new();
+    SPRITES.get_or_init(|| {
+        let half = CELL / 2;
+        let sprite = |d| {
+            Sprite::record(CELL as u32, CELL as u32, (half, half), |img| {
+                draw_disc(img, (half as f32, half as f32), DISC_R, d)
+            })
+        };
+        [sprite(Disc::Black), sprite(Disc::White)]
+    })
+}
+
+/// Draws a shaded disc with a soft shadow, centred at `c` with radius `r`.
+fn draw_disc(img: &mut RgbImage, c: (f32, f32), r: f32, disc: Disc) {
+    let (hi, base, rim) = match disc {
+        Disc::Black => (rgb(98, 98, 104), rgb(24, 24, 27), rgb(6, 6, 8)),
+        Disc::White => (rgb(255, 255, 255), rgb(222, 222, 216), rgb(168, 168, 160)),
+        Disc::Empty => return,
+    };
+    soft_shadow(img, (c.0 + 1.0, c.1 + 2.5), r, 2.5, 0.45);
+    fill_circle_with(img, c, r, 1.0, |nx, ny| {
+        // Light from the upper left: a broad highlight fading into the base colour,
+        // darkening again towards the rim so the disc reads as slightly domed.
+        let (hx, hy) = (nx + 0.38, ny + 0.45);
+        let t = ((hx * hx + hy * hy).sqrt() / 1.25).min(1.0);
+        let body = mix(hi, base, t * t * (3.0 - 2.0 * t));
+        let d = (nx * nx + ny * ny).sqrt();
+        mix(body, rim, ((d - 0.78) / 0.22).clamp(0.0, 1.0) * 0.7)
+    });
+    if disc == Disc::White {
+        // A thin dark rim keeps the white disc crisp against the green.
+        stroke_circle(img, c, r - 0.5, 1.0, rgb(120, 120, 112), 0.55);
+    }
+}
+
+/// Draws the header strip: disc counts on the left, status or banner on the right.
+fn draw_header(img: &mut RgbImage, view: &ReversiView, lang: Lang) {
+    let f = font();
+    let count = |d: Disc| view.cells.iter().filter(|&&c| c == d).count();
+    let to_move = match view.to_move {
+        Some(d @ (Disc::Black | Disc::White)) => Some(d),
+        _ => None,
+    };
+    let mid = (HEADER / 2) as f32;
+    let mut x = PAD as f32;
+    for side in [Disc::Black, Disc::White] {
+        // The side to move gets a lighter pill so the turn is visible at a glance.
+        let pill = (x, mid - 20.0, x + 92.0, mid + 20.0);
+        if to_move == Some(side) {
+            fill_round_rect(img, pill, 20.0, PILL_RING, 1.0);
+            fill_round_rect(
+                img,
+                (pill.0 + 2.0, pill.1 + 2.0, pill.2 - 2.0, pill.3 - 2.0),
+                18.0,
+                PILL_ACTIVE,
+                1.0,
+            );
+        } else {
+            fill_round_rect(img, pill, 20.0, PILL, 1.0);
+        }
+        draw_disc(img, (x + 21.0, mid), 13.0, side);
+        draw_text(
+            img,
+            f,
+            20.0,
+            (x + 42.0, mid),
+            Align::Left,
+            TEXT,
+            &count(side).to_string(),
+        );
+        x += 102.0;
+    }
+
+    let right = (WIDTH as i32 - PAD - 4) as f32;
+    let max_w = right - x - 8.0;
+    let (text, colour) = match (&view.banner, to_move, lang) {
+        (Some(b), _, _) => (b.as_str(), BANNER_TEXT),
+        (None, Some(Disc::Black), Lang::En) => ("Black to move", TEXT),
+        (None, Some(Disc::Black), Lang::Ja) => ("黒の番", TEXT),
+        (None, Some(_), Lang::En) => ("White to move", TEXT),
+        (None, Some(_), Lang::Ja) => ("白の番", TEXT),
+        (None, None, Lang::En) => ("Game over", TEXT),
+        (None, None, Lang::Ja) => ("終局", TEXT),
+    };
+    let px = fit_size(f, 20.0, max_w, text);
+    draw_text(img, f, px, (right, mid), Align::Right, colour, text);
+}
+
+/// Renders a reversi position as a PNG image (`WIDTH` × `HEIGHT`).
+pub fn render_reversi(view: &ReversiView, lang: Lang) -> Vec<u8> {
+    let mut img = background().clone();
+    let legal_colour = match view.to_move {
+        Some(Disc::Black) => Some((BLACK_DOT, LEGAL_ALPHA_BLACK)),
+        Some(Disc::White) => Some((WHITE_DOT, LEGAL_ALPHA_WHITE)),
+        _ => None,
+    };
+
+    for (idx, &disc) in view.cells.iter().enumerate() {
+        let (cx, cy) = cell_centre(idx);
+        let c = (cx as f32, cy as f32);
+        let bit = 1u64 << idx;
+        match disc {
+            Disc::Empty => {
+                if let (true, Some((colour, alpha))) = (view.legal & bit != 0, legal_colour) {
+                    fill_circle(&mut img, c, LEGAL_R, colour, alpha);
+                }
+            }
+            _ => {
+                disc_sprites()[usize::from(disc == Disc::White)].stamp(&mut img, (cx, cy));
+                if view.flipped & bit != 0 {
+                    // A faint inner ring in the contrasting tone: noticeable when looked for.
+                    let ring = if disc == Disc::Black {
+                        rgb(255, 255, 255)
+                    } else {
+                        rgb(0, 0, 0)
+                    };
+                    stroke_circle(&mut img, c, DISC_R * 0.55, 2.0, ring, 0.28);
+                }
+            }
+        }
+    }
+
+    if let Some(idx) = view.last_move.filter(|&i| i < 64) {
+        let (cx, cy) = cell_centre(idx as usize);
+        let c = (cx as f32, cy as f32);
+        fill_circle(&mut img, c, 6.5, rgb(0, 0, 0), 0.25);
+        fill_circle(&mut img, c, 5.5, LAST_MOVE, 1.0);
+    }
+
+    draw_header(&mut img, view, lang);
+    // Encoding an in-memory RGB8 buffer of valid dimensions cannot fail.
+    encode_png(&img).expect("PNG encoding of an in-memory RGB image")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Index of a square from its name, e.g. "d3".
+    fn sq(name: &str) -> usize {
+        let b = name.as_bytes();
+        (b[1] - b'1') as usize * 8 + (b[0] - b'a') as usize
+    }
+
+    fn start() -> ReversiView {
+        let mut cells = [Disc::Empty; 64];
+        cells[sq("d4")] = Disc::White;
+        cells[sq("e5")] = Disc::White;
+        cells[sq("e4")] = Disc::Black;
+        cells[sq("d5")] = Disc::Black;
+        let legal = ["d3", "c4", "f5", "e6"]
+            .iter()
+            .fold(0u64, |m, s| m | 1 << sq(s));
+        ReversiView {
+            cells,
+            last_move: None,
+            flipped: 0,
+            legal,
+            to_move: Some(Disc::Black),
+            banner: None,
+        }
+    }
+
+    fn decode(bytes: &[u8]) -> RgbImage {
+        image::load_from_memory(bytes).expect("valid PNG").to_rgb8()
+    }
+
+    fn px_at(img: &RgbImage, idx: usize) -> Rgb<u8> {
+        let (x, y) = cell_centre(idx);
+        *img.get_pixel(x as u32, y as u32)
+    }
+
+    fn luma(p: Rgb<u8>) -> u32 {
+        (p.0[0] as u32 * 3 + p.0[1] as u32 * 6 + p.0[2] as u32) / 10
+    }
+
+    fn close(a: Rgb<u8>, b: Rgb<u8>, tol: i32) -> bool {
+        (0..3).all(|i| (a.0[i] as i32 - b.0[i] as i32).abs() <= tol)
+    }
+
+    #[test]
+    fn png_has_expected_size() {
+        let img = decode(&render_reversi(&start(), Lang::En));
+        assert_eq!((img.width(), img.height()), (WIDTH, HEIGHT));
+        assert!((560..=640).contains(&WIDTH));
+    }
+
+    #[test]
+    fn rendering_is_deterministic() {
+        let mut v = start();
+        v.last_move = Some(sq("d3") as u8);
+        v.flipped = 1 << sq("d4");
+        assert_eq!(render_reversi(&v, Lang::Ja), render_reversi(&v, Lang::Ja));
+        assert_eq!(render_reversi(&v, Lang::En), render_reversi(&v, Lang::En));
+    }
+
+    #[test]
+    fn squares_show_discs_and_board() {
+        let img = decode(&render_reversi(&start(), Lang::En));
+        let black = px_at(&img, sq("e4"));
+        let white = px_at(&img, sq("d4"));
+        assert!(luma(black) < 70, "black disc centre {black:?}");
+        assert!(luma(white) > 200, "white disc centre {white:?}");
+        // a1 is empty and not legal: plain board green.
+        assert_eq!(px_at(&img, sq("a1")), GREEN);
+        assert_eq!(px_at(&img, sq("h8")), GREEN);
+    }
+
+    #[test]
+    fn legal_moves_are_dotted_in_the_movers_colour() {
+        let img = decode(&render_reversi(&start(), Lang::En));
+        let dot = px_at(&img, sq("d3"));
+        assert_ne!(dot, px_at(&img, sq("a1")));
+        assert!(
+            close(dot, mix(GREEN, BLACK_DOT, LEGAL_ALPHA_BLACK), 2),
+            "{dot:?}"
+        );
+
+        let mut v = start();
+        v.to_move = Some(Disc::White);
+        let img = decode(&render_reversi(&v, Lang::En));
+        let dot = px_at(&img, sq("d3"));
+        assert!(
+            close(dot, mix(GREEN, WHITE_DOT, LEGAL_ALPHA_WHITE), 2),
+            "{dot:?}"
+        );
+        assert!(luma(dot) > luma(GREEN));
+
+        // No side to move: legal bits are not drawn.
+        v.to_move = None;
+        let img = decode(&render_reversi(&v, Lang::En));
+        assert_eq!(px_at(&img, sq("d3")), GREEN);
+    }
+
+    #[test]
+    fn last_move_marker_changes_its_square() {
+        let mut v = start();
+        v.cells[sq("d3")] = Disc::Black;
+        v.cells[sq("d4")] = Disc::Black;
+        v.legal = 0;
+        let plain = decode(&render_reversi(&v, Lang::En));
+        v.last_move = Some(sq("d3") as u8);
+        let marked = decode(&render_reversi(&v, Lang::En));
+        let p = px_at(&marked, sq("d3"));
+        assert_ne!(p, px_at(&plain, sq("d3")));
+        assert!(
+            p.0[0] > 180 && p.0[1] < 90 && p.0[2] < 90,
+            "red marker {p:?}"
+        );
+        // Only the pixels around that square change.
+        let (cx, cy) = cell_centre(sq("d3"));
+        for (x, y, a) in marked.enumerate_pixels() {
+            if a != plain.get_pixel(x, y) {
+                assert!(
+                    (x as i32 - cx).abs() < 10 && (y as i32 - cy).abs() < 10,
+                    "({x},{y})"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn flipped_discs_are_marked() {
+        let mut v = start();
+        let plain = decode(&render_reversi(&v, Lang::En));
+        v.flipped = 1 << sq("e4");
+        let marked = decode(&render_reversi(&v, Lang::En));
+        let (cx, cy) = cell_centre(sq("e4"));
+        let ring = ((cx as f32 + DISC_R * 0.55) as u32, cy as u32);
+        assert_ne!(
+            marked.get_pixel(ring.0, ring.1),
+            plain.get_pixel(ring.0, ring.1)
+        );
+    }
+
+    #[test]
+    fn japanese_header_differs_from_english() {
+        let en = decode(&render_reversi(&start(), Lang::En));
+        let ja = decode(&render_reversi(&start(), Lang::Ja));
+        let header_diff = (0..HEADER as u32)
+            .flat_map(|y| (0..WIDTH).map(move |x| (x, y)))
+            .filter(|&(x, y)| en.get_pixel(x, y) != ja.get_pixel(x, y))
+            .count();
+        assert!(header_diff > 100, "only {header_diff} header pixels differ");
+        // Below the header the images are identical.
+        for y in HEADER as u32..HEIGHT {
+            for x in 0..WIDTH {
+                assert_eq!(en.get_pixel(x, y), ja.get_pixel(x, y));
+            }
+        }
+    }
+
+    #[test]
+    fn banner_replaces_turn_text() {
+        let mut v = start();
+        v.to_move = None;
+        v.legal = 0;
+        let over = decode(&render_reversi(&v, Lang::En));
+        v.banner = Some("Black wins 40-24".into());
+        let banner = decode(&render_reversi(&v, Lang::En));
+        let gold = banner
+            .enumerate_pixels()
+            .filter(|&(_, y, p)| y < HEADER as u32 && close(*p, BANNER_TEXT, 12))
+            .count();
+        assert!(gold > 50, "banner ink pixels: {gold}");
+        assert_ne!(over, banner);
+        // A very long banner is shrunk to fit rather than running off the image.
+        v.banner = Some("白の勝ち！ 40対24 とてもよくがんばりました、またあそぼうね".into());
+        let long = decode(&render_reversi(&v, Lang::Ja));
+        assert_eq!(long.width(), WIDTH);
+    }
+}

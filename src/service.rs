@@ -1,0 +1,280 @@
+//! The game flow shared by every front end: start a game, take a human move, let the bot answer,
+//! resign. It loads every game from the store (never from process memory), validates before it
+//! writes, and runs CPU-heavy AI work on a bounded blocking pool off the async runtime.
+
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use tokio::sync::Semaphore;
+
+use crate::games::{Game, GameKind, Level, MoveError, Side};
+use crate::store::{Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Store, StoreError};
+
+/// Why a request was refused. Nothing was changed when one of these is returned.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The channel has no active game.
+    #[error("no game in this channel")]
+    NoGame,
+    /// The channel already has an active game.
+    #[error("this channel already has a game")]
+    ChannelBusy,
+    /// The game belongs to someone else.
+    #[error("this is another player's game")]
+    NotYourGame {
+        /// The game's owner.
+        owner: u64,
+    },
+    /// It is the bot's turn (or the game is over).
+    #[error("not your turn")]
+    NotYourTurn,
+    /// The request was made for an older position (a stale board component).
+    #[error("this board is out of date")]
+    Stale,
+    /// Someone else's move landed first.
+    #[error("that move was already played")]
+    AlreadyPlayed,
+    /// The move text is not a move, or not legal here.
+    #[error("{error}")]
+    BadMove {
+        /// What the player typed or chose.
+        input: String,
+        /// Why it cannot be played.
+        error: MoveError,
+        /// Legal moves in the position, for the error message.
+        legal: Vec<String>,
+    },
+    /// The store failed or holds something it cannot trust.
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for PlayError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::ChannelBusy => PlayError::ChannelBusy,
+            StoreError::Conflict => PlayError::AlreadyPlayed,
+            other => PlayError::Store(other),
+        }
+    }
+}
+
+/// A move just played, with the position it was played from (for highlighting on the board).
+#[derive(Debug, Clone)]
+pub struct PlayedMove {
+    /// The position before the move.
+    pub before: Game,
+    /// Canonical notation.
+    pub notation: String,
+    /// True for the bot's moves.
+    pub by_bot: bool,
+}
+
+/// The state after a request, and the moves it made.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    /// The game as now stored.
+    pub record: GameRecord,
+    /// The moves made by this request, in order (human move, bot replies, forced passes).
+    pub moves: Vec<PlayedMove>,
+}
+
+impl Turn {
+    /// The last move on the board, if any was made by this request.
+    pub fn last_move(&self) -> Option<&PlayedMove> {
+        self.moves.last()
+    }
+}
+
+/// Runs the game flow against a store.
+#[derive(Debug, Clone)]
+pub struct Service {
+    store: Store,
+    ai_slots: Arc<Semaphore>,
+}
+
+/// A request to identify where it comes from.
+#[derive(Debug, Clone, Copy)]
+pub struct Seat {
+    /// The server, if any.
+    pub guild_id: Option<u64>,
+    /// The channel or thread.
+    pub channel_id: u64,
+    /// The user acting.
+    pub user_id: u64,
+}
+
+impl Service {
+    /// A service over `store`; AI work runs on at most as many threads as there are cores.
+    pub fn new(store: Store) -> Service {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Service { store, ai_slots: Arc::new(Semaphore::new(cores)) }
+    }
+
+    /// The store underneath.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Starts a game of `kind` in the seat's channel at the server's level; if the bot moves
+    /// first it answers at once.
+    pub async fn start(&self, seat: Seat, kind: GameKind, human_side: Side) -> Result<GameRecord, PlayError> {
+        let level = self.store.guild_level(seat.guild_id, kind).await?;
+        let record = self
+            .store
+            .create_game(&NewGame {
+                guild_id: seat.guild_id,
+                channel_id: seat.channel_id,
+                human_id: seat.user_id,
+                human_side,
+                level,
+                game: Game::new(kind),
+            })
+            .await?;
+        Ok(record)
+    }
+
+    /// The active game in the channel.
+    pub async fn current(&self, channel_id: u64) -> Result<GameRecord, PlayError> {
+        self.store.active_game(channel_id).await?.ok_or(PlayError::NoGame)
+    }
+
+    /// Plays the human's move. `expected` is the (game id, ply) the request was made for, when it
+    /// came from a board component; a mismatch is [`PlayError::Stale`]. Records only the human's
+    /// move: call [`Service::bot_reply`] afterwards (after deferring the interaction).
+    pub async fn human_move(&self, seat: Seat, input: &str, expected: Option<(i64, u32)>) -> Result<Turn, PlayError> {
+        let record = self.current(seat.channel_id).await.map_err(|e| match (e, expected) {
+            (PlayError::NoGame, Some(_)) => PlayError::Stale,
+            (e, _) => e,
+        })?;
+        if let Some((id, ply)) = expected {
+            if record.id != id || record.ply != ply {
+                return Err(PlayError::Stale);
+            }
+        }
+        if record.human_id != seat.user_id {
+            return Err(PlayError::NotYourGame { owner: record.human_id });
+        }
+        if !record.human_to_move() {
+            return Err(PlayError::NotYourTurn);
+        }
+        let (next, notation) = record.game.play(input).map_err(|error| PlayError::BadMove {
+            input: input.trim().to_string(),
+            error,
+            legal: record.game.legal_moves(),
+        })?;
+        let played = PlayedMove { before: record.game.clone(), notation: notation.clone(), by_bot: false };
+        let updated = self
+            .store
+            .record_moves(
+                &record,
+                &[NewMove { notation, by_bot: false, user_id: Some(seat.user_id) }],
+                &next,
+                finish_of(&next, record.human_side),
+            )
+            .await?;
+        Ok(Turn { record: updated, moves: vec![played] })
+    }
+
+    /// Lets the bot move until the human has a real choice or the game ends. A human who has no
+    /// move but to pass passes automatically. All these moves are stored in one transaction.
+    pub async fn bot_reply(&self, record: GameRecord) -> Result<Turn, PlayError> {
+        let mut game = record.game.clone();
+        let mut played = Vec::new();
+        let mut new_moves = Vec::new();
+        loop {
+            let Some(to_move) = game.to_move() else { break };
+            let by_bot = to_move != record.human_side;
+            let notation = if by_bot {
+                self.think(game.clone(), record.level).await?
+            } else {
+                match game.legal_moves().as_slice() {
+                    [only] if only == "pass" => only.clone(),
+                    _ => break,
+                }
+            };
+            let (next, notation) = game.play(&notation).map_err(|error| PlayError::BadMove {
+                input: notation.clone(),
+                error,
+                legal: game.legal_moves(),
+            })?;
+            played.push(PlayedMove { before: game, notation: notation.clone(), by_bot });
+            new_moves.push(NewMove { notation, by_bot, user_id: None });
+            game = next;
+        }
+        if new_moves.is_empty() {
+            return Ok(Turn { record, moves: played });
+        }
+        let updated = self
+            .store
+            .record_moves(&record, &new_moves, &game, finish_of(&game, record.human_side))
+            .await?;
+        Ok(Turn { record: updated, moves: played })
+    }
+
+    /// Resigns the human's game.
+    pub async fn resign(&self, seat: Seat) -> Result<GameRecord, PlayError> {
+        let record = self.current(seat.channel_id).await?;
+        if record.human_id != seat.user_id {
+            return Err(PlayError::NotYourGame { owner: record.human_id });
+        }
+        Ok(self.store.end_game(&record, GameStatus::Resigned, GameResult::Bot).await?)
+    }
+
+    /// Legal moves for the human in the channel's game (empty when there is none or it is not
+    /// their turn).
+    pub async fn legal_moves_for(&self, seat: Seat) -> Result<Vec<String>, PlayError> {
+        match self.store.active_game(seat.channel_id).await? {
+            Some(r) if r.human_id == seat.user_id && r.human_to_move() => Ok(r.game.legal_moves()),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// The last move of a stored game, found by replaying its move list from the start; a list
+    /// that does not lead to the stored position is reported as corrupt rather than trusted.
+    pub async fn last_move(&self, record: &GameRecord) -> Result<Option<PlayedMove>, PlayError> {
+        let moves = self.store.moves(record.id).await?;
+        let corrupt = |reason: String| PlayError::Store(StoreError::Corrupt { game_id: record.id, reason });
+        let mut game = Game::new(record.kind());
+        let mut last = None;
+        for m in &moves {
+            let (next, notation) = game.play(&m.notation).map_err(|e| corrupt(format!("ply {}: {e}", m.ply)))?;
+            last = Some(PlayedMove { before: game, notation, by_bot: m.by_bot });
+            game = next;
+        }
+        if game != record.game || moves.len() as u32 != record.ply {
+            return Err(corrupt("the move list does not lead to the stored position".into()));
+        }
+        Ok(last)
+    }
+
+    /// Active games in which the bot is to move: a crash between a human move and the bot's
+    /// reply leaves them so.
+    pub async fn games_awaiting_bot(&self) -> Result<Vec<GameRecord>, PlayError> {
+        Ok(self.store.active_games().await?.into_iter().filter(GameRecord::bot_to_move).collect())
+    }
+
+    /// Computes the bot's move on the blocking pool, bounded so AI work never starves the
+    /// runtime (and the gateway heartbeat with it).
+    async fn think(&self, game: Game, level: Level) -> Result<String, PlayError> {
+        let _slot = self.ai_slots.acquire().await.expect("AI semaphore is never closed");
+        let mv = tokio::task::spawn_blocking(move || {
+            let mut rng = rand::rngs::StdRng::from_entropy();
+            game.ai_move(level, &mut rng)
+        })
+        .await
+        .expect("AI task panicked");
+        Ok(mv.expect("the bot is only asked to move in a live game"))
+    }
+}
+
+/// The finish to record when `game` is over.
+fn finish_of(game: &Game, human_side: Side) -> Option<Finish> {
+    let outcome = game.outcome()?;
+    let result = match outcome.winner {
+        None => GameResult::Draw,
+        Some(side) if side == human_side => GameResult::Human,
+        Some(_) => GameResult::Bot,
+    };
+    Some(Finish { status: GameStatus::Finished, result, score: outcome.score })
+}

@@ -1,0 +1,332 @@
+//! Games and moves.
+
+use chrono::{DateTime, Utc};
+use sqlx::Row;
+
+use super::{Store, StoreError};
+use crate::games::{Game, GameKind, Level, Side};
+
+/// Where a game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameStatus {
+    /// Being played.
+    Active,
+    /// Ended by the rules.
+    Finished,
+    /// A player resigned.
+    Resigned,
+    /// Closed after being idle too long.
+    Expired,
+}
+
+impl GameStatus {
+    fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Resigned => "resigned",
+            GameStatus::Expired => "expired",
+        }
+    }
+
+    fn parse(s: &str) -> Option<GameStatus> {
+        Some(match s {
+            "active" => GameStatus::Active,
+            "finished" => GameStatus::Finished,
+            "resigned" => GameStatus::Resigned,
+            "expired" => GameStatus::Expired,
+            _ => return None,
+        })
+    }
+}
+
+/// Who won a game that is over, from the human's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    /// The human won.
+    Human,
+    /// The bot won.
+    Bot,
+    /// Nobody won.
+    Draw,
+}
+
+impl GameResult {
+    fn as_str(self) -> &'static str {
+        match self {
+            GameResult::Human => "human",
+            GameResult::Bot => "bot",
+            GameResult::Draw => "draw",
+        }
+    }
+
+    fn parse(s: &str) -> Option<GameResult> {
+        Some(match s {
+            "human" => GameResult::Human,
+            "bot" => GameResult::Bot,
+            "draw" => GameResult::Draw,
+            _ => return None,
+        })
+    }
+}
+
+/// A game to create.
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    /// The server, if not a direct message.
+    pub guild_id: Option<u64>,
+    /// The channel or thread.
+    pub channel_id: u64,
+    /// The human who started it.
+    pub human_id: u64,
+    /// The human's seat.
+    pub human_side: Side,
+    /// The bot's level, fixed for the game's life.
+    pub level: Level,
+    /// The starting position.
+    pub game: Game,
+}
+
+/// A game as stored, with its position decoded.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    /// Database id.
+    pub id: i64,
+    /// The server, if not a direct message.
+    pub guild_id: Option<u64>,
+    /// The channel or thread.
+    pub channel_id: u64,
+    /// The bot's level.
+    pub level: Level,
+    /// The human who started it.
+    pub human_id: u64,
+    /// The human's seat.
+    pub human_side: Side,
+    /// The current position.
+    pub game: Game,
+    /// Moves played so far.
+    pub ply: u32,
+    /// Where the game stands.
+    pub status: GameStatus,
+    /// Who won, once over.
+    pub result: Option<GameResult>,
+    /// Optimistic-concurrency token: every change must name the version it read.
+    pub version: i32,
+    /// When the game started.
+    pub created_at: DateTime<Utc>,
+    /// When the game last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+impl GameRecord {
+    /// Which game this is.
+    pub fn kind(&self) -> GameKind {
+        self.game.kind()
+    }
+
+    /// True when the side to move is the bot.
+    pub fn bot_to_move(&self) -> bool {
+        self.status == GameStatus::Active && self.game.to_move() == Some(self.human_side.opposite())
+    }
+
+    /// True when the side to move is the human.
+    pub fn human_to_move(&self) -> bool {
+        self.status == GameStatus::Active && self.game.to_move() == Some(self.human_side)
+    }
+}
+
+/// A move to record.
+#[derive(Debug, Clone)]
+pub struct NewMove {
+    /// Canonical notation.
+    pub notation: String,
+    /// True for the bot's moves.
+    pub by_bot: bool,
+    /// The Discord user who made it (None for the bot and forced passes).
+    pub user_id: Option<u64>,
+}
+
+/// A recorded move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// 1-based ply.
+    pub ply: u32,
+    /// Canonical notation.
+    pub notation: String,
+    /// True for the bot's moves.
+    pub by_bot: bool,
+    /// The Discord user who made it.
+    pub user_id: Option<u64>,
+}
+
+/// How a game ends along with a state change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finish {
+    /// The new status (not `Active`).
+    pub status: GameStatus,
+    /// Who won.
+    pub result: GameResult,
+    /// Final score (first, second) where the game has one.
+    pub score: Option<(u32, u32)>,
+}
+
+const GAME_COLUMNS: &str = "id, guild_id, channel_id, kind, level, human_id, human_side, position, ply, \
+                            status, result, version, created_at, updated_at";
+
+fn decode_game(row: &sqlx::postgres::PgRow) -> Result<GameRecord, StoreError> {
+    let id: i64 = row.try_get("id")?;
+    let corrupt = |reason: String| StoreError::Corrupt { game_id: id, reason };
+    let kind_text: String = row.try_get("kind")?;
+    let kind: GameKind = kind_text.parse().map_err(|e: crate::games::UnknownGame| corrupt(e.to_string()))?;
+    let level_text: String = row.try_get("level")?;
+    let level = Level::parse(kind, &level_text).map_err(|e| corrupt(e.to_string()))?;
+    let position: String = row.try_get("position")?;
+    let game = Game::decode(kind, &position).map_err(|e| corrupt(e.to_string()))?;
+    let side: i16 = row.try_get("human_side")?;
+    let status_text: String = row.try_get("status")?;
+    let result_text: Option<String> = row.try_get("result")?;
+    let ply: i32 = row.try_get("ply")?;
+    Ok(GameRecord {
+        id,
+        guild_id: row.try_get::<Option<i64>, _>("guild_id")?.map(|g| g as u64),
+        channel_id: row.try_get::<i64, _>("channel_id")? as u64,
+        level,
+        human_id: row.try_get::<i64, _>("human_id")? as u64,
+        human_side: Side::from_index(side).ok_or_else(|| corrupt(format!("human_side {side}")))?,
+        game,
+        ply: u32::try_from(ply).map_err(|_| corrupt(format!("ply {ply}")))?,
+        status: GameStatus::parse(&status_text).ok_or_else(|| corrupt(format!("status {status_text:?}")))?,
+        result: match result_text {
+            None => None,
+            Some(r) => Some(GameResult::parse(&r).ok_or_else(|| corrupt(format!("result {r:?}")))?),
+        },
+        version: row.try_get("version")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.code().as_deref() == Some("23505"))
+}
+
+impl Store {
+    /// Creates a game; fails with [`StoreError::ChannelBusy`] when the channel has one.
+    pub async fn create_game(&self, new: &NewGame) -> Result<GameRecord, StoreError> {
+        let row = sqlx::query(&format!(
+            "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {GAME_COLUMNS}"
+        ))
+        .bind(new.guild_id.map(|g| g as i64))
+        .bind(new.channel_id as i64)
+        .bind(new.game.kind().as_str())
+        .bind(new.level.as_str())
+        .bind(new.human_id as i64)
+        .bind(new.human_side.index())
+        .bind(new.game.encode())
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| if is_unique_violation(&e) { StoreError::ChannelBusy } else { e.into() })?;
+        decode_game(&row)
+    }
+
+    /// The active game in a channel, if any.
+    pub async fn active_game(&self, channel_id: u64) -> Result<Option<GameRecord>, StoreError> {
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
+        ))
+        .bind(channel_id as i64)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(decode_game).transpose()
+    }
+
+    /// A game by id.
+    pub async fn game(&self, id: i64) -> Result<Option<GameRecord>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(decode_game).transpose()
+    }
+
+    /// Active games in which the bot is to move (left so by a crash between two moves).
+    pub async fn active_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        let rows = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(decode_game).collect()
+    }
+
+    /// The moves of a game, in order.
+    pub async fn moves(&self, game_id: i64) -> Result<Vec<MoveRecord>, StoreError> {
+        let rows = sqlx::query("SELECT ply, notation, actor, user_id FROM moves WHERE game_id = $1 ORDER BY ply")
+            .bind(game_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(MoveRecord {
+                    ply: r.try_get::<i32, _>("ply")? as u32,
+                    notation: r.try_get("notation")?,
+                    by_bot: r.try_get::<String, _>("actor")? == "bot",
+                    user_id: r.try_get::<Option<i64>, _>("user_id")?.map(|u| u as u64),
+                })
+            })
+            .collect()
+    }
+
+    /// Records `moves` played on `game` (as read, at `game.version`) leading to `position`, and
+    /// ends the game if `finish` says so. All or nothing: fails with [`StoreError::Conflict`] and
+    /// changes nothing when the game moved on since it was read.
+    pub async fn record_moves(
+        &self,
+        game: &GameRecord,
+        moves: &[NewMove],
+        position: &Game,
+        finish: Option<Finish>,
+    ) -> Result<GameRecord, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let new_ply = game.ply + moves.len() as u32;
+        let (status, result, score) = match finish {
+            Some(f) => (f.status, Some(f.result), f.score),
+            None => (GameStatus::Active, None, None),
+        };
+        let row = sqlx::query(&format!(
+            "UPDATE games SET position = $1, ply = $2, status = $3, result = $4, final_score = $5,
+                    version = version + 1, updated_at = now(),
+                    finished_at = CASE WHEN $3 = 'active' THEN NULL ELSE now() END
+             WHERE id = $6 AND version = $7 AND status = 'active'
+             RETURNING {GAME_COLUMNS}"
+        ))
+        .bind(position.encode())
+        .bind(new_ply as i32)
+        .bind(status.as_str())
+        .bind(result.map(GameResult::as_str))
+        .bind(score.map(|(a, b)| format!("{a}-{b}")))
+        .bind(game.id)
+        .bind(game.version)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else { return Err(StoreError::Conflict) };
+        for (i, mv) in moves.iter().enumerate() {
+            sqlx::query("INSERT INTO moves (game_id, ply, notation, actor, user_id) VALUES ($1, $2, $3, $4, $5)")
+                .bind(game.id)
+                .bind((game.ply + 1 + i as u32) as i32)
+                .bind(&mv.notation)
+                .bind(if mv.by_bot { "bot" } else { "human" })
+                .bind(mv.user_id.map(|u| u as i64))
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| if is_unique_violation(&e) { StoreError::Conflict } else { e.into() })?;
+        }
+        let updated = decode_game(&row)?;
+        tx.commit().await?;
+        Ok(updated)
+    }
+
+    /// Ends an active game without a move (resignation, expiry), guarded like a move.
+    pub async fn end_game(&self, game: &GameRecord, status: GameStatus, result: GameResult) -> Result<GameRecord, StoreError> {
+        self.record_moves(game, &[], &game.game, Some(Finish { status, result, score: None })).await
+    }
+}

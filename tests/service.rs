@@ -1,0 +1,115 @@
+//! The game flow against a real Postgres: refusals change nothing, the bot answers, games end.
+
+use settai::games::{GameKind, Side};
+use settai::service::{PlayError, Seat, Service};
+use settai::store::{GameResult, GameStatus, Store};
+use sqlx::PgPool;
+
+const ALICE: u64 = 11;
+const BOB: u64 = 12;
+
+fn seat(user_id: u64) -> Seat {
+    Seat { guild_id: Some(1), channel_id: 500, user_id }
+}
+
+async fn snapshot(service: &Service, channel: u64) -> (String, u32, i32, usize) {
+    let r = service.store().active_game(channel).await.unwrap().unwrap();
+    let moves = service.store().moves(r.id).await.unwrap().len();
+    (r.game.encode(), r.ply, r.version, moves)
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn refusals_change_nothing(pool: PgPool) {
+    let service = Service::new(Store::from_pool(pool));
+    assert!(matches!(service.human_move(seat(ALICE), "f5", None).await, Err(PlayError::NoGame)));
+    service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    assert!(matches!(service.start(seat(BOB), GameKind::Reversi, Side::First).await, Err(PlayError::ChannelBusy)));
+    let before = snapshot(&service, 500).await;
+
+    match service.human_move(seat(ALICE), "a1", None).await {
+        Err(PlayError::BadMove { legal, .. }) => assert_eq!(legal, ["d3", "c4", "f5", "e6"]),
+        other => panic!("expected an illegal move, got {other:?}"),
+    }
+    assert!(matches!(service.human_move(seat(ALICE), "z9", None).await, Err(PlayError::BadMove { .. })));
+    assert!(matches!(service.human_move(seat(ALICE), "", None).await, Err(PlayError::BadMove { .. })));
+    assert!(matches!(service.human_move(seat(BOB), "f5", None).await, Err(PlayError::NotYourGame { owner: ALICE })));
+    let id = service.current(500).await.unwrap().id;
+    assert!(matches!(service.human_move(seat(ALICE), "f5", Some((id, 3))).await, Err(PlayError::Stale)));
+    assert!(matches!(service.human_move(seat(ALICE), "f5", Some((id + 1, 0))).await, Err(PlayError::Stale)));
+    assert_eq!(snapshot(&service, 500).await, before);
+
+    // After the human's move and before the bot's reply, it is not the human's turn.
+    let turn = service.human_move(seat(ALICE), " F5 ", Some((id, 0))).await.unwrap();
+    assert_eq!(turn.moves[0].notation, "f5");
+    assert!(matches!(service.human_move(seat(ALICE), "d6", None).await, Err(PlayError::NotYourTurn)));
+    let reply = service.bot_reply(turn.record).await.unwrap();
+    assert_eq!(reply.moves.len(), 1);
+    assert!(reply.moves[0].by_bot);
+    assert!(reply.record.human_to_move());
+    assert_eq!(reply.record.ply, 2);
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn the_bot_moves_first_when_the_human_takes_white(pool: PgPool) {
+    let service = Service::new(Store::from_pool(pool));
+    let record = service.start(seat(ALICE), GameKind::Reversi, Side::Second).await.unwrap();
+    assert!(record.bot_to_move());
+    assert_eq!(service.games_awaiting_bot().await.unwrap().len(), 1);
+    let turn = service.bot_reply(record).await.unwrap();
+    assert_eq!(turn.record.ply, 1);
+    assert!(turn.record.human_to_move());
+    assert!(service.games_awaiting_bot().await.unwrap().is_empty());
+    let last = service.last_move(&turn.record).await.unwrap().unwrap();
+    assert!(last.by_bot);
+    assert_eq!(last.notation, turn.moves[0].notation);
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_whole_game_ends_with_a_result(pool: PgPool) {
+    let service = Service::new(Store::from_pool(pool));
+    service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    let mut plies = 0;
+    loop {
+        let record = service.current(500).await;
+        let Ok(record) = record else { break };
+        let mv = record.game.legal_moves().last().unwrap().clone();
+        let turn = service.human_move(seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
+        service.bot_reply(turn.record).await.unwrap();
+        plies += 1;
+        assert!(plies < 64, "the game must end");
+    }
+    let store = service.store();
+    let id: i64 = sqlx::query_scalar("SELECT id FROM games WHERE channel_id = 500").fetch_one(store.pool()).await.unwrap();
+    let game = store.game(id).await.unwrap().unwrap();
+    assert_eq!(game.status, GameStatus::Finished);
+    let outcome = game.game.outcome().unwrap();
+    let expected = match outcome.winner {
+        Some(Side::First) => GameResult::Human,
+        Some(Side::Second) => GameResult::Bot,
+        None => GameResult::Draw,
+    };
+    assert_eq!(game.result, Some(expected));
+    // The stored move list replays to the stored position.
+    let moves: Vec<String> = store.moves(id).await.unwrap().into_iter().map(|m| m.notation).collect();
+    assert_eq!(settai::games::replay(GameKind::Reversi, &moves).unwrap(), game.game);
+    assert_eq!(moves.len() as u32, game.ply);
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn resigning_ends_the_game_for_the_owner_only(pool: PgPool) {
+    let service = Service::new(Store::from_pool(pool));
+    service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    assert!(matches!(service.resign(seat(BOB)).await, Err(PlayError::NotYourGame { .. })));
+    let done = service.resign(seat(ALICE)).await.unwrap();
+    assert_eq!((done.status, done.result), (GameStatus::Resigned, Some(GameResult::Bot)));
+    assert!(matches!(service.resign(seat(ALICE)).await, Err(PlayError::NoGame)));
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_tampered_move_list_is_detected(pool: PgPool) {
+    let service = Service::new(Store::from_pool(pool.clone()));
+    let record = service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    let turn = service.human_move(seat(ALICE), "f5", Some((record.id, 0))).await.unwrap();
+    sqlx::query("UPDATE moves SET notation = 'c4' WHERE game_id = $1 AND ply = 1").bind(record.id).execute(&pool).await.unwrap();
+    assert!(matches!(service.last_move(&turn.record).await, Err(PlayError::Store(_))));
+}

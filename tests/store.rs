@@ -1,0 +1,145 @@
+//! The store against a real Postgres: one fresh database per test (`#[sqlx::test]`).
+
+use settai::games::{Game, GameKind, Level, Side};
+use settai::store::{Finish, GameResult, GameStatus, NewGame, NewMove, Store, StoreError};
+use sqlx::PgPool;
+
+fn new_game(channel_id: u64) -> NewGame {
+    NewGame {
+        guild_id: Some(1),
+        channel_id,
+        human_id: 7,
+        human_side: Side::First,
+        level: Level::Standard,
+        game: Game::new(GameKind::Reversi),
+    }
+}
+
+fn human(notation: &str) -> NewMove {
+    NewMove { notation: notation.into(), by_bot: false, user_id: Some(7) }
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn one_active_game_per_channel_is_enforced_by_the_database(pool: PgPool) {
+    let store = Store::from_pool(pool.clone());
+    let first = store.create_game(&new_game(100)).await.unwrap();
+    assert!(matches!(store.create_game(&new_game(100)).await, Err(StoreError::ChannelBusy)));
+    // Another channel is free.
+    store.create_game(&new_game(101)).await.unwrap();
+    // The index itself refuses a second active row, whatever the code does.
+    let raw = sqlx::query("INSERT INTO games (channel_id, kind, level, human_id, human_side, position) VALUES (100, 'reversi', 'standard', 1, 0, 'x')")
+        .execute(&pool)
+        .await;
+    assert!(raw.is_err());
+    // Once the game ends, the channel takes a new one.
+    store.end_game(&first, GameStatus::Resigned, GameResult::Bot).await.unwrap();
+    let second = store.create_game(&new_game(100)).await.unwrap();
+    assert_ne!(first.id, second.id);
+    assert_eq!(store.active_game(100).await.unwrap().unwrap().id, second.id);
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn moves_are_recorded_with_the_position_in_one_step(pool: PgPool) {
+    let store = Store::from_pool(pool);
+    let record = store.create_game(&new_game(5)).await.unwrap();
+    assert_eq!((record.ply, record.version, record.status), (0, 0, GameStatus::Active));
+    let (after, _) = record.game.play("f5").unwrap();
+    let (after2, _) = after.play("d6").unwrap();
+    let updated = store
+        .record_moves(&record, &[human("f5"), NewMove { notation: "d6".into(), by_bot: true, user_id: None }], &after2, None)
+        .await
+        .unwrap();
+    assert_eq!(updated.ply, 2);
+    assert_eq!(updated.version, 1);
+    assert_eq!(updated.game, after2);
+    let reloaded = store.game(record.id).await.unwrap().unwrap();
+    assert_eq!(reloaded.game, after2);
+    let moves = store.moves(record.id).await.unwrap();
+    assert_eq!(moves.iter().map(|m| (m.ply, m.notation.as_str(), m.by_bot)).collect::<Vec<_>>(), vec![(1, "f5", false), (2, "d6", true)]);
+    assert_eq!(moves[0].user_id, Some(7));
+    assert_eq!(moves[1].user_id, None);
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_stale_version_changes_nothing(pool: PgPool) {
+    let store = Store::from_pool(pool);
+    let record = store.create_game(&new_game(5)).await.unwrap();
+    let (after, _) = record.game.play("f5").unwrap();
+    store.record_moves(&record, &[human("f5")], &after, None).await.unwrap();
+    // Same read version again: refused, nothing written.
+    let (other, _) = record.game.play("c4").unwrap();
+    assert!(matches!(store.record_moves(&record, &[human("c4")], &other, None).await, Err(StoreError::Conflict)));
+    let reloaded = store.game(record.id).await.unwrap().unwrap();
+    assert_eq!(reloaded.game, after);
+    assert_eq!(reloaded.ply, 1);
+    assert_eq!(store.moves(record.id).await.unwrap().len(), 1);
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn concurrent_moves_on_one_version_apply_exactly_once(pool: PgPool) {
+    let store = Store::from_pool(pool);
+    let record = store.create_game(&new_game(9)).await.unwrap();
+    let mut tasks = Vec::new();
+    for mv in ["f5", "e6", "d3", "c4"] {
+        let (store, record) = (store.clone(), record.clone());
+        tasks.push(tokio::spawn(async move {
+            let (after, _) = record.game.play(mv).unwrap();
+            store.record_moves(&record, &[human(mv)], &after, None).await
+        }));
+    }
+    let mut ok = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(_) => ok += 1,
+            Err(StoreError::Conflict) => {}
+            Err(e) => panic!("unexpected error {e}"),
+        }
+    }
+    assert_eq!(ok, 1);
+    assert_eq!(store.moves(record.id).await.unwrap().len(), 1);
+    assert_eq!(store.game(record.id).await.unwrap().unwrap().ply, 1);
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn finishing_records_result_and_frees_the_channel(pool: PgPool) {
+    let store = Store::from_pool(pool);
+    let record = store.create_game(&new_game(3)).await.unwrap();
+    let finish = Finish { status: GameStatus::Finished, result: GameResult::Human, score: Some((40, 24)) };
+    let done = store.record_moves(&record, &[], &record.game, Some(finish)).await.unwrap();
+    assert_eq!(done.status, GameStatus::Finished);
+    assert_eq!(done.result, Some(GameResult::Human));
+    assert!(store.active_game(3).await.unwrap().is_none());
+    // A finished game takes no more moves.
+    let (after, _) = done.game.play("f5").unwrap();
+    assert!(matches!(store.record_moves(&done, &[human("f5")], &after, None).await, Err(StoreError::Conflict)));
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_corrupt_stored_position_is_reported_not_trusted(pool: PgPool) {
+    let store = Store::from_pool(pool.clone());
+    let record = store.create_game(&new_game(4)).await.unwrap();
+    sqlx::query("UPDATE games SET position = 'garbage' WHERE id = $1").bind(record.id).execute(&pool).await.unwrap();
+    match store.active_game(4).await {
+        Err(StoreError::Corrupt { game_id, .. }) => assert_eq!(game_id, record.id),
+        other => panic!("expected a corrupt-game error, got {other:?}"),
+    }
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn guild_levels_default_and_persist(pool: PgPool) {
+    let store = Store::from_pool(pool);
+    assert_eq!(store.guild_level(Some(55), GameKind::Reversi).await.unwrap(), Level::Standard);
+    assert_eq!(store.guild_level(None, GameKind::Reversi).await.unwrap(), Level::Standard);
+    store.set_guild_level(55, GameKind::Reversi, Level::None).await.unwrap();
+    assert_eq!(store.guild_level(Some(55), GameKind::Reversi).await.unwrap(), Level::None);
+    store.set_guild_level(55, GameKind::Reversi, Level::Highest).await.unwrap();
+    assert_eq!(store.guild_level(Some(55), GameKind::Reversi).await.unwrap(), Level::Highest);
+    assert_eq!(store.guild_level(Some(56), GameKind::Reversi).await.unwrap(), Level::Standard);
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn migrations_can_run_again(pool: PgPool) {
+    let store = Store::from_pool(pool);
+    store.migrate().await.unwrap();
+    store.migrate().await.unwrap();
+}
