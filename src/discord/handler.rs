@@ -275,10 +275,10 @@ impl Bot {
         match asker {
             Asker::Command(_) => asker.edit(ctx, board.edit()).await?,
             Asker::Component(_) => {
-                // A new message per move keeps a readable history and notifies the player; the
-                // old board loses its menu so it cannot be tapped again.
-                asker.follow_up(ctx, board.follow_up()).await?;
+                // The old board loses its menu so it cannot be tapped again; a new message per
+                // move keeps a readable history and notifies the player.
                 asker.edit(ctx, EditInteractionResponse::new().components(Vec::new())).await?;
+                asker.follow_up(ctx, board.follow_up()).await?;
             }
         }
         Ok(())

@@ -7,7 +7,7 @@ mod commands;
 mod handler;
 
 use anyhow::Context as _;
-use serenity::all::{ClientBuilder, GatewayIntents, HttpBuilder};
+use serenity::all::{Client, ClientBuilder, GatewayIntents, HttpBuilder};
 
 use crate::service::Service;
 
@@ -26,15 +26,20 @@ pub struct Connection {
 
 /// Runs the bot until the gateway connection ends for good.
 pub async fn run(connection: Connection, service: Service) -> anyhow::Result<()> {
+    let mut client = client(connection, service).await?;
+    client.start().await.context("the Discord connection failed")
+}
+
+/// The serenity client, ready to start (tests keep its shard manager to stop it).
+pub async fn client(connection: Connection, service: Service) -> anyhow::Result<Client> {
     let mut http = HttpBuilder::new(&connection.token);
     if let Some(base) = &connection.api_base {
         // serenity ignores the proxy unless its rate limiter is disabled.
         http = http.proxy(base.trim_end_matches('/')).ratelimiter_disabled(true);
     }
     // No privileged intents: slash commands and components arrive without any.
-    let mut client = ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
+    ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
         .event_handler(handler::Bot::new(service, connection.guild_id))
         .await
-        .context("could not create the Discord client")?;
-    client.start().await.context("the Discord connection failed")
+        .context("could not create the Discord client")
 }

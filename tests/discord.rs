@@ -1,0 +1,364 @@
+//! End-to-end: the real bot (serenity client, service, store, renderer) against a local stand-in
+//! of Discord's gateway and REST API, and a real Postgres database per test.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use serenity::gateway::ShardManager;
+use settai::discord::{self, Connection};
+use settai::games::{reversi, Game, GameKind, Side};
+use settai::service::Service;
+use settai::store::{GameRecord, GameStatus, NewGame, NewMove, Store};
+use sqlx::PgPool;
+use support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
+use support::{Exchange, StandIn};
+
+const T: Duration = Duration::from_secs(30);
+
+/// A bot connected to a fresh stand-in, over the test's database.
+struct Bot {
+    standin: StandIn,
+    shards: Arc<ShardManager>,
+    store: Store,
+}
+
+impl Bot {
+    async fn start(pool: PgPool) -> Bot {
+        let standin = StandIn::start().await;
+        let store = Store::from_pool(pool);
+        let connection =
+            Connection { token: StandIn::TOKEN.into(), guild_id: None, api_base: Some(standin.base_url()) };
+        let mut client = discord::client(connection, Service::new(store.clone())).await.unwrap();
+        let shards = client.shard_manager.clone();
+        tokio::spawn(async move { client.start().await });
+        standin.wait_ready(T).await;
+        standin.wait_commands(T).await;
+        Bot { standin, shards, store }
+    }
+
+    async fn stop(self) {
+        self.shards.shutdown_all().await;
+    }
+
+    async fn game(&self, ctx: &Ctx) -> Option<GameRecord> {
+        self.store.active_game(ctx.channel_id).await.unwrap()
+    }
+
+    /// The stored state of the channel's newest game: (position, ply, status, number of moves).
+    async fn snapshot(&self, ctx: &Ctx) -> (String, u32, GameStatus, usize) {
+        let id: i64 = sqlx::query_scalar("SELECT id FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1")
+            .bind(ctx.channel_id as i64)
+            .fetch_one(self.store.pool())
+            .await
+            .unwrap();
+        let g = self.store.game(id).await.unwrap().unwrap();
+        (g.game.encode(), g.ply, g.status, self.store.moves(id).await.unwrap().len())
+    }
+}
+
+fn play_reversi(ctx: &Ctx) -> Value {
+    fixtures::slash(ctx, "play", "reversi", json!([]))
+}
+
+fn play_move(ctx: &Ctx, mv: &str) -> Value {
+    fixtures::slash(ctx, "play", "move", json!([{ "name": "move", "type": 3, "value": mv }]))
+}
+
+/// The PNG of an exchange, decoded.
+fn board_image(x: &Exchange) -> image::DynamicImage {
+    let png = x.file(".png").unwrap_or_else(|| panic!("no PNG in the reply:\n{x}"));
+    image::load_from_memory(png).expect("the board is a valid PNG")
+}
+
+/// The move menu of the newest board: (custom_id, move values).
+fn move_menu(x: &Exchange) -> (String, Vec<String>) {
+    let ids = x.custom_ids();
+    let id = ids.iter().find(|id| id.starts_with("mv:")).unwrap_or_else(|| panic!("no move menu:\n{x}")).clone();
+    let values = x.select_options(&id).into_iter().map(|(_, v)| v).collect();
+    (id, values)
+}
+
+fn assert_refused(x: &Exchange, needle: &str) {
+    assert!(x.is_ephemeral(), "refusals are ephemeral:\n{x}");
+    assert!(x.files().is_empty(), "refusals carry no board:\n{x}");
+    assert!(x.content().contains(needle), "expected {needle:?} in {:?}", x.content());
+}
+
+#[test]
+fn every_fixture_deserializes_as_a_serenity_interaction() {
+    fixtures::assert_fixtures_deserialize();
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn the_play_command_is_registered_with_japanese_names(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let commands = bot.standin.registered_commands().await;
+    let play = commands.iter().find(|c| c["name"] == "play").expect("/play is registered");
+    let subs: Vec<&str> = play["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    for wanted in ["reversi", "move", "board", "resign"] {
+        assert!(subs.contains(&wanted), "missing /play {wanted}: {subs:?}");
+    }
+    assert!(play["description_localizations"]["ja"].is_string());
+    let mv = play["options"].as_array().unwrap().iter().find(|o| o["name"] == "move").unwrap();
+    assert_eq!(mv["options"][0]["autocomplete"], true);
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    assert!(!start.is_ephemeral());
+    let img = board_image(&start);
+    assert!(img.width() >= 400 && img.height() >= 400);
+    assert!(start.content().contains(&format!("<@{USER_ID}>")), "{}", start.content());
+    let (menu, values) = move_menu(&start);
+    let mut sorted = values.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["c4", "d3", "e6", "f5"]);
+    assert_eq!(bot.snapshot(&ctx).await.1, 0);
+
+    // Tap f5 in the menu: the bot answers with a new board message and retires the old menu.
+    let board_id = start.message_id().unwrap();
+    let board = bot.standin.message(board_id).unwrap();
+    let tap = bot.standin.interact(fixtures::select_on(&ctx, &menu, &["f5"], &board)).await;
+    assert!(tap.deferred(), "{tap}");
+    assert!(tap.content().contains("You played **f5**"), "{}", tap.content());
+    assert!(tap.content().contains("I play **"), "{}", tap.content());
+    board_image(&tap);
+    let old = bot.standin.message(board_id).unwrap();
+    assert!(old["components"].as_array().is_none_or(|c| c.is_empty()), "old board keeps its menu: {old}");
+    let record = bot.game(&ctx).await.unwrap();
+    assert_eq!(record.ply, 2);
+    let moves = bot.store.moves(record.id).await.unwrap();
+    assert_eq!((moves[0].notation.as_str(), moves[0].by_bot, moves[0].user_id), ("f5", false, Some(USER_ID)));
+    assert!(moves[1].by_bot);
+
+    // The same thing by command.
+    let (_, values) = move_menu(&tap);
+    let typed = values[0].to_uppercase();
+    let by_command = bot.standin.interact(play_move(&ctx, &format!(" {typed} "))).await;
+    assert!(by_command.deferred() && !by_command.is_ephemeral(), "{by_command}");
+    assert!(by_command.content().contains(&format!("You played **{}**", values[0])), "{}", by_command.content());
+    board_image(&by_command);
+    assert_eq!(bot.game(&ctx).await.unwrap().ply, 4);
+
+    // /play board re-posts the current board with a fresh menu.
+    let again = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
+    board_image(&again);
+    let (menu, _) = move_menu(&again);
+    assert_eq!(menu, format!("mv:{}:4:0", record.id));
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn autocomplete_offers_the_legal_moves(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let none = bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "")).await;
+    assert!(none.autocomplete_choices().is_empty());
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let all = bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "")).await;
+    let mut values: Vec<String> = all.autocomplete_choices().into_iter().map(|(_, v)| v).collect();
+    values.sort();
+    assert_eq!(values, ["c4", "d3", "e6", "f5"]);
+    let some = bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "D")).await;
+    assert_eq!(some.autocomplete_choices(), [("d3".to_string(), "d3".to_string())]);
+    // Someone else's game offers them nothing.
+    let other = bot.standin.interact(fixtures::autocomplete(&ctx.with_user(OTHER_USER_ID), "play", "move", "move", "")).await;
+    assert!(other.autocomplete_choices().is_empty());
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn refusals_are_ephemeral_and_change_nothing(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+
+    let no_game = bot.standin.interact(play_move(&ctx, "f5")).await;
+    assert_refused(&no_game, "no game in this channel");
+    let no_board = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
+    assert_refused(&no_board, "no game in this channel");
+
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let (menu, _) = move_menu(&start);
+    let before = bot.snapshot(&ctx).await;
+
+    let busy = bot.standin.interact(play_reversi(&ctx.with_user(OTHER_USER_ID))).await;
+    assert_refused(&busy, "already in progress");
+    let illegal = bot.standin.interact(play_move(&ctx, "a1")).await;
+    assert_refused(&illegal, "not legal here");
+    assert!(illegal.content().contains("d3"), "the legal moves are listed: {}", illegal.content());
+    let garbage = bot.standin.interact(play_move(&ctx, "z9")).await;
+    assert_refused(&garbage, "not a move");
+    let intruder = bot.standin.interact(play_move(&ctx.with_user(OTHER_USER_ID), "f5")).await;
+    assert_refused(&intruder, &format!("<@{USER_ID}>'s game"));
+    let not_in_menu = bot.standin.interact(fixtures::select(&ctx, &menu, &["a1"], start.message_id().unwrap())).await;
+    assert_refused(&not_in_menu, "not legal here");
+    let unknown = bot.standin.interact(fixtures::select(&ctx, "nonsense", &["f5"], start.message_id().unwrap())).await;
+    assert_refused(&unknown, "out of date");
+    let ja = bot.standin.interact(play_move(&Ctx::ja(), "a1")).await;
+    assert!(ja.is_ephemeral() && ja.content().contains("打てません"), "{}", ja.content());
+    assert_eq!(bot.snapshot(&ctx).await, before, "a refusal changed the game");
+
+    // A move, then the old board's menu is stale.
+    bot.standin.interact(play_move(&ctx, "f5")).await;
+    let after = bot.snapshot(&ctx).await;
+    let stale = bot.standin.interact(fixtures::select(&ctx, &menu, &["d3"], start.message_id().unwrap())).await;
+    assert_refused(&stale, "out of date");
+    assert_eq!(bot.snapshot(&ctx).await, after);
+
+    // Resign by someone else is refused; by the owner it ends the game.
+    let bad_resign = bot.standin.interact(fixtures::slash(&ctx.with_user(OTHER_USER_ID), "play", "resign", json!([]))).await;
+    assert_refused(&bad_resign, "game");
+    let resign = bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+    assert!(!resign.is_ephemeral() && resign.content().contains("resigned"), "{resign}");
+    board_image(&resign);
+    assert_eq!(bot.snapshot(&ctx).await.2, GameStatus::Resigned);
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn two_taps_at_once_apply_one_move(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let (menu, _) = move_menu(&start);
+    let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+    let (a, b) = tokio::join!(
+        bot.standin.interact(fixtures::select_on(&ctx, &menu, &["f5"], &board)),
+        bot.standin.interact(fixtures::select_on(&ctx, &menu, &["d3"], &board)),
+    );
+    let (applied, refused) = if a.is_ephemeral() { (b, a) } else { (a, b) };
+    assert!(!applied.is_ephemeral(), "one tap applies:\n{applied}");
+    assert!(refused.is_ephemeral(), "the other is refused:\n{refused}");
+    assert!(refused.files().is_empty());
+    let snapshot = bot.snapshot(&ctx).await;
+    assert_eq!((snapshot.1, snapshot.3), (2, 2), "exactly one human move and one reply");
+    bot.stop().await;
+}
+
+/// Plays the human's side by tapping the first option of each new board until the game ends;
+/// returns the last exchange and how many boards were tapped.
+async fn tap_to_the_end(bot: &Bot, ctx: &Ctx, mut last: Exchange) -> (Exchange, usize) {
+    let mut taps = 0;
+    while last.custom_ids().iter().any(|id| id.starts_with("mv:")) {
+        let (menu, values) = move_menu(&last);
+        let board = bot.standin.message(last.message_id().unwrap()).unwrap();
+        last = bot.standin.interact(fixtures::select_on(ctx, &menu, &[&values[0]], &board)).await;
+        assert!(!last.is_ephemeral(), "a legal tap was refused:\n{last}");
+        taps += 1;
+        assert!(taps <= 40, "the game never ended");
+    }
+    (last, taps)
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_complete_game_by_tapping_ends_with_a_result(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let (last, taps) = tap_to_the_end(&bot, &ctx, start).await;
+    assert!(taps >= 10);
+    assert!(last.content().contains("Game over"), "{}", last.content());
+    board_image(&last);
+    let (position, ply, status, moves) = bot.snapshot(&ctx).await;
+    assert_eq!(status, GameStatus::Finished);
+    assert_eq!(ply as usize, moves);
+    let game = Game::decode(GameKind::Reversi, &position).unwrap();
+    assert!(game.outcome().is_some());
+    // The channel is free for a new game.
+    let again = bot.standin.interact(play_reversi(&ctx)).await;
+    assert!(!again.is_ephemeral());
+    bot.stop().await;
+}
+
+/// A seeded random game prefix reaching a position where black (the human) has a move after which
+/// white (the bot) must pass, and one where after black's move every white reply leaves black
+/// without a move (so the human passes automatically).
+fn prefix_with_passes() -> Vec<reversi::Move> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    for _ in 0..20_000 {
+        let mut pos = reversi::Position::start();
+        let mut moves = Vec::new();
+        while !pos.is_game_over() {
+            if pos.turn() == reversi::Color::Black && pos.legal_mask() != 0 && moves.len() > 20 {
+                let forces_bot_pass = pos.legal_moves().iter().any(|&m| {
+                    let next = pos.play(m).unwrap();
+                    !next.is_game_over() && next.legal_moves() == [reversi::Move::Pass]
+                });
+                if forces_bot_pass {
+                    return moves;
+                }
+            }
+            let legal = pos.legal_moves();
+            let m = legal[rng.gen_range(0..legal.len())];
+            pos = pos.play(m).unwrap();
+            moves.push(m);
+        }
+    }
+    panic!("no position with a forced pass found");
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn passes_are_played_and_announced(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    // Set the game up at a position where black can force white to pass.
+    let prefix = prefix_with_passes();
+    let mut game = Game::new(GameKind::Reversi);
+    let mut moves = Vec::new();
+    for m in &prefix {
+        let by_bot = game.to_move() == Some(Side::Second);
+        game = game.play(&m.to_string()).unwrap().0;
+        moves.push(NewMove { notation: m.to_string(), by_bot, user_id: (!by_bot).then_some(USER_ID) });
+    }
+    let record = bot
+        .store
+        .create_game(&NewGame {
+            guild_id: Some(ctx.guild_id),
+            channel_id: ctx.channel_id,
+            human_id: USER_ID,
+            human_side: Side::First,
+            level: settai::games::Level::Standard,
+            game: Game::new(GameKind::Reversi),
+        })
+        .await
+        .unwrap();
+    bot.store.record_moves(&record, &moves, &game, None).await.unwrap();
+
+    let Game::Reversi(pos) = &game;
+    let forcing = pos
+        .legal_moves()
+        .into_iter()
+        .find(|&m| pos.play(m).unwrap().legal_moves() == [reversi::Move::Pass])
+        .unwrap();
+    let x = bot.standin.interact(play_move(&ctx, &forcing.to_string())).await;
+    assert!(x.content().contains("I have no move and pass"), "{}", x.content());
+    let record = bot.game(&ctx).await;
+    if let Some(r) = &record {
+        // After the bot's pass, the human moves again (or passes too if the game went on).
+        assert!(r.human_to_move());
+    }
+    let (last, _) = tap_to_the_end(&bot, &ctx, x).await;
+    assert!(last.content().contains("Game over"), "{}", last.content());
+    let (_, ply, status, count) = bot.snapshot(&ctx).await;
+    assert_eq!(status, GameStatus::Finished);
+    assert_eq!(ply as usize, count);
+    let stored: Vec<String> = {
+        let id: i64 = sqlx::query_scalar("SELECT id FROM games WHERE channel_id = $1")
+            .bind(ctx.channel_id as i64)
+            .fetch_one(bot.store.pool())
+            .await
+            .unwrap();
+        bot.store.moves(id).await.unwrap().into_iter().map(|m| m.notation).collect()
+    };
+    assert!(stored.iter().any(|m| m == "pass"));
+    bot.stop().await;
+}
