@@ -182,8 +182,7 @@ impl Service {
         let mut game = record.game.clone();
         let mut played = Vec::new();
         let mut new_moves = Vec::new();
-        loop {
-            let Some(to_move) = game.to_move() else { break };
+        while let Some(to_move) = game.to_move() {
             let by_bot = to_move != record.human_side;
             let notation = if by_bot {
                 self.think(game.clone(), record.level).await?

@@ -11,7 +11,7 @@ pub fn game_png(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: Op
         Game::Reversi(pos) => {
             let (last_move, flipped) = match last {
                 Some((Game::Reversi(before), notation)) => match notation.parse::<reversi::Move>() {
-                    Ok(reversi::Move::Place(sq)) => (Some(sq.index() as u8), before.flips(sq)),
+                    Ok(reversi::Move::Place(sq)) => (Some(sq.index()), before.flips(sq)),
                     _ => (None, 0),
                 },
                 _ => (None, 0),

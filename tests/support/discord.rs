@@ -156,7 +156,7 @@ impl fmt::Display for Reply {
                 cut -= 1;
             }
             body.truncate(cut);
-            body.push_str("…");
+            body.push('…');
         }
         write!(f, "\n      body: {body}")?;
         for (name, bytes) in &self.files {
