@@ -362,3 +362,18 @@ async fn passes_are_played_and_announced(pool: PgPool) {
     assert!(stored.iter().any(|m| m == "pass"));
     bot.stop().await;
 }
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_dead_database_gets_a_friendly_try_again(pool: PgPool) {
+    let bot = Bot::start(pool.clone()).await;
+    let ctx = Ctx::en();
+    bot.standin.interact(play_reversi(&ctx)).await;
+    pool.close().await;
+    for payload in [play_move(&ctx, "f5"), play_reversi(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID))] {
+        let x = bot.standin.interact(payload).await;
+        assert_refused(&x, "try again in a moment");
+    }
+    let ja = bot.standin.interact(play_move(&Ctx::ja(), "f5")).await;
+    assert!(ja.is_ephemeral() && ja.content().contains("もう一度"), "{}", ja.content());
+    bot.stop().await;
+}

@@ -143,3 +143,27 @@ async fn migrations_can_run_again(pool: PgPool) {
     store.migrate().await.unwrap();
     store.migrate().await.unwrap();
 }
+
+#[tokio::test]
+async fn connect_creates_a_missing_database_and_migrates_it() {
+    use sqlx::migrate::MigrateDatabase;
+    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL");
+    let (server, _) = base.rsplit_once('/').unwrap();
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    let url = format!("{server}/settai_connect_test_{}_{nanos}", std::process::id());
+    assert!(!sqlx::Postgres::database_exists(&url).await.unwrap());
+    let store = Store::connect(&url).await.unwrap();
+    let games: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(store.pool()).await.unwrap();
+    assert_eq!(games, 0);
+    // Connecting again finds it and keeps it.
+    let again = Store::connect(&url).await.unwrap();
+    again.pool().close().await;
+    store.pool().close().await;
+    sqlx::Postgres::drop_database(&url).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_unreachable_database_is_a_clear_error() {
+    let err = Store::connect("postgres://postgres@127.0.0.1:1/settai").await.unwrap_err();
+    assert!(matches!(err, StoreError::Database(_)), "{err}");
+}
