@@ -113,3 +113,58 @@ async fn a_tampered_move_list_is_detected(pool: PgPool) {
     sqlx::query("UPDATE moves SET notation = 'c4' WHERE game_id = $1 AND ply = 1").bind(record.id).execute(&pool).await.unwrap();
     assert!(matches!(service.last_move(&turn.record).await, Err(PlayError::Store(_))));
 }
+
+/// A seeded random game reaching a position where white (the bot) is to move and every white move
+/// leaves black without a move, so the human's pass is forced whatever the bot plays.
+fn prefix_forcing_a_human_pass() -> Vec<String> {
+    use rand::{Rng, SeedableRng};
+    use settai::games::reversi::{Color, Move, Position};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    for _ in 0..50_000 {
+        let mut pos = Position::start();
+        let mut moves = Vec::new();
+        while !pos.is_game_over() {
+            if pos.turn() == Color::White && pos.legal_mask() != 0 {
+                let forced = pos.legal_moves().iter().all(|&m| {
+                    let next = pos.play(m).unwrap();
+                    !next.is_game_over() && next.legal_moves() == [Move::Pass]
+                });
+                if forced {
+                    return moves;
+                }
+            }
+            let legal = pos.legal_moves();
+            let m = legal[rng.gen_range(0..legal.len())];
+            pos = pos.play(m).unwrap();
+            moves.push(m.to_string());
+        }
+    }
+    panic!("no position forcing a human pass found");
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_human_without_moves_passes_automatically(pool: PgPool) {
+    use settai::games::Game;
+    use settai::store::NewMove;
+    let service = Service::new(Store::from_pool(pool));
+    let prefix = prefix_forcing_a_human_pass();
+    let record = service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    let mut game = Game::new(GameKind::Reversi);
+    let mut moves = Vec::new();
+    for m in &prefix {
+        let by_bot = game.to_move() == Some(Side::Second);
+        game = game.play(m).unwrap().0;
+        moves.push(NewMove { notation: m.clone(), by_bot, user_id: (!by_bot).then_some(ALICE) });
+    }
+    let record = service.store().record_moves(&record, &moves, &game, None).await.unwrap();
+    assert!(record.bot_to_move());
+    let turn = service.bot_reply(record).await.unwrap();
+    let summary: Vec<(bool, &str)> = turn.moves.iter().map(|m| (m.by_bot, m.notation.as_str())).collect();
+    assert!(summary.len() >= 2, "{summary:?}");
+    assert!(summary[0].0, "the bot moves first: {summary:?}");
+    assert_eq!(summary[1], (false, "pass"), "then the human passes: {summary:?}");
+    let stored = service.store().moves(turn.record.id).await.unwrap();
+    let pass = &stored[prefix.len() + 1];
+    assert_eq!((pass.notation.as_str(), pass.by_bot, pass.user_id), ("pass", false, None));
+    assert!(turn.record.human_to_move() || turn.record.status != settai::store::GameStatus::Active);
+}

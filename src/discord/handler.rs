@@ -222,7 +222,7 @@ impl Bot {
             let lang = Lang::default();
             let posted = match self.service.bot_reply(record).await {
                 Ok(turn) => {
-                    let board = BoardMessage::new(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang);
+                    let board = BoardMessage::render(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang).await;
                     channel.send_message(ctx, board.channel_message()).await.map(drop)
                 }
                 Err(PlayError::AlreadyPlayed) => Ok(()),
@@ -248,7 +248,7 @@ impl Bot {
         let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side: side }.text(lang)];
         lines.extend(narrate(&reply.moves, lang));
-        let board = BoardMessage::new(&reply.record, reply.last_move(), lines, lang);
+        let board = BoardMessage::render(&reply.record, reply.last_move(), lines, lang).await;
         asker.edit(ctx, board.edit()).await?;
         Ok(())
     }
@@ -271,7 +271,7 @@ impl Bot {
         let reply = self.service.bot_reply(human.record.clone()).await.map_err(Failure::Late)?;
         let moves: Vec<PlayedMove> = human.moves.into_iter().chain(reply.moves.iter().cloned()).collect();
         let turn = Turn { record: reply.record, moves };
-        let board = BoardMessage::new(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang);
+        let board = BoardMessage::render(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang).await;
         match asker {
             Asker::Command(_) => asker.edit(ctx, board.edit()).await?,
             Asker::Component(_) => {
@@ -288,14 +288,14 @@ impl Bot {
         let record = self.service.current(seat.channel_id).await.map_err(Failure::Refused)?;
         let last = self.service.last_move(&record).await.map_err(Failure::Refused)?;
         let lines = if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
-        let board = BoardMessage::new(&record, last.as_ref(), lines, lang);
+        let board = BoardMessage::render(&record, last.as_ref(), lines, lang).await;
         asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
         Ok(())
     }
 
     async fn resign(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
         let record = self.service.resign(seat).await.map_err(Failure::Refused)?;
-        let board = BoardMessage::new(&record, None, vec![Msg::Resigned.text(lang)], lang);
+        let board = BoardMessage::render(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
         asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
         Ok(())
     }
@@ -370,6 +370,14 @@ struct BoardMessage {
 }
 
 impl BoardMessage {
+    /// Renders on the blocking pool: image work stays off the async runtime.
+    async fn render(record: &GameRecord, last: Option<&PlayedMove>, lines: Vec<String>, lang: Lang) -> BoardMessage {
+        let (record, last) = (record.clone(), last.cloned());
+        tokio::task::spawn_blocking(move || BoardMessage::new(&record, last.as_ref(), lines, lang))
+            .await
+            .expect("board rendering panicked")
+    }
+
     fn new(record: &GameRecord, last: Option<&PlayedMove>, mut lines: Vec<String>, lang: Lang) -> BoardMessage {
         let banner = match (record.status, record.result) {
             (GameStatus::Active, _) => None,

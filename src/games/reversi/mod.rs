@@ -13,10 +13,14 @@
 
 pub mod ai;
 pub mod board;
+pub mod endgame;
+pub mod eval;
 #[cfg(test)]
 mod naive;
 pub mod notation;
 pub mod perft;
+pub mod search;
+pub mod tt;
 
 pub use ai::{choose_move, search, simple_eval, Analysis};
 pub use board::{Color, IllegalMove, Move, Outcome, Position, PositionError, Square};
