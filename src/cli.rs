@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -378,37 +378,78 @@ pub fn text_board(game: &Game) -> String {
     }
 }
 
+/// Wall-clock and on-CPU time of the calling thread, so figures stay meaningful on a busy machine.
+struct Stopwatch {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl Stopwatch {
+    fn start() -> Stopwatch {
+        Stopwatch { wall: Instant::now(), cpu: thread_cpu_time() }
+    }
+
+    /// (wall seconds, on-CPU seconds if the platform tells).
+    fn stop(&self) -> (f64, Option<f64>) {
+        let wall = self.wall.elapsed().as_secs_f64();
+        let cpu = match (self.cpu, thread_cpu_time()) {
+            (Some(a), Some(b)) => Some((b - a).as_secs_f64()),
+            _ => None,
+        };
+        (wall, cpu)
+    }
+}
+
+/// This thread's time on a CPU (Linux: first field of /proc/thread-self/schedstat, in ns).
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(text.split_whitespace().next()?.parse().ok()?))
+}
+
+fn describe(wall: f64, cpu: Option<f64>, per: impl Fn(f64) -> String) -> String {
+    match cpu {
+        Some(cpu) => format!("wall {wall:.3} s ({}), on-CPU {cpu:.3} s ({})", per(wall), per(cpu)),
+        None => format!("wall {wall:.3} s ({})", per(wall)),
+    }
+}
+
 fn bench(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
     println!("machine: {} logical cores", std::thread::available_parallelism().map_or(0, |n| n.get()));
-    let started = Instant::now();
+    let watch = Stopwatch::start();
     let leaves = reversi::perft(&reversi::Position::start(), perft_depth);
-    let secs = started.elapsed().as_secs_f64();
-    println!("reversi perft {perft_depth}: {leaves} leaves, {secs:.3} s, {:.1} M leaves/s (1 thread)", leaves as f64 / secs / 1e6);
+    let (wall, cpu) = watch.stop();
+    println!(
+        "reversi perft {perft_depth}: {leaves} leaves, 1 thread, {}",
+        describe(wall, cpu, |s| format!("{:.1} M leaves/s", leaves as f64 / s / 1e6))
+    );
 
     // A mid-game position for the AI and the renderer.
     let moves = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 c5 b4 e3 g5";
     let (game, last) = replay_with_last(GameKind::Reversi, moves)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     let Game::Reversi(pos) = &game;
-    let started = Instant::now();
+    let watch = Stopwatch::start();
     let analysis = reversi::ai::choose_move(pos, games::REVERSI_DEPTH, &mut rng);
-    let secs = started.elapsed().as_secs_f64();
+    let (wall, cpu) = watch.stop();
     println!(
-        "reversi AI depth {}: {} nodes in {:.1} ms ({:.2} M nodes/s)",
+        "reversi AI depth {} (mid-game): {} nodes, {}",
         analysis.depth,
         analysis.nodes,
-        secs * 1000.0,
-        analysis.nodes as f64 / secs / 1e6
+        describe(wall, cpu, |s| format!("{:.2} M nodes/s", analysis.nodes as f64 / s / 1e6))
     );
 
     let last = last.as_ref().map(|(g, m)| (g, m.as_str()));
     let mut bytes = 0;
-    let started = Instant::now();
+    let watch = Stopwatch::start();
     for _ in 0..renders {
         bytes = render::game_png(&game, last, Lang::En, None).len();
     }
-    let per = started.elapsed().as_secs_f64() * 1000.0 / f64::from(renders.max(1));
-    println!("reversi board render: {per:.2} ms per image, {bytes} bytes");
+    let (wall, cpu) = watch.stop();
+    let n = f64::from(renders.max(1));
+    println!(
+        "reversi board render x{renders}: {bytes} bytes per image, {}",
+        describe(wall, cpu, |s| format!("{:.2} ms per image", s * 1000.0 / n))
+    );
     Ok(())
 }
 

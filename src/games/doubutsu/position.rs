@@ -227,7 +227,7 @@ pub enum Outcome {
         /// Why.
         reason: WinReason,
     },
-    /// Drawn (only by repetition, see [`crate::games::doubutsu::Game`]).
+    /// Drawn (only by repetition, see [`super::game::Game`]).
     Draw,
 }
 
@@ -381,7 +381,7 @@ impl Position {
 
     /// The end of the game as far as this position alone tells (repetition is [`Game`]'s job).
     ///
-    /// [`Game`]: crate::games::doubutsu::Game
+    /// [`Game`]: super::game::Game
     pub fn outcome(&self) -> Option<Outcome> {
         let t = self.turn;
         match status(self.key) {
@@ -411,10 +411,6 @@ impl Position {
             Some(o) => o.winner() == Some(c.turn),
             None => !c.winning_moves().is_empty(),
         }
-    }
-
-    pub(crate) fn from_raw_parts(key: u64, turn: Color) -> Position {
-        Position { key, turn }
     }
 
     fn to_public(&self, m: RawMove) -> Move {

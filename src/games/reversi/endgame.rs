@@ -10,12 +10,19 @@ use std::time::{Duration, Instant};
 
 use super::board::{flips, moves, Move, Position, Square};
 use super::eval::PatternEval;
-use super::search::{final_margin, potential_mobility, weighted_mobility, Children, Engine, SQUARE_ORDER};
+use super::level::Strong;
+use super::search::{final_margin, potential_mobility, weighted_mobility, Children, Engine, INF, SQUARE_ORDER};
 
 /// At or below this many empties nodes skip the table and sorting (parity order only).
 const SHALLOW: u32 = 6;
 /// At or above this many empties children are ordered with the pattern evaluation too.
 const EVAL_SORT: u32 = 14;
+/// At or above this many empties children are ordered by a shallow search.
+const SEARCH_SORT: u32 = 18;
+/// Ordering weight of one evaluation unit (1/32 disc); a mobility unit weighs 4096.
+const EVAL_WEIGHT: i32 = 96;
+/// At or above this many empties children are looked up in the table before searching.
+const ETC_MIN: u32 = 14;
 /// TT tag of exact endgame results (midgame tags are 1 and 2).
 const TAG_END: u8 = 0;
 
@@ -142,6 +149,14 @@ pub fn solve(pos: &Position) -> Solved {
     }
 }
 
+fn tune() -> &'static [i32; 4] {
+    static T: std::sync::OnceLock<[i32; 4]> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let v: Vec<i32> = std::env::var("TUNE").unwrap_or("18,14,96,4".into()).split(',').map(|x| x.parse().unwrap()).collect();
+        [v[0], v[1], v[2], v[3]]
+    })
+}
+
 /// Parity quadrant bit of each square.
 #[inline]
 fn quadrant_bit(sq: u32) -> u8 {
@@ -215,9 +230,14 @@ impl Engine {
             } else {
                 let mut k = -weighted_mobility(ch.p, ch.o) * (1 << 12) - potential_mobility(ch.p, ch.o) * 64
                     + i32::from(SQUARE_ORDER[ch.sq as usize]);
-                if n >= EVAL_SORT {
+                let t = tune();
+                if n >= t[0] as u32 {
+                    // Big subtrees: a shallow search is worth its cost for a better first move.
+                    let d = if n >= t[0] as u32 + t[3] as u32 { 2 } else { 1 };
+                    k -= self.pvs(&Strong(eval), ch.p, ch.o, d, -INF, INF, false) * t[2];
+                } else if n >= t[1] as u32 {
                     // Far from the end the evaluation adds what mobility misses.
-                    k -= eval.eval(ch.p, ch.o) * 24;
+                    k -= eval.eval(ch.p, ch.o) * t[2];
                 }
                 k
             };
@@ -359,6 +379,17 @@ impl Engine {
             tt_move = e.mv;
         }
         let mut children = Children::new(p, o, mask);
+        if n >= ETC_MIN {
+            // Enhanced transposition cut-off: a child already known to be bad enough for the
+            // opponent proves the cut without searching.
+            for c in &children.list[..children.len] {
+                if let Some(e) = self.tt.probe(c.p, c.o, TAG_END) {
+                    if -e.upper > alpha {
+                        return -e.upper;
+                    }
+                }
+            }
+        }
         let mut best = -65;
         let mut best_sq = 64;
         if children.len == 1 {

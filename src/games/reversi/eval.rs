@@ -313,7 +313,7 @@ impl PatternEval {
                 let v = next()?;
                 if v == 0 {
                     let run = next()? as u16 as usize;
-                    w.extend(std::iter::repeat(0).take(run));
+                    w.extend(std::iter::repeat_n(0, run));
                 } else {
                     w.push(v);
                 }

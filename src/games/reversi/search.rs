@@ -147,7 +147,7 @@ pub struct Engine {
     /// Nodes visited since the engine was created or the counter was reset.
     pub nodes: u64,
     history: [i32; 64],
-    deadline: Option<Instant>,
+    pub(super) deadline: Option<Instant>,
     next_check: u64,
     /// Set once the deadline has passed; results computed afterwards are discarded.
     pub(super) aborted: bool,
@@ -243,13 +243,17 @@ impl Engine {
             }
             return -self.pvs(obj, o, p, depth, -beta, -alpha, !cpu);
         }
+        // Every placement fills a square, so more depth than empties changes nothing.
+        let n = (!(p | o)).count_ones();
+        let depth = depth.min(n);
         if depth == 0 {
             self.cut = true;
             return obj.eval(p, o, cpu);
         }
         let tag = 1 + u8::from(cpu);
+        let use_tt = n > 4;
         let mut tt_move = 64;
-        if let Some(e) = self.tt.probe(p, o, tag) {
+        if let Some(e) = if use_tt { self.tt.probe(p, o, tag) } else { None } {
             if u32::from(e.depth) >= depth {
                 let hit = if e.lower >= beta {
                     Some(e.lower)
@@ -308,7 +312,9 @@ impl Engine {
         }
         let stored_depth = if self.cut { depth } else { u32::from(COMPLETE) };
         self.cut |= cut_above;
-        self.tt.store(p, o, tag, stored_depth, alpha0, beta, best, best_move);
+        if use_tt {
+            self.tt.store(p, o, tag, stored_depth, alpha0, beta, best, best_move);
+        }
         best
     }
 
