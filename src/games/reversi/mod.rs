@@ -13,21 +13,12 @@
 
 pub mod ai;
 pub mod board;
-pub mod endgame;
-pub mod eval;
-pub mod level;
 #[cfg(test)]
 mod naive;
 pub mod notation;
 pub mod perft;
-pub mod search;
-pub mod sontaku;
-pub mod train;
-pub mod tt;
 
 pub use ai::{choose_move, search, simple_eval, Analysis};
-pub use endgame::{solve, Solved};
-pub use level::{reply, Level, Reply, Stage};
 pub use board::{Color, IllegalMove, Move, Outcome, Position, PositionError, Square};
 pub use notation::{
     parse_moves, replay, ParseMoveError, ParsePositionError, ParseSquareError, ReplayError,
