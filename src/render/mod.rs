@@ -4,6 +4,7 @@
 //! immutable caches (the parsed font, pre-rendered backgrounds).
 
 mod board;
+pub mod doubutsu;
 pub mod reversi;
 
 pub use board::game_png;
