@@ -27,15 +27,21 @@ struct Bot {
 
 impl Bot {
     async fn start(pool: PgPool) -> Bot {
+        Bot::start_in(pool, None).await
+    }
+
+    /// A bot registering its commands to `guild_id` (development mode) or globally.
+    async fn start_in(pool: PgPool, guild_id: Option<u64>) -> Bot {
         let standin = StandIn::start().await;
         let store = Store::from_pool(pool);
-        let connection =
-            Connection { token: StandIn::TOKEN.into(), guild_id: None, api_base: Some(standin.base_url()) };
+        let connection = Connection { token: StandIn::TOKEN.into(), guild_id, api_base: Some(standin.base_url()) };
         let mut client = discord::client(connection, Service::new(store.clone())).await.unwrap();
         let shards = client.shard_manager.clone();
         tokio::spawn(async move { client.start().await });
         standin.wait_ready(T).await;
-        standin.wait_commands(T).await;
+        if guild_id.is_none() {
+            standin.wait_commands(T).await;
+        }
         Bot { standin, shards, store }
     }
 
@@ -375,5 +381,21 @@ async fn a_dead_database_gets_a_friendly_try_again(pool: PgPool) {
     }
     let ja = bot.standin.interact(play_move(&Ctx::ja(), "f5")).await;
     assert!(ja.is_ephemeral() && ja.content().contains("もう一度"), "{}", ja.content());
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn with_a_development_guild_commands_are_registered_there_only(pool: PgPool) {
+    let bot = Bot::start_in(pool, Some(fixtures::GUILD_ID)).await;
+    let mut registered = Vec::new();
+    for _ in 0..100 {
+        registered = bot.standin.registered_guild_commands(fixtures::GUILD_ID).await;
+        if !registered.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(registered.iter().any(|c| c["name"] == "play"), "{registered:?}");
+    assert!(bot.standin.registered_commands().await.is_empty(), "nothing registered globally");
     bot.stop().await;
 }
