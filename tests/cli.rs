@@ -93,3 +93,37 @@ fn render_writes_a_png_and_play_runs_in_a_terminal() {
     assert!(text.contains("AI plays"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn doubutsu_perft_matches_an_independent_count_and_the_weakest_ai_answers() {
+    // Depths 1-6 as counted by the engine's independent brute-force checker (unit tests).
+    let expected = [4u64, 17, 123, 976, 8122, 71677];
+    for (depth, count) in expected.iter().enumerate() {
+        let out = settai(&["perft", "doubutsu", &(depth + 1).to_string()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out), count.to_string());
+    }
+    let out = settai(&["ai", "doubutsu", "--level", "weakest", "--moves", "b3b2", "--seed", "5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reply: settai::games::doubutsu::Move = stdout(&out).parse().unwrap();
+    let game = settai::games::doubutsu::Game::replay(&["B3B2".parse().unwrap()]).unwrap();
+    assert!(game.legal_moves().contains(&reply));
+}
+
+#[test]
+fn doubutsu_bad_input_and_a_missing_table_are_one_line_errors() {
+    let missing = "/nonexistent/settai-doubutsu.tb";
+    let cases: [(&[&str], &str); 4] = [
+        (&["ai", "doubutsu", "--level", "weakest", "--moves", "B3B2 A1A3"], "move 2 \"A1A3\""),
+        (&["ai", "doubutsu", "--level", "weakest", "--moves", "Z9Z9"], "Z9Z9"),
+        (&["ai", "doubutsu", "--level", "settai", "--table", missing, "--moves", "B3B2"], "settai tablebase build"),
+        (&["tablebase", "stats", "--table", missing], missing),
+    ];
+    for (args, needle) in cases {
+        let out = settai(args);
+        assert!(!out.status.success(), "{args:?} should fail");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line expected, got {err:?}");
+        assert!(err.contains(needle), "{args:?}: {err:?} should name {needle:?}");
+    }
+}

@@ -4,6 +4,7 @@
 //! behind one vocabulary: legal moves and moves as canonical notation strings, play, outcome and
 //! a stable text serialization for the database.
 
+pub mod doubutsu;
 pub mod reversi;
 
 use std::fmt;
@@ -264,17 +265,24 @@ impl Game {
     pub fn ai_move(&self, level: Level, rng: &mut impl Rng) -> Option<String> {
         self.to_move()?;
         match self {
-            // Every reversi level uses the first alpha-beta AI until the sontaku searches land.
-            Game::Reversi(p) => {
-                let _ = level;
-                Some(reversi::ai::choose_move(p, REVERSI_DEPTH, rng).best.to_string())
-            }
+            Game::Reversi(p) => Some(reversi_reply(p, level, rng).best.to_string()),
         }
     }
 }
 
-/// Search depth of the first reversi AI: strong enough to be no pushover, fast on a phone-sized budget.
+/// Search depth of the first reversi AI (the benchmark opponent of the stronger levels).
 pub const REVERSI_DEPTH: u32 = 6;
+
+/// The reversi level's reply for the side to move (the bot); the human is the other colour.
+/// `none` thinks for the seed's 2.4 s budget, the sontaku levels for at most 0.8 s.
+pub fn reversi_reply(pos: &reversi::Position, level: Level, rng: &mut impl Rng) -> reversi::Reply {
+    let (level, budget) = match level {
+        Level::Standard => (reversi::Level::Standard, reversi::level::SONTAKU_BUDGET),
+        Level::Highest => (reversi::Level::Highest, reversi::level::SONTAKU_BUDGET),
+        Level::None => (reversi::Level::None, reversi::level::DEFAULT_BUDGET),
+    };
+    reversi::reply(pos, pos.turn().opposite(), level, budget, rng)
+}
 
 fn reversi_side(c: reversi::Color) -> Side {
     match c {

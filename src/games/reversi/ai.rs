@@ -89,7 +89,7 @@ pub fn simple_eval(pos: &Position) -> i32 {
 }
 
 /// Evaluation for player `p` against `o`.
-fn eval_pp(p: u64, o: u64) -> i32 {
+pub(super) fn eval_pp(p: u64, o: u64) -> i32 {
     let my_moves = moves(p, o);
     let their_moves = moves(o, p);
     if my_moves == 0 && their_moves == 0 {

@@ -1,4 +1,5 @@
-//! Reversi (Othello) rules engine and AI: pure game logic with no I/O, async or global state.
+//! Reversi (Othello) rules engine and AI: pure game logic with no I/O, async or global state
+//! (only the trainer, [`train`](mod@train), writes its weights file).
 //!
 //! Columns a-h run left to right and rows 1-8 top to bottom; square index = `row * 8 + col`,
 //! so a1 is bit 0 and h8 bit 63. Black moves first. Positions are plain `Copy` values and
@@ -10,17 +11,34 @@
 //!   position format (`X` black, `O` white, `-` empty, then the side to move), and [`replay`].
 //! - [`perft`](mod@perft): move-sequence counting for checking and benchmarking the move generator.
 //! - [`ai`]: alpha-beta search with a classic square-table evaluation and exact endgame solving.
+//! - [`level`]: the three AI levels behind [`reply`] (`standard`, `highest`, `none`).
+//! - [`search`](mod@search): the shared engine ([`search::Engine`]): PVS, transposition table ([`tt`]),
+//!   move ordering, iterative deepening with a deadline; the direction of evaluation is an
+//!   [`search::Objective`] parameter.
+//! - [`endgame`]: the exact endgame solver and [`solve`].
+//! - [`eval`]: the trained pattern evaluation of the strong level; [`train`](mod@train) makes it.
+//! - [`sontaku`]: the objectives and move choice of the sontaku (接待) levels.
 
 pub mod ai;
 pub mod board;
+pub mod endgame;
+pub mod eval;
+pub mod level;
 #[cfg(test)]
 mod naive;
 pub mod notation;
 pub mod perft;
+pub mod search;
+pub mod sontaku;
+pub mod train;
+pub mod tt;
 
 pub use ai::{choose_move, search, simple_eval, Analysis};
 pub use board::{Color, IllegalMove, Move, Outcome, Position, PositionError, Square};
+pub use endgame::{solve, Solved};
+pub use level::{reply, Level, Reply, Stage};
 pub use notation::{
     parse_moves, replay, ParseMoveError, ParsePositionError, ParseSquareError, ReplayError,
 };
 pub use perft::perft;
+pub use train::{train, TrainConfig, TrainReport};

@@ -14,6 +14,8 @@ use crate::games::{self, reversi, Game, GameKind, Level, Side};
 use crate::i18n::Lang;
 use crate::{discord, render, service, store};
 
+mod doubutsu;
+
 /// settai: board games on Discord that let children win gracefully.
 #[derive(Debug, Parser)]
 #[command(name = "settai", version, about)]
@@ -30,9 +32,12 @@ enum Command {
     Play {
         /// Which game.
         game: GameArg,
-        /// The AI's level (default: the game's default level).
+        /// The AI's level (default: reversi standard, doubutsu settai).
         #[arg(long)]
         level: Option<String>,
+        /// The doubutsu table file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
+        #[arg(long)]
+        table: Option<PathBuf>,
         /// Your side: first (black) or second (white).
         #[arg(long, default_value = "first")]
         side: SideArg,
@@ -47,6 +52,9 @@ enum Command {
         /// The AI's level.
         #[arg(long)]
         level: Option<String>,
+        /// The doubutsu table file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
+        #[arg(long)]
+        table: Option<PathBuf>,
         /// Moves from the start, e.g. "f5 d6 c3".
         #[arg(long, default_value = "")]
         moves: String,
@@ -78,6 +86,37 @@ enum Command {
         /// Depth in plies.
         depth: u32,
     },
+    /// Solve reversi positions exactly (best move and final disc difference).
+    Solve {
+        /// Which game (reversi).
+        game: SolveGame,
+        /// A position: 64 chars a1..h1, a2..h8 (X black, O white, - empty), then X or O to move.
+        #[arg(long)]
+        position: Option<String>,
+        /// An FFO test file (`#NN | empties | board side | score | best moves | ...`); every
+        /// position is solved and checked.
+        #[arg(long)]
+        ffo: Option<PathBuf>,
+    },
+    /// Train the reversi pattern evaluation by self-play (reproduces assets/reversi/weights.bin).
+    Train {
+        /// Which game (reversi).
+        game: SolveGame,
+        /// Output file.
+        #[arg(long, default_value = "assets/reversi/weights.bin")]
+        out: PathBuf,
+        /// Self-play games.
+        #[arg(long, default_value_t = 20_000)]
+        games: usize,
+        /// Worker threads (the result does not depend on it).
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
+    /// The doubutsu shogi table: the exact value of every position reachable from the start.
+    Tablebase {
+        #[command(subcommand)]
+        action: TableAction,
+    },
     /// Measure speed: move generation (perft), AI replies and board rendering.
     Bench {
         /// Perft depth for reversi.
@@ -89,17 +128,55 @@ enum Command {
     },
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum GameArg {
+#[derive(Debug, Subcommand)]
+enum TableAction {
+    /// Compute the table by retrograde analysis and write it.
+    Build {
+        /// Output file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Open the table and print its header figures.
+    Stats {
+        /// The table file.
+        #[arg(long)]
+        table: Option<PathBuf>,
+        /// Also check the payload checksum.
+        #[arg(long)]
+        verify: bool,
+    },
+    /// The value of the position after some moves, and of every move there.
+    Probe {
+        /// The table file.
+        #[arg(long)]
+        table: Option<PathBuf>,
+        /// Moves from the start, e.g. "B3B2 C1C2".
+        #[arg(long, default_value = "")]
+        moves: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SolveGame {
     Reversi,
 }
 
-impl From<GameArg> for GameKind {
-    fn from(g: GameArg) -> GameKind {
-        match g {
-            GameArg::Reversi => GameKind::Reversi,
-        }
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum GameArg {
+    Reversi,
+    Doubutsu,
+}
+
+fn doubutsu_level(level: Option<String>) -> anyhow::Result<doubutsu::DoubutsuLevel> {
+    match level {
+        None => Ok(doubutsu::DoubutsuLevel::Settai),
+        Some(l) => <doubutsu::DoubutsuLevel as ValueEnum>::from_str(&l, true)
+            .map_err(|_| anyhow::anyhow!("unknown doubutsu level {l:?} (expected one of: settai, strongest, weakest)")),
     }
+}
+
+fn data_dir() -> PathBuf {
+    Config::from_env().map(|c| c.data_dir).unwrap_or_else(|_| PathBuf::from("data"))
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -140,30 +217,58 @@ fn init_tracing() {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve => serve(),
-        Command::Play { game, level, side, seed } => play(game.into(), level, side, seed),
-        Command::Ai { game, level, moves, json, seed } => ai(game.into(), level, &moves, json, seed),
+        Command::Play { game: GameArg::Reversi, level, side, seed, .. } => play(GameKind::Reversi, level, side, seed),
+        Command::Play { game: GameArg::Doubutsu, level, table, seed, .. } => {
+            doubutsu::play(doubutsu_level(level)?, &doubutsu::table_path(table, &data_dir()), &mut rng_from(seed))
+        }
+        Command::Ai { game: GameArg::Reversi, level, moves, json, seed, .. } => ai(GameKind::Reversi, level, &moves, json, seed),
+        Command::Ai { game: GameArg::Doubutsu, level, table, moves, json, seed } => doubutsu::ai(
+            doubutsu_level(level)?,
+            &moves,
+            json,
+            &doubutsu::table_path(table, &data_dir()),
+            &mut rng_from(seed),
+        ),
         Command::Render { game, moves, out, lang } => {
             let lang = match lang {
                 LangArg::En => Lang::En,
                 LangArg::Ja => Lang::Ja,
             };
-            let (game, last) = replay_with_last(game.into(), &moves)?;
-            let banner = game.outcome().map(|o| result_line(&o));
-            let png = render::game_png(&game, last.as_ref().map(|(g, m)| (g, m.as_str())), lang, banner.as_deref());
+            let png = match game {
+                GameArg::Reversi => {
+                    let (game, last) = replay_with_last(GameKind::Reversi, &moves)?;
+                    let banner = game.outcome().map(|o| result_line(&o));
+                    render::game_png(&game, last.as_ref().map(|(g, m)| (g, m.as_str())), lang, banner.as_deref())
+                }
+                GameArg::Doubutsu => doubutsu::render(&moves, lang)?,
+            };
             std::fs::write(&out, png).with_context(|| format!("could not write {}", out.display()))?;
             println!("wrote {}", out.display());
             Ok(())
         }
         Command::Perft { game, depth } => {
             let started = Instant::now();
-            let count = match GameKind::from(game) {
-                GameKind::Reversi => reversi::perft(&reversi::Position::start(), depth),
+            let count = match game {
+                GameArg::Reversi => reversi::perft(&reversi::Position::start(), depth),
+                GameArg::Doubutsu => doubutsu::perft(depth),
             };
             let secs = started.elapsed().as_secs_f64();
             println!("{count}");
             eprintln!("perft {depth}: {count} leaves in {secs:.3} s ({:.1} M leaves/s)", count as f64 / secs / 1e6);
             Ok(())
         }
+        Command::Solve { game: SolveGame::Reversi, position, ffo } => solve(position, ffo),
+        Command::Train { game: SolveGame::Reversi, out, games, threads } => {
+            let config = reversi::TrainConfig { games, threads, verbose: true, ..reversi::TrainConfig::default() };
+            let report = reversi::train(config, &out).with_context(|| format!("could not write {}", out.display()))?;
+            println!("{report:#?}");
+            Ok(())
+        }
+        Command::Tablebase { action } => match action {
+            TableAction::Build { out } => doubutsu::build(&doubutsu::table_path(out, &data_dir())),
+            TableAction::Stats { table, verify } => doubutsu::stats(&doubutsu::table_path(table, &data_dir()), verify),
+            TableAction::Probe { table, moves } => doubutsu::probe(&doubutsu::table_path(table, &data_dir()), &moves),
+        },
         Command::Bench { perft_depth, renders } => bench(perft_depth, renders),
     }
 }
@@ -266,30 +371,83 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
     let mut rng = rng_from(seed);
     match &game {
         Game::Reversi(pos) => {
-            let started = Instant::now();
-            let analysis = reversi::ai::choose_move(pos, games::REVERSI_DEPTH, &mut rng);
-            let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+            let reply = games::reversi_reply(pos, level, &mut rng);
             if json {
-                let scores: Vec<_> = analysis
-                    .scores
+                // `none` evaluates in 1/32 disc for itself; the sontaku levels report the
+                // desirability of each move for the human.
+                let evals: Vec<_> = reply
+                    .evals
                     .iter()
                     .map(|(m, s)| serde_json::json!({ "move": m.to_string(), "eval": s }))
                     .collect();
                 let out = serde_json::json!({
                     "game": kind.as_str(),
                     "level": level.as_str(),
-                    "move": analysis.best.to_string(),
-                    "eval": analysis.score,
-                    "depth": analysis.depth,
-                    "nodes": analysis.nodes,
-                    "time_ms": (elapsed_ms * 10.0).round() / 10.0,
-                    "moves": scores,
+                    "move": reply.best.to_string(),
+                    "stage": format!("{:?}", reply.stage),
+                    "exact": reply.exact,
+                    "depth": reply.depth,
+                    "nodes": reply.nodes,
+                    "time_ms": (reply.time.as_secs_f64() * 10000.0).round() / 10.0,
+                    "moves": evals,
                 });
                 println!("{}", serde_json::to_string_pretty(&out)?);
             } else {
-                println!("{}", analysis.best);
+                println!("{}", reply.best);
             }
         }
+    }
+    Ok(())
+}
+
+/// A position to solve: its name, the position, and the reference (score, best moves) if known.
+type SolveCase = (String, reversi::Position, Option<(i32, Vec<reversi::Move>)>);
+
+/// `settai solve reversi`: exact solving of one position, or of each position of an FFO file.
+fn solve(position: Option<String>, ffo: Option<PathBuf>) -> anyhow::Result<()> {
+    let mut cases: Vec<SolveCase> = Vec::new();
+    if let Some(text) = position {
+        let pos = text.parse().map_err(|e| anyhow::anyhow!("position {text:?}: {e}"))?;
+        cases.push(("position".into(), pos, None));
+    }
+    if let Some(path) = ffo {
+        let text = std::fs::read_to_string(&path).with_context(|| format!("could not read {}", path.display()))?;
+        for line in text.lines().filter(|l| l.starts_with('#') && l[1..].starts_with(|c: char| c.is_ascii_digit())) {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let [name, _, board, score, best, ..] = fields[..] else { bail!("malformed FFO line {line:?}") };
+            let pos = board.parse().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            let score: i32 = score.trim_start_matches('+').parse().with_context(|| format!("{name}: score"))?;
+            let best = best.split(',').map(|m| m.trim().parse()).collect::<Result<_, _>>().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            cases.push((name.to_string(), pos, Some((score, best))));
+        }
+    }
+    if cases.is_empty() {
+        bail!("give --position \"<64 chars X/O/-> <X|O>\" or --ffo FILE");
+    }
+    let mut wrong = 0;
+    for (name, pos, expected) in cases {
+        let watch = Stopwatch::start();
+        let solved = reversi::solve(&pos);
+        let (wall, cpu) = watch.stop();
+        let verdict = match &expected {
+            Some((score, best)) if solved.score == *score && best.contains(&solved.best) => " ok",
+            Some(_) => {
+                wrong += 1;
+                " WRONG"
+            }
+            None => "",
+        };
+        println!(
+            "{name}: {} empties, best {} score {:+}, {} nodes, {}{verdict}",
+            pos.empties(),
+            solved.best,
+            solved.score,
+            solved.nodes,
+            describe(wall, cpu, |s| format!("{:.1} M nodes/s", solved.nodes as f64 / s / 1e6))
+        );
+    }
+    if wrong > 0 {
+        bail!("{wrong} position(s) solved differently from the reference");
     }
     Ok(())
 }

@@ -1,0 +1,257 @@
+//! The doubutsu shogi commands: perft, the table (build, stats, probe), the AI and terminal play.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context as _};
+use rand::Rng;
+
+use crate::games::doubutsu::table::{build_standard, BuildOptions, Table, TableFile};
+use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
+use crate::render::doubutsu::{render_doubutsu, Animal, DoubutsuView, LastMove, Owner};
+use crate::i18n::Lang;
+
+/// The table file: `--table`, else `<SETTAI_DATA_DIR>/doubutsu.tb`.
+pub fn table_path(explicit: Option<PathBuf>, data_dir: &Path) -> PathBuf {
+    explicit.unwrap_or_else(|| data_dir.join("doubutsu.tb"))
+}
+
+/// The doubutsu levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DoubutsuLevel {
+    /// 接待: answers a move of divergence d with the best move of divergence at most d.
+    Settai,
+    /// 最強: perfect play from the table.
+    Strongest,
+    /// 雑魚: random, but takes a win in one and avoids a loss in one.
+    Weakest,
+}
+
+/// Replays a move list such as "B3B2 C1C2", naming the first bad move.
+pub fn replay(moves: &str) -> anyhow::Result<Game> {
+    let mut game = Game::new();
+    for (i, token) in moves.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).enumerate() {
+        let mv: Move = token.parse().map_err(|e| anyhow::anyhow!("move {} {token:?}: {e}", i + 1))?;
+        if game.outcome().is_some() {
+            bail!("move {} {token:?}: the game is already over", i + 1);
+        }
+        game.play(mv).map_err(|e| anyhow::anyhow!("move {} {token:?}: {e}", i + 1))?;
+    }
+    Ok(game)
+}
+
+/// `settai perft doubutsu N`.
+pub fn perft(depth: u32) -> u64 {
+    dob::perft_parallel(&Position::start(), depth)
+}
+
+/// `settai tablebase build`.
+pub fn build(out: &Path) -> anyhow::Result<()> {
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
+    }
+    let started = Instant::now();
+    let (table, report) = build_standard(&BuildOptions { progress: true, log: false });
+    for (phase, took) in &report.phases {
+        eprintln!("phase {phase:<11} {:8.1} s", took.as_secs_f64());
+    }
+    let start = table.probe(&Position::start())?;
+    table.write(out)?;
+    println!(
+        "wrote {} ({} positions, {} bytes) in {:.1} s; start position: {start:?}",
+        out.display(),
+        report.stats.positions,
+        std::fs::metadata(out)?.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `settai tablebase stats`.
+pub fn stats(path: &Path, verify: bool) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let table = TableFile::open(path)?;
+    println!("{}: opened in {:.1} ms", path.display(), started.elapsed().as_secs_f64() * 1000.0);
+    println!("{:#?}", table.stats());
+    println!("start position: {:?}", table.probe(&Position::start())?);
+    if verify {
+        let started = Instant::now();
+        table.verify()?;
+        println!("checksum verified in {:.1} s", started.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+/// `settai tablebase probe`: the value of the position after `moves` and of every move there.
+pub fn probe(path: &Path, moves: &str) -> anyhow::Result<()> {
+    let table = TableFile::open(path)?;
+    let game = replay(moves)?;
+    let pos = game.position();
+    println!("{pos}: {:?}", dob::value_of(&table, pos)?);
+    for (mv, value) in dob::evaluate_moves(&table, pos)? {
+        println!("  {mv}: {value:?}");
+    }
+    Ok(())
+}
+
+/// The AI's reply, needing the table for settai and strongest.
+pub fn reply(level: DoubutsuLevel, game: &Game, table: Option<&TableFile>, rng: &mut impl Rng) -> anyhow::Result<Move> {
+    Ok(match (level, table) {
+        (DoubutsuLevel::Weakest, _) => dob::weakest(game, rng)?,
+        (DoubutsuLevel::Settai, Some(t)) => dob::settai(t, game, rng)?,
+        (DoubutsuLevel::Strongest, Some(t)) => dob::strongest(t, game)?,
+        (_, None) => unreachable!("the table is opened for table levels"),
+    })
+}
+
+fn open_for(level: DoubutsuLevel, path: &Path) -> anyhow::Result<Option<TableFile>> {
+    match level {
+        DoubutsuLevel::Weakest => Ok(None),
+        _ => Ok(Some(TableFile::open(path)?)),
+    }
+}
+
+/// `settai ai doubutsu`.
+pub fn ai(level: DoubutsuLevel, moves: &str, json: bool, table_path: &Path, rng: &mut impl Rng) -> anyhow::Result<()> {
+    let game = replay(moves)?;
+    if game.outcome().is_some() {
+        bail!("the game is over after these moves; there is nothing to reply");
+    }
+    let table = open_for(level, table_path)?;
+    let started = Instant::now();
+    let mv = reply(level, &game, table.as_ref(), rng)?;
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    if !json {
+        println!("{mv}");
+        return Ok(());
+    }
+    let mut out = serde_json::json!({ "game": "doubutsu", "move": mv.to_string(), "time_ms": (ms * 100.0).round() / 100.0 });
+    if let Some(table) = &table {
+        let pos = game.position();
+        let values: Vec<_> = dob::evaluate_moves(table, pos)?
+            .into_iter()
+            .map(|(m, v)| serde_json::json!({ "move": m.to_string(), "value": format!("{v:?}"), "score": dob::players::score(v) }))
+            .collect();
+        out["moves"] = serde_json::Value::Array(values);
+        if let Some((before, last)) = game.last_move() {
+            let a = dob::analyze(table, &before, last)?;
+            out["last_move"] = serde_json::json!({
+                "move": last.to_string(),
+                "score": a.score,
+                "best": a.best.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                "best_score": a.best_score,
+                "divergence": a.divergence,
+            });
+        }
+    }
+    println!("{}", serde_json::to_string_pretty(&out)?);
+    Ok(())
+}
+
+/// A plain text board: sente's pieces upper case, gote's lower case, hands below.
+pub fn text_board(pos: &Position) -> String {
+    let mut out = String::from("    A  B  C\n");
+    for row in 0..4 {
+        out.push_str(&format!(" {} ", row + 1));
+        for col in 0..3 {
+            let sq = Square::from_coords(col, row).expect("on the board");
+            let cell = match pos.piece_at(sq) {
+                None => " . ".to_string(),
+                Some(p) if p.color == Color::Sente => format!(" {} ", p.role.letter()),
+                Some(p) => format!(" {} ", p.role.letter().to_ascii_lowercase()),
+            };
+            out.push_str(&cell);
+        }
+        out.push('\n');
+    }
+    let hand = |c: Color| {
+        Role::HAND
+            .iter()
+            .flat_map(|&r| std::iter::repeat_n(r.letter(), pos.hand(c, r) as usize))
+            .collect::<String>()
+    };
+    out.push_str(&format!("hands: sente [{}] gote [{}]; {:?} to move", hand(Color::Sente), hand(Color::Gote), pos.turn()));
+    out
+}
+
+/// `settai play doubutsu`: the human is sente.
+pub fn play(level: DoubutsuLevel, table_path: &Path, rng: &mut impl Rng) -> anyhow::Result<()> {
+    let table = open_for(level, table_path)?;
+    let mut game = Game::new();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    println!("settai — doubutsu shogi against the AI ({level:?}). You are sente (upper case). Moves like `B3B2` or `E*B2`; `moves`; `quit`.");
+    while game.outcome().is_none() {
+        println!("\n{}", text_board(game.position()));
+        if game.position().turn() == Color::Gote {
+            let mv = reply(level, &game, table.as_ref(), rng)?;
+            println!("AI plays {mv}");
+            game.play(mv)?;
+            continue;
+        }
+        print!("your move> ");
+        std::io::stdout().flush()?;
+        let Some(line) = lines.next() else { return Ok(()) };
+        let line = line?;
+        let legal = game.legal_moves().iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
+        match line.trim() {
+            "quit" | "exit" => return Ok(()),
+            "moves" | "?" => println!("legal: {legal}"),
+            input => match input.parse::<Move>() {
+                Err(e) => println!("{e}. Legal: {legal}"),
+                Ok(mv) => {
+                    if let Err(e) = game.play(mv) {
+                        println!("{e}. Legal: {legal}");
+                    }
+                }
+            },
+        }
+    }
+    println!("\n{}", text_board(game.position()));
+    println!("{:?}", game.outcome().expect("loop ends when the game does"));
+    Ok(())
+}
+
+/// The board view the renderer draws.
+pub fn view(game: &Game, banner: Option<String>, lang: Lang) -> DoubutsuView {
+    let pos = game.position();
+    let owner = |c: Color| if c == Color::Sente { Owner::Sente } else { Owner::Gote };
+    let animal = |r: Role| match r {
+        Role::Lion => Animal::Lion,
+        Role::Giraffe => Animal::Giraffe,
+        Role::Elephant => Animal::Elephant,
+        Role::Chick => Animal::Chick,
+        Role::Hen => Animal::Hen,
+    };
+    let mut cells = [None; 12];
+    for (i, cell) in cells.iter_mut().enumerate() {
+        let sq = Square::new(i as u8).expect("12 squares");
+        *cell = pos.piece_at(sq).map(|p| (owner(p.color), animal(p.role)));
+    }
+    let hand = |c: Color| {
+        Role::HAND.iter().filter(|&&r| pos.hand(c, r) > 0).map(|&r| (animal(r), pos.hand(c, r))).collect()
+    };
+    let last_move = game.last_move().map(|(_, mv)| match mv {
+        Move::Normal { from, to } => LastMove::Board { from: from.index(), to: to.index() },
+        Move::Drop { to, .. } => LastMove::Drop { to: to.index() },
+    });
+    DoubutsuView {
+        cells,
+        sente_hand: hand(Color::Sente),
+        gote_hand: hand(Color::Gote),
+        last_move,
+        to_move: game.outcome().is_none().then(|| owner(pos.turn())),
+        in_check: None,
+        banner,
+        sente_name: if lang == Lang::Ja { "先手" } else { "Sente" }.into(),
+        gote_name: if lang == Lang::Ja { "後手" } else { "Gote" }.into(),
+    }
+}
+
+/// `settai render doubutsu`.
+pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
+    let game = replay(moves)?;
+    let banner = game.outcome().map(|o| format!("{o:?}"));
+    Ok(render_doubutsu(&view(&game, banner, lang), lang))
+}

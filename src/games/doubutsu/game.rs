@@ -1,0 +1,113 @@
+//! Game history: the moves played, the positions they led to and the repetition draw.
+
+use std::collections::HashMap;
+
+use super::position::{IllegalMove, Move, Outcome, Position};
+
+/// How many times the same position (board, hands, side to move) must occur for a draw.
+pub const REPETITION_DRAW: u8 = 3;
+
+/// A game in progress: the start, every move and position since, and occurrence counts.
+#[derive(Debug, Clone)]
+pub struct Game {
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    counts: HashMap<Position, u8>,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game::new()
+    }
+}
+
+impl Game {
+    /// A game from the official start.
+    pub fn new() -> Game {
+        Game::from_position(Position::start())
+    }
+
+    /// A game from any position (the first occurrence of it).
+    pub fn from_position(start: Position) -> Game {
+        Game { positions: vec![start], moves: Vec::new(), counts: HashMap::from([(start, 1)]) }
+    }
+
+    /// Replays `moves` from the official start.
+    pub fn replay(moves: &[Move]) -> Result<Game, IllegalMove> {
+        let mut g = Game::new();
+        for &m in moves {
+            g.play(m)?;
+        }
+        Ok(g)
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("never empty")
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// Moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position so far, the start first and the current one last.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// The last move and the position it was played in.
+    pub fn last_move(&self) -> Option<(Position, Move)> {
+        let m = *self.moves.last()?;
+        Some((self.positions[self.positions.len() - 2], m))
+    }
+
+    /// How often the current position has occurred (1 the first time).
+    pub fn occurrences(&self) -> u8 {
+        self.counts.get(self.position()).copied().unwrap_or(0)
+    }
+
+    /// The result: a rules ending of the current position, or a draw when it has occurred
+    /// [`REPETITION_DRAW`] times.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position().outcome().or_else(|| (self.occurrences() >= REPETITION_DRAW).then_some(Outcome::Draw))
+    }
+
+    /// Legal moves now (none once the game is over, repetition included).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        self.position().legal_moves()
+    }
+
+    /// Plays `mv`; refused when illegal or when the game is over.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if self.outcome() == Some(Outcome::Draw) {
+            return Err(IllegalMove { mv: mv.to_string(), reason: "the game is over" });
+        }
+        let next = self.position().play(mv)?;
+        self.positions.push(next);
+        self.moves.push(mv);
+        *self.counts.entry(next).or_insert(0) += 1;
+        Ok(())
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        let p = self.positions.pop().expect("one position per move");
+        if let Some(c) = self.counts.get_mut(&p) {
+            *c -= 1;
+            if *c == 0 {
+                self.counts.remove(&p);
+            }
+        }
+        Some(m)
+    }
+}

@@ -1,0 +1,32 @@
+//! Doubutsu shogi (どうぶつしょうぎ): rules engine, notation, perft, the exact retrograde table
+//! and the table-driven players (settai / strongest / weakest). Pure logic: no async; only the
+//! table builder and reader touch files.
+//!
+//! Board: columns A-C left to right, rows 1-4 top to bottom from sente's side. Sente (the
+//! first player; in the bot always the human) starts on rows 3-4 and moves up.
+//!
+//! - [`position`](mod@position): [`Color`], [`Square`], [`Role`], [`Piece`], [`Move`],
+//!   [`Position`] (one packed `u64` seen from the side to move) and the rules.
+//! - [`notation`]: move notation (`B3B2`, `E*B2`) and the position text format.
+//! - [`game`]: move history and the draw on the third occurrence of a position.
+//! - [`perft`](mod@perft): move-path counting.
+//! - [`table`]: the builder ([`table::build`]), the memory-mapped file ([`table::TableFile`])
+//!   and the [`table::Table`] trait players use.
+//! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
+
+pub mod game;
+pub mod notation;
+pub mod perft;
+pub mod players;
+pub mod position;
+pub mod table;
+
+#[cfg(test)]
+mod tests;
+
+pub use game::{Game, REPETITION_DRAW};
+pub use notation::{parse_moves, ParseMoveError, ParsePositionError, ParseSquareError};
+pub use perft::{perft, perft_divide, perft_parallel};
+pub use players::{analyze, evaluate_moves, settai, strongest, value_of, weakest, Analysis, PlayerError};
+pub use position::{Color, IllegalMove, Move, Outcome, Piece, Position, Role, Square, WinReason};
+pub use table::{ProbeError, Table, TableError, TableFile, Tablebase, Value};

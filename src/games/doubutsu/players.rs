@@ -1,0 +1,240 @@
+//! Table-driven players. Each is a pure function of the game history (plus a random source).
+//!
+//! Scores follow the seed (接待どうぶつしょうぎ): a move that wins `n` plies later, counting the
+//! move itself, is worth `100 - n`; one that loses `n` plies later `-100 + n`; a draw 0.
+//! Distances reach 173 plies, so scores are clamped to keep every win above a draw and every
+//! loss below it: a win is `max(100 - n, 1)`, a loss `min(-100 + n, -1)`. The "divergence"
+//! of a move is `(score + 300) / (best score in that position + 300)`: 1 for a best move and
+//! at least 0.5 for the worst.
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::game::Game;
+use super::position::{Move, Position, Role};
+use super::table::{ProbeError, Table, Value};
+
+/// Why a player could not move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// The table does not know a position the player needed.
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+}
+
+/// The score of a move whose value for its mover is `v` (see the module docs).
+pub fn score(v: Value) -> i32 {
+    match v {
+        Value::Win(n) => (100 - n as i32).max(1),
+        Value::Loss(n) => (-100 + n as i32).min(-1),
+        Value::Draw => 0,
+    }
+}
+
+/// Exact preference between move values: the shortest win, then a draw, then the longest loss.
+pub fn preference(v: Value) -> (u8, i32) {
+    match v {
+        Value::Win(n) => (2, -(n as i32)),
+        Value::Draw => (1, 0),
+        Value::Loss(n) => (0, n as i32),
+    }
+}
+
+/// How many plies [`value_of`] searches past positions the table does not hold.
+pub const FALLBACK_DEPTH: u32 = 3;
+
+/// The exact value of `pos`: a table probe, or for positions the table leaves out (reached
+/// only after someone failed to capture a lion) the best of its moves' values, searched up
+/// to [`FALLBACK_DEPTH`] plies until the table answers.
+pub fn value_of<T: Table>(table: &T, pos: &Position) -> Result<Value, ProbeError> {
+    search(table, pos, FALLBACK_DEPTH)
+}
+
+fn search<T: Table>(table: &T, pos: &Position, depth: u32) -> Result<Value, ProbeError> {
+    let err = match table.probe(pos) {
+        Ok(v) => return Ok(v),
+        Err(e) if depth == 0 => return Err(e),
+        Err(e) => e,
+    };
+    let mut best: Option<Value> = None;
+    for m in pos.legal_moves() {
+        let v = search(table, &pos.play(m).expect("legal move"), depth - 1)?.parent();
+        if best.is_none_or(|b| preference(v) > preference(b)) {
+            best = Some(v);
+        }
+    }
+    best.ok_or(err)
+}
+
+/// Every legal move with its value for the mover (plies counted from this move).
+pub fn evaluate_moves<T: Table>(table: &T, pos: &Position) -> Result<Vec<(Move, Value)>, ProbeError> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| {
+            let c = pos.play(m).expect("legal move");
+            Ok((m, value_of(table, &c)?.parent()))
+        })
+        .collect()
+}
+
+/// Whether a move of this value lets the opponent win at once (it captures the lion or
+/// completes a try on its next move, or this move failed to capture a lion on the far row).
+pub fn loses_at_once(v: Value) -> bool {
+    matches!(v, Value::Loss(1) | Value::Loss(2))
+}
+
+/// How a human move compares with the best ones, for commentary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysis {
+    /// The move analysed.
+    pub mv: Move,
+    /// Its value for the mover.
+    pub value: Value,
+    /// Its score.
+    pub score: i32,
+    /// The moves with the best score.
+    pub best: Vec<Move>,
+    /// Their value (the exact best among them).
+    pub best_value: Value,
+    /// Their score.
+    pub best_score: i32,
+    /// `(score + 300) / (best_score + 300)`.
+    pub divergence: f64,
+}
+
+/// Analyses `mv` played in `pos`.
+pub fn analyze<T: Table>(table: &T, pos: &Position, mv: Move) -> Result<Analysis, PlayerError> {
+    if pos.outcome().is_some() {
+        return Err(PlayerError::GameOver);
+    }
+    let evals = evaluate_moves(table, pos)?;
+    let value = evals.iter().find(|e| e.0 == mv).map(|e| e.1).ok_or(PlayerError::GameOver)?;
+    let best_score = evals.iter().map(|e| score(e.1)).max().expect("a live position has moves");
+    let best: Vec<Move> = evals.iter().filter(|e| score(e.1) == best_score).map(|e| e.0).collect();
+    let best_value = evals
+        .iter()
+        .filter(|e| score(e.1) == best_score)
+        .map(|e| e.1)
+        .max_by_key(|&v| preference(v))
+        .expect("non-empty");
+    Ok(Analysis {
+        mv,
+        value,
+        score: score(value),
+        best,
+        best_value,
+        best_score,
+        divergence: (score(value) + 300) as f64 / (best_score + 300) as f64,
+    })
+}
+
+/// 最強: perfect play (shortest win, draw over loss, longest loss); deterministic, the first
+/// such move in generation order.
+pub fn strongest<T: Table>(table: &T, game: &Game) -> Result<Move, PlayerError> {
+    if game.outcome().is_some() {
+        return Err(PlayerError::GameOver);
+    }
+    let evals = evaluate_moves(table, game.position())?;
+    let best = evals.iter().map(|e| preference(e.1)).max().ok_or(PlayerError::GameOver)?;
+    Ok(evals.iter().find(|e| preference(e.1) == best).expect("max exists").0)
+}
+
+/// 雑魚: random, except that it always wins at once when it can (captures the lion or makes
+/// a try that cannot be captured) and avoids moves that lose at once when another exists.
+/// Needs no table: one ply of rules look-ahead.
+pub fn weakest<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Result<Move, PlayerError> {
+    if game.outcome().is_some() {
+        return Err(PlayerError::GameOver);
+    }
+    let pos = game.position();
+    let wins = pos.winning_moves();
+    if let Some(&m) = wins.choose(rng) {
+        return Ok(m);
+    }
+    let all = pos.legal_moves();
+    let safe: Vec<Move> = all.iter().copied().filter(|&m| !pos.loses_at_once(m)).collect();
+    let pool = if safe.is_empty() { &all } else { &safe };
+    pool.choose(rng).copied().ok_or(PlayerError::GameOver)
+}
+
+/// 接待 as in the seed: answers the guest's last move with the highest-scored move whose
+/// divergence does not exceed the guest's (the lowest-divergence move when none qualifies),
+/// never a move that loses at once unless all do. Ties go to the most natural move (keeps
+/// material), then to chance. Without a previous move the guest counts as perfect.
+///
+/// After a missed lion capture the table may not value every move (see
+/// [`build`](super::table::build)); such moves are skipped and an unvalued guest move counts
+/// as divergence 0.5. A [`PlayerError::Probe`] therefore only comes when no move at all
+/// can be valued; callers may then fall back to [`weakest`].
+pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) -> Result<Move, PlayerError> {
+    if game.outcome().is_some() {
+        return Err(PlayerError::GameOver);
+    }
+    // Guest divergence as the fraction num/den, compared exactly by cross-multiplication.
+    // A guest move the table cannot value (it followed a missed lion capture) counts as the
+    // worst possible, 0.5.
+    let (num, den) = match game.last_move() {
+        Some((before, mv)) => match analyze(table, &before, mv) {
+            Ok(a) => (a.score + 300, a.best_score + 300),
+            Err(PlayerError::Probe(_)) => (1, 2),
+            Err(e) => return Err(e),
+        },
+        None => (1, 1),
+    };
+    let pos = game.position();
+    // Moves into positions beyond the table (only after a missed lion capture) are left out;
+    // the capture itself is always valued, so something remains whenever it matters.
+    let mut evals = Vec::new();
+    let mut first_err = None;
+    for m in pos.legal_moves() {
+        match value_of(table, &pos.play(m).expect("legal move")) {
+            Ok(v) => evals.push((m, v.parent())),
+            Err(e) => first_err = first_err.or(Some(e)),
+        }
+    }
+    if evals.is_empty() {
+        return Err(first_err.map_or(PlayerError::GameOver, PlayerError::Probe));
+    }
+    let best = evals.iter().map(|e| score(e.1)).max().ok_or(PlayerError::GameOver)?;
+    let safe: Vec<(Move, i32)> =
+        evals.iter().filter(|e| !loses_at_once(e.1)).map(|e| (e.0, score(e.1))).collect();
+    let candidates = if safe.is_empty() { evals.iter().map(|e| (e.0, score(e.1))).collect() } else { safe };
+    let qualifies = |s: i32| (s + 300) as i64 * den as i64 <= num as i64 * (best + 300) as i64;
+    let qualifying: Vec<(Move, i32)> = candidates.iter().copied().filter(|&(_, s)| qualifies(s)).collect();
+    let target = if qualifying.is_empty() {
+        candidates.iter().map(|c| c.1).min()
+    } else {
+        qualifying.iter().map(|c| c.1).max()
+    }
+    .expect("a live position has moves");
+    let tied: Vec<Move> = candidates.iter().filter(|c| c.1 == target).map(|c| c.0).collect();
+    let top = tied.iter().map(|&m| naturalness(pos, m)).max().expect("non-empty");
+    let natural: Vec<Move> = tied.into_iter().filter(|&m| naturalness(pos, m) == top).collect();
+    Ok(*natural.choose(rng).expect("non-empty"))
+}
+
+fn material(role: Role) -> i32 {
+    match role {
+        Role::Chick => 1,
+        Role::Giraffe | Role::Elephant | Role::Hen => 3,
+        Role::Lion => 100,
+    }
+}
+
+/// How natural a move looks: material it wins minus the most valuable piece it leaves
+/// capturable by the reply.
+pub fn naturalness(pos: &Position, mv: Move) -> i32 {
+    let gain = pos.captured(mv).map_or(0, |p| material(p.role));
+    let Ok(next) = pos.play(mv) else { return i32::MIN };
+    let loss = next
+        .legal_moves()
+        .into_iter()
+        .filter_map(|r| next.captured(r))
+        .map(|p| material(p.role))
+        .max()
+        .unwrap_or(0);
+    gain - loss
+}

@@ -1,0 +1,251 @@
+//! Properties of the players from the seed, on a sub-game table built once.
+
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+use super::super::players::{self, loses_at_once, preference, score};
+use super::super::table::{build, BuildOptions};
+use super::super::{analyze, evaluate_moves, settai, strongest, weakest, Game, Position, Table, Tablebase, Value};
+use super::pos;
+
+const ROOT: &str = "1l1/1c1/1C1/1L1 b Gg";
+
+fn table() -> &'static Tablebase {
+    static T: OnceLock<Tablebase> = OnceLock::new();
+    T.get_or_init(|| build(&[pos(ROOT)], &BuildOptions::default()).0)
+}
+
+/// A game from the root following `choices` (each picks a legal move by index). It stops
+/// where the lion could be captured: the table does not follow a missed capture (that case
+/// has its own test below).
+fn history(choices: &[u32]) -> Game {
+    let mut g = Game::from_position(pos(ROOT));
+    for &c in choices {
+        let moves = g.legal_moves();
+        if moves.is_empty() || moves.iter().any(|&m| g.position().captures_lion(m)) {
+            break;
+        }
+        // Mostly moves that do not hang the lion, so that histories go on.
+        let p = *g.position();
+        let safe: Vec<_> = moves.iter().copied().filter(|&m| !p.loses_at_once(m)).collect();
+        let moves = if safe.is_empty() || c % 8 == 0 { moves } else { safe };
+        let m = moves[c as usize % moves.len()];
+        let mut next = g.clone();
+        next.play(m).unwrap();
+        if next.outcome().is_some() {
+            break;
+        }
+        g = next;
+    }
+    g
+}
+
+fn divergence(s: i32, best: i32) -> f64 {
+    (s + 300) as f64 / (best + 300) as f64
+}
+
+fn move_score(t: &Tablebase, p: &Position, m: super::super::Move) -> i32 {
+    score(t.probe(&p.play(m).unwrap()).unwrap().parent())
+}
+
+proptest! {
+    // No regression files: the module is mounted inside another crate's tree.
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn settai_follows_the_divergence_rule(choices in prop::collection::vec(any::<u32>(), 1..40), seed in any::<u64>()) {
+        let t = table();
+        let g = history(&choices);
+        prop_assume!(g.last_move().is_some() && g.outcome().is_none());
+        // Where the lion can be captured, not every move can be valued (own test below).
+        prop_assume!(!g.legal_moves().iter().any(|&m| g.position().captures_lion(m)));
+        let (before, guest_move) = g.last_move().unwrap();
+        let guest = analyze(t, &before, guest_move).unwrap();
+        let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let p = *g.position();
+        let evals = evaluate_moves(t, &p).unwrap();
+        let best = evals.iter().map(|e| score(e.1)).max().unwrap();
+        let s = move_score(t, &p, reply);
+        let any_safe = evals.iter().any(|e| !loses_at_once(e.1));
+        // Never a move that loses at once unless all do.
+        prop_assert!(!any_safe || !p.loses_at_once(reply));
+        let candidates: Vec<i32> = evals.iter().filter(|e| !any_safe || !loses_at_once(e.1)).map(|e| score(e.1)).collect();
+        let qualifying: Vec<i32> = candidates.iter().copied().filter(|&c| divergence(c, best) <= guest.divergence + 1e-12).collect();
+        if guest.divergence == 1.0 {
+            // The best answer to a best move.
+            prop_assert_eq!(s, best);
+        }
+        if qualifying.is_empty() {
+            prop_assert_eq!(s, *candidates.iter().min().unwrap());
+        } else {
+            // A blunder is answered by a move of equal or lower divergence, the best such.
+            prop_assert!(divergence(s, best) <= guest.divergence + 1e-12);
+            prop_assert_eq!(s, *qualifying.iter().max().unwrap());
+        }
+    }
+
+    #[test]
+    fn weakest_wins_when_it_can_and_avoids_losing_at_once(choices in prop::collection::vec(any::<u32>(), 0..40), seed in any::<u64>()) {
+        let t = table();
+        let g = history(&choices);
+        prop_assume!(g.outcome().is_none());
+        let p = *g.position();
+        let m = weakest(&g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let evals = evaluate_moves(t, &p).unwrap();
+        let v = t.probe(&p.play(m).unwrap()).unwrap().parent();
+        if evals.iter().any(|e| e.1 == Value::Win(1)) {
+            prop_assert_eq!(v, Value::Win(1));
+        }
+        if evals.iter().any(|e| !loses_at_once(e.1)) {
+            prop_assert!(!loses_at_once(v));
+        }
+    }
+
+    #[test]
+    fn strongest_is_perfect_and_the_table_is_consistent(choices in prop::collection::vec(any::<u32>(), 0..40)) {
+        let t = table();
+        let g = history(&choices);
+        prop_assume!(g.outcome().is_none());
+        let p = *g.position();
+        let evals = evaluate_moves(t, &p).unwrap();
+        let best = evals.iter().map(|e| e.1).max_by_key(|&v| preference(v)).unwrap();
+        // Bellman consistency: the position's value is the best move's value.
+        prop_assert_eq!(t.probe(&p).unwrap(), best);
+        let m = strongest(t, &g).unwrap();
+        prop_assert_eq!(t.probe(&p.play(m).unwrap()).unwrap().parent(), best);
+        // The table's "loses at once" agrees with the rules' one-ply look-ahead.
+        for (mv, v) in evals {
+            prop_assert_eq!(loses_at_once(v), p.loses_at_once(mv), "{}", mv);
+        }
+    }
+
+    #[test]
+    fn analysis_is_consistent(choices in prop::collection::vec(any::<u32>(), 1..40)) {
+        let t = table();
+        let g = history(&choices);
+        prop_assume!(g.last_move().is_some());
+        let (before, m) = g.last_move().unwrap();
+        let a = analyze(t, &before, m).unwrap();
+        prop_assert!(a.divergence <= 1.0 && a.divergence >= 0.5);
+        prop_assert_eq!(a.divergence == 1.0, a.best.contains(&m));
+        prop_assert_eq!(a.score, score(a.value));
+        for b in &a.best {
+            prop_assert_eq!(move_score(t, &before, *b), a.best_score);
+        }
+    }
+}
+
+#[test]
+fn scores_keep_wins_above_draws_above_losses() {
+    assert_eq!(score(Value::Win(1)), 99);
+    assert_eq!(score(Value::Win(173)), 1);
+    assert_eq!(score(Value::Draw), 0);
+    assert_eq!(score(Value::Loss(2)), -98);
+    assert_eq!(score(Value::Loss(172)), -1);
+    assert!(preference(Value::Win(3)) > preference(Value::Win(5)));
+    assert!(preference(Value::Loss(8)) > preference(Value::Loss(6)));
+    assert!(preference(Value::Draw) > preference(Value::Loss(200)));
+}
+
+#[test]
+fn whole_games_between_players_finish() {
+    let t = table();
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut finished = 0;
+    for game in 0..20 {
+        let mut g = Game::from_position(pos(ROOT));
+        for ply in 0..300 {
+            if g.outcome().is_some() {
+                finished += 1;
+                break;
+            }
+            let m = match (game % 2, ply % 2) {
+                (0, 0) | (1, 1) => weakest(&g, &mut rng).unwrap(),
+                _ => settai(t, &g, &mut rng).unwrap(),
+            };
+            g.play(m).unwrap();
+        }
+        assert!(matches!(settai(t, &g, &mut rng), Err(players::PlayerError::GameOver)) || g.outcome().is_none());
+    }
+    assert!(finished >= 15, "{finished}");
+}
+
+#[test]
+fn positions_after_a_missed_lion_capture_are_valued_by_search() {
+    use super::naive;
+    use super::super::players::value_of;
+    let root = pos("1l1/1c1/1C1/1L1 b -");
+    let (t, _) = build(&[root], &BuildOptions::default());
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut missing = 0;
+    let mut checked = 0;
+    for _ in 0..400 {
+        let mut g = Game::from_position(root);
+        for _ in 0..40 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let p = *g.position();
+            let captures: Vec<_> = g.legal_moves().into_iter().filter(|&m| p.captures_lion(m)).collect();
+            if !captures.is_empty() {
+                // Miss the capture on purpose and value what follows.
+                for m in g.legal_moves().into_iter().filter(|&m| !p.captures_lion(m)) {
+                    let q = p.play(m).unwrap();
+                    if q.outcome().is_some() {
+                        continue;
+                    }
+                    missing += t.probe(&q).is_err() as u32;
+                    if checked < 30 {
+                        let solved = naive::solve(&[super::from_engine(&q)]);
+                        let want = solved.values[&super::from_engine(&q)];
+                        let want = match want {
+                            Some((true, d)) => Value::Win(d),
+                            Some((false, d)) => Value::Loss(d),
+                            None => Value::Draw,
+                        };
+                        prop_assert_eq_helper(value_of(&t, &q).unwrap(), want, &q);
+                        checked += 1;
+                    }
+                }
+                break;
+            }
+            let m = *g.legal_moves().choose(&mut rng).unwrap();
+            g.play(m).unwrap();
+        }
+    }
+    assert!(checked >= 10, "{checked}");
+    assert!(missing > 0, "the table should leave some blunder-only positions out");
+}
+
+fn prop_assert_eq_helper(got: Value, want: Value, q: &Position) {
+    assert_eq!(got, want, "{q}");
+}
+
+#[test]
+fn settai_moves_where_the_guest_left_its_lion_hanging() {
+    let t = table();
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut seen = 0;
+    for _ in 0..300 {
+        let mut g = Game::from_position(pos(ROOT));
+        for _ in 0..40 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let p = *g.position();
+            if g.legal_moves().iter().any(|&m| p.captures_lion(m)) {
+                let m = settai(t, &g, &mut rng).unwrap();
+                assert!(p.is_legal(m));
+                seen += 1;
+                break;
+            }
+            let m = *g.legal_moves().choose(&mut rng).unwrap();
+            g.play(m).unwrap();
+        }
+    }
+    assert!(seen > 20, "{seen}");
+}

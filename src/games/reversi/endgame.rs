@@ -1,0 +1,709 @@
+//! Exact endgame solver: final disc margin (or only win/loss/draw with a narrow window) with
+//! perfect play, in disc units, empty squares going to the winner.
+//!
+//! Null-window search does most of the work. Deep nodes use the transposition table,
+//! stability cut-offs and fastest-first ordering (sharpened by a static evaluation far from
+//! the end); shallow nodes order by quadrant parity only; the last empty square is counted
+//! without playing it out.
+
+use std::time::{Duration, Instant};
+
+use super::board::{flips, moves, Move, Position, Square};
+use super::eval::PatternEval;
+use super::level::Strong;
+use super::search::{
+    final_margin, potential_mobility, weighted_mobility, Children, Engine, INF, SQUARE_ORDER,
+};
+
+/// At or below this many empties nodes skip the table and sorting (parity order only).
+const SHALLOW: u32 = 6;
+/// At or above this many empties children are ordered with the pattern evaluation too.
+const EVAL_SORT: u32 = 14;
+/// At or above this many empties children are ordered by a shallow search.
+const SEARCH_SORT: u32 = 18;
+/// Ordering weight of one evaluation unit (1/32 disc); a mobility unit weighs 4096, so four
+/// discs of evaluation count as one reply less (tuned on FFO #42-#46).
+const EVAL_WEIGHT: i32 = 32;
+/// Half-width in discs of the root aspiration window of [`Engine::solve_exact`].
+const ASPIRATION: i32 = 4;
+/// Fewest empties for which the aspiration (and its midgame estimate) is worth it.
+const ASPIRATION_MIN: u32 = 16;
+/// At or above this many empties children are looked up in the table before searching.
+const ETC_MIN: u32 = 14;
+/// TT tag of exact endgame results (midgame tags are 1 and 2).
+const TAG_END: u8 = 0;
+
+/// Alpha above which a stability bound can cut, by empties (smaller alphas rarely cut).
+const STABILITY_THRESHOLD: [i32; 65] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+];
+
+const COL_A: u64 = 0x0101_0101_0101_0101;
+const COL_H: u64 = 0x8080_8080_8080_8080;
+const ROW_1: u64 = 0xff;
+const ROW_8: u64 = 0xff00_0000_0000_0000;
+const BORDER: u64 = COL_A | COL_H | ROW_1 | ROW_8;
+
+/// Masks of the 4x4 quadrants, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// Diagonal lines (both directions) of 3 or more squares, for the full-line test.
+const DIAGONALS: [u64; 22] = {
+    let mut out = [0u64; 22];
+    let mut n = 0;
+    let mut d = 0;
+    // Down-right diagonals: col - row = k.
+    while d < 2 {
+        let mut k: i32 = -5;
+        while k <= 5 {
+            let mut m = 0u64;
+            let mut r = 0;
+            while r < 8 {
+                let c = if d == 0 { r + k } else { 7 - r - k };
+                if c >= 0 && c < 8 {
+                    m |= 1u64 << (r * 8 + c);
+                }
+                r += 1;
+            }
+            out[n] = m;
+            n += 1;
+            k += 1;
+        }
+        d += 1;
+    }
+    out
+};
+
+/// Squares whose line in each direction is completely filled (no move can flip along it).
+fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
+    let mut h = 0;
+    for r in 0..8 {
+        if (filled >> (8 * r)) & 0xff == 0xff {
+            h |= 0xffu64 << (8 * r);
+        }
+    }
+    let mut v = filled;
+    v &= v >> 8;
+    v &= v >> 16;
+    v &= v >> 32;
+    let v = (v & 0xff).wrapping_mul(COL_A);
+    let (mut d9, mut d7) = (0, 0);
+    for (i, &m) in DIAGONALS.iter().enumerate() {
+        if filled & m == m {
+            if i < 11 {
+                d9 |= m;
+            } else {
+                d7 |= m;
+            }
+        }
+    }
+    // Border squares have the wall on one side of both diagonals (this covers the 1-2 square
+    // diagonals next to corners, absent from DIAGONALS).
+    (h, v, d9 | BORDER, d7 | BORDER)
+}
+
+/// A lower bound on `p`'s stable discs (never flippable again): discs that along each of the
+/// four lines through them touch the border, a full line, or another stable disc of theirs.
+pub fn stable_discs(p: u64, o: u64) -> u64 {
+    let (h, v, d9, d7) = full_lines(p | o);
+    let mut stable = 0u64;
+    loop {
+        let sh = h | COL_A | COL_H | ((stable << 1) & !COL_A) | ((stable >> 1) & !COL_H);
+        let sv = v | ROW_1 | ROW_8 | (stable << 8) | (stable >> 8);
+        let s9 = d9 | ((stable << 9) & !COL_A) | ((stable >> 9) & !COL_H);
+        let s7 = d7 | ((stable << 7) & !COL_H) | ((stable >> 7) & !COL_A);
+        let next = p & sh & sv & s9 & s7;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+/// Result of [`solve`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solved {
+    /// A best move (`Pass` when forced; `Pass` too if the game is already over).
+    pub best: Move,
+    /// Exact final disc margin for the side to move with perfect play (empties to the winner).
+    pub score: i32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Wall-clock time used.
+    pub time: Duration,
+}
+
+/// Solves `pos` exactly (no time limit): a best move and the final margin with perfect play.
+pub fn solve(pos: &Position) -> Solved {
+    let mut engine = Engine::new(22);
+    let eval = PatternEval::builtin();
+    let start = Instant::now();
+    let (best, score) = engine
+        .solve_exact(&eval, pos.player(), pos.opponent())
+        .expect("no deadline set, so the solve completes");
+    Solved {
+        best,
+        score,
+        nodes: engine.nodes,
+        time: start.elapsed(),
+    }
+}
+
+/// Corners of `p` and the edge squares next to them that `p` holds: cheap sure stability.
+#[inline]
+fn corner_stability(p: u64) -> i32 {
+    let c = 0x8100_0000_0000_0081u64;
+    let stable = (((0x0100_0000_0000_0001 & p) << 1)
+        | ((0x8000_0000_0000_0080 & p) >> 1)
+        | ((0x0000_0000_0000_0081 & p) << 8)
+        | ((0x8100_0000_0000_0000 & p) >> 8)
+        | c)
+        & p;
+    stable.count_ones() as i32
+}
+
+/// Parity quadrant bit of each square.
+#[inline]
+fn quadrant_bit(sq: u32) -> u8 {
+    1 << (((sq >> 2) & 1) | ((sq >> 4) & 2))
+}
+
+/// Bits of the quadrants with an odd number of empty squares.
+#[inline]
+fn parity_of(empties: u64) -> u8 {
+    let mut par = 0;
+    for (i, q) in QUADRANTS.iter().enumerate() {
+        par |= (((empties & q).count_ones() & 1) as u8) << i;
+    }
+    par
+}
+
+impl Engine {
+    /// Root of the exact solver over the window (alpha, beta): best move and its score, or
+    /// `None` if the deadline passed first. A narrow window (-1, 1) gives win/draw/loss only.
+    pub fn solve_root(
+        &mut self,
+        eval: &PatternEval,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<(Move, i32)> {
+        let mask = moves(p, o);
+        if mask == 0 {
+            if moves(o, p) == 0 {
+                return Some((Move::Pass, final_margin(p, o)));
+            }
+            let v = -self.pvs_end(eval, o, p, -beta, -alpha);
+            return (!self.aborted).then_some((Move::Pass, v));
+        }
+        let n = (!(p | o)).count_ones();
+        let mut children = Children::new(p, o, mask);
+        let tt_move = self.tt.probe(p, o, TAG_END).map_or(64, |e| e.mv);
+        self.order_end(eval, &mut children, n, tt_move);
+        let mut alpha = alpha;
+        let mut best = -65;
+        let mut best_sq = children.list[0].sq;
+        for i in 0..children.len {
+            let c = children.pick(i);
+            let v = if i == 0 {
+                -self.pvs_end(eval, c.p, c.o, -beta, -alpha)
+            } else {
+                let v = -self.nws_end(eval, c.p, c.o, -alpha - 1, n - 1);
+                if v > alpha && v < beta {
+                    -self.pvs_end(eval, c.p, c.o, -beta, -v)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return None;
+            }
+            if v > best {
+                best = v;
+                best_sq = c.sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let sq = Square::new(best_sq).expect("square below 64");
+        Some((Move::Place(sq), best))
+    }
+
+    /// Exact solve with an aspiration window around a midgame estimate (narrow windows cut
+    /// more; a miss re-searches the open side). `None` if the deadline passed first.
+    pub fn solve_exact(&mut self, eval: &PatternEval, p: u64, o: u64) -> Option<(Move, i32)> {
+        let n = (!(p | o)).count_ones();
+        if n < ASPIRATION_MIN || moves(p, o) == 0 {
+            return self.solve_root(eval, p, o, -64, 64);
+        }
+        let r = self.iterate(
+            &Strong(eval),
+            p,
+            o,
+            (n - 10).min(10),
+            false,
+            super::eval::DISC,
+        )?;
+        if self.aborted {
+            return None;
+        }
+        // Final margins are even unless empties remain: centre an even window on the guess.
+        let guess = (r.scores[0].1 as f64 / f64::from(super::eval::DISC) / 2.0).round() as i32 * 2;
+        let (lo, hi) = ((guess - ASPIRATION).max(-64), (guess + ASPIRATION).min(64));
+        let (m, v) = self.solve_root(eval, p, o, lo - 1, hi + 1)?;
+        if v < lo && lo > -64 {
+            return self.solve_root(eval, p, o, -64, v + 1);
+        }
+        if v > hi && hi < 64 {
+            return self.solve_root(eval, p, o, v - 1, 64);
+        }
+        Some((m, v))
+    }
+
+    /// Orders endgame children: TT move, then fewest opponent replies, then (deep) evaluation.
+    fn order_end(&mut self, eval: &PatternEval, c: &mut Children, n: u32, tt_move: u8) {
+        for ch in &mut c.list[..c.len] {
+            ch.key = if ch.sq == tt_move {
+                i32::MAX
+            } else {
+                let mut k = -weighted_mobility(ch.p, ch.o) * (1 << 12)
+                    - potential_mobility(ch.p, ch.o) * 64
+                    + corner_stability(ch.o) * 256
+                    + i32::from(SQUARE_ORDER[ch.sq as usize]);
+                if n >= SEARCH_SORT {
+                    // Big subtrees: a shallow search is worth its cost for a better first move.
+                    let d = if n >= SEARCH_SORT + 4 { 2 } else { 1 };
+                    k -= self.pvs(&Strong(eval), ch.p, ch.o, d, -INF, INF, false) * EVAL_WEIGHT;
+                } else if n >= EVAL_SORT {
+                    // Far from the end the evaluation adds what mobility misses.
+                    k -= eval.eval(ch.p, ch.o) * EVAL_WEIGHT;
+                }
+                k
+            };
+        }
+    }
+
+    /// Full-window principal-variation node of the exact solver.
+    fn pvs_end(&mut self, eval: &PatternEval, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
+        let n = (!(p | o)).count_ones();
+        if beta <= alpha + 1 || n <= SHALLOW {
+            // Narrow windows, and tiny trees where the PV bookkeeping costs more than it saves.
+            return self.ab_end(eval, p, o, alpha, beta, n);
+        }
+        self.nodes += 1;
+        if self.tick() {
+            return 0;
+        }
+        let mask = moves(p, o);
+        if mask == 0 {
+            if moves(o, p) == 0 {
+                return final_margin(p, o);
+            }
+            return -self.pvs_end(eval, o, p, -beta, -alpha);
+        }
+        let mut tt_move = 64;
+        if let Some(e) = self.tt.probe(p, o, TAG_END) {
+            if e.lower >= beta {
+                return e.lower;
+            }
+            if e.upper <= alpha {
+                return e.upper;
+            }
+            if e.lower == e.upper {
+                return e.lower;
+            }
+            tt_move = e.mv;
+        }
+        let mut children = Children::new(p, o, mask);
+        self.order_end(eval, &mut children, n, tt_move);
+        let alpha0 = alpha;
+        let mut best = -65;
+        let mut best_sq = 64;
+        for i in 0..children.len {
+            let c = children.pick(i);
+            let v = if i == 0 {
+                -self.pvs_end(eval, c.p, c.o, -beta, -alpha)
+            } else {
+                let v = -self.nws_end(eval, c.p, c.o, -alpha - 1, n - 1);
+                if v > alpha && v < beta {
+                    -self.pvs_end(eval, c.p, c.o, -beta, -v)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = c.sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.store(p, o, TAG_END, n, alpha0, beta, best, best_sq);
+        best
+    }
+
+    /// Alpha-beta over null-window children, for narrow windows and small trees.
+    fn ab_end(
+        &mut self,
+        eval: &PatternEval,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
+        if beta == alpha + 1 {
+            return self.nws_end(eval, p, o, alpha, n);
+        }
+        self.nodes += 1;
+        let mask = moves(p, o);
+        if mask == 0 {
+            if moves(o, p) == 0 {
+                return final_margin(p, o);
+            }
+            return -self.ab_end(eval, o, p, -beta, -alpha, n);
+        }
+        let mut children = Children::new(p, o, mask);
+        self.order_end(eval, &mut children, n, 64);
+        let mut best = -65;
+        for i in 0..children.len {
+            let c = children.pick(i);
+            let v = -self.ab_end(eval, c.p, c.o, -beta, -alpha, n - 1);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Null-window search: is the value of (p, o) above `alpha`? Fail-soft.
+    pub(super) fn nws_end(
+        &mut self,
+        eval: &PatternEval,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        n: u32,
+    ) -> i32 {
+        if n <= SHALLOW {
+            return self.nws_shallow(p, o, alpha, n, parity_of(!(p | o)));
+        }
+        self.nodes += 1;
+        if self.tick() {
+            return 0;
+        }
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            // The opponent's stable discs cap what we can reach.
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let mask = moves(p, o);
+        if mask == 0 {
+            if moves(o, p) == 0 {
+                return final_margin(p, o);
+            }
+            return -self.nws_end(eval, o, p, -alpha - 1, n);
+        }
+        let mut tt_move = 64;
+        if let Some(e) = self.tt.probe(p, o, TAG_END) {
+            if e.lower > alpha {
+                return e.lower;
+            }
+            if e.upper <= alpha {
+                return e.upper;
+            }
+            tt_move = e.mv;
+        }
+        let mut children = Children::new(p, o, mask);
+        if n >= ETC_MIN {
+            // Enhanced transposition cut-off: a child already known to be bad enough for the
+            // opponent proves the cut without searching.
+            for c in &children.list[..children.len] {
+                if let Some(e) = self.tt.probe(c.p, c.o, TAG_END) {
+                    if -e.upper > alpha {
+                        return -e.upper;
+                    }
+                }
+            }
+        }
+        let mut best = -65;
+        let mut best_sq = 64;
+        if children.len == 1 {
+            let c = children.list[0];
+            best = -self.nws_end(eval, c.p, c.o, -alpha - 1, n - 1);
+            best_sq = c.sq;
+        } else {
+            self.order_end(eval, &mut children, n, tt_move);
+            for i in 0..children.len {
+                let c = children.pick(i);
+                let v = -self.nws_end(eval, c.p, c.o, -alpha - 1, n - 1);
+                if self.aborted {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_sq = c.sq;
+                    if v > alpha {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.tt
+            .store(p, o, TAG_END, n, alpha, alpha + 1, best, best_sq);
+        best
+    }
+
+    /// Null-window search near the end: no table, squares of odd quadrants first.
+    fn nws_shallow(&mut self, p: u64, o: u64, alpha: i32, n: u32, parity: u8) -> i32 {
+        let empties = !(p | o);
+        if n == 1 {
+            return self.last_square(p, o, empties.trailing_zeros());
+        }
+        self.nodes += 1;
+        if n >= 4 && alpha >= STABILITY_THRESHOLD[n as usize] {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let mut odd = 0u64;
+        for (i, q) in QUADRANTS.iter().enumerate() {
+            if parity >> i & 1 == 1 {
+                odd |= q;
+            }
+        }
+        let mut best = -65;
+        for set in [empties & odd, empties & !odd] {
+            let mut m = set;
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let np = o & !f;
+                let no = p | f | (1u64 << sq);
+                let v = if n == 2 {
+                    -self.last_square(np, no, (empties & !(1u64 << sq)).trailing_zeros())
+                } else {
+                    -self.nws_shallow(np, no, -alpha - 1, n - 1, parity ^ quadrant_bit(sq))
+                };
+                if v > best {
+                    if v > alpha {
+                        return v;
+                    }
+                    best = v;
+                }
+            }
+        }
+        if best == -65 {
+            // No placement: pass if the opponent can move, else the game is over.
+            if moves(o, p) == 0 {
+                return final_margin(p, o);
+            }
+            return -self.nws_shallow(o, p, -alpha - 1, n, parity);
+        }
+        best
+    }
+
+    /// Exact value with one empty square `sq` left, `p` to move.
+    #[inline]
+    fn last_square(&mut self, p: u64, o: u64, sq: u32) -> i32 {
+        self.nodes += 1;
+        let np = p.count_ones() as i32;
+        let f = flips(p, o, sq);
+        if f != 0 {
+            return 2 * (np + f.count_ones() as i32 + 1) - 64;
+        }
+        let f = flips(o, p, sq);
+        if f != 0 {
+            return 2 * (np - f.count_ones() as i32) - 64;
+        }
+        // Nobody can fill it: the empty square goes to the winner (63 discs, never a draw).
+        let d = 2 * np - 63;
+        if d > 0 {
+            d + 1
+        } else {
+            d - 1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Color;
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Plain full-width negamax over the public `Position` API: the reference.
+    fn negamax(pos: &Position) -> i32 {
+        if pos.is_game_over() {
+            return final_margin(pos.player(), pos.opponent());
+        }
+        pos.legal_moves()
+            .into_iter()
+            .map(|m| -negamax(&pos.play(m).unwrap()))
+            .max()
+            .unwrap()
+    }
+
+    fn random_position(rng: &mut StdRng, empties: u32) -> Position {
+        loop {
+            let mut pos = Position::start();
+            while pos.empties() > empties && !pos.is_game_over() {
+                let legal = pos.legal_moves();
+                pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+            }
+            if !pos.is_game_over() {
+                return pos;
+            }
+        }
+    }
+
+    #[test]
+    fn solver_matches_plain_negamax_on_random_endgames() {
+        let mut rng = StdRng::seed_from_u64(404);
+        let eval = PatternEval::builtin();
+        let mut engine = Engine::new(16);
+        for i in 0..120 {
+            let pos = random_position(&mut rng, 1 + i % 10);
+            let want = negamax(&pos);
+            engine.clear();
+            let (best, score) = engine
+                .solve_root(&eval, pos.player(), pos.opponent(), -64, 64)
+                .unwrap();
+            assert_eq!(score, want, "{}", pos.to_text());
+            assert_eq!(
+                -negamax(&pos.play(best).unwrap()),
+                want,
+                "best move {best} in {}",
+                pos.to_text()
+            );
+            // Null windows around the value bracket it; the WLD window gets the sign.
+            for a in [want - 1, want] {
+                engine.clear();
+                let v = engine.nws_end(&eval, pos.player(), pos.opponent(), a, pos.empties());
+                assert_eq!(v > a, want > a, "nws at {a} gave {v}, value {want}");
+            }
+            let (_, wld) = engine
+                .solve_root(&eval, pos.player(), pos.opponent(), -1, 1)
+                .unwrap();
+            assert_eq!(wld.signum(), want.signum());
+        }
+    }
+
+    #[test]
+    fn aspiration_solve_agrees_with_the_full_window() {
+        let mut rng = StdRng::seed_from_u64(1616);
+        let eval = PatternEval::builtin();
+        let mut engine = Engine::new(18);
+        for _ in 0..4 {
+            let pos = random_position(&mut rng, 16);
+            engine.clear();
+            let (_, full) = engine
+                .solve_root(&eval, pos.player(), pos.opponent(), -64, 64)
+                .unwrap();
+            engine.clear();
+            let (best, asp) = engine
+                .solve_exact(&eval, pos.player(), pos.opponent())
+                .unwrap();
+            assert_eq!(asp, full, "{}", pos.to_text());
+            if let Move::Place(_) = best {
+                let after = pos.play(best).unwrap();
+                engine.clear();
+                let (_, v) = engine
+                    .solve_root(&eval, after.player(), after.opponent(), -64, 64)
+                    .unwrap();
+                assert_eq!(-v, full, "best move {best} of {}", pos.to_text());
+            }
+        }
+    }
+
+    #[test]
+    fn stable_discs_are_never_flipped() {
+        // Every disc called stable must keep its colour through any continuation.
+        fn check(pos: &Position, stable_black: u64, stable_white: u64, depth: u32) {
+            assert_eq!(
+                pos.black() & stable_black,
+                stable_black,
+                "{}",
+                pos.to_text()
+            );
+            assert_eq!(
+                pos.white() & stable_white,
+                stable_white,
+                "{}",
+                pos.to_text()
+            );
+            if depth == 0 {
+                return;
+            }
+            for m in pos.legal_moves() {
+                check(&pos.play(m).unwrap(), stable_black, stable_white, depth - 1);
+            }
+        }
+        let mut rng = StdRng::seed_from_u64(77);
+        let mut seen = 0;
+        for i in 0..40 {
+            let pos = random_position(&mut rng, 6 + i % 8);
+            let sb = stable_discs(pos.black(), pos.white());
+            let sw = stable_discs(pos.white(), pos.black());
+            seen += (sb | sw).count_ones();
+            check(&pos, sb, sw, pos.empties().min(5));
+        }
+        assert!(
+            seen > 100,
+            "the sample should contain stable discs ({seen})"
+        );
+        // A lone corner is stable; a lone centre disc is not.
+        assert_eq!(stable_discs(1, 1 << 9), 1);
+        assert_eq!(stable_discs(1 << 27, 1 << 28), 0);
+        let full = Position::from_bitboards(!0 ^ 0xffff, 0xffff, Color::Black).unwrap();
+        assert_eq!(stable_discs(full.black(), full.white()), full.black());
+    }
+
+    #[test]
+    fn solve_reports_pass_and_finished_games() {
+        let pos = Position::from_bitboards(1, 2, Color::White).unwrap();
+        let s = solve(&pos);
+        assert_eq!((s.best, s.score), (Move::Pass, -64));
+        let end = Position::from_bitboards(0b111, 0, Color::White).unwrap();
+        assert_eq!(solve(&end).score, -64);
+    }
+}

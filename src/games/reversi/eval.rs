@@ -1,0 +1,528 @@
+//! Pattern evaluation for the strong level: Edax-like pattern sets (corner 3x3, corner 2x5,
+//! edge + 2 X-squares, lines 2-4, diagonals of 4-8 squares), a mobility term and a bias, with
+//! one weight set per game phase. Weights come from this crate's own trainer
+//! ([`train`](mod@super::train)) and are embedded from `assets/reversi/weights.bin`.
+//!
+//! Every pattern is one base square list mapped by the 8 board symmetries, and weights are
+//! shared within a pattern's own symmetries, so the evaluation is exactly symmetric.
+
+use std::fmt;
+
+/// Evaluation units per disc of final margin.
+pub const DISC: i32 = 32;
+
+/// Number of game phases with their own weights (by empty squares, 6 per phase).
+pub const N_PHASES: usize = 10;
+
+/// The trained weights shipped with the crate.
+static BUILTIN: &[u8] = include_bytes!("../../../assets/reversi/weights.bin");
+
+/// File signature of a weights file.
+const MAGIC: &[u8; 4] = b"RVW1";
+
+/// Base square lists of the pattern types, as (col, row) pairs from a1 = (0, 0).
+const BASE_PATTERNS: [&[(u8, u8)]; 11] = [
+    // Corner 3x3.
+    &[
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (0, 2),
+        (1, 2),
+        (2, 2),
+    ],
+    // Corner 2x5.
+    &[
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (3, 0),
+        (4, 0),
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 1),
+    ],
+    // Edge with both X-squares.
+    &[
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (3, 0),
+        (4, 0),
+        (5, 0),
+        (6, 0),
+        (7, 0),
+        (1, 1),
+        (6, 1),
+    ],
+    // Lines 2, 3 and 4.
+    &[
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 1),
+        (5, 1),
+        (6, 1),
+        (7, 1),
+    ],
+    &[
+        (0, 2),
+        (1, 2),
+        (2, 2),
+        (3, 2),
+        (4, 2),
+        (5, 2),
+        (6, 2),
+        (7, 2),
+    ],
+    &[
+        (0, 3),
+        (1, 3),
+        (2, 3),
+        (3, 3),
+        (4, 3),
+        (5, 3),
+        (6, 3),
+        (7, 3),
+    ],
+    // Diagonals of 8, 7, 6, 5 and 4 squares.
+    &[
+        (0, 0),
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (4, 4),
+        (5, 5),
+        (6, 6),
+        (7, 7),
+    ],
+    &[(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)],
+    &[(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)],
+    &[(3, 0), (4, 1), (5, 2), (6, 3), (7, 4)],
+    &[(4, 0), (5, 1), (6, 2), (7, 3)],
+];
+
+/// Number of pattern types.
+pub const N_TYPES: usize = BASE_PATTERNS.len();
+
+/// Maps a square index through symmetry `g` (0..8) of the board.
+pub fn symmetry(g: usize, sq: u8) -> u8 {
+    let (c, r) = (sq % 8, sq / 8);
+    let (c, r) = match g {
+        0 => (c, r),
+        1 => (7 - c, r),
+        2 => (c, 7 - r),
+        3 => (7 - c, 7 - r),
+        4 => (r, c),
+        5 => (7 - r, c),
+        6 => (r, 7 - c),
+        _ => (7 - r, 7 - c),
+    };
+    r * 8 + c
+}
+
+/// Applies symmetry `g` to a bitboard.
+pub fn transform(g: usize, b: u64) -> u64 {
+    let mut out = 0;
+    let mut m = b;
+    while m != 0 {
+        let sq = m.trailing_zeros() as u8;
+        m &= m - 1;
+        out |= 1u64 << symmetry(g, sq);
+    }
+    out
+}
+
+/// Pattern instances and the weight layout, derived from the base pattern lists.
+#[derive(Clone)]
+pub struct Layout {
+    /// For each instance: pattern type and its ordered squares (digit i = square i).
+    pub instances: Vec<(usize, Vec<u8>)>,
+    /// Offset of each type's table inside a phase's weights.
+    pub offsets: [usize; N_TYPES + 1],
+    /// For every table index: the index that shares its weight (smallest among the pattern's
+    /// own symmetries), so training ties them together.
+    pub canonical: Vec<u32>,
+}
+
+impl Layout {
+    /// Builds the instances (46) and canonical index maps.
+    pub fn new() -> Self {
+        let mut instances = Vec::new();
+        let mut offsets = [0usize; N_TYPES + 1];
+        let mut canonical = Vec::new();
+        for (t, base) in BASE_PATTERNS.iter().enumerate() {
+            let squares: Vec<u8> = base.iter().map(|&(c, r)| r * 8 + c).collect();
+            let len = squares.len();
+            let size = 3usize.pow(len as u32);
+            offsets[t + 1] = offsets[t] + size;
+            let mut seen: Vec<u64> = Vec::new();
+            // Permutations of digit positions induced by the symmetries that fix the square set.
+            let mut perms: Vec<Vec<usize>> = Vec::new();
+            let set: u64 = squares.iter().map(|&s| 1u64 << s).sum();
+            for g in 0..8 {
+                let image: Vec<u8> = squares.iter().map(|&s| symmetry(g, s)).collect();
+                let image_set: u64 = image.iter().map(|&s| 1u64 << s).sum();
+                if image_set == set {
+                    perms.push(
+                        image
+                            .iter()
+                            .map(|s| squares.iter().position(|x| x == s).unwrap())
+                            .collect(),
+                    );
+                }
+                if !seen.contains(&image_set) {
+                    seen.push(image_set);
+                    instances.push((t, image));
+                }
+            }
+            for idx in 0..size {
+                let digits: Vec<usize> = (0..len).map(|i| idx / 3usize.pow(i as u32) % 3).collect();
+                let mut best = idx;
+                for perm in &perms {
+                    // Digit of position i moves to position perm[i].
+                    let mut v = 0;
+                    for i in 0..len {
+                        v += digits[i] * 3usize.pow(perm[i] as u32);
+                    }
+                    best = best.min(v);
+                }
+                canonical.push(best as u32);
+            }
+        }
+        Layout {
+            instances,
+            offsets,
+            canonical,
+        }
+    }
+
+    /// Weights per phase: the pattern tables, then the mobility weight and the bias.
+    pub fn phase_len(&self) -> usize {
+        self.offsets[N_TYPES] + 2
+    }
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The phase of a position with `empties` empty squares.
+#[inline]
+pub fn phase(empties: u32) -> usize {
+    (empties.saturating_sub(1) as usize / 6).min(N_PHASES - 1)
+}
+
+/// Compiled instance: type offset and squares in reverse digit order (for Horner's rule).
+#[derive(Clone)]
+struct Instance {
+    offset: u32,
+    squares: [u8; 10],
+    len: u8,
+}
+
+/// A pattern evaluator with its weights (per phase, in 1/[`DISC`] discs).
+#[derive(Clone)]
+pub struct PatternEval {
+    instances: Vec<Instance>,
+    weights: Vec<Vec<i16>>,
+    phase_len: usize,
+}
+
+impl fmt::Debug for PatternEval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "PatternEval({} phases, {} weights each)",
+            self.weights.len(),
+            self.phase_len
+        )
+    }
+}
+
+/// Why a weights file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// Wrong signature, truncated data or wrong lengths.
+    #[error("malformed weights file: {0}")]
+    Malformed(&'static str),
+}
+
+impl PatternEval {
+    /// The evaluator with the embedded trained weights.
+    pub fn builtin() -> Self {
+        Self::from_bytes(BUILTIN).expect("embedded weights are well-formed")
+    }
+
+    /// An evaluator whose weights are all zero (used to start training).
+    pub fn zero() -> Self {
+        let layout = Layout::new();
+        let phase_len = layout.phase_len();
+        Self::with_weights(&layout, vec![vec![0; phase_len]; N_PHASES])
+    }
+
+    /// Builds an evaluator from per-phase weight vectors of the given layout.
+    pub fn with_weights(layout: &Layout, weights: Vec<Vec<i16>>) -> Self {
+        let instances = layout
+            .instances
+            .iter()
+            .map(|(t, sq)| {
+                let mut squares = [0u8; 10];
+                for (i, &s) in sq.iter().rev().enumerate() {
+                    squares[i] = s;
+                }
+                Instance {
+                    offset: layout.offsets[*t] as u32,
+                    squares,
+                    len: sq.len() as u8,
+                }
+            })
+            .collect();
+        PatternEval {
+            instances,
+            weights,
+            phase_len: layout.phase_len(),
+        }
+    }
+
+    /// The weights of phase `ph`.
+    pub fn phase_weights(&self, ph: usize) -> &[i16] {
+        &self.weights[ph]
+    }
+
+    /// Table indices (offset included) of every pattern instance for `p` to move.
+    #[inline]
+    pub fn indices(&self, p: u64, o: u64, out: &mut [u32]) {
+        for (k, inst) in self.instances.iter().enumerate() {
+            let mut idx = 0u32;
+            for &s in &inst.squares[..inst.len as usize] {
+                // Digit 0 empty, 1 own disc, 2 opponent disc.
+                idx = idx * 3 + ((p >> s) & 1) as u32 + 2 * ((o >> s) & 1) as u32;
+            }
+            out[k] = inst.offset + idx;
+        }
+    }
+
+    /// Number of pattern instances (46).
+    pub fn n_instances(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// Evaluation for `p` to move against `o`, in 1/[`DISC`] discs of expected final margin.
+    #[inline]
+    pub fn eval(&self, p: u64, o: u64) -> i32 {
+        let empties = (!(p | o)).count_ones();
+        let w = &self.weights[phase(empties)];
+        let mut sum = 0i32;
+        for inst in &self.instances {
+            let mut idx = 0usize;
+            for &s in &inst.squares[..inst.len as usize] {
+                idx = idx * 3 + ((p >> s) & 1) as usize + 2 * ((o >> s) & 1) as usize;
+            }
+            sum += i32::from(w[inst.offset as usize + idx]);
+        }
+        let mob = super::board::moves(p, o).count_ones() as i32
+            - super::board::moves(o, p).count_ones() as i32;
+        let n = self.phase_len;
+        sum += i32::from(w[n - 2]) * mob + i32::from(w[n - 1]);
+        sum.clamp(-64 * DISC + 1, 64 * DISC - 1)
+    }
+
+    /// Serialises the weights: signature, phase count, phase length, then zero-run-length
+    /// encoded little-endian i16 values (a 0 value is followed by a u16 run length).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.push(self.weights.len() as u8);
+        out.extend_from_slice(&(self.phase_len as u32).to_le_bytes());
+        for w in &self.weights {
+            let mut i = 0;
+            while i < w.len() {
+                if w[i] == 0 {
+                    let mut run = 0usize;
+                    while i < w.len() && w[i] == 0 && run < u16::MAX as usize {
+                        run += 1;
+                        i += 1;
+                    }
+                    out.extend_from_slice(&0i16.to_le_bytes());
+                    out.extend_from_slice(&(run as u16).to_le_bytes());
+                } else {
+                    out.extend_from_slice(&w[i].to_le_bytes());
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads weights written by [`to_bytes`](Self::to_bytes); a file with no phases means
+    /// all-zero weights.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, WeightsError> {
+        let layout = Layout::new();
+        let phase_len = layout.phase_len();
+        if bytes.len() < 9 || &bytes[..4] != MAGIC {
+            return Err(WeightsError::Malformed("bad signature"));
+        }
+        let phases = bytes[4] as usize;
+        let len = u32::from_le_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]) as usize;
+        if phases == 0 {
+            return Ok(Self::zero());
+        }
+        if phases != N_PHASES || len != phase_len {
+            return Err(WeightsError::Malformed(
+                "phase count or length differs from this build's layout",
+            ));
+        }
+        let mut pos = 9;
+        let mut next = || -> Result<i16, WeightsError> {
+            let b = bytes
+                .get(pos..pos + 2)
+                .ok_or(WeightsError::Malformed("truncated"))?;
+            pos += 2;
+            Ok(i16::from_le_bytes([b[0], b[1]]))
+        };
+        let mut weights = Vec::with_capacity(phases);
+        for _ in 0..phases {
+            let mut w = Vec::with_capacity(len);
+            while w.len() < len {
+                let v = next()?;
+                if v == 0 {
+                    let run = next()? as u16 as usize;
+                    w.extend(std::iter::repeat_n(0, run));
+                } else {
+                    w.push(v);
+                }
+            }
+            if w.len() != len {
+                return Err(WeightsError::Malformed("run crosses a phase boundary"));
+            }
+            weights.push(w);
+        }
+        Ok(Self::with_weights(&layout, weights))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn layout_has_the_edax_like_46_instances() {
+        let layout = Layout::new();
+        assert_eq!(layout.instances.len(), 46);
+        // Every square is covered by some pattern.
+        let covered: u64 = layout
+            .instances
+            .iter()
+            .flat_map(|(_, s)| s.iter())
+            .map(|&s| 1u64 << s)
+            .fold(0, |a, b| a | b);
+        assert_eq!(covered, !0);
+        for (idx, &c) in layout.canonical.iter().enumerate() {
+            let t = (0..N_TYPES).find(|&t| idx < layout.offsets[t + 1]).unwrap();
+            let base = layout.offsets[t];
+            assert!(
+                c as usize <= idx - base,
+                "canonical index is the smallest of its class"
+            );
+            // Canonical maps are idempotent within each table.
+            assert_eq!(layout.canonical[base + c as usize], c);
+        }
+    }
+
+    /// Random weights tied by the canonical map: the evaluation must not depend on orientation.
+    #[test]
+    fn evaluation_is_symmetric_under_the_8_board_symmetries() {
+        let layout = Layout::new();
+        let mut rng = StdRng::seed_from_u64(31);
+        let weights: Vec<Vec<i16>> = (0..N_PHASES)
+            .map(|_| {
+                let raw: Vec<i16> = (0..layout.phase_len())
+                    .map(|_| rng.gen_range(-40..40))
+                    .collect();
+                let mut w = raw.clone();
+                for t in 0..N_TYPES {
+                    for i in layout.offsets[t]..layout.offsets[t + 1] {
+                        w[i] = raw[layout.offsets[t] + layout.canonical[i] as usize];
+                    }
+                }
+                w
+            })
+            .collect();
+        let eval = PatternEval::with_weights(&layout, weights);
+        for _ in 0..300 {
+            let a: u64 = rng.gen();
+            let b: u64 = rng.gen();
+            let (p, o) = (a & !b, b & !a);
+            let v = eval.eval(p, o);
+            assert_ne!(v, 0);
+            for g in 1..8 {
+                assert_eq!(
+                    eval.eval(transform(g, p), transform(g, o)),
+                    v,
+                    "symmetry {g}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn trained_weights_are_symmetric_and_informative() {
+        let eval = PatternEval::builtin();
+        let mut rng = StdRng::seed_from_u64(8);
+        let mut nonzero = 0;
+        for _ in 0..300 {
+            let mut pos = super::super::board::Position::start();
+            for _ in 0..rng.gen_range(4..58) {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+            }
+            let (p, o) = (pos.player(), pos.opponent());
+            let v = eval.eval(p, o);
+            nonzero += usize::from(v != 0);
+            for g in 1..8 {
+                assert_eq!(
+                    eval.eval(transform(g, p), transform(g, o)),
+                    v,
+                    "symmetry {g}"
+                );
+            }
+        }
+        assert!(
+            nonzero > 250,
+            "the shipped weights should be trained ({nonzero}/300 non-zero)"
+        );
+    }
+
+    #[test]
+    fn weights_round_trip_through_bytes_and_builtin_loads() {
+        let layout = Layout::new();
+        let mut rng = StdRng::seed_from_u64(5);
+        let weights: Vec<Vec<i16>> = (0..N_PHASES)
+            .map(|_| {
+                (0..layout.phase_len())
+                    .map(|_| if rng.gen_bool(0.1) { rng.gen() } else { 0 })
+                    .collect()
+            })
+            .collect();
+        let eval = PatternEval::with_weights(&layout, weights.clone());
+        let back = PatternEval::from_bytes(&eval.to_bytes()).unwrap();
+        assert_eq!(back.weights, weights);
+        assert!(PatternEval::from_bytes(b"nope").is_err());
+        let builtin = PatternEval::builtin();
+        assert_eq!(builtin.weights.len(), N_PHASES);
+    }
+}

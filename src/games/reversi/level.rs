@@ -1,0 +1,381 @@
+//! The three AI levels behind one entry point, [`reply`]: `standard` and `highest` (the sontaku
+//! levels of [`sontaku`](super::sontaku)) and `none` (忖度無し, the strong engine: pattern
+//! evaluation, iterative deepening and the exact endgame solver).
+
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+
+use super::board::{moves, Color, Move, Position, Square};
+use super::eval::{PatternEval, DISC};
+use super::search::{final_margin, Engine, Objective};
+use super::sontaku::{Sontaku, SontakuStage};
+
+/// Default thinking time of the strong level.
+pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2400);
+/// Cap on the sontaku levels' thinking time, so they answer within a second.
+pub const SONTAKU_BUDGET: Duration = Duration::from_millis(800);
+/// The strong level varies its first moves while at least this many squares are empty.
+pub const OPENING_EMPTIES: u32 = 50;
+/// Opening moves within this many evaluation units (1.5 discs) of the best may be played.
+pub const OPENING_MARGIN: i32 = 3 * DISC / 2;
+/// At or below this many empties the strong level tries the exact solver directly.
+pub const EXACT_EMPTIES: u32 = 20;
+/// At or below this many empties the strong level first tries a win/draw/loss solve.
+pub const WLD_EMPTIES: u32 = 24;
+/// Transposition table size used by [`reply`] (2^20 entries, 32 MiB).
+pub const TT_BITS: u32 = 20;
+
+/// An AI level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// 標準: keeps the game close and lets the human win by about 6.
+    Standard,
+    /// 最高: lets the human win as big as possible.
+    Highest,
+    /// 忖度無し: plays to win.
+    None,
+}
+
+/// How a reply was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The game is over; `best` is `Pass` and means nothing.
+    GameOver,
+    /// The only legal move (a pass or a single placement).
+    Forced,
+    /// Depth-limited search.
+    Midgame,
+    /// Read to the end with the level's objective (sontaku levels).
+    FullRead,
+    /// `highest`'s cooperative search.
+    Cooperative,
+    /// Win/draw/loss solved (strong level); the score is the sign only.
+    Wld,
+    /// Solved exactly (strong level); the score is the exact final margin.
+    Exact,
+}
+
+/// The AI's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move to play.
+    pub best: Move,
+    /// Root moves with their values, in the AI's order of preference. Strong level: 1/[`DISC`]
+    /// discs for itself (exact: final margin × DISC). Sontaku levels: desirability for the human.
+    pub evals: Vec<(Move, i32)>,
+    /// Plies searched (empties for complete reads).
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Whether the value of `best` is exact (read to the end of the game).
+    pub exact: bool,
+    /// How the move was found.
+    pub stage: Stage,
+    /// Whether `standard` played its 2nd or 3rd move on purpose.
+    pub jittered: bool,
+    /// Thinking time.
+    pub time: Duration,
+}
+
+/// The strong level's objective: the pattern evaluation for the side to move.
+pub struct Strong<'a>(pub &'a PatternEval);
+
+impl Objective for Strong<'_> {
+    #[inline]
+    fn eval(&self, p: u64, o: u64, _: bool) -> i32 {
+        self.0.eval(p, o)
+    }
+    #[inline]
+    fn terminal(&self, p: u64, o: u64, _: bool) -> i32 {
+        final_margin(p, o) * DISC
+    }
+}
+
+fn place(sq: u8) -> Move {
+    Move::Place(Square::new(sq).expect("square below 64"))
+}
+
+/// Answers `pos` at `level` with a fresh engine; the bot is `pos.turn()` and `human` must be
+/// the other colour. `budget` is the strong level's thinking time (sontaku levels use at most
+/// [`SONTAKU_BUDGET`]).
+pub fn reply(
+    pos: &Position,
+    human: Color,
+    level: Level,
+    budget: Duration,
+    rng: &mut impl Rng,
+) -> Reply {
+    let mut engine = Engine::new(TT_BITS);
+    let eval = PatternEval::builtin();
+    engine.reply(&eval, pos, human, level, budget, rng)
+}
+
+impl Engine {
+    /// [`reply`] with this engine's table and the given evaluator.
+    pub fn reply(
+        &mut self,
+        eval: &PatternEval,
+        pos: &Position,
+        human: Color,
+        level: Level,
+        budget: Duration,
+        rng: &mut impl Rng,
+    ) -> Reply {
+        debug_assert_ne!(human, pos.turn(), "the bot is the side to move");
+        let start = Instant::now();
+        let nodes0 = self.nodes;
+        let (p, o) = (pos.player(), pos.opponent());
+        let mask = moves(p, o);
+        let simple = |best: Move, stage: Stage| Reply {
+            best,
+            evals: vec![],
+            depth: 0,
+            nodes: 0,
+            exact: stage == Stage::GameOver,
+            stage,
+            jittered: false,
+            time: start.elapsed(),
+        };
+        if mask == 0 {
+            let stage = if moves(o, p) == 0 {
+                Stage::GameOver
+            } else {
+                Stage::Forced
+            };
+            return simple(Move::Pass, stage);
+        }
+        if mask.count_ones() == 1 {
+            return simple(place(mask.trailing_zeros() as u8), Stage::Forced);
+        }
+        let mut reply = match level {
+            Level::Standard | Level::Highest => {
+                let budget = budget.min(SONTAKU_BUDGET);
+                self.set_deadline(Some(start + budget));
+                let which = if level == Level::Standard {
+                    Sontaku::Standard
+                } else {
+                    Sontaku::Highest
+                };
+                let c = self.sontaku(which, p, o, rng);
+                let stage = match c.stage {
+                    SontakuStage::Midgame => Stage::Midgame,
+                    SontakuStage::FullRead => Stage::FullRead,
+                    SontakuStage::Cooperative => Stage::Cooperative,
+                };
+                Reply {
+                    best: place(c.best),
+                    evals: c.ranked.iter().map(|&(s, v)| (place(s), v)).collect(),
+                    depth: c.depth,
+                    nodes: 0,
+                    exact: stage != Stage::Midgame,
+                    stage,
+                    jittered: c.jittered,
+                    time: Duration::ZERO,
+                }
+            }
+            Level::None => self.strong(eval, p, o, start + budget, rng),
+        };
+        self.set_deadline(None);
+        reply.nodes = self.nodes - nodes0;
+        reply.time = start.elapsed();
+        reply
+    }
+
+    /// The strong level: solver near the end, otherwise iterative deepening until `deadline`.
+    fn strong(
+        &mut self,
+        eval: &PatternEval,
+        p: u64,
+        o: u64,
+        deadline: Instant,
+        rng: &mut impl Rng,
+    ) -> Reply {
+        let n = (!(p | o)).count_ones();
+        let obj = Strong(eval);
+        self.clear();
+        let midgame = |engine: &mut Engine, until: Instant, all: bool| {
+            engine.set_deadline(Some(until));
+            let r = engine
+                .iterate(&obj, p, o, 60, all, DISC)
+                .expect("a placement exists");
+            Reply {
+                best: place(r.scores[0].0),
+                evals: r.scores.iter().map(|&(s, v)| (place(s), v)).collect(),
+                depth: r.depth,
+                nodes: 0,
+                exact: r.complete,
+                stage: if r.complete {
+                    Stage::Exact
+                } else {
+                    Stage::Midgame
+                },
+                jittered: false,
+                time: Duration::ZERO,
+            }
+        };
+        if n <= WLD_EMPTIES {
+            // A quick midgame answer first, in case the solver runs out of time.
+            // Solving far from the end may not finish: then the midgame answer gets more time.
+            let share = if n <= EXACT_EMPTIES { 10 } else { 3 };
+            let now = Instant::now();
+            let fallback = midgame(self, now + (deadline - now.min(deadline)) / share, false);
+            self.set_deadline(Some(deadline));
+            let mut wld = None;
+            if n > EXACT_EMPTIES {
+                wld = self.solve_root(eval, p, o, -1, 1);
+            }
+            // A drawn WLD is already exact; a failed one left no time.
+            if n <= EXACT_EMPTIES || matches!(wld, Some((_, v)) if v != 0) {
+                if let Some((m, v)) = self.solve_exact(eval, p, o) {
+                    return Reply {
+                        best: m,
+                        evals: vec![(m, v * DISC)],
+                        depth: n,
+                        nodes: 0,
+                        exact: true,
+                        stage: Stage::Exact,
+                        jittered: false,
+                        time: Duration::ZERO,
+                    };
+                }
+            }
+            if let Some((m, v)) = wld {
+                // The sign is known exactly (a draw is exact too).
+                return Reply {
+                    best: m,
+                    evals: vec![(m, v.signum() * DISC)],
+                    depth: n,
+                    nodes: 0,
+                    exact: v == 0,
+                    stage: Stage::Wld,
+                    jittered: false,
+                    time: Duration::ZERO,
+                };
+            }
+            return fallback;
+        }
+        let opening = n >= OPENING_EMPTIES;
+        let mut r = midgame(self, deadline, opening);
+        if opening {
+            // A little variety: any move within 1.5 discs of the best.
+            let top = r.evals[0].1;
+            let close: Vec<Move> = r
+                .evals
+                .iter()
+                .filter(|&&(_, v)| v >= top - OPENING_MARGIN)
+                .map(|&(m, _)| m)
+                .collect();
+            r.best = close[rng.gen_range(0..close.len())];
+        }
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::endgame::solve;
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::SeedableRng;
+
+    fn random_position(rng: &mut StdRng, empties: u32) -> Position {
+        loop {
+            let mut pos = Position::start();
+            while pos.empties() > empties && !pos.is_game_over() {
+                let legal = pos.legal_moves();
+                pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+            }
+            if pos.legal_mask().count_ones() >= 2 {
+                return pos;
+            }
+        }
+    }
+
+    #[test]
+    fn strong_level_plays_perfectly_near_the_end() {
+        let mut rng = StdRng::seed_from_u64(14);
+        for _ in 0..6 {
+            let pos = random_position(&mut rng, 14);
+            let r = reply(
+                &pos,
+                pos.turn().opposite(),
+                Level::None,
+                Duration::from_secs(5),
+                &mut rng,
+            );
+            assert_eq!(r.stage, Stage::Exact);
+            let exact = solve(&pos).score;
+            assert_eq!(r.evals[0].1, exact * DISC);
+            // The move played achieves the exact value.
+            assert_eq!(
+                -solve(&pos.play(r.best).unwrap()).score,
+                exact,
+                "{}",
+                pos.to_text()
+            );
+        }
+    }
+
+    #[test]
+    fn every_level_answers_legally_within_its_time() {
+        let mut rng = StdRng::seed_from_u64(15);
+        for empties in [58, 44, 30, 20, 13, 12, 8] {
+            let pos = random_position(&mut rng, empties);
+            for level in [Level::Standard, Level::Highest, Level::None] {
+                let budget = Duration::from_millis(300);
+                let r = reply(&pos, pos.turn().opposite(), level, budget, &mut rng);
+                assert!(pos.is_legal(r.best), "{level:?} {}", pos.to_text());
+                assert!(!r.evals.is_empty());
+                // Deadline plus the allowance for finishing a node and building the reply.
+                let limit = if level == Level::None {
+                    budget
+                } else {
+                    budget.min(SONTAKU_BUDGET)
+                };
+                assert!(
+                    r.time < limit + Duration::from_millis(150),
+                    "{level:?} took {:?} at {empties} empties",
+                    r.time
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn forced_moves_and_finished_games() {
+        let mut rng = StdRng::seed_from_u64(1);
+        let pass = Position::from_bitboards(1, 2, Color::White).unwrap();
+        for level in [Level::Standard, Level::Highest, Level::None] {
+            let r = reply(&pass, Color::Black, level, DEFAULT_BUDGET, &mut rng);
+            assert_eq!((r.best, r.stage), (Move::Pass, Stage::Forced));
+            let end = Position::from_bitboards(7, 0, Color::White).unwrap();
+            assert_eq!(
+                reply(&end, Color::Black, level, DEFAULT_BUDGET, &mut rng).stage,
+                Stage::GameOver
+            );
+        }
+    }
+
+    #[test]
+    fn opening_moves_vary_within_a_disc_and_a_half() {
+        let pos = Position::start().play("f5".parse().unwrap()).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..12 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let r = reply(
+                &pos,
+                Color::Black,
+                Level::None,
+                Duration::from_millis(150),
+                &mut rng,
+            );
+            let top = r.evals[0].1;
+            let mine = r.evals.iter().find(|e| e.0 == r.best).unwrap().1;
+            assert!(mine >= top - OPENING_MARGIN);
+            seen.insert(r.best);
+        }
+        // After f5 the diagonal (f4/f6) and perpendicular (d6) replies are close in value.
+        assert!(seen.len() >= 2, "{seen:?}");
+    }
+}

@@ -1,0 +1,473 @@
+//! The shared search engine: one negamax core (PVS, transposition table, move ordering,
+//! iterative deepening with aspiration windows and a deadline) used by every AI level.
+//!
+//! What a position is worth is not fixed here: an [`Objective`] scores leaves for the side to
+//! move, told whether that side is the root player ("the CPU"). The strong level scores for
+//! itself; the sontaku levels score how desirable the position is for the human, so the same
+//! code searches in a different direction.
+
+use std::time::Instant;
+
+use super::board::{flips, moves};
+use super::tt::Tt;
+
+/// Larger than every objective's values.
+pub const INF: i32 = 1 << 24;
+
+/// Nodes between two looks at the clock (a few hundred microseconds of search).
+const CHECK_INTERVAL: u64 = 2048;
+
+/// TT depth of a result that holds at any depth: its subtree reached every game end.
+const COMPLETE: u8 = 255;
+
+/// Corner squares, worth a lot for move ordering.
+pub(super) const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// What a leaf is worth to the side to move; `cpu` says whether that side is the root player.
+///
+/// Values must be antisymmetric in spirit (a side's gain is the other's loss), which holds by
+/// construction when an objective computes a CPU-view value and negates it on the human's turn.
+pub trait Objective {
+    /// Heuristic value of a position that is not finished.
+    fn eval(&self, p: u64, o: u64, cpu: bool) -> i32;
+    /// Exact value of a finished game (neither side can move).
+    fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32;
+}
+
+/// Final disc margin for `p`, empty squares going to the winner (tournament scoring).
+#[inline]
+pub fn final_margin(p: u64, o: u64) -> i32 {
+    let np = p.count_ones() as i32;
+    let no = o.count_ones() as i32;
+    let e = 64 - np - no;
+    match np - no {
+        d if d > 0 => d + e,
+        d if d < 0 => d - e,
+        _ => 0,
+    }
+}
+
+/// A child of a node: the move, the position after it (next mover first) and its sort key.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Child {
+    pub sq: u8,
+    pub p: u64,
+    pub o: u64,
+    pub key: i32,
+}
+
+/// Fixed-capacity child list (a position has at most 33 legal moves).
+pub(super) struct Children {
+    pub list: [Child; 36],
+    pub len: usize,
+}
+
+impl Children {
+    /// Expands every move of `mask` for `p` against `o`.
+    #[inline]
+    pub fn new(p: u64, o: u64, mut mask: u64) -> Self {
+        let mut c = Children {
+            list: [Child::default(); 36],
+            len: 0,
+        };
+        while mask != 0 {
+            let sq = mask.trailing_zeros();
+            mask &= mask - 1;
+            let f = flips(p, o, sq);
+            c.list[c.len] = Child {
+                sq: sq as u8,
+                p: o & !f,
+                o: p | f | (1u64 << sq),
+                key: 0,
+            };
+            c.len += 1;
+        }
+        c
+    }
+
+    /// Moves the best-keyed child of `i..` to `i` (selection sort: cut-offs often come early).
+    #[inline]
+    pub fn pick(&mut self, i: usize) -> Child {
+        let mut b = i;
+        for j in i + 1..self.len {
+            if self.list[j].key > self.list[b].key {
+                b = j;
+            }
+        }
+        self.list.swap(i, b);
+        self.list[i]
+    }
+}
+
+/// Opponent mobility with corners counted twice: the fastest-first ordering measure.
+#[inline]
+pub(super) fn weighted_mobility(p: u64, o: u64) -> i32 {
+    let m = moves(p, o);
+    (m.count_ones() + (m & CORNERS).count_ones()) as i32
+}
+
+/// Empty squares next to `o`'s discs: where `p` might get moves later.
+#[inline]
+pub(super) fn potential_mobility(p: u64, o: u64) -> i32 {
+    let e = !(p | o);
+    let h = 0x7e7e_7e7e_7e7e_7e7e & o;
+    let n = (h << 1) | (h >> 1) | (o << 8) | (o >> 8) | (h << 7) | (h >> 7) | (h << 9) | (h >> 9);
+    (n & e).count_ones() as i32
+}
+
+/// Static square preference for ordering cheap moves (corners first, X-squares last).
+#[rustfmt::skip]
+pub(super) const SQUARE_ORDER: [i8; 64] = [
+    18,  4, 16, 12, 12, 16,  4, 18,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    16,  6, 14, 10, 10, 14,  6, 16,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    16,  6, 14, 10, 10, 14,  6, 16,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    18,  4, 16, 12, 12, 16,  4, 18,
+];
+
+/// Outcome of an iterative-deepening search at the root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RootResult {
+    /// Root moves (square index) with their values, best first; exact values for every move
+    /// when all were searched with a full window, otherwise only the first is exact.
+    pub scores: Vec<(u8, i32)>,
+    /// Plies of the last completed iteration.
+    pub depth: u32,
+    /// Whether the last iteration reached the end of the game on every line.
+    pub complete: bool,
+}
+
+/// A search: transposition table, history table, node counter and deadline. Owned by the
+/// caller and reused between searches; nothing is global.
+pub struct Engine {
+    pub(super) tt: Tt,
+    /// Nodes visited since the engine was created or the counter was reset.
+    pub nodes: u64,
+    history: [i32; 64],
+    pub(super) deadline: Option<Instant>,
+    next_check: u64,
+    /// Set once the deadline has passed; results computed afterwards are discarded.
+    pub(super) aborted: bool,
+    /// Whether the last midgame search cut any line short at its depth limit.
+    cut: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new(21)
+    }
+}
+
+impl Engine {
+    /// An engine with a transposition table of `2^tt_bits` entries (21 → 64 MiB).
+    pub fn new(tt_bits: u32) -> Self {
+        Engine {
+            tt: Tt::new(tt_bits),
+            nodes: 0,
+            history: [0; 64],
+            deadline: None,
+            next_check: 0,
+            aborted: false,
+            cut: false,
+        }
+    }
+
+    /// Sets (or removes) the deadline and clears the abort flag.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.aborted = false;
+        self.next_check = self.nodes + CHECK_INTERVAL;
+    }
+
+    /// Forgets the transposition table and history (needed when the objective changes).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history = [0; 64];
+    }
+
+    /// Whether the search must stop; looks at the clock every `CHECK_INTERVAL` nodes.
+    #[inline]
+    pub(super) fn tick(&mut self) -> bool {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_INTERVAL;
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// Orders children: TT move, then (deep) static value, else fastest-first and history.
+    fn order<O: Objective>(&self, obj: &O, c: &mut Children, depth: u32, tt_move: u8, cpu: bool) {
+        for ch in &mut c.list[..c.len] {
+            ch.key = if ch.sq == tt_move {
+                i32::MAX
+            } else if depth >= 3 {
+                // Worth a static look at each child when the subtree is big.
+                -obj.eval(ch.p, ch.o, !cpu) * 4 - weighted_mobility(ch.p, ch.o) * 8
+                    + self.history[ch.sq as usize].min(1 << 12) / 64
+            } else {
+                -weighted_mobility(ch.p, ch.o) * 256
+                    + i32::from(SQUARE_ORDER[ch.sq as usize]) * 8
+                    + self.history[ch.sq as usize].min(1 << 14) / 64
+            };
+        }
+    }
+
+    /// Principal-variation search to `depth` plies for the side to move; fail-soft. A pass
+    /// costs no depth, so the search never stops right before a forced reply.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pvs<O: Objective>(
+        &mut self,
+        obj: &O,
+        p: u64,
+        o: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        cpu: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.tick() {
+            return 0;
+        }
+        let mask = moves(p, o);
+        if mask == 0 {
+            if moves(o, p) == 0 {
+                return obj.terminal(p, o, cpu);
+            }
+            return -self.pvs(obj, o, p, depth, -beta, -alpha, !cpu);
+        }
+        // Every placement fills a square, so more depth than empties changes nothing.
+        let n = (!(p | o)).count_ones();
+        let depth = depth.min(n);
+        if depth == 0 {
+            self.cut = true;
+            return obj.eval(p, o, cpu);
+        }
+        let tag = 1 + u8::from(cpu);
+        let use_tt = n > 4;
+        let mut tt_move = 64;
+        if let Some(e) = if use_tt {
+            self.tt.probe(p, o, tag)
+        } else {
+            None
+        } {
+            if u32::from(e.depth) >= depth {
+                let hit = if e.lower >= beta {
+                    Some(e.lower)
+                } else if e.upper <= alpha {
+                    Some(e.upper)
+                } else if e.lower == e.upper {
+                    Some(e.lower)
+                } else {
+                    None
+                };
+                if let Some(v) = hit {
+                    // Entries of subtrees that reached every game end are stored with depth
+                    // COMPLETE; others hide a depth limit.
+                    if e.depth != COMPLETE {
+                        self.cut = true;
+                    }
+                    return v;
+                }
+            }
+            tt_move = e.mv;
+        }
+        let cut_above = std::mem::replace(&mut self.cut, false);
+        let mut children = Children::new(p, o, mask);
+        if children.len > 1 {
+            self.order(obj, &mut children, depth, tt_move, cpu);
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = 64u8;
+        for i in 0..children.len {
+            let c = if children.len > 1 {
+                children.pick(i)
+            } else {
+                children.list[0]
+            };
+            let v = if i == 0 {
+                -self.pvs(obj, c.p, c.o, depth - 1, -beta, -alpha, !cpu)
+            } else {
+                let v = -self.pvs(obj, c.p, c.o, depth - 1, -alpha - 1, -alpha, !cpu);
+                if v > alpha && v < beta {
+                    -self.pvs(obj, c.p, c.o, depth - 1, -beta, -v, !cpu)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = c.sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        let h = &mut self.history[c.sq as usize];
+                        *h = h.saturating_add((depth * depth) as i32);
+                        break;
+                    }
+                }
+            }
+        }
+        let stored_depth = if self.cut { depth } else { u32::from(COMPLETE) };
+        self.cut |= cut_above;
+        if use_tt {
+            self.tt
+                .store(p, o, tag, stored_depth, alpha0, beta, best, best_move);
+        }
+        best
+    }
+
+    /// Iterative deepening at the root for the side to move (`cpu` = root player), from depth 1
+    /// to `max_depth` or the deadline; the first iteration always completes.
+    ///
+    /// With `all_moves` every root move gets an exact value (a full window each, for callers that
+    /// rank moves); otherwise PVS with an aspiration window around the previous value.
+    /// Returns `None` when the side to move has no placement.
+    #[allow(clippy::too_many_arguments)]
+    pub fn iterate<O: Objective>(
+        &mut self,
+        obj: &O,
+        p: u64,
+        o: u64,
+        max_depth: u32,
+        all_moves: bool,
+        aspiration: i32,
+    ) -> Option<RootResult> {
+        let mask = moves(p, o);
+        if mask == 0 {
+            return None;
+        }
+        let deadline = self.deadline.take();
+        self.aborted = false;
+        let mut root = Children::new(p, o, mask);
+        self.order(obj, &mut root, 3, 64, true);
+        let mut order: Vec<Child> = {
+            let mut v = root.list[..root.len].to_vec();
+            v.sort_by_key(|c| -c.key);
+            v
+        };
+        let mut result: Option<RootResult> = None;
+        let empties = (!(p | o)).count_ones();
+        for depth in 1..=max_depth.max(1) {
+            self.cut = false;
+            let scores = if all_moves {
+                let mut s = Vec::with_capacity(order.len());
+                for c in &order {
+                    let v = -self.pvs(obj, c.p, c.o, depth - 1, -INF, INF, false);
+                    if self.aborted {
+                        break;
+                    }
+                    s.push((c.sq, v));
+                }
+                s
+            } else {
+                self.root_pvs(
+                    obj,
+                    &order,
+                    depth,
+                    result.as_ref().map(|r| r.scores[0].1),
+                    aspiration,
+                )
+            };
+            if self.aborted {
+                break;
+            }
+            let mut scores = scores;
+            // Stable sort: equal values keep the previous iteration's order.
+            scores.sort_by_key(|&(_, v)| -v);
+            let complete = !self.cut;
+            order.sort_by_key(|c| {
+                scores
+                    .iter()
+                    .position(|&(sq, _)| sq == c.sq)
+                    .unwrap_or(usize::MAX)
+            });
+            result = Some(RootResult {
+                scores,
+                depth,
+                complete,
+            });
+            if complete || depth >= empties {
+                break;
+            }
+            if depth == 1 {
+                // The first iteration is a guaranteed answer; from here on the clock rules.
+                self.set_deadline(deadline);
+            }
+        }
+        self.deadline = deadline;
+        result
+    }
+
+    /// One root iteration of PVS with an aspiration window; only the first value is exact.
+    fn root_pvs<O: Objective>(
+        &mut self,
+        obj: &O,
+        order: &[Child],
+        depth: u32,
+        guess: Option<i32>,
+        aspiration: i32,
+    ) -> Vec<(u8, i32)> {
+        let (mut lo, mut hi) = match guess {
+            Some(g) if aspiration > 0 && depth > 2 => (g - aspiration, g + aspiration),
+            _ => (-INF, INF),
+        };
+        loop {
+            let mut alpha = lo;
+            let mut best = -INF;
+            let mut scores = Vec::with_capacity(order.len());
+            let mut first = true;
+            for c in order {
+                let v = if first {
+                    -self.pvs(obj, c.p, c.o, depth - 1, -hi, -alpha, false)
+                } else {
+                    let v = -self.pvs(obj, c.p, c.o, depth - 1, -alpha - 1, -alpha, false);
+                    if v > alpha && v < hi {
+                        -self.pvs(obj, c.p, c.o, depth - 1, -hi, -v, false)
+                    } else {
+                        v
+                    }
+                };
+                if self.aborted {
+                    return scores;
+                }
+                first = false;
+                // Moves after the first that fail low carry an upper bound only.
+                scores.push((c.sq, v));
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                    }
+                }
+                if best >= hi {
+                    break;
+                }
+            }
+            if best <= lo && lo > -INF {
+                // Failed low: every value is only an upper bound; redo with the window open below.
+                lo = -INF;
+                continue;
+            }
+            if best >= hi && hi < INF {
+                hi = INF;
+                continue;
+            }
+            // The best move first with its exact value; the rest keep their bounds.
+            let bi = scores.iter().position(|&(_, v)| v == best).unwrap_or(0);
+            scores.swap(0, bi);
+            return scores;
+        }
+    }
+}
