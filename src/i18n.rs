@@ -1,6 +1,6 @@
 //! Every player-facing sentence, in English and Japanese, in one place.
 
-use crate::games::{GameKind, Side};
+use crate::games::{EndReason, GameKind, Side};
 
 /// A language players read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -37,7 +37,9 @@ pub enum Msg<'a> {
     /// The human had no move and passed automatically.
     YouPassed,
     /// The game ended; `human_won` is None for a draw.
-    GameOver { human_won: Option<bool>, score: Option<(u32, u32)> },
+    GameOver { human_won: Option<bool>, score: Option<(u32, u32)>, reason: Option<EndReason> },
+    /// The game cannot be started at this server's level yet.
+    Unavailable { kind: GameKind },
     /// The human resigned.
     Resigned,
     /// The channel already has a game.
@@ -82,15 +84,33 @@ impl Msg<'_> {
             (Msg::YourMove { human }, En) => format!("<@{human}>, your move."),
             (Msg::YourMove { human }, Ja) => format!("<@{human}> さんの番です。"),
             (Msg::YouPlayed { mv }, En) => format!("You played **{mv}**."),
-            (Msg::YouPlayed { mv }, Ja) => format!("あなたは **{mv}** に打ちました。"),
+            (Msg::YouPlayed { mv }, Ja) => format!("あなたの手：**{mv}**"),
             (Msg::BotPlayed { mv }, En) if *mv == "pass" => "I have no move and pass.".into(),
             (Msg::BotPlayed { mv }, Ja) if *mv == "pass" => "打てる場所がないのでパスします。".into(),
             (Msg::BotPlayed { mv }, En) => format!("I play **{mv}**."),
-            (Msg::BotPlayed { mv }, Ja) => format!("わたしは **{mv}** に打ちます。"),
+            (Msg::BotPlayed { mv }, Ja) => format!("わたしの手：**{mv}**"),
             (Msg::YouPassed, En) => "You have no move, so you pass.".into(),
             (Msg::YouPassed, Ja) => "あなたは打てる場所がないのでパスです。".into(),
-            (Msg::GameOver { human_won, score }, lang) => {
+            (Msg::GameOver { human_won, score, reason }, lang) => {
+                let how = match (reason, lang) {
+                    (Some(EndReason::LionCaptured), En) => " The lion was caught.",
+                    (Some(EndReason::LionCaptured), Ja) => "ライオンをとりました。",
+                    (Some(EndReason::Try), En) => " Try! The lion reached the far side.",
+                    (Some(EndReason::Try), Ja) => "トライ！ライオンが奥までたどりつきました。",
+                    (Some(EndReason::Repetition), En) => " The same position came up three times.",
+                    (Some(EndReason::Repetition), Ja) => "同じ局面が3回あらわれました（千日手）。",
+                    (Some(EndReason::NoMoves), En) => " No moves were left.",
+                    (Some(EndReason::NoMoves), Ja) => "指せる手がなくなりました。",
+                    _ => "",
+                };
                 let score = score.map(|(a, b)| format!(" ({a}-{b})")).unwrap_or_default();
+                let verdict = Msg::GameOver { human_won: *human_won, score: None, reason: None };
+                if !how.is_empty() {
+                    return match lang {
+                        En => format!("{}{how}", verdict.text(En)),
+                        Ja => format!("{}{how}", verdict.text(Ja)),
+                    };
+                }
                 match (human_won, lang) {
                     (Some(true), En) => format!("Game over: you win{score}! Well played!"),
                     (Some(true), Ja) => format!("対局終了：あなたの勝ちです{score}！おみごと！"),
@@ -104,8 +124,10 @@ impl Msg<'_> {
             (Msg::Resigned, Ja) => "投了しました。ありがとうございました！".into(),
             (Msg::ChannelBusy, En) => "A game is already in progress here. `/play board` shows it.".into(),
             (Msg::ChannelBusy, Ja) => "このチャンネルでは対局中です。`/play board` で盤面を表示できます。".into(),
-            (Msg::NoGame, En) => "There is no game in this channel. Start one with `/play reversi`.".into(),
-            (Msg::NoGame, Ja) => "このチャンネルに対局はありません。`/play reversi` で始めましょう。".into(),
+            (Msg::NoGame, En) => "There is no game in this channel. Start one with `/play reversi` or `/play doubutsu`.".into(),
+            (Msg::NoGame, Ja) => "このチャンネルに対局はありません。`/play reversi` か `/play doubutsu` で始めましょう。".into(),
+            (Msg::Unavailable { kind }, En) => format!("{} is not ready on this server yet. Please try another game for now.", kind_name(*kind, En)),
+            (Msg::Unavailable { kind }, Ja) => format!("{}はまだ準備中です。いまは別のゲームで遊んでください。", kind_name(*kind, Ja)),
             (Msg::NotYourGame { owner }, En) => format!("This is <@{owner}>'s game. Start your own in another channel or thread."),
             (Msg::NotYourGame { owner }, Ja) => format!("これは <@{owner}> さんの対局です。別のチャンネルかスレッドで始めてください。"),
             (Msg::NotYourTurn, En) => "It is not your turn yet.".into(),
@@ -126,6 +148,10 @@ impl Msg<'_> {
             (Msg::SideName { kind: GameKind::Reversi, side: Side::Second }, En) => "white".into(),
             (Msg::SideName { kind: GameKind::Reversi, side: Side::First }, Ja) => "黒".into(),
             (Msg::SideName { kind: GameKind::Reversi, side: Side::Second }, Ja) => "白".into(),
+            (Msg::SideName { kind: GameKind::Doubutsu, side: Side::First }, En) => "sente (first to move)".into(),
+            (Msg::SideName { kind: GameKind::Doubutsu, side: Side::Second }, En) => "gote".into(),
+            (Msg::SideName { kind: GameKind::Doubutsu, side: Side::First }, Ja) => "先手".into(),
+            (Msg::SideName { kind: GameKind::Doubutsu, side: Side::Second }, Ja) => "後手".into(),
         }
     }
 }
@@ -135,5 +161,7 @@ pub fn kind_name(kind: GameKind, lang: Lang) -> &'static str {
     match (kind, lang) {
         (GameKind::Reversi, Lang::En) => "reversi",
         (GameKind::Reversi, Lang::Ja) => "リバーシ",
+        (GameKind::Doubutsu, Lang::En) => "doubutsu shogi",
+        (GameKind::Doubutsu, Lang::Ja) => "どうぶつしょうぎ",
     }
 }

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use tokio::sync::Semaphore;
 
-use crate::games::{Game, GameKind, Level, MoveError, Side};
+use crate::games::doubutsu::TableFile;
+use crate::games::{AiError, Game, GameKind, Level, MoveError, Side};
 use crate::store::{Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Store, StoreError};
 
 /// Why a request was refused. Nothing was changed when one of these is returned.
@@ -44,6 +45,16 @@ pub enum PlayError {
         /// Legal moves in the position, for the error message.
         legal: Vec<String>,
     },
+    /// The game cannot be played at the server's level right now (the doubutsu table is
+    /// missing); nothing was created.
+    #[error("{kind} is not available at this level yet")]
+    Unavailable {
+        /// The game asked for.
+        kind: GameKind,
+    },
+    /// The AI failed to choose a move.
+    #[error(transparent)]
+    Ai(AiError),
     /// The store failed or holds something it cannot trust.
     #[error(transparent)]
     Store(StoreError),
@@ -87,10 +98,11 @@ impl Turn {
 }
 
 /// Runs the game flow against a store.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Service {
     store: Store,
     ai_slots: Arc<Semaphore>,
+    doubutsu_table: Option<Arc<TableFile>>,
 }
 
 /// A request to identify where it comes from.
@@ -108,7 +120,14 @@ impl Service {
     /// A service over `store`; AI work runs on at most as many threads as there are cores.
     pub fn new(store: Store) -> Service {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Service { store, ai_slots: Arc::new(Semaphore::new(cores)) }
+        Service { store, ai_slots: Arc::new(Semaphore::new(cores)), doubutsu_table: None }
+    }
+
+    /// The same service with the doubutsu table (memory-mapped, shared read-only) for the
+    /// `settai` and `strongest` levels.
+    pub fn with_doubutsu_table(mut self, table: Option<Arc<TableFile>>) -> Service {
+        self.doubutsu_table = table;
+        self
     }
 
     /// The store underneath.
@@ -120,6 +139,9 @@ impl Service {
     /// first it answers at once.
     pub async fn start(&self, seat: Seat, kind: GameKind, human_side: Side) -> Result<GameRecord, PlayError> {
         let level = self.store.guild_level(seat.guild_id, kind).await?;
+        if Game::needs_table(kind, level) && self.doubutsu_table.is_none() {
+            return Err(PlayError::Unavailable { kind });
+        }
         let record = self
             .store
             .create_game(&NewGame {
@@ -257,12 +279,17 @@ impl Service {
     /// runtime (and the gateway heartbeat with it).
     async fn think(&self, game: Game, level: Level) -> Result<String, PlayError> {
         let _slot = self.ai_slots.acquire().await.expect("AI semaphore is never closed");
+        let table = self.doubutsu_table.clone();
         let mv = tokio::task::spawn_blocking(move || {
             let mut rng = rand::rngs::StdRng::from_entropy();
-            game.ai_move(level, &mut rng)
+            game.ai_move(level, table.as_deref(), &mut rng)
         })
         .await
-        .expect("AI task panicked");
+        .expect("AI task panicked")
+        .map_err(|e| match e {
+            AiError::NoTable => PlayError::Unavailable { kind: GameKind::Doubutsu },
+            other => PlayError::Ai(other),
+        })?;
         Ok(mv.expect("the bot is only asked to move in a live game"))
     }
 }

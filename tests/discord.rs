@@ -339,7 +339,7 @@ async fn passes_are_played_and_announced(pool: PgPool) {
         .unwrap();
     bot.store.record_moves(&record, &moves, &game, None).await.unwrap();
 
-    let Game::Reversi(pos) = &game;
+    let Game::Reversi(pos) = &game else { unreachable!("a reversi game") };
     let forcing = pos
         .legal_moves()
         .into_iter()
@@ -397,5 +397,76 @@ async fn with_a_development_guild_commands_are_registered_there_only(pool: PgPoo
     }
     assert!(registered.iter().any(|c| c["name"] == "play"), "{registered:?}");
     assert!(bot.standin.registered_commands().await.is_empty(), "nothing registered globally");
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    bot.store.set_guild_level(ctx.guild_id, GameKind::Doubutsu, settai::games::Level::Weakest).await.unwrap();
+
+    let start = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
+    assert!(!start.is_ephemeral(), "{start}");
+    assert!(start.content().contains("doubutsu shogi"), "{}", start.content());
+    board_image(&start);
+    let (menu, values) = move_menu(&start);
+    let mut sorted = values.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["B3B2", "B4A3", "B4C3", "C4C3"]);
+
+    // Autocomplete is case-insensitive.
+    let ac = bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "b4")).await;
+    let mut choices: Vec<String> = ac.autocomplete_choices().into_iter().map(|(_, v)| v).collect();
+    choices.sort();
+    assert_eq!(choices, ["B4A3", "B4C3"]);
+
+    // The chick takes the chick by tapping; the bot answers.
+    let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+    let tap = bot.standin.interact(fixtures::select_on(&ctx, &menu, &["B3B2"], &board)).await;
+    assert!(tap.content().contains("You played **B3B2**"), "{}", tap.content());
+    assert!(tap.content().contains("I play **"), "{}", tap.content());
+    board_image(&tap);
+    let record = bot.game(&ctx).await.unwrap();
+    assert_eq!(record.ply, 2);
+    assert_eq!(record.level, settai::games::Level::Weakest);
+
+    // A drop is offered in its own menu once the hand holds a piece, and typed moves work.
+    let drops: Vec<String> = tap.custom_ids().into_iter().filter(|id| id.starts_with("mv:")).collect();
+    let all_values: Vec<String> = drops.iter().flat_map(|id| tap.select_options(id)).map(|(_, v)| v).collect();
+    let mut legal = record.game.legal_moves();
+    legal.sort();
+    let mut offered = all_values.clone();
+    offered.sort();
+    assert_eq!(offered, legal, "the menus offer exactly the legal moves");
+    if legal.iter().any(|m| m.contains('*')) {
+        assert!(drops.len() >= 2, "drops get a menu of their own: {drops:?}");
+    }
+    let illegal = bot.standin.interact(play_move(&ctx, "A4A1")).await;
+    assert_refused(&illegal, "not legal here");
+    let typed = legal[0].to_lowercase();
+    let by_command = bot.standin.interact(play_move(&ctx, &typed)).await;
+    assert!(!by_command.is_ephemeral(), "{by_command}");
+    board_image(&by_command);
+    let stored = bot.snapshot(&ctx).await;
+    assert!(stored.1 >= 3, "{stored:?}");
+    // The stored game reads back with its history.
+    assert!(Game::decode(GameKind::Doubutsu, &stored.0).is_ok());
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn without_the_table_doubutsu_is_refused_politely_and_reversi_still_works(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    // The default doubutsu level (settai) needs the table, which this bot does not have.
+    let refused = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
+    assert_refused(&refused, "not ready");
+    assert!(bot.game(&ctx).await.is_none(), "no game was created");
+    let ja = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "doubutsu", json!([]))).await;
+    assert!(ja.is_ephemeral() && ja.content().contains("準備中"), "{}", ja.content());
+    let reversi = bot.standin.interact(play_reversi(&ctx)).await;
+    assert!(!reversi.is_ephemeral());
+    board_image(&reversi);
     bot.stop().await;
 }

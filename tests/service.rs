@@ -168,3 +168,32 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
     assert_eq!((pass.notation.as_str(), pass.by_bot, pass.user_id), ("pass", false, None));
     assert!(turn.record.human_to_move() || turn.record.status != settai::store::GameStatus::Active);
 }
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool: PgPool) {
+    use rand::{Rng, SeedableRng};
+    let service = Service::new(Store::from_pool(pool));
+    service.store().set_guild_level(1, GameKind::Doubutsu, settai::games::Level::Weakest).await.unwrap();
+    let record = service.start(seat(ALICE), GameKind::Doubutsu, Side::First).await.unwrap();
+    assert!(record.human_to_move());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    let id = record.id;
+    for _ in 0..400 {
+        let Ok(record) = service.current(500).await else { break };
+        let legal = record.game.legal_moves();
+        let mv = legal[rng.gen_range(0..legal.len())].clone();
+        let turn = service.human_move(seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
+        service.bot_reply(turn.record).await.unwrap();
+    }
+    let game = service.store().game(id).await.unwrap().unwrap();
+    assert_eq!(game.status, GameStatus::Finished, "the game ends (capture, try or repetition)");
+    let outcome = game.game.outcome().unwrap();
+    let expected = match outcome.winner {
+        Some(Side::First) => GameResult::Human,
+        Some(Side::Second) => GameResult::Bot,
+        None => GameResult::Draw,
+    };
+    assert_eq!(game.result, Some(expected));
+    let moves: Vec<String> = service.store().moves(id).await.unwrap().into_iter().map(|m| m.notation).collect();
+    assert_eq!(settai::games::replay(GameKind::Doubutsu, &moves).unwrap(), game.game);
+}

@@ -9,7 +9,6 @@ use rand::Rng;
 
 use crate::games::doubutsu::table::{build_standard, BuildOptions, Table, TableFile};
 use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
-use crate::render::doubutsu::{render_doubutsu, Animal, DoubutsuView, LastMove, Owner};
 use crate::i18n::Lang;
 
 /// The table file: `--table`, else `<SETTAI_DATA_DIR>/doubutsu.tb`.
@@ -213,45 +212,9 @@ pub fn play(level: DoubutsuLevel, table_path: &Path, rng: &mut impl Rng) -> anyh
     Ok(())
 }
 
-/// The board view the renderer draws.
-pub fn view(game: &Game, banner: Option<String>, lang: Lang) -> DoubutsuView {
-    let pos = game.position();
-    let owner = |c: Color| if c == Color::Sente { Owner::Sente } else { Owner::Gote };
-    let animal = |r: Role| match r {
-        Role::Lion => Animal::Lion,
-        Role::Giraffe => Animal::Giraffe,
-        Role::Elephant => Animal::Elephant,
-        Role::Chick => Animal::Chick,
-        Role::Hen => Animal::Hen,
-    };
-    let mut cells = [None; 12];
-    for (i, cell) in cells.iter_mut().enumerate() {
-        let sq = Square::new(i as u8).expect("12 squares");
-        *cell = pos.piece_at(sq).map(|p| (owner(p.color), animal(p.role)));
-    }
-    let hand = |c: Color| {
-        Role::HAND.iter().filter(|&&r| pos.hand(c, r) > 0).map(|&r| (animal(r), pos.hand(c, r))).collect()
-    };
-    let last_move = game.last_move().map(|(_, mv)| match mv {
-        Move::Normal { from, to } => LastMove::Board { from: from.index(), to: to.index() },
-        Move::Drop { to, .. } => LastMove::Drop { to: to.index() },
-    });
-    DoubutsuView {
-        cells,
-        sente_hand: hand(Color::Sente),
-        gote_hand: hand(Color::Gote),
-        last_move,
-        to_move: game.outcome().is_none().then(|| owner(pos.turn())),
-        in_check: None,
-        banner,
-        sente_name: if lang == Lang::Ja { "先手" } else { "Sente" }.into(),
-        gote_name: if lang == Lang::Ja { "後手" } else { "Gote" }.into(),
-    }
-}
-
 /// `settai render doubutsu`.
 pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
-    let game = replay(moves)?;
-    let banner = game.outcome().map(|o| format!("{o:?}"));
-    Ok(render_doubutsu(&view(&game, banner, lang), lang))
+    let game = crate::games::Game::Doubutsu(crate::games::DoubutsuGame(replay(moves)?));
+    let banner = game.outcome().map(|o| format!("{:?} {:?}", o.winner, o.reason));
+    Ok(crate::render::game_png(&game, None, lang, banner.as_deref()))
 }

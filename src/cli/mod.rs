@@ -287,7 +287,16 @@ fn serve() -> anyhow::Result<()> {
         let store = store::Store::connect(&config.database_url)
             .await
             .with_context(|| format!("could not open the database at {}", redact(&config.database_url)))?;
-        let service = service::Service::new(store);
+        let table_path = config.data_dir.join("doubutsu.tb");
+        let table = match crate::games::doubutsu::TableFile::open(&table_path) {
+            Ok(t) => Some(std::sync::Arc::new(t)),
+            Err(e) => {
+                // Reversi and the table-free doubutsu level keep working without it.
+                tracing::warn!("{e}; doubutsu games at the settai and strongest levels are refused until it exists");
+                None
+            }
+        };
+        let service = service::Service::new(store).with_doubutsu_table(table);
         let connection = discord::Connection {
             token,
             guild_id: config.discord_guild_id,
@@ -396,6 +405,7 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
                 println!("{}", reply.best);
             }
         }
+        Game::Doubutsu(_) => bail!("doubutsu replies come from `settai ai doubutsu`"),
     }
     Ok(())
 }
@@ -466,7 +476,7 @@ fn play(kind: GameKind, level: Option<String>, side: SideArg, seed: Option<u64>)
     while let Some(to_move) = game.to_move() {
         println!("\n{}", text_board(&game));
         if to_move != human {
-            let mv = game.ai_move(level, &mut rng).expect("game is live");
+            let mv = game.ai_move(level, None, &mut rng)?.expect("game is live");
             println!("AI plays {mv}");
             game = game.play(&mv)?.0;
             continue;
@@ -533,6 +543,7 @@ pub fn text_board(game: &Game) -> String {
             out.push_str(&format!("X {}  O {}  — {} to move", p.count(reversi::Color::Black), p.count(reversi::Color::White), turn));
             out
         }
+        Game::Doubutsu(g) => doubutsu::text_board(g.0.position()),
     }
 }
 
@@ -585,7 +596,7 @@ fn bench(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
     let moves = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 c5 b4 e3 g5";
     let (game, last) = replay_with_last(GameKind::Reversi, moves)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-    let Game::Reversi(pos) = &game;
+    let Game::Reversi(pos) = &game else { bail!("the benchmark position is a reversi one") };
     let watch = Stopwatch::start();
     let analysis = reversi::ai::choose_move(pos, games::REVERSI_DEPTH, &mut rng);
     let (wall, cpu) = watch.stop();

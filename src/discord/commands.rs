@@ -19,11 +19,15 @@ pub fn play_command() -> CreateCommand {
                 ),
         )
         .add_option(
+            CreateCommandOption::new(CommandOptionType::SubCommand, "doubutsu", "Start a game of doubutsu shogi (you move first)")
+                .description_localized("ja", "どうぶつしょうぎを始める（あなたが先手）"),
+        )
+        .add_option(
             CreateCommandOption::new(CommandOptionType::SubCommand, "move", "Play a move")
                 .description_localized("ja", "手を指す")
                 .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::String, "move", "Your move, e.g. d3")
-                        .description_localized("ja", "指し手（例：d3）")
+                    CreateCommandOption::new(CommandOptionType::String, "move", "Your move, e.g. d3 or B3B2")
+                        .description_localized("ja", "指し手（例：d3、B3B2）")
                         .required(true)
                         .set_autocomplete(true)
                         .max_length(16),

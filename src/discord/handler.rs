@@ -145,6 +145,7 @@ impl Bot {
                 let side = if option("color") == Some("white") { Side::Second } else { Side::First };
                 self.start(ctx, asker, seat, GameKind::Reversi, side, lang).await
             }
+            "doubutsu" => self.start(ctx, asker, seat, GameKind::Doubutsu, Side::First, lang).await,
             "move" => self.play(ctx, asker, seat, option("move").unwrap_or(""), None, lang).await,
             "board" => self.show_board(ctx, asker, seat, lang).await,
             "resign" => self.resign(ctx, asker, seat, lang).await,
@@ -173,6 +174,7 @@ impl Bot {
     async fn on_autocomplete(&self, ctx: &Context, cmd: &CommandInteraction) {
         let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        let matches = |mv: &&String| mv.to_ascii_lowercase().starts_with(&typed);
         let moves = match self.service.legal_moves_for(seat_of_command(cmd)).await {
             Ok(moves) => moves,
             Err(e) => {
@@ -181,7 +183,7 @@ impl Bot {
             }
         };
         let mut response = CreateAutocompleteResponse::new();
-        for mv in moves.iter().filter(|m| m.starts_with(&typed)).take(SELECT_MAX) {
+        for mv in moves.iter().filter(matches).take(SELECT_MAX) {
             response = response.add_string_choice(mv.clone(), mv.clone());
         }
         if let Err(e) = cmd.create_response(ctx, CreateInteractionResponse::Autocomplete(response)).await {
@@ -327,6 +329,11 @@ fn refusal_text(e: &PlayError, lang: Lang) -> String {
         PlayError::BadMove { input, error: MoveError::Illegal(_), legal } => {
             Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
         }
+        PlayError::Unavailable { kind } => Msg::Unavailable { kind: *kind }.text(lang),
+        PlayError::Ai(e) => {
+            tracing::error!(error = %e, "the AI failed");
+            Msg::TryAgain.text(lang)
+        }
         PlayError::Store(e) => {
             tracing::error!(error = %e, "store failure");
             Msg::TryAgain.text(lang)
@@ -387,8 +394,13 @@ impl BoardMessage {
                     Some(GameResult::Bot) => Some(false),
                     _ => None,
                 };
-                let score = if record.status == GameStatus::Finished { record.game.outcome().and_then(|o| o.score) } else { None };
-                let text = Msg::GameOver { human_won, score }.text(lang);
+                let outcome = (record.status == GameStatus::Finished).then(|| record.game.outcome()).flatten();
+                let text = Msg::GameOver {
+                    human_won,
+                    score: outcome.and_then(|o| o.score),
+                    reason: outcome.map(|o| o.reason),
+                }
+                .text(lang);
                 if record.status == GameStatus::Finished {
                     lines.push(text.clone());
                 }
@@ -435,15 +447,17 @@ impl BoardMessage {
     }
 }
 
-/// Select menus of the human's legal moves (split in chunks of 25), or none when it is not the
-/// human's turn.
+/// Select menus of the human's legal moves, or none when it is not the human's turn. Board moves
+/// and drops get menus of their own (a doubutsu position can have more than 25 moves), each
+/// split in chunks of 25.
 fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
     if !record.human_to_move() {
         return Vec::new();
     }
-    let moves = record.game.legal_moves();
-    moves
+    let (drops, board): (Vec<String>, Vec<String>) = record.game.legal_moves().into_iter().partition(|m| m.contains('*'));
+    board
         .chunks(SELECT_MAX)
+        .chain(drops.chunks(SELECT_MAX))
         .enumerate()
         .map(|(part, chunk)| {
             let id = MoveSelect { game_id: record.id, ply: record.ply, part: part as u8 };

@@ -17,16 +17,19 @@ use rand::Rng;
 pub enum GameKind {
     /// Reversi (Othello rules) on an 8x8 board.
     Reversi,
+    /// Doubutsu shogi (どうぶつしょうぎ) on a 3x4 board.
+    Doubutsu,
 }
 
 impl GameKind {
     /// Every kind, in the order menus list them.
-    pub const ALL: [GameKind; 1] = [GameKind::Reversi];
+    pub const ALL: [GameKind; 2] = [GameKind::Reversi, GameKind::Doubutsu];
 
     /// Stable identifier used in the database, the CLI and custom ids.
     pub fn as_str(self) -> &'static str {
         match self {
             GameKind::Reversi => "reversi",
+            GameKind::Doubutsu => "doubutsu",
         }
     }
 
@@ -34,6 +37,7 @@ impl GameKind {
     pub fn default_level(self) -> Level {
         match self {
             GameKind::Reversi => Level::Standard,
+            GameKind::Doubutsu => Level::Settai,
         }
     }
 }
@@ -46,7 +50,7 @@ impl fmt::Display for GameKind {
 
 /// A game name that settai does not know.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game {0:?} (expected: reversi)")]
+#[error("unknown game {0:?} (expected: reversi, doubutsu)")]
 pub struct UnknownGame(pub String);
 
 impl FromStr for GameKind {
@@ -54,6 +58,7 @@ impl FromStr for GameKind {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "reversi" | "othello" => Ok(GameKind::Reversi),
+            "doubutsu" | "dobutsu" => Ok(GameKind::Doubutsu),
             _ => Err(UnknownGame(s.to_string())),
         }
     }
@@ -68,6 +73,12 @@ pub enum Level {
     Highest,
     /// Reversi 忖度無し: the bot plays to win.
     None,
+    /// Doubutsu 接待: answers a move of divergence d with the best move of divergence ≤ d.
+    Settai,
+    /// Doubutsu 最強: perfect play from the table.
+    Strongest,
+    /// Doubutsu 雑魚: random, but takes a win in one and avoids a loss in one.
+    Weakest,
 }
 
 impl Level {
@@ -75,6 +86,7 @@ impl Level {
     pub fn for_kind(kind: GameKind) -> &'static [Level] {
         match kind {
             GameKind::Reversi => &[Level::Standard, Level::Highest, Level::None],
+            GameKind::Doubutsu => &[Level::Settai, Level::Strongest, Level::Weakest],
         }
     }
 
@@ -84,6 +96,9 @@ impl Level {
             Level::Standard => "standard",
             Level::Highest => "highest",
             Level::None => "none",
+            Level::Settai => "settai",
+            Level::Strongest => "strongest",
+            Level::Weakest => "weakest",
         }
     }
 
@@ -157,6 +172,23 @@ pub struct Outcome {
     pub winner: Option<Side>,
     /// Final disc counts (first, second) where the game scores them (reversi).
     pub score: Option<(u32, u32)>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+/// Why a game ended by its rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndReason {
+    /// Neither side can move (reversi): the discs are counted.
+    Count,
+    /// A lion was captured (doubutsu).
+    LionCaptured,
+    /// A lion reached the far row and survived (doubutsu "try").
+    Try,
+    /// The same position occurred for the third time (doubutsu).
+    Repetition,
+    /// The side to move had no legal move (doubutsu, practically unreachable).
+    NoMoves,
 }
 
 /// Why a move could not be played; the message is shown to players and CLI users.
@@ -187,6 +219,31 @@ pub struct DecodeError {
 pub enum Game {
     /// A reversi position.
     Reversi(reversi::Position),
+    /// A doubutsu shogi game with its history (the repetition draw depends on it).
+    Doubutsu(DoubutsuGame),
+}
+
+/// A doubutsu shogi game from the official start; equal when the same moves were played.
+#[derive(Debug, Clone)]
+pub struct DoubutsuGame(pub doubutsu::Game);
+
+impl PartialEq for DoubutsuGame {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.start() == other.0.start() && self.0.moves() == other.0.moves()
+    }
+}
+
+impl Eq for DoubutsuGame {}
+
+/// The bot could not choose a move.
+#[derive(Debug, thiserror::Error)]
+pub enum AiError {
+    /// The level plays from the doubutsu table, which is not available.
+    #[error("the doubutsu table is not available")]
+    NoTable,
+    /// The table could not answer for this position.
+    #[error(transparent)]
+    Doubutsu(#[from] doubutsu::PlayerError),
 }
 
 impl Game {
@@ -194,6 +251,7 @@ impl Game {
     pub fn new(kind: GameKind) -> Game {
         match kind {
             GameKind::Reversi => Game::Reversi(reversi::Position::start()),
+            GameKind::Doubutsu => Game::Doubutsu(DoubutsuGame(doubutsu::Game::new())),
         }
     }
 
@@ -201,6 +259,7 @@ impl Game {
     pub fn kind(&self) -> GameKind {
         match self {
             Game::Reversi(_) => GameKind::Reversi,
+            Game::Doubutsu(_) => GameKind::Doubutsu,
         }
     }
 
@@ -209,13 +268,17 @@ impl Game {
         match self {
             Game::Reversi(p) if p.is_game_over() => None,
             Game::Reversi(p) => Some(reversi_side(p.turn())),
+            Game::Doubutsu(g) if g.0.outcome().is_some() => None,
+            Game::Doubutsu(g) => Some(doubutsu_side(g.0.position().turn())),
         }
     }
 
-    /// Legal moves in canonical notation (a forced pass is the single move `pass`).
+    /// Legal moves in canonical notation (a forced reversi pass is the single move `pass`).
     pub fn legal_moves(&self) -> Vec<String> {
         match self {
             Game::Reversi(p) => p.legal_moves().iter().map(|m| m.to_string()).collect(),
+            Game::Doubutsu(g) if g.0.outcome().is_some() => Vec::new(),
+            Game::Doubutsu(g) => g.0.legal_moves().iter().map(|m| m.to_string()).collect(),
         }
     }
 
@@ -229,6 +292,16 @@ impl Game {
                 let next = p.play(mv).map_err(|e| MoveError::Illegal(e.to_string()))?;
                 Ok((Game::Reversi(next), mv.to_string()))
             }
+            Game::Doubutsu(g) => {
+                let mv: doubutsu::Move =
+                    text.parse().map_err(|e: doubutsu::ParseMoveError| MoveError::Syntax(e.to_string()))?;
+                if g.0.outcome().is_some() {
+                    return Err(MoveError::Illegal("the game is over".into()));
+                }
+                let mut next = g.0.clone();
+                next.play(mv).map_err(|e| MoveError::Illegal(e.to_string()))?;
+                Ok((Game::Doubutsu(DoubutsuGame(next)), mv.to_string()))
+            }
         }
     }
 
@@ -238,14 +311,32 @@ impl Game {
             Game::Reversi(p) => p.outcome().map(|o| Outcome {
                 winner: o.winner().map(reversi_side),
                 score: Some((o.black, o.white)),
+                reason: EndReason::Count,
+            }),
+            Game::Doubutsu(g) => g.0.outcome().map(|o| match o {
+                doubutsu::Outcome::Draw => Outcome { winner: None, score: None, reason: EndReason::Repetition },
+                doubutsu::Outcome::Win { winner, reason } => Outcome {
+                    winner: Some(doubutsu_side(winner)),
+                    score: None,
+                    reason: match reason {
+                        doubutsu::WinReason::LionCaptured => EndReason::LionCaptured,
+                        doubutsu::WinReason::Try => EndReason::Try,
+                        doubutsu::WinReason::NoMoves => EndReason::NoMoves,
+                    },
+                },
             }),
         }
     }
 
-    /// Stable text form for the database.
+    /// Stable text form for the database. Doubutsu stores its moves (the repetition draw needs
+    /// the history) after the current position, which [`Game::decode`] checks against them.
     pub fn encode(&self) -> String {
         match self {
             Game::Reversi(p) => p.to_text(),
+            Game::Doubutsu(g) => {
+                let moves: Vec<String> = g.0.moves().iter().map(|m| m.to_string()).collect();
+                format!("{};{}", g.0.position(), moves.join(" "))
+            }
         }
     }
 
@@ -257,16 +348,56 @@ impl Game {
                 .parse::<reversi::Position>()
                 .map(Game::Reversi)
                 .map_err(|e| fail(e.to_string())),
+            GameKind::Doubutsu => {
+                let (position, moves) = text.split_once(';').ok_or_else(|| fail("no move list".into()))?;
+                let moves = moves
+                    .split_whitespace()
+                    .map(|m| m.parse::<doubutsu::Move>())
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| fail(e.to_string()))?;
+                let game = doubutsu::Game::replay(&moves).map_err(|e| fail(e.to_string()))?;
+                if game.position().to_string() != position {
+                    return Err(fail("the moves do not lead to the stored position".into()));
+                }
+                Ok(Game::Doubutsu(DoubutsuGame(game)))
+            }
         }
     }
 
     /// The bot's reply at `level`: a legal move in canonical notation, or `None` when the game
-    /// is over. Pure and CPU-bound: callers on an async runtime run it on a blocking thread.
-    pub fn ai_move(&self, level: Level, rng: &mut impl Rng) -> Option<String> {
-        self.to_move()?;
-        match self {
-            Game::Reversi(p) => Some(reversi_reply(p, level, rng).best.to_string()),
+    /// is over. The doubutsu table levels need `table`. Pure and CPU-bound: callers on an async
+    /// runtime run it on a blocking thread.
+    pub fn ai_move(
+        &self,
+        level: Level,
+        table: Option<&doubutsu::TableFile>,
+        rng: &mut impl Rng,
+    ) -> Result<Option<String>, AiError> {
+        if self.to_move().is_none() {
+            return Ok(None);
         }
+        Ok(Some(match self {
+            Game::Reversi(p) => reversi_reply(p, level, rng).best.to_string(),
+            Game::Doubutsu(g) => match (level, table) {
+                (Level::Strongest, Some(t)) => doubutsu::strongest(t, &g.0)?,
+                (Level::Weakest, _) => doubutsu::weakest(&g.0, rng)?,
+                (_, Some(t)) => doubutsu::settai(t, &g.0, rng)?,
+                (_, None) => return Err(AiError::NoTable),
+            }
+            .to_string(),
+        }))
+    }
+
+    /// Whether [`Game::ai_move`] at `level` needs the doubutsu table.
+    pub fn needs_table(kind: GameKind, level: Level) -> bool {
+        kind == GameKind::Doubutsu && level != Level::Weakest
+    }
+}
+
+fn doubutsu_side(c: doubutsu::Color) -> Side {
+    match c {
+        doubutsu::Color::Sente => Side::First,
+        doubutsu::Color::Gote => Side::Second,
     }
 }
 
@@ -280,6 +411,8 @@ pub fn reversi_reply(pos: &reversi::Position, level: Level, rng: &mut impl Rng) 
         Level::Standard => (reversi::Level::Standard, reversi::level::SONTAKU_BUDGET),
         Level::Highest => (reversi::Level::Highest, reversi::level::SONTAKU_BUDGET),
         Level::None => (reversi::Level::None, reversi::level::DEFAULT_BUDGET),
+        // Doubutsu levels never reach a reversi game (Level::parse checks the kind).
+        Level::Settai | Level::Strongest | Level::Weakest => (reversi::Level::Standard, reversi::level::SONTAKU_BUDGET),
     };
     reversi::reply(pos, pos.turn().opposite(), level, budget, rng)
 }
@@ -313,4 +446,53 @@ pub struct ReplayError {
     pub text: String,
     /// Why it failed.
     pub error: MoveError,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn doubutsu_games_round_trip_through_their_stored_form() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+        let mut game = Game::new(GameKind::Doubutsu);
+        for _ in 0..30 {
+            if game.to_move().is_none() {
+                break;
+            }
+            let mv = game.ai_move(Level::Weakest, None, &mut rng).unwrap().unwrap();
+            game = game.play(&mv).unwrap().0;
+            let stored = game.encode();
+            assert_eq!(Game::decode(GameKind::Doubutsu, &stored).unwrap(), game, "{stored}");
+        }
+        // A tampered position or move list is refused.
+        let stored = game.encode();
+        let (position, moves) = stored.split_once(';').unwrap();
+        assert!(Game::decode(GameKind::Doubutsu, &format!("{position};{}", moves.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))).is_err());
+        assert!(Game::decode(GameKind::Doubutsu, moves).is_err());
+        assert!(Game::decode(GameKind::Doubutsu, "garbage;B3B2").is_err());
+    }
+
+    #[test]
+    fn table_levels_need_the_table_and_say_so() {
+        let game = Game::new(GameKind::Doubutsu);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        assert!(matches!(game.ai_move(Level::Settai, None, &mut rng), Err(AiError::NoTable)));
+        assert!(matches!(game.ai_move(Level::Strongest, None, &mut rng), Err(AiError::NoTable)));
+        assert!(Game::needs_table(GameKind::Doubutsu, Level::Settai));
+        assert!(!Game::needs_table(GameKind::Doubutsu, Level::Weakest));
+        assert!(!Game::needs_table(GameKind::Reversi, Level::None));
+    }
+
+    #[test]
+    fn levels_belong_to_their_game() {
+        assert_eq!(Level::parse(GameKind::Doubutsu, " Settai "), Ok(Level::Settai));
+        assert!(Level::parse(GameKind::Reversi, "settai").is_err());
+        assert!(Level::parse(GameKind::Doubutsu, "none").is_err());
+        for kind in GameKind::ALL {
+            assert!(Level::for_kind(kind).contains(&kind.default_level()));
+            assert_eq!(kind.as_str().parse::<GameKind>(), Ok(kind));
+        }
+    }
 }

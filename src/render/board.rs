@@ -1,6 +1,8 @@
 //! From the game interface to the per-game renderers.
 
+use super::doubutsu::{render_doubutsu, Animal, DoubutsuView, LastMove, Owner};
 use super::{render_reversi, Disc, ReversiView};
+use crate::games::doubutsu::{self, Color, Move, Role, Square};
 use crate::games::{reversi, Game};
 use crate::i18n::Lang;
 
@@ -39,5 +41,44 @@ pub fn game_png(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: Op
             };
             render_reversi(&view, lang)
         }
+        Game::Doubutsu(g) => render_doubutsu(&doubutsu_view(&g.0, banner.map(str::to_string), lang), lang),
     }
 }
+
+/// The doubutsu board as the renderer draws it (the last move comes from the game's history).
+fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, lang: Lang) -> DoubutsuView {
+    let pos = game.position();
+    let owner = |c: Color| if c == Color::Sente { Owner::Sente } else { Owner::Gote };
+    let animal = |r: Role| match r {
+        Role::Lion => Animal::Lion,
+        Role::Giraffe => Animal::Giraffe,
+        Role::Elephant => Animal::Elephant,
+        Role::Chick => Animal::Chick,
+        Role::Hen => Animal::Hen,
+    };
+    let mut cells = [None; 12];
+    for (i, cell) in cells.iter_mut().enumerate() {
+        let sq = Square::new(i as u8).expect("12 squares");
+        *cell = pos.piece_at(sq).map(|p| (owner(p.color), animal(p.role)));
+    }
+    let hand = |c: Color| {
+        Role::HAND.iter().filter(|&&r| pos.hand(c, r) > 0).map(|&r| (animal(r), pos.hand(c, r))).collect()
+    };
+    let last_move = game.last_move().map(|(_, mv)| match mv {
+        Move::Normal { from, to } => LastMove::Board { from: from.index(), to: to.index() },
+        Move::Drop { to, .. } => LastMove::Drop { to: to.index() },
+    });
+    DoubutsuView {
+        cells,
+        sente_hand: hand(Color::Sente),
+        gote_hand: hand(Color::Gote),
+        last_move,
+        to_move: game.outcome().is_none().then(|| owner(pos.turn())),
+        in_check: None,
+        banner,
+        sente_name: if lang == Lang::Ja { "先手" } else { "Sente" }.into(),
+        gote_name: if lang == Lang::Ja { "後手" } else { "Gote" }.into(),
+    }
+}
+
+

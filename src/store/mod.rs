@@ -119,5 +119,6 @@ impl Store {
 fn level_column(kind: GameKind) -> &'static str {
     match kind {
         GameKind::Reversi => "reversi_level",
+        GameKind::Doubutsu => "doubutsu_level",
     }
 }
