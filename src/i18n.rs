@@ -1,6 +1,6 @@
 //! Every player-facing sentence, in English and Japanese, in one place.
 
-use crate::games::{EndReason, GameKind, Side};
+use crate::games::{EndReason, GameKind, Level, Side};
 
 /// A language players read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -62,6 +62,16 @@ pub enum Msg<'a> {
     TryAgain,
     /// Placeholder of the move select menu.
     ChooseMove,
+    /// `/settings` by someone without Manage Server.
+    ManagersOnly,
+    /// `/settings` outside a server.
+    ServerOnly,
+    /// The server's settings.
+    Settings { levels: Vec<(GameKind, Level)> },
+    /// A level was set.
+    LevelSet { kind: GameKind, level: Level },
+    /// A level that the game does not have.
+    LevelNotForGame { kind: GameKind },
     /// Label of the colour option.
     SideName { kind: GameKind, side: Side },
 }
@@ -142,6 +152,33 @@ impl Msg<'_> {
             (Msg::IllegalMove { input, legal }, Ja) => format!("`{input}` には打てません。打てる場所：{legal}"),
             (Msg::TryAgain, En) => "Something went wrong on my side. Please try again in a moment.".into(),
             (Msg::TryAgain, Ja) => "うまくいきませんでした。少し待ってからもう一度お試しください。".into(),
+            (Msg::ManagersOnly, En) => "Only members who can manage this server can change settings.".into(),
+            (Msg::ManagersOnly, Ja) => "設定を変えられるのはサーバーの管理者だけです。".into(),
+            (Msg::ServerOnly, En) => "Settings belong to a server; use this command in one.".into(),
+            (Msg::ServerOnly, Ja) => "設定はサーバーごとです。サーバーの中で使ってください。".into(),
+            (Msg::Settings { levels }, lang) => {
+                let lines: Vec<String> =
+                    levels.iter().map(|(k, l)| format!("• {}: **{}**", kind_name(*k, lang), level_name(*l, lang))).collect();
+                let title = if lang == Ja { "このサーバーの設定" } else { "This server's settings" };
+                format!("{title}\n{}", lines.join("\n"))
+            }
+            (Msg::LevelSet { kind, level }, En) => format!(
+                "{} will now be played at **{}**. Games in progress keep their level; new games use this one.",
+                kind_name(*kind, En),
+                level_name(*level, En)
+            ),
+            (Msg::LevelSet { kind, level }, Ja) => format!(
+                "{}のレベルを **{}** にしました。対局中のゲームはそのまま、次の対局から変わります。",
+                kind_name(*kind, Ja),
+                level_name(*level, Ja)
+            ),
+            (Msg::LevelNotForGame { kind }, lang) => {
+                let names: Vec<&str> = Level::for_kind(*kind).iter().map(|l| level_name(*l, lang)).collect();
+                match lang {
+                    En => format!("{} has the levels {}.", kind_name(*kind, En), names.join(", ")),
+                    Ja => format!("{}のレベルは {} です。", kind_name(*kind, Ja), names.join("、")),
+                }
+            }
             (Msg::ChooseMove, En) => "Choose your move".into(),
             (Msg::ChooseMove, Ja) => "手を選んでください".into(),
             (Msg::SideName { kind: GameKind::Reversi, side: Side::First }, En) => "black".into(),
@@ -163,5 +200,23 @@ pub fn kind_name(kind: GameKind, lang: Lang) -> &'static str {
         (GameKind::Reversi, Lang::Ja) => "リバーシ",
         (GameKind::Doubutsu, Lang::En) => "doubutsu shogi",
         (GameKind::Doubutsu, Lang::Ja) => "どうぶつしょうぎ",
+    }
+}
+
+/// A level's name as admins see it.
+pub fn level_name(level: Level, lang: Lang) -> &'static str {
+    match (level, lang) {
+        (Level::Standard, Lang::En) => "standard",
+        (Level::Standard, Lang::Ja) => "標準",
+        (Level::Highest, Lang::En) => "highest",
+        (Level::Highest, Lang::Ja) => "最高",
+        (Level::None, Lang::En) => "no mercy",
+        (Level::None, Lang::Ja) => "忖度無し",
+        (Level::Settai, Lang::En) => "settai (hospitable)",
+        (Level::Settai, Lang::Ja) => "接待",
+        (Level::Strongest, Lang::En) => "strongest",
+        (Level::Strongest, Lang::Ja) => "最強",
+        (Level::Weakest, Lang::En) => "weakest",
+        (Level::Weakest, Lang::Ja) => "雑魚",
     }
 }

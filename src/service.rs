@@ -156,6 +156,20 @@ impl Service {
         Ok(record)
     }
 
+    /// The level of every game on a server.
+    pub async fn guild_levels(&self, guild_id: u64) -> Result<Vec<(GameKind, Level)>, PlayError> {
+        let mut levels = Vec::new();
+        for kind in GameKind::ALL {
+            levels.push((kind, self.store.guild_level(Some(guild_id), kind).await?));
+        }
+        Ok(levels)
+    }
+
+    /// Sets the level a server plays `kind` at; games in progress keep theirs.
+    pub async fn set_guild_level(&self, guild_id: u64, kind: GameKind, level: Level) -> Result<(), PlayError> {
+        Ok(self.store.set_guild_level(guild_id, kind, level).await?)
+    }
+
     /// The active game in the channel.
     pub async fn current(&self, channel_id: u64) -> Result<GameRecord, PlayError> {
         self.store.active_game(channel_id).await?.ok_or(PlayError::NoGame)

@@ -470,3 +470,50 @@ async fn without_the_table_doubutsu_is_refused_politely_and_reversi_still_works(
     board_image(&reversi);
     bot.stop().await;
 }
+
+/// A `/settings` interaction by a member with (or without) Manage Server.
+fn settings(ctx: &Ctx, sub: &str, options: Value, manager: bool) -> Value {
+    let mut payload = fixtures::slash(ctx, "settings", sub, options);
+    // MANAGE_GUILD is bit 5; the fixture's default member has the usual member permissions only.
+    let permissions = if manager { "32" } else { "0" };
+    payload["member"]["permissions"] = json!(permissions);
+    payload
+}
+
+fn level_options(game: &str, level: &str) -> Value {
+    json!([{ "name": "game", "type": 3, "value": game }, { "name": "level", "type": 3, "value": level }])
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let commands = bot.standin.registered_commands().await;
+    let settings_cmd = commands.iter().find(|c| c["name"] == "settings").expect("/settings is registered");
+    assert_eq!(settings_cmd["default_member_permissions"], "32");
+
+    // A player who is not a manager changes nothing.
+    let denied = bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "weakest"), false)).await;
+    assert_refused(&denied, "manage this server");
+    assert_eq!(bot.store.guild_level(Some(ctx.guild_id), GameKind::Doubutsu).await.unwrap(), settai::games::Level::Settai);
+
+    // A level of the other game is refused.
+    let wrong = bot.standin.interact(settings(&ctx, "level", level_options("reversi", "weakest"), true)).await;
+    assert!(wrong.is_ephemeral() && wrong.content().contains("no mercy"), "{}", wrong.content());
+    assert_eq!(bot.store.guild_level(Some(ctx.guild_id), GameKind::Reversi).await.unwrap(), settai::games::Level::Standard);
+
+    // A manager sets doubutsu to weakest: the table is not needed, so doubutsu can start.
+    let set = bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "weakest"), true)).await;
+    assert!(set.is_ephemeral() && set.content().contains("weakest"), "{}", set.content());
+    assert_eq!(bot.store.guild_level(Some(ctx.guild_id), GameKind::Doubutsu).await.unwrap(), settai::games::Level::Weakest);
+    let shown = bot.standin.interact(settings(&Ctx::ja(), "show", json!([]), true)).await;
+    assert!(shown.is_ephemeral() && shown.content().contains("雑魚") && shown.content().contains("標準"), "{}", shown.content());
+    let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
+    assert!(!started.is_ephemeral(), "{started}");
+    assert_eq!(bot.game(&ctx).await.unwrap().level, settai::games::Level::Weakest);
+
+    // Changing the level later does not touch the running game.
+    bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "strongest"), true)).await;
+    assert_eq!(bot.game(&ctx).await.unwrap().level, settai::games::Level::Weakest);
+    bot.stop().await;
+}

@@ -1,6 +1,9 @@
 //! The `/play` command as registered with Discord.
 
-use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption};
+use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption, InteractionContext, Permissions};
+
+use crate::games::{GameKind, Level};
+use crate::i18n::{kind_name, level_name, Lang};
 
 /// `/play` with its subcommands, names and descriptions localized for Japanese.
 pub fn play_command() -> CreateCommand {
@@ -40,5 +43,41 @@ pub fn play_command() -> CreateCommand {
         .add_option(
             CreateCommandOption::new(CommandOptionType::SubCommand, "resign", "Resign the current game")
                 .description_localized("ja", "投了する"),
+        )
+}
+
+/// `/settings`: server managers choose how the bot plays (Discord hides it from others; the
+/// handler checks the permission again).
+pub fn settings_command() -> CreateCommand {
+    let mut game = CreateCommandOption::new(CommandOptionType::String, "game", "Which game")
+        .description_localized("ja", "ゲーム")
+        .required(true);
+    for kind in GameKind::ALL {
+        game = game.add_string_choice_localized(kind_name(kind, Lang::En), kind.as_str(), [("ja", kind_name(kind, Lang::Ja))]);
+    }
+    let mut level = CreateCommandOption::new(CommandOptionType::String, "level", "How the bot plays it")
+        .description_localized("ja", "ボットの打ち方")
+        .required(true);
+    for kind in GameKind::ALL {
+        for &l in Level::for_kind(kind) {
+            let en = format!("{}: {}", kind_name(kind, Lang::En), level_name(l, Lang::En));
+            let ja = format!("{}：{}", kind_name(kind, Lang::Ja), level_name(l, Lang::Ja));
+            level = level.add_string_choice_localized(en, l.as_str(), [("ja", ja)]);
+        }
+    }
+    CreateCommand::new("settings")
+        .description("Choose how the bot plays on this server (server managers)")
+        .description_localized("ja", "このサーバーでのボットの打ち方を選ぶ（サーバー管理者）")
+        .default_member_permissions(Permissions::MANAGE_GUILD)
+        .contexts(vec![InteractionContext::Guild])
+        .add_option(
+            CreateCommandOption::new(CommandOptionType::SubCommand, "show", "Show this server's settings")
+                .description_localized("ja", "このサーバーの設定を表示する"),
+        )
+        .add_option(
+            CreateCommandOption::new(CommandOptionType::SubCommand, "level", "Set the level of a game (applies to new games)")
+                .description_localized("ja", "ゲームのレベルを設定する（次の対局から）")
+                .add_sub_option(game)
+                .add_sub_option(level),
         )
 }

@@ -10,8 +10,8 @@ use serenity::all::{
 };
 use serenity::async_trait;
 
-use super::commands::play_command;
-use crate::games::{GameKind, MoveError, Side};
+use super::commands::{play_command, settings_command};
+use crate::games::{GameKind, Level, MoveError, Side};
 use crate::i18n::{Lang, Msg};
 use crate::render;
 use crate::service::{PlayError, PlayedMove, Seat, Service, Turn};
@@ -92,8 +92,8 @@ impl EventHandler for Bot {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
         let registered = match self.guild_id {
-            Some(guild) => GuildId::new(guild).set_commands(&ctx, vec![play_command()]).await,
-            None => serenity::all::Command::set_global_commands(&ctx, vec![play_command()]).await,
+            Some(guild) => GuildId::new(guild).set_commands(&ctx, vec![play_command(), settings_command()]).await,
+            None => serenity::all::Command::set_global_commands(&ctx, vec![play_command(), settings_command()]).await,
         };
         if let Err(e) = registered {
             tracing::error!(error = %e, "could not register slash commands");
@@ -140,6 +140,13 @@ impl Bot {
         let asker = Asker::Command(cmd);
         let Some((name, options)) = subcommand(cmd) else { return };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+        if cmd.data.name == "settings" {
+            let text = self.settings(cmd, name, option("game"), option("level"), lang).await;
+            if let Err(e) = asker.ephemeral(ctx, text).await {
+                tracing::warn!(error = %e, "could not answer /settings");
+            }
+            return;
+        }
         let outcome = match name {
             "reversi" => {
                 let side = if option("color") == Some("white") { Side::Second } else { Side::First };
@@ -189,6 +196,39 @@ impl Bot {
         if let Err(e) = cmd.create_response(ctx, CreateInteractionResponse::Autocomplete(response)).await {
             tracing::warn!(error = %e, "autocomplete reply failed");
         }
+    }
+
+    /// `/settings`: the reply text (always ephemeral: only the admin sees levels).
+    async fn settings(&self, cmd: &CommandInteraction, sub: &str, game: Option<&str>, level: Option<&str>, lang: Lang) -> String {
+        let Some(guild) = cmd.guild_id else { return Msg::ServerOnly.text(lang) };
+        // Discord hides the command from others, but the permission is checked here too.
+        let permitted = cmd
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild() || p.administrator());
+        if !permitted {
+            return Msg::ManagersOnly.text(lang);
+        }
+        let result = match sub {
+            "show" => self.service.guild_levels(guild.get()).await.map(|levels| Msg::Settings { levels }.text(lang)),
+            "level" => {
+                // Discord only sends the offered choices; anything else is a forged request.
+                let Some(kind) = game.and_then(|g| g.parse::<GameKind>().ok()) else {
+                    return Msg::TryAgain.text(lang);
+                };
+                match Level::parse(kind, level.unwrap_or("")) {
+                    Err(_) => Ok(Msg::LevelNotForGame { kind }.text(lang)),
+                    Ok(level) => self
+                        .service
+                        .set_guild_level(guild.get(), kind, level)
+                        .await
+                        .map(|()| Msg::LevelSet { kind, level }.text(lang)),
+                }
+            }
+            _ => Ok(Msg::TryAgain.text(lang)),
+        };
+        result.unwrap_or_else(|e| refusal_text(&e, lang))
     }
 
     /// Tells the player about a failure in the way its stage allows.
