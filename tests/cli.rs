@@ -11,6 +11,17 @@ fn settai(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Each command fails with a non-zero exit and one line of stderr naming the problem.
+fn assert_one_line_failures(cases: &[(&[&str], &str)]) {
+    for &(args, needle) in cases {
+        let out = settai(args);
+        assert!(!out.status.success(), "{args:?} should fail");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line expected, got {err:?}");
+        assert!(err.contains(needle), "{args:?}: {err:?} should name {needle:?}");
+    }
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).trim().to_string()
 }
@@ -58,13 +69,7 @@ fn bad_input_fails_with_one_line_naming_the_problem() {
         (&["render", "reversi", "--moves", "f5 f5", "--out", "/tmp/never.png"], "move 2 \"f5\""),
         (&["serve"], "DISCORD_TOKEN"),
     ];
-    for (args, needle) in cases {
-        let out = settai(args);
-        assert!(!out.status.success(), "{args:?} should fail");
-        let err = stderr(&out);
-        assert_eq!(err.lines().count(), 1, "{args:?}: one line expected, got {err:?}");
-        assert!(err.contains(needle), "{args:?}: {err:?} should name {needle:?}");
-    }
+    assert_one_line_failures(&cases);
 }
 
 #[test]
@@ -119,11 +124,5 @@ fn doubutsu_bad_input_and_a_missing_table_are_one_line_errors() {
         (&["ai", "doubutsu", "--level", "settai", "--table", missing, "--moves", "B3B2"], "settai tablebase build"),
         (&["tablebase", "stats", "--table", missing], missing),
     ];
-    for (args, needle) in cases {
-        let out = settai(args);
-        assert!(!out.status.success(), "{args:?} should fail");
-        let err = stderr(&out);
-        assert_eq!(err.lines().count(), 1, "{args:?}: one line expected, got {err:?}");
-        assert!(err.contains(needle), "{args:?}: {err:?} should name {needle:?}");
-    }
+    assert_one_line_failures(&cases);
 }

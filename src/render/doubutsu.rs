@@ -11,7 +11,7 @@ use image::{Rgb, RgbImage, Rgba, Rgba32FImage};
 
 use super::{
     blend, draw_label, draw_text, encode_png, fill_circle, fill_rect, fill_round_rect, fit_size,
-    font, mix, rgb, text_width, Align, Lang, Sprite,
+    font, inlay_groove, mix, rgb, text_width, Align, Lang, Sprite, WOOD_EDGE,
 };
 
 /// A kind of piece.
@@ -119,7 +119,6 @@ const PILL_RING: Rgb<u8> = rgb(150, 162, 180);
 const TEXT: Rgb<u8> = rgb(236, 234, 228);
 const BANNER_TEXT: Rgb<u8> = rgb(246, 200, 80);
 const WOOD: Rgb<u8> = rgb(92, 60, 36);
-const WOOD_EDGE: Rgb<u8> = rgb(58, 36, 20);
 const WOOD_LIGHT: Rgb<u8> = rgb(128, 90, 58);
 const TRAY: Rgb<u8> = rgb(76, 48, 28);
 const LABEL: Rgb<u8> = rgb(236, 214, 170);
@@ -450,19 +449,7 @@ fn build_background() -> RgbImage {
         (HEIGHT as i32 - PAD) as f32,
     );
     wood_slab(&mut img, frame, 10.0);
-    // A dark groove around the field, as if the board were inlaid.
-    fill_round_rect(
-        &mut img,
-        (
-            (BX - 4) as f32,
-            (BY - 4) as f32,
-            (BX + BOARD_W + 4) as f32,
-            (BY + BOARD_H + 4) as f32,
-        ),
-        3.0,
-        WOOD_EDGE,
-        1.0,
-    );
+    inlay_groove(&mut img, BX, BY, BOARD_W, BOARD_H);
     fill_rect(&mut img, BX - 1, BY - 1, BOARD_W + 2, BOARD_H + 2, GRID);
     for idx in 0..12 {
         let (cx, cy) = cell_centre(idx);

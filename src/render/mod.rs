@@ -412,6 +412,14 @@ pub(crate) fn fit_size(font: &FontRef<'_>, px: f32, max_w: f32, text: &str) -> f
     }
 }
 
+/// Dark edge of the wooden frames.
+pub(crate) const WOOD_EDGE: Rgb<u8> = rgb(58, 36, 20);
+
+/// A dark groove around a playing field at (x, y) of size w x h, as if the board were inlaid.
+pub(crate) fn inlay_groove(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32) {
+    fill_round_rect(img, ((x - 4) as f32, (y - 4) as f32, (x + w + 4) as f32, (y + h + 4) as f32), 3.0, WOOD_EDGE, 1.0);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

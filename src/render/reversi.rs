@@ -6,7 +6,7 @@ use image::{Rgb, RgbImage};
 
 use super::{
     draw_label, draw_text, encode_png, fill_circle, fill_circle_with, fill_rect, fill_round_rect,
-    fit_size, font, mix, rgb, soft_shadow, stroke_circle, Align, Lang, Sprite,
+    fit_size, font, inlay_groove, mix, rgb, soft_shadow, stroke_circle, Align, Lang, Sprite, WOOD_EDGE,
 };
 
 /// Contents of one square.
@@ -61,7 +61,6 @@ const PILL_RING: Rgb<u8> = rgb(150, 162, 180);
 const TEXT: Rgb<u8> = rgb(236, 234, 228);
 const BANNER_TEXT: Rgb<u8> = rgb(246, 200, 80);
 const WOOD: Rgb<u8> = rgb(92, 60, 36);
-const WOOD_EDGE: Rgb<u8> = rgb(58, 36, 20);
 const WOOD_LIGHT: Rgb<u8> = rgb(128, 90, 58);
 const LABEL: Rgb<u8> = rgb(236, 214, 170);
 pub(crate) const GREEN: Rgb<u8> = rgb(36, 128, 72);
@@ -110,19 +109,7 @@ fn build_background() -> RgbImage {
         WOOD,
         1.0,
     );
-    // A dark groove around the green field, as if the board were inlaid.
-    fill_round_rect(
-        &mut img,
-        (
-            (BX - 4) as f32,
-            (BY - 4) as f32,
-            (BX + BOARD + 4) as f32,
-            (BY + BOARD + 4) as f32,
-        ),
-        3.0,
-        WOOD_EDGE,
-        1.0,
-    );
+    inlay_groove(&mut img, BX, BY, BOARD, BOARD);
 
     // Green field including the outer grid line, which straddles its edge.
     fill_rect(&mut img, BX - 1, BY - 1, BOARD + 2, BOARD + 2, GREEN);
