@@ -5,8 +5,9 @@ use std::path::PathBuf;
 /// Where the bot connects when `DATABASE_URL` is not set: the local cluster, trust auth.
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@localhost:5432/settai";
 
-/// Settings every command shares.
-#[derive(Debug, Clone)]
+/// Settings every command shares. Its `Debug` output hides the token and the database password,
+/// so logging a configuration never leaks a secret.
+#[derive(Clone)]
 pub struct Config {
     /// Postgres connection string.
     pub database_url: String,
@@ -29,6 +30,30 @@ pub struct ConfigError {
     expected: &'static str,
 }
 
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("database_url", &redact_url(&self.database_url))
+            .field("discord_token", &self.discord_token.as_ref().map(|_| "<redacted>"))
+            .field("discord_guild_id", &self.discord_guild_id)
+            .field("discord_api_base", &self.discord_api_base)
+            .field("data_dir", &self.data_dir)
+            .finish()
+    }
+}
+
+/// A connection URL without its password, for messages and logs.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let creds = &url[scheme + 3..at];
+            let user = creds.split(':').next().unwrap_or("");
+            format!("{}{}@{}", &url[..scheme + 3], user, &url[at + 1..])
+        }
+        _ => url.to_string(),
+    }
+}
+
 impl Config {
     /// Reads the process environment.
     pub fn from_env() -> Result<Config, ConfigError> {
@@ -48,5 +73,31 @@ impl Config {
             discord_api_base: var("DISCORD_API_BASE"),
             data_dir: var("SETTAI_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("data")),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_hides_secrets() {
+        let config = Config {
+            database_url: "postgres://bot:hunter2@db:5432/settai".into(),
+            discord_token: Some("MTIz.secret-token".into()),
+            discord_guild_id: Some(42),
+            discord_api_base: None,
+            data_dir: PathBuf::from("data"),
+        };
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("hunter2") && !shown.contains("secret-token"), "{shown}");
+        assert!(shown.contains("postgres://bot@db:5432/settai") && shown.contains("<redacted>"), "{shown}");
+    }
+
+    #[test]
+    fn redact_url_hides_passwords_only() {
+        assert_eq!(redact_url("postgres://u:secret@h:5432/db"), "postgres://u@h:5432/db");
+        assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(redact_url("postgres://h/db"), "postgres://h/db");
     }
 }

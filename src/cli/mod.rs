@@ -286,7 +286,7 @@ fn serve() -> anyhow::Result<()> {
     runtime.block_on(async move {
         let store = store::Store::connect(&config.database_url)
             .await
-            .with_context(|| format!("could not open the database at {}", redact(&config.database_url)))?;
+            .with_context(|| format!("could not open the database at {}", crate::config::redact_url(&config.database_url)))?;
         let table_path = config.data_dir.join("doubutsu.tb");
         let table = match crate::games::doubutsu::TableFile::open(&table_path) {
             Ok(t) => Some(std::sync::Arc::new(t)),
@@ -310,18 +310,6 @@ fn serve() -> anyhow::Result<()> {
             }
         }
     })
-}
-
-/// The URL without its password, for messages.
-fn redact(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let creds = &url[scheme + 3..at];
-            let user = creds.split(':').next().unwrap_or("");
-            format!("{}{}@{}", &url[..scheme + 3], user, &url[at + 1..])
-        }
-        _ => url.to_string(),
-    }
 }
 
 fn level_or_default(kind: GameKind, level: Option<String>) -> anyhow::Result<Level> {
@@ -625,13 +613,6 @@ fn bench(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn redact_hides_passwords_only() {
-        assert_eq!(redact("postgres://u:secret@h:5432/db"), "postgres://u@h:5432/db");
-        assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
-        assert_eq!(redact("postgres://h/db"), "postgres://h/db");
-    }
 
     #[test]
     fn cli_parses() {
