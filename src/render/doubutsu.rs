@@ -11,7 +11,7 @@ use image::{Rgb, RgbImage, Rgba, Rgba32FImage};
 
 use super::{
     blend, draw_label, draw_text, encode_png, fill_circle, fill_rect, fill_round_rect, fit_size,
-    font, inlay_groove, mix, rgb, text_width, Align, Lang, Sprite, WOOD_EDGE,
+    font, inlay_groove, BANNER_TEXT, BG, LABEL, PILL, PILL_ACTIVE, PILL_RING, TEXT, WOOD, WOOD_LIGHT, mix, rgb, text_width, Align, Lang, Sprite, WOOD_EDGE,
 };
 
 /// A kind of piece.
@@ -111,17 +111,8 @@ const DOT_R: f32 = 0.054;
 const HAND_PITCH: i32 = 74;
 const HAND_TOP: i32 = 40;
 
-// Palette: the dark header and wood frame match the reversi board.
-const BG: Rgb<u8> = rgb(38, 41, 46);
-const PILL: Rgb<u8> = rgb(52, 56, 63);
-const PILL_ACTIVE: Rgb<u8> = rgb(70, 76, 86);
-const PILL_RING: Rgb<u8> = rgb(150, 162, 180);
-const TEXT: Rgb<u8> = rgb(236, 234, 228);
-const BANNER_TEXT: Rgb<u8> = rgb(246, 200, 80);
-const WOOD: Rgb<u8> = rgb(92, 60, 36);
-const WOOD_LIGHT: Rgb<u8> = rgb(128, 90, 58);
+// Palette (the header and frame colours are shared, in render/mod.rs).
 const TRAY: Rgb<u8> = rgb(76, 48, 28);
-const LABEL: Rgb<u8> = rgb(236, 214, 170);
 const FIELD: Rgb<u8> = rgb(232, 204, 150);
 const GRID: Rgb<u8> = rgb(120, 82, 46);
 const HIGHLIGHT: Rgb<u8> = rgb(250, 214, 40);

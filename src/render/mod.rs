@@ -412,6 +412,17 @@ pub(crate) fn fit_size(font: &FontRef<'_>, px: f32, max_w: f32, text: &str) -> f
     }
 }
 
+// Palette shared by the boards: dark header strip, pills, wooden frame.
+pub(crate) const BG: Rgb<u8> = rgb(38, 41, 46);
+pub(crate) const PILL: Rgb<u8> = rgb(52, 56, 63);
+pub(crate) const PILL_ACTIVE: Rgb<u8> = rgb(70, 76, 86);
+pub(crate) const PILL_RING: Rgb<u8> = rgb(150, 162, 180);
+pub(crate) const TEXT: Rgb<u8> = rgb(236, 234, 228);
+pub(crate) const BANNER_TEXT: Rgb<u8> = rgb(246, 200, 80);
+pub(crate) const WOOD: Rgb<u8> = rgb(92, 60, 36);
+pub(crate) const WOOD_LIGHT: Rgb<u8> = rgb(128, 90, 58);
+pub(crate) const LABEL: Rgb<u8> = rgb(236, 214, 170);
+
 /// Dark edge of the wooden frames.
 pub(crate) const WOOD_EDGE: Rgb<u8> = rgb(58, 36, 20);
 

@@ -6,7 +6,7 @@ use image::{Rgb, RgbImage};
 
 use super::{
     draw_label, draw_text, encode_png, fill_circle, fill_circle_with, fill_rect, fill_round_rect,
-    fit_size, font, inlay_groove, mix, rgb, soft_shadow, stroke_circle, Align, Lang, Sprite, WOOD_EDGE,
+    fit_size, font, inlay_groove, BANNER_TEXT, BG, LABEL, PILL, PILL_ACTIVE, PILL_RING, TEXT, WOOD, WOOD_LIGHT, mix, rgb, soft_shadow, stroke_circle, Align, Lang, Sprite, WOOD_EDGE,
 };
 
 /// Contents of one square.
@@ -53,16 +53,7 @@ pub const WIDTH: u32 = (BX + BOARD + FRAME + PAD) as u32;
 pub const HEIGHT: u32 = (BY + BOARD + FRAME + PAD) as u32;
 const DISC_R: f32 = 26.5;
 
-// Palette.
-const BG: Rgb<u8> = rgb(38, 41, 46);
-const PILL: Rgb<u8> = rgb(52, 56, 63);
-const PILL_ACTIVE: Rgb<u8> = rgb(70, 76, 86);
-const PILL_RING: Rgb<u8> = rgb(150, 162, 180);
-const TEXT: Rgb<u8> = rgb(236, 234, 228);
-const BANNER_TEXT: Rgb<u8> = rgb(246, 200, 80);
-const WOOD: Rgb<u8> = rgb(92, 60, 36);
-const WOOD_LIGHT: Rgb<u8> = rgb(128, 90, 58);
-const LABEL: Rgb<u8> = rgb(236, 214, 170);
+// Palette (the shared colours live in render/mod.rs).
 pub(crate) const GREEN: Rgb<u8> = rgb(36, 128, 72);
 const GRID: Rgb<u8> = rgb(16, 62, 34);
 const LAST_MOVE: Rgb<u8> = rgb(232, 56, 48);
