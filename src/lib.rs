@@ -1,13 +1,15 @@
 //! settai: a Discord bot that plays board games with families and lets children win gracefully.
 //!
 //! Layout: pure game logic lives in [`games`] (no I/O, no async); [`render`] turns positions into
-//! PNG images; [`store`] keeps games in Postgres; [`service`] is the game flow shared by every
+//! PNG images; [`hospitality`] measures how the levels treat guests of every strength;
+//! [`store`] keeps games in Postgres; [`service`] is the game flow shared by every
 //! front end; [`discord`] and [`cli`] are thin shells over it.
 
 pub mod cli;
 pub mod config;
 pub mod discord;
 pub mod games;
+pub mod hospitality;
 pub mod i18n;
 pub mod render;
 pub mod service;

@@ -265,12 +265,12 @@ impl Service {
         }
     }
 
-    /// The last move of a stored game, found by replaying its move list from the start; a list
+    /// The last move of a stored game, found by replaying its move list from its start; a list
     /// that does not lead to the stored position is reported as corrupt rather than trusted.
     pub async fn last_move(&self, record: &GameRecord) -> Result<Option<PlayedMove>, PlayError> {
         let moves = self.store.moves(record.id).await?;
         let corrupt = |reason: String| PlayError::Store(StoreError::Corrupt { game_id: record.id, reason });
-        let mut game = Game::new(record.kind());
+        let mut game = record.game.initial();
         let mut last = None;
         for m in &moves {
             let (next, notation) = game.play(&m.notation).map_err(|e| corrupt(format!("ply {}: {e}", m.ply)))?;

@@ -118,11 +118,19 @@ fn doubutsu_perft_matches_an_independent_count_and_the_weakest_ai_answers() {
 #[test]
 fn doubutsu_bad_input_and_a_missing_table_are_one_line_errors() {
     let missing = "/nonexistent/settai-doubutsu.tb";
-    let cases: [(&[&str], &str); 4] = [
+    let hospitality = |level: &'static str, guests: &'static str| -> Vec<&'static str> {
+        vec!["bench", "hospitality", "--game", "doubutsu", "--level", level, "--guests", guests, "--table", missing]
+    };
+    let (h1, h2, h3) = (hospitality("settai", "random"), hospitality("kind", "random"), hospitality("settai", "random,grandmaster"));
+    let cases: [(&[&str], &str); 8] = [
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "B3B2 A1A3"], "move 2 \"A1A3\""),
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "Z9Z9"], "Z9Z9"),
         (&["ai", "doubutsu", "--level", "settai", "--table", missing, "--moves", "B3B2"], "settai tablebase build"),
         (&["tablebase", "stats", "--table", missing], missing),
+        (&["bench", "table", "--table", missing], missing),
+        (&h1, "settai tablebase build"),
+        (&h2, "unknown doubutsu level \"kind\""),
+        (&h3, "unknown guest \"grandmaster\""),
     ];
     assert_one_line_failures(&cases);
 }

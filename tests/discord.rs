@@ -9,7 +9,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use serenity::gateway::ShardManager;
 use settai::discord::{self, Connection};
-use settai::games::{reversi, Game, GameKind, Side};
+use settai::games::doubutsu::{self, table::BuildOptions, Table as _, TableFile};
+use settai::games::{reversi, DoubutsuGame, Game, GameKind, Level, Side};
 use settai::service::Service;
 use settai::store::{GameRecord, GameStatus, NewGame, NewMove, Store};
 use sqlx::PgPool;
@@ -32,10 +33,20 @@ impl Bot {
 
     /// A bot registering its commands to `guild_id` (development mode) or globally.
     async fn start_in(pool: PgPool, guild_id: Option<u64>) -> Bot {
+        Bot::launch(pool, guild_id, None).await
+    }
+
+    /// A bot that has a doubutsu table.
+    async fn start_with_table(pool: PgPool, table: Arc<TableFile>) -> Bot {
+        Bot::launch(pool, None, Some(table)).await
+    }
+
+    async fn launch(pool: PgPool, guild_id: Option<u64>, table: Option<Arc<TableFile>>) -> Bot {
         let standin = StandIn::start().await;
         let store = Store::from_pool(pool);
         let connection = Connection { token: StandIn::TOKEN.into(), guild_id, api_base: Some(standin.base_url()) };
-        let mut client = discord::client(connection, Service::new(store.clone())).await.unwrap();
+        let service = Service::new(store.clone()).with_doubutsu_table(table);
+        let mut client = discord::client(connection, service).await.unwrap();
         let shards = client.shard_manager.clone();
         tokio::spawn(async move { client.start().await });
         standin.wait_ready(T).await;
@@ -452,6 +463,85 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     assert!(stored.1 >= 3, "{stored:?}");
     // The stored game reads back with its history.
     assert!(Game::decode(GameKind::Doubutsu, &stored.0).is_ok());
+    bot.stop().await;
+}
+
+/// The table of the sub-game with lions and chicks only (built in a moment), as a file the bot
+/// maps like the real one; and that sub-game's first position.
+fn small_table(name: &str) -> (Arc<TableFile>, doubutsu::Position) {
+    let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
+    let (table, _) = doubutsu::table::build(&[root], &BuildOptions::default());
+    let path = std::env::temp_dir().join(format!("settai-e2e-{name}-{}.tb", std::process::id()));
+    table.write(&path).unwrap();
+    let file = TableFile::open(&path).unwrap();
+    // The mapping stays valid after the name is gone.
+    std::fs::remove_file(&path).unwrap();
+    (Arc::new(file), root)
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn doubutsu_table_levels_answer_through_the_bot_as_the_table_says(pool: PgPool) {
+    use rand::SeedableRng;
+    let (table, root) = small_table("levels");
+    let bot = Bot::start_with_table(pool, table.clone()).await;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let mut checked = 0;
+    for (i, level) in [Level::Strongest, Level::Settai].into_iter().enumerate() {
+        let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 1 + i as u64);
+        let record = bot
+            .store
+            .create_game(&NewGame {
+                guild_id: Some(ctx.guild_id),
+                channel_id: ctx.channel_id,
+                human_id: USER_ID,
+                human_side: Side::First,
+                level,
+                game: Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root))),
+            })
+            .await
+            .unwrap();
+        let mut local = doubutsu::Game::from_position(root);
+        for _ in 0..300 {
+            if local.outcome().is_some() {
+                break;
+            }
+            // The guest: random, but never missing a win in one nor walking into a loss in one.
+            let human = doubutsu::weakest(&local, &mut rng).unwrap();
+            let x = bot.standin.interact(play_move(&ctx, &human.to_string())).await;
+            assert!(!x.is_ephemeral(), "{x}");
+            board_image(&x);
+            local.play(human).unwrap();
+            let stored = bot.store.game(record.id).await.unwrap().unwrap();
+            let Game::Doubutsu(stored_game) = &stored.game else { unreachable!("a doubutsu game") };
+            if local.outcome().is_some() {
+                assert_eq!(stored_game.0.moves(), local.moves());
+                break;
+            }
+            assert_eq!(stored_game.0.moves().len(), local.moves().len() + 1, "the bot answered once");
+            let reply = *stored_game.0.moves().last().unwrap();
+            // What the table says of every move here, and of the level's own choice.
+            let pos = *local.position();
+            let values = doubutsu::evaluate_moves(&*table, &pos).unwrap();
+            let value_of = |m: doubutsu::Move| values.iter().find(|(v, _)| *v == m).unwrap().1;
+            let expected = match level {
+                Level::Strongest => doubutsu::strongest(&*table, &local).unwrap(),
+                _ => doubutsu::settai(&*table, &local, &mut rng).unwrap(),
+            };
+            assert_eq!(value_of(reply), value_of(expected), "{level:?} at {pos}: played {reply}, expected {expected}'s value");
+            checked += 1;
+            local.play(reply).unwrap();
+        }
+        assert!(local.outcome().is_some(), "the game ended");
+        let finished = bot.store.game(record.id).await.unwrap().unwrap();
+        assert_eq!(finished.status, GameStatus::Finished);
+        assert!(bot.game(&ctx).await.is_none());
+        // The stored game reads back from its own start (not the official one).
+        let (_, last) = (finished.game.encode(), bot.store.moves(record.id).await.unwrap().len());
+        assert_eq!(last, local.moves().len());
+    }
+    assert!(checked >= 4, "{checked} replies checked");
+    // The table is used as a probe would: a position of this sub-game is valued.
+    assert!(table.probe(&root).is_ok());
     bot.stop().await;
 }
 

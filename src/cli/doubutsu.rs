@@ -1,6 +1,6 @@
 //! The doubutsu shogi commands: perft, the table (build, stats, probe), the AI and terminal play.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -51,7 +51,9 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
     }
     let started = Instant::now();
-    let (table, report) = build_standard(&BuildOptions { progress: true, log: false });
+    // Without a terminal (CI, nohup, logs) indicatif draws nothing: print plain lines instead.
+    let terminal = std::io::stderr().is_terminal();
+    let (table, report) = build_standard(&BuildOptions { progress: terminal, log: !terminal });
     for (phase, took) in &report.phases {
         eprintln!("phase {phase:<11} {:8.1} s", took.as_secs_f64());
     }
@@ -98,8 +100,8 @@ pub fn probe(path: &Path, moves: &str) -> anyhow::Result<()> {
 pub fn reply(level: DoubutsuLevel, game: &Game, table: Option<&TableFile>, rng: &mut impl Rng) -> anyhow::Result<Move> {
     Ok(match (level, table) {
         (DoubutsuLevel::Weakest, _) => dob::weakest(game, rng)?,
-        (DoubutsuLevel::Settai, Some(t)) => dob::settai(t, game, rng)?,
-        (DoubutsuLevel::Strongest, Some(t)) => dob::strongest(t, game)?,
+        (DoubutsuLevel::Settai, Some(t)) => dob::settai_or_weakest(t, game, rng)?,
+        (DoubutsuLevel::Strongest, Some(t)) => dob::strongest_or_heuristic(t, game, rng)?,
         (_, None) => unreachable!("the table is opened for table levels"),
     })
 }

@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{bail, Context as _};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -14,7 +14,10 @@ use crate::games::{self, reversi, Game, GameKind, Level, Side};
 use crate::i18n::Lang;
 use crate::{discord, render, service, store};
 
+mod bench;
 mod doubutsu;
+
+use bench::{describe, Stopwatch};
 
 /// settai: board games on Discord that let children win gracefully.
 #[derive(Debug, Parser)]
@@ -117,14 +120,68 @@ enum Command {
         #[command(subcommand)]
         action: TableAction,
     },
-    /// Measure speed: move generation (perft), AI replies and board rendering.
+    /// Measure speed. Without a subcommand: perft, one AI reply and board rendering.
     Bench {
+        #[command(subcommand)]
+        what: Option<BenchWhat>,
         /// Perft depth for reversi.
         #[arg(long, default_value_t = 11)]
         perft_depth: u32,
         /// How many boards to render.
         #[arg(long, default_value_t = 200)]
         renders: u32,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum BenchWhat {
+    /// The reversi engine: perft speed, the FFO endgame suite, and every level's reply time.
+    Engine {
+        /// The FFO suite file.
+        #[arg(long, default_value = "assets/reversi/ffo-40-49.txt")]
+        ffo: PathBuf,
+        /// Perft depth.
+        #[arg(long, default_value_t = 11)]
+        perft_depth: u32,
+        /// Mid-game positions to time each level on.
+        #[arg(long, default_value_t = 6)]
+        positions: usize,
+    },
+    /// The hospitality benchmark: a level against simulated guests from a child to an expert.
+    Hospitality {
+        /// Which game.
+        #[arg(long, value_enum)]
+        game: HospitalityGame,
+        /// The level under test (doubutsu: settai, strongest, weakest).
+        #[arg(long)]
+        level: String,
+        /// Guests: `all`, or names such as `random,weakest,softmax(10),heuristic(2),perfect`.
+        #[arg(long, default_value = "all")]
+        guests: String,
+        /// Games per guest.
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Seed of the run (each game's random source derives from it).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Where to write results.json, results.csv and the charts.
+        #[arg(long, default_value = "bench-results")]
+        out: PathBuf,
+        /// The doubutsu table (default: <SETTAI_DATA_DIR>/doubutsu.tb).
+        #[arg(long)]
+        table: Option<PathBuf>,
+    },
+    /// The doubutsu table: open, checksum, probe latency and the players' reply times.
+    Table {
+        /// The table file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
+        #[arg(long)]
+        table: Option<PathBuf>,
+        /// Positions to probe (sampled from seeded games).
+        #[arg(long, default_value_t = 100_000)]
+        probes: usize,
+        /// Seed of the sampled games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
 }
 
@@ -154,6 +211,11 @@ enum TableAction {
         #[arg(long, default_value = "")]
         moves: String,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum HospitalityGame {
+    Doubutsu,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -269,7 +331,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             TableAction::Stats { table, verify } => doubutsu::stats(&doubutsu::table_path(table, &data_dir()), verify),
             TableAction::Probe { table, moves } => doubutsu::probe(&doubutsu::table_path(table, &data_dir()), &moves),
         },
-        Command::Bench { perft_depth, renders } => bench(perft_depth, renders),
+        Command::Bench { what: None, perft_depth, renders } => bench::quick(perft_depth, renders),
+        Command::Bench { what: Some(BenchWhat::Engine { ffo, perft_depth, positions }), .. } => {
+            bench::engine(&ffo_cases(&ffo)?, perft_depth, positions)
+        }
+        Command::Bench { what: Some(BenchWhat::Hospitality { game: HospitalityGame::Doubutsu, level, guests, games, seed, out, table }), .. } => {
+            bench::hospitality_doubutsu(&doubutsu::table_path(table, &data_dir()), &level, &guests, games, seed, &out)
+        }
+        Command::Bench { what: Some(BenchWhat::Table { table, probes, seed }), .. } => {
+            bench::table(&doubutsu::table_path(table, &data_dir()), probes, seed)
+        }
     }
 }
 
@@ -402,6 +473,24 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
 type SolveCase = (String, reversi::Position, Option<(i32, Vec<reversi::Move>)>);
 
 /// `settai solve reversi`: exact solving of one position, or of each position of an FFO file.
+/// The positions of an FFO suite file: (name, position, exact score, best moves).
+fn ffo_cases(path: &std::path::Path) -> anyhow::Result<Vec<(String, reversi::Position, i32, Vec<reversi::Move>)>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("could not read {}", path.display()))?;
+    let mut cases = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with('#') && l[1..].starts_with(|c: char| c.is_ascii_digit())) {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [name, _, board, score, best, ..] = fields[..] else { bail!("malformed FFO line {line:?}") };
+        let pos = board.parse().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        let score: i32 = score.trim_start_matches('+').parse().with_context(|| format!("{name}: score"))?;
+        let best = best.split(',').map(|m| m.trim().parse()).collect::<Result<_, _>>().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        cases.push((name.to_string(), pos, score, best));
+    }
+    if cases.is_empty() {
+        bail!("{} holds no FFO positions", path.display());
+    }
+    Ok(cases)
+}
+
 fn solve(position: Option<String>, ffo: Option<PathBuf>) -> anyhow::Result<()> {
     let mut cases: Vec<SolveCase> = Vec::new();
     if let Some(text) = position {
@@ -409,15 +498,7 @@ fn solve(position: Option<String>, ffo: Option<PathBuf>) -> anyhow::Result<()> {
         cases.push(("position".into(), pos, None));
     }
     if let Some(path) = ffo {
-        let text = std::fs::read_to_string(&path).with_context(|| format!("could not read {}", path.display()))?;
-        for line in text.lines().filter(|l| l.starts_with('#') && l[1..].starts_with(|c: char| c.is_ascii_digit())) {
-            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            let [name, _, board, score, best, ..] = fields[..] else { bail!("malformed FFO line {line:?}") };
-            let pos = board.parse().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-            let score: i32 = score.trim_start_matches('+').parse().with_context(|| format!("{name}: score"))?;
-            let best = best.split(',').map(|m| m.trim().parse()).collect::<Result<_, _>>().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-            cases.push((name.to_string(), pos, Some((score, best))));
-        }
+        cases.extend(ffo_cases(&path)?.into_iter().map(|(name, pos, score, best)| (name, pos, Some((score, best)))));
     }
     if cases.is_empty() {
         bail!("give --position \"<64 chars X/O/-> <X|O>\" or --ffo FILE");
@@ -533,81 +614,6 @@ pub fn text_board(game: &Game) -> String {
         }
         Game::Doubutsu(g) => doubutsu::text_board(g.0.position()),
     }
-}
-
-/// Wall-clock and on-CPU time of the calling thread, so figures stay meaningful on a busy machine.
-struct Stopwatch {
-    wall: Instant,
-    cpu: Option<Duration>,
-}
-
-impl Stopwatch {
-    fn start() -> Stopwatch {
-        Stopwatch { wall: Instant::now(), cpu: thread_cpu_time() }
-    }
-
-    /// (wall seconds, on-CPU seconds if the platform tells).
-    fn stop(&self) -> (f64, Option<f64>) {
-        let wall = self.wall.elapsed().as_secs_f64();
-        let cpu = match (self.cpu, thread_cpu_time()) {
-            (Some(a), Some(b)) => Some((b - a).as_secs_f64()),
-            _ => None,
-        };
-        (wall, cpu)
-    }
-}
-
-/// This thread's time on a CPU (Linux: first field of /proc/thread-self/schedstat, in ns).
-fn thread_cpu_time() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    Some(Duration::from_nanos(text.split_whitespace().next()?.parse().ok()?))
-}
-
-fn describe(wall: f64, cpu: Option<f64>, per: impl Fn(f64) -> String) -> String {
-    match cpu {
-        Some(cpu) => format!("wall {wall:.3} s ({}), on-CPU {cpu:.3} s ({})", per(wall), per(cpu)),
-        None => format!("wall {wall:.3} s ({})", per(wall)),
-    }
-}
-
-fn bench(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
-    println!("machine: {} logical cores", std::thread::available_parallelism().map_or(0, |n| n.get()));
-    let watch = Stopwatch::start();
-    let leaves = reversi::perft(&reversi::Position::start(), perft_depth);
-    let (wall, cpu) = watch.stop();
-    println!(
-        "reversi perft {perft_depth}: {leaves} leaves, 1 thread, {}",
-        describe(wall, cpu, |s| format!("{:.1} M leaves/s", leaves as f64 / s / 1e6))
-    );
-
-    // A mid-game position for the AI and the renderer.
-    let moves = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 c5 b4 e3 g5";
-    let (game, last) = replay_with_last(GameKind::Reversi, moves)?;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-    let Game::Reversi(pos) = &game else { bail!("the benchmark position is a reversi one") };
-    let watch = Stopwatch::start();
-    let analysis = reversi::ai::choose_move(pos, games::REVERSI_DEPTH, &mut rng);
-    let (wall, cpu) = watch.stop();
-    println!(
-        "reversi AI depth {} (mid-game): {} nodes, {}",
-        analysis.depth,
-        analysis.nodes,
-        describe(wall, cpu, |s| format!("{:.2} M nodes/s", analysis.nodes as f64 / s / 1e6))
-    );
-
-    let last = last.as_ref().map(|(g, m)| (g, m.as_str()));
-    let mut bytes = 0;
-    let watch = Stopwatch::start();
-    for _ in 0..renders {
-        bytes = render::game_png(&game, last, Lang::En, None).len();
-    }
-    let (wall, cpu) = watch.stop();
-    let n = f64::from(renders.max(1));
-    println!(
-        "reversi board render x{renders}: {bytes} bytes per image, {}",
-        describe(wall, cpu, |s| format!("{:.2} ms per image", s * 1000.0 / n))
-    );
-    Ok(())
 }
 
 #[cfg(test)]

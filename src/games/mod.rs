@@ -223,7 +223,8 @@ pub enum Game {
     Doubutsu(DoubutsuGame),
 }
 
-/// A doubutsu shogi game from the official start; equal when the same moves were played.
+/// A doubutsu shogi game with its history; equal when the same moves were played from the
+/// same start (the official one, or a set-up position such as a handicap or a test's).
 #[derive(Debug, Clone)]
 pub struct DoubutsuGame(pub doubutsu::Game);
 
@@ -328,14 +329,29 @@ impl Game {
         }
     }
 
+    /// The position this game began from, without its moves: the official start, or the
+    /// set-up position of a doubutsu game that began elsewhere.
+    pub fn initial(&self) -> Game {
+        match self {
+            Game::Reversi(_) => Game::new(GameKind::Reversi),
+            Game::Doubutsu(g) => Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(*g.0.start()))),
+        }
+    }
+
     /// Stable text form for the database. Doubutsu stores its moves (the repetition draw needs
-    /// the history) after the current position, which [`Game::decode`] checks against them.
+    /// the history) after the current position, which [`Game::decode`] checks against them,
+    /// and, for a game that did not begin at the official start, its first position:
+    /// `position;moves` or `position;moves;start`.
     pub fn encode(&self) -> String {
         match self {
             Game::Reversi(p) => p.to_text(),
             Game::Doubutsu(g) => {
                 let moves: Vec<String> = g.0.moves().iter().map(|m| m.to_string()).collect();
-                format!("{};{}", g.0.position(), moves.join(" "))
+                let mut text = format!("{};{}", g.0.position(), moves.join(" "));
+                if *g.0.start() != doubutsu::Position::start() {
+                    text.push_str(&format!(";{}", g.0.start()));
+                }
+                text
             }
         }
     }
@@ -349,13 +365,20 @@ impl Game {
                 .map(Game::Reversi)
                 .map_err(|e| fail(e.to_string())),
             GameKind::Doubutsu => {
-                let (position, moves) = text.split_once(';').ok_or_else(|| fail("no move list".into()))?;
-                let moves = moves
-                    .split_whitespace()
-                    .map(|m| m.parse::<doubutsu::Move>())
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| fail(e.to_string()))?;
-                let game = doubutsu::Game::replay(&moves).map_err(|e| fail(e.to_string()))?;
+                let mut parts = text.split(';');
+                let (Some(position), Some(moves), start, None) = (parts.next(), parts.next(), parts.next(), parts.next())
+                else {
+                    return Err(fail("expected position;moves[;start]".into()));
+                };
+                let start = match start {
+                    None => doubutsu::Position::start(),
+                    Some(s) => s.parse::<doubutsu::Position>().map_err(|e| fail(format!("start position: {e}")))?,
+                };
+                let mut game = doubutsu::Game::from_position(start);
+                for m in moves.split_whitespace() {
+                    let mv = m.parse::<doubutsu::Move>().map_err(|e| fail(e.to_string()))?;
+                    game.play(mv).map_err(|e| fail(format!("{m}: {e}")))?;
+                }
                 if game.position().to_string() != position {
                     return Err(fail("the moves do not lead to the stored position".into()));
                 }
@@ -379,9 +402,9 @@ impl Game {
         Ok(Some(match self {
             Game::Reversi(p) => reversi_reply(p, level, rng).best.to_string(),
             Game::Doubutsu(g) => match (level, table) {
-                (Level::Strongest, Some(t)) => doubutsu::strongest(t, &g.0)?,
+                (Level::Strongest, Some(t)) => doubutsu::strongest_or_heuristic(t, &g.0, rng)?,
                 (Level::Weakest, _) => doubutsu::weakest(&g.0, rng)?,
-                (_, Some(t)) => doubutsu::settai(t, &g.0, rng)?,
+                (_, Some(t)) => doubutsu::settai_or_weakest(t, &g.0, rng)?,
                 (_, None) => return Err(AiError::NoTable),
             }
             .to_string(),
@@ -472,6 +495,23 @@ mod tests {
         assert!(Game::decode(GameKind::Doubutsu, &format!("{position};{}", moves.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))).is_err());
         assert!(Game::decode(GameKind::Doubutsu, moves).is_err());
         assert!(Game::decode(GameKind::Doubutsu, "garbage;B3B2").is_err());
+    }
+
+    #[test]
+    fn doubutsu_games_from_a_set_up_position_keep_their_start() {
+        let start: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
+        let mut inner = doubutsu::Game::from_position(start);
+        inner.play("B4A4".parse().unwrap()).unwrap();
+        let game = Game::Doubutsu(DoubutsuGame(inner));
+        let stored = game.encode();
+        assert!(stored.ends_with(";1l1/1c1/1C1/1L1 b -"), "{stored}");
+        assert_eq!(Game::decode(GameKind::Doubutsu, &stored).unwrap(), game);
+        // The same moves from the official start are not this game.
+        let (position, moves) = stored.split_once(';').unwrap();
+        let moves = moves.split(';').next().unwrap();
+        assert!(Game::decode(GameKind::Doubutsu, &format!("{position};{moves}")).is_err());
+        assert!(Game::decode(GameKind::Doubutsu, &format!("{stored};extra")).is_err());
+        assert!(Game::decode(GameKind::Doubutsu, &format!("{position};{moves};not a position")).is_err());
     }
 
     #[test]

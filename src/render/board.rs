@@ -74,7 +74,7 @@ fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, lang: Lang) -> D
         gote_hand: hand(Color::Gote),
         last_move,
         to_move: game.outcome().is_none().then(|| owner(pos.turn())),
-        in_check: None,
+        in_check: game.outcome().is_none().then(|| pos.lion_in_check()).flatten().map(|sq| sq.index()),
         banner,
         sente_name: if lang == Lang::Ja { "先手" } else { "Sente" }.into(),
         gote_name: if lang == Lang::Ja { "後手" } else { "Gote" }.into(),

@@ -321,6 +321,20 @@ impl Position {
         }
     }
 
+    /// Whether a piece of `color` on the board could move to `sq` (whatever stands there).
+    pub fn attacks(&self, color: Color, sq: Square) -> bool {
+        let k = if color == self.turn { self.key } else { flip(self.key) };
+        mover_attacks(k, sq.relative(color))
+    }
+
+    /// The square of the side to move's lion when an opponent piece attacks it ("check"; the
+    /// board marks it so that a child sees the danger).
+    pub fn lion_in_check(&self) -> Option<Square> {
+        let i = (0..12).find(|&i| nib(self.key, i) == LION)?;
+        // Seen from the opponent, the board is turned: square i becomes 11 - i.
+        mover_attacks(flip(self.key), 11 - i).then(|| Square::from_relative(i, self.turn))
+    }
+
     /// The position with left and right swapped (same value, same side to move).
     pub fn mirror(&self) -> Position {
         Position { key: mirror(self.key), turn: self.turn }

@@ -44,9 +44,7 @@ use std::path::{Path, PathBuf};
 
 pub use build::{build, build_standard, BuildOptions, BuildReport};
 
-use super::position::{
-    can_capture_lion, canon, nib, status, Position, Status, CHICK, ELEPHANT, GIRAFFE, HEN, LION, OPP,
-};
+use super::position::{can_capture_lion, canon, nib, status, Position, Status, BOARD_MASK};
 
 /// The command that rebuilds the table; named in every error about the file.
 pub const REBUILD_COMMAND: &str = "settai tablebase build";
@@ -200,49 +198,41 @@ pub enum TableError {
 /// hand, 25 opponent's hand, 26 absent (sub-games with fewer pieces). Chick state: 0..24 as
 /// above for chicks, 24..48 for hens, 48/49 hands, 50 absent.
 pub fn dense_key(k: u64) -> u64 {
-    let (mut ml, mut ol) = (0u64, 0u64);
-    let mut st = [[26u8; 2], [26u8; 2], [50u8; 2]];
-    let mut n = [0usize; 3];
-    for i in 0..12 {
+    // Hot in the builder (once per predecessor): walk only the occupied squares, pick each
+    // piece's slot by table and counter instead of branching on its kind, and sort each
+    // pair with min/max. Slot 2 of a kind only ever receives its own value back.
+    const KIND: [usize; 8] = [0, 3, 0, 1, 2, 2, 0, 0];
+    const HEN_ADD: [u8; 8] = [0, 0, 0, 0, 0, 24, 0, 0];
+    let mut st = [[26u8; 3], [26u8; 3], [50u8; 3], [0u8; 3]];
+    let mut n = [0usize; 4];
+    let board = k & BOARD_MASK;
+    let mut occupied = (board | (board >> 1) | (board >> 2) | (board >> 3)) & 0x1111_1111_1111;
+    while occupied != 0 {
+        let i = occupied.trailing_zeros() as usize / 4;
+        occupied &= occupied - 1;
         let p = nib(k, i);
-        if p == 0 {
-            continue;
-        }
-        let opp = (p & OPP != 0) as u8;
-        let s = i as u8 + 12 * opp;
-        match p & 7 {
-            LION => {
-                if opp == 1 {
-                    ol = i as u64
-                } else {
-                    ml = i as u64
-                }
-            }
-            GIRAFFE | ELEPHANT => {
-                let idx = ((p & 7) - GIRAFFE) as usize;
-                st[idx][n[idx].min(1)] = s;
-                n[idx] += 1;
-            }
-            CHICK | HEN => {
-                st[2][n[2].min(1)] = s + if p & 7 == HEN { 24 } else { 0 };
-                n[2] += 1;
-            }
-            _ => {}
+        let kind = (p & 7) as usize;
+        let opp = (p >> 3) as usize;
+        let t = KIND[kind];
+        if t == 3 {
+            st[3][opp] = i as u8;
+        } else {
+            st[t][n[t]] = i as u8 + 12 * opp as u8 + HEN_ADD[kind];
+            n[t] += 1;
         }
     }
-    for (idx, hand_base) in [(0usize, 24u8), (1, 24), (2, 48)] {
+    for (t, hand_base) in [(0usize, 24u8), (1, 24), (2, 48)] {
         for opp in 0..2u8 {
-            let h = (k >> (48 + 6 * opp as u32 + 2 * idx as u32)) & 3;
-            for _ in 0..h {
-                st[idx][n[idx].min(1)] = hand_base + opp;
-                n[idx] += 1;
+            let h = ((k >> (48 + 6 * opp as u32 + 2 * t as u32)) & 3) as usize;
+            for needed in 1..=2 {
+                let slot = &mut st[t][n[t]];
+                *slot = if h >= needed { hand_base + opp } else { *slot };
+                n[t] += (h >= needed) as usize;
             }
         }
     }
-    let pair = |a: [u8; 2], base: u64| {
-        let (lo, hi) = if a[0] <= a[1] { (a[0], a[1]) } else { (a[1], a[0]) };
-        lo as u64 * base + hi as u64
-    };
+    let pair = |a: [u8; 3], base: u64| a[0].min(a[1]) as u64 * base + a[0].max(a[1]) as u64;
+    let (ml, ol) = (st[3][0] as u64, st[3][1] as u64);
     (((ml * 12 + ol) * 729 + pair(st[0], 27)) * 729 + pair(st[1], 27)) * 2601 + pair(st[2], 51)
 }
 

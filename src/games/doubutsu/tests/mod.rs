@@ -174,6 +174,21 @@ fn moving_into_attack_is_legal_and_lion_capture_ends_the_game() {
 }
 
 #[test]
+fn lion_in_check_matches_the_brute_force_generator() {
+    // After B3B2 the sente chick on B2 attacks gote's lion on B1.
+    let p = Position::start().play(mv("B3B2")).unwrap();
+    assert_eq!(p.lion_in_check(), Some(sq("B1")));
+    assert_eq!(Position::start().lion_in_check(), None);
+    let mut checks = 0;
+    for n in random_positions(11, 300) {
+        let expected = n.lion_in_check().map(|(r, c)| Square::from_coords(c as u8, r as u8).unwrap());
+        assert_eq!(to_engine(&n).lion_in_check(), expected, "{}", n.text());
+        checks += usize::from(expected.is_some());
+    }
+    assert!(checks > 10, "the sample must contain checks");
+}
+
+#[test]
 fn try_rules() {
     // Safe try: sente lion to A1 where nothing of gote reaches.
     let p = pos("2l/L2/3/3 b -");
@@ -360,6 +375,80 @@ fn unmoves_are_exactly_the_inverse_of_moves() {
             assert!(buf.as_slice().iter().any(|&m| child(q, m) == k), "{}", p.text());
         }
     }
+}
+
+/// The straightforward form of the table's dense key, to check the fast one against.
+fn reference_dense_key(k: u64) -> u64 {
+    use super::position::{nib, CHICK, ELEPHANT, GIRAFFE, HEN, LION, OPP};
+
+    let (mut ml, mut ol) = (0u64, 0u64);
+    let mut st = [[26u8; 2], [26u8; 2], [50u8; 2]];
+    let mut n = [0usize; 3];
+    for i in 0..12 {
+        let p = nib(k, i);
+        if p == 0 {
+            continue;
+        }
+        let opp = (p & OPP != 0) as u8;
+        let s = i as u8 + 12 * opp;
+        match p & 7 {
+            LION => {
+                if opp == 1 {
+                    ol = i as u64
+                } else {
+                    ml = i as u64
+                }
+            }
+            GIRAFFE | ELEPHANT => {
+                let idx = ((p & 7) - GIRAFFE) as usize;
+                st[idx][n[idx].min(1)] = s;
+                n[idx] += 1;
+            }
+            CHICK | HEN => {
+                st[2][n[2].min(1)] = s + if p & 7 == HEN { 24 } else { 0 };
+                n[2] += 1;
+            }
+            _ => {}
+        }
+    }
+    for (idx, hand_base) in [(0usize, 24u8), (1, 24), (2, 48)] {
+        for opp in 0..2u8 {
+            let h = (k >> (48 + 6 * opp as u32 + 2 * idx as u32)) & 3;
+            for _ in 0..h {
+                st[idx][n[idx].min(1)] = hand_base + opp;
+                n[idx] += 1;
+            }
+        }
+    }
+    let pair = |a: [u8; 2], base: u64| {
+        let (lo, hi) = if a[0] <= a[1] { (a[0], a[1]) } else { (a[1], a[0]) };
+        lo as u64 * base + hi as u64
+    };
+    (((ml * 12 + ol) * 729 + pair(st[0], 27)) * 729 + pair(st[1], 27)) * 2601 + pair(st[2], 51)
+}
+
+
+#[test]
+fn dense_key_matches_the_straightforward_definition() {
+    let mut checked = 0;
+    for seed in [6u64, 8, 10] {
+        for p in random_positions(seed, 300) {
+            let k = to_engine(&p).key();
+            // Sub-game keys too: no pieces in hand, and each non-lion piece taken away.
+            let mut variants = vec![k, super::position::flip(k), canon(k), k & super::position::BOARD_MASK];
+            for i in 0..12 {
+                let piece = super::position::nib(k, i);
+                if piece != 0 && piece & 7 != super::position::LION {
+                    variants.push(super::position::set_nib(k, i, 0));
+                }
+            }
+            for k in variants {
+                assert_eq!(super::table::dense_key(k), reference_dense_key(k), "{}", p.text());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000);
 }
 
 #[test]

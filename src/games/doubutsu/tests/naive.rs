@@ -68,6 +68,11 @@ impl NPos {
         (0..4).flat_map(|r| (0..3).map(move |c| (r, c))).find(|&(r, c)| self.board[r][c] == Some((player, 'L')))
     }
 
+    /// Where the side to move's lion stands if the other player attacks it.
+    pub fn lion_in_check(&self) -> Option<(usize, usize)> {
+        self.lion(self.to_move).filter(|&sq| self.attacks(1 - self.to_move, sq))
+    }
+
     fn attacks(&self, player: usize, sq: (usize, usize)) -> bool {
         for r in 0..4 {
             for c in 0..3 {

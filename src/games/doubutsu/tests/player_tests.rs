@@ -249,3 +249,26 @@ fn settai_moves_where_the_guest_left_its_lion_hanging() {
     }
     assert!(seen > 20, "{seen}");
 }
+
+#[test]
+fn table_levels_fall_back_where_the_table_cannot_help() {
+    use super::super::players::{heuristic, settai_or_weakest, strongest_or_heuristic};
+    // The table of this sub-game knows nothing of positions with elephants.
+    let t = table();
+    let game = Game::from_position(pos("el1/1c1/1C1/1LE b -"));
+    assert!(super::super::settai(t, &game, &mut StdRng::seed_from_u64(1)).is_err());
+    assert!(super::super::strongest(t, &game).is_err());
+    let mut rng = StdRng::seed_from_u64(2);
+    for _ in 0..20 {
+        let m = settai_or_weakest(t, &game, &mut rng).unwrap();
+        assert!(game.position().is_legal(m));
+        assert!(!game.position().loses_at_once(m), "the fallback still refuses to lose at once");
+        assert!(game.position().is_legal(strongest_or_heuristic(t, &game, &mut rng).unwrap()));
+    }
+    // The heuristic reader takes a lion that is left hanging and saves its own.
+    let capture = pos("3/1l1/1G1/1L1 b -");
+    assert!(capture.captures_lion(heuristic(&capture, 1, &mut rng)));
+    let threatened = pos("1l1/1g1/3/L2 w -");
+    let reply = heuristic(&threatened, 2, &mut rng);
+    assert!(!threatened.play(reply).unwrap().legal_moves().iter().any(|&m| threatened.play(reply).unwrap().captures_lion(m)), "{reply}");
+}

@@ -1,0 +1,334 @@
+//! `settai bench`: speed figures for BENCHMARKS.md, with on-CPU time beside wall time so that
+//! a busy machine does not make the code look slow.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+use super::replay_with_last;
+use crate::games::doubutsu::{self as dob, Table as _, TableFile};
+use crate::games::{self, reversi, Game, GameKind};
+use crate::i18n::Lang;
+use crate::render;
+
+/// Wall-clock and on-CPU time of the calling thread, so figures stay meaningful on a busy machine.
+pub(super) struct Stopwatch {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl Stopwatch {
+    pub(super) fn start() -> Stopwatch {
+        Stopwatch { wall: Instant::now(), cpu: thread_cpu_time() }
+    }
+
+    /// (wall seconds, on-CPU seconds if the platform tells).
+    pub(super) fn stop(&self) -> (f64, Option<f64>) {
+        let wall = self.wall.elapsed().as_secs_f64();
+        let cpu = match (self.cpu, thread_cpu_time()) {
+            (Some(a), Some(b)) => Some((b - a).as_secs_f64()),
+            _ => None,
+        };
+        (wall, cpu)
+    }
+}
+
+/// This thread's time on a CPU (Linux: first field of /proc/thread-self/schedstat, in ns).
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(text.split_whitespace().next()?.parse().ok()?))
+}
+
+pub(super) fn describe(wall: f64, cpu: Option<f64>, per: impl Fn(f64) -> String) -> String {
+    match cpu {
+        Some(cpu) => format!("wall {wall:.3} s ({}), on-CPU {cpu:.3} s ({})", per(wall), per(cpu)),
+        None => format!("wall {wall:.3} s ({})", per(wall)),
+    }
+}
+
+/// `settai bench`: perft, one AI reply and board rendering.
+pub(super) fn quick(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
+    println!("machine: {} logical cores", std::thread::available_parallelism().map_or(0, |n| n.get()));
+    let watch = Stopwatch::start();
+    let leaves = reversi::perft(&reversi::Position::start(), perft_depth);
+    let (wall, cpu) = watch.stop();
+    println!(
+        "reversi perft {perft_depth}: {leaves} leaves, 1 thread, {}",
+        describe(wall, cpu, |s| format!("{:.1} M leaves/s", leaves as f64 / s / 1e6))
+    );
+
+    // A mid-game position for the AI and the renderer.
+    let moves = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 c5 b4 e3 g5";
+    let (game, last) = replay_with_last(GameKind::Reversi, moves)?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    let Game::Reversi(pos) = &game else { bail!("the benchmark position is a reversi one") };
+    let watch = Stopwatch::start();
+    let analysis = reversi::ai::choose_move(pos, games::REVERSI_DEPTH, &mut rng);
+    let (wall, cpu) = watch.stop();
+    println!(
+        "reversi AI depth {} (mid-game): {} nodes, {}",
+        analysis.depth,
+        analysis.nodes,
+        describe(wall, cpu, |s| format!("{:.2} M nodes/s", analysis.nodes as f64 / s / 1e6))
+    );
+
+    let last = last.as_ref().map(|(g, m)| (g, m.as_str()));
+    let mut bytes = 0;
+    let watch = Stopwatch::start();
+    for _ in 0..renders {
+        bytes = render::game_png(&game, last, Lang::En, None).len();
+    }
+    let (wall, cpu) = watch.stop();
+    let n = f64::from(renders.max(1));
+    println!(
+        "reversi board render x{renders}: {bytes} bytes per image, {}",
+        describe(wall, cpu, |s| format!("{:.2} ms per image", s * 1000.0 / n))
+    );
+    Ok(())
+}
+
+
+/// `settai bench engine`: perft, the FFO suite (every answer checked) and each level's reply
+/// on mid-game positions.
+pub(super) fn engine(
+    ffo: &[(String, reversi::Position, i32, Vec<reversi::Move>)],
+    perft_depth: u32,
+    positions: usize,
+) -> anyhow::Result<()> {
+    println!("machine: {} logical cores; one thread per measurement", cores());
+    let watch = Stopwatch::start();
+    let leaves = reversi::perft(&reversi::Position::start(), perft_depth);
+    let (wall, cpu) = watch.stop();
+    println!("perft {perft_depth}: {leaves} leaves, {}", describe(wall, cpu, |s| format!("{:.1} M leaves/s", leaves as f64 / s / 1e6)));
+
+    println!("\n| # | empties | best | score | nodes | on-CPU s | M nodes/s | |");
+    println!("|---|---|---|---|---|---|---|---|");
+    let (mut total_cpu, mut total_nodes, mut wrong) = (0.0, 0u64, 0);
+    for (name, pos, score, best) in ffo {
+        let watch = Stopwatch::start();
+        let solved = reversi::solve(pos);
+        let (wall, cpu) = watch.stop();
+        let secs = cpu.unwrap_or(wall);
+        let ok = solved.score == *score && best.contains(&solved.best);
+        wrong += usize::from(!ok);
+        total_cpu += secs;
+        total_nodes += solved.nodes;
+        println!(
+            "| {} | {} | {} | {:+} | {:.1}M | {secs:.2} | {:.1} | {} |",
+            name.trim_start_matches('#'),
+            pos.empties(),
+            solved.best,
+            solved.score,
+            solved.nodes as f64 / 1e6,
+            solved.nodes as f64 / secs / 1e6,
+            if ok { "ok" } else { "WRONG" }
+        );
+    }
+    println!("FFO total: {total_cpu:.1} s, {:.0}M nodes, {wrong} wrong", total_nodes as f64 / 1e6);
+
+    // Mid-game positions: seeded random openings of 20 plies, the bot to move.
+    let mut rng = StdRng::seed_from_u64(7);
+    println!("\n| level | position | empties | depth | nodes | stage | wall s | M nodes/s |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for i in 0..positions {
+        let pos = random_reversi_position(&mut rng, 20);
+        for (level, budget) in [
+            (reversi::Level::None, reversi::level::DEFAULT_BUDGET),
+            (reversi::Level::Standard, reversi::level::SONTAKU_BUDGET),
+            (reversi::Level::Highest, reversi::level::SONTAKU_BUDGET),
+        ] {
+            let started = Instant::now();
+            let reply = reversi::reply(&pos, pos.turn().opposite(), level, budget, &mut rng);
+            let wall = started.elapsed().as_secs_f64();
+            println!(
+                "| {level:?} | {} | {} | {} | {:.2}M | {:?} | {wall:.2} | {:.2} |",
+                i + 1,
+                pos.empties(),
+                reply.depth,
+                reply.nodes as f64 / 1e6,
+                reply.stage,
+                reply.nodes as f64 / wall / 1e6
+            );
+        }
+    }
+    if wrong > 0 {
+        bail!("{wrong} FFO position(s) solved differently from the reference");
+    }
+    Ok(())
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(0, |n| n.get())
+}
+
+/// A position after `plies` random legal moves (re-drawn until the game is still on).
+fn random_reversi_position(rng: &mut StdRng, plies: usize) -> reversi::Position {
+    use rand::seq::SliceRandom;
+    'again: loop {
+        let mut pos = reversi::Position::start();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            let Some(&mv) = moves.choose(rng) else { continue 'again };
+            pos = pos.play(mv).expect("a legal move");
+        }
+        if !pos.is_game_over() && !pos.legal_moves().is_empty() {
+            return pos;
+        }
+    }
+}
+
+/// `settai bench table`: open, checksum, probe latency and the players' reply times.
+pub(super) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()> {
+    println!("machine: {} logical cores; one thread", cores());
+    let size = std::fs::metadata(path).with_context(|| format!("could not read {}", path.display()))?.len();
+    let started = Instant::now();
+    let table = TableFile::open(path)?;
+    println!("open: {:.2} ms ({} positions, {:.0} MB)", started.elapsed().as_secs_f64() * 1e3, table.stats().positions, size as f64 / 1e6);
+    let started = Instant::now();
+    table.verify()?;
+    println!("checksum of the whole file: {:.2} s (reads every page once)", started.elapsed().as_secs_f64());
+
+    // Positions of seeded games between two `weakest` players (they never miss a lion
+    // capture, so every position is in the table).
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut games_sampled = Vec::new();
+    let mut sample = Vec::with_capacity(probes);
+    let mut played = 0;
+    while sample.len() < probes {
+        played += 1;
+        let mut game = dob::Game::new();
+        while game.outcome().is_none() && game.moves().len() < 200 && sample.len() < probes {
+            sample.push(*game.position());
+            let mv = dob::weakest(&game, &mut rng)?;
+            game.play(mv)?;
+        }
+        if games_sampled.len() < 200 {
+            games_sampled.push(game);
+        }
+    }
+    println!("sampled {} positions from {played} seeded games; replies timed on {} of them", sample.len(), games_sampled.len());
+
+    for pass in ["first pass", "second pass (warm)"] {
+        let mut latencies = Vec::with_capacity(sample.len());
+        let started = Instant::now();
+        for pos in &sample {
+            let t = Instant::now();
+            std::hint::black_box(table.probe(pos)?);
+            latencies.push(t.elapsed());
+        }
+        let mean = started.elapsed() / sample.len().max(1) as u32;
+        println!("probe, {pass}: mean {}, {}", micros(mean), percentiles(&mut latencies));
+    }
+
+    for level in ["weakest", "strongest", "settai"] {
+        let mut latencies = Vec::new();
+        for game in &games_sampled {
+            // Replies at every point of the game where the bot (gote) is to move.
+            let mut replay = dob::Game::new();
+            for &mv in game.moves() {
+                if replay.position().turn() == dob::Color::Gote && replay.outcome().is_none() {
+                    let t = Instant::now();
+                    std::hint::black_box(match level {
+                        "weakest" => dob::weakest(&replay, &mut rng)?,
+                        "strongest" => dob::strongest(&table, &replay)?,
+                        _ => dob::settai(&table, &replay, &mut rng)?,
+                    });
+                    latencies.push(t.elapsed());
+                }
+                replay.play(mv)?;
+            }
+        }
+        let n = latencies.len();
+        let mean = latencies.iter().sum::<Duration>() / n.max(1) as u32;
+        println!("{level} reply x{n}: mean {}, {}", micros(mean), percentiles(&mut latencies));
+    }
+    Ok(())
+}
+
+fn micros(d: Duration) -> String {
+    format!("{:.2} µs", d.as_secs_f64() * 1e6)
+}
+
+fn percentiles(latencies: &mut [Duration]) -> String {
+    if latencies.is_empty() {
+        return "no samples".into();
+    }
+    latencies.sort_unstable();
+    let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
+    format!("p50 {}, p99 {}, max {}", micros(at(0.5)), micros(at(0.99)), micros(at(1.0)))
+}
+
+/// `settai bench hospitality --game doubutsu`.
+pub(super) fn hospitality_doubutsu(
+    table_path: &Path,
+    level: &str,
+    guests: &str,
+    games: usize,
+    seed: u64,
+    out: &Path,
+) -> anyhow::Result<()> {
+    use crate::hospitality::doubutsu::{play_game, DoubutsuGuest, DoubutsuLevel};
+    use crate::hospitality::{self, Summary};
+    let level = DoubutsuLevel::parse(level).with_context(|| format!("unknown doubutsu level {level:?} (settai, strongest, weakest)"))?;
+    let guests: Vec<DoubutsuGuest> = if guests.trim() == "all" {
+        DoubutsuGuest::all()
+    } else {
+        split_guests(guests)
+            .iter()
+            .map(|g| DoubutsuGuest::parse(g).with_context(|| format!("unknown guest {g:?}")))
+            .collect::<anyhow::Result<_>>()?
+    };
+    // Every level is measured against the exact values, so the table is needed even for weakest.
+    let table = TableFile::open(table_path)?;
+    let started = Instant::now();
+    let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), |guest, rng| {
+        play_game(&table, dob::Position::start(), level, *guest, rng)
+    })?;
+    let rows: Vec<Summary> = guests
+        .iter()
+        .zip(&records)
+        .map(|(guest, games)| {
+            let row = Summary::of("doubutsu", level.name(), &guest.name(), games);
+            match (level, guest) {
+                (DoubutsuLevel::Settai, DoubutsuGuest::Perfect) => row,
+                (DoubutsuLevel::Settai, DoubutsuGuest::Weakest) => row.with_min_win_rate(0.70, "seed 000"),
+                (DoubutsuLevel::Settai, _) => row.with_min_win_rate(0.85, "issue 5"),
+                _ => row,
+            }
+        })
+        .collect();
+    println!(
+        "doubutsu {}: {} games per guest, seed {seed}, {} threads, {:.1} s\n",
+        level.name(),
+        games,
+        rayon::current_num_threads(),
+        started.elapsed().as_secs_f64()
+    );
+    print!("{}", hospitality::markdown_table(&rows));
+    hospitality::write_outputs(out, &rows, &records)?;
+    println!("\nwrote {}/results.json, results.csv, win_rates.png, distribution.png, value_curve.png", out.display());
+    Ok(())
+}
+
+/// Splits `a,softmax(1.5),b` at the commas outside parentheses.
+fn split_guests(list: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut depth = 0;
+    for c in list.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        out.last_mut().expect("non-empty").push(c);
+    }
+    out.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+}

@@ -1,0 +1,325 @@
+//! Doubutsu shogi guests and the game loop of the hospitality benchmark.
+//!
+//! The guest is always sente (it moves first, as the human does in the bot); the level under
+//! test plays gote. The exact table values every position, so each game also yields its value
+//! curve from the guest's side.
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::{GameRecord, GuestResult};
+use crate::games::doubutsu::players::score;
+use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square, Table};
+#[cfg(test)]
+use crate::games::doubutsu::Value;
+
+/// The level under test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DoubutsuLevel {
+    /// 接待: the seed's divergence policy.
+    Settai,
+    /// 最強: perfect play.
+    Strongest,
+    /// 雑魚: random with one ply of win/loss awareness.
+    Weakest,
+}
+
+impl DoubutsuLevel {
+    /// Parses `settai`, `strongest` or `weakest`.
+    pub fn parse(s: &str) -> Option<DoubutsuLevel> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "settai" => Some(DoubutsuLevel::Settai),
+            "strongest" => Some(DoubutsuLevel::Strongest),
+            "weakest" => Some(DoubutsuLevel::Weakest),
+            _ => None,
+        }
+    }
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            DoubutsuLevel::Settai => "settai",
+            DoubutsuLevel::Strongest => "strongest",
+            DoubutsuLevel::Weakest => "weakest",
+        }
+    }
+
+    fn reply<T: Table, R: Rng>(self, table: &T, game: &Game, rng: &mut R) -> Result<Move, dob::PlayerError> {
+        match self {
+            // As the bot plays them, fallbacks included.
+            DoubutsuLevel::Settai => dob::settai_or_weakest(table, game, rng),
+            DoubutsuLevel::Strongest => dob::strongest_or_heuristic(table, game, rng),
+            DoubutsuLevel::Weakest => dob::weakest(game, rng),
+        }
+    }
+}
+
+/// A simulated guest, from a child who taps anything to a perfect player.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DoubutsuGuest {
+    /// Any legal move, uniformly.
+    Random,
+    /// The seed's 雑魚: random, but wins in one when it can and avoids losing in one.
+    Weakest,
+    /// Picks move m with probability ∝ exp(score(m) / τ) over the exact move scores
+    /// (−100..100): large τ is careless, small τ nearly perfect.
+    Softmax(f64),
+    /// Alpha-beta to this depth on material and safety, as a human who reads ahead plays.
+    Heuristic(u32),
+    /// The table's best move, ties at random.
+    Perfect,
+}
+
+impl DoubutsuGuest {
+    /// Every guest, from the weakest to the strongest (roughly; the benchmark measures it).
+    pub fn all() -> Vec<DoubutsuGuest> {
+        use DoubutsuGuest::*;
+        vec![Random, Weakest, Softmax(30.0), Heuristic(2), Softmax(10.0), Heuristic(4), Softmax(3.0), Softmax(1.0), Perfect]
+    }
+
+    /// The name used in reports and on the command line, e.g. `softmax(10)`.
+    pub fn name(&self) -> String {
+        match self {
+            DoubutsuGuest::Random => "random".into(),
+            DoubutsuGuest::Weakest => "weakest".into(),
+            DoubutsuGuest::Softmax(t) => format!("softmax({t})"),
+            DoubutsuGuest::Heuristic(d) => format!("heuristic({d})"),
+            DoubutsuGuest::Perfect => "perfect".into(),
+        }
+    }
+
+    /// Parses a name as [`DoubutsuGuest::name`] writes it.
+    pub fn parse(s: &str) -> Option<DoubutsuGuest> {
+        let s = s.trim().to_ascii_lowercase();
+        let arg = |prefix: &str| s.strip_prefix(prefix).and_then(|r| r.strip_prefix('(')).and_then(|r| r.strip_suffix(')'));
+        match s.as_str() {
+            "random" => Some(DoubutsuGuest::Random),
+            "weakest" => Some(DoubutsuGuest::Weakest),
+            "perfect" => Some(DoubutsuGuest::Perfect),
+            _ => {
+                if let Some(t) = arg("softmax").and_then(|a| a.parse::<f64>().ok()).filter(|t| *t > 0.0) {
+                    Some(DoubutsuGuest::Softmax(t))
+                } else {
+                    arg("heuristic").and_then(|a| a.parse().ok()).filter(|d| (1..=6).contains(d)).map(DoubutsuGuest::Heuristic)
+                }
+            }
+        }
+    }
+
+    /// The guest's move in `game` (which must not be over).
+    pub fn choose<T: Table, R: Rng>(&self, table: &T, game: &Game, rng: &mut R) -> Result<Move, dob::PlayerError> {
+        let pos = game.position();
+        match *self {
+            DoubutsuGuest::Random => pos.legal_moves().choose(rng).copied().ok_or(dob::PlayerError::GameOver),
+            DoubutsuGuest::Weakest => dob::weakest(game, rng),
+            DoubutsuGuest::Softmax(tau) => {
+                // Outside the table (after someone missed a lion capture) the guest reads
+                // ahead by hand instead.
+                let Ok(evals) = dob::evaluate_moves(table, pos) else {
+                    return Ok(dob::heuristic(pos, 2, rng));
+                };
+                let top = evals.iter().map(|e| score(e.1)).max().ok_or(dob::PlayerError::GameOver)?;
+                let weights: Vec<f64> = evals.iter().map(|e| ((score(e.1) - top) as f64 / tau).exp()).collect();
+                let total: f64 = weights.iter().sum();
+                let mut pick = rng.gen::<f64>() * total;
+                for (e, w) in evals.iter().zip(&weights) {
+                    if pick < *w {
+                        return Ok(e.0);
+                    }
+                    pick -= w;
+                }
+                Ok(evals.last().expect("non-empty").0)
+            }
+            DoubutsuGuest::Heuristic(depth) => Ok(dob::players::heuristic(pos, depth, rng)),
+            DoubutsuGuest::Perfect => {
+                let Ok(evals) = dob::evaluate_moves(table, pos) else {
+                    return Ok(dob::heuristic(pos, dob::players::FALLBACK_HEURISTIC_DEPTH, rng));
+                };
+                let best = evals.iter().map(|e| dob::players::preference(e.1)).max().ok_or(dob::PlayerError::GameOver)?;
+                let top: Vec<Move> = evals.iter().filter(|e| dob::players::preference(e.1) == best).map(|e| e.0).collect();
+                Ok(*top.choose(rng).expect("non-empty"))
+            }
+        }
+    }
+}
+
+/// How many of `owner`'s pieces (the lion aside) the other side attacks and `owner` does not
+/// defend: pieces left to be taken for nothing.
+pub fn hanging(pos: &Position, owner: Color) -> usize {
+    (0..12)
+        .filter_map(|i| Square::new(i))
+        .filter(|&sq| {
+            pos.piece_at(sq).is_some_and(|p| p.color == owner && p.role != Role::Lion)
+                && pos.attacks(owner.opposite(), sq)
+                && !pos.attacks(owner, sq)
+        })
+        .count()
+}
+
+/// Whether `mv` in `pos` is a "tell": it leaves a piece hanging while another move would
+/// leave none, and it does not simply win the game.
+pub fn is_tell(pos: &Position, mv: Move) -> bool {
+    let me = pos.turn();
+    let after = pos.play(mv).expect("legal move");
+    if after.outcome().is_some() || hanging(&after, me) == 0 {
+        return false;
+    }
+    pos.legal_moves().into_iter().any(|m| m != mv && pos.play(m).is_ok_and(|q| q.outcome().is_none() && hanging(&q, me) == 0))
+}
+
+/// Plies after which an unfinished game is scored a draw (repetition ends real games first).
+pub const MAX_PLIES: usize = 400;
+
+/// Plays one game from `start` (sente to move: the official start in the benchmark), the
+/// guest as sente against `level` as gote.
+pub fn play_game<T: Table, R: Rng>(
+    table: &T,
+    start: Position,
+    level: DoubutsuLevel,
+    guest: DoubutsuGuest,
+    rng: &mut R,
+) -> Result<GameRecord, dob::PlayerError> {
+    let mut game = Game::from_position(start);
+    let mut record = GameRecord::default();
+    let mut ai_time = Duration::ZERO;
+    // Positions the table cannot value (play went on after a missed lion capture) keep the
+    // last known value and are counted.
+    let value_for_guest = |pos: &Position, record: &mut GameRecord| {
+        let v = match dob::value_of(table, pos) {
+            Ok(v) => {
+                let s = score(v);
+                if pos.turn() == Color::Sente {
+                    s
+                } else {
+                    -s
+                }
+            }
+            Err(_) => {
+                record.unvalued += 1;
+                record.values.last().copied().unwrap_or(0)
+            }
+        };
+        record.values.push(v);
+    };
+    value_for_guest(game.position(), &mut record);
+    while game.outcome().is_none() && game.moves().len() < MAX_PLIES {
+        let pos = *game.position();
+        let guest_to_move = pos.turn() == Color::Sente;
+        let mv = if guest_to_move {
+            guest.choose(table, &game, rng)?
+        } else {
+            let started = Instant::now();
+            let mv = level.reply(table, &game, rng)?;
+            ai_time += started.elapsed();
+            mv
+        };
+        let tell = is_tell(&pos, mv);
+        if guest_to_move {
+            record.guest_moves += 1;
+            record.guest_tells += tell as u32;
+        } else {
+            record.ai_moves += 1;
+            record.ai_tells += tell as u32;
+        }
+        record.moves.push(mv.to_string());
+        game.play(mv).expect("players choose legal moves");
+        value_for_guest(game.position(), &mut record);
+    }
+    record.result = match game.outcome() {
+        Some(dob::Outcome::Win { winner: Color::Sente, .. }) => GuestResult::Win,
+        Some(dob::Outcome::Win { .. }) => GuestResult::Loss,
+        Some(dob::Outcome::Draw) | None => GuestResult::Draw,
+    };
+    record.plies = game.moves().len() as u32;
+    record.ai_time = ai_time;
+    record.finish_curve();
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::doubutsu::table::{build, BuildOptions, Tablebase};
+    use crate::hospitality::GuestResult;
+    use rand::SeedableRng;
+    use std::sync::OnceLock;
+
+    const ROOT: &str = "1l1/1c1/1C1/1L1 b -";
+
+    fn table() -> &'static Tablebase {
+        static T: OnceLock<Tablebase> = OnceLock::new();
+        T.get_or_init(|| build(&[ROOT.parse().unwrap()], &BuildOptions::default()).0)
+    }
+
+    #[test]
+    fn guest_names_round_trip() {
+        for g in DoubutsuGuest::all() {
+            assert_eq!(DoubutsuGuest::parse(&g.name()), Some(g), "{}", g.name());
+        }
+        assert_eq!(DoubutsuGuest::parse(" Softmax(2.5) "), Some(DoubutsuGuest::Softmax(2.5)));
+        assert_eq!(DoubutsuGuest::parse("softmax(0)"), None);
+        assert_eq!(DoubutsuGuest::parse("heuristic(9)"), None);
+        assert_eq!(DoubutsuGuest::parse("grandmaster"), None);
+        for l in ["settai", "strongest", "weakest"] {
+            assert_eq!(DoubutsuLevel::parse(l).map(DoubutsuLevel::name), Some(l));
+        }
+    }
+
+    #[test]
+    fn hanging_pieces_and_tells() {
+        // Sente giraffe on B2 next to gote's lion on B1, undefended: it hangs.
+        let p: Position = "1l1/1G1/3/1L1 w -".parse().unwrap();
+        assert_eq!(hanging(&p, Color::Sente), 1);
+        assert_eq!(hanging(&p, Color::Gote), 0);
+        // Defended by the sente lion on B3, it does not.
+        let q: Position = "1l1/1G1/1L1/3 w -".parse().unwrap();
+        assert_eq!(hanging(&q, Color::Sente), 0);
+        // Sente to move, giraffe safe on C3: moving it to C2 (next to the gote lion on B1,
+        // undefended) is a tell because other moves keep everything.
+        let r: Position = "1l1/3/2G/L2 b -".parse().unwrap();
+        assert!(is_tell(&r, "C3C2".parse().unwrap()));
+        assert!(!is_tell(&r, "C3C4".parse().unwrap()));
+    }
+
+    #[test]
+    fn games_are_consistent_records_and_reproducible() {
+        let start: Position = ROOT.parse().unwrap();
+        for level in [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest] {
+            for guest in DoubutsuGuest::all() {
+                let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+                let g = play_game(table(), start, level, guest, &mut rng).unwrap();
+                assert_eq!(g.values.len(), g.plies as usize + 1);
+                assert_eq!(g.moves.len(), g.plies as usize);
+                assert_eq!(g.ai_moves + g.guest_moves, g.plies);
+                assert!(g.ai_tells <= g.ai_moves && g.guest_tells <= g.guest_moves);
+                // A finished game's last value is the result itself.
+                match g.result {
+                    GuestResult::Win => assert!(*g.values.last().unwrap() > 0, "{level:?} {guest:?} {g:?}"),
+                    GuestResult::Loss => assert!(*g.values.last().unwrap() < 0, "{level:?} {guest:?} {g:?}"),
+                    GuestResult::Draw => {}
+                }
+                let mut again = rand::rngs::StdRng::seed_from_u64(4);
+                assert_eq!(play_game(table(), start, level, guest, &mut again).unwrap().moves, g.moves);
+            }
+        }
+    }
+
+    #[test]
+    fn the_perfect_guest_never_loses_a_won_position_and_strongest_never_loses_a_won_one() {
+        // In this sub-game the first player wins or draws with perfect play: the perfect guest
+        // keeps the table's verdict against every level.
+        let start: Position = ROOT.parse().unwrap();
+        let verdict = dob::value_of(table(), &start).unwrap();
+        for level in [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest] {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+            let g = play_game(table(), start, level, DoubutsuGuest::Perfect, &mut rng).unwrap();
+            match verdict {
+                Value::Win(_) => assert_eq!(g.result, GuestResult::Win, "{level:?}"),
+                Value::Loss(_) if level == DoubutsuLevel::Strongest => assert_eq!(g.result, GuestResult::Loss),
+                _ => {}
+            }
+        }
+    }
+}

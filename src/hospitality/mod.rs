@@ -1,0 +1,395 @@
+//! The hospitality benchmark: many simulated games between a level and guests of graded
+//! strength, measuring whether the guest wins, how closely and how naturally.
+//!
+//! Every game is reproducible: its random source is seeded from the run's seed, the guest and
+//! the game's number, so the results do not depend on how many threads played them.
+
+pub mod chart;
+pub mod doubutsu;
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// How a game ended, from the guest's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GuestResult {
+    /// The guest won.
+    Win,
+    /// Nobody won (repetition, or the ply cap).
+    #[default]
+    Draw,
+    /// The level won.
+    Loss,
+}
+
+/// One simulated game.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GameRecord {
+    /// The result for the guest.
+    pub result: GuestResult,
+    /// Plies played.
+    pub plies: u32,
+    /// Reversi: the guest's final disc margin.
+    pub margin: Option<i32>,
+    /// The game's value from the guest's side after every ply (index 0 = the start).
+    /// Doubutsu: the exact score (−100..100); reversi: the engine's evaluation in discs.
+    pub values: Vec<i32>,
+    /// Doubutsu: positions the table could not value (play continued after a missed lion
+    /// capture); their value is carried over from the previous ply.
+    pub unvalued: u32,
+    /// How many times the sign of the value flipped between guest-winning and guest-losing.
+    pub lead_changes: u32,
+    /// The ply from which the guest's win was certain (the value stayed a guest win).
+    pub certain_at: Option<u32>,
+    /// Moves the level played, and how many of them an observer would call careless.
+    pub ai_moves: u32,
+    /// See [`GameRecord::ai_moves`].
+    pub ai_tells: u32,
+    /// The same for the guest's own moves, for comparison.
+    pub guest_moves: u32,
+    /// See [`GameRecord::guest_moves`].
+    pub guest_tells: u32,
+    /// Time the level spent choosing its moves.
+    #[serde(serialize_with = "micros")]
+    pub ai_time: Duration,
+    /// The moves, in the game's notation.
+    pub moves: Vec<String>,
+}
+
+fn micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(d.as_micros() as u64)
+}
+
+impl GameRecord {
+    /// Derives lead changes and the ply the win became certain from [`GameRecord::values`].
+    pub fn finish_curve(&mut self) {
+        let mut last_sign = 0;
+        self.lead_changes = 0;
+        for &v in &self.values {
+            let sign = v.signum();
+            if sign != 0 {
+                if last_sign != 0 && sign != last_sign {
+                    self.lead_changes += 1;
+                }
+                last_sign = sign;
+            }
+        }
+        self.certain_at = if self.result == GuestResult::Win {
+            let mut from = self.values.len();
+            while from > 0 && self.values[from - 1] > 0 {
+                from -= 1;
+            }
+            Some(from as u32)
+        } else {
+            None
+        };
+    }
+}
+
+/// A proportion with its 95% Wilson score interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Rate {
+    /// Successes / trials.
+    pub value: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl Rate {
+    /// The Wilson interval of `k` successes in `n` trials (z = 1.96).
+    pub fn wilson(k: u32, n: u32) -> Rate {
+        if n == 0 {
+            return Rate { value: 0.0, low: 0.0, high: 1.0 };
+        }
+        let (k, n, z) = (k as f64, n as f64, 1.96f64);
+        let p = k / n;
+        let denom = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denom;
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+        Rate { value: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+    }
+}
+
+/// Figures for one (level, guest) row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// The game.
+    pub game: String,
+    /// The level under test.
+    pub level: String,
+    /// The guest.
+    pub guest: String,
+    /// Games played.
+    pub games: u32,
+    /// Guest wins, draws and losses.
+    pub wins: u32,
+    /// See [`Summary::wins`].
+    pub draws: u32,
+    /// See [`Summary::wins`].
+    pub losses: u32,
+    /// The guest's win rate with its interval.
+    pub win_rate: Rate,
+    /// Mean and standard deviation of the game length in plies.
+    pub plies_mean: f64,
+    /// See [`Summary::plies_mean`].
+    pub plies_sd: f64,
+    /// Reversi: quartiles of the guest's final margin (25%, median, 75%).
+    pub margin_quartiles: Option<[f64; 3]>,
+    /// Mean lead changes per game.
+    pub lead_changes_mean: f64,
+    /// Median ply at which won games became certain.
+    pub certain_at_median: Option<f64>,
+    /// Careless-looking moves per 100 moves, the level's and the guest's.
+    pub ai_tells_per_100: f64,
+    /// See [`Summary::ai_tells_per_100`].
+    pub guest_tells_per_100: f64,
+    /// Mean time per level move, in milliseconds.
+    pub ai_ms_per_move: f64,
+    /// The target this row is held to, if any, e.g. "guest wins ≥ 85%".
+    pub target: Option<String>,
+    /// Whether the target is met (`None` without a target).
+    pub pass: Option<bool>,
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let pos = (sorted.len() - 1) as f64 * q;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+}
+
+impl Summary {
+    /// Summarizes the games of one row.
+    pub fn of(game: &str, level: &str, guest: &str, records: &[GameRecord]) -> Summary {
+        let n = records.len() as u32;
+        let count = |r: GuestResult| records.iter().filter(|g| g.result == r).count() as u32;
+        let (wins, draws, losses) = (count(GuestResult::Win), count(GuestResult::Draw), count(GuestResult::Loss));
+        let plies: Vec<f64> = records.iter().map(|g| g.plies as f64).collect();
+        let mean = plies.iter().sum::<f64>() / plies.len().max(1) as f64;
+        let sd = (plies.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / plies.len().max(1) as f64).sqrt();
+        let mut margins: Vec<f64> = records.iter().filter_map(|g| g.margin.map(f64::from)).collect();
+        margins.sort_by(f64::total_cmp);
+        let mut certain: Vec<f64> = records.iter().filter_map(|g| g.certain_at.map(f64::from)).collect();
+        certain.sort_by(f64::total_cmp);
+        let sum = |f: fn(&GameRecord) -> u32| records.iter().map(f).sum::<u32>() as f64;
+        let per_100 = |tells: f64, moves: f64| if moves > 0.0 { 100.0 * tells / moves } else { 0.0 };
+        let ai_moves = sum(|g| g.ai_moves);
+        Summary {
+            game: game.into(),
+            level: level.into(),
+            guest: guest.into(),
+            games: n,
+            wins,
+            draws,
+            losses,
+            win_rate: Rate::wilson(wins, n),
+            plies_mean: mean,
+            plies_sd: sd,
+            margin_quartiles: (!margins.is_empty())
+                .then(|| [quantile(&margins, 0.25), quantile(&margins, 0.5), quantile(&margins, 0.75)]),
+            lead_changes_mean: sum(|g| g.lead_changes) / n.max(1) as f64,
+            certain_at_median: (!certain.is_empty()).then(|| quantile(&certain, 0.5)),
+            ai_tells_per_100: per_100(sum(|g| g.ai_tells), ai_moves),
+            guest_tells_per_100: per_100(sum(|g| g.guest_tells), sum(|g| g.guest_moves)),
+            ai_ms_per_move: if ai_moves > 0.0 {
+                records.iter().map(|g| g.ai_time.as_secs_f64()).sum::<f64>() * 1e3 / ai_moves
+            } else {
+                0.0
+            },
+            target: None,
+            pass: None,
+        }
+    }
+
+    /// Holds the row to a minimum guest win rate.
+    pub fn with_min_win_rate(mut self, min: f64, why: &str) -> Summary {
+        self.target = Some(format!("guest wins ≥ {:.0}% ({why})", min * 100.0));
+        self.pass = Some(self.win_rate.value >= min);
+        self
+    }
+}
+
+/// The seed of game `index` against guest number `guest` in a run seeded with `seed`.
+pub fn game_seed(seed: u64, guest: usize, index: usize) -> u64 {
+    // splitmix64 of the three, so neighbouring games get unrelated streams.
+    let mut x = seed ^ (guest as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Plays `games` games for each guest on all cores, with one progress bar for the run.
+/// `play(guest, rng)` plays one game.
+pub fn run<G: Sync, E: Send>(
+    guests: &[G],
+    games: usize,
+    seed: u64,
+    progress: bool,
+    play: impl Fn(&G, &mut StdRng) -> Result<GameRecord, E> + Sync,
+) -> Result<Vec<Vec<GameRecord>>, E> {
+    let bar = if progress { ProgressBar::new((guests.len() * games) as u64) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise:>8} [{bar:40}] {pos}/{len} games, eta {eta}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let out = guests
+        .iter()
+        .enumerate()
+        .map(|(g, guest)| {
+            (0..games)
+                .into_par_iter()
+                .map(|i| {
+                    let mut rng = StdRng::seed_from_u64(game_seed(seed, g, i));
+                    let r = play(guest, &mut rng);
+                    bar.inc(1);
+                    r
+                })
+                .collect::<Result<Vec<_>, E>>()
+        })
+        .collect();
+    bar.finish_and_clear();
+    out
+}
+
+/// The table printed on the terminal (also valid Markdown, for BENCHMARKS.md).
+pub fn markdown_table(rows: &[Summary]) -> String {
+    let mut out = String::from(
+        "| level | guest | games | W/D/L | guest win % (95% CI) | plies | margin q1/med/q3 | lead changes | win certain at | tells AI / guest per 100 | ms/move | target |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let margin = r.margin_quartiles.map_or("–".into(), |q| format!("{:+.0}/{:+.0}/{:+.0}", q[0], q[1], q[2]));
+        let certain = r.certain_at_median.map_or("–".into(), |c| format!("ply {c:.0}"));
+        let target = match (&r.target, r.pass) {
+            (Some(t), Some(true)) => format!("PASS {t}"),
+            (Some(t), Some(false)) => format!("FAIL {t}"),
+            _ => "report".into(),
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {}/{}/{} | {:.1} ({:.1}–{:.1}) | {:.1} ± {:.1} | {margin} | {:.2} | {certain} | {:.1} / {:.1} | {:.3} | {target} |\n",
+            r.level,
+            r.guest,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.win_rate.value * 100.0,
+            r.win_rate.low * 100.0,
+            r.win_rate.high * 100.0,
+            r.plies_mean,
+            r.plies_sd,
+            r.lead_changes_mean,
+            r.ai_tells_per_100,
+            r.guest_tells_per_100,
+            r.ai_ms_per_move,
+        ));
+    }
+    out
+}
+
+/// Writes `results.json` (summaries and every game), `results.csv` (one row per summary) and
+/// the charts into `dir`.
+pub fn write_outputs(dir: &Path, rows: &[Summary], games: &[Vec<GameRecord>]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
+    let json = serde_json::json!({ "summaries": rows, "games": games });
+    let path = dir.join("results.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(&json)?).with_context(|| format!("could not write {}", path.display()))?;
+    let mut csv = String::from(
+        "game,level,guest,games,wins,draws,losses,win_rate,win_low,win_high,plies_mean,plies_sd,margin_q1,margin_median,margin_q3,lead_changes_mean,certain_at_median,ai_tells_per_100,guest_tells_per_100,ai_ms_per_move,target,pass\n",
+    );
+    let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
+    for r in rows {
+        let q = r.margin_quartiles;
+        csv.push_str(&format!(
+            "{},{},\"{}\",{},{},{},{},{:.4},{:.4},{:.4},{:.2},{:.2},{},{},{},{:.3},{},{:.2},{:.2},{:.3},\"{}\",{}\n",
+            r.game,
+            r.level,
+            r.guest,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.win_rate.value,
+            r.win_rate.low,
+            r.win_rate.high,
+            r.plies_mean,
+            r.plies_sd,
+            opt(q.map(|q| q[0])),
+            opt(q.map(|q| q[1])),
+            opt(q.map(|q| q[2])),
+            r.lead_changes_mean,
+            opt(r.certain_at_median),
+            r.ai_tells_per_100,
+            r.guest_tells_per_100,
+            r.ai_ms_per_move,
+            r.target.clone().unwrap_or_default(),
+            r.pass.map_or(String::new(), |p| p.to_string()),
+        ));
+    }
+    let path = dir.join("results.csv");
+    std::fs::write(&path, csv).with_context(|| format!("could not write {}", path.display()))?;
+    chart::write_charts(dir, rows, games)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_brackets_the_rate() {
+        let r = Rate::wilson(85, 100);
+        assert!((r.value - 0.85).abs() < 1e-12);
+        assert!(r.low < 0.85 && r.high > 0.85);
+        // Known value: 85/100 → about 0.767–0.907.
+        assert!((r.low - 0.767).abs() < 0.002 && (r.high - 0.907).abs() < 0.002, "{r:?}");
+        let all = Rate::wilson(20, 20);
+        assert_eq!(all.high, 1.0);
+        assert!(all.low > 0.8 && all.low < 0.9);
+        assert_eq!(Rate::wilson(0, 0).low, 0.0);
+    }
+
+    #[test]
+    fn lead_changes_and_certainty_come_from_the_curve() {
+        let mut g = GameRecord { result: GuestResult::Win, values: vec![-5, 0, 3, -2, -1, 0, 4, 6, 99], ..Default::default() };
+        g.finish_curve();
+        assert_eq!(g.lead_changes, 3);
+        assert_eq!(g.certain_at, Some(6));
+        let mut lost = GameRecord { result: GuestResult::Loss, values: vec![1, 2, -3], ..Default::default() };
+        lost.finish_curve();
+        assert_eq!((lost.lead_changes, lost.certain_at), (1, None));
+    }
+
+    #[test]
+    fn seeds_differ_per_game_and_guest_and_repeat_per_run() {
+        assert_eq!(game_seed(1, 2, 3), game_seed(1, 2, 3));
+        assert_ne!(game_seed(1, 2, 3), game_seed(1, 2, 4));
+        assert_ne!(game_seed(1, 2, 3), game_seed(1, 3, 3));
+        assert_ne!(game_seed(1, 2, 3), game_seed(2, 2, 3));
+    }
+
+    #[test]
+    fn summaries_count_and_judge() {
+        let game = |result, plies| GameRecord { result, plies, ai_moves: 10, ai_tells: 1, ..Default::default() };
+        let games = vec![game(GuestResult::Win, 20), game(GuestResult::Win, 30), game(GuestResult::Loss, 40), game(GuestResult::Draw, 50)];
+        let s = Summary::of("doubutsu", "settai", "random", &games).with_min_win_rate(0.85, "issue 5");
+        assert_eq!((s.wins, s.draws, s.losses, s.games), (2, 1, 1, 4));
+        assert!((s.plies_mean - 35.0).abs() < 1e-9);
+        assert!((s.ai_tells_per_100 - 10.0).abs() < 1e-9);
+        assert_eq!(s.pass, Some(false));
+        assert!(markdown_table(&[s]).contains("FAIL"));
+    }
+}
