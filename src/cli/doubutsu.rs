@@ -54,8 +54,13 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
     // Without a terminal (CI, nohup, logs) indicatif draws nothing: print plain lines instead.
     let terminal = std::io::stderr().is_terminal();
     let (table, report) = build_standard(&BuildOptions { progress: terminal, log: !terminal });
-    for (phase, took) in &report.phases {
-        eprintln!("phase {phase:<11} {:8.1} s", took.as_secs_f64());
+    for phase in &report.phases {
+        eprintln!(
+            "phase {:<11} {:8.1} s, peak memory so far {:.2} GiB",
+            phase.name,
+            phase.wall.as_secs_f64(),
+            phase.peak_rss as f64 / (1u64 << 30) as f64
+        );
     }
     let start = table.probe(&Position::start())?;
     table.write(out)?;

@@ -42,8 +42,45 @@ pub struct BuildReport {
     pub enumeration_levels: u32,
     /// Retrograde levels (the longest distance + 1).
     pub retrograde_levels: u32,
-    /// Wall time per phase: enumerate, index, init, retrograde.
-    pub phases: Vec<(&'static str, Duration)>,
+    /// Each phase in order: enumerate, index, init, retrograde.
+    pub phases: Vec<Phase>,
+}
+
+/// What one build phase cost.
+#[derive(Debug, Clone)]
+pub struct Phase {
+    /// The phase's name.
+    pub name: &'static str,
+    /// Wall time.
+    pub wall: Duration,
+    /// The process's peak resident memory during the phase, in bytes (Linux; 0 where the
+    /// platform does not tell).
+    pub peak_rss: u64,
+}
+
+impl Phase {
+    /// Starts timing a phase and resets the kernel's peak-memory mark, so that each phase
+    /// reports its own peak.
+    fn start() -> Instant {
+        // Writing 5 to clear_refs resets VmHWM (Linux ≥ 4.0); elsewhere this does nothing.
+        let _ = std::fs::write("/proc/self/clear_refs", "5");
+        Instant::now()
+    }
+
+    fn new(name: &'static str, started: Instant) -> Phase {
+        Phase { name, wall: started.elapsed(), peak_rss: peak_rss() }
+    }
+}
+
+/// VmHWM of /proc/self/status, in bytes.
+fn peak_rss() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map_or(0, |kb| kb * 1024)
 }
 
 /// Builds the table of everything reachable from the official start.
@@ -60,30 +97,30 @@ pub fn build_standard(opts: &BuildOptions) -> (Tablebase, BuildReport) {
 /// capture-available positions by the rules and the players search past the rest.
 pub fn build(roots: &[Position], opts: &BuildOptions) -> (Tablebase, BuildReport) {
     let mut report = BuildReport::default();
-    let t = Instant::now();
+    let t = Phase::start();
     let (entries, levels) = enumerate(roots, opts);
     report.enumeration_levels = levels;
-    report.phases.push(("enumerate", t.elapsed()));
+    report.phases.push(Phase::new("enumerate", t));
     log(opts, format_args!("enumerate: done in {:?}, {} stored positions", t.elapsed(), entries.len()));
 
-    let t = Instant::now();
+    let t = Phase::start();
     let reachable: u64 = entries.par_iter().map(|&e| orientation_count(e)).sum();
     let (keys, buckets, suffixes) = index(entries, opts);
-    report.phases.push(("index", t.elapsed()));
+    report.phases.push(Phase::new("index", t));
     log(opts, format_args!("index: done in {:?}, {reachable} reachable positions", t.elapsed()));
 
-    let t = Instant::now();
+    let t = Phase::start();
     let n = keys.len();
     let values = filled_atomic_bytes(n, UNSETTLED);
     let counters = filled_atomic_bytes(n, 0);
     let (level0, level1) = init(&keys, &values, &counters, opts);
-    report.phases.push(("init", t.elapsed()));
+    report.phases.push(Phase::new("init", t));
     log(opts, format_args!("init: done in {:?}", t.elapsed()));
 
-    let t = Instant::now();
+    let t = Phase::start();
     let view = View { buckets: &buckets, suffixes: &suffixes, values: &[] };
     report.retrograde_levels = retrograde(&keys, view, &values, &counters, level0, level1, opts);
-    report.phases.push(("retrograde", t.elapsed()));
+    report.phases.push(Phase::new("retrograde", t));
     log(opts, format_args!("retrograde: done in {:?}", t.elapsed()));
     drop(counters);
     drop(keys);

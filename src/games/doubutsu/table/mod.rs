@@ -42,7 +42,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub use build::{build, build_standard, BuildOptions, BuildReport};
+pub use build::{build, build_standard, BuildOptions, BuildReport, Phase};
 
 use super::position::{can_capture_lion, canon, nib, status, Position, Status, BOARD_MASK};
 

@@ -63,6 +63,9 @@ proptest! {
         prop_assume!(g.last_move().is_some() && g.outcome().is_none());
         // Where the lion can be captured, not every move can be valued (own test below).
         prop_assume!(!g.legal_moves().iter().any(|&m| g.position().captures_lion(m)));
+        // The seed's rule exactly where no move goes back to an earlier position (the
+        // repetition rules have their own property below).
+        prop_assume!(g.legal_moves().iter().all(|&m| players::seen_before(&g, m) == 0));
         let (before, guest_move) = g.last_move().unwrap();
         let guest = analyze(t, &before, guest_move).unwrap();
         let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
@@ -271,4 +274,87 @@ fn table_levels_fall_back_where_the_table_cannot_help() {
     let threatened = pos("1l1/1g1/3/L2 w -");
     let reply = heuristic(&threatened, 2, &mut rng);
     assert!(!threatened.play(reply).unwrap().legal_moves().iter().any(|&m| threatened.play(reply).unwrap().captures_lion(m)), "{reply}");
+}
+
+/// A back-and-forth: the side to move and then the other each move a piece and move it back
+/// (board moves that capture nothing and are not chicks, which cannot step back), so that
+/// the position recurs. `None` when no such four moves exist.
+fn shuffle(g: &Game, pick: usize) -> Option<[super::super::Move; 4]> {
+    use super::super::Move;
+    let reversible = |p: &Position| -> Vec<Move> {
+        p.legal_moves()
+            .into_iter()
+            .filter(|&m| match m {
+                Move::Normal { from, .. } => {
+                    p.captured(m).is_none()
+                        && p.piece_at(from).is_some_and(|pc| pc.role != super::super::Role::Chick)
+                        && !p.loses_at_once(m)
+                }
+                Move::Drop { .. } => false,
+            })
+            .collect()
+    };
+    let p0 = *g.position();
+    let firsts = reversible(&p0);
+    for i in 0..firsts.len() {
+        let m1 = firsts[(i + pick) % firsts.len()];
+        let p1 = p0.play(m1).ok()?;
+        if p1.outcome().is_some() {
+            continue;
+        }
+        for m2 in reversible(&p1) {
+            let p2 = p1.play(m2).unwrap();
+            let (Move::Normal { from: f1, to: t1 }, Move::Normal { from: f2, to: t2 }) = (m1, m2) else { continue };
+            let back1 = Move::Normal { from: t1, to: f1 };
+            let back2 = Move::Normal { from: t2, to: f2 };
+            if p2.outcome().is_none() && p2.is_legal(back1) {
+                let p3 = p2.play(back1).unwrap();
+                if p3.outcome().is_none() && p3.is_legal(back2) && p3.play(back2).unwrap() == p0 {
+                    return Some([m1, m2, back1, back2]);
+                }
+            }
+        }
+    }
+    None
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Repetition (the bot draws at the third occurrence): while settai is not winning it
+    /// never shuffles back to a position already seen when a move to a fresh one is available
+    /// that does not lose at once, so a guest's win is not turned into a draw.
+    #[test]
+    fn settai_does_not_shuffle_toward_a_repetition_draw_unless_it_is_winning(
+        choices in prop::collection::vec(any::<u32>(), 1..30),
+        pick in any::<usize>(),
+        cycles in 1usize..3,
+        seed in any::<u64>(),
+    ) {
+        let t = table();
+        let mut g = history(&choices);
+        prop_assume!(g.outcome().is_none());
+        let Some(cycle) = shuffle(&g, pick) else { return Ok(()) };
+        for _ in 0..cycles {
+            for m in cycle {
+                if g.outcome().is_none() {
+                    g.play(m).unwrap();
+                }
+            }
+        }
+        // One more move so that it is settai's turn after a repetition by either side.
+        if g.outcome().is_some() || g.legal_moves().iter().any(|&m| g.position().captures_lion(m)) {
+            return Ok(());
+        }
+        let p = *g.position();
+        let evals = evaluate_moves(t, &p).unwrap();
+        let best = evals.iter().map(|e| score(e.1)).max().unwrap();
+        let any_safe = evals.iter().any(|e| !loses_at_once(e.1));
+        let candidates: Vec<_> = evals.iter().filter(|e| !any_safe || !loses_at_once(e.1)).map(|e| e.0).collect();
+        let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        if best <= 0 && candidates.iter().any(|&m| players::seen_before(&g, m) == 0) {
+            prop_assert_eq!(players::seen_before(&g, reply), 0, "{} after {:?}", reply, g.moves());
+        }
+        prop_assert!(!any_safe || !p.loses_at_once(reply));
+    }
 }
