@@ -285,7 +285,7 @@ pub(super) fn hospitality_doubutsu(
     // Every level is measured against the exact values, so the table is needed even for weakest.
     let table = TableFile::open(table_path)?;
     let started = Instant::now();
-    let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), |guest, rng| {
+    let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), |guest, _, rng| {
         play_game(&table, dob::Position::start(), level, *guest, rng)
     })?;
     let rows: Vec<Summary> = guests
@@ -331,4 +331,65 @@ fn split_guests(list: &str) -> Vec<String> {
         out.last_mut().expect("non-empty").push(c);
     }
     out.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+}
+
+/// `settai bench hospitality --game reversi`.
+pub(super) fn hospitality_reversi(
+    level: &str,
+    guests: &str,
+    games: usize,
+    seed: u64,
+    budget_scale: f64,
+    out: &Path,
+) -> anyhow::Result<()> {
+    use crate::games::reversi::eval::PatternEval;
+    use crate::hospitality::reversi::{play_game, ReversiGuest, ReversiLevel};
+    use crate::hospitality::{self, Summary};
+    if !(budget_scale > 0.0 && budget_scale <= 10.0) {
+        bail!("--budget-scale must be in (0, 10], got {budget_scale}");
+    }
+    let level = ReversiLevel::parse(level, budget_scale)
+        .with_context(|| format!("unknown reversi level {level:?} (standard, highest, none)"))?;
+    let guests: Vec<ReversiGuest> = if guests.trim() == "all" {
+        ReversiGuest::all()
+    } else {
+        split_guests(guests)
+            .iter()
+            .map(|g| ReversiGuest::parse(g).with_context(|| format!("unknown guest {g:?}")))
+            .collect::<anyhow::Result<_>>()?
+    };
+    let eval = PatternEval::builtin();
+    let started = Instant::now();
+    let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), |guest, i, rng| {
+        // Both colours: even games the guest has black, odd ones white.
+        let colour = if i % 2 == 0 { reversi::Color::Black } else { reversi::Color::White };
+        Ok::<_, std::convert::Infallible>(play_game(&eval, level, *guest, colour, rng))
+    })
+    .unwrap_or_else(|never| match never {});
+    let rows: Vec<Summary> = guests
+        .iter()
+        .zip(&records)
+        .map(|(guest, games)| {
+            let row = Summary::of("reversi", level.name(), &guest.name(), games);
+            let up_to_ab6 = !matches!(guest, ReversiGuest::None | ReversiGuest::AlphaBeta(7..) | ReversiGuest::Foundation);
+            match (level.level, guest) {
+                (reversi::Level::Standard, _) if up_to_ab6 => row.with_min_win_rate(0.90, "issue 5").with_median_margin(4.0, 8.0),
+                (reversi::Level::Highest, _) if up_to_ab6 => row.with_min_win_rate(0.99, "issue 5"),
+                (reversi::Level::None, ReversiGuest::Foundation | ReversiGuest::AlphaBeta(6)) => row.with_max_win_rate(0.05, "issue 4"),
+                _ => row,
+            }
+        })
+        .collect();
+    println!(
+        "reversi {} at {:.2} s per move: {} games per guest, seed {seed}, {} threads, {:.1} s\n",
+        level.name(),
+        level.budget.as_secs_f64(),
+        games,
+        rayon::current_num_threads(),
+        started.elapsed().as_secs_f64()
+    );
+    print!("{}", hospitality::markdown_table(&rows));
+    hospitality::write_outputs(out, &rows, &records)?;
+    println!("\nwrote {}/results.json, results.csv, win_rates.png, distribution.png, value_curve.png", out.display());
+    Ok(())
 }

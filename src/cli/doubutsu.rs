@@ -56,7 +56,7 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
     let (table, report) = build_standard(&BuildOptions { progress: terminal, log: !terminal });
     for phase in &report.phases {
         eprintln!(
-            "phase {:<11} {:8.1} s, peak memory so far {:.2} GiB",
+            "phase {:<11} {:8.1} s, peak memory {:.2} GiB",
             phase.name,
             phase.wall.as_secs_f64(),
             phase.peak_rss as f64 / (1u64 << 30) as f64

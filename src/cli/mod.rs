@@ -170,6 +170,11 @@ enum BenchWhat {
         /// The doubutsu table (default: <SETTAI_DATA_DIR>/doubutsu.tb).
         #[arg(long)]
         table: Option<PathBuf>,
+        /// Reversi: multiplies the bot's thinking time (1 = the bot's 0.8 s / 2.4 s; quick
+        /// development runs use less). Searches run on a node clock calibrated on the
+        /// project's machine, so results repeat exactly from the seed.
+        #[arg(long, default_value_t = 1.0)]
+        budget_scale: f64,
     },
     /// The doubutsu table: open, checksum, probe latency and the players' reply times.
     Table {
@@ -216,6 +221,7 @@ enum TableAction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum HospitalityGame {
     Doubutsu,
+    Reversi,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -335,9 +341,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench { what: Some(BenchWhat::Engine { ffo, perft_depth, positions }), .. } => {
             bench::engine(&ffo_cases(&ffo)?, perft_depth, positions)
         }
-        Command::Bench { what: Some(BenchWhat::Hospitality { game: HospitalityGame::Doubutsu, level, guests, games, seed, out, table }), .. } => {
-            bench::hospitality_doubutsu(&doubutsu::table_path(table, &data_dir()), &level, &guests, games, seed, &out)
-        }
+        Command::Bench {
+            what: Some(BenchWhat::Hospitality { game: HospitalityGame::Doubutsu, level, guests, games, seed, out, table, .. }),
+            ..
+        } => bench::hospitality_doubutsu(&doubutsu::table_path(table, &data_dir()), &level, &guests, games, seed, &out),
+        Command::Bench {
+            what: Some(BenchWhat::Hospitality { game: HospitalityGame::Reversi, level, guests, games, seed, out, budget_scale, .. }),
+            ..
+        } => bench::hospitality_reversi(&level, &guests, games, seed, budget_scale, &out),
         Command::Bench { what: Some(BenchWhat::Table { table, probes, seed }), .. } => {
             bench::table(&doubutsu::table_path(table, &data_dir()), probes, seed)
         }

@@ -6,6 +6,7 @@
 
 pub mod chart;
 pub mod doubutsu;
+pub mod reversi;
 
 use std::path::Path;
 use std::time::Duration;
@@ -39,6 +40,8 @@ pub struct GameRecord {
     pub plies: u32,
     /// Reversi: the guest's final disc margin.
     pub margin: Option<i32>,
+    /// Reversi: the guest won with the level left without a disc.
+    pub perfect: bool,
     /// The game's value from the guest's side after every ply (index 0 = the start).
     /// Doubutsu: the exact score (−100..100); reversi: the engine's evaluation in discs.
     pub values: Vec<i32>,
@@ -145,6 +148,8 @@ pub struct Summary {
     pub plies_sd: f64,
     /// Reversi: quartiles of the guest's final margin (25%, median, 75%).
     pub margin_quartiles: Option<[f64; 3]>,
+    /// Reversi: wins that left the level without a disc.
+    pub perfect_wins: u32,
     /// Mean lead changes per game.
     pub lead_changes_mean: f64,
     /// Median ply at which won games became certain.
@@ -199,6 +204,7 @@ impl Summary {
             plies_sd: sd,
             margin_quartiles: (!margins.is_empty())
                 .then(|| [quantile(&margins, 0.25), quantile(&margins, 0.5), quantile(&margins, 0.75)]),
+            perfect_wins: records.iter().filter(|g| g.perfect).count() as u32,
             lead_changes_mean: sum(|g| g.lead_changes) / n.max(1) as f64,
             certain_at_median: (!certain.is_empty()).then(|| quantile(&certain, 0.5)),
             ai_tells_per_100: per_100(sum(|g| g.ai_tells), ai_moves),
@@ -219,6 +225,22 @@ impl Summary {
         self.pass = Some(self.win_rate.value >= min);
         self
     }
+
+    /// Holds the row to a maximum guest win rate (the level must win).
+    pub fn with_max_win_rate(mut self, max: f64, why: &str) -> Summary {
+        self.target = Some(format!("guest wins ≤ {:.0}% ({why})", max * 100.0));
+        self.pass = Some(self.win_rate.value <= max);
+        self
+    }
+
+    /// Also holds the row to a median guest margin within `lo..=hi` discs.
+    pub fn with_median_margin(mut self, lo: f64, hi: f64) -> Summary {
+        let median = self.margin_quartiles.map(|q| q[1]);
+        let ok = median.is_some_and(|m| (lo..=hi).contains(&m));
+        self.target = Some(format!("{}, median margin {lo:+}..{hi:+}", self.target.take().unwrap_or_default()));
+        self.pass = Some(self.pass.unwrap_or(true) && ok);
+        self
+    }
 }
 
 /// The seed of game `index` against guest number `guest` in a run seeded with `seed`.
@@ -231,13 +253,13 @@ pub fn game_seed(seed: u64, guest: usize, index: usize) -> u64 {
 }
 
 /// Plays `games` games for each guest on all cores, with one progress bar for the run.
-/// `play(guest, rng)` plays one game.
+/// `play(guest, game_number, rng)` plays one game.
 pub fn run<G: Sync, E: Send>(
     guests: &[G],
     games: usize,
     seed: u64,
     progress: bool,
-    play: impl Fn(&G, &mut StdRng) -> Result<GameRecord, E> + Sync,
+    play: impl Fn(&G, usize, &mut StdRng) -> Result<GameRecord, E> + Sync,
 ) -> Result<Vec<Vec<GameRecord>>, E> {
     let bar = if progress { ProgressBar::new((guests.len() * games) as u64) } else { ProgressBar::hidden() };
     bar.set_style(
@@ -253,7 +275,7 @@ pub fn run<G: Sync, E: Send>(
                 .into_par_iter()
                 .map(|i| {
                     let mut rng = StdRng::seed_from_u64(game_seed(seed, g, i));
-                    let r = play(guest, &mut rng);
+                    let r = play(guest, i, &mut rng);
                     bar.inc(1);
                     r
                 })
@@ -271,7 +293,10 @@ pub fn markdown_table(rows: &[Summary]) -> String {
          |---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
-        let margin = r.margin_quartiles.map_or("–".into(), |q| format!("{:+.0}/{:+.0}/{:+.0}", q[0], q[1], q[2]));
+        let margin = r.margin_quartiles.map_or("–".into(), |q| {
+            let perfect = if r.perfect_wins > 0 { format!(" ({} perfect)", r.perfect_wins) } else { String::new() };
+            format!("{:+.0}/{:+.0}/{:+.0}{perfect}", q[0], q[1], q[2])
+        });
         let certain = r.certain_at_median.map_or("–".into(), |c| format!("ply {c:.0}"));
         let target = match (&r.target, r.pass) {
             (Some(t), Some(true)) => format!("PASS {t}"),
@@ -308,13 +333,13 @@ pub fn write_outputs(dir: &Path, rows: &[Summary], games: &[Vec<GameRecord>]) ->
     let path = dir.join("results.json");
     std::fs::write(&path, serde_json::to_vec_pretty(&json)?).with_context(|| format!("could not write {}", path.display()))?;
     let mut csv = String::from(
-        "game,level,guest,games,wins,draws,losses,win_rate,win_low,win_high,plies_mean,plies_sd,margin_q1,margin_median,margin_q3,lead_changes_mean,certain_at_median,ai_tells_per_100,guest_tells_per_100,ai_ms_per_move,target,pass\n",
+        "game,level,guest,games,wins,draws,losses,win_rate,win_low,win_high,plies_mean,plies_sd,margin_q1,margin_median,margin_q3,perfect_wins,lead_changes_mean,certain_at_median,ai_tells_per_100,guest_tells_per_100,ai_ms_per_move,target,pass\n",
     );
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
     for r in rows {
         let q = r.margin_quartiles;
         csv.push_str(&format!(
-            "{},{},\"{}\",{},{},{},{},{:.4},{:.4},{:.4},{:.2},{:.2},{},{},{},{:.3},{},{:.2},{:.2},{:.3},\"{}\",{}\n",
+            "{},{},\"{}\",{},{},{},{},{:.4},{:.4},{:.4},{:.2},{:.2},{},{},{},{},{:.3},{},{:.2},{:.2},{:.3},\"{}\",{}\n",
             r.game,
             r.level,
             r.guest,
@@ -330,6 +355,7 @@ pub fn write_outputs(dir: &Path, rows: &[Summary], games: &[Vec<GameRecord>]) ->
             opt(q.map(|q| q[0])),
             opt(q.map(|q| q[1])),
             opt(q.map(|q| q[2])),
+            r.perfect_wins,
             r.lead_changes_mean,
             opt(r.certain_at_median),
             r.ai_tells_per_100,

@@ -106,8 +106,9 @@ pub(super) fn eval_pp(p: u64, o: u64) -> i32 {
     score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
-/// Square-table part of the evaluation for `p` against `o`.
-fn square_score(p: u64, o: u64) -> i32 {
+/// Square-table part of the evaluation for `p` against `o` (the classic table, X/C-square
+/// penalties cancelled once their corner is taken).
+pub fn square_score(p: u64, o: u64) -> i32 {
     let occupied = p | o;
     // X- and C-squares next to a taken corner are no longer dangerous, so their penalty lapses.
     let mut cancelled = 0;
@@ -253,10 +254,16 @@ impl Searcher {
 /// `max(EXACT_EMPTIES, depth)` squares are empty, scoring every root move with a full window.
 /// Deterministic: ties go to the first move in square order.
 pub fn search(pos: &Position, depth: u32) -> Analysis {
+    search_with(pos, depth, EXACT_EMPTIES)
+}
+
+/// [`search`] that reads to the end only from `exact_from` empties (or when `depth` reaches
+/// it): `search_with(pos, d, 0)` is a plain depth-`d` alpha-beta.
+pub fn search_with(pos: &Position, depth: u32, exact_from: u32) -> Analysis {
     let depth = depth.max(1);
     let (p, o) = (pos.player(), pos.opponent());
     let empties = pos.empties();
-    let exact = empties <= EXACT_EMPTIES.max(depth);
+    let exact = empties <= exact_from.max(depth);
     let mut s = Searcher { nodes: 1 };
     let mask = moves(p, o);
     let scores: Vec<(Move, i32)> = if mask == 0 {
@@ -306,7 +313,12 @@ pub fn search(pos: &Position, depth: u32) -> Analysis {
 
 /// Like [`search`], but picks uniformly among the moves sharing the best score.
 pub fn choose_move(pos: &Position, depth: u32, rng: &mut impl Rng) -> Analysis {
-    let mut analysis = search(pos, depth);
+    choose_move_with(pos, depth, EXACT_EMPTIES, rng)
+}
+
+/// [`choose_move`] over [`search_with`].
+pub fn choose_move_with(pos: &Position, depth: u32, exact_from: u32, rng: &mut impl Rng) -> Analysis {
+    let mut analysis = search_with(pos, depth, exact_from);
     let tied: Vec<Move> = analysis
         .scores
         .iter()

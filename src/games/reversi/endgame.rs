@@ -302,7 +302,7 @@ impl Engine {
             // Narrow windows, and tiny trees where the PV bookkeeping costs more than it saves.
             return self.ab_end(eval, p, o, alpha, beta, n);
         }
-        self.nodes += 1;
+        self.count_end_node();
         if self.tick() {
             return 0;
         }
@@ -374,7 +374,7 @@ impl Engine {
         if beta == alpha + 1 {
             return self.nws_end(eval, p, o, alpha, n);
         }
-        self.nodes += 1;
+        self.count_end_node();
         let mask = moves(p, o);
         if mask == 0 {
             if moves(o, p) == 0 {
@@ -416,7 +416,7 @@ impl Engine {
         if n <= SHALLOW {
             return self.nws_shallow(p, o, alpha, n, parity_of(!(p | o)));
         }
-        self.nodes += 1;
+        self.count_end_node();
         if self.tick() {
             return 0;
         }
@@ -493,7 +493,7 @@ impl Engine {
         if n == 1 {
             return self.last_square(p, o, empties.trailing_zeros());
         }
-        self.nodes += 1;
+        self.count_end_node();
         if n >= 4 && alpha >= STABILITY_THRESHOLD[n as usize] {
             let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if bound <= alpha {
@@ -544,7 +544,7 @@ impl Engine {
     /// Exact value with one empty square `sq` left, `p` to move.
     #[inline]
     fn last_square(&mut self, p: u64, o: u64, sq: u32) -> i32 {
-        self.nodes += 1;
+        self.count_end_node();
         let np = p.count_ones() as i32;
         let f = flips(p, o, sq);
         if f != 0 {

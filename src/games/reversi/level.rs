@@ -123,7 +123,7 @@ impl Engine {
         rng: &mut impl Rng,
     ) -> Reply {
         debug_assert_ne!(human, pos.turn(), "the bot is the side to move");
-        let start = Instant::now();
+        let start = self.now();
         let nodes0 = self.nodes;
         let (p, o) = (pos.player(), pos.opponent());
         let mask = moves(p, o);
@@ -135,7 +135,7 @@ impl Engine {
             exact: stage == Stage::GameOver,
             stage,
             jittered: false,
-            time: start.elapsed(),
+            time: Duration::ZERO,
         };
         if mask == 0 {
             let stage = if moves(o, p) == 0 {
@@ -178,7 +178,7 @@ impl Engine {
         };
         self.set_deadline(None);
         reply.nodes = self.nodes - nodes0;
-        reply.time = start.elapsed();
+        reply.time = self.now().saturating_duration_since(start);
         reply
     }
 
@@ -218,7 +218,7 @@ impl Engine {
             // A quick midgame answer first, in case the solver runs out of time.
             // Solving far from the end may not finish: then the midgame answer gets more time.
             let share = if n <= EXACT_EMPTIES { 10 } else { 3 };
-            let now = Instant::now();
+            let now = self.now();
             let fallback = midgame(self, now + (deadline - now.min(deadline)) / share, false);
             self.set_deadline(Some(deadline));
             let mut wld = None;

@@ -6,7 +6,7 @@
 //! itself; the sontaku levels score how desirable the position is for the human, so the same
 //! code searches in a different direction.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::board::{flips, moves};
 use super::tt::Tt;
@@ -140,12 +140,33 @@ pub struct RootResult {
     pub complete: bool,
 }
 
+/// Where an engine reads the time that its deadlines are measured against.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Clock {
+    /// The wall clock: what the bot uses (a reply takes its budget whatever the machine).
+    Wall,
+    /// A clock that advances by a fixed time per node searched, at one rate for midgame and
+    /// sontaku nodes and another for exact endgame nodes: searches become reproducible and
+    /// independent of the machine and its load. The hospitality benchmark uses it, calibrated
+    /// on the project's machine, so that its games can be replayed from their seed.
+    Nodes {
+        /// Nanoseconds per midgame (or sontaku) node.
+        mid_ns: f64,
+        /// Nanoseconds per endgame-solver node.
+        end_ns: f64,
+    },
+}
+
 /// A search: transposition table, history table, node counter and deadline. Owned by the
 /// caller and reused between searches; nothing is global.
 pub struct Engine {
     pub(super) tt: Tt,
     /// Nodes visited since the engine was created or the counter was reset.
     pub nodes: u64,
+    /// Of those, nodes of the exact endgame solver (they cost less; see [`Clock::Nodes`]).
+    end_nodes: u64,
+    clock: Clock,
+    origin: Instant,
     history: [i32; 64],
     pub(super) deadline: Option<Instant>,
     next_check: u64,
@@ -167,12 +188,40 @@ impl Engine {
         Engine {
             tt: Tt::new(tt_bits),
             nodes: 0,
+            end_nodes: 0,
+            clock: Clock::Wall,
+            origin: Instant::now(),
             history: [0; 64],
             deadline: None,
             next_check: 0,
             aborted: false,
             cut: false,
         }
+    }
+
+    /// The same engine reading `clock`.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The current time on this engine's clock.
+    #[inline]
+    pub fn now(&self) -> Instant {
+        match self.clock {
+            Clock::Wall => Instant::now(),
+            Clock::Nodes { mid_ns, end_ns } => {
+                let mid = (self.nodes - self.end_nodes) as f64 * mid_ns;
+                self.origin + Duration::from_nanos((mid + self.end_nodes as f64 * end_ns) as u64)
+            }
+        }
+    }
+
+    /// Counts a node of the exact endgame solver.
+    #[inline(always)]
+    pub(super) fn count_end_node(&mut self) {
+        self.nodes += 1;
+        self.end_nodes += 1;
     }
 
     /// Sets (or removes) the deadline and clears the abort flag.
@@ -194,7 +243,7 @@ impl Engine {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_INTERVAL;
             if let Some(d) = self.deadline {
-                if Instant::now() >= d {
+                if self.now() >= d {
                     self.aborted = true;
                 }
             }

@@ -1,0 +1,289 @@
+//! Reversi guests and the game loop of the hospitality benchmark.
+//!
+//! The guest plays both colours (alternating by game number). The levels search on a node
+//! clock ([`Clock::Nodes`]) instead of the wall clock, so that a game is a pure function of
+//! its seed and does not depend on the machine or its load; the clock's rates were measured
+//! on the project's machine, so a budget of 2.4 s stands for what 2.4 s buys there.
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::{GameRecord, GuestResult};
+use crate::games::reversi::eval::{PatternEval, DISC};
+use crate::games::reversi::level::{DEFAULT_BUDGET, SONTAKU_BUDGET, TT_BITS};
+use crate::games::reversi::search::{Clock, Engine};
+use crate::games::reversi::{ai, Color, Level, Move, Position};
+
+/// Node clock of the sontaku levels (their searches ran at about 7 M nodes/s here).
+pub const SONTAKU_CLOCK: Clock = Clock::Nodes { mid_ns: 140.0, end_ns: 50.0 };
+/// Node clock of the strong level (about 2.2 M midgame and 20 M endgame nodes/s here).
+pub const STRONG_CLOCK: Clock = Clock::Nodes { mid_ns: 455.0, end_ns: 50.0 };
+
+/// The level under test, with its thinking time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReversiLevel {
+    /// Which level.
+    pub level: Level,
+    /// Thinking time per move (the bot's: 0.8 s for the sontaku levels, 2.4 s for `none`).
+    pub budget: Duration,
+}
+
+impl ReversiLevel {
+    /// Parses `standard`, `highest` or `none`; `scale` multiplies the bot's budget.
+    pub fn parse(s: &str, scale: f64) -> Option<ReversiLevel> {
+        let level = match s.trim().to_ascii_lowercase().as_str() {
+            "standard" => Level::Standard,
+            "highest" => Level::Highest,
+            "none" => Level::None,
+            _ => return None,
+        };
+        Some(ReversiLevel { level, budget: bot_budget(level).mul_f64(scale) })
+    }
+
+    /// The name used in reports.
+    pub fn name(&self) -> &'static str {
+        match self.level {
+            Level::Standard => "standard",
+            Level::Highest => "highest",
+            Level::None => "none",
+        }
+    }
+
+    fn reply<R: Rng>(&self, eval: &PatternEval, pos: &Position, rng: &mut R) -> Move {
+        let clock = if self.level == Level::None { STRONG_CLOCK } else { SONTAKU_CLOCK };
+        let mut engine = Engine::new(TT_BITS).with_clock(clock);
+        engine.reply(eval, pos, pos.turn().opposite(), self.level, self.budget, rng).best
+    }
+}
+
+fn bot_budget(level: Level) -> Duration {
+    if level == Level::None {
+        DEFAULT_BUDGET
+    } else {
+        SONTAKU_BUDGET
+    }
+}
+
+/// A simulated guest, from a child who taps anything to a strong engine.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ReversiGuest {
+    /// Any legal move, uniformly.
+    Random,
+    /// The move that flips the most discs.
+    Greedy,
+    /// One ply on the classic square table (corners good, X-squares bad).
+    Positional,
+    /// Alpha-beta to this depth on the simple evaluation (square table, mobility, late discs).
+    AlphaBeta(u32),
+    /// The foundation AI: depth-6 alpha-beta on the simple evaluation, exact from 12 empties.
+    Foundation,
+    /// Our strongest engine (`none`) at the same thinking time as the level under test.
+    None,
+}
+
+impl ReversiGuest {
+    /// Every guest, from the weakest to the strongest.
+    pub fn all() -> Vec<ReversiGuest> {
+        use ReversiGuest::*;
+        vec![Random, Greedy, Positional, AlphaBeta(2), AlphaBeta(4), AlphaBeta(6), None]
+    }
+
+    /// The name used in reports and on the command line, e.g. `alphabeta(4)`.
+    pub fn name(&self) -> String {
+        match self {
+            ReversiGuest::Random => "random".into(),
+            ReversiGuest::Greedy => "greedy".into(),
+            ReversiGuest::Positional => "positional".into(),
+            ReversiGuest::AlphaBeta(d) => format!("alphabeta({d})"),
+            ReversiGuest::Foundation => "foundation".into(),
+            ReversiGuest::None => "none".into(),
+        }
+    }
+
+    /// Parses a name as [`ReversiGuest::name`] writes it.
+    pub fn parse(s: &str) -> Option<ReversiGuest> {
+        let s = s.trim().to_ascii_lowercase();
+        match s.as_str() {
+            "random" => Some(ReversiGuest::Random),
+            "greedy" => Some(ReversiGuest::Greedy),
+            "positional" => Some(ReversiGuest::Positional),
+            "foundation" => Some(ReversiGuest::Foundation),
+            "none" => Some(ReversiGuest::None),
+            _ => s
+                .strip_prefix("alphabeta(")
+                .and_then(|r| r.strip_suffix(')'))
+                .and_then(|d| d.parse().ok())
+                .filter(|d| (1..=10).contains(d))
+                .map(ReversiGuest::AlphaBeta),
+        }
+    }
+
+    /// The guest's move in `pos` (which must not be over). `budget` is the thinking time of
+    /// the `none` guest.
+    pub fn choose<R: Rng>(&self, eval: &PatternEval, pos: &Position, budget: Duration, rng: &mut R) -> Move {
+        let moves = pos.legal_moves();
+        if moves == [Move::Pass] {
+            return Move::Pass;
+        }
+        let best_by = |score: &dyn Fn(&Move) -> i32, rng: &mut R| {
+            let top = moves.iter().map(score).max().expect("moves");
+            let tied: Vec<Move> = moves.iter().copied().filter(|m| score(m) == top).collect();
+            *tied.choose(rng).expect("non-empty")
+        };
+        match *self {
+            ReversiGuest::Random => *moves.choose(rng).expect("moves"),
+            ReversiGuest::Greedy => best_by(
+                &|m| match m {
+                    Move::Place(sq) => pos.flips(*sq).count_ones() as i32,
+                    Move::Pass => 0,
+                },
+                rng,
+            ),
+            ReversiGuest::Positional => best_by(
+                &|m| {
+                    let next = pos.play(*m).expect("legal");
+                    // After the move the opponent is to move: score from the mover's side.
+                    ai::square_score(next.opponent(), next.player())
+                },
+                rng,
+            ),
+            ReversiGuest::AlphaBeta(d) => ai::choose_move_with(pos, d, 0, rng).best,
+            ReversiGuest::Foundation => ai::choose_move(pos, 6, rng).best,
+            ReversiGuest::None => {
+                let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);
+                engine.reply(eval, pos, pos.turn().opposite(), Level::None, budget, rng).best
+            }
+        }
+    }
+}
+
+const CORNERS: u64 = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63);
+
+/// Whether `mv` in `pos` is a "tell": after it the opponent may take a corner, while another
+/// move would have left no corner to take.
+pub fn is_tell(pos: &Position, mv: Move) -> bool {
+    let gives_corner = |m: Move| pos.play(m).is_ok_and(|next| next.legal_mask() & CORNERS != 0 && next.turn() != pos.turn());
+    gives_corner(mv) && pos.legal_moves().into_iter().any(|m| m != mv && !gives_corner(m))
+}
+
+/// The guest's view of `pos` in discs: the exact margin once the game is over, else the
+/// pattern evaluation.
+fn value_for(eval: &PatternEval, pos: &Position, guest: Color) -> i32 {
+    let mover_view = match pos.outcome() {
+        Some(o) => {
+            let (mine, theirs) = if pos.turn() == Color::Black { (o.black, o.white) } else { (o.white, o.black) };
+            mine as i32 - theirs as i32
+        }
+        None => eval.eval(pos.player(), pos.opponent()) / DISC,
+    };
+    if pos.turn() == guest {
+        mover_view
+    } else {
+        -mover_view
+    }
+}
+
+/// Plays one game from the start: the guest has `guest_colour`, the level the other colour.
+pub fn play_game<R: Rng>(
+    eval: &PatternEval,
+    level: ReversiLevel,
+    guest: ReversiGuest,
+    guest_colour: Color,
+    rng: &mut R,
+) -> GameRecord {
+    let mut pos = Position::start();
+    let mut record = GameRecord::default();
+    let mut ai_time = Duration::ZERO;
+    record.values.push(value_for(eval, &pos, guest_colour));
+    while !pos.is_game_over() {
+        let guest_to_move = pos.turn() == guest_colour;
+        let mv = if guest_to_move {
+            guest.choose(eval, &pos, level.budget, rng)
+        } else {
+            let started = Instant::now();
+            let mv = level.reply(eval, &pos, rng);
+            ai_time += started.elapsed();
+            mv
+        };
+        if mv != Move::Pass {
+            let tell = is_tell(&pos, mv);
+            if guest_to_move {
+                record.guest_moves += 1;
+                record.guest_tells += tell as u32;
+            } else {
+                record.ai_moves += 1;
+                record.ai_tells += tell as u32;
+            }
+        }
+        record.moves.push(mv.to_string());
+        pos = pos.play(mv).expect("players choose legal moves");
+        record.values.push(value_for(eval, &pos, guest_colour));
+    }
+    let outcome = pos.outcome().expect("the game is over");
+    let (g, a) = if guest_colour == Color::Black { (outcome.black, outcome.white) } else { (outcome.white, outcome.black) };
+    record.margin = Some(g as i32 - a as i32);
+    record.perfect = a == 0;
+    record.result = match g.cmp(&a) {
+        std::cmp::Ordering::Greater => GuestResult::Win,
+        std::cmp::Ordering::Equal => GuestResult::Draw,
+        std::cmp::Ordering::Less => GuestResult::Loss,
+    };
+    record.plies = record.moves.len() as u32;
+    record.ai_time = ai_time;
+    record.finish_curve();
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn guest_and_level_names_round_trip() {
+        let mut all = ReversiGuest::all();
+        all.push(ReversiGuest::Foundation);
+        for g in all {
+            assert_eq!(ReversiGuest::parse(&g.name()), Some(g), "{}", g.name());
+        }
+        assert_eq!(ReversiGuest::parse("alphabeta(0)"), None);
+        assert_eq!(ReversiGuest::parse("minimax"), None);
+        for l in ["standard", "highest", "none"] {
+            assert_eq!(ReversiLevel::parse(l, 1.0).map(|l| l.name()), Some(l));
+        }
+        assert_eq!(ReversiLevel::parse("none", 0.5).unwrap().budget, DEFAULT_BUDGET / 2);
+    }
+
+    #[test]
+    fn giving_a_corner_is_a_tell_only_when_a_safer_move_exists() {
+        let bit = |s: &str| 1u64 << s.parse::<crate::games::reversi::Square>().unwrap().index();
+        let black = bit("b4") | bit("e6");
+        let white = bit("b3") | bit("c3") | bit("e5");
+        let pos = Position::from_bitboards(black, white, Color::Black).unwrap();
+        let mv = |s: &str| s.parse::<Move>().unwrap();
+        // b2 (flipping b3) lets white take a1 through b2 to c3; e4 or d2 give nothing away.
+        assert!(pos.is_legal(mv("b2")) && pos.is_legal(mv("e4")) && pos.is_legal(mv("d2")));
+        assert!(pos.play(mv("b2")).unwrap().is_legal(mv("a1")));
+        assert!(is_tell(&pos, mv("b2")));
+        assert!(!is_tell(&pos, mv("e4")));
+        assert!(!is_tell(&pos, mv("d2")));
+    }
+
+    #[test]
+    fn games_are_consistent_and_reproducible_on_the_node_clock() {
+        let eval = PatternEval::builtin();
+        let level = ReversiLevel::parse("standard", 0.02).unwrap();
+        for (guest, colour) in [(ReversiGuest::Greedy, Color::Black), (ReversiGuest::AlphaBeta(2), Color::White)] {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+            let g = play_game(&eval, level, guest, colour, &mut rng);
+            assert_eq!(g.values.len(), g.plies as usize + 1);
+            let margin = g.margin.unwrap();
+            assert_eq!(*g.values.last().unwrap(), margin, "the curve ends at the final margin");
+            assert_eq!(g.result == GuestResult::Win, margin > 0);
+            let mut again = rand::rngs::StdRng::seed_from_u64(5);
+            assert_eq!(play_game(&eval, level, guest, colour, &mut again).moves, g.moves, "same seed, same game");
+        }
+    }
+}
