@@ -1,6 +1,7 @@
 //! Every player-facing sentence, in English and Japanese, in one place.
 
-use crate::games::{EndReason, GameKind, Level, Side};
+use crate::games::doubutsu::Value;
+use crate::games::{Commentary, EndReason, GameKind, Level, Side};
 
 /// A language players read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -24,7 +25,7 @@ impl Lang {
 }
 
 /// Something the bot says.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Msg<'a> {
     /// A game started.
     Started { kind: GameKind, human: u64, human_side: Side },
@@ -67,7 +68,11 @@ pub enum Msg<'a> {
     /// `/settings` outside a server.
     ServerOnly,
     /// The server's settings.
-    Settings { levels: Vec<(GameKind, Level)> },
+    Settings { levels: Vec<(GameKind, Level)>, commentary: bool },
+    /// The commentary was turned on or off.
+    CommentarySet { on: bool },
+    /// The commentary on a player's move.
+    Comment(&'a Commentary),
     /// A level was set.
     LevelSet { kind: GameKind, level: Level },
     /// A level that the game does not have.
@@ -156,9 +161,15 @@ impl Msg<'_> {
             (Msg::ManagersOnly, Ja) => "設定を変えられるのはサーバーの管理者だけです。".into(),
             (Msg::ServerOnly, En) => "Settings belong to a server; use this command in one.".into(),
             (Msg::ServerOnly, Ja) => "設定はサーバーごとです。サーバーの中で使ってください。".into(),
-            (Msg::Settings { levels }, lang) => {
-                let lines: Vec<String> =
+            (Msg::Settings { levels, commentary }, lang) => {
+                let mut lines: Vec<String> =
                     levels.iter().map(|(k, l)| format!("• {}: **{}**", kind_name(*k, lang), level_name(*l, lang))).collect();
+                lines.push(match (lang, commentary) {
+                    (En, true) => "• Move commentary: **on**".into(),
+                    (En, false) => "• Move commentary: **off**".into(),
+                    (Ja, true) => "• 一手ごとの解説：**オン**".into(),
+                    (Ja, false) => "• 一手ごとの解説：**オフ**".into(),
+                });
                 let title = if lang == Ja { "このサーバーの設定" } else { "This server's settings" };
                 format!("{title}\n{}", lines.join("\n"))
             }
@@ -179,6 +190,13 @@ impl Msg<'_> {
                     Ja => format!("{}のレベルは {} です。", kind_name(*kind, Ja), names.join("、")),
                 }
             }
+            (Msg::CommentarySet { on: true }, En) => {
+                "Move commentary is **on**: after each move, players see how good it was.".into()
+            }
+            (Msg::CommentarySet { on: false }, En) => "Move commentary is **off**.".into(),
+            (Msg::CommentarySet { on: true }, Ja) => "一手ごとの解説を**オン**にしました。毎手、その手の良さを表示します。".into(),
+            (Msg::CommentarySet { on: false }, Ja) => "一手ごとの解説を**オフ**にしました。".into(),
+            (Msg::Comment(c), lang) => comment_text(c, lang),
             (Msg::ChooseMove, En) => "Choose your move".into(),
             (Msg::ChooseMove, Ja) => "手を選んでください".into(),
             (Msg::SideName { kind: GameKind::Reversi, side: Side::First }, En) => "black".into(),
@@ -189,6 +207,54 @@ impl Msg<'_> {
             (Msg::SideName { kind: GameKind::Doubutsu, side: Side::Second }, En) => "gote".into(),
             (Msg::SideName { kind: GameKind::Doubutsu, side: Side::First }, Ja) => "先手".into(),
             (Msg::SideName { kind: GameKind::Doubutsu, side: Side::Second }, Ja) => "後手".into(),
+        }
+    }
+}
+
+/// A doubutsu value for the player, in words.
+fn value_words(v: Value, lang: Lang) -> String {
+    match (v, lang) {
+        (Value::Win(n), Lang::En) => format!("a win in {n}"),
+        (Value::Loss(n), Lang::En) => format!("a loss in {n}"),
+        (Value::Draw, Lang::En) => "a draw".into(),
+        (Value::Win(n), Lang::Ja) => format!("{n}手で勝ち"),
+        (Value::Loss(n), Lang::Ja) => format!("{n}手で負け"),
+        (Value::Draw, Lang::Ja) => "引き分け".into(),
+    }
+}
+
+fn comment_text(c: &Commentary, lang: Lang) -> String {
+    match c {
+        Commentary::Doubutsu { mv, divergence, best, value, best_value } => {
+            let (value, best_value) = (value_words(*value, lang), value_words(*best_value, lang));
+            if best.contains(mv) {
+                match lang {
+                    Lang::En => format!("💡 **{mv}** was one of the best moves ({value})."),
+                    Lang::Ja => format!("💡 **{mv}** は最善手です（{value}）。"),
+                }
+            } else {
+                let best = best.join(", ");
+                match lang {
+                    Lang::En => format!("💡 **{mv}**: divergence {divergence:.2}; best was **{best}** ({best_value} → {value})."),
+                    Lang::Ja => format!("💡 **{mv}**：最善手乖離度 {divergence:.2}。最善は **{best}**（{best_value} → {value}）。"),
+                }
+            }
+        }
+        Commentary::Reversi { mv, value, best, best_value } => {
+            let loss = (best_value - value).max(0.0);
+            if loss < 0.5 {
+                match lang {
+                    Lang::En => format!("💡 **{mv}** was one of the best moves (about {value:+.0} discs for you)."),
+                    Lang::Ja => format!("💡 **{mv}** は最善手です（あなたから見て約{value:+.0}石）。"),
+                }
+            } else {
+                match lang {
+                    Lang::En => format!(
+                        "💡 **{mv}** gave away about {loss:.0} discs; **{best}** was best (about {best_value:+.0} for you, now {value:+.0})."
+                    ),
+                    Lang::Ja => format!("💡 **{mv}** で約{loss:.0}石損しました。最善は **{best}**（約{best_value:+.0}石 → 約{value:+.0}石）。"),
+                }
+            }
         }
     }
 }

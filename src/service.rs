@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use tokio::sync::Semaphore;
 
 use crate::games::doubutsu::TableFile;
-use crate::games::{AiError, Game, GameKind, Level, MoveError, Side};
+use crate::games::{self, AiError, Commentary, Game, GameKind, Level, MoveError, Side};
 use crate::store::{Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Store, StoreError};
 
 /// Why a request was refused. Nothing was changed when one of these is returned.
@@ -163,6 +163,41 @@ impl Service {
             levels.push((kind, self.store.guild_level(Some(guild_id), kind).await?));
         }
         Ok(levels)
+    }
+
+    /// Whether the server has the move commentary on.
+    pub async fn commentary_on(&self, guild_id: Option<u64>) -> Result<bool, PlayError> {
+        Ok(self.store.guild_commentary(guild_id).await?)
+    }
+
+    /// Turns a server's move commentary on or off; it applies from the next move.
+    pub async fn set_commentary(&self, guild_id: u64, on: bool) -> Result<(), PlayError> {
+        Ok(self.store.set_guild_commentary(guild_id, on).await?)
+    }
+
+    /// The commentary on a player's move when the server has it on; `None` when it is off, or
+    /// when there is nothing to say. Runs on the bounded AI pool; a failure only costs the
+    /// line (it is logged), never the move.
+    pub async fn comment(&self, guild_id: Option<u64>, played: &PlayedMove) -> Option<Commentary> {
+        match self.commentary_on(guild_id).await {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the commentary setting");
+                return None;
+            }
+        }
+        if played.by_bot || played.notation == "pass" {
+            return None;
+        }
+        let _slot = self.ai_slots.acquire().await.expect("AI semaphore is never closed");
+        let (before, mv, table) = (played.before.clone(), played.notation.clone(), self.doubutsu_table.clone());
+        tokio::task::spawn_blocking(move || games::commentary(&before, &mv, table.as_deref()))
+            .await
+            .unwrap_or_else(|e| {
+                tracing::error!(error = %e, "commentary task failed");
+                None
+            })
     }
 
     /// Sets the level a server plays `kind` at; games in progress keep theirs.

@@ -607,3 +607,110 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert_eq!(bot.game(&ctx).await.unwrap().level, settai::games::Level::Weakest);
     bot.stop().await;
 }
+
+/// Words that give the hospitality away; with the commentary off no player may ever see them.
+const HIDDEN_WORDS: [&str; 20] = [
+    "settai", "sontaku", "hospitab", "level", "divergence", "standard", "highest", "mercy", "strongest", "weakest",
+    "接待", "忖度", "レベル", "乖離", "標準", "最高", "最強", "雑魚", "おもてなし", "💡",
+];
+
+fn assert_no_hidden_word(what: &str, text: &str) {
+    let lower = text.to_lowercase();
+    for word in HIDDEN_WORDS {
+        assert!(!lower.contains(word), "{what} shows {word:?}: {text}");
+    }
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn with_the_commentary_off_no_player_ever_sees_a_word_of_hospitality(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    for ctx in [Ctx::en(), Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID)] {
+        let mut last = bot.standin.interact(play_reversi(&ctx)).await;
+        for _ in 0..4 {
+            let (menu, values) = move_menu(&last);
+            let board = bot.standin.message(last.message_id().unwrap()).unwrap();
+            last = bot.standin.interact(fixtures::select_on(&ctx, &menu, &[&values[values.len() / 2]], &board)).await;
+        }
+        bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "")).await;
+        bot.standin.interact(play_move(&ctx, "z9")).await;
+        bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
+        bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+    }
+    let calls = bot.standin.all_calls();
+    assert!(calls.len() > 20, "{} calls", calls.len());
+    for call in &calls {
+        assert_no_hidden_word(&format!("{:?}", call.kind), &call.json.to_string());
+    }
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(pool: PgPool) {
+    let (table, root) = small_table("commentary");
+    let bot = Bot::start_with_table(pool, table.clone()).await;
+    let ctx = Ctx::en();
+    // Only managers turn it on.
+    let on = json!([{ "name": "on", "type": 5, "value": true }]);
+    let denied = bot.standin.interact(settings(&ctx, "commentary", on.clone(), false)).await;
+    assert_refused(&denied, "manage this server");
+    assert!(!bot.store.guild_commentary(Some(ctx.guild_id)).await.unwrap());
+    let set = bot.standin.interact(settings(&ctx, "commentary", on, true)).await;
+    assert!(set.is_ephemeral() && set.content().contains("**on**"), "{}", set.content());
+    let show = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
+    assert!(show.content().contains("Move commentary: **on**"), "{}", show.content());
+
+    // Reversi: the engine's evaluation of the move.
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let x = bot.standin.interact(play_move(&ctx, "d3")).await;
+    let text = x.content();
+    assert!(text.contains("💡 **d3**") && text.contains("discs"), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains("You played **d3**") && lines[1].starts_with("💡"), "under the player's move: {text}");
+    bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+
+    // Doubutsu, in Japanese: the exact value and the divergence from the table.
+    let ja = Ctx::ja();
+    bot.store
+        .create_game(&NewGame {
+            guild_id: Some(ja.guild_id),
+            channel_id: ja.channel_id,
+            human_id: USER_ID,
+            human_side: Side::First,
+            level: Level::Settai,
+            game: Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root))),
+        })
+        .await
+        .unwrap();
+    let game = doubutsu::Game::from_position(root);
+    let best = doubutsu::strongest(&*table, &game).unwrap();
+    let worst = game
+        .legal_moves()
+        .into_iter()
+        .find(|&m| doubutsu::analyze(&*table, &root, m).unwrap().divergence < 1.0)
+        .expect("a move worse than the best");
+    let good = bot.standin.interact(play_move(&ja, &best.to_string())).await;
+    assert!(good.content().contains(&format!("💡 **{best}** は最善手です")), "{}", good.content());
+    bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
+    bot.store
+        .create_game(&NewGame {
+            guild_id: Some(ja.guild_id),
+            channel_id: ja.channel_id,
+            human_id: USER_ID,
+            human_side: Side::First,
+            level: Level::Settai,
+            game: Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root))),
+        })
+        .await
+        .unwrap();
+    let bad = bot.standin.interact(play_move(&ja, &worst.to_string())).await;
+    assert!(bad.content().contains("最善手乖離度"), "{}", bad.content());
+
+    // Turned off again: the next move has no line.
+    let off = json!([{ "name": "on", "type": 5, "value": false }]);
+    bot.standin.interact(settings(&ctx, "commentary", off, true)).await;
+    bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let quiet = bot.standin.interact(play_move(&ctx, "d3")).await;
+    assert!(!quiet.content().contains('💡'), "{}", quiet.content());
+    bot.stop().await;
+}

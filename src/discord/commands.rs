@@ -80,4 +80,13 @@ pub fn settings_command() -> CreateCommand {
                 .add_sub_option(game)
                 .add_sub_option(level),
         )
+        .add_option(
+            CreateCommandOption::new(CommandOptionType::SubCommand, "commentary", "Show after each move how good it was")
+                .description_localized("ja", "毎手、その手の良さを表示する")
+                .add_sub_option(
+                    CreateCommandOption::new(CommandOptionType::Boolean, "on", "On or off")
+                        .description_localized("ja", "オン／オフ")
+                        .required(true),
+                ),
+        )
 }

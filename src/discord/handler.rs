@@ -127,6 +127,7 @@ fn subcommand(cmd: &CommandInteraction) -> Option<(&str, Vec<(&str, &str)>)> {
         .iter()
         .filter_map(|o| match &o.value {
             CommandDataOptionValue::String(s) => Some((o.name.as_str(), s.as_str())),
+            CommandDataOptionValue::Boolean(b) => Some((o.name.as_str(), if *b { "true" } else { "false" })),
             _ => None,
         })
         .collect();
@@ -141,7 +142,7 @@ impl Bot {
         let Some((name, options)) = subcommand(cmd) else { return };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
         if cmd.data.name == "settings" {
-            let text = self.settings(cmd, name, option("game"), option("level"), lang).await;
+            let text = self.settings(cmd, name, option("game"), option("level").or(option("on")), lang).await;
             if let Err(e) = asker.ephemeral(ctx, text).await {
                 tracing::warn!(error = %e, "could not answer /settings");
             }
@@ -198,8 +199,10 @@ impl Bot {
         }
     }
 
-    /// `/settings`: the reply text (always ephemeral: only the admin sees levels).
-    async fn settings(&self, cmd: &CommandInteraction, sub: &str, game: Option<&str>, level: Option<&str>, lang: Lang) -> String {
+    /// `/settings`: the reply text (always ephemeral: only the admin sees levels). `value` is
+    /// the level, or "true"/"false" for the commentary.
+    async fn settings(&self, cmd: &CommandInteraction, sub: &str, game: Option<&str>, value: Option<&str>, lang: Lang) -> String {
+        let level = value;
         let Some(guild) = cmd.guild_id else { return Msg::ServerOnly.text(lang) };
         // Discord hides the command from others, but the permission is checked here too.
         let permitted = cmd
@@ -211,7 +214,18 @@ impl Bot {
             return Msg::ManagersOnly.text(lang);
         }
         let result = match sub {
-            "show" => self.service.guild_levels(guild.get()).await.map(|levels| Msg::Settings { levels }.text(lang)),
+            "show" => match (self.service.guild_levels(guild.get()).await, self.service.commentary_on(Some(guild.get())).await) {
+                (Ok(levels), Ok(commentary)) => Ok(Msg::Settings { levels, commentary }.text(lang)),
+                (Err(e), _) | (_, Err(e)) => Err(e),
+            },
+            "commentary" => {
+                let on = match level {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Msg::TryAgain.text(lang),
+                };
+                self.service.set_commentary(guild.get(), on).await.map(|()| Msg::CommentarySet { on }.text(lang))
+            }
             "level" => {
                 // Discord only sends the offered choices; anything else is a forged request.
                 let Some(kind) = game.and_then(|g| g.parse::<GameKind>().ok()) else {
@@ -310,10 +324,23 @@ impl Bot {
             Asker::Component(_) => CreateInteractionResponse::Acknowledge,
         };
         asker.respond(ctx, ack).await?;
-        let reply = self.service.bot_reply(human.record.clone()).await.map_err(Failure::Late)?;
+        // The bot's reply and the commentary on the player's move are thought out together.
+        let played = human.moves.first().cloned();
+        let (reply, comment) = tokio::join!(self.service.bot_reply(human.record.clone()), async {
+            match &played {
+                Some(m) => self.service.comment(seat.guild_id, m).await,
+                None => None,
+            }
+        });
+        let reply = reply.map_err(Failure::Late)?;
         let moves: Vec<PlayedMove> = human.moves.into_iter().chain(reply.moves.iter().cloned()).collect();
         let turn = Turn { record: reply.record, moves };
-        let board = BoardMessage::render(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang).await;
+        let mut lines = narrate(&turn.moves, lang);
+        if let Some(c) = &comment {
+            // Right under the player's own move.
+            lines.insert(1.min(lines.len()), Msg::Comment(c).text(lang));
+        }
+        let board = BoardMessage::render(&turn.record, turn.last_move(), lines, lang).await;
         match asker {
             Asker::Command(_) => asker.edit(ctx, board.edit()).await?,
             Asker::Component(_) => {

@@ -9,6 +9,7 @@ pub mod reversi;
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use rand::Rng;
 
@@ -235,6 +236,63 @@ impl PartialEq for DoubutsuGame {
 }
 
 impl Eq for DoubutsuGame {}
+
+/// How good a player's move was: the commentary of seed 000's analysis log.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Commentary {
+    /// Doubutsu, from the exact table.
+    Doubutsu {
+        /// The move as played.
+        mv: String,
+        /// Its divergence: 1 for a best move, down to 0.5 for the worst.
+        divergence: f64,
+        /// The best moves.
+        best: Vec<String>,
+        /// The move's value for the player.
+        value: doubutsu::Value,
+        /// The best moves' value for the player.
+        best_value: doubutsu::Value,
+    },
+    /// Reversi, from a search of every move.
+    Reversi {
+        /// The move as played.
+        mv: String,
+        /// The move's value in discs for the player (the final margin under good play).
+        value: f64,
+        /// The best move and its value.
+        best: String,
+        /// See [`Commentary::Reversi::best`].
+        best_value: f64,
+    },
+}
+
+/// Thinking time of the reversi commentary (a full-width search of every move).
+pub const COMMENTARY_BUDGET: Duration = Duration::from_millis(300);
+
+/// Analyses `mv` (canonical notation) played by the side to move in `before`; `None` when
+/// there is nothing to say (a forced pass, or doubutsu without the table). CPU-bound: callers
+/// on an async runtime run it on a blocking thread.
+pub fn commentary(before: &Game, mv: &str, table: Option<&doubutsu::TableFile>) -> Option<Commentary> {
+    match before {
+        Game::Reversi(pos) => {
+            let played: reversi::Move = mv.parse().ok()?;
+            let (moves, _) = reversi::level::analyze_moves(pos, COMMENTARY_BUDGET);
+            let value = moves.iter().find(|(m, _)| *m == played)?.1;
+            let (best, best_value) = *moves.first()?;
+            Some(Commentary::Reversi { mv: mv.to_string(), value, best: best.to_string(), best_value })
+        }
+        Game::Doubutsu(g) => {
+            let a = doubutsu::analyze(table?, g.0.position(), mv.parse().ok()?).ok()?;
+            Some(Commentary::Doubutsu {
+                mv: mv.to_string(),
+                divergence: a.divergence,
+                best: a.best.iter().map(ToString::to_string).collect(),
+                value: a.value,
+                best_value: a.best_value,
+            })
+        }
+    }
+}
 
 /// The bot could not choose a move.
 #[derive(Debug, thiserror::Error)]

@@ -116,6 +116,31 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Whether a server has the move commentary on (off by default, and in direct messages).
+    pub async fn guild_commentary(&self, guild_id: Option<u64>) -> Result<bool, StoreError> {
+        let Some(guild_id) = guild_id else { return Ok(false) };
+        let stored: Option<bool> = sqlx::query_scalar("SELECT commentary FROM guild_settings WHERE guild_id = $1")
+            .bind(guild_id as i64)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(stored.unwrap_or(false))
+    }
+
+    /// Turns a server's move commentary on or off (from the next move on).
+    pub async fn set_guild_commentary(&self, guild_id: u64, on: bool) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO guild_settings (guild_id, commentary) VALUES ($1, $2)
+             ON CONFLICT (guild_id) DO UPDATE SET commentary = EXCLUDED.commentary, updated_at = now()",
+        )
+        .bind(guild_id as i64)
+        .bind(on)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}
+
 fn level_column(kind: GameKind) -> &'static str {
     match kind {
         GameKind::Reversi => "reversi_level",

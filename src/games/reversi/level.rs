@@ -111,6 +111,19 @@ pub fn reply(
     engine.reply(&eval, pos, human, level, budget, rng)
 }
 
+/// Every legal move of `pos` with its value in discs for the side to move, best first, from a
+/// full-window search of all root moves within `budget` (for commentary on a player's move).
+/// Returns `(moves, exact)`; empty when the side to move must pass.
+pub fn analyze_moves(pos: &Position, budget: Duration) -> (Vec<(Move, f64)>, bool) {
+    let mut engine = Engine::new(TT_BITS);
+    let eval = PatternEval::builtin();
+    let (p, o) = (pos.player(), pos.opponent());
+    engine.set_deadline(Some(engine.now() + budget));
+    let Some(r) = engine.iterate(&Strong(&eval), p, o, 60, true, DISC) else { return (Vec::new(), true) };
+    let moves = r.scores.iter().map(|&(sq, v)| (place(sq), v as f64 / DISC as f64)).collect();
+    (moves, r.complete)
+}
+
 impl Engine {
     /// [`reply`] with this engine's table and the given evaluator.
     pub fn reply(
