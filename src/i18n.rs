@@ -139,16 +139,30 @@ impl Msg<'_> {
             (Msg::Resigned, Ja) => "投了しました。ありがとうございました！".into(),
             (Msg::ChannelBusy, En) => "A game is already in progress here. `/play board` shows it.".into(),
             (Msg::ChannelBusy, Ja) => "このチャンネルでは対局中です。`/play board` で盤面を表示できます。".into(),
-            (Msg::NoGame, En) => "There is no game in this channel. Start one with `/play reversi` or `/play doubutsu`.".into(),
-            (Msg::NoGame, Ja) => "このチャンネルに対局はありません。`/play reversi` か `/play doubutsu` で始めましょう。".into(),
-            (Msg::Unavailable { kind }, En) => format!("{} is not ready on this server yet. Please try another game for now.", kind_name(*kind, En)),
-            (Msg::Unavailable { kind }, Ja) => format!("{}はまだ準備中です。いまは別のゲームで遊んでください。", kind_name(*kind, Ja)),
-            (Msg::NotYourGame { owner }, En) => format!("This is <@{owner}>'s game. Start your own in another channel or thread."),
-            (Msg::NotYourGame { owner }, Ja) => format!("これは <@{owner}> さんの対局です。別のチャンネルかスレッドで始めてください。"),
+            (Msg::NoGame, En) => {
+                "There is no game in this channel. Start one with `/play reversi` or `/play doubutsu`.".into()
+            }
+            (Msg::NoGame, Ja) => {
+                "このチャンネルに対局はありません。`/play reversi` か `/play doubutsu` で始めましょう。".into()
+            }
+            (Msg::Unavailable { kind }, En) => {
+                format!("{} is not ready on this server yet. Please try another game for now.", kind_name(*kind, En))
+            }
+            (Msg::Unavailable { kind }, Ja) => {
+                format!("{}はまだ準備中です。いまは別のゲームで遊んでください。", kind_name(*kind, Ja))
+            }
+            (Msg::NotYourGame { owner }, En) => {
+                format!("This is <@{owner}>'s game. Start your own in another channel or thread.")
+            }
+            (Msg::NotYourGame { owner }, Ja) => {
+                format!("これは <@{owner}> さんの対局です。別のチャンネルかスレッドで始めてください。")
+            }
             (Msg::NotYourTurn, En) => "It is not your turn yet.".into(),
             (Msg::NotYourTurn, Ja) => "まだあなたの番ではありません。".into(),
             (Msg::StaleBoard, En) => "This board is out of date — use the newest one (or `/play board`).".into(),
-            (Msg::StaleBoard, Ja) => "この盤面は古くなっています。最新の盤面（または `/play board`）を使ってください。".into(),
+            (Msg::StaleBoard, Ja) => {
+                "この盤面は古くなっています。最新の盤面（または `/play board`）を使ってください。".into()
+            }
             (Msg::AlreadyPlayed, En) => "That move was already played.".into(),
             (Msg::AlreadyPlayed, Ja) => "その手はもう指されています。".into(),
             (Msg::BadMove { input, reason }, En) => format!("`{input}` is not a move: {reason}."),
@@ -162,8 +176,10 @@ impl Msg<'_> {
             (Msg::ServerOnly, En) => "Settings belong to a server; use this command in one.".into(),
             (Msg::ServerOnly, Ja) => "設定はサーバーごとです。サーバーの中で使ってください。".into(),
             (Msg::Settings { levels, commentary }, lang) => {
-                let mut lines: Vec<String> =
-                    levels.iter().map(|(k, l)| format!("• {}: **{}**", kind_name(*k, lang), level_name(*l, lang))).collect();
+                let mut lines: Vec<String> = levels
+                    .iter()
+                    .map(|(k, l)| format!("• {}: **{}**", kind_name(*k, lang), level_name(*l, lang)))
+                    .collect();
                 lines.push(match (lang, commentary) {
                     (En, true) => "• Move commentary: **on**".into(),
                     (En, false) => "• Move commentary: **off**".into(),
@@ -194,7 +210,9 @@ impl Msg<'_> {
                 "Move commentary is **on**: after each move, players see how good it was.".into()
             }
             (Msg::CommentarySet { on: false }, En) => "Move commentary is **off**.".into(),
-            (Msg::CommentarySet { on: true }, Ja) => "一手ごとの解説を**オン**にしました。毎手、その手の良さを表示します。".into(),
+            (Msg::CommentarySet { on: true }, Ja) => {
+                "一手ごとの解説を**オン**にしました。毎手、その手の良さを表示します。".into()
+            }
             (Msg::CommentarySet { on: false }, Ja) => "一手ごとの解説を**オフ**にしました。".into(),
             (Msg::Comment(c), lang) => comment_text(c, lang),
             (Msg::ChooseMove, En) => "Choose your move".into(),
@@ -235,8 +253,12 @@ fn comment_text(c: &Commentary, lang: Lang) -> String {
             } else {
                 let best = best.join(", ");
                 match lang {
-                    Lang::En => format!("💡 **{mv}**: divergence {divergence:.2}; best was **{best}** ({best_value} → {value})."),
-                    Lang::Ja => format!("💡 **{mv}**：最善手乖離度 {divergence:.2}。最善は **{best}**（{best_value} → {value}）。"),
+                    Lang::En => format!(
+                        "💡 **{mv}**: divergence {divergence:.2}; best was **{best}** ({best_value} → {value})."
+                    ),
+                    Lang::Ja => format!(
+                        "💡 **{mv}**：最善手乖離度 {divergence:.2}。最善は **{best}**（{best_value} → {value}）。"
+                    ),
                 }
             }
         }

@@ -192,12 +192,12 @@ impl Service {
         }
         let _slot = self.ai_slots.acquire().await.expect("AI semaphore is never closed");
         let (before, mv, table) = (played.before.clone(), played.notation.clone(), self.doubutsu_table.clone());
-        tokio::task::spawn_blocking(move || games::commentary(&before, &mv, table.as_deref()))
-            .await
-            .unwrap_or_else(|e| {
+        tokio::task::spawn_blocking(move || games::commentary(&before, &mv, table.as_deref())).await.unwrap_or_else(
+            |e| {
                 tracing::error!(error = %e, "commentary task failed");
                 None
-            })
+            },
+        )
     }
 
     /// Sets the level a server plays `kind` at; games in progress keep theirs.
@@ -275,10 +275,7 @@ impl Service {
         if new_moves.is_empty() {
             return Ok(Turn { record, moves: played });
         }
-        let updated = self
-            .store
-            .record_moves(&record, &new_moves, &game, finish_of(&game, record.human_side))
-            .await?;
+        let updated = self.store.record_moves(&record, &new_moves, &game, finish_of(&game, record.human_side)).await?;
         Ok(Turn { record: updated, moves: played })
     }
 

@@ -45,7 +45,8 @@ fn the_ai_answers_with_a_legal_move_and_explains_itself_in_json() {
     let out = settai(&["ai", "reversi", "--moves", "f5 d6 c3", "--seed", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let mv = stdout(&out);
-    let game = settai::games::replay(settai::games::GameKind::Reversi, &["f5".into(), "d6".into(), "c3".into()]).unwrap();
+    let game =
+        settai::games::replay(settai::games::GameKind::Reversi, &["f5".into(), "d6".into(), "c3".into()]).unwrap();
     assert!(game.legal_moves().contains(&mv), "{mv} is not legal");
 
     let out = settai(&["ai", "reversi", "--level", "none", "--moves", "f5 d6 c3", "--json", "--seed", "1"]);
@@ -121,7 +122,8 @@ fn doubutsu_bad_input_and_a_missing_table_are_one_line_errors() {
     let hospitality = |level: &'static str, guests: &'static str| -> Vec<&'static str> {
         vec!["bench", "hospitality", "--game", "doubutsu", "--level", level, "--guests", guests, "--table", missing]
     };
-    let (h1, h2, h3) = (hospitality("settai", "random"), hospitality("kind", "random"), hospitality("settai", "random,grandmaster"));
+    let (h1, h2, h3) =
+        (hospitality("settai", "random"), hospitality("kind", "random"), hospitality("settai", "random,grandmaster"));
     let cases: [(&[&str], &str); 8] = [
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "B3B2 A1A3"], "move 2 \"A1A3\""),
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "Z9Z9"], "Z9Z9"),

@@ -187,7 +187,8 @@ async fn autocomplete_offers_the_legal_moves(pool: PgPool) {
     let some = bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "D")).await;
     assert_eq!(some.autocomplete_choices(), [("d3".to_string(), "d3".to_string())]);
     // Someone else's game offers them nothing.
-    let other = bot.standin.interact(fixtures::autocomplete(&ctx.with_user(OTHER_USER_ID), "play", "move", "move", "")).await;
+    let other =
+        bot.standin.interact(fixtures::autocomplete(&ctx.with_user(OTHER_USER_ID), "play", "move", "move", "")).await;
     assert!(other.autocomplete_choices().is_empty());
     bot.stop().await;
 }
@@ -231,7 +232,8 @@ async fn refusals_are_ephemeral_and_change_nothing(pool: PgPool) {
     assert_eq!(bot.snapshot(&ctx).await, after);
 
     // Resign by someone else is refused; by the owner it ends the game.
-    let bad_resign = bot.standin.interact(fixtures::slash(&ctx.with_user(OTHER_USER_ID), "play", "resign", json!([]))).await;
+    let bad_resign =
+        bot.standin.interact(fixtures::slash(&ctx.with_user(OTHER_USER_ID), "play", "resign", json!([]))).await;
     assert_refused(&bad_resign, "game");
     let resign = bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
     assert!(!resign.is_ephemeral() && resign.content().contains("resigned"), "{resign}");
@@ -351,11 +353,8 @@ async fn passes_are_played_and_announced(pool: PgPool) {
     bot.store.record_moves(&record, &moves, &game, None).await.unwrap();
 
     let Game::Reversi(pos) = &game else { unreachable!("a reversi game") };
-    let forcing = pos
-        .legal_moves()
-        .into_iter()
-        .find(|&m| pos.play(m).unwrap().legal_moves() == [reversi::Move::Pass])
-        .unwrap();
+    let forcing =
+        pos.legal_moves().into_iter().find(|&m| pos.play(m).unwrap().legal_moves() == [reversi::Move::Pass]).unwrap();
     let x = bot.standin.interact(play_move(&ctx, &forcing.to_string())).await;
     assert!(x.content().contains("I have no move and pass"), "{}", x.content());
     let record = bot.game(&ctx).await;
@@ -527,7 +526,11 @@ async fn doubutsu_table_levels_answer_through_the_bot_as_the_table_says(pool: Pg
                 Level::Strongest => doubutsu::strongest(&*table, &local).unwrap(),
                 _ => doubutsu::settai(&*table, &local, &mut rng).unwrap(),
             };
-            assert_eq!(value_of(reply), value_of(expected), "{level:?} at {pos}: played {reply}, expected {expected}'s value");
+            assert_eq!(
+                value_of(reply),
+                value_of(expected),
+                "{level:?} at {pos}: played {reply}, expected {expected}'s value"
+            );
             checked += 1;
             local.play(reply).unwrap();
         }
@@ -585,19 +588,32 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     // A player who is not a manager changes nothing.
     let denied = bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "weakest"), false)).await;
     assert_refused(&denied, "manage this server");
-    assert_eq!(bot.store.guild_level(Some(ctx.guild_id), GameKind::Doubutsu).await.unwrap(), settai::games::Level::Settai);
+    assert_eq!(
+        bot.store.guild_level(Some(ctx.guild_id), GameKind::Doubutsu).await.unwrap(),
+        settai::games::Level::Settai
+    );
 
     // A level of the other game is refused.
     let wrong = bot.standin.interact(settings(&ctx, "level", level_options("reversi", "weakest"), true)).await;
     assert!(wrong.is_ephemeral() && wrong.content().contains("no mercy"), "{}", wrong.content());
-    assert_eq!(bot.store.guild_level(Some(ctx.guild_id), GameKind::Reversi).await.unwrap(), settai::games::Level::Standard);
+    assert_eq!(
+        bot.store.guild_level(Some(ctx.guild_id), GameKind::Reversi).await.unwrap(),
+        settai::games::Level::Standard
+    );
 
     // A manager sets doubutsu to weakest: the table is not needed, so doubutsu can start.
     let set = bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "weakest"), true)).await;
     assert!(set.is_ephemeral() && set.content().contains("weakest"), "{}", set.content());
-    assert_eq!(bot.store.guild_level(Some(ctx.guild_id), GameKind::Doubutsu).await.unwrap(), settai::games::Level::Weakest);
+    assert_eq!(
+        bot.store.guild_level(Some(ctx.guild_id), GameKind::Doubutsu).await.unwrap(),
+        settai::games::Level::Weakest
+    );
     let shown = bot.standin.interact(settings(&Ctx::ja(), "show", json!([]), true)).await;
-    assert!(shown.is_ephemeral() && shown.content().contains("雑魚") && shown.content().contains("標準"), "{}", shown.content());
+    assert!(
+        shown.is_ephemeral() && shown.content().contains("雑魚") && shown.content().contains("標準"),
+        "{}",
+        shown.content()
+    );
     let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
     assert!(!started.is_ephemeral(), "{started}");
     assert_eq!(bot.game(&ctx).await.unwrap().level, settai::games::Level::Weakest);
@@ -610,8 +626,26 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
 
 /// Words that give the hospitality away; with the commentary off no player may ever see them.
 const HIDDEN_WORDS: [&str; 20] = [
-    "settai", "sontaku", "hospitab", "level", "divergence", "standard", "highest", "mercy", "strongest", "weakest",
-    "接待", "忖度", "レベル", "乖離", "標準", "最高", "最強", "雑魚", "おもてなし", "💡",
+    "settai",
+    "sontaku",
+    "hospitab",
+    "level",
+    "divergence",
+    "standard",
+    "highest",
+    "mercy",
+    "strongest",
+    "weakest",
+    "接待",
+    "忖度",
+    "レベル",
+    "乖離",
+    "標準",
+    "最高",
+    "最強",
+    "雑魚",
+    "おもてなし",
+    "💡",
 ];
 
 fn assert_no_hidden_word(what: &str, text: &str) {

@@ -82,7 +82,10 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
     standin.wait_sessions(2, T).await;
     // The owed reply is played and posted to the channel.
     let posted = standin.wait_new_message(cursor, T).await;
-    assert!(matches!(posted.kind, ReplyKind::ChannelMessage { channel_id } if channel_id == ctx.channel_id), "{posted:?}");
+    assert!(
+        matches!(posted.kind, ReplyKind::ChannelMessage { channel_id } if channel_id == ctx.channel_id),
+        "{posted:?}"
+    );
     assert!(posted.content().unwrap_or("").contains("I play **"), "{posted:?}");
     let after = store.active_game(ctx.channel_id).await.unwrap().unwrap();
     assert_eq!(after.ply, 4);

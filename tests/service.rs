@@ -79,7 +79,8 @@ async fn a_whole_game_ends_with_a_result(pool: PgPool) {
         assert!(plies < 64, "the game must end");
     }
     let store = service.store();
-    let id: i64 = sqlx::query_scalar("SELECT id FROM games WHERE channel_id = 500").fetch_one(store.pool()).await.unwrap();
+    let id: i64 =
+        sqlx::query_scalar("SELECT id FROM games WHERE channel_id = 500").fetch_one(store.pool()).await.unwrap();
     let game = store.game(id).await.unwrap().unwrap();
     assert_eq!(game.status, GameStatus::Finished);
     let outcome = game.game.outcome().unwrap();
@@ -110,7 +111,11 @@ async fn a_tampered_move_list_is_detected(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool.clone()));
     let record = service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
     let turn = service.human_move(seat(ALICE), "f5", Some((record.id, 0))).await.unwrap();
-    sqlx::query("UPDATE moves SET notation = 'c4' WHERE game_id = $1 AND ply = 1").bind(record.id).execute(&pool).await.unwrap();
+    sqlx::query("UPDATE moves SET notation = 'c4' WHERE game_id = $1 AND ply = 1")
+        .bind(record.id)
+        .execute(&pool)
+        .await
+        .unwrap();
     assert!(matches!(service.last_move(&turn.record).await, Err(PlayError::Store(_))));
 }
 

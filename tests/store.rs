@@ -46,7 +46,12 @@ async fn moves_are_recorded_with_the_position_in_one_step(pool: PgPool) {
     let (after, _) = record.game.play("f5").unwrap();
     let (after2, _) = after.play("d6").unwrap();
     let updated = store
-        .record_moves(&record, &[human("f5"), NewMove { notation: "d6".into(), by_bot: true, user_id: None }], &after2, None)
+        .record_moves(
+            &record,
+            &[human("f5"), NewMove { notation: "d6".into(), by_bot: true, user_id: None }],
+            &after2,
+            None,
+        )
         .await
         .unwrap();
     assert_eq!(updated.ply, 2);
@@ -55,7 +60,10 @@ async fn moves_are_recorded_with_the_position_in_one_step(pool: PgPool) {
     let reloaded = store.game(record.id).await.unwrap().unwrap();
     assert_eq!(reloaded.game, after2);
     let moves = store.moves(record.id).await.unwrap();
-    assert_eq!(moves.iter().map(|m| (m.ply, m.notation.as_str(), m.by_bot)).collect::<Vec<_>>(), vec![(1, "f5", false), (2, "d6", true)]);
+    assert_eq!(
+        moves.iter().map(|m| (m.ply, m.notation.as_str(), m.by_bot)).collect::<Vec<_>>(),
+        vec![(1, "f5", false), (2, "d6", true)]
+    );
     assert_eq!(moves[0].user_id, Some(7));
     assert_eq!(moves[1].user_id, None);
 }

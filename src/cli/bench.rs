@@ -91,7 +91,6 @@ pub(super) fn quick(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
     Ok(())
 }
 
-
 /// `settai bench engine`: perft, the FFO suite (every answer checked) and each level's reply
 /// on mid-game positions.
 pub(super) fn engine(
@@ -103,7 +102,10 @@ pub(super) fn engine(
     let watch = Stopwatch::start();
     let leaves = reversi::perft(&reversi::Position::start(), perft_depth);
     let (wall, cpu) = watch.stop();
-    println!("perft {perft_depth}: {leaves} leaves, {}", describe(wall, cpu, |s| format!("{:.1} M leaves/s", leaves as f64 / s / 1e6)));
+    println!(
+        "perft {perft_depth}: {leaves} leaves, {}",
+        describe(wall, cpu, |s| format!("{:.1} M leaves/s", leaves as f64 / s / 1e6))
+    );
 
     println!("\n| # | empties | best | score | nodes | on-CPU s | M nodes/s | |");
     println!("|---|---|---|---|---|---|---|---|");
@@ -187,7 +189,12 @@ pub(super) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
     let size = std::fs::metadata(path).with_context(|| format!("could not read {}", path.display()))?.len();
     let started = Instant::now();
     let table = TableFile::open(path)?;
-    println!("open: {:.2} ms ({} positions, {:.0} MB)", started.elapsed().as_secs_f64() * 1e3, table.stats().positions, size as f64 / 1e6);
+    println!(
+        "open: {:.2} ms ({} positions, {:.0} MB)",
+        started.elapsed().as_secs_f64() * 1e3,
+        table.stats().positions,
+        size as f64 / 1e6
+    );
     let started = Instant::now();
     table.verify()?;
     println!("checksum of the whole file: {:.2} s (reads every page once)", started.elapsed().as_secs_f64());
@@ -210,7 +217,11 @@ pub(super) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
             games_sampled.push(game);
         }
     }
-    println!("sampled {} positions from {played} seeded games; replies timed on {} of them", sample.len(), games_sampled.len());
+    println!(
+        "sampled {} positions from {played} seeded games; replies timed on {} of them",
+        sample.len(),
+        games_sampled.len()
+    );
 
     for pass in ["first pass", "second pass (warm)"] {
         let mut latencies = Vec::with_capacity(sample.len());
@@ -273,7 +284,8 @@ pub(super) fn hospitality_doubutsu(
 ) -> anyhow::Result<()> {
     use crate::hospitality::doubutsu::{play_game, DoubutsuGuest, DoubutsuLevel};
     use crate::hospitality::{self, Summary};
-    let level = DoubutsuLevel::parse(level).with_context(|| format!("unknown doubutsu level {level:?} (settai, strongest, weakest)"))?;
+    let level = DoubutsuLevel::parse(level)
+        .with_context(|| format!("unknown doubutsu level {level:?} (settai, strongest, weakest)"))?;
     let guests: Vec<DoubutsuGuest> = if guests.trim() == "all" {
         DoubutsuGuest::all()
     } else {
@@ -371,11 +383,16 @@ pub(super) fn hospitality_reversi(
         .zip(&records)
         .map(|(guest, games)| {
             let row = Summary::of("reversi", level.name(), &guest.name(), games);
-            let up_to_ab6 = !matches!(guest, ReversiGuest::None | ReversiGuest::AlphaBeta(7..) | ReversiGuest::Foundation);
+            let up_to_ab6 =
+                !matches!(guest, ReversiGuest::None | ReversiGuest::AlphaBeta(7..) | ReversiGuest::Foundation);
             match (level.level, guest) {
-                (reversi::Level::Standard, _) if up_to_ab6 => row.with_min_win_rate(0.90, "issue 5").with_median_margin(4.0, 8.0),
+                (reversi::Level::Standard, _) if up_to_ab6 => {
+                    row.with_min_win_rate(0.90, "issue 5").with_median_margin(4.0, 8.0)
+                }
                 (reversi::Level::Highest, _) if up_to_ab6 => row.with_min_win_rate(0.99, "issue 5"),
-                (reversi::Level::None, ReversiGuest::Foundation | ReversiGuest::AlphaBeta(6)) => row.with_max_win_rate(0.05, "issue 4"),
+                (reversi::Level::None, ReversiGuest::Foundation | ReversiGuest::AlphaBeta(6)) => {
+                    row.with_max_win_rate(0.05, "issue 4")
+                }
                 _ => row,
             }
         })

@@ -132,7 +132,8 @@ pub fn ai(level: DoubutsuLevel, moves: &str, json: bool, table_path: &Path, rng:
         println!("{mv}");
         return Ok(());
     }
-    let mut out = serde_json::json!({ "game": "doubutsu", "move": mv.to_string(), "time_ms": (ms * 100.0).round() / 100.0 });
+    let mut out =
+        serde_json::json!({ "game": "doubutsu", "move": mv.to_string(), "time_ms": (ms * 100.0).round() / 100.0 });
     if let Some(table) = &table {
         let pos = game.position();
         let values: Vec<_> = dob::evaluate_moves(table, pos)?
@@ -172,12 +173,14 @@ pub fn text_board(pos: &Position) -> String {
         out.push('\n');
     }
     let hand = |c: Color| {
-        Role::HAND
-            .iter()
-            .flat_map(|&r| std::iter::repeat_n(r.letter(), pos.hand(c, r) as usize))
-            .collect::<String>()
+        Role::HAND.iter().flat_map(|&r| std::iter::repeat_n(r.letter(), pos.hand(c, r) as usize)).collect::<String>()
     };
-    out.push_str(&format!("hands: sente [{}] gote [{}]; {:?} to move", hand(Color::Sente), hand(Color::Gote), pos.turn()));
+    out.push_str(&format!(
+        "hands: sente [{}] gote [{}]; {:?} to move",
+        hand(Color::Sente),
+        hand(Color::Gote),
+        pos.turn()
+    ));
     out
 }
 

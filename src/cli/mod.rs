@@ -289,7 +289,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play { game: GameArg::Doubutsu, level, table, seed, .. } => {
             doubutsu::play(doubutsu_level(level)?, &doubutsu::table_path(table, &data_dir()), &mut rng_from(seed))
         }
-        Command::Ai { game: GameArg::Reversi, level, moves, json, seed, .. } => ai(GameKind::Reversi, level, &moves, json, seed),
+        Command::Ai { game: GameArg::Reversi, level, moves, json, seed, .. } => {
+            ai(GameKind::Reversi, level, &moves, json, seed)
+        }
         Command::Ai { game: GameArg::Doubutsu, level, table, moves, json, seed } => doubutsu::ai(
             doubutsu_level(level)?,
             &moves,
@@ -342,11 +344,24 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             bench::engine(&ffo_cases(&ffo)?, perft_depth, positions)
         }
         Command::Bench {
-            what: Some(BenchWhat::Hospitality { game: HospitalityGame::Doubutsu, level, guests, games, seed, out, table, .. }),
+            what:
+                Some(BenchWhat::Hospitality {
+                    game: HospitalityGame::Doubutsu, level, guests, games, seed, out, table, ..
+                }),
             ..
         } => bench::hospitality_doubutsu(&doubutsu::table_path(table, &data_dir()), &level, &guests, games, seed, &out),
         Command::Bench {
-            what: Some(BenchWhat::Hospitality { game: HospitalityGame::Reversi, level, guests, games, seed, out, budget_scale, .. }),
+            what:
+                Some(BenchWhat::Hospitality {
+                    game: HospitalityGame::Reversi,
+                    level,
+                    guests,
+                    games,
+                    seed,
+                    out,
+                    budget_scale,
+                    ..
+                }),
             ..
         } => bench::hospitality_reversi(&level, &guests, games, seed, budget_scale, &out),
         Command::Bench { what: Some(BenchWhat::Table { table, probes, seed }), .. } => {
@@ -366,9 +381,9 @@ fn serve() -> anyhow::Result<()> {
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {
-        let store = store::Store::connect(&config.database_url)
-            .await
-            .with_context(|| format!("could not open the database at {}", crate::config::redact_url(&config.database_url)))?;
+        let store = store::Store::connect(&config.database_url).await.with_context(|| {
+            format!("could not open the database at {}", crate::config::redact_url(&config.database_url))
+        })?;
         let table_path = config.data_dir.join("doubutsu.tb");
         let table = match crate::games::doubutsu::TableFile::open(&table_path) {
             Ok(t) => Some(std::sync::Arc::new(t)),
@@ -379,11 +394,8 @@ fn serve() -> anyhow::Result<()> {
             }
         };
         let service = service::Service::new(store).with_doubutsu_table(table);
-        let connection = discord::Connection {
-            token,
-            guild_id: config.discord_guild_id,
-            api_base: config.discord_api_base.clone(),
-        };
+        let connection =
+            discord::Connection { token, guild_id: config.discord_guild_id, api_base: config.discord_api_base.clone() };
         tokio::select! {
             r = discord::run(connection, service) => r,
             _ = tokio::signal::ctrl_c() => {
@@ -454,11 +466,8 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
             if json {
                 // `none` evaluates in 1/32 disc for itself; the sontaku levels report the
                 // desirability of each move for the human.
-                let evals: Vec<_> = reply
-                    .evals
-                    .iter()
-                    .map(|(m, s)| serde_json::json!({ "move": m.to_string(), "eval": s }))
-                    .collect();
+                let evals: Vec<_> =
+                    reply.evals.iter().map(|(m, s)| serde_json::json!({ "move": m.to_string(), "eval": s })).collect();
                 let out = serde_json::json!({
                     "game": kind.as_str(),
                     "level": level.as_str(),
@@ -493,7 +502,11 @@ fn ffo_cases(path: &std::path::Path) -> anyhow::Result<Vec<(String, reversi::Pos
         let [name, _, board, score, best, ..] = fields[..] else { bail!("malformed FFO line {line:?}") };
         let pos = board.parse().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         let score: i32 = score.trim_start_matches('+').parse().with_context(|| format!("{name}: score"))?;
-        let best = best.split(',').map(|m| m.trim().parse()).collect::<Result<_, _>>().map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        let best = best
+            .split(',')
+            .map(|m| m.trim().parse())
+            .collect::<Result<_, _>>()
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         cases.push((name.to_string(), pos, score, best));
     }
     if cases.is_empty() {
@@ -552,7 +565,9 @@ fn play(kind: GameKind, level: Option<String>, side: SideArg, seed: Option<u64>)
     let mut game = Game::new(kind);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    println!("settai — {kind} against the AI ({level}). Type a move like `d3`, `moves` for legal moves, `quit` to stop.");
+    println!(
+        "settai — {kind} against the AI ({level}). Type a move like `d3`, `moves` for legal moves, `quit` to stop."
+    );
     while let Some(to_move) = game.to_move() {
         println!("\n{}", text_board(&game));
         if to_move != human {
@@ -620,7 +635,12 @@ pub fn text_board(game: &Game) -> String {
                 reversi::Color::Black => "black (X)",
                 reversi::Color::White => "white (O)",
             };
-            out.push_str(&format!("X {}  O {}  — {} to move", p.count(reversi::Color::Black), p.count(reversi::Color::White), turn));
+            out.push_str(&format!(
+                "X {}  O {}  — {} to move",
+                p.count(reversi::Color::Black),
+                p.count(reversi::Color::White),
+                turn
+            ));
             out
         }
         Game::Doubutsu(g) => doubutsu::text_board(g.0.position()),

@@ -22,8 +22,12 @@ pub fn play_command() -> CreateCommand {
                 ),
         )
         .add_option(
-            CreateCommandOption::new(CommandOptionType::SubCommand, "doubutsu", "Start a game of doubutsu shogi (you move first)")
-                .description_localized("ja", "どうぶつしょうぎを始める（あなたが先手）"),
+            CreateCommandOption::new(
+                CommandOptionType::SubCommand,
+                "doubutsu",
+                "Start a game of doubutsu shogi (you move first)",
+            )
+            .description_localized("ja", "どうぶつしょうぎを始める（あなたが先手）"),
         )
         .add_option(
             CreateCommandOption::new(CommandOptionType::SubCommand, "move", "Play a move")
@@ -53,7 +57,11 @@ pub fn settings_command() -> CreateCommand {
         .description_localized("ja", "ゲーム")
         .required(true);
     for kind in GameKind::ALL {
-        game = game.add_string_choice_localized(kind_name(kind, Lang::En), kind.as_str(), [("ja", kind_name(kind, Lang::Ja))]);
+        game = game.add_string_choice_localized(
+            kind_name(kind, Lang::En),
+            kind.as_str(),
+            [("ja", kind_name(kind, Lang::Ja))],
+        );
     }
     let mut level = CreateCommandOption::new(CommandOptionType::String, "level", "How the bot plays it")
         .description_localized("ja", "ボットの打ち方")
@@ -75,18 +83,26 @@ pub fn settings_command() -> CreateCommand {
                 .description_localized("ja", "このサーバーの設定を表示する"),
         )
         .add_option(
-            CreateCommandOption::new(CommandOptionType::SubCommand, "level", "Set the level of a game (applies to new games)")
-                .description_localized("ja", "ゲームのレベルを設定する（次の対局から）")
-                .add_sub_option(game)
-                .add_sub_option(level),
+            CreateCommandOption::new(
+                CommandOptionType::SubCommand,
+                "level",
+                "Set the level of a game (applies to new games)",
+            )
+            .description_localized("ja", "ゲームのレベルを設定する（次の対局から）")
+            .add_sub_option(game)
+            .add_sub_option(level),
         )
         .add_option(
-            CreateCommandOption::new(CommandOptionType::SubCommand, "commentary", "Show after each move how good it was")
-                .description_localized("ja", "毎手、その手の良さを表示する")
-                .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::Boolean, "on", "On or off")
-                        .description_localized("ja", "オン／オフ")
-                        .required(true),
-                ),
+            CreateCommandOption::new(
+                CommandOptionType::SubCommand,
+                "commentary",
+                "Show after each move how good it was",
+            )
+            .description_localized("ja", "毎手、その手の良さを表示する")
+            .add_sub_option(
+                CreateCommandOption::new(CommandOptionType::Boolean, "on", "On or off")
+                    .description_localized("ja", "オン／オフ")
+                    .required(true),
+            ),
         )
 }

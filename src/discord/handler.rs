@@ -5,8 +5,8 @@
 use serenity::all::{
     ChannelId, CommandDataOptionValue, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
     CreateActionRow, CreateAttachment, CreateAutocompleteResponse, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu, CreateSelectMenuKind,
-    CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Ready,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu,
+    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Ready,
 };
 use serenity::async_trait;
 
@@ -171,8 +171,7 @@ impl Bot {
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
-                self.play(ctx, asker, seat_of_component(c), choice, Some((target.game_id, target.ply)), lang)
-                    .await
+                self.play(ctx, asker, seat_of_component(c), choice, Some((target.game_id, target.ply)), lang).await
             }
             _ => Err(Failure::Refused(PlayError::Stale)),
         };
@@ -201,20 +200,27 @@ impl Bot {
 
     /// `/settings`: the reply text (always ephemeral: only the admin sees levels). `value` is
     /// the level, or "true"/"false" for the commentary.
-    async fn settings(&self, cmd: &CommandInteraction, sub: &str, game: Option<&str>, value: Option<&str>, lang: Lang) -> String {
+    async fn settings(
+        &self,
+        cmd: &CommandInteraction,
+        sub: &str,
+        game: Option<&str>,
+        value: Option<&str>,
+        lang: Lang,
+    ) -> String {
         let level = value;
         let Some(guild) = cmd.guild_id else { return Msg::ServerOnly.text(lang) };
         // Discord hides the command from others, but the permission is checked here too.
-        let permitted = cmd
-            .member
-            .as_ref()
-            .and_then(|m| m.permissions)
-            .is_some_and(|p| p.manage_guild() || p.administrator());
+        let permitted =
+            cmd.member.as_ref().and_then(|m| m.permissions).is_some_and(|p| p.manage_guild() || p.administrator());
         if !permitted {
             return Msg::ManagersOnly.text(lang);
         }
         let result = match sub {
-            "show" => match (self.service.guild_levels(guild.get()).await, self.service.commentary_on(Some(guild.get())).await) {
+            "show" => match (
+                self.service.guild_levels(guild.get()).await,
+                self.service.commentary_on(Some(guild.get())).await,
+            ) {
                 (Ok(levels), Ok(commentary)) => Ok(Msg::Settings { levels, commentary }.text(lang)),
                 (Err(e), _) | (_, Err(e)) => Err(e),
             },
@@ -278,7 +284,8 @@ impl Bot {
             let lang = Lang::default();
             let posted = match self.service.bot_reply(record).await {
                 Ok(turn) => {
-                    let board = BoardMessage::render(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang).await;
+                    let board =
+                        BoardMessage::render(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang).await;
                     channel.send_message(ctx, board.channel_message()).await.map(drop)
                 }
                 Err(PlayError::AlreadyPlayed) => Ok(()),
@@ -356,7 +363,8 @@ impl Bot {
     async fn show_board(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
         let record = self.service.current(seat.channel_id).await.map_err(Failure::Refused)?;
         let last = self.service.last_move(&record).await.map_err(Failure::Refused)?;
-        let lines = if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
+        let lines =
+            if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
         let board = BoardMessage::render(&record, last.as_ref(), lines, lang).await;
         asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
         Ok(())
@@ -390,9 +398,7 @@ fn refusal_text(e: &PlayError, lang: Lang) -> String {
         PlayError::NotYourTurn => Msg::NotYourTurn.text(lang),
         PlayError::Stale => Msg::StaleBoard.text(lang),
         PlayError::AlreadyPlayed => Msg::AlreadyPlayed.text(lang),
-        PlayError::BadMove { input, error: MoveError::Syntax(reason), .. } => {
-            Msg::BadMove { input, reason }.text(lang)
-        }
+        PlayError::BadMove { input, error: MoveError::Syntax(reason), .. } => Msg::BadMove { input, reason }.text(lang),
         PlayError::BadMove { input, error: MoveError::Illegal(_), legal } => {
             Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
         }
@@ -477,7 +483,8 @@ impl BoardMessage {
         if record.human_to_move() && !lines.iter().any(|l| l.contains(&format!("<@{}>", record.human_id))) {
             lines.push(Msg::YourMove { human: record.human_id }.text(lang));
         }
-        let png = render::game_png(&record.game, last.map(|m| (&m.before, m.notation.as_str())), lang, banner.as_deref());
+        let png =
+            render::game_png(&record.game, last.map(|m| (&m.before, m.notation.as_str())), lang, banner.as_deref());
         BoardMessage { content: lines.join("\n"), png, components: move_menus(record, lang) }
     }
 
@@ -521,7 +528,8 @@ fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
     if !record.human_to_move() {
         return Vec::new();
     }
-    let (drops, board): (Vec<String>, Vec<String>) = record.game.legal_moves().into_iter().partition(|m| m.contains('*'));
+    let (drops, board): (Vec<String>, Vec<String>) =
+        record.game.legal_moves().into_iter().partition(|m| m.contains('*'));
     board
         .chunks(SELECT_MAX)
         .chain(drops.chunks(SELECT_MAX))

@@ -418,13 +418,11 @@ impl Game {
     pub fn decode(kind: GameKind, text: &str) -> Result<Game, DecodeError> {
         let fail = |reason: String| DecodeError { kind, text: text.to_string(), reason };
         match kind {
-            GameKind::Reversi => text
-                .parse::<reversi::Position>()
-                .map(Game::Reversi)
-                .map_err(|e| fail(e.to_string())),
+            GameKind::Reversi => text.parse::<reversi::Position>().map(Game::Reversi).map_err(|e| fail(e.to_string())),
             GameKind::Doubutsu => {
                 let mut parts = text.split(';');
-                let (Some(position), Some(moves), start, None) = (parts.next(), parts.next(), parts.next(), parts.next())
+                let (Some(position), Some(moves), start, None) =
+                    (parts.next(), parts.next(), parts.next(), parts.next())
                 else {
                     return Err(fail("expected position;moves[;start]".into()));
                 };
@@ -509,10 +507,7 @@ fn reversi_side(c: reversi::Color) -> Side {
 pub fn replay(kind: GameKind, moves: &[String]) -> Result<Game, ReplayError> {
     let mut game = Game::new(kind);
     for (i, text) in moves.iter().enumerate() {
-        game = game
-            .play(text)
-            .map_err(|error| ReplayError { ply: i + 1, text: text.clone(), error })?
-            .0;
+        game = game.play(text).map_err(|error| ReplayError { ply: i + 1, text: text.clone(), error })?.0;
     }
     Ok(game)
 }
@@ -550,7 +545,11 @@ mod tests {
         // A tampered position or move list is refused.
         let stored = game.encode();
         let (position, moves) = stored.split_once(';').unwrap();
-        assert!(Game::decode(GameKind::Doubutsu, &format!("{position};{}", moves.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))).is_err());
+        assert!(Game::decode(
+            GameKind::Doubutsu,
+            &format!("{position};{}", moves.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+        )
+        .is_err());
         assert!(Game::decode(GameKind::Doubutsu, moves).is_err());
         assert!(Game::decode(GameKind::Doubutsu, "garbage;B3B2").is_err());
     }

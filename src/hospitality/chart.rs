@@ -122,7 +122,14 @@ pub fn distribution(rows: &[Summary], games: &[Vec<GameRecord>]) -> RgbImage {
         let mut y = bottom;
         for (k, colour) in [(0, GREEN), (1, MUTED), (2, RED)] {
             let seg = (bottom - top) * c[k] as f32 / peak as f32;
-            fill_rect(&mut img, (left + bw * b as f32) as i32 + 1, (y - seg) as i32, bw as i32 - 2, seg.round() as i32, colour);
+            fill_rect(
+                &mut img,
+                (left + bw * b as f32) as i32 + 1,
+                (y - seg) as i32,
+                bw as i32 - 2,
+                seg.round() as i32,
+                colour,
+            );
             y -= seg;
         }
     }
@@ -161,7 +168,13 @@ pub fn value_curve(rows: &[Summary], games: &[Vec<GameRecord>]) -> RgbImage {
     let x_of = |i: usize| left + (right - left) * i as f32 / n as f32;
     fill_rect(&mut img, left as i32, y_of(0) as i32, (right - left) as i32, 1, GRID);
     for (i, pair) in game.values.windows(2).enumerate() {
-        let colour = if pair[1] > 0 { GREEN } else if pair[1] < 0 { RED } else { MUTED };
+        let colour = if pair[1] > 0 {
+            GREEN
+        } else if pair[1] < 0 {
+            RED
+        } else {
+            MUTED
+        };
         line(&mut img, (x_of(i), y_of(pair[0])), (x_of(i + 1), y_of(pair[1])), colour, 3);
     }
     draw_text(&mut img, font(), 13.0, (left - 8.0, top), Align::Right, MUTED, &format!("+{peak:.0}"));

@@ -11,9 +11,9 @@ use rand::Rng;
 
 use super::{GameRecord, GuestResult};
 use crate::games::doubutsu::players::score;
-use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square, Table};
 #[cfg(test)]
 use crate::games::doubutsu::Value;
+use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square, Table};
 
 /// The level under test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +76,17 @@ impl DoubutsuGuest {
     /// Every guest, from the weakest to the strongest (roughly; the benchmark measures it).
     pub fn all() -> Vec<DoubutsuGuest> {
         use DoubutsuGuest::*;
-        vec![Random, Weakest, Softmax(30.0), Heuristic(2), Softmax(10.0), Heuristic(4), Softmax(3.0), Softmax(1.0), Perfect]
+        vec![
+            Random,
+            Weakest,
+            Softmax(30.0),
+            Heuristic(2),
+            Softmax(10.0),
+            Heuristic(4),
+            Softmax(3.0),
+            Softmax(1.0),
+            Perfect,
+        ]
     }
 
     /// The name used in reports and on the command line, e.g. `softmax(10)`.
@@ -93,7 +103,8 @@ impl DoubutsuGuest {
     /// Parses a name as [`DoubutsuGuest::name`] writes it.
     pub fn parse(s: &str) -> Option<DoubutsuGuest> {
         let s = s.trim().to_ascii_lowercase();
-        let arg = |prefix: &str| s.strip_prefix(prefix).and_then(|r| r.strip_prefix('(')).and_then(|r| r.strip_suffix(')'));
+        let arg =
+            |prefix: &str| s.strip_prefix(prefix).and_then(|r| r.strip_prefix('(')).and_then(|r| r.strip_suffix(')'));
         match s.as_str() {
             "random" => Some(DoubutsuGuest::Random),
             "weakest" => Some(DoubutsuGuest::Weakest),
@@ -102,7 +113,10 @@ impl DoubutsuGuest {
                 if let Some(t) = arg("softmax").and_then(|a| a.parse::<f64>().ok()).filter(|t| *t > 0.0) {
                     Some(DoubutsuGuest::Softmax(t))
                 } else {
-                    arg("heuristic").and_then(|a| a.parse().ok()).filter(|d| (1..=6).contains(d)).map(DoubutsuGuest::Heuristic)
+                    arg("heuristic")
+                        .and_then(|a| a.parse().ok())
+                        .filter(|d| (1..=6).contains(d))
+                        .map(DoubutsuGuest::Heuristic)
                 }
             }
         }
@@ -137,8 +151,10 @@ impl DoubutsuGuest {
                 let Ok(evals) = dob::evaluate_moves(table, pos) else {
                     return Ok(dob::heuristic(pos, dob::players::FALLBACK_HEURISTIC_DEPTH, rng));
                 };
-                let best = evals.iter().map(|e| dob::players::preference(e.1)).max().ok_or(dob::PlayerError::GameOver)?;
-                let top: Vec<Move> = evals.iter().filter(|e| dob::players::preference(e.1) == best).map(|e| e.0).collect();
+                let best =
+                    evals.iter().map(|e| dob::players::preference(e.1)).max().ok_or(dob::PlayerError::GameOver)?;
+                let top: Vec<Move> =
+                    evals.iter().filter(|e| dob::players::preference(e.1) == best).map(|e| e.0).collect();
                 Ok(*top.choose(rng).expect("non-empty"))
             }
         }
@@ -166,7 +182,9 @@ pub fn is_tell(pos: &Position, mv: Move) -> bool {
     if after.outcome().is_some() || hanging(&after, me) == 0 {
         return false;
     }
-    pos.legal_moves().into_iter().any(|m| m != mv && pos.play(m).is_ok_and(|q| q.outcome().is_none() && hanging(&q, me) == 0))
+    pos.legal_moves()
+        .into_iter()
+        .any(|m| m != mv && pos.play(m).is_ok_and(|q| q.outcome().is_none() && hanging(&q, me) == 0))
 }
 
 /// Plies after which an unfinished game is scored a draw (repetition ends real games first).

@@ -246,7 +246,8 @@ impl Summary {
 /// The seed of game `index` against guest number `guest` in a run seeded with `seed`.
 pub fn game_seed(seed: u64, guest: usize, index: usize) -> u64 {
     // splitmix64 of the three, so neighbouring games get unrelated streams.
-    let mut x = seed ^ (guest as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    let mut x =
+        seed ^ (guest as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
@@ -331,7 +332,8 @@ pub fn write_outputs(dir: &Path, rows: &[Summary], games: &[Vec<GameRecord>]) ->
     std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
     let json = serde_json::json!({ "summaries": rows, "games": games });
     let path = dir.join("results.json");
-    std::fs::write(&path, serde_json::to_vec_pretty(&json)?).with_context(|| format!("could not write {}", path.display()))?;
+    std::fs::write(&path, serde_json::to_vec_pretty(&json)?)
+        .with_context(|| format!("could not write {}", path.display()))?;
     let mut csv = String::from(
         "game,level,guest,games,wins,draws,losses,win_rate,win_low,win_high,plies_mean,plies_sd,margin_q1,margin_median,margin_q3,perfect_wins,lead_changes_mean,certain_at_median,ai_tells_per_100,guest_tells_per_100,ai_ms_per_move,target,pass\n",
     );
@@ -390,7 +392,8 @@ mod tests {
 
     #[test]
     fn lead_changes_and_certainty_come_from_the_curve() {
-        let mut g = GameRecord { result: GuestResult::Win, values: vec![-5, 0, 3, -2, -1, 0, 4, 6, 99], ..Default::default() };
+        let mut g =
+            GameRecord { result: GuestResult::Win, values: vec![-5, 0, 3, -2, -1, 0, 4, 6, 99], ..Default::default() };
         g.finish_curve();
         assert_eq!(g.lead_changes, 3);
         assert_eq!(g.certain_at, Some(6));
@@ -410,7 +413,12 @@ mod tests {
     #[test]
     fn summaries_count_and_judge() {
         let game = |result, plies| GameRecord { result, plies, ai_moves: 10, ai_tells: 1, ..Default::default() };
-        let games = vec![game(GuestResult::Win, 20), game(GuestResult::Win, 30), game(GuestResult::Loss, 40), game(GuestResult::Draw, 50)];
+        let games = vec![
+            game(GuestResult::Win, 20),
+            game(GuestResult::Win, 30),
+            game(GuestResult::Loss, 40),
+            game(GuestResult::Draw, 50),
+        ];
         let s = Summary::of("doubutsu", "settai", "random", &games).with_min_win_rate(0.85, "issue 5");
         assert_eq!((s.wins, s.draws, s.losses, s.games), (2, 1, 1, 4));
         assert!((s.plies_mean - 35.0).abs() < 1e-9);

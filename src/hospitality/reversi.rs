@@ -164,7 +164,8 @@ const CORNERS: u64 = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63);
 /// Whether `mv` in `pos` is a "tell": after it the opponent may take a corner, while another
 /// move would have left no corner to take.
 pub fn is_tell(pos: &Position, mv: Move) -> bool {
-    let gives_corner = |m: Move| pos.play(m).is_ok_and(|next| next.legal_mask() & CORNERS != 0 && next.turn() != pos.turn());
+    let gives_corner =
+        |m: Move| pos.play(m).is_ok_and(|next| next.legal_mask() & CORNERS != 0 && next.turn() != pos.turn());
     gives_corner(mv) && pos.legal_moves().into_iter().any(|m| m != mv && !gives_corner(m))
 }
 
@@ -222,7 +223,8 @@ pub fn play_game<R: Rng>(
         record.values.push(value_for(eval, &pos, guest_colour));
     }
     let outcome = pos.outcome().expect("the game is over");
-    let (g, a) = if guest_colour == Color::Black { (outcome.black, outcome.white) } else { (outcome.white, outcome.black) };
+    let (g, a) =
+        if guest_colour == Color::Black { (outcome.black, outcome.white) } else { (outcome.white, outcome.black) };
     record.margin = Some(g as i32 - a as i32);
     record.perfect = a == 0;
     record.result = match g.cmp(&a) {

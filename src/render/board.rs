@@ -61,9 +61,8 @@ fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, lang: Lang) -> D
         let sq = Square::new(i as u8).expect("12 squares");
         *cell = pos.piece_at(sq).map(|p| (owner(p.color), animal(p.role)));
     }
-    let hand = |c: Color| {
-        Role::HAND.iter().filter(|&&r| pos.hand(c, r) > 0).map(|&r| (animal(r), pos.hand(c, r))).collect()
-    };
+    let hand =
+        |c: Color| Role::HAND.iter().filter(|&&r| pos.hand(c, r) > 0).map(|&r| (animal(r), pos.hand(c, r))).collect();
     let last_move = game.last_move().map(|(_, mv)| match mv {
         Move::Normal { from, to } => LastMove::Board { from: from.index(), to: to.index() },
         Move::Drop { to, .. } => LastMove::Drop { to: to.index() },
@@ -80,5 +79,3 @@ fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, lang: Lang) -> D
         gote_name: if lang == Lang::Ja { "後手" } else { "Gote" }.into(),
     }
 }
-
-

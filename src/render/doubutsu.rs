@@ -10,8 +10,9 @@ use image::imageops::{self, FilterType};
 use image::{Rgb, RgbImage, Rgba, Rgba32FImage};
 
 use super::{
-    blend, draw_label, draw_text, encode_png, fill_circle, fill_rect, fill_round_rect, fit_size,
-    font, inlay_groove, BANNER_TEXT, BG, LABEL, PILL, PILL_ACTIVE, PILL_RING, TEXT, WOOD, WOOD_LIGHT, mix, rgb, text_width, Align, Lang, Sprite, WOOD_EDGE,
+    blend, draw_label, draw_text, encode_png, fill_circle, fill_rect, fill_round_rect, fit_size, font, inlay_groove,
+    mix, rgb, text_width, Align, Lang, Sprite, BANNER_TEXT, BG, LABEL, PILL, PILL_ACTIVE, PILL_RING, TEXT, WOOD,
+    WOOD_EDGE, WOOD_LIGHT,
 };
 
 /// A kind of piece.
@@ -130,41 +131,18 @@ struct Tint {
 /// Sente warm, gote cool, so ownership reads at a glance as well as from the orientation.
 const fn tint(owner: Owner) -> Tint {
     match owner {
-        Owner::Sente => Tint {
-            body: rgb(255, 232, 196),
-            rim: rgb(206, 128, 70),
-            dot: rgb(176, 64, 30),
-        },
-        Owner::Gote => Tint {
-            body: rgb(212, 232, 252),
-            rim: rgb(92, 136, 196),
-            dot: rgb(34, 76, 150),
-        },
+        Owner::Sente => Tint { body: rgb(255, 232, 196), rim: rgb(206, 128, 70), dot: rgb(176, 64, 30) },
+        Owner::Gote => Tint { body: rgb(212, 232, 252), rim: rgb(92, 136, 196), dot: rgb(34, 76, 150) },
     }
 }
 
-const ANIMALS: [Animal; 5] = [
-    Animal::Lion,
-    Animal::Giraffe,
-    Animal::Elephant,
-    Animal::Chick,
-    Animal::Hen,
-];
+const ANIMALS: [Animal; 5] = [Animal::Lion, Animal::Giraffe, Animal::Elephant, Animal::Chick, Animal::Hen];
 
 impl Animal {
     /// Steps this piece may take for sente, as (dx, dy) with dy = -1 forward (up).
     fn steps(self) -> &'static [(i8, i8)] {
         match self {
-            Animal::Lion => &[
-                (-1, -1),
-                (0, -1),
-                (1, -1),
-                (-1, 0),
-                (1, 0),
-                (-1, 1),
-                (0, 1),
-                (1, 1),
-            ],
+            Animal::Lion => &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)],
             Animal::Giraffe => &[(0, -1), (-1, 0), (1, 0), (0, 1)],
             Animal::Elephant => &[(-1, -1), (1, -1), (-1, 1), (1, 1)],
             Animal::Chick => &[(0, -1)],
@@ -202,13 +180,7 @@ fn round_box_sd((x, y): (f32, f32), (x0, y0, x1, y1): Rect, r: f32) -> f32 {
 }
 
 /// Visits the pixels within `margin` of `rect` with their centre's signed distance.
-fn for_round_box(
-    img: &mut RgbImage,
-    rect: Rect,
-    r: f32,
-    margin: f32,
-    mut f: impl FnMut(&mut RgbImage, i32, i32, f32),
-) {
+fn for_round_box(img: &mut RgbImage, rect: Rect, r: f32, margin: f32, mut f: impl FnMut(&mut RgbImage, i32, i32, f32)) {
     let x0 = ((rect.0 - margin).floor() as i32).max(0);
     let x1 = ((rect.2 + margin).ceil() as i32).min(img.width() as i32);
     let y0 = ((rect.1 - margin).floor() as i32).max(0);
@@ -233,13 +205,7 @@ fn round_glow(img: &mut RgbImage, rect: Rect, r: f32, spread: f32, c: Rgb<u8>, a
 /// Strokes the outline of a rounded box with an anti-aliased line of width `w`.
 fn stroke_round_rect(img: &mut RgbImage, rect: Rect, r: f32, w: f32, c: Rgb<u8>, alpha: f32) {
     for_round_box(img, rect, r, w + 1.0, |img, x, y, d| {
-        blend(
-            img,
-            x,
-            y,
-            c,
-            alpha * (w / 2.0 - d.abs() + 0.5).clamp(0.0, 1.0),
-        );
+        blend(img, x, y, c, alpha * (w / 2.0 - d.abs() + 0.5).clamp(0.0, 1.0));
     });
 }
 
@@ -258,9 +224,7 @@ fn fill_round_gradient(img: &mut RgbImage, rect: Rect, r: f32, top: Rgb<u8>, bot
 /// Decodes an animal's artwork as premultiplied RGBA.
 fn decode_art(animal: Animal) -> Rgba32FImage {
     // The PNGs are compiled in and a unit test decodes them all.
-    let mut art = image::load_from_memory(animal.png())
-        .expect("embedded animal PNG must decode")
-        .to_rgba32f();
+    let mut art = image::load_from_memory(animal.png()).expect("embedded animal PNG must decode").to_rgba32f();
     // Premultiply so that resampling does not bleed the transparent black
     // around the artwork into its edges as a dark fringe.
     for p in art.pixels_mut() {
@@ -308,28 +272,10 @@ fn draw_tile(
     let rim_w = (size * 0.035).max(1.5);
     // Light comes from above for both sides, so the shadow is not rotated.
     let drop = size * 0.045;
-    round_glow(
-        img,
-        (rect.0, rect.1 + drop, rect.2, rect.3 + drop),
-        r,
-        size * 0.06,
-        rgb(0, 0, 0),
-        0.4,
-    );
+    round_glow(img, (rect.0, rect.1 + drop, rect.2, rect.3 + drop), r, size * 0.06, rgb(0, 0, 0), 0.4);
     fill_round_rect(img, rect, r, t.rim, 1.0);
-    let inner = (
-        rect.0 + rim_w,
-        rect.1 + rim_w,
-        rect.2 - rim_w,
-        rect.3 - rim_w,
-    );
-    fill_round_gradient(
-        img,
-        inner,
-        r - rim_w,
-        mix(t.body, rgb(255, 255, 255), 0.55),
-        t.body,
-    );
+    let inner = (rect.0 + rim_w, rect.1 + rim_w, rect.2 - rim_w, rect.3 - rim_w);
+    fill_round_gradient(img, inner, r - rim_w, mix(t.body, rgb(255, 255, 255), 0.55), t.body);
     match owner {
         Owner::Sente => draw_art(img, art, c),
         Owner::Gote => draw_art(img, &imageops::rotate180(art), c),
@@ -338,10 +284,7 @@ fn draw_tile(
         let flip = if owner == Owner::Sente { 1.0 } else { -1.0 };
         let reach = h - size * DOT_INSET;
         for &(dx, dy) in animal.steps() {
-            let p = (
-                c.0 + flip * dx as f32 * reach,
-                c.1 + flip * dy as f32 * reach,
-            );
+            let p = (c.0 + flip * dx as f32 * reach, c.1 + flip * dy as f32 * reach);
             fill_circle(img, p, size * DOT_R, t.dot, 1.0);
         }
     }
@@ -372,9 +315,7 @@ fn tiles() -> &'static Tiles {
             let side = (size * 1.2).ceil() as u32 + 2;
             let half = (side / 2) as i32;
             let centre = (half as f32, half as f32);
-            Sprite::record(side, side, (half, half), |img| {
-                draw_tile(img, centre, size, owner, animal, art, dots)
-            })
+            Sprite::record(side, side, (half, half), |img| draw_tile(img, centre, size, owner, animal, art, dots))
         };
         let set = |size: f32| {
             let arts: Vec<_> = ANIMALS.iter().map(|&a| scaled(a, size)).collect();
@@ -407,20 +348,8 @@ fn background() -> &'static RgbImage {
 /// A bevelled wooden slab like the reversi frame.
 fn wood_slab(img: &mut RgbImage, r: Rect, radius: f32) {
     fill_round_rect(img, r, radius, WOOD_EDGE, 1.0);
-    fill_round_rect(
-        img,
-        (r.0 + 1.0, r.1 + 1.0, r.2 - 2.0, r.3 - 2.0),
-        radius - 1.0,
-        WOOD_LIGHT,
-        1.0,
-    );
-    fill_round_rect(
-        img,
-        (r.0 + 2.0, r.1 + 2.0, r.2 - 2.0, r.3 - 2.0),
-        radius - 2.0,
-        WOOD,
-        1.0,
-    );
+    fill_round_rect(img, (r.0 + 1.0, r.1 + 1.0, r.2 - 2.0, r.3 - 2.0), radius - 1.0, WOOD_LIGHT, 1.0);
+    fill_round_rect(img, (r.0 + 2.0, r.1 + 2.0, r.2 - 2.0, r.3 - 2.0), radius - 2.0, WOOD, 1.0);
 }
 
 /// Top-left corner of a side's hand tray.
@@ -433,12 +362,7 @@ fn tray_origin(owner: Owner) -> (i32, i32) {
 
 fn build_background() -> RgbImage {
     let mut img = RgbImage::from_pixel(WIDTH, HEIGHT, BG);
-    let frame = (
-        (BX - FRAME) as f32,
-        HEADER as f32,
-        (BX + BOARD_W + FRAME) as f32,
-        (HEIGHT as i32 - PAD) as f32,
-    );
+    let frame = ((BX - FRAME) as f32, HEADER as f32, (BX + BOARD_W + FRAME) as f32, (HEIGHT as i32 - PAD) as f32);
     wood_slab(&mut img, frame, 10.0);
     inlay_groove(&mut img, BX, BY, BOARD_W, BOARD_H);
     fill_rect(&mut img, BX - 1, BY - 1, BOARD_W + 2, BOARD_H + 2, GRID);
@@ -453,41 +377,19 @@ fn build_background() -> RgbImage {
         let r = (x as f32, y as f32, (x + HAND_W) as f32, (y + HAND_H) as f32);
         wood_slab(&mut img, r, 10.0);
         // A recessed tray below the caption holds the captured pieces.
-        fill_round_rect(
-            &mut img,
-            (r.0 + 7.0, r.1 + 32.0, r.2 - 7.0, r.3 - 7.0),
-            6.0,
-            TRAY,
-            1.0,
-        );
+        fill_round_rect(&mut img, (r.0 + 7.0, r.1 + 32.0, r.2 - 7.0, r.3 - 7.0), 6.0, TRAY, 1.0);
     }
 
     let f = font();
     for k in 0..COLS {
         let c = (BX + k * CELL + CELL / 2) as f32;
         let col = char::from(b'A' + k as u8).to_string();
-        draw_label(
-            &mut img,
-            f,
-            15.0,
-            (c, (BY - FRAME / 2) as f32),
-            LABEL,
-            &col,
-            "ABC",
-        );
+        draw_label(&mut img, f, 15.0, (c, (BY - FRAME / 2) as f32), LABEL, &col, "ABC");
     }
     for k in 0..ROWS {
         let c = (BY + k * CELL + CELL / 2) as f32;
         let row = (k + 1).to_string();
-        draw_label(
-            &mut img,
-            f,
-            15.0,
-            ((BX - FRAME / 2) as f32, c),
-            LABEL,
-            &row,
-            "1234",
-        );
+        draw_label(&mut img, f, 15.0, ((BX - FRAME / 2) as f32, c), LABEL, &row, "1234");
     }
     img
 }
@@ -618,20 +520,11 @@ fn draw_header(img: &mut RgbImage, view: &DoubutsuView, lang: Lang) {
     let avail = right - status_w - 18.0 - PAD as f32;
     let pill_w = ((avail - 10.0) / 2.0).min(210.0).floor();
     let mut x = PAD as f32;
-    for (owner, name) in [
-        (Owner::Sente, &view.sente_name),
-        (Owner::Gote, &view.gote_name),
-    ] {
+    for (owner, name) in [(Owner::Sente, &view.sente_name), (Owner::Gote, &view.gote_name)] {
         let pill = (x, mid - 20.0, x + pill_w, mid + 20.0);
         if view.to_move == Some(owner) {
             fill_round_rect(img, pill, 20.0, PILL_RING, 1.0);
-            fill_round_rect(
-                img,
-                (pill.0 + 2.0, pill.1 + 2.0, pill.2 - 2.0, pill.3 - 2.0),
-                18.0,
-                PILL_ACTIVE,
-                1.0,
-            );
+            fill_round_rect(img, (pill.0 + 2.0, pill.1 + 2.0, pill.2 - 2.0, pill.3 - 2.0), 18.0, PILL_ACTIVE, 1.0);
         } else {
             fill_round_rect(img, pill, 20.0, PILL, 1.0);
         }
@@ -650,19 +543,10 @@ fn draw_header(img: &mut RgbImage, view: &DoubutsuView, lang: Lang) {
 fn hand_rows(hand: &[(Animal, u8)]) -> Vec<(Animal, u32)> {
     let mut counts = [0u32; 5];
     for &(animal, n) in hand {
-        let kind = if animal == Animal::Hen {
-            Animal::Chick
-        } else {
-            animal
-        };
+        let kind = if animal == Animal::Hen { Animal::Chick } else { animal };
         counts[kind as usize] += u32::from(n);
     }
-    ANIMALS
-        .iter()
-        .zip(counts)
-        .filter(|&(_, n)| n > 0)
-        .map(|(&a, n)| (a, n))
-        .collect()
+    ANIMALS.iter().zip(counts).filter(|&(_, n)| n > 0).map(|(&a, n)| (a, n)).collect()
 }
 
 /// A side's hand tray: caption, then one small tile and "×n" per kind held.
@@ -672,15 +556,7 @@ fn draw_hand(img: &mut RgbImage, owner: Owner, hand: &[(Animal, u8)], lang: Lang
     let label = side_label(owner, lang);
     let w = text_width(f, 17.0, label);
     let mid = (x + HAND_W / 2) as f32;
-    draw_text(
-        img,
-        f,
-        17.0,
-        (mid - w / 2.0, (y + 18) as f32),
-        Align::Left,
-        mix(tint(owner).body, LABEL, 0.3),
-        label,
-    );
+    draw_text(img, f, 17.0, (mid - w / 2.0, (y + 18) as f32), Align::Left, mix(tint(owner).body, LABEL, 0.3), label);
     let rows = hand_rows(hand);
     let avail = HAND_H - HAND_TOP - 8;
     // Three kinds fit at the normal pitch; more (unusual views) are squeezed in.
@@ -691,15 +567,7 @@ fn draw_hand(img: &mut RgbImage, owner: Owner, hand: &[(Animal, u8)], lang: Lang
         tiles().hand[tile_index(owner, animal)].stamp(img, (cx, cy));
         let count = format!("×{n}");
         let (px, count) = fit_text(f, 20.0, 12.0, (x + HAND_W - cx - 34) as f32, &count);
-        draw_text(
-            img,
-            f,
-            px,
-            ((cx + 32) as f32, cy as f32),
-            Align::Left,
-            TEXT,
-            &count,
-        );
+        draw_text(img, f, px, ((cx + 32) as f32, cy as f32), Align::Left, TEXT, &count);
     }
 }
 
@@ -712,22 +580,10 @@ fn draw_banner(img: &mut RgbImage, text: &str) {
         return;
     }
     let mid = (BY + BOARD_H / 2) as f32;
-    let band = (
-        PAD as f32,
-        mid - 36.0,
-        (WIDTH as i32 - PAD) as f32,
-        mid + 36.0,
-    );
+    let band = (PAD as f32, mid - 36.0, (WIDTH as i32 - PAD) as f32, mid + 36.0);
     round_glow(img, band, 12.0, 8.0, rgb(0, 0, 0), 0.35);
     fill_round_rect(img, band, 12.0, rgb(24, 26, 30), 0.88);
-    stroke_round_rect(
-        img,
-        (band.0 + 4.0, band.1 + 4.0, band.2 - 4.0, band.3 - 4.0),
-        9.0,
-        2.0,
-        BANNER_TEXT,
-        0.9,
-    );
+    stroke_round_rect(img, (band.0 + 4.0, band.1 + 4.0, band.2 - 4.0, band.3 - 4.0), 9.0, 2.0, BANNER_TEXT, 0.9);
     let max_w = band.2 - band.0 - 40.0;
     let (px, shown) = fit_text(f, 30.0, 14.0, max_w, &text);
     let w = text_width(f, px, &shown);
@@ -840,9 +696,7 @@ mod tests {
     }
 
     fn render(v: &DoubutsuView, lang: Lang) -> RgbImage {
-        image::load_from_memory(&render_doubutsu(v, lang))
-            .expect("valid PNG")
-            .to_rgb8()
+        image::load_from_memory(&render_doubutsu(v, lang)).expect("valid PNG").to_rgb8()
     }
 
     fn at(img: &RgbImage, (x, y): (i32, i32)) -> Rgb<u8> {
@@ -863,25 +717,17 @@ mod tests {
     fn dot_at(idx: usize, (dx, dy): (i8, i8)) -> (i32, i32) {
         let (cx, cy) = cell_centre(idx);
         let reach = TILE / 2.0 - TILE * DOT_INSET;
-        (
-            (cx as f32 + dx as f32 * reach).floor() as i32,
-            (cy as f32 + dy as f32 * reach).floor() as i32,
-        )
+        ((cx as f32 + dx as f32 * reach).floor() as i32, (cy as f32 + dy as f32 * reach).floor() as i32)
     }
 
     #[test]
     fn embedded_art_decodes() {
         for a in ANIMALS {
-            let img = image::load_from_memory(a.png())
-                .expect("decodes")
-                .to_rgba8();
+            let img = image::load_from_memory(a.png()).expect("decodes").to_rgba8();
             assert_eq!(img.dimensions(), (128, 128), "{a:?}");
             // Transparent corners, opaque artwork.
             assert_eq!(img.get_pixel(0, 0).0[3], 0, "{a:?}");
-            assert!(
-                img.pixels().filter(|p| p.0[3] == 255).count() > 4000,
-                "{a:?}"
-            );
+            assert!(img.pixels().filter(|p| p.0[3] == 255).count() > 4000, "{a:?}");
         }
     }
 
@@ -932,10 +778,7 @@ mod tests {
         // The vacated square is tinted all over, the destination around its tile.
         let from = at(&marked, cell_centre(7));
         assert_ne!(from, at(&plain, cell_centre(7)));
-        assert!(
-            close(from, mix(FIELD, HIGHLIGHT, FROM_ALPHA), 2),
-            "{from:?}"
-        );
+        assert!(close(from, mix(FIELD, HIGHLIGHT, FROM_ALPHA), 2), "{from:?}");
         let to = at(&marked, margin(4));
         assert_ne!(to, at(&plain, margin(4)));
         assert!(close(to, mix(FIELD, HIGHLIGHT, TO_ALPHA), 2), "{to:?}");
@@ -945,11 +788,7 @@ mod tests {
 
         v.last_move = Some(LastMove::Drop { to: 4 });
         let dropped = render(&v, Lang::En);
-        assert!(close(
-            at(&dropped, margin(4)),
-            mix(FIELD, HIGHLIGHT, TO_ALPHA),
-            2
-        ));
+        assert!(close(at(&dropped, margin(4)), mix(FIELD, HIGHLIGHT, TO_ALPHA), 2));
         assert_eq!(at(&dropped, cell_centre(7)), at(&plain, cell_centre(7)));
 
         // Out-of-range squares are ignored rather than panicking.
@@ -975,11 +814,7 @@ mod tests {
         assert!(close(ring, CHECK, 30), "ring {ring:?}");
         assert_eq!(at(&img, margin(10)), at(&plain, margin(10)));
         // The glow stays inside its square: the neighbours' edges are untouched.
-        for (x, y) in [
-            (cx - CELL / 2 - 2, cy),
-            (cx + CELL / 2 + 1, cy),
-            (cx, cy + CELL / 2 + 1),
-        ] {
+        for (x, y) in [(cx - CELL / 2 - 2, cy), (cx + CELL / 2 + 1, cy), (cx, cy + CELL / 2 + 1)] {
             assert_eq!(at(&img, (x, y)), at(&plain, (x, y)), "({x},{y})");
         }
     }
@@ -1001,10 +836,8 @@ mod tests {
     #[test]
     fn every_kind_renders_in_both_orientations_with_its_dots() {
         let mut v = empty();
-        let pieces: Vec<(Owner, Animal)> = [Sente, Gote]
-            .iter()
-            .flat_map(|&o| ANIMALS.iter().map(move |&a| (o, a)))
-            .collect();
+        let pieces: Vec<(Owner, Animal)> =
+            [Sente, Gote].iter().flat_map(|&o| ANIMALS.iter().map(move |&a| (o, a))).collect();
         for (i, &p) in pieces.iter().enumerate() {
             v.cells[i] = Some(p);
         }
@@ -1019,25 +852,14 @@ mod tests {
             for &(dx, dy) in all_steps {
                 let p = at(&img, dot_at(i, (flip * dx, flip * dy)));
                 let want = animal.steps().contains(&(dx, dy));
-                assert_eq!(
-                    close(p, tint(owner).dot, 3),
-                    want,
-                    "{owner:?} {animal:?} step ({dx},{dy}): {p:?}"
-                );
+                assert_eq!(close(p, tint(owner).dot, 3), want, "{owner:?} {animal:?} step ({dx},{dy}): {p:?}");
             }
         }
         // Every tile's picture is distinct from every other.
         let tile = |i: usize| {
             let (cx, cy) = cell_centre(i);
             let h = TILE as i32 / 2;
-            image::imageops::crop_imm(
-                &img,
-                (cx - h) as u32,
-                (cy - h) as u32,
-                TILE as u32,
-                TILE as u32,
-            )
-            .to_image()
+            image::imageops::crop_imm(&img, (cx - h) as u32, (cy - h) as u32, TILE as u32, TILE as u32).to_image()
         };
         for a in 0..pieces.len() {
             for b in a + 1..pieces.len() {
@@ -1078,10 +900,7 @@ mod tests {
             if p != one_img.get_pixel(x, y) {
                 diff += 1;
                 let (x, y) = (x as i32, y as i32);
-                assert!(
-                    x > sx + 60 && x < sx + HAND_W && (y - ty).abs() < 16,
-                    "({x},{y})"
-                );
+                assert!(x > sx + 60 && x < sx + HAND_W && (y - ty).abs() < 16, "({x},{y})");
             }
         }
         assert!(diff > 20, "{diff} pixels differ");
@@ -1120,10 +939,7 @@ mod tests {
         assert_eq!(printable(f, "Mika"), "Mika");
         assert_eq!(printable(f, "ゆうと"), "ゆうと");
         // A family ZWJ sequence and a flag each become one placeholder.
-        assert_eq!(
-            printable(f, "Dad 👨\u{200D}👩\u{200D}👧 🇯🇵"),
-            "Dad \u{FFFD} \u{FFFD}"
-        );
+        assert_eq!(printable(f, "Dad 👨\u{200D}👩\u{200D}👧 🇯🇵"), "Dad \u{FFFD} \u{FFFD}");
         assert_eq!(printable(f, "👍🏽\u{FE0F}"), "\u{FFFD}");
         assert_eq!(printable(f, "a\n\tb\u{0}"), "a b");
         assert_eq!(printable(f, "\u{200B}\u{202E}"), "");
@@ -1147,10 +963,7 @@ mod tests {
         let f = font();
         let (px, s) = fit_text(f, 18.0, 13.0, 120.0, &"あ".repeat(40));
         assert_eq!(px, 13.0);
-        assert!(
-            s.ends_with(ELLIPSIS) && text_width(f, px, &s) <= 120.0,
-            "{s}"
-        );
+        assert!(s.ends_with(ELLIPSIS) && text_width(f, px, &s) <= 120.0, "{s}");
         let (px, s) = fit_text(f, 18.0, 13.0, 120.0, "Mika");
         assert_eq!((px, s.as_str()), (18.0, "Mika"));
     }
@@ -1163,10 +976,8 @@ mod tests {
         v.banner = Some("Sente wins: lion captured!".into());
         let img = render(&v, Lang::En);
         let band_y = (BY + BOARD_H / 2 - 30) as u32..(BY + BOARD_H / 2 + 30) as u32;
-        let gold = img
-            .enumerate_pixels()
-            .filter(|&(_, y, p)| band_y.contains(&y) && close(*p, BANNER_TEXT, 12))
-            .count();
+        let gold =
+            img.enumerate_pixels().filter(|&(_, y, p)| band_y.contains(&y) && close(*p, BANNER_TEXT, 12)).count();
         assert!(gold > 300, "banner ink pixels: {gold}");
         // Away from the band nothing changes.
         assert_eq!(at(&img, cell_centre(0)), at(&plain, cell_centre(0)));

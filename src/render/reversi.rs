@@ -5,8 +5,9 @@ use std::sync::OnceLock;
 use image::{Rgb, RgbImage};
 
 use super::{
-    draw_label, draw_text, encode_png, fill_circle, fill_circle_with, fill_rect, fill_round_rect,
-    fit_size, font, inlay_groove, BANNER_TEXT, BG, LABEL, PILL, PILL_ACTIVE, PILL_RING, TEXT, WOOD, WOOD_LIGHT, mix, rgb, soft_shadow, stroke_circle, Align, Lang, Sprite, WOOD_EDGE,
+    draw_label, draw_text, encode_png, fill_circle, fill_circle_with, fill_rect, fill_round_rect, fit_size, font,
+    inlay_groove, mix, rgb, soft_shadow, stroke_circle, Align, Lang, Sprite, BANNER_TEXT, BG, LABEL, PILL, PILL_ACTIVE,
+    PILL_RING, TEXT, WOOD, WOOD_EDGE, WOOD_LIGHT,
 };
 
 /// Contents of one square.
@@ -77,29 +78,12 @@ fn background() -> &'static RgbImage {
 
 fn build_background() -> RgbImage {
     let mut img = RgbImage::from_pixel(WIDTH, HEIGHT, BG);
-    let frame = (
-        PAD as f32,
-        HEADER as f32,
-        (WIDTH as i32 - PAD) as f32,
-        (HEIGHT as i32 - PAD) as f32,
-    );
+    let frame = (PAD as f32, HEADER as f32, (WIDTH as i32 - PAD) as f32, (HEIGHT as i32 - PAD) as f32);
     // A darker outline under the wood gives the frame an edge on any backdrop.
     fill_round_rect(&mut img, frame, 10.0, WOOD_EDGE, 1.0);
     // Lighter top-left and plain bottom-right insets read as a gentle bevel.
-    fill_round_rect(
-        &mut img,
-        (frame.0 + 1.0, frame.1 + 1.0, frame.2 - 2.0, frame.3 - 2.0),
-        9.0,
-        WOOD_LIGHT,
-        1.0,
-    );
-    fill_round_rect(
-        &mut img,
-        (frame.0 + 2.0, frame.1 + 2.0, frame.2 - 2.0, frame.3 - 2.0),
-        8.0,
-        WOOD,
-        1.0,
-    );
+    fill_round_rect(&mut img, (frame.0 + 1.0, frame.1 + 1.0, frame.2 - 2.0, frame.3 - 2.0), 9.0, WOOD_LIGHT, 1.0);
+    fill_round_rect(&mut img, (frame.0 + 2.0, frame.1 + 2.0, frame.2 - 2.0, frame.3 - 2.0), 8.0, WOOD, 1.0);
     inlay_groove(&mut img, BX, BY, BOARD, BOARD);
 
     // Green field including the outer grid line, which straddles its edge.
@@ -110,13 +94,7 @@ fn build_background() -> RgbImage {
     }
     // Star points at the corners of the central 4×4 (b2/c3, f2/g3, …).
     for (i, j) in [(2, 2), (2, 6), (6, 2), (6, 6)] {
-        fill_circle(
-            &mut img,
-            ((BX + i * CELL) as f32, (BY + j * CELL) as f32),
-            4.5,
-            GRID,
-            1.0,
-        );
+        fill_circle(&mut img, ((BX + i * CELL) as f32, (BY + j * CELL) as f32), 4.5, GRID, 1.0);
     }
 
     let f = font();
@@ -124,24 +102,8 @@ fn build_background() -> RgbImage {
         let c = (CELL / 2 + k * CELL) as f32;
         let col = char::from(b'a' + k as u8).to_string();
         let row = (k + 1).to_string();
-        draw_label(
-            &mut img,
-            f,
-            14.0,
-            (BX as f32 + c, (BY - FRAME / 2) as f32),
-            LABEL,
-            &col,
-            "abcdefh",
-        );
-        draw_label(
-            &mut img,
-            f,
-            14.0,
-            ((BX - FRAME / 2) as f32, BY as f32 + c),
-            LABEL,
-            &row,
-            "12345678",
-        );
+        draw_label(&mut img, f, 14.0, (BX as f32 + c, (BY - FRAME / 2) as f32), LABEL, &col, "abcdefh");
+        draw_label(&mut img, f, 14.0, ((BX - FRAME / 2) as f32, BY as f32 + c), LABEL, &row, "12345678");
     }
     img
 }
@@ -198,26 +160,12 @@ fn draw_header(img: &mut RgbImage, view: &ReversiView, lang: Lang) {
         let pill = (x, mid - 20.0, x + 92.0, mid + 20.0);
         if to_move == Some(side) {
             fill_round_rect(img, pill, 20.0, PILL_RING, 1.0);
-            fill_round_rect(
-                img,
-                (pill.0 + 2.0, pill.1 + 2.0, pill.2 - 2.0, pill.3 - 2.0),
-                18.0,
-                PILL_ACTIVE,
-                1.0,
-            );
+            fill_round_rect(img, (pill.0 + 2.0, pill.1 + 2.0, pill.2 - 2.0, pill.3 - 2.0), 18.0, PILL_ACTIVE, 1.0);
         } else {
             fill_round_rect(img, pill, 20.0, PILL, 1.0);
         }
         draw_disc(img, (x + 21.0, mid), 13.0, side);
-        draw_text(
-            img,
-            f,
-            20.0,
-            (x + 42.0, mid),
-            Align::Left,
-            TEXT,
-            &count(side).to_string(),
-        );
+        draw_text(img, f, 20.0, (x + 42.0, mid), Align::Left, TEXT, &count(side).to_string());
         x += 102.0;
     }
 
@@ -259,11 +207,7 @@ pub fn render_reversi(view: &ReversiView, lang: Lang) -> Vec<u8> {
                 disc_sprites()[usize::from(disc == Disc::White)].stamp(&mut img, (cx, cy));
                 if view.flipped & bit != 0 {
                     // A faint inner ring in the contrasting tone: noticeable when looked for.
-                    let ring = if disc == Disc::Black {
-                        rgb(255, 255, 255)
-                    } else {
-                        rgb(0, 0, 0)
-                    };
+                    let ring = if disc == Disc::Black { rgb(255, 255, 255) } else { rgb(0, 0, 0) };
                     stroke_circle(&mut img, c, DISC_R * 0.55, 2.0, ring, 0.28);
                 }
             }
@@ -298,17 +242,8 @@ mod tests {
         cells[sq("e5")] = Disc::White;
         cells[sq("e4")] = Disc::Black;
         cells[sq("d5")] = Disc::Black;
-        let legal = ["d3", "c4", "f5", "e6"]
-            .iter()
-            .fold(0u64, |m, s| m | 1 << sq(s));
-        ReversiView {
-            cells,
-            last_move: None,
-            flipped: 0,
-            legal,
-            to_move: Some(Disc::Black),
-            banner: None,
-        }
+        let legal = ["d3", "c4", "f5", "e6"].iter().fold(0u64, |m, s| m | 1 << sq(s));
+        ReversiView { cells, last_move: None, flipped: 0, legal, to_move: Some(Disc::Black), banner: None }
     }
 
     fn decode(bytes: &[u8]) -> RgbImage {
@@ -361,19 +296,13 @@ mod tests {
         let img = decode(&render_reversi(&start(), Lang::En));
         let dot = px_at(&img, sq("d3"));
         assert_ne!(dot, px_at(&img, sq("a1")));
-        assert!(
-            close(dot, mix(GREEN, BLACK_DOT, LEGAL_ALPHA_BLACK), 2),
-            "{dot:?}"
-        );
+        assert!(close(dot, mix(GREEN, BLACK_DOT, LEGAL_ALPHA_BLACK), 2), "{dot:?}");
 
         let mut v = start();
         v.to_move = Some(Disc::White);
         let img = decode(&render_reversi(&v, Lang::En));
         let dot = px_at(&img, sq("d3"));
-        assert!(
-            close(dot, mix(GREEN, WHITE_DOT, LEGAL_ALPHA_WHITE), 2),
-            "{dot:?}"
-        );
+        assert!(close(dot, mix(GREEN, WHITE_DOT, LEGAL_ALPHA_WHITE), 2), "{dot:?}");
         assert!(luma(dot) > luma(GREEN));
 
         // No side to move: legal bits are not drawn.
@@ -393,18 +322,12 @@ mod tests {
         let marked = decode(&render_reversi(&v, Lang::En));
         let p = px_at(&marked, sq("d3"));
         assert_ne!(p, px_at(&plain, sq("d3")));
-        assert!(
-            p.0[0] > 180 && p.0[1] < 90 && p.0[2] < 90,
-            "red marker {p:?}"
-        );
+        assert!(p.0[0] > 180 && p.0[1] < 90 && p.0[2] < 90, "red marker {p:?}");
         // Only the pixels around that square change.
         let (cx, cy) = cell_centre(sq("d3"));
         for (x, y, a) in marked.enumerate_pixels() {
             if a != plain.get_pixel(x, y) {
-                assert!(
-                    (x as i32 - cx).abs() < 10 && (y as i32 - cy).abs() < 10,
-                    "({x},{y})"
-                );
+                assert!((x as i32 - cx).abs() < 10 && (y as i32 - cy).abs() < 10, "({x},{y})");
             }
         }
     }
@@ -417,10 +340,7 @@ mod tests {
         let marked = decode(&render_reversi(&v, Lang::En));
         let (cx, cy) = cell_centre(sq("e4"));
         let ring = ((cx as f32 + DISC_R * 0.55) as u32, cy as u32);
-        assert_ne!(
-            marked.get_pixel(ring.0, ring.1),
-            plain.get_pixel(ring.0, ring.1)
-        );
+        assert_ne!(marked.get_pixel(ring.0, ring.1), plain.get_pixel(ring.0, ring.1));
     }
 
     #[test]
@@ -448,10 +368,8 @@ mod tests {
         let over = decode(&render_reversi(&v, Lang::En));
         v.banner = Some("Black wins 40-24".into());
         let banner = decode(&render_reversi(&v, Lang::En));
-        let gold = banner
-            .enumerate_pixels()
-            .filter(|&(_, y, p)| y < HEADER as u32 && close(*p, BANNER_TEXT, 12))
-            .count();
+        let gold =
+            banner.enumerate_pixels().filter(|&(_, y, p)| y < HEADER as u32 && close(*p, BANNER_TEXT, 12)).count();
         assert!(gold > 50, "banner ink pixels: {gold}");
         assert_ne!(over, banner);
         // A very long banner is shrunk to fit rather than running off the image.

@@ -232,12 +232,10 @@ impl Store {
 
     /// The active game in a channel, if any.
     pub async fn active_game(&self, channel_id: u64) -> Result<Option<GameRecord>, StoreError> {
-        let row = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
-        ))
-        .bind(channel_id as i64)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"))
+            .bind(channel_id as i64)
+            .fetch_optional(&self.pool)
+            .await?;
         row.as_ref().map(decode_game).transpose()
     }
 
@@ -326,7 +324,12 @@ impl Store {
     }
 
     /// Ends an active game without a move (resignation, expiry), guarded like a move.
-    pub async fn end_game(&self, game: &GameRecord, status: GameStatus, result: GameResult) -> Result<GameRecord, StoreError> {
+    pub async fn end_game(
+        &self,
+        game: &GameRecord,
+        status: GameStatus,
+        result: GameResult,
+    ) -> Result<GameRecord, StoreError> {
         self.record_moves(game, &[], &game.game, Some(Finish { status, result, score: None })).await
     }
 }

@@ -95,9 +95,7 @@ impl Store {
                 .bind(guild_id as i64)
                 .fetch_optional(&self.pool)
                 .await?;
-        Ok(stored
-            .and_then(|s| Level::parse(kind, &s).ok())
-            .unwrap_or_else(|| kind.default_level()))
+        Ok(stored.and_then(|s| Level::parse(kind, &s).ok()).unwrap_or_else(|| kind.default_level()))
     }
 
     /// Sets the level a server plays `kind` at; running games keep theirs.

@@ -244,11 +244,7 @@ impl Exchange {
 
     /// Top-level components (action rows) last set during the exchange.
     pub fn components(&self) -> Vec<Value> {
-        self.ok_calls()
-            .filter(|c| c.is_message())
-            .filter_map(Reply::components)
-            .last()
-            .unwrap_or_default()
+        self.ok_calls().filter(|c| c.is_message()).filter_map(Reply::components).last().unwrap_or_default()
     }
 
     /// The components inside the action rows of [`Self::components`], flattened.
@@ -266,9 +262,7 @@ impl Exchange {
 
     /// The component with this `custom_id`.
     pub fn component(&self, custom_id: &str) -> Option<Value> {
-        self.component_list()
-            .into_iter()
-            .find(|c| c.get("custom_id").and_then(Value::as_str) == Some(custom_id))
+        self.component_list().into_iter().find(|c| c.get("custom_id").and_then(Value::as_str) == Some(custom_id))
     }
 
     /// `(label, value)` of the options of the select menu with this `custom_id`.
@@ -310,9 +304,7 @@ impl Exchange {
 
     /// The modal the bot opened (callback type 9), if any: `data` of the callback.
     pub fn modal(&self) -> Option<Value> {
-        self.ok_calls()
-            .find(|c| c.kind == ReplyKind::Callback { type_: 9 })
-            .and_then(|c| c.json.get("data").cloned())
+        self.ok_calls().find(|c| c.kind == ReplyKind::Callback { type_: 9 }).and_then(|c| c.json.get("data").cloned())
     }
 
     /// Follow-up messages (POST /webhooks/{app}/{token}).
@@ -323,9 +315,7 @@ impl Exchange {
     /// Id of the message carrying the text (the `@original` response, a follow-up, or the updated
     /// component message), e.g. to click on it with `fixtures::select(.., message_id)`.
     pub fn message_id(&self) -> Option<u64> {
-        self.text_call()
-            .and_then(|c| c.message_id)
-            .or_else(|| self.ok_calls().filter_map(|c| c.message_id).last())
+        self.text_call().and_then(|c| c.message_id).or_else(|| self.ok_calls().filter_map(|c| c.message_id).last())
     }
 
     /// Calls the stand-in refused.
@@ -336,7 +326,13 @@ impl Exchange {
 
 impl fmt::Display for Exchange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "exchange for interaction {} (token {}): {} call(s)", self.interaction_id, self.token, self.calls.len())?;
+        writeln!(
+            f,
+            "exchange for interaction {} (token {}): {} call(s)",
+            self.interaction_id,
+            self.token,
+            self.calls.len()
+        )?;
         for c in &self.calls {
             writeln!(f, "    {c}")?;
         }
@@ -528,10 +524,7 @@ impl StandIn {
     /// A serenity `Http` talking to the stand-in (proxy set, rate limiter disabled: serenity
     /// ignores the proxy unless the rate limiter is disabled).
     pub fn http(&self) -> serenity::http::Http {
-        serenity::http::HttpBuilder::new(Self::TOKEN)
-            .proxy(self.base_url())
-            .ratelimiter_disabled(true)
-            .build()
+        serenity::http::HttpBuilder::new(Self::TOKEN).proxy(self.base_url()).ratelimiter_disabled(true).build()
     }
 
     /// A serenity `ClientBuilder` wired to the stand-in; add the event handler and `.await`.
@@ -703,11 +696,8 @@ impl StandIn {
     /// Like [`Self::interact`] without panicking: refused calls are in the returned exchange,
     /// and a timeout is an [`Incomplete`] with what was received so far.
     pub async fn try_interact(&self, payload: Value) -> Result<Exchange, Incomplete> {
-        let token = payload
-            .get("token")
-            .and_then(Value::as_str)
-            .expect("interaction payload without a token")
-            .to_string();
+        let token =
+            payload.get("token").and_then(Value::as_str).expect("interaction payload without a token").to_string();
         self.send_interaction(payload).await;
         let deadline = tokio::time::Instant::now() + self.interact_timeout;
         let quiet = self.quiet;
@@ -787,10 +777,8 @@ impl StandIn {
 
     /// Waits for the first call with `seq >= since` matching `pred`. Panics after `timeout`.
     pub async fn wait_call(&self, since: u64, timeout: Duration, pred: impl Fn(&Reply) -> bool) -> Reply {
-        let got = self
-            .shared
-            .wait_for(timeout, |i| i.calls.iter().skip(since as usize).find(|c| pred(c)).cloned())
-            .await;
+        let got =
+            self.shared.wait_for(timeout, |i| i.calls.iter().skip(since as usize).find(|c| pred(c)).cloned()).await;
         match got {
             Some(c) => c,
             None => panic!(
@@ -859,10 +847,7 @@ fn is_terminal(calls: &[&Reply]) -> bool {
         match c.kind {
             ReplyKind::Callback { type_: 4 | 7 | 8 | 9 } => return true,
             ReplyKind::Callback { type_: 5 | 6 } => deferred = true,
-            ReplyKind::EditOriginal
-            | ReplyKind::Followup
-            | ReplyKind::EditFollowup
-            | ReplyKind::DeleteOriginal
+            ReplyKind::EditOriginal | ReplyKind::Followup | ReplyKind::EditFollowup | ReplyKind::DeleteOriginal
                 if deferred =>
             {
                 return true
@@ -1130,7 +1115,9 @@ async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Response {
         Some(r) => r,
         None => {
             let what = format!("{method} {path}");
-            eprintln!("[stand-in] UNKNOWN ROUTE {what} -> 404 (add it to tests/support/discord.rs if the bot needs it)");
+            eprintln!(
+                "[stand-in] UNKNOWN ROUTE {what} -> 404 (add it to tests/support/discord.rs if the bot needs it)"
+            );
             shared.lock().unknown.push(what.clone());
             json_resp(404, json!({"code": 0, "message": format!("stand-in: unknown route {what}")}))
         }
@@ -1195,9 +1182,7 @@ fn route(shared: &Arc<Shared>, method: &Method, segs: &[&str], body: Body) -> Op
         ("PATCH", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
             webhook_edit(shared, token, None, body)
         }
-        ("DELETE", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
-            webhook_delete(shared, token, None)
-        }
+        ("DELETE", ["webhooks", a, token, "messages", "@original"]) if *a == app => webhook_delete(shared, token, None),
         ("POST", ["webhooks", a, token]) if *a == app => followup(shared, token, body),
         ("GET", ["webhooks", a, _token, "messages", mid]) if *a == app => {
             let mid: u64 = mid.parse().unwrap_or(0);
@@ -1232,7 +1217,17 @@ fn route(shared: &Arc<Shared>, method: &Method, segs: &[&str], body: Body) -> Op
             let mut inner = shared.lock();
             let found = inner.messages.remove(&mid).is_some();
             let status = if found { 204 } else { 404 };
-            record(&mut inner, shared, ReplyKind::DeleteChannelMessage { channel_id: c, message_id: mid }, None, Value::Null, vec![], status, (!found).then(|| "Unknown Message".to_string()), Some(mid));
+            record(
+                &mut inner,
+                shared,
+                ReplyKind::DeleteChannelMessage { channel_id: c, message_id: mid },
+                None,
+                Value::Null,
+                vec![],
+                status,
+                (!found).then(|| "Unknown Message".to_string()),
+                Some(mid),
+            );
             if found {
                 no_content()
             } else {
@@ -1269,7 +1264,17 @@ fn record(
         eprintln!("[stand-in] refused {kind:?} (token {token:?}) with {status}: {e}");
     }
     let seq = inner.calls.len() as u64;
-    inner.calls.push(Reply { kind, json, files, status, error, token: token.map(str::to_string), message_id, seq, after });
+    inner.calls.push(Reply {
+        kind,
+        json,
+        files,
+        status,
+        error,
+        token: token.map(str::to_string),
+        message_id,
+        seq,
+        after,
+    });
 }
 
 fn files_of(body: &Body) -> Vec<(String, Vec<u8>)> {
@@ -1288,13 +1293,30 @@ fn callback(shared: &Arc<Shared>, id: &str, token: &str, body: Body) -> Response
             no_content()
         }
         Err(e) => {
-            record(&mut inner, shared, kind, Some(token), body.json, files, e.status, Some(format!("{} {}", e.code, e.message)), None);
+            record(
+                &mut inner,
+                shared,
+                kind,
+                Some(token),
+                body.json,
+                files,
+                e.status,
+                Some(format!("{} {}", e.code, e.message)),
+                None,
+            );
             err_resp(&e)
         }
     }
 }
 
-fn callback_inner(inner: &mut Inner, shared: &Shared, id: &str, token: &str, ty: u8, body: &Body) -> Result<Option<u64>, ApiError> {
+fn callback_inner(
+    inner: &mut Inner,
+    shared: &Shared,
+    id: &str,
+    token: &str,
+    ty: u8,
+    body: &Body,
+) -> Result<Option<u64>, ApiError> {
     let Some(rec) = inner.interactions.get(token) else {
         return Err(api_err(404, 10062, "Unknown interaction (token never dispatched by the stand-in)"));
     };
@@ -1302,7 +1324,11 @@ fn callback_inner(inner: &mut Inner, shared: &Shared, id: &str, token: &str, ty:
         return Err(api_err(404, 10062, "Unknown interaction (id does not match the token)"));
     }
     if let Some(prev) = rec.acked {
-        return Err(api_err(400, 40060, format!("Interaction has already been acknowledged (earlier callback type {prev})")));
+        return Err(api_err(
+            400,
+            40060,
+            format!("Interaction has already been acknowledged (earlier callback type {prev})"),
+        ));
     }
     let elapsed = rec.dispatched_at.elapsed();
     if elapsed > Duration::from_secs(3) {
@@ -1378,18 +1404,28 @@ fn webhook_edit(shared: &Arc<Shared>, token: &str, mid: Option<u64>, body: Body)
     };
     let files = files_of(&body);
     let result = (|| {
-        let rec = inner.interactions.get(token).ok_or_else(|| api_err(404, 10015, "Unknown Webhook (token never dispatched)"))?;
+        let rec = inner
+            .interactions
+            .get(token)
+            .ok_or_else(|| api_err(404, 10015, "Unknown Webhook (token never dispatched)"))?;
         if rec.acked.is_none() {
-            return Err(api_err(404, 10015, "Unknown Webhook (no interaction callback yet for this token: respond or defer first)"));
+            return Err(api_err(
+                404,
+                10015,
+                "Unknown Webhook (no interaction callback yet for this token: respond or defer first)",
+            ));
         }
         let (channel_id, guild_id) = (rec.channel_id, rec.guild_id);
         let target = match mid {
-            None => rec.original.ok_or_else(|| api_err(404, 10008, "Unknown Message (this interaction has no original response message)"))?,
+            None => rec.original.ok_or_else(|| {
+                api_err(404, 10008, "Unknown Message (this interaction has no original response message)")
+            })?,
             Some(m) => m,
         };
         let base = inner.messages.get(&target).cloned().ok_or_else(|| api_err(404, 10008, "Unknown Message"))?;
         validate_message(&body.json, body.files.len(), false)?;
-        let msg = build_message(&mut inner, shared, target, channel_id, guild_id, Some(&base), &body.json, &body.files, 0);
+        let msg =
+            build_message(&mut inner, shared, target, channel_id, guild_id, Some(&base), &body.json, &body.files, 0);
         inner.messages.insert(target, msg.clone());
         Ok((target, msg))
     })();
@@ -1399,7 +1435,17 @@ fn webhook_edit(shared: &Arc<Shared>, token: &str, mid: Option<u64>, body: Body)
             json_resp(200, msg)
         }
         Err(e) => {
-            record(&mut inner, shared, kind, Some(token), body.json, files, e.status, Some(format!("{} {}", e.code, e.message)), mid);
+            record(
+                &mut inner,
+                shared,
+                kind,
+                Some(token),
+                body.json,
+                files,
+                e.status,
+                Some(format!("{} {}", e.code, e.message)),
+                mid,
+            );
             err_resp(&e)
         }
     }
@@ -1420,7 +1466,17 @@ fn webhook_delete(shared: &Arc<Shared>, token: &str, mid: Option<u64>) -> Respon
         record(&mut inner, shared, kind, Some(token), Value::Null, vec![], 204, None, target);
         no_content()
     } else {
-        record(&mut inner, shared, kind, Some(token), Value::Null, vec![], 404, Some("10008 Unknown Message".into()), target);
+        record(
+            &mut inner,
+            shared,
+            kind,
+            Some(token),
+            Value::Null,
+            vec![],
+            404,
+            Some("10008 Unknown Message".into()),
+            target,
+        );
         err_resp(&api_err(404, 10008, "Unknown Message"))
     }
 }
@@ -1429,9 +1485,16 @@ fn followup(shared: &Arc<Shared>, token: &str, body: Body) -> Response {
     let mut inner = shared.lock();
     let files = files_of(&body);
     let result = (|| {
-        let rec = inner.interactions.get(token).ok_or_else(|| api_err(404, 10015, "Unknown Webhook (token never dispatched)"))?;
+        let rec = inner
+            .interactions
+            .get(token)
+            .ok_or_else(|| api_err(404, 10015, "Unknown Webhook (token never dispatched)"))?;
         if rec.acked.is_none() {
-            return Err(api_err(404, 10015, "Unknown Webhook (no interaction callback yet for this token: respond or defer first)"));
+            return Err(api_err(
+                404,
+                10015,
+                "Unknown Webhook (no interaction callback yet for this token: respond or defer first)",
+            ));
         }
         let (channel_id, guild_id) = (rec.channel_id, rec.guild_id);
         validate_message(&body.json, body.files.len(), true)?;
@@ -1446,7 +1509,17 @@ fn followup(shared: &Arc<Shared>, token: &str, body: Body) -> Response {
             json_resp(200, msg)
         }
         Err(e) => {
-            record(&mut inner, shared, ReplyKind::Followup, Some(token), body.json, files, e.status, Some(format!("{} {}", e.code, e.message)), None);
+            record(
+                &mut inner,
+                shared,
+                ReplyKind::Followup,
+                Some(token),
+                body.json,
+                files,
+                e.status,
+                Some(format!("{} {}", e.code, e.message)),
+                None,
+            );
             err_resp(&e)
         }
     }
@@ -1463,10 +1536,13 @@ fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option<u64>, body
         validate_message(&body.json, body.files.len(), mid.is_none())?;
         let (target, base) = match mid {
             None => (inner.new_id(), None),
-            Some(m) => (m, Some(inner.messages.get(&m).cloned().ok_or_else(|| api_err(404, 10008, "Unknown Message"))?)),
+            Some(m) => {
+                (m, Some(inner.messages.get(&m).cloned().ok_or_else(|| api_err(404, 10008, "Unknown Message"))?))
+            }
         };
         let guild_id = base.as_ref().and_then(|b| id_of(b.get("guild_id")));
-        let msg = build_message(&mut inner, shared, target, channel_id, guild_id, base.as_ref(), &body.json, &body.files, 0);
+        let msg =
+            build_message(&mut inner, shared, target, channel_id, guild_id, base.as_ref(), &body.json, &body.files, 0);
         inner.messages.insert(target, msg.clone());
         Ok((target, msg))
     })();
@@ -1476,7 +1552,17 @@ fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option<u64>, body
             json_resp(200, msg)
         }
         Err(e) => {
-            record(&mut inner, shared, kind, None, body.json, files, e.status, Some(format!("{} {}", e.code, e.message)), mid);
+            record(
+                &mut inner,
+                shared,
+                kind,
+                None,
+                body.json,
+                files,
+                e.status,
+                Some(format!("{} {}", e.code, e.message)),
+                mid,
+            );
             err_resp(&e)
         }
     }
@@ -1526,7 +1612,8 @@ fn post_command(shared: &Arc<Shared>, guild: Option<u64>, json: Value) -> Respon
         None => &mut inner.global_commands,
         Some(g) => inner.guild_commands.entry(g).or_default(),
     };
-    let pos = list.iter().position(|e| e.get("name") == json.get("name") && e.get("type") == Some(&json!(cmd_type(&json))));
+    let pos =
+        list.iter().position(|e| e.get("name") == json.get("name") && e.get("type") == Some(&json!(cmd_type(&json))));
     let id = pos.and_then(|p| id_of(list[p].get("id"))).unwrap_or(id);
     let stored = stored_command(&json, id, guild);
     match pos {
@@ -1588,7 +1675,9 @@ fn check_localizations(path: &str, obj: &Value, key: &str, chat_input: bool, is_
     let Some(map) = obj.get(key).and_then(Value::as_object) else { return Ok(()) };
     for (locale, v) in map {
         if !LOCALES.contains(&locale.as_str()) {
-            return Err(invalid(format!("{path}.{key}: {locale:?} is not a valid Discord locale (valid: {LOCALES:?})")));
+            return Err(invalid(format!(
+                "{path}.{key}: {locale:?} is not a valid Discord locale (valid: {LOCALES:?})"
+            )));
         }
         if is_name {
             check_name(&format!("{path}.{key}.{locale}"), Some(v), chat_input)?;
@@ -1707,7 +1796,14 @@ fn validate_message(m: &Value, n_files: usize, creating: bool) -> Result<(), Api
     let comps = m.get("components").and_then(Value::as_array).cloned().unwrap_or_default();
     validate_components(&comps)?;
     let has_attachments = m.get("attachments").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
-    if creating && content.is_empty() && embeds.is_empty() && comps.is_empty() && n_files == 0 && !has_attachments && m.get("poll").is_none() {
+    if creating
+        && content.is_empty()
+        && embeds.is_empty()
+        && comps.is_empty()
+        && n_files == 0
+        && !has_attachments
+        && m.get("poll").is_none()
+    {
         return Err(api_err(400, 50006, "Cannot send an empty message"));
     }
     Ok(())
@@ -1774,7 +1870,10 @@ fn validate_components(rows: &[Value]) -> Result<(), ApiError> {
                     let max = c.get("max_values").and_then(Value::as_u64).unwrap_or(1);
                     let min = c.get("min_values").and_then(Value::as_u64).unwrap_or(1);
                     if max as usize > opts.len() || min > max || max > 25 {
-                        return Err(invalid(format!("{cp}: min_values {min} / max_values {max} invalid for {} options", opts.len())));
+                        return Err(invalid(format!(
+                            "{cp}: min_values {min} / max_values {max} invalid for {} options",
+                            opts.len()
+                        )));
                     }
                 }
                 5..=8 => {}
@@ -1973,7 +2072,13 @@ fn build_message(
         for key in ["content", "embeds", "components", "tts", "poll"] {
             if let Some(v) = p.get(key) {
                 let v = if v.is_null() && key != "poll" {
-                    if key == "content" { json!("") } else if key == "tts" { json!(false) } else { json!([]) }
+                    if key == "content" {
+                        json!("")
+                    } else if key == "tts" {
+                        json!(false)
+                    } else {
+                        json!([])
+                    }
                 } else {
                     v.clone()
                 };

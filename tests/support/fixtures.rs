@@ -186,7 +186,9 @@ fn resolved_for(ctx: &Ctx, options: &Value) -> Value {
         if let Some(arr) = v.as_array() {
             for o in arr {
                 if o.get("type").and_then(Value::as_u64) == Some(6) {
-                    if let Some(id) = o.get("value").and_then(|x| x.as_str().and_then(|s| s.parse().ok()).or(x.as_u64())) {
+                    if let Some(id) =
+                        o.get("value").and_then(|x| x.as_str().and_then(|s| s.parse().ok()).or(x.as_u64()))
+                    {
                         out.push(id);
                     }
                 }
@@ -354,8 +356,15 @@ pub fn assert_fixtures_deserialize() {
     for ctx in [Ctx::en(), Ctx::ja(), Ctx::en().dm()] {
         let tag = format!("(locale {}, guild {})", ctx.locale, ctx.guild_id);
 
-        let v = slash(&ctx, "play", "shogi", json!([{"name": "square", "type": 3, "value": "d3"}, {"name": "level", "type": 4, "value": 2}]));
-        let Interaction::Command(c) = parse(&format!("slash {tag}"), &v) else { panic!("slash is not a Command {tag}") };
+        let v = slash(
+            &ctx,
+            "play",
+            "shogi",
+            json!([{"name": "square", "type": 3, "value": "d3"}, {"name": "level", "type": 4, "value": 2}]),
+        );
+        let Interaction::Command(c) = parse(&format!("slash {tag}"), &v) else {
+            panic!("slash is not a Command {tag}")
+        };
         assert_eq!(c.data.name, "play");
         assert_eq!(c.locale, ctx.locale);
         assert_eq!(c.user.id.get(), ctx.user_id, "user {tag}");
@@ -374,18 +383,26 @@ pub fn assert_fixtures_deserialize() {
         let Interaction::Command(c) = parse(&format!("slash without sub {tag}"), &v) else { panic!() };
         assert!(c.data.options.is_empty());
 
-        let v = slash(&ctx, "play", "vs friend", json!([{"name": "opponent", "type": 6, "value": OTHER_USER_ID.to_string()}]));
+        let v = slash(
+            &ctx,
+            "play",
+            "vs friend",
+            json!([{"name": "opponent", "type": 6, "value": OTHER_USER_ID.to_string()}]),
+        );
         let Interaction::Command(c) = parse(&format!("slash with group and user option {tag}"), &v) else { panic!() };
         let resolved = c.data.options();
         assert!(!resolved.is_empty());
         assert!(c.data.resolved.users.contains_key(&OTHER_USER_ID.into()));
 
         let v = autocomplete(&ctx, "play", "shogi", "square", "d");
-        let Interaction::Autocomplete(a) = parse(&format!("autocomplete {tag}"), &v) else { panic!("not Autocomplete") };
+        let Interaction::Autocomplete(a) = parse(&format!("autocomplete {tag}"), &v) else {
+            panic!("not Autocomplete")
+        };
         let focused = a.data.autocomplete().expect("autocomplete: no focused option");
         assert_eq!((focused.name, focused.value), ("square", "d"));
 
-        let v = autocomplete_with(&ctx, "play", "", json!([{"name": "game", "type": 3, "value": "reversi"}]), "level", "");
+        let v =
+            autocomplete_with(&ctx, "play", "", json!([{"name": "game", "type": 3, "value": "reversi"}]), "level", "");
         let Interaction::Autocomplete(a) = parse(&format!("autocomplete_with {tag}"), &v) else { panic!() };
         assert_eq!(a.data.autocomplete().unwrap().name, "level");
 

@@ -28,8 +28,8 @@ pub use game::{Game, REPETITION_DRAW};
 pub use notation::{parse_moves, ParseMoveError, ParsePositionError, ParseSquareError};
 pub use perft::{perft, perft_divide, perft_parallel};
 pub use players::{
-    analyze, evaluate_moves, heuristic, settai, settai_or_weakest, strongest, strongest_or_heuristic, value_of, weakest, Analysis,
-    PlayerError,
+    analyze, evaluate_moves, heuristic, settai, settai_or_weakest, strongest, strongest_or_heuristic, value_of,
+    weakest, Analysis, PlayerError,
 };
 pub use position::{Color, IllegalMove, Move, Outcome, Piece, Position, Role, Square, WinReason};
 pub use table::{ProbeError, Table, TableError, TableFile, Tablebase, Value};

@@ -15,9 +15,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::position::{
-    set_nib, Color, Move, Piece, Position, Role, Square, CHICK, GIRAFFE, OPP,
-};
+use super::position::{set_nib, Color, Move, Piece, Position, Role, Square, CHICK, GIRAFFE, OPP};
 
 /// Why a square name could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -237,8 +235,8 @@ impl FromStr for Position {
                     continue;
                 }
                 let (color, code) = letter_code(c)?;
-                let sq = Square::from_coords(col, r as u8)
-                    .ok_or_else(|| ParsePositionError::Board(board.to_string()))?;
+                let sq =
+                    Square::from_coords(col, r as u8).ok_or_else(|| ParsePositionError::Board(board.to_string()))?;
                 let n = if color == turn { code } else { code | OPP };
                 key = set_nib(key, sq.relative(turn), n);
                 col += 1;

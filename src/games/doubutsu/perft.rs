@@ -27,10 +27,7 @@ pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(super::Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    pos.legal_moves()
-        .into_iter()
-        .map(|m| (m, perft(&pos.play(m).expect("legal"), depth - 1)))
-        .collect()
+    pos.legal_moves().into_iter().map(|m| (m, perft(&pos.play(m).expect("legal"), depth - 1))).collect()
 }
 
 fn perft_key(k: u64, depth: u32) -> u64 {

@@ -208,8 +208,7 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
         return Err(first_err.map_or(PlayerError::GameOver, PlayerError::Probe));
     }
     let best = evals.iter().map(|e| score(e.1)).max().ok_or(PlayerError::GameOver)?;
-    let safe: Vec<(Move, i32)> =
-        evals.iter().filter(|e| !loses_at_once(e.1)).map(|e| (e.0, score(e.1))).collect();
+    let safe: Vec<(Move, i32)> = evals.iter().filter(|e| !loses_at_once(e.1)).map(|e| (e.0, score(e.1))).collect();
     let mut candidates = if safe.is_empty() { evals.iter().map(|e| (e.0, score(e.1))).collect() } else { safe };
     // The bot's games end in a draw at the third occurrence of a position, which the table
     // does not know. When the guest is winning, such a move would take the win away from
@@ -220,12 +219,9 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
     }
     let qualifies = |s: i32| (s + 300) as i64 * den as i64 <= num as i64 * (best + 300) as i64;
     let qualifying: Vec<(Move, i32)> = candidates.iter().copied().filter(|&(_, s)| qualifies(s)).collect();
-    let mut target = if qualifying.is_empty() {
-        candidates.iter().map(|c| c.1).min()
-    } else {
-        qualifying.iter().map(|c| c.1).max()
-    }
-    .expect("a live position has moves");
+    let mut target =
+        if qualifying.is_empty() { candidates.iter().map(|c| c.1).min() } else { qualifying.iter().map(|c| c.1).max() }
+            .expect("a live position has moves");
     // Stalling: every move of that score goes back to a position already seen while settai is
     // not winning. The seed's app let such a game go on until someone erred; here the third
     // occurrence ends it as a draw, taking the guest's win (or chance of one) away. Concede
@@ -263,7 +259,11 @@ pub fn settai_or_weakest<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng:
 
 /// [`strongest`] as the bot plays it: where the table cannot value every move, the best move
 /// of [`heuristic`] at [`FALLBACK_HEURISTIC_DEPTH`].
-pub fn strongest_or_heuristic<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) -> Result<Move, PlayerError> {
+pub fn strongest_or_heuristic<T: Table, R: Rng + ?Sized>(
+    table: &T,
+    game: &Game,
+    rng: &mut R,
+) -> Result<Move, PlayerError> {
     match strongest(table, game) {
         Err(PlayerError::Probe(_)) => Ok(heuristic(game.position(), FALLBACK_HEURISTIC_DEPTH, rng)),
         other => other,
@@ -370,12 +370,7 @@ fn material(role: Role) -> i32 {
 pub fn naturalness(pos: &Position, mv: Move) -> i32 {
     let gain = pos.captured(mv).map_or(0, |p| material(p.role));
     let Ok(next) = pos.play(mv) else { return i32::MIN };
-    let loss = next
-        .legal_moves()
-        .into_iter()
-        .filter_map(|r| next.captured(r))
-        .map(|p| material(p.role))
-        .max()
-        .unwrap_or(0);
+    let loss =
+        next.legal_moves().into_iter().filter_map(|r| next.captured(r)).map(|p| material(p.role)).max().unwrap_or(0);
     gain - loss
 }

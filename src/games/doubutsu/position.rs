@@ -438,13 +438,12 @@ impl Position {
 
     fn to_raw(self, mv: Move) -> Option<RawMove> {
         match mv {
-            Move::Normal { from, to } => Some(RawMove {
-                from: from.relative(self.turn) as u8,
-                to: to.relative(self.turn) as u8,
-            }),
-            Move::Drop { role, to } => role
-                .hand_index()
-                .map(|h| RawMove { from: 12 + h as u8, to: to.relative(self.turn) as u8 }),
+            Move::Normal { from, to } => {
+                Some(RawMove { from: from.relative(self.turn) as u8, to: to.relative(self.turn) as u8 })
+            }
+            Move::Drop { role, to } => {
+                role.hand_index().map(|h| RawMove { from: 12 + h as u8, to: to.relative(self.turn) as u8 })
+            }
         }
     }
 }

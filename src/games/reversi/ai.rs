@@ -152,12 +152,7 @@ fn children(p: u64, o: u64, mut mask: u64, out: &mut Vec<Child>) {
         let sq = mask.trailing_zeros();
         mask &= mask - 1;
         let f = flips(p, o, sq);
-        out.push(Child {
-            sq,
-            next_p: o & !f,
-            next_o: p | f | (1 << sq),
-            key: 0,
-        });
+        out.push(Child { sq, next_p: o & !f, next_o: p | f | (1 << sq), key: 0 });
     }
 }
 
@@ -276,11 +271,7 @@ pub fn search_with(pos: &Position, depth: u32, exact_from: u32) -> Analysis {
                 depth: 0,
             };
         }
-        let score = if exact {
-            -s.solve(o, p, -64, 64) * DISC_SCORE
-        } else {
-            -s.negamax(o, p, depth - 1, -INF, INF)
-        };
+        let score = if exact { -s.solve(o, p, -64, 64) * DISC_SCORE } else { -s.negamax(o, p, depth - 1, -INF, INF) };
         vec![(Move::Pass, score)]
     } else {
         let mut list = Vec::new();
@@ -302,13 +293,7 @@ pub fn search_with(pos: &Position, depth: u32, exact_from: u32) -> Analysis {
         .copied()
         .reduce(|a, b| if b.1 > a.1 { b } else { a })
         .expect("a position that is not over has at least one move");
-    Analysis {
-        best,
-        score,
-        scores,
-        nodes: s.nodes,
-        depth: if exact { empties } else { depth },
-    }
+    Analysis { best, score, scores, nodes: s.nodes, depth: if exact { empties } else { depth } }
 }
 
 /// Like [`search`], but picks uniformly among the moves sharing the best score.
@@ -319,12 +304,7 @@ pub fn choose_move(pos: &Position, depth: u32, rng: &mut impl Rng) -> Analysis {
 /// [`choose_move`] over [`search_with`].
 pub fn choose_move_with(pos: &Position, depth: u32, exact_from: u32, rng: &mut impl Rng) -> Analysis {
     let mut analysis = search_with(pos, depth, exact_from);
-    let tied: Vec<Move> = analysis
-        .scores
-        .iter()
-        .filter(|(_, s)| *s == analysis.score)
-        .map(|(m, _)| *m)
-        .collect();
+    let tied: Vec<Move> = analysis.scores.iter().filter(|(_, s)| *s == analysis.score).map(|(m, _)| *m).collect();
     if !tied.is_empty() {
         analysis.best = tied[rng.gen_range(0..tied.len())];
     }
@@ -366,11 +346,7 @@ mod tests {
             };
             return margin * DISC_SCORE;
         }
-        pos.legal_moves()
-            .into_iter()
-            .map(|m| -reference_value(&pos.play(m).unwrap()))
-            .max()
-            .unwrap()
+        pos.legal_moves().into_iter().map(|m| -reference_value(&pos.play(m).unwrap())).max().unwrap()
     }
 
     #[test]
@@ -392,8 +368,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(8);
         for plies in [4, 12, 30, 50] {
             let pos = random_position(&mut rng, plies);
-            let swapped =
-                Position::from_bitboards(pos.white(), pos.black(), pos.turn().opposite()).unwrap();
+            let swapped = Position::from_bitboards(pos.white(), pos.black(), pos.turn().opposite()).unwrap();
             assert_eq!(simple_eval(&pos), simple_eval(&swapped));
         }
         // Start position: symmetric material and 4 moves each, so exactly 0.
@@ -401,8 +376,7 @@ mod tests {
         // After f5 white has 3 moves, black 3 ... mobility and squares both enter the score.
         let after = Position::start().play("f5".parse().unwrap()).unwrap();
         let (p, o) = (after.player(), after.opponent());
-        let expected = square_score(p, o)
-            + 12 * (moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32);
+        let expected = square_score(p, o) + 12 * (moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32);
         assert_eq!(simple_eval(&after), expected);
     }
 
@@ -413,10 +387,7 @@ mod tests {
         assert!(pos.is_game_over());
         assert_eq!(simple_eval(&pos), -64 * DISC_SCORE);
         let a = search(&pos, 4);
-        assert_eq!(
-            (a.best, a.score, a.scores.len()),
-            (Move::Pass, -64 * DISC_SCORE, 0)
-        );
+        assert_eq!((a.best, a.score, a.scores.len()), (Move::Pass, -64 * DISC_SCORE, 0));
     }
 
     #[test]
@@ -424,8 +395,7 @@ mod tests {
         // Black can take a1 (flipping white's top edge); if it does not, white takes a1 next
         // by flanking black a2 against the white a-file.
         let pos: Position = concat!(
-            "-OOOOOOX", "X-------", "O-------", "O--OX---", "O--XO---", "O-------", "O-------",
-            "O-------", " X"
+            "-OOOOOOX", "X-------", "O-------", "O--OX---", "O--XO---", "O-------", "O-------", "O-------", " X"
         )
         .parse()
         .unwrap();
@@ -434,18 +404,8 @@ mod tests {
         for depth in [1, 2, 3, 4] {
             let a = search(&pos, depth);
             assert_eq!(a.best, a1, "depth {depth}");
-            let second = a
-                .scores
-                .iter()
-                .filter(|(m, _)| *m != a1)
-                .map(|(_, s)| *s)
-                .max()
-                .unwrap();
-            assert!(
-                a.score > second + 100,
-                "corner should be clearly best: {:?}",
-                a.scores
-            );
+            let second = a.scores.iter().filter(|(m, _)| *m != a1).map(|(_, s)| *s).max().unwrap();
+            assert!(a.score > second + 100, "corner should be clearly best: {:?}", a.scores);
         }
     }
 
@@ -477,12 +437,7 @@ mod tests {
             let legal = pos.legal_moves();
             assert_eq!(a.scores.iter().map(|(m, _)| *m).collect::<Vec<_>>(), legal);
             for &(m, score) in &a.scores {
-                assert_eq!(
-                    score,
-                    -reference_value(&pos.play(m).unwrap()),
-                    "{} {m}",
-                    pos.to_text()
-                );
+                assert_eq!(score, -reference_value(&pos.play(m).unwrap()), "{} {m}", pos.to_text());
             }
             assert_eq!(a.score, reference_value(&pos));
             // Count positions where the choice decides between winning and not winning.
@@ -492,10 +447,7 @@ mod tests {
                 assert!(a.score > 0, "a forced win exists and must be found");
             }
         }
-        assert!(
-            decisive > 0,
-            "sample should include a position where only some moves win"
-        );
+        assert!(decisive > 0, "sample should include a position where only some moves win");
     }
 
     #[test]
@@ -537,10 +489,7 @@ mod tests {
         let a = search(&start, 3);
         assert_eq!(a, search(&start, 3));
         assert!(a.scores.iter().all(|(_, s)| *s == a.score));
-        assert_eq!(
-            a.best, a.scores[0].0,
-            "ties go to the first move in square order"
-        );
+        assert_eq!(a.best, a.scores[0].0, "ties go to the first move in square order");
         let mut rng = StdRng::seed_from_u64(11);
         let mut seen = std::collections::HashSet::new();
         for _ in 0..40 {
@@ -554,11 +503,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(20240601);
         let mut ai_wins = 0;
         for game in 0..20 {
-            let ai_color = if game % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let ai_color = if game % 2 == 0 { Color::Black } else { Color::White };
             let mut pos = Position::start();
             while !pos.is_game_over() {
                 let m = if pos.turn() == ai_color {

@@ -185,11 +185,7 @@ impl Position {
         let e4 = 1u64 << 28;
         let d5 = 1u64 << 35;
         let e5 = 1u64 << 36;
-        Position {
-            black: e4 | d5,
-            white: d4 | e5,
-            turn: Color::Black,
-        }
+        Position { black: e4 | d5, white: d4 | e5, turn: Color::Black }
     }
 
     /// Builds a position from raw bitboards; any square set in both is rejected.
@@ -311,11 +307,7 @@ impl Position {
             Color::Black => (mover, other),
             Color::White => (other, mover),
         };
-        Position {
-            black,
-            white,
-            turn: mover_color.opposite(),
-        }
+        Position { black, white, turn: mover_color.opposite() }
     }
 
     /// Whether neither side can place a disc.
@@ -325,10 +317,7 @@ impl Position {
 
     /// Final disc counts if the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.is_game_over().then(|| Outcome {
-            black: self.count(Color::Black),
-            white: self.count(Color::White),
-        })
+        self.is_game_over().then(|| Outcome { black: self.count(Color::Black), white: self.count(Color::White) })
     }
 
     /// The 64-character board (a1..h8, `X`/`O`/`-`), a space and the side to move (`X`/`O`).
@@ -388,16 +377,7 @@ pub fn moves(p: u64, o: u64) -> u64 {
 static RAYS: [[u64; 8]; 64] = build_rays();
 
 const fn build_rays() -> [[u64; 8]; 64] {
-    const DIRS: [(i32, i32); 8] = [
-        (1, 0),
-        (0, 1),
-        (1, 1),
-        (-1, 1),
-        (-1, 0),
-        (0, -1),
-        (-1, -1),
-        (1, -1),
-    ];
+    const DIRS: [(i32, i32); 8] = [(1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1)];
     let mut rays = [[0u64; 8]; 64];
     let mut sq = 0;
     while sq < 64 {
@@ -506,14 +486,8 @@ mod tests {
     #[test]
     fn illegal_moves_are_typed() {
         let p = Position::start();
-        assert_eq!(
-            p.play(Move::Place(sq("d4"))),
-            Err(IllegalMove::Occupied(sq("d4")))
-        );
-        assert_eq!(
-            p.play(Move::Place(sq("a1"))),
-            Err(IllegalMove::FlipsNothing(sq("a1")))
-        );
+        assert_eq!(p.play(Move::Place(sq("d4"))), Err(IllegalMove::Occupied(sq("d4"))));
+        assert_eq!(p.play(Move::Place(sq("a1"))), Err(IllegalMove::FlipsNothing(sq("a1"))));
         assert_eq!(p.play(Move::Pass), Err(IllegalMove::PassWithMoves));
         assert!(!p.is_legal(Move::Pass));
         assert!(p.is_legal(Move::Place(sq("c4"))));
@@ -522,10 +496,7 @@ mod tests {
 
     #[test]
     fn overlapping_bitboards_are_rejected() {
-        assert_eq!(
-            Position::from_bitboards(3, 2, Color::Black),
-            Err(PositionError::Overlap(2))
-        );
+        assert_eq!(Position::from_bitboards(3, 2, Color::Black), Err(PositionError::Overlap(2)));
         assert!(Position::from_bitboards(1, 2, Color::White).is_ok());
     }
 
@@ -540,10 +511,7 @@ mod tests {
         assert!(white_to_move.must_pass());
         assert!(!white_to_move.is_game_over());
         assert_eq!(white_to_move.outcome(), None);
-        assert_eq!(
-            white_to_move.play(Move::Place(sq("c1"))),
-            Err(IllegalMove::FlipsNothing(sq("c1")))
-        );
+        assert_eq!(white_to_move.play(Move::Place(sq("c1"))), Err(IllegalMove::FlipsNothing(sq("c1"))));
         let black_to_move = white_to_move.play(Move::Pass).unwrap();
         assert_eq!(black_to_move.turn(), Color::Black);
         assert_eq!(black_to_move.legal_moves(), vec![Move::Place(sq("c1"))]);
@@ -559,22 +527,8 @@ mod tests {
 
     #[test]
     fn outcome_winner_and_draw() {
-        assert_eq!(
-            Outcome {
-                black: 20,
-                white: 44
-            }
-            .winner(),
-            Some(Color::White)
-        );
-        assert_eq!(
-            Outcome {
-                black: 32,
-                white: 32
-            }
-            .winner(),
-            None
-        );
+        assert_eq!(Outcome { black: 20, white: 44 }.winner(), Some(Color::White));
+        assert_eq!(Outcome { black: 32, white: 32 }.winner(), None);
     }
 
     /// Plays random games and checks every reached position against the naive board.
@@ -590,12 +544,7 @@ mod tests {
                 assert_eq!(pos.legal_mask(), expected_mask, "{}", pos.to_text());
                 for i in 0..64u8 {
                     let s = Square::new(i).unwrap();
-                    assert_eq!(
-                        pos.flips(s),
-                        naive.flips(i as usize),
-                        "{} at {s}",
-                        pos.to_text()
-                    );
+                    assert_eq!(pos.flips(s), naive.flips(i as usize), "{} at {s}", pos.to_text());
                 }
                 checked += 1;
                 let legal = pos.legal_moves();
@@ -628,11 +577,7 @@ mod tests {
             assert_eq!(moves(p, o), naive.legal_mask());
             for i in 0..64usize {
                 if (p | o) >> i & 1 == 0 {
-                    assert_eq!(
-                        flips(p, o, i as u32),
-                        naive.flips(i),
-                        "p={p:#x} o={o:#x} sq={i}"
-                    );
+                    assert_eq!(flips(p, o, i as u32), naive.flips(i), "p={p:#x} o={o:#x} sq={i}");
                 }
             }
         }

@@ -11,9 +11,7 @@ use std::time::{Duration, Instant};
 use super::board::{flips, moves, Move, Position, Square};
 use super::eval::PatternEval;
 use super::level::Strong;
-use super::search::{
-    final_margin, potential_mobility, weighted_mobility, Children, Engine, INF, SQUARE_ORDER,
-};
+use super::search::{final_margin, potential_mobility, weighted_mobility, Children, Engine, INF, SQUARE_ORDER};
 
 /// At or below this many empties nodes skip the table and sorting (parity order only).
 const SHALLOW: u32 = 6;
@@ -35,9 +33,9 @@ const TAG_END: u8 = 0;
 
 /// Alpha above which a stability bound can cut, by empties (smaller alphas rarely cut).
 const STABILITY_THRESHOLD: [i32; 65] = [
-    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
-    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
-    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 48, 50, 50, 52,
+    52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64,
 ];
 
 const COL_A: u64 = 0x0101_0101_0101_0101;
@@ -47,12 +45,8 @@ const ROW_8: u64 = 0xff00_0000_0000_0000;
 const BORDER: u64 = COL_A | COL_H | ROW_1 | ROW_8;
 
 /// Masks of the 4x4 quadrants, for parity ordering.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0f0f_0f0f,
-    0x0000_0000_f0f0_f0f0,
-    0x0f0f_0f0f_0000_0000,
-    0xf0f0_f0f0_0000_0000,
-];
+const QUADRANTS: [u64; 4] =
+    [0x0000_0000_0f0f_0f0f, 0x0000_0000_f0f0_f0f0, 0x0f0f_0f0f_0000_0000, 0xf0f0_f0f0_0000_0000];
 
 /// Diagonal lines (both directions) of 3 or more squares, for the full-line test.
 const DIAGONALS: [u64; 22] = {
@@ -145,15 +139,9 @@ pub fn solve(pos: &Position) -> Solved {
     let mut engine = Engine::new(22);
     let eval = PatternEval::builtin();
     let start = Instant::now();
-    let (best, score) = engine
-        .solve_exact(&eval, pos.player(), pos.opponent())
-        .expect("no deadline set, so the solve completes");
-    Solved {
-        best,
-        score,
-        nodes: engine.nodes,
-        time: start.elapsed(),
-    }
+    let (best, score) =
+        engine.solve_exact(&eval, pos.player(), pos.opponent()).expect("no deadline set, so the solve completes");
+    Solved { best, score, nodes: engine.nodes, time: start.elapsed() }
 }
 
 /// Corners of `p` and the edge squares next to them that `p` holds: cheap sure stability.
@@ -188,14 +176,7 @@ fn parity_of(empties: u64) -> u8 {
 impl Engine {
     /// Root of the exact solver over the window (alpha, beta): best move and its score, or
     /// `None` if the deadline passed first. A narrow window (-1, 1) gives win/draw/loss only.
-    pub fn solve_root(
-        &mut self,
-        eval: &PatternEval,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-    ) -> Option<(Move, i32)> {
+    pub fn solve_root(&mut self, eval: &PatternEval, p: u64, o: u64, alpha: i32, beta: i32) -> Option<(Move, i32)> {
         let mask = moves(p, o);
         if mask == 0 {
             if moves(o, p) == 0 {
@@ -248,14 +229,7 @@ impl Engine {
         if n < ASPIRATION_MIN || moves(p, o) == 0 {
             return self.solve_root(eval, p, o, -64, 64);
         }
-        let r = self.iterate(
-            &Strong(eval),
-            p,
-            o,
-            (n - 10).min(10),
-            false,
-            super::eval::DISC,
-        )?;
+        let r = self.iterate(&Strong(eval), p, o, (n - 10).min(10), false, super::eval::DISC)?;
         if self.aborted {
             return None;
         }
@@ -278,8 +252,7 @@ impl Engine {
             ch.key = if ch.sq == tt_move {
                 i32::MAX
             } else {
-                let mut k = -weighted_mobility(ch.p, ch.o) * (1 << 12)
-                    - potential_mobility(ch.p, ch.o) * 64
+                let mut k = -weighted_mobility(ch.p, ch.o) * (1 << 12) - potential_mobility(ch.p, ch.o) * 64
                     + corner_stability(ch.o) * 256
                     + i32::from(SQUARE_ORDER[ch.sq as usize]);
                 if n >= SEARCH_SORT {
@@ -362,15 +335,7 @@ impl Engine {
     }
 
     /// Alpha-beta over null-window children, for narrow windows and small trees.
-    fn ab_end(
-        &mut self,
-        eval: &PatternEval,
-        p: u64,
-        o: u64,
-        mut alpha: i32,
-        beta: i32,
-        n: u32,
-    ) -> i32 {
+    fn ab_end(&mut self, eval: &PatternEval, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
         if beta == alpha + 1 {
             return self.nws_end(eval, p, o, alpha, n);
         }
@@ -405,14 +370,7 @@ impl Engine {
     }
 
     /// Null-window search: is the value of (p, o) above `alpha`? Fail-soft.
-    pub(super) fn nws_end(
-        &mut self,
-        eval: &PatternEval,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        n: u32,
-    ) -> i32 {
+    pub(super) fn nws_end(&mut self, eval: &PatternEval, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         if n <= SHALLOW {
             return self.nws_shallow(p, o, alpha, n, parity_of(!(p | o)));
         }
@@ -482,8 +440,7 @@ impl Engine {
         if self.aborted {
             return 0;
         }
-        self.tt
-            .store(p, o, TAG_END, n, alpha, alpha + 1, best, best_sq);
+        self.tt.store(p, o, TAG_END, n, alpha, alpha + 1, best, best_sq);
         best
     }
 
@@ -576,11 +533,7 @@ mod tests {
         if pos.is_game_over() {
             return final_margin(pos.player(), pos.opponent());
         }
-        pos.legal_moves()
-            .into_iter()
-            .map(|m| -negamax(&pos.play(m).unwrap()))
-            .max()
-            .unwrap()
+        pos.legal_moves().into_iter().map(|m| -negamax(&pos.play(m).unwrap())).max().unwrap()
     }
 
     fn random_position(rng: &mut StdRng, empties: u32) -> Position {
@@ -605,25 +558,16 @@ mod tests {
             let pos = random_position(&mut rng, 1 + i % 10);
             let want = negamax(&pos);
             engine.clear();
-            let (best, score) = engine
-                .solve_root(&eval, pos.player(), pos.opponent(), -64, 64)
-                .unwrap();
+            let (best, score) = engine.solve_root(&eval, pos.player(), pos.opponent(), -64, 64).unwrap();
             assert_eq!(score, want, "{}", pos.to_text());
-            assert_eq!(
-                -negamax(&pos.play(best).unwrap()),
-                want,
-                "best move {best} in {}",
-                pos.to_text()
-            );
+            assert_eq!(-negamax(&pos.play(best).unwrap()), want, "best move {best} in {}", pos.to_text());
             // Null windows around the value bracket it; the WLD window gets the sign.
             for a in [want - 1, want] {
                 engine.clear();
                 let v = engine.nws_end(&eval, pos.player(), pos.opponent(), a, pos.empties());
                 assert_eq!(v > a, want > a, "nws at {a} gave {v}, value {want}");
             }
-            let (_, wld) = engine
-                .solve_root(&eval, pos.player(), pos.opponent(), -1, 1)
-                .unwrap();
+            let (_, wld) = engine.solve_root(&eval, pos.player(), pos.opponent(), -1, 1).unwrap();
             assert_eq!(wld.signum(), want.signum());
         }
     }
@@ -636,20 +580,14 @@ mod tests {
         for _ in 0..4 {
             let pos = random_position(&mut rng, 16);
             engine.clear();
-            let (_, full) = engine
-                .solve_root(&eval, pos.player(), pos.opponent(), -64, 64)
-                .unwrap();
+            let (_, full) = engine.solve_root(&eval, pos.player(), pos.opponent(), -64, 64).unwrap();
             engine.clear();
-            let (best, asp) = engine
-                .solve_exact(&eval, pos.player(), pos.opponent())
-                .unwrap();
+            let (best, asp) = engine.solve_exact(&eval, pos.player(), pos.opponent()).unwrap();
             assert_eq!(asp, full, "{}", pos.to_text());
             if let Move::Place(_) = best {
                 let after = pos.play(best).unwrap();
                 engine.clear();
-                let (_, v) = engine
-                    .solve_root(&eval, after.player(), after.opponent(), -64, 64)
-                    .unwrap();
+                let (_, v) = engine.solve_root(&eval, after.player(), after.opponent(), -64, 64).unwrap();
                 assert_eq!(-v, full, "best move {best} of {}", pos.to_text());
             }
         }
@@ -659,18 +597,8 @@ mod tests {
     fn stable_discs_are_never_flipped() {
         // Every disc called stable must keep its colour through any continuation.
         fn check(pos: &Position, stable_black: u64, stable_white: u64, depth: u32) {
-            assert_eq!(
-                pos.black() & stable_black,
-                stable_black,
-                "{}",
-                pos.to_text()
-            );
-            assert_eq!(
-                pos.white() & stable_white,
-                stable_white,
-                "{}",
-                pos.to_text()
-            );
+            assert_eq!(pos.black() & stable_black, stable_black, "{}", pos.to_text());
+            assert_eq!(pos.white() & stable_white, stable_white, "{}", pos.to_text());
             if depth == 0 {
                 return;
             }
@@ -687,10 +615,7 @@ mod tests {
             seen += (sb | sw).count_ones();
             check(&pos, sb, sw, pos.empties().min(5));
         }
-        assert!(
-            seen > 100,
-            "the sample should contain stable discs ({seen})"
-        );
+        assert!(seen > 100, "the sample should contain stable discs ({seen})");
         // A lone corner is stable; a lone centre disc is not.
         assert_eq!(stable_discs(1, 1 << 9), 1);
         assert_eq!(stable_discs(1 << 27, 1 << 28), 0);

@@ -23,85 +23,17 @@ const MAGIC: &[u8; 4] = b"RVW1";
 /// Base square lists of the pattern types, as (col, row) pairs from a1 = (0, 0).
 const BASE_PATTERNS: [&[(u8, u8)]; 11] = [
     // Corner 3x3.
-    &[
-        (0, 0),
-        (1, 0),
-        (2, 0),
-        (0, 1),
-        (1, 1),
-        (2, 1),
-        (0, 2),
-        (1, 2),
-        (2, 2),
-    ],
+    &[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)],
     // Corner 2x5.
-    &[
-        (0, 0),
-        (1, 0),
-        (2, 0),
-        (3, 0),
-        (4, 0),
-        (0, 1),
-        (1, 1),
-        (2, 1),
-        (3, 1),
-        (4, 1),
-    ],
+    &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1)],
     // Edge with both X-squares.
-    &[
-        (0, 0),
-        (1, 0),
-        (2, 0),
-        (3, 0),
-        (4, 0),
-        (5, 0),
-        (6, 0),
-        (7, 0),
-        (1, 1),
-        (6, 1),
-    ],
+    &[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0), (1, 1), (6, 1)],
     // Lines 2, 3 and 4.
-    &[
-        (0, 1),
-        (1, 1),
-        (2, 1),
-        (3, 1),
-        (4, 1),
-        (5, 1),
-        (6, 1),
-        (7, 1),
-    ],
-    &[
-        (0, 2),
-        (1, 2),
-        (2, 2),
-        (3, 2),
-        (4, 2),
-        (5, 2),
-        (6, 2),
-        (7, 2),
-    ],
-    &[
-        (0, 3),
-        (1, 3),
-        (2, 3),
-        (3, 3),
-        (4, 3),
-        (5, 3),
-        (6, 3),
-        (7, 3),
-    ],
+    &[(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1)],
+    &[(0, 2), (1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (7, 2)],
+    &[(0, 3), (1, 3), (2, 3), (3, 3), (4, 3), (5, 3), (6, 3), (7, 3)],
     // Diagonals of 8, 7, 6, 5 and 4 squares.
-    &[
-        (0, 0),
-        (1, 1),
-        (2, 2),
-        (3, 3),
-        (4, 4),
-        (5, 5),
-        (6, 6),
-        (7, 7),
-    ],
+    &[(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7)],
     &[(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)],
     &[(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)],
     &[(3, 0), (4, 1), (5, 2), (6, 3), (7, 4)],
@@ -170,12 +102,7 @@ impl Layout {
                 let image: Vec<u8> = squares.iter().map(|&s| symmetry(g, s)).collect();
                 let image_set: u64 = image.iter().map(|&s| 1u64 << s).sum();
                 if image_set == set {
-                    perms.push(
-                        image
-                            .iter()
-                            .map(|s| squares.iter().position(|x| x == s).unwrap())
-                            .collect(),
-                    );
+                    perms.push(image.iter().map(|s| squares.iter().position(|x| x == s).unwrap()).collect());
                 }
                 if !seen.contains(&image_set) {
                     seen.push(image_set);
@@ -196,11 +123,7 @@ impl Layout {
                 canonical.push(best as u32);
             }
         }
-        Layout {
-            instances,
-            offsets,
-            canonical,
-        }
+        Layout { instances, offsets, canonical }
     }
 
     /// Weights per phase: the pattern tables, then the mobility weight and the bias.
@@ -239,12 +162,7 @@ pub struct PatternEval {
 
 impl fmt::Debug for PatternEval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "PatternEval({} phases, {} weights each)",
-            self.weights.len(),
-            self.phase_len
-        )
+        write!(f, "PatternEval({} phases, {} weights each)", self.weights.len(), self.phase_len)
     }
 }
 
@@ -279,18 +197,10 @@ impl PatternEval {
                 for (i, &s) in sq.iter().rev().enumerate() {
                     squares[i] = s;
                 }
-                Instance {
-                    offset: layout.offsets[*t] as u32,
-                    squares,
-                    len: sq.len() as u8,
-                }
+                Instance { offset: layout.offsets[*t] as u32, squares, len: sq.len() as u8 }
             })
             .collect();
-        PatternEval {
-            instances,
-            weights,
-            phase_len: layout.phase_len(),
-        }
+        PatternEval { instances, weights, phase_len: layout.phase_len() }
     }
 
     /// The weights of phase `ph`.
@@ -329,8 +239,7 @@ impl PatternEval {
             }
             sum += i32::from(w[inst.offset as usize + idx]);
         }
-        let mob = super::board::moves(p, o).count_ones() as i32
-            - super::board::moves(o, p).count_ones() as i32;
+        let mob = super::board::moves(p, o).count_ones() as i32 - super::board::moves(o, p).count_ones() as i32;
         let n = self.phase_len;
         sum += i32::from(w[n - 2]) * mob + i32::from(w[n - 1]);
         sum.clamp(-64 * DISC + 1, 64 * DISC - 1)
@@ -377,15 +286,11 @@ impl PatternEval {
             return Ok(Self::zero());
         }
         if phases != N_PHASES || len != phase_len {
-            return Err(WeightsError::Malformed(
-                "phase count or length differs from this build's layout",
-            ));
+            return Err(WeightsError::Malformed("phase count or length differs from this build's layout"));
         }
         let mut pos = 9;
         let mut next = || -> Result<i16, WeightsError> {
-            let b = bytes
-                .get(pos..pos + 2)
-                .ok_or(WeightsError::Malformed("truncated"))?;
+            let b = bytes.get(pos..pos + 2).ok_or(WeightsError::Malformed("truncated"))?;
             pos += 2;
             Ok(i16::from_le_bytes([b[0], b[1]]))
         };
@@ -421,20 +326,13 @@ mod tests {
         let layout = Layout::new();
         assert_eq!(layout.instances.len(), 46);
         // Every square is covered by some pattern.
-        let covered: u64 = layout
-            .instances
-            .iter()
-            .flat_map(|(_, s)| s.iter())
-            .map(|&s| 1u64 << s)
-            .fold(0, |a, b| a | b);
+        let covered: u64 =
+            layout.instances.iter().flat_map(|(_, s)| s.iter()).map(|&s| 1u64 << s).fold(0, |a, b| a | b);
         assert_eq!(covered, !0);
         for (idx, &c) in layout.canonical.iter().enumerate() {
             let t = (0..N_TYPES).find(|&t| idx < layout.offsets[t + 1]).unwrap();
             let base = layout.offsets[t];
-            assert!(
-                c as usize <= idx - base,
-                "canonical index is the smallest of its class"
-            );
+            assert!(c as usize <= idx - base, "canonical index is the smallest of its class");
             // Canonical maps are idempotent within each table.
             assert_eq!(layout.canonical[base + c as usize], c);
         }
@@ -447,9 +345,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(31);
         let weights: Vec<Vec<i16>> = (0..N_PHASES)
             .map(|_| {
-                let raw: Vec<i16> = (0..layout.phase_len())
-                    .map(|_| rng.gen_range(-40..40))
-                    .collect();
+                let raw: Vec<i16> = (0..layout.phase_len()).map(|_| rng.gen_range(-40..40)).collect();
                 let mut w = raw.clone();
                 for t in 0..N_TYPES {
                     for i in layout.offsets[t]..layout.offsets[t + 1] {
@@ -467,11 +363,7 @@ mod tests {
             let v = eval.eval(p, o);
             assert_ne!(v, 0);
             for g in 1..8 {
-                assert_eq!(
-                    eval.eval(transform(g, p), transform(g, o)),
-                    v,
-                    "symmetry {g}"
-                );
+                assert_eq!(eval.eval(transform(g, p), transform(g, o)), v, "symmetry {g}");
             }
         }
     }
@@ -494,17 +386,10 @@ mod tests {
             let v = eval.eval(p, o);
             nonzero += usize::from(v != 0);
             for g in 1..8 {
-                assert_eq!(
-                    eval.eval(transform(g, p), transform(g, o)),
-                    v,
-                    "symmetry {g}"
-                );
+                assert_eq!(eval.eval(transform(g, p), transform(g, o)), v, "symmetry {g}");
             }
         }
-        assert!(
-            nonzero > 250,
-            "the shipped weights should be trained ({nonzero}/300 non-zero)"
-        );
+        assert!(nonzero > 250, "the shipped weights should be trained ({nonzero}/300 non-zero)");
     }
 
     #[test]
@@ -512,11 +397,7 @@ mod tests {
         let layout = Layout::new();
         let mut rng = StdRng::seed_from_u64(5);
         let weights: Vec<Vec<i16>> = (0..N_PHASES)
-            .map(|_| {
-                (0..layout.phase_len())
-                    .map(|_| if rng.gen_bool(0.1) { rng.gen() } else { 0 })
-                    .collect()
-            })
+            .map(|_| (0..layout.phase_len()).map(|_| if rng.gen_bool(0.1) { rng.gen() } else { 0 }).collect())
             .collect();
         let eval = PatternEval::with_weights(&layout, weights.clone());
         let back = PatternEval::from_bytes(&eval.to_bytes()).unwrap();

@@ -99,13 +99,7 @@ fn place(sq: u8) -> Move {
 /// Answers `pos` at `level` with a fresh engine; the bot is `pos.turn()` and `human` must be
 /// the other colour. `budget` is the strong level's thinking time (sontaku levels use at most
 /// [`SONTAKU_BUDGET`]).
-pub fn reply(
-    pos: &Position,
-    human: Color,
-    level: Level,
-    budget: Duration,
-    rng: &mut impl Rng,
-) -> Reply {
+pub fn reply(pos: &Position, human: Color, level: Level, budget: Duration, rng: &mut impl Rng) -> Reply {
     let mut engine = Engine::new(TT_BITS);
     let eval = PatternEval::builtin();
     engine.reply(&eval, pos, human, level, budget, rng)
@@ -151,11 +145,7 @@ impl Engine {
             time: Duration::ZERO,
         };
         if mask == 0 {
-            let stage = if moves(o, p) == 0 {
-                Stage::GameOver
-            } else {
-                Stage::Forced
-            };
+            let stage = if moves(o, p) == 0 { Stage::GameOver } else { Stage::Forced };
             return simple(Move::Pass, stage);
         }
         if mask.count_ones() == 1 {
@@ -165,11 +155,7 @@ impl Engine {
             Level::Standard | Level::Highest => {
                 let budget = budget.min(SONTAKU_BUDGET);
                 self.set_deadline(Some(start + budget));
-                let which = if level == Level::Standard {
-                    Sontaku::Standard
-                } else {
-                    Sontaku::Highest
-                };
+                let which = if level == Level::Standard { Sontaku::Standard } else { Sontaku::Highest };
                 let c = self.sontaku(which, p, o, rng);
                 let stage = match c.stage {
                     SontakuStage::Midgame => Stage::Midgame,
@@ -196,33 +182,20 @@ impl Engine {
     }
 
     /// The strong level: solver near the end, otherwise iterative deepening until `deadline`.
-    fn strong(
-        &mut self,
-        eval: &PatternEval,
-        p: u64,
-        o: u64,
-        deadline: Instant,
-        rng: &mut impl Rng,
-    ) -> Reply {
+    fn strong(&mut self, eval: &PatternEval, p: u64, o: u64, deadline: Instant, rng: &mut impl Rng) -> Reply {
         let n = (!(p | o)).count_ones();
         let obj = Strong(eval);
         self.clear();
         let midgame = |engine: &mut Engine, until: Instant, all: bool| {
             engine.set_deadline(Some(until));
-            let r = engine
-                .iterate(&obj, p, o, 60, all, DISC)
-                .expect("a placement exists");
+            let r = engine.iterate(&obj, p, o, 60, all, DISC).expect("a placement exists");
             Reply {
                 best: place(r.scores[0].0),
                 evals: r.scores.iter().map(|&(s, v)| (place(s), v)).collect(),
                 depth: r.depth,
                 nodes: 0,
                 exact: r.complete,
-                stage: if r.complete {
-                    Stage::Exact
-                } else {
-                    Stage::Midgame
-                },
+                stage: if r.complete { Stage::Exact } else { Stage::Midgame },
                 jittered: false,
                 time: Duration::ZERO,
             }
@@ -273,12 +246,8 @@ impl Engine {
         if opening {
             // A little variety: any move within 1.5 discs of the best.
             let top = r.evals[0].1;
-            let close: Vec<Move> = r
-                .evals
-                .iter()
-                .filter(|&&(_, v)| v >= top - OPENING_MARGIN)
-                .map(|&(m, _)| m)
-                .collect();
+            let close: Vec<Move> =
+                r.evals.iter().filter(|&&(_, v)| v >= top - OPENING_MARGIN).map(|&(m, _)| m).collect();
             r.best = close[rng.gen_range(0..close.len())];
         }
         r
@@ -310,23 +279,12 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(14);
         for _ in 0..6 {
             let pos = random_position(&mut rng, 14);
-            let r = reply(
-                &pos,
-                pos.turn().opposite(),
-                Level::None,
-                Duration::from_secs(5),
-                &mut rng,
-            );
+            let r = reply(&pos, pos.turn().opposite(), Level::None, Duration::from_secs(5), &mut rng);
             assert_eq!(r.stage, Stage::Exact);
             let exact = solve(&pos).score;
             assert_eq!(r.evals[0].1, exact * DISC);
             // The move played achieves the exact value.
-            assert_eq!(
-                -solve(&pos.play(r.best).unwrap()).score,
-                exact,
-                "{}",
-                pos.to_text()
-            );
+            assert_eq!(-solve(&pos.play(r.best).unwrap()).score, exact, "{}", pos.to_text());
         }
     }
 
@@ -341,11 +299,7 @@ mod tests {
                 assert!(pos.is_legal(r.best), "{level:?} {}", pos.to_text());
                 assert!(!r.evals.is_empty());
                 // Deadline plus the allowance for finishing a node and building the reply.
-                let limit = if level == Level::None {
-                    budget
-                } else {
-                    budget.min(SONTAKU_BUDGET)
-                };
+                let limit = if level == Level::None { budget } else { budget.min(SONTAKU_BUDGET) };
                 assert!(
                     r.time < limit + Duration::from_millis(150),
                     "{level:?} took {:?} at {empties} empties",
@@ -363,10 +317,7 @@ mod tests {
             let r = reply(&pass, Color::Black, level, DEFAULT_BUDGET, &mut rng);
             assert_eq!((r.best, r.stage), (Move::Pass, Stage::Forced));
             let end = Position::from_bitboards(7, 0, Color::White).unwrap();
-            assert_eq!(
-                reply(&end, Color::Black, level, DEFAULT_BUDGET, &mut rng).stage,
-                Stage::GameOver
-            );
+            assert_eq!(reply(&end, Color::Black, level, DEFAULT_BUDGET, &mut rng).stage, Stage::GameOver);
         }
     }
 
@@ -376,13 +327,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for seed in 0..12 {
             let mut rng = StdRng::seed_from_u64(seed);
-            let r = reply(
-                &pos,
-                Color::Black,
-                Level::None,
-                Duration::from_millis(150),
-                &mut rng,
-            );
+            let r = reply(&pos, Color::Black, Level::None, Duration::from_millis(150), &mut rng);
             let top = r.evals[0].1;
             let mine = r.evals.iter().find(|e| e.0 == r.best).unwrap().1;
             assert!(mine >= top - OPENING_MARGIN);

@@ -37,8 +37,6 @@ pub use ai::{choose_move, search, simple_eval, Analysis};
 pub use board::{Color, IllegalMove, Move, Outcome, Position, PositionError, Square};
 pub use endgame::{solve, Solved};
 pub use level::{reply, Level, Reply, Stage};
-pub use notation::{
-    parse_moves, replay, ParseMoveError, ParsePositionError, ParseSquareError, ReplayError,
-};
+pub use notation::{parse_moves, replay, ParseMoveError, ParsePositionError, ParseSquareError, ReplayError};
 pub use perft::perft;
 pub use train::{train, TrainConfig, TrainReport};

@@ -3,16 +3,7 @@
 
 use super::board::{Color, Move, Position};
 
-const DIRS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// Cell contents: 0 empty, 1 black, 2 white.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -46,10 +37,7 @@ impl NaiveBoard {
         for (dc, dr) in DIRS {
             let mut run = Vec::new();
             let (mut c, mut r) = (col + dc, row + dr);
-            while (0..8).contains(&c)
-                && (0..8).contains(&r)
-                && self.cells[r as usize][c as usize] == them
-            {
+            while (0..8).contains(&c) && (0..8).contains(&r) && self.cells[r as usize][c as usize] == them {
                 run.push((c, r));
                 c += dc;
                 r += dr;
@@ -72,18 +60,12 @@ impl NaiveBoard {
         }
         DIRS.iter().any(|&(dc, dr)| {
             let (mut c, mut r, mut run) = (col + dc, row + dr, 0);
-            while (0..8).contains(&c)
-                && (0..8).contains(&r)
-                && self.cells[r as usize][c as usize] == 3 - who
-            {
+            while (0..8).contains(&c) && (0..8).contains(&r) && self.cells[r as usize][c as usize] == 3 - who {
                 c += dc;
                 r += dr;
                 run += 1;
             }
-            run > 0
-                && (0..8).contains(&c)
-                && (0..8).contains(&r)
-                && self.cells[r as usize][c as usize] == who
+            run > 0 && (0..8).contains(&c) && (0..8).contains(&r) && self.cells[r as usize][c as usize] == who
         })
     }
 

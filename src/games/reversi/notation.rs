@@ -96,10 +96,7 @@ impl FromStr for Move {
         if compact.eq_ignore_ascii_case("pass") {
             return Ok(Move::Pass);
         }
-        compact
-            .parse::<Square>()
-            .map(Move::Place)
-            .map_err(|_| ParseMoveError::Invalid(s.trim().to_string()))
+        compact.parse::<Square>().map(Move::Place).map_err(|_| ParseMoveError::Invalid(s.trim().to_string()))
     }
 }
 
@@ -136,13 +133,8 @@ pub fn parse_moves(s: &str) -> Result<Vec<Move>, ParseMoveError> {
                 continue;
             }
         }
-        let end = (start..chars.len())
-            .find(|&k| is_sep(chars[k]))
-            .unwrap_or(chars.len());
-        return Err(ParseMoveError::InvalidToken {
-            index: out.len() + 1,
-            token: chars[start..end].iter().collect(),
-        });
+        let end = (start..chars.len()).find(|&k| is_sep(chars[k])).unwrap_or(chars.len());
+        return Err(ParseMoveError::InvalidToken { index: out.len() + 1, token: chars[start..end].iter().collect() });
     }
 }
 
@@ -150,12 +142,7 @@ pub fn parse_moves(s: &str) -> Result<Vec<Move>, ParseMoveError> {
 pub fn replay(start: &Position, moves: &[Move]) -> Result<Position, ReplayError> {
     let mut pos = *start;
     for (i, &m) in moves.iter().enumerate() {
-        pos = pos.play(m).map_err(|reason| ReplayError {
-            ply: i + 1,
-            text: m.to_string(),
-            reason,
-            position: pos,
-        })?;
+        pos = pos.play(m).map_err(|reason| ReplayError { ply: i + 1, text: m.to_string(), reason, position: pos })?;
     }
     Ok(pos)
 }
@@ -175,12 +162,7 @@ impl FromStr for Position {
                 'X' | 'x' => black |= 1 << i,
                 'O' | 'o' => white |= 1 << i,
                 '-' => {}
-                _ => {
-                    return Err(ParsePositionError::BadSquare {
-                        square: Square::new(i as u8).expect("i < 64"),
-                        ch,
-                    })
-                }
+                _ => return Err(ParsePositionError::BadSquare { square: Square::new(i as u8).expect("i < 64"), ch }),
             }
         }
         let turn = match chars[64] {
@@ -188,8 +170,7 @@ impl FromStr for Position {
             'O' | 'o' => Color::White,
             ch => return Err(ParsePositionError::BadSide(ch)),
         };
-        Ok(Position::from_bitboards(black, white, turn)
-            .expect("one character per square cannot overlap"))
+        Ok(Position::from_bitboards(black, white, turn).expect("one character per square cannot overlap"))
     }
 }
 
@@ -211,10 +192,7 @@ mod tests {
         assert_eq!(Move::Pass.to_string(), "pass");
         for bad in ["", "i1", "a0", "a9", "f", "f55", "5f", "passs", "xx"] {
             assert!(bad.parse::<Move>().is_err(), "{bad:?} should not parse");
-            assert!(
-                bad.parse::<Square>().is_err(),
-                "{bad:?} should not parse as a square"
-            );
+            assert!(bad.parse::<Square>().is_err(), "{bad:?} should not parse as a square");
         }
         assert_eq!(
             "z9".parse::<Move>().unwrap_err().to_string(),
@@ -234,66 +212,30 @@ mod tests {
 
     #[test]
     fn move_lists_accept_spaces_commas_and_compact_text() {
-        let expected: Vec<Move> = ["f5", "d6", "c3"]
-            .iter()
-            .map(|t| t.parse().unwrap())
-            .collect();
-        for text in [
-            "f5 d6 c3",
-            "F5,d6, C3",
-            "f5d6c3",
-            "  f 5 ,d6 c3 ",
-            "f5,,d6\nc3",
-        ] {
+        let expected: Vec<Move> = ["f5", "d6", "c3"].iter().map(|t| t.parse().unwrap()).collect();
+        for text in ["f5 d6 c3", "F5,d6, C3", "f5d6c3", "  f 5 ,d6 c3 ", "f5,,d6\nc3"] {
             assert_eq!(parse_moves(text).unwrap(), expected, "input {text:?}");
         }
         assert_eq!(parse_moves("").unwrap(), vec![]);
-        assert_eq!(
-            parse_moves("f5 pass PASS").unwrap()[1..],
-            [Move::Pass, Move::Pass]
-        );
+        assert_eq!(parse_moves("f5 pass PASS").unwrap()[1..], [Move::Pass, Move::Pass]);
     }
 
     #[test]
     fn move_list_errors_name_the_token_and_index() {
         let err = parse_moves("f5 d6 z9 c3").unwrap_err();
-        assert_eq!(
-            err,
-            ParseMoveError::InvalidToken {
-                index: 3,
-                token: "z9".into()
-            }
-        );
-        assert_eq!(
-            err.to_string(),
-            "move 3 \"z9\": not a move (expected a square like \"f5\" or \"pass\")"
-        );
+        assert_eq!(err, ParseMoveError::InvalidToken { index: 3, token: "z9".into() });
+        assert_eq!(err.to_string(), "move 3 \"z9\": not a move (expected a square like \"f5\" or \"pass\")");
         let err = parse_moves("f5,hello").unwrap_err();
-        assert_eq!(
-            err,
-            ParseMoveError::InvalidToken {
-                index: 2,
-                token: "hello".into()
-            }
-        );
+        assert_eq!(err, ParseMoveError::InvalidToken { index: 2, token: "hello".into() });
         let err = parse_moves("f5 d").unwrap_err();
-        assert_eq!(
-            err,
-            ParseMoveError::InvalidToken {
-                index: 2,
-                token: "d".into()
-            }
-        );
+        assert_eq!(err, ParseMoveError::InvalidToken { index: 2, token: "d".into() });
     }
 
     #[test]
     fn position_text_round_trips() {
         let mut rng = StdRng::seed_from_u64(7);
         let mut pos = Position::start();
-        assert_eq!(
-            pos.to_text(),
-            "---------------------------OX------XO--------------------------- X"
-        );
+        assert_eq!(pos.to_text(), "---------------------------OX------XO--------------------------- X");
         while !pos.is_game_over() {
             let text = pos.to_text();
             assert_eq!(text.parse::<Position>().unwrap(), pos);
@@ -308,31 +250,20 @@ mod tests {
     #[test]
     fn position_parse_errors_are_typed() {
         let start = Position::start().to_text();
-        assert_eq!(
-            "X".parse::<Position>(),
-            Err(ParsePositionError::Length { found: 1 })
-        );
+        assert_eq!("X".parse::<Position>(), Err(ParsePositionError::Length { found: 1 }));
         let bad = start.replacen('-', "?", 1);
         assert_eq!(
             bad.parse::<Position>(),
-            Err(ParsePositionError::BadSquare {
-                square: "a1".parse().unwrap(),
-                ch: '?'
-            })
+            Err(ParsePositionError::BadSquare { square: "a1".parse().unwrap(), ch: '?' })
         );
         let bad_side = format!("{} B", &start[..64]);
-        assert_eq!(
-            bad_side.parse::<Position>(),
-            Err(ParsePositionError::BadSide('B'))
-        );
+        assert_eq!(bad_side.parse::<Position>(), Err(ParsePositionError::BadSide('B')));
     }
 
     #[test]
     fn ffo_reference_positions_parse() {
         // A position line from the FFO suite (#40), in the same format.
-        let pos: Position = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
-            .parse()
-            .unwrap();
+        let pos: Position = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X".parse().unwrap();
         assert_eq!(pos.empties(), 20);
         assert_eq!(pos.turn(), Color::Black);
         assert!(pos.is_legal("a2".parse().unwrap()));
@@ -353,21 +284,12 @@ mod tests {
         assert_eq!(err.text, "a1");
         assert_eq!(err.reason, IllegalMove::FlipsNothing("a1".parse().unwrap()));
         assert_eq!(err.position, replay(&start, &moves[..2]).unwrap());
-        assert_eq!(
-            err.to_string(),
-            "move 3 \"a1\": square is not a legal move (it flips nothing)"
-        );
+        assert_eq!(err.to_string(), "move 3 \"a1\": square is not a legal move (it flips nothing)");
 
         let err = replay(&start, &parse_moves("f5 f5").unwrap()).unwrap_err();
-        assert_eq!(
-            (err.ply, err.reason),
-            (2, IllegalMove::Occupied("f5".parse().unwrap()))
-        );
+        assert_eq!((err.ply, err.reason), (2, IllegalMove::Occupied("f5".parse().unwrap())));
         let err = replay(&start, &[Move::Pass]).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "move 1 \"pass\": cannot pass while a legal move exists"
-        );
+        assert_eq!(err.to_string(), "move 1 \"pass\": cannot pass while a legal move exists");
     }
 
     #[test]

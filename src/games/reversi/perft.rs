@@ -16,18 +16,10 @@ fn perft_pp(p: u64, o: u64, depth: u32) -> u64 {
     let mut mask = moves(p, o);
     if depth == 1 {
         // Bulk count: each placement is a leaf; with none, the pass or the game end is one leaf.
-        return if mask == 0 {
-            1
-        } else {
-            u64::from(mask.count_ones())
-        };
+        return if mask == 0 { 1 } else { u64::from(mask.count_ones()) };
     }
     if mask == 0 {
-        return if moves(o, p) == 0 {
-            1
-        } else {
-            perft_pp(o, p, depth - 1)
-        };
+        return if moves(o, p) == 0 { 1 } else { perft_pp(o, p, depth - 1) };
     }
     let mut total = 0;
     if depth == 2 {
@@ -37,11 +29,7 @@ fn perft_pp(p: u64, o: u64, depth: u32) -> u64 {
             mask &= mask - 1;
             let f = flips(p, o, sq);
             let child = moves(o & !f, p | f | (1u64 << sq));
-            total += if child == 0 {
-                1
-            } else {
-                u64::from(child.count_ones())
-            };
+            total += if child == 0 { 1 } else { u64::from(child.count_ones()) };
         }
         return total;
     }
@@ -62,20 +50,14 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// Published perft counts from the start position (with passes counted as plies).
-    const START_COUNTS: [u64; 11] = [
-        4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800,
-    ];
+    const START_COUNTS: [u64; 11] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800];
 
     #[test]
     fn perft_from_start_matches_published_counts() {
         let start = Position::start();
         assert_eq!(perft(&start, 0), 1);
         for depth in 1..=9u32 {
-            assert_eq!(
-                perft(&start, depth),
-                START_COUNTS[depth as usize - 1],
-                "depth {depth}"
-            );
+            assert_eq!(perft(&start, depth), START_COUNTS[depth as usize - 1], "depth {depth}");
         }
     }
 
@@ -102,12 +84,7 @@ mod tests {
             }
             let naive = NaiveBoard::from_position(&pos);
             for depth in 1..=max_depth {
-                assert_eq!(
-                    perft(&pos, depth),
-                    naive.perft(depth),
-                    "{} depth {depth}",
-                    pos.to_text()
-                );
+                assert_eq!(perft(&pos, depth), naive.perft(depth), "{} depth {depth}", pos.to_text());
             }
         }
     }
@@ -119,11 +96,7 @@ mod tests {
         assert_eq!(perft(&pos, 1), 1);
         assert_eq!(perft(&pos, 2), 1);
         assert_eq!(perft(&pos, 5), 1, "a finished game stays one leaf");
-        let end = pos
-            .play(super::super::board::Move::Pass)
-            .unwrap()
-            .play("c1".parse().unwrap())
-            .unwrap();
+        let end = pos.play(super::super::board::Move::Pass).unwrap().play("c1".parse().unwrap()).unwrap();
         assert!(end.is_game_over());
         assert_eq!(perft(&end, 1), 1);
         assert_eq!(perft(&end, 3), 1);

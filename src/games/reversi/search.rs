@@ -66,20 +66,12 @@ impl Children {
     /// Expands every move of `mask` for `p` against `o`.
     #[inline]
     pub fn new(p: u64, o: u64, mut mask: u64) -> Self {
-        let mut c = Children {
-            list: [Child::default(); 36],
-            len: 0,
-        };
+        let mut c = Children { list: [Child::default(); 36], len: 0 };
         while mask != 0 {
             let sq = mask.trailing_zeros();
             mask &= mask - 1;
             let f = flips(p, o, sq);
-            c.list[c.len] = Child {
-                sq: sq as u8,
-                p: o & !f,
-                o: p | f | (1u64 << sq),
-                key: 0,
-            };
+            c.list[c.len] = Child { sq: sq as u8, p: o & !f, o: p | f | (1u64 << sq), key: 0 };
             c.len += 1;
         }
         c
@@ -302,11 +294,7 @@ impl Engine {
         let tag = 1 + u8::from(cpu);
         let use_tt = n > 4;
         let mut tt_move = 64;
-        if let Some(e) = if use_tt {
-            self.tt.probe(p, o, tag)
-        } else {
-            None
-        } {
+        if let Some(e) = if use_tt { self.tt.probe(p, o, tag) } else { None } {
             if u32::from(e.depth) >= depth {
                 let hit = if e.lower >= beta {
                     Some(e.lower)
@@ -337,11 +325,7 @@ impl Engine {
         let mut best = -INF;
         let mut best_move = 64u8;
         for i in 0..children.len {
-            let c = if children.len > 1 {
-                children.pick(i)
-            } else {
-                children.list[0]
-            };
+            let c = if children.len > 1 { children.pick(i) } else { children.list[0] };
             let v = if i == 0 {
                 -self.pvs(obj, c.p, c.o, depth - 1, -beta, -alpha, !cpu)
             } else {
@@ -371,8 +355,7 @@ impl Engine {
         let stored_depth = if self.cut { depth } else { u32::from(COMPLETE) };
         self.cut |= cut_above;
         if use_tt {
-            self.tt
-                .store(p, o, tag, stored_depth, alpha0, beta, best, best_move);
+            self.tt.store(p, o, tag, stored_depth, alpha0, beta, best, best_move);
         }
         best
     }
@@ -421,13 +404,7 @@ impl Engine {
                 }
                 s
             } else {
-                self.root_pvs(
-                    obj,
-                    &order,
-                    depth,
-                    result.as_ref().map(|r| r.scores[0].1),
-                    aspiration,
-                )
+                self.root_pvs(obj, &order, depth, result.as_ref().map(|r| r.scores[0].1), aspiration)
             };
             if self.aborted {
                 break;
@@ -436,17 +413,8 @@ impl Engine {
             // Stable sort: equal values keep the previous iteration's order.
             scores.sort_by_key(|&(_, v)| -v);
             let complete = !self.cut;
-            order.sort_by_key(|c| {
-                scores
-                    .iter()
-                    .position(|&(sq, _)| sq == c.sq)
-                    .unwrap_or(usize::MAX)
-            });
-            result = Some(RootResult {
-                scores,
-                depth,
-                complete,
-            });
+            order.sort_by_key(|c| scores.iter().position(|&(sq, _)| sq == c.sq).unwrap_or(usize::MAX));
+            result = Some(RootResult { scores, depth, complete });
             if complete || depth >= empties {
                 break;
             }

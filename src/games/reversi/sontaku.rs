@@ -196,11 +196,7 @@ pub fn rank_moves(values: &[(u8, i32)], own: &[(u8, i32)], near: i32) -> Vec<(u8
     let Some(&(_, top)) = ranked.first() else {
         return ranked;
     };
-    let own_of = |sq: u8| {
-        own.iter()
-            .find(|&&(s, _)| s == sq)
-            .map_or(i32::MIN, |&(_, v)| v)
-    };
+    let own_of = |sq: u8| own.iter().find(|&&(s, _)| s == sq).map_or(i32::MIN, |&(_, v)| v);
     let k = ranked.iter().take_while(|&&(_, v)| v >= top - near).count();
     ranked[..k].sort_by_key(|&(sq, v)| (-own_of(sq), -v));
     ranked
@@ -298,54 +294,28 @@ impl Engine {
                 self.set_deadline(None);
                 self.clear();
             }
-            let max_depth = if n <= full_read_from {
-                FALLBACK_DEPTH
-            } else {
-                60
-            };
+            let max_depth = if n <= full_read_from { FALLBACK_DEPTH } else { 60 };
             let r = match level {
                 Sontaku::Standard => self.iterate(&Standard, p, o, max_depth, true, 0),
                 Sontaku::Highest => self.iterate(&Highest, p, o, max_depth, true, 0),
             }
             .expect("the side to move has a placement");
-            let stage = if r.complete {
-                SontakuStage::FullRead
-            } else {
-                SontakuStage::Midgame
-            };
+            let stage = if r.complete { SontakuStage::FullRead } else { SontakuStage::Midgame };
             (r.scores, r.depth, stage)
         };
         // The jitter stops for good once the full read has begun, even if it ran out of time.
         let full_read = stage == SontakuStage::FullRead || n <= full_read_from;
         // Heuristic values are only nearly equal within NEAR_EQUAL; exact reads tie exactly.
-        let near = if full_read || level == Sontaku::Highest {
-            0
-        } else {
-            NEAR_EQUAL
-        };
+        let near = if full_read || level == Sontaku::Highest { 0 } else { NEAR_EQUAL };
         let top = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
-        let tied: Vec<u8> = values
-            .iter()
-            .filter(|&&(_, v)| v >= top - near)
-            .map(|&(s, _)| s)
-            .collect();
-        let own = if tied.len() > 1 {
-            self.own_interest(p, o, &tied)
-        } else {
-            Vec::new()
-        };
+        let tied: Vec<u8> = values.iter().filter(|&&(_, v)| v >= top - near).map(|&(s, _)| s).collect();
+        let own = if tied.len() > 1 { self.own_interest(p, o, &tied) } else { Vec::new() };
         let ranked = rank_moves(&values, &own, near);
         let index = match level {
             Sontaku::Standard => jitter_index(ranked.len(), full_read, rng),
             Sontaku::Highest => 0,
         };
-        SontakuChoice {
-            best: ranked[index].0,
-            ranked,
-            depth,
-            stage,
-            jittered: index > 0,
-        }
+        SontakuChoice { best: ranked[index].0, ranked, depth, stage, jittered: index > 0 }
     }
 
     /// `highest` near the end: if some moves guarantee a win by 8 or more, the best cooperative
@@ -355,10 +325,7 @@ impl Engine {
         let children = Children::new(p, o, moves(p, o));
         let mut ranked: Vec<(u8, i32, i32)> = Vec::new();
         for c in &children.list[..children.len] {
-            let g = guarantees
-                .iter()
-                .find(|&&(s, _)| s == c.sq)
-                .map_or(-INF, |&(_, g)| g);
+            let g = guarantees.iter().find(|&&(s, _)| s == c.sq).map_or(-INF, |&(_, g)| g);
             if g >= GUARANTEE_MARGIN {
                 ranked.push((c.sq, self.cooperative(c.p, c.o, false), g));
             }
@@ -416,10 +383,7 @@ mod tests {
         if pos.is_game_over() {
             return value(pos);
         }
-        let vals = pos
-            .legal_moves()
-            .into_iter()
-            .map(|m| reference(&pos.play(m).unwrap(), cpu, value));
+        let vals = pos.legal_moves().into_iter().map(|m| reference(&pos.play(m).unwrap(), cpu, value));
         if pos.turn() == cpu {
             vals.max().unwrap()
         } else {
@@ -434,8 +398,7 @@ mod tests {
     }
 
     fn play_sq(pos: &Position, sq: u8) -> Position {
-        pos.play(Move::Place(super::super::board::Square::new(sq).unwrap()))
-            .unwrap()
+        pos.play(Move::Place(super::super::board::Square::new(sq).unwrap())).unwrap()
     }
 
     #[test]
@@ -462,15 +425,11 @@ mod tests {
             if best > 0 {
                 // A guaranteed human win exists, so the chosen move guarantees one.
                 wins_possible += 1;
-                let worst_margin =
-                    reference(&play_sq(&pos, c.best), cpu, &|q| human_margin(q, human));
+                let worst_margin = reference(&play_sq(&pos, c.best), cpu, &|q| human_margin(q, human));
                 assert!(worst_margin > 0 || chosen > 0);
             }
         }
-        assert!(
-            wins_possible > 0,
-            "the sample should include positions with a human win"
-        );
+        assert!(wins_possible > 0, "the sample should include positions with a human win");
     }
 
     #[test]
@@ -510,18 +469,11 @@ mod tests {
         let pos = random_position(&mut srng, 36);
         let mut engine = Engine::new(18);
         engine.set_deadline(Some(Instant::now() + Duration::from_millis(300)));
-        let c = engine.sontaku(
-            Sontaku::Standard,
-            pos.player(),
-            pos.opponent(),
-            &mut StepRng::new(0, 0),
-        );
+        let c = engine.sontaku(Sontaku::Standard, pos.player(), pos.opponent(), &mut StepRng::new(0, 0));
         assert_eq!(c.stage, SontakuStage::Midgame);
         assert!(c.jittered);
         assert_ne!(c.best, c.ranked[0].0);
-        assert!(c.ranked[1..c.ranked.len().min(3)]
-            .iter()
-            .any(|&(s, _)| s == c.best));
+        assert!(c.ranked[1..c.ranked.len().min(3)].iter().any(|&(s, _)| s == c.best));
     }
 
     #[test]
@@ -546,12 +498,7 @@ mod tests {
             let c = choose(Sontaku::Highest, &pos, &mut rng);
             assert_eq!(c.stage, SontakuStage::FullRead);
             let best = reference(&pos, cpu, &value);
-            assert_eq!(
-                reference(&play_sq(&pos, c.best), cpu, &value),
-                best,
-                "{}",
-                pos.to_text()
-            );
+            assert_eq!(reference(&play_sq(&pos, c.best), cpu, &value), best, "{}", pos.to_text());
         }
     }
 
@@ -574,11 +521,7 @@ mod tests {
             assert_eq!(c.stage, SontakuStage::Cooperative);
             // The chosen move keeps the guarantee...
             let kept = reference(&play_sq(&pos, c.best), cpu, &|q| human_margin(q, human));
-            assert!(
-                kept >= GUARANTEE_MARGIN,
-                "{} kept only {kept}",
-                pos.to_text()
-            );
+            assert!(kept >= GUARANTEE_MARGIN, "{} kept only {kept}", pos.to_text());
             // ...and over whole games against a random human the win by 8 always holds.
             for _ in 0..4 {
                 let mut q = pos;
@@ -593,17 +536,10 @@ mod tests {
                     q = q.play(m).unwrap();
                 }
                 let final_margin = human_margin(&q, human);
-                assert!(
-                    final_margin >= GUARANTEE_MARGIN,
-                    "{}: final {final_margin}",
-                    pos.to_text()
-                );
+                assert!(final_margin >= GUARANTEE_MARGIN, "{}: final {final_margin}", pos.to_text());
                 cooperative_gain += i32::from(final_margin > guarantee);
             }
         }
-        assert!(
-            cooperative_gain > 0,
-            "cooperation should sometimes beat the guaranteed minimum"
-        );
+        assert!(cooperative_gain > 0, "cooperation should sometimes beat the guaranteed minimum");
     }
 }

@@ -90,8 +90,7 @@ struct Sample {
 
 /// One self-play game's positions where the side to move has a placement.
 fn self_play(config: &TrainConfig, game: usize) -> Vec<(u64, u64)> {
-    let mut rng =
-        StdRng::seed_from_u64(config.seed ^ (game as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng = StdRng::seed_from_u64(config.seed ^ (game as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut pos = Position::start();
     let mut out = Vec::with_capacity(60);
     let mut ply = 0;
@@ -100,10 +99,7 @@ fn self_play(config: &TrainConfig, game: usize) -> Vec<(u64, u64)> {
         if pos.legal_mask() != 0 {
             out.push((pos.player(), pos.opponent()));
         }
-        let m = if ply < config.random_plies
-            || rng.gen_bool(config.random_move_rate)
-            || pos.empties() <= 12
-        {
+        let m = if ply < config.random_plies || rng.gen_bool(config.random_move_rate) || pos.empties() <= 12 {
             // Near the end moves only matter for the sample, so random ones save solving time.
             legal[rng.gen_range(0..legal.len())]
         } else {
@@ -116,11 +112,7 @@ fn self_play(config: &TrainConfig, game: usize) -> Vec<(u64, u64)> {
 }
 
 /// Runs `f` over `items` on `threads` threads, keeping the order.
-fn parallel_map<T: Sync, R: Send>(
-    items: &[T],
-    threads: usize,
-    f: impl Fn(&T, &mut Engine) -> R + Sync,
-) -> Vec<R> {
+fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T, &mut Engine) -> R + Sync) -> Vec<R> {
     let threads = threads.max(1);
     let chunk = items.len().div_ceil(threads).max(1);
     std::thread::scope(|s| {
@@ -134,10 +126,7 @@ fn parallel_map<T: Sync, R: Send>(
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("worker panicked"))
-            .collect()
+        handles.into_iter().flat_map(|h| h.join().expect("worker panicked")).collect()
     })
 }
 
@@ -147,9 +136,7 @@ fn features(eval: &PatternEval, layout: &Layout, s: &Sample, ids: &mut Vec<u32>)
     eval.indices(s.p, s.o, &mut idx);
     ids.clear();
     for &i in &idx {
-        let t = (0..N_TYPES)
-            .find(|&t| (i as usize) < layout.offsets[t + 1])
-            .expect("index in a table");
+        let t = (0..N_TYPES).find(|&t| (i as usize) < layout.offsets[t + 1]).expect("index in a table");
         ids.push((layout.offsets[t] + layout.canonical[i as usize] as usize) as u32);
     }
     moves(s.p, s.o).count_ones() as i32 - moves(s.o, s.p).count_ones() as i32
@@ -161,13 +148,7 @@ const HOLD_OUT: usize = 10;
 /// Least-squares fit of one phase's weights on all but the held-out samples, keeping the
 /// weights with the lowest held-out error; returns them and the (training, held-out) RMS
 /// errors in discs.
-fn fit(
-    layout: &Layout,
-    eval: &PatternEval,
-    samples: &[Sample],
-    start: &[i16],
-    epochs: usize,
-) -> (Vec<i16>, f64, f64) {
+fn fit(layout: &Layout, eval: &PatternEval, samples: &[Sample], start: &[i16], epochs: usize) -> (Vec<i16>, f64, f64) {
     let n = layout.phase_len();
     let (mob, bias) = (n - 2, n - 1);
     let mut ids = Vec::new();
@@ -223,15 +204,8 @@ fn fit(
             grad[mob] += r * f64::from(f.1);
             grad[bias] += r;
         }
-        let trial: Vec<f64> = (0..n)
-            .map(|j| {
-                if norm[j] > 0.0 {
-                    w[j] + step * grad[j] / (norm[j] + 2.0)
-                } else {
-                    w[j]
-                }
-            })
-            .collect();
+        let trial: Vec<f64> =
+            (0..n).map(|j| if norm[j] > 0.0 { w[j] + step * grad[j] / (norm[j] + 2.0) } else { w[j] }).collect();
         let l = loss(&trial, false);
         if l < current {
             w = trial;
@@ -250,20 +224,13 @@ fn fit(
     }
     let (valid, w, current) = best;
     // Expand canonical values to every table index.
-    let mut out: Vec<i16> = w
-        .iter()
-        .map(|&x| x.round().clamp(-32000.0, 32000.0) as i16)
-        .collect();
+    let mut out: Vec<i16> = w.iter().map(|&x| x.round().clamp(-32000.0, 32000.0) as i16).collect();
     for t in 0..N_TYPES {
         for i in layout.offsets[t]..layout.offsets[t + 1] {
             out[i] = out[layout.offsets[t] + layout.canonical[i] as usize];
         }
     }
-    (
-        out,
-        current.sqrt() / f64::from(DISC),
-        valid.sqrt() / f64::from(DISC),
-    )
+    (out, current.sqrt() / f64::from(DISC), valid.sqrt() / f64::from(DISC))
 }
 
 /// Runs the whole pipeline and writes the weights to `out`.
@@ -281,11 +248,7 @@ pub fn train(config: TrainConfig, out: &Path) -> io::Result<TrainReport> {
     for (p, o) in games.into_iter().flatten() {
         by_phase[phase((!(p | o)).count_ones())].push((p, o));
     }
-    log(format!(
-        "self-play: {} games, {} positions",
-        config.games,
-        by_phase.iter().map(Vec::len).sum::<usize>()
-    ));
+    log(format!("self-play: {} games, {} positions", config.games, by_phase.iter().map(Vec::len).sum::<usize>()));
     let mut weights: Vec<Vec<i16>> = vec![vec![0; layout.phase_len()]; N_PHASES];
     let mut report = TrainReport {
         games: config.games,
@@ -301,37 +264,24 @@ pub fn train(config: TrainConfig, out: &Path) -> io::Result<TrainReport> {
             weights[ph] = weights[ph - 1].clone();
         }
         let eval = PatternEval::with_weights(&layout, weights.clone());
-        let labelled: Vec<(Sample, bool)> =
-            parallel_map(&by_phase[ph], config.threads, |&(p, o), engine| {
-                let empties = (!(p | o)).count_ones();
-                engine.clear();
-                if empties <= config.exact_empties {
-                    let (_, v) = engine
-                        .solve_root(&eval, p, o, -64, 64)
-                        .expect("no deadline");
-                    (
-                        Sample {
-                            p,
-                            o,
-                            target: v * DISC,
-                        },
-                        true,
-                    )
-                } else {
-                    let v = engine.pvs(&Strong(&eval), p, o, config.label_depth, -INF, INF, true);
-                    (Sample { p, o, target: v }, false)
-                }
-            });
+        let labelled: Vec<(Sample, bool)> = parallel_map(&by_phase[ph], config.threads, |&(p, o), engine| {
+            let empties = (!(p | o)).count_ones();
+            engine.clear();
+            if empties <= config.exact_empties {
+                let (_, v) = engine.solve_root(&eval, p, o, -64, 64).expect("no deadline");
+                (Sample { p, o, target: v * DISC }, true)
+            } else {
+                let v = engine.pvs(&Strong(&eval), p, o, config.label_depth, -INF, INF, true);
+                (Sample { p, o, target: v }, false)
+            }
+        });
         report.exact_labels += labelled.iter().filter(|x| x.1).count();
         let samples: Vec<Sample> = labelled.into_iter().map(|x| x.0).collect();
         let (w, rmse, valid) = fit(&layout, &eval, &samples, &weights[ph], config.epochs);
         weights[ph] = w;
         report.phases[ph] = (samples.len(), rmse, valid);
         report.positions += samples.len();
-        log(format!(
-            "phase {ph}: {} positions, rms error {rmse:.2} discs (held-out {valid:.2})",
-            samples.len()
-        ));
+        log(format!("phase {ph}: {} positions, rms error {rmse:.2} discs (held-out {valid:.2})", samples.len()));
     }
     let bytes = PatternEval::with_weights(&layout, weights).to_bytes();
     std::fs::write(out, &bytes)?;
@@ -350,13 +300,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("reversi-train-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join("w.bin");
-        let config = TrainConfig {
-            games: 40,
-            exact_empties: 8,
-            label_depth: 2,
-            epochs: 30,
-            ..TrainConfig::default()
-        };
+        let config = TrainConfig { games: 40, exact_empties: 8, label_depth: 2, epochs: 30, ..TrainConfig::default() };
         let report = train(config, &out).unwrap();
         assert!(report.positions > 1000 && report.exact_labels > 100);
         let eval = PatternEval::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
@@ -374,17 +318,12 @@ mod tests {
             if pos.legal_mask() == 0 {
                 continue;
             }
-            let (_, v) = engine
-                .solve_root(&eval, pos.player(), pos.opponent(), -64, 64)
-                .unwrap();
+            let (_, v) = engine.solve_root(&eval, pos.player(), pos.opponent(), -64, 64).unwrap();
             let e = f64::from(eval.eval(pos.player(), pos.opponent()) - v * DISC);
             err_trained += e * e;
             err_zero += f64::from(v * DISC).powi(2);
         }
-        assert!(
-            err_trained < err_zero * 0.8,
-            "trained {err_trained} vs zero {err_zero}"
-        );
+        assert!(err_trained < err_zero * 0.8, "trained {err_trained} vs zero {err_zero}");
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -31,8 +31,7 @@ pub struct Tt {
 /// Mixes the two bitboards into a well-spread 64-bit hash.
 #[inline]
 fn hash(p: u64, o: u64, tag: u8) -> u64 {
-    let mut h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        ^ o.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    let mut h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ o.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
     h ^= u64::from(tag) << 17;
     h ^= h >> 31;
     h.wrapping_mul(0x1656_67b1_9e37_79f9) ^ (h >> 29)
@@ -42,11 +41,7 @@ impl Tt {
     /// A table with `2^bits` entries (32 bytes each).
     pub fn new(bits: u32) -> Self {
         let n = 1usize << bits.clamp(4, 28);
-        Tt {
-            entries: vec![Entry::default(); n],
-            mask: n - 2,
-            generation: 1,
-        }
+        Tt { entries: vec![Entry::default(); n], mask: n - 2, generation: 1 }
     }
 
     /// Forgets every entry (O(1): starts a new generation).
@@ -74,17 +69,7 @@ impl Tt {
     /// Stores the result of a search of (p, o) with window (alpha, beta) that returned `score`.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(
-        &mut self,
-        p: u64,
-        o: u64,
-        tag: u8,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        score: i32,
-        mv: u8,
-    ) {
+    pub fn store(&mut self, p: u64, o: u64, tag: u8, depth: u32, alpha: i32, beta: i32, score: i32, mv: u8) {
         let i = hash(p, o, tag) as usize & self.mask;
         let generation = self.generation;
         let (lower, upper) = if score <= alpha {
@@ -109,16 +94,7 @@ impl Tt {
                         e.mv = mv;
                     }
                 } else if depth > e.depth {
-                    *e = Entry {
-                        p,
-                        o,
-                        lower,
-                        upper,
-                        depth,
-                        mv,
-                        generation,
-                        tag,
-                    };
+                    *e = Entry { p, o, lower, upper, depth, mv, generation, tag };
                 }
                 return;
             }
@@ -131,16 +107,7 @@ impl Tt {
         } else {
             0
         };
-        bucket[victim] = Entry {
-            p,
-            o,
-            lower,
-            upper,
-            depth,
-            mv,
-            generation,
-            tag,
-        };
+        bucket[victim] = Entry { p, o, lower, upper, depth, mv, generation, tag };
     }
 }
 

@@ -18,11 +18,11 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::{index_hash, TableStats, Tablebase, Value, View, NUM_BUCKETS, SUFFIX_BITS};
 use super::super::position::{
-    can_capture_lion, canon, child, gen_moves, is_lion_capture, mirror, status, unmoves, MoveBuf, Position,
-    Status, WinReason,
+    can_capture_lion, canon, child, gen_moves, is_lion_capture, mirror, status, unmoves, MoveBuf, Position, Status,
+    WinReason,
 };
+use super::{index_hash, TableStats, Tablebase, Value, View, NUM_BUCKETS, SUFFIX_BITS};
 
 /// Builder settings.
 #[derive(Debug, Clone, Default)]
@@ -132,7 +132,8 @@ pub fn build(roots: &[Position], opts: &BuildOptions) -> (Tablebase, BuildReport
             b => b,
         })
         .collect();
-    let mut stats = TableStats { positions: n as u64, reachable, standard: roots == [Position::start()], ..Default::default() };
+    let mut stats =
+        TableStats { positions: n as u64, reachable, standard: roots == [Position::start()], ..Default::default() };
     for &b in &values {
         match Value::from_byte(b) {
             Value::Win(d) => {
@@ -364,10 +365,13 @@ fn enumerate(roots: &[Position], opts: &BuildOptions) -> (Vec<u64>, u32) {
                         (out, added)
                     },
                 )
-                .reduce(|| (Vec::new(), 0), |(mut a, x), (b, y)| {
-                    a.extend(b);
-                    (a, x + y)
-                });
+                .reduce(
+                    || (Vec::new(), 0),
+                    |(mut a, x), (b, y)| {
+                        a.extend(b);
+                        (a, x + y)
+                    },
+                );
             count += added;
             next.extend(found);
         }
@@ -480,11 +484,14 @@ fn init(keys: &[u64], values: &[AtomicU8], counters: &[AtomicU8], opts: &BuildOp
             },
         )
         .map(|(a, b, _)| (a, b))
-        .reduce(|| (Vec::new(), Vec::new()), |(mut a, mut b), (c, d)| {
-            a.extend(c);
-            b.extend(d);
-            (a, b)
-        });
+        .reduce(
+            || (Vec::new(), Vec::new()),
+            |(mut a, mut b), (c, d)| {
+                a.extend(c);
+                b.extend(d);
+                (a, b)
+            },
+        );
     pb.finish();
     r
 }

@@ -164,7 +164,9 @@ pub enum TableError {
         path: PathBuf,
     },
     /// The file is shorter (or longer) than its header says.
-    #[error("doubutsu table {path} is truncated ({actual} bytes, expected {expected}); rebuild it with `{REBUILD_COMMAND}`")]
+    #[error(
+        "doubutsu table {path} is truncated ({actual} bytes, expected {expected}); rebuild it with `{REBUILD_COMMAND}`"
+    )]
     Truncated {
         /// The path that was opened.
         path: PathBuf,
@@ -448,7 +450,8 @@ impl TableFile {
         }
         // SAFETY: the file is opened read-only; the builder replaces it by rename, never in
         // place, so the mapping is not modified under us by settai itself.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|source| TableError::Io { path: path.clone(), source })?;
+        let map =
+            unsafe { memmap2::Mmap::map(&file) }.map_err(|source| TableError::Io { path: path.clone(), source })?;
         let h = &map[..HEADER_LEN];
         let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));

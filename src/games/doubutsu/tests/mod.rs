@@ -35,9 +35,8 @@ pub(crate) fn to_engine(p: &NPos) -> Position {
 pub(crate) fn from_engine(p: &Position) -> NPos {
     let mut board = [[None; 3]; 4];
     for s in Square::ALL {
-        board[s.row() as usize][s.col() as usize] = p.piece_at(s).map(|pc| {
-            (if pc.color == Color::Sente { 0 } else { 1 }, pc.role.letter())
-        });
+        board[s.row() as usize][s.col() as usize] =
+            p.piece_at(s).map(|pc| (if pc.color == Color::Sente { 0 } else { 1 }, pc.role.letter()));
     }
     let mut hands = [[0; 3]; 2];
     for (o, c) in [Color::Sente, Color::Gote].into_iter().enumerate() {
@@ -426,7 +425,6 @@ fn reference_dense_key(k: u64) -> u64 {
     };
     (((ml * 12 + ol) * 729 + pair(st[0], 27)) * 729 + pair(st[1], 27)) * 2601 + pair(st[2], 51)
 }
-
 
 #[test]
 fn dense_key_matches_the_straightforward_definition() {

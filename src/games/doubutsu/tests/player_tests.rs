@@ -179,8 +179,8 @@ fn whole_games_between_players_finish() {
 
 #[test]
 fn positions_after_a_missed_lion_capture_are_valued_by_search() {
-    use super::naive;
     use super::super::players::value_of;
+    use super::naive;
     let root = pos("1l1/1c1/1C1/1L1 b -");
     let (t, _) = build(&[root], &BuildOptions::default());
     let mut rng = StdRng::seed_from_u64(11);
@@ -273,7 +273,15 @@ fn table_levels_fall_back_where_the_table_cannot_help() {
     assert!(capture.captures_lion(heuristic(&capture, 1, &mut rng)));
     let threatened = pos("1l1/1g1/3/L2 w -");
     let reply = heuristic(&threatened, 2, &mut rng);
-    assert!(!threatened.play(reply).unwrap().legal_moves().iter().any(|&m| threatened.play(reply).unwrap().captures_lion(m)), "{reply}");
+    assert!(
+        !threatened
+            .play(reply)
+            .unwrap()
+            .legal_moves()
+            .iter()
+            .any(|&m| threatened.play(reply).unwrap().captures_lion(m)),
+        "{reply}"
+    );
 }
 
 /// A back-and-forth: the side to move and then the other each move a piece and move it back

@@ -3,10 +3,10 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use super::naive::{self, NPos};
-use super::{pos, to_engine};
 use super::super::table::{build, BuildOptions, REBUILD_COMMAND};
 use super::super::{Position, Table, TableError, TableFile, Tablebase, Value};
+use super::naive::{self, NPos};
+use super::{pos, to_engine};
 
 fn quiet() -> BuildOptions {
     BuildOptions::default()
