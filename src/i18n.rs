@@ -63,6 +63,16 @@ pub enum Msg<'a> {
     TryAgain,
     /// Placeholder of the move select menu.
     ChooseMove,
+    /// The Resign button under a board.
+    ResignButton,
+    /// The question after it.
+    ResignConfirm,
+    /// The confirming button.
+    ResignYes,
+    /// The cancelling button.
+    ResignNo,
+    /// After "keep playing".
+    KeepPlaying,
     /// `/settings` by someone without Manage Server.
     ManagersOnly,
     /// `/settings` outside a server.
@@ -215,6 +225,16 @@ impl Msg<'_> {
             }
             (Msg::CommentarySet { on: false }, Ja) => "一手ごとの解説を**オフ**にしました。".into(),
             (Msg::Comment(c), lang) => comment_text(c, lang),
+            (Msg::ResignButton, En) => "Resign".into(),
+            (Msg::ResignButton, Ja) => "投了".into(),
+            (Msg::ResignConfirm, En) => "Resign this game? It will count as a loss.".into(),
+            (Msg::ResignConfirm, Ja) => "投了しますか？負けになります。".into(),
+            (Msg::ResignYes, En) => "Yes, resign".into(),
+            (Msg::ResignYes, Ja) => "投了する".into(),
+            (Msg::ResignNo, En) => "Keep playing".into(),
+            (Msg::ResignNo, Ja) => "続ける".into(),
+            (Msg::KeepPlaying, En) => "Good, the game goes on!".into(),
+            (Msg::KeepPlaying, Ja) => "対局を続けましょう！".into(),
             (Msg::ChooseMove, En) => "Choose your move".into(),
             (Msg::ChooseMove, Ja) => "手を選んでください".into(),
             (Msg::SideName { kind: GameKind::Reversi, side: Side::First }, En) => "black".into(),

@@ -280,8 +280,14 @@ impl Service {
     }
 
     /// Resigns the human's game.
-    pub async fn resign(&self, seat: Seat) -> Result<GameRecord, PlayError> {
-        let record = self.current(seat.channel_id).await?;
+    pub async fn resign(&self, seat: Seat, game_id: Option<i64>) -> Result<GameRecord, PlayError> {
+        let record = self.current(seat.channel_id).await.map_err(|e| match (e, game_id) {
+            (PlayError::NoGame, Some(_)) => PlayError::Stale,
+            (e, _) => e,
+        })?;
+        if game_id.is_some_and(|id| id != record.id) {
+            return Err(PlayError::Stale);
+        }
         if record.human_id != seat.user_id {
             return Err(PlayError::NotYourGame { owner: record.human_id });
         }

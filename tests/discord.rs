@@ -748,3 +748,48 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     assert!(!quiet.content().contains('💡'), "{}", quiet.content());
     bot.stop().await;
 }
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let ask_id = start.custom_ids().into_iter().find(|id| id.starts_with("rs:ask:")).expect("a Resign button");
+    let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+
+    // Someone else cannot resign for the player.
+    let other = bot.standin.interact(fixtures::button_on(&ctx.with_user(OTHER_USER_ID), &ask_id, &board)).await;
+    assert_refused(&other, "<@");
+
+    // The player is asked privately; "Keep playing" changes nothing.
+    let ask = bot.standin.interact(fixtures::button_on(&ctx, &ask_id, &board)).await;
+    assert!(ask.is_ephemeral() && ask.content().contains("Resign this game?"), "{ask}");
+    let ids = ask.custom_ids();
+    let (yes, no) =
+        (ids.iter().find(|i| i.starts_with("rs:yes:")).unwrap(), ids.iter().find(|i| i.starts_with("rs:no:")).unwrap());
+    // The ephemeral question as Discord would send it back with a click on its buttons.
+    let mut question = fixtures::bot_message(&ctx, ask.message_id().unwrap_or(1_100_000_000_000_009_999));
+    question["flags"] = json!(64);
+    let kept = bot.standin.interact(fixtures::button_on(&ctx, no, &question)).await;
+    assert!(kept.content().contains("goes on"), "{kept}");
+    assert_eq!(bot.game(&ctx).await.unwrap().status, GameStatus::Active);
+
+    // "Yes" resigns that game and posts the final board for everyone.
+    let done = bot.standin.interact(fixtures::button_on(&ctx, yes, &question)).await;
+    let contents = done.contents().join("\n");
+    assert!(contents.contains("You resigned") || contents.contains("resign"), "{contents}");
+    board_image(&done);
+    assert!(done.followups().iter().any(|f| f.flags() & 64 == 0), "the final board is public:\n{done}");
+    assert!(bot.game(&ctx).await.is_none());
+    let (_, _, status, _) = bot.snapshot(&ctx).await;
+    assert_eq!(status, GameStatus::Resigned);
+
+    // The same confirmation, or the old board's button, cannot touch a newer game.
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let again = bot.standin.interact(fixtures::button_on(&ctx, yes, &question)).await;
+    assert_refused(&again, "board");
+    let old = bot.standin.interact(fixtures::button_on(&ctx, &ask_id, &board)).await;
+    assert_refused(&old, "board");
+    assert_eq!(bot.game(&ctx).await.unwrap().status, GameStatus::Active);
+    bot.stop().await;
+}

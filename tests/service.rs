@@ -100,10 +100,10 @@ async fn a_whole_game_ends_with_a_result(pool: PgPool) {
 async fn resigning_ends_the_game_for_the_owner_only(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool));
     service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
-    assert!(matches!(service.resign(seat(BOB)).await, Err(PlayError::NotYourGame { .. })));
-    let done = service.resign(seat(ALICE)).await.unwrap();
+    assert!(matches!(service.resign(seat(BOB), None).await, Err(PlayError::NotYourGame { .. })));
+    let done = service.resign(seat(ALICE), None).await.unwrap();
     assert_eq!((done.status, done.result), (GameStatus::Resigned, Some(GameResult::Bot)));
-    assert!(matches!(service.resign(seat(ALICE)).await, Err(PlayError::NoGame)));
+    assert!(matches!(service.resign(seat(ALICE), None).await, Err(PlayError::NoGame)));
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]

@@ -3,10 +3,11 @@
 //! change nothing; slow work (the bot's reply) happens after deferring.
 
 use serenity::all::{
-    ChannelId, CommandDataOptionValue, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
-    CreateActionRow, CreateAttachment, CreateAutocompleteResponse, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu,
-    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Ready,
+    ButtonStyle, ChannelId, CommandDataOptionValue, CommandInteraction, ComponentInteraction,
+    ComponentInteractionDataKind, Context, CreateActionRow, CreateAttachment, CreateAutocompleteResponse, CreateButton,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
+    CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId,
+    Interaction, Ready,
 };
 use serenity::async_trait;
 
@@ -173,6 +174,10 @@ impl Bot {
                 let choice = values.first().map(String::as_str).unwrap_or("");
                 self.play(ctx, asker, seat_of_component(c), choice, Some((target.game_id, target.ply)), lang).await
             }
+            (None, ComponentInteractionDataKind::Button) => match ResignButton::parse(&c.data.custom_id) {
+                Some(button) => self.resign_button(ctx, c, button, lang).await,
+                None => Err(Failure::Refused(PlayError::Stale)),
+            },
             _ => Err(Failure::Refused(PlayError::Stale)),
         };
         self.report(ctx, asker, outcome, lang).await;
@@ -371,9 +376,63 @@ impl Bot {
     }
 
     async fn resign(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
-        let record = self.service.resign(seat).await.map_err(Failure::Refused)?;
+        let record = self.service.resign(seat, None).await.map_err(Failure::Refused)?;
         let board = BoardMessage::render(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
         asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
+        Ok(())
+    }
+
+    /// The board's Resign button asks first (privately); "Yes" resigns that very game and
+    /// posts the final board for everyone, "Keep playing" just closes the question.
+    async fn resign_button(
+        &self,
+        ctx: &Context,
+        c: &ComponentInteraction,
+        button: ResignButton,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        let seat = seat_of_component(c);
+        let asker = Asker::Component(c);
+        match button {
+            ResignButton::Ask { game_id } => {
+                // Only the player of that game, while it is on, is asked.
+                let record = self.service.current(seat.channel_id).await.map_err(|e| match e {
+                    PlayError::NoGame => Failure::Refused(PlayError::Stale),
+                    e => Failure::Refused(e),
+                })?;
+                if record.id != game_id {
+                    return Err(Failure::Refused(PlayError::Stale));
+                }
+                if record.human_id != seat.user_id {
+                    return Err(Failure::Refused(PlayError::NotYourGame { owner: record.human_id }));
+                }
+                let buttons = CreateActionRow::Buttons(vec![
+                    CreateButton::new(ResignButton::Confirm { game_id }.custom_id())
+                        .label(Msg::ResignYes.text(lang))
+                        .style(ButtonStyle::Danger),
+                    CreateButton::new(ResignButton::Cancel { game_id }.custom_id())
+                        .label(Msg::ResignNo.text(lang))
+                        .style(ButtonStyle::Secondary),
+                ]);
+                let ask = CreateInteractionResponseMessage::new()
+                    .content(Msg::ResignConfirm.text(lang))
+                    .components(vec![buttons])
+                    .ephemeral(true);
+                asker.respond(ctx, CreateInteractionResponse::Message(ask)).await?;
+            }
+            ResignButton::Cancel { .. } => {
+                let keep =
+                    CreateInteractionResponseMessage::new().content(Msg::KeepPlaying.text(lang)).components(vec![]);
+                asker.respond(ctx, CreateInteractionResponse::UpdateMessage(keep)).await?;
+            }
+            ResignButton::Confirm { game_id } => {
+                let record = self.service.resign(seat, Some(game_id)).await.map_err(Failure::Refused)?;
+                let done = CreateInteractionResponseMessage::new().content(Msg::Resigned.text(lang)).components(vec![]);
+                asker.respond(ctx, CreateInteractionResponse::UpdateMessage(done)).await?;
+                let board = BoardMessage::render(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
+                asker.follow_up(ctx, board.follow_up()).await?;
+            }
+        }
         Ok(())
     }
 }
@@ -439,6 +498,46 @@ impl MoveSelect {
             part: parts.next()?.parse().ok()?,
         };
         parts.next().is_none().then_some(parsed)
+    }
+}
+
+/// The Resign button under a board and the two buttons of its confirmation, each naming the
+/// game it belongs to (so an old board cannot resign a newer game).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ResignButton {
+    /// "Resign" under the board.
+    Ask { game_id: i64 },
+    /// "Yes, resign".
+    Confirm { game_id: i64 },
+    /// "Keep playing".
+    Cancel { game_id: i64 },
+}
+
+impl ResignButton {
+    fn custom_id(&self) -> String {
+        match self {
+            ResignButton::Ask { game_id } => format!("rs:ask:{game_id}"),
+            ResignButton::Confirm { game_id } => format!("rs:yes:{game_id}"),
+            ResignButton::Cancel { game_id } => format!("rs:no:{game_id}"),
+        }
+    }
+
+    fn parse(id: &str) -> Option<ResignButton> {
+        let mut parts = id.split(':');
+        if parts.next()? != "rs" {
+            return None;
+        }
+        let what = parts.next()?;
+        let game_id = parts.next()?.parse().ok()?;
+        if parts.next().is_some() {
+            return None;
+        }
+        match what {
+            "ask" => Some(ResignButton::Ask { game_id }),
+            "yes" => Some(ResignButton::Confirm { game_id }),
+            "no" => Some(ResignButton::Cancel { game_id }),
+            _ => None,
+        }
     }
 }
 
@@ -530,7 +629,13 @@ fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
     }
     let (drops, board): (Vec<String>, Vec<String>) =
         record.game.legal_moves().into_iter().partition(|m| m.contains('*'));
-    board
+    let resign =
+        CreateActionRow::Buttons(vec![CreateButton::new(ResignButton::Ask { game_id: record.id }.custom_id())
+            .label(Msg::ResignButton.text(lang))
+            .emoji('🏳')
+            .style(ButtonStyle::Secondary)]);
+    // Discord allows five rows: at most four menus (a doubutsu position never needs more).
+    let menus: Vec<CreateActionRow> = board
         .chunks(SELECT_MAX)
         .chain(drops.chunks(SELECT_MAX))
         .enumerate()
@@ -542,12 +647,28 @@ fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
                     .placeholder(Msg::ChooseMove.text(lang)),
             )
         })
-        .collect()
+        .take(4)
+        .collect();
+    menus.into_iter().chain([resign]).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resign_button_ids_round_trip_and_reject_garbage() {
+        for b in [
+            ResignButton::Ask { game_id: 7 },
+            ResignButton::Confirm { game_id: 7 },
+            ResignButton::Cancel { game_id: 9 },
+        ] {
+            assert_eq!(ResignButton::parse(&b.custom_id()), Some(b));
+        }
+        for bad in ["", "rs", "rs:ask", "rs:ask:x", "rs:maybe:1", "rs:yes:1:2", "mv:1:2:3"] {
+            assert_eq!(ResignButton::parse(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn move_select_ids_round_trip_and_reject_garbage() {
