@@ -2,6 +2,7 @@
 
 use crate::games::doubutsu::Value;
 use crate::games::{Commentary, EndReason, GameKind, Level, Side};
+use crate::store::Record;
 
 /// A language players read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -77,6 +78,8 @@ pub enum Msg<'a> {
     ManagersOnly,
     /// `/settings` outside a server.
     ServerOnly,
+    /// A player's results, per game.
+    Stats { human: u64, records: Vec<(GameKind, Record)> },
     /// The server's settings.
     Settings { levels: Vec<(GameKind, Level)>, commentary: bool },
     /// The commentary was turned on or off.
@@ -225,6 +228,29 @@ impl Msg<'_> {
             }
             (Msg::CommentarySet { on: false }, Ja) => "一手ごとの解説を**オフ**にしました。".into(),
             (Msg::Comment(c), lang) => comment_text(c, lang),
+            (Msg::Stats { human, records }, En) => {
+                let parts: Vec<String> = records
+                    .iter()
+                    .map(|(k, r)| {
+                        let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+                        format!(
+                            "{}: {}, {}, {}",
+                            kind_name(*k, En),
+                            plural(r.wins, "win", "wins"),
+                            plural(r.losses, "loss", "losses"),
+                            plural(r.draws, "draw", "draws")
+                        )
+                    })
+                    .collect();
+                format!("<@{human}>'s games here — {}", parts.join("; "))
+            }
+            (Msg::Stats { human, records }, Ja) => {
+                let parts: Vec<String> = records
+                    .iter()
+                    .map(|(k, r)| format!("{} {}勝{}敗{}分", kind_name(*k, Ja), r.wins, r.losses, r.draws))
+                    .collect();
+                format!("<@{human}> さんの成績：{}", parts.join("、"))
+            }
             (Msg::ResignButton, En) => "Resign".into(),
             (Msg::ResignButton, Ja) => "投了".into(),
             (Msg::ResignConfirm, En) => "Resign this game? It will count as a loss.".into(),

@@ -9,7 +9,7 @@ use tokio::sync::Semaphore;
 
 use crate::games::doubutsu::TableFile;
 use crate::games::{self, AiError, Commentary, Game, GameKind, Level, MoveError, Side};
-use crate::store::{Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Store, StoreError};
+use crate::store::{Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Record, Store, StoreError};
 
 /// Why a request was refused. Nothing was changed when one of these is returned.
 #[derive(Debug, thiserror::Error)]
@@ -163,6 +163,11 @@ impl Service {
             levels.push((kind, self.store.guild_level(Some(guild_id), kind).await?));
         }
         Ok(levels)
+    }
+
+    /// The seat's player's results on this server (or in direct messages), per game.
+    pub async fn record_of(&self, seat: Seat) -> Result<Vec<(GameKind, Record)>, PlayError> {
+        Ok(self.store.player_record(seat.guild_id, seat.user_id).await?)
     }
 
     /// Whether the server has the move commentary on.

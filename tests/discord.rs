@@ -115,10 +115,20 @@ async fn the_play_command_is_registered_with_japanese_names(pool: PgPool) {
     let commands = bot.standin.registered_commands().await;
     let play = commands.iter().find(|c| c["name"] == "play").expect("/play is registered");
     let subs: Vec<&str> = play["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
-    for wanted in ["reversi", "move", "board", "resign"] {
+    for wanted in ["reversi", "doubutsu", "move", "board", "resign", "stats"] {
         assert!(subs.contains(&wanted), "missing /play {wanted}: {subs:?}");
     }
     assert!(play["description_localizations"]["ja"].is_string());
+    // Japanese clients see Japanese names for the command, every subcommand and option.
+    assert_eq!(play["name_localizations"]["ja"], "あそぶ");
+    for sub in play["options"].as_array().unwrap() {
+        assert!(sub["name_localizations"]["ja"].is_string(), "{sub}");
+        for opt in sub["options"].as_array().into_iter().flatten() {
+            assert!(opt["name_localizations"]["ja"].is_string(), "{opt}");
+        }
+    }
+    let settings = commands.iter().find(|c| c["name"] == "settings").expect("/settings is registered");
+    assert_eq!(settings["name_localizations"]["ja"], "設定");
     let mv = play["options"].as_array().unwrap().iter().find(|o| o["name"] == "move").unwrap();
     assert_eq!(mv["options"][0]["autocomplete"], true);
     bot.stop().await;
@@ -791,5 +801,29 @@ async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPoo
     let old = bot.standin.interact(fixtures::button_on(&ctx, &ask_id, &board)).await;
     assert_refused(&old, "board");
     assert_eq!(bot.game(&ctx).await.unwrap().status, GameStatus::Active);
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn stats_count_each_players_games_on_this_server(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let fresh = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
+    assert!(fresh.content().contains("reversi: 0 wins, 0 losses, 0 draws"), "{}", fresh.content());
+    // Two resigned reversi games count as losses; a game still on does not count.
+    for _ in 0..2 {
+        bot.standin.interact(play_reversi(&ctx)).await;
+        bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+    }
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let mine = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
+    assert!(mine.content().contains("reversi: 0 wins, 2 losses, 0 draws"), "{}", mine.content());
+    assert_no_hidden_word("/play stats", &mine.content());
+    // Another player, and the same player on another server, start from nothing.
+    let other = bot.standin.interact(fixtures::slash(&ctx.with_user(OTHER_USER_ID), "play", "stats", json!([]))).await;
+    assert!(other.content().contains("0 losses"), "{}", other.content());
+    let elsewhere = Ctx { guild_id: fixtures::GUILD_ID + 1, ..Ctx::ja() };
+    let ja = bot.standin.interact(fixtures::slash(&elsewhere, "play", "stats", json!([]))).await;
+    assert!(ja.content().contains("リバーシ 0勝0敗0分"), "{}", ja.content());
     bot.stop().await;
 }

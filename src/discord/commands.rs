@@ -7,14 +7,14 @@ use crate::i18n::{kind_name, level_name, Lang};
 
 /// `/play` with its subcommands, names and descriptions localized for Japanese.
 pub fn play_command() -> CreateCommand {
-    CreateCommand::new("play")
+    command("play")
         .description("Play a board game")
         .description_localized("ja", "ボードゲームで遊ぶ")
         .add_option(
-            CreateCommandOption::new(CommandOptionType::SubCommand, "reversi", "Start a game of reversi")
+            option(CommandOptionType::SubCommand, "reversi", "Start a game of reversi")
                 .description_localized("ja", "リバーシを始める")
                 .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::String, "color", "Your colour (black moves first)")
+                    option(CommandOptionType::String, "color", "Your colour (black moves first)")
                         .description_localized("ja", "あなたの色（黒が先手）")
                         .add_string_choice_localized("black", "black", [("ja", "黒")])
                         .add_string_choice_localized("white", "white", [("ja", "白")])
@@ -22,18 +22,14 @@ pub fn play_command() -> CreateCommand {
                 ),
         )
         .add_option(
-            CreateCommandOption::new(
-                CommandOptionType::SubCommand,
-                "doubutsu",
-                "Start a game of doubutsu shogi (you move first)",
-            )
-            .description_localized("ja", "どうぶつしょうぎを始める（あなたが先手）"),
+            option(CommandOptionType::SubCommand, "doubutsu", "Start a game of doubutsu shogi (you move first)")
+                .description_localized("ja", "どうぶつしょうぎを始める（あなたが先手）"),
         )
         .add_option(
-            CreateCommandOption::new(CommandOptionType::SubCommand, "move", "Play a move")
+            option(CommandOptionType::SubCommand, "move", "Play a move")
                 .description_localized("ja", "手を指す")
                 .add_sub_option(
-                    CreateCommandOption::new(CommandOptionType::String, "move", "Your move, e.g. d3 or B3B2")
+                    option(CommandOptionType::String, "move", "Your move, e.g. d3 or B3B2")
                         .description_localized("ja", "指し手（例：d3、B3B2）")
                         .required(true)
                         .set_autocomplete(true)
@@ -41,21 +37,24 @@ pub fn play_command() -> CreateCommand {
                 ),
         )
         .add_option(
-            CreateCommandOption::new(CommandOptionType::SubCommand, "board", "Show the current board again")
+            option(CommandOptionType::SubCommand, "board", "Show the current board again")
                 .description_localized("ja", "今の盤面をもう一度表示する"),
         )
         .add_option(
-            CreateCommandOption::new(CommandOptionType::SubCommand, "resign", "Resign the current game")
+            option(CommandOptionType::SubCommand, "resign", "Resign the current game")
                 .description_localized("ja", "投了する"),
+        )
+        .add_option(
+            option(CommandOptionType::SubCommand, "stats", "Your results on this server")
+                .description_localized("ja", "このサーバーでのあなたの成績"),
         )
 }
 
 /// `/settings`: server managers choose how the bot plays (Discord hides it from others; the
 /// handler checks the permission again).
 pub fn settings_command() -> CreateCommand {
-    let mut game = CreateCommandOption::new(CommandOptionType::String, "game", "Which game")
-        .description_localized("ja", "ゲーム")
-        .required(true);
+    let mut game =
+        option(CommandOptionType::String, "game", "Which game").description_localized("ja", "ゲーム").required(true);
     for kind in GameKind::ALL {
         game = game.add_string_choice_localized(
             kind_name(kind, Lang::En),
@@ -63,7 +62,7 @@ pub fn settings_command() -> CreateCommand {
             [("ja", kind_name(kind, Lang::Ja))],
         );
     }
-    let mut level = CreateCommandOption::new(CommandOptionType::String, "level", "How the bot plays it")
+    let mut level = option(CommandOptionType::String, "level", "How the bot plays it")
         .description_localized("ja", "ボットの打ち方")
         .required(true);
     for kind in GameKind::ALL {
@@ -73,36 +72,69 @@ pub fn settings_command() -> CreateCommand {
             level = level.add_string_choice_localized(en, l.as_str(), [("ja", ja)]);
         }
     }
-    CreateCommand::new("settings")
+    command("settings")
         .description("Choose how the bot plays on this server (server managers)")
         .description_localized("ja", "このサーバーでのボットの打ち方を選ぶ（サーバー管理者）")
         .default_member_permissions(Permissions::MANAGE_GUILD)
         .contexts(vec![InteractionContext::Guild])
         .add_option(
-            CreateCommandOption::new(CommandOptionType::SubCommand, "show", "Show this server's settings")
+            option(CommandOptionType::SubCommand, "show", "Show this server's settings")
                 .description_localized("ja", "このサーバーの設定を表示する"),
         )
         .add_option(
-            CreateCommandOption::new(
-                CommandOptionType::SubCommand,
-                "level",
-                "Set the level of a game (applies to new games)",
-            )
-            .description_localized("ja", "ゲームのレベルを設定する（次の対局から）")
-            .add_sub_option(game)
-            .add_sub_option(level),
+            option(CommandOptionType::SubCommand, "level", "Set the level of a game (applies to new games)")
+                .description_localized("ja", "ゲームのレベルを設定する（次の対局から）")
+                .add_sub_option(game)
+                .add_sub_option(level),
         )
         .add_option(
-            CreateCommandOption::new(
-                CommandOptionType::SubCommand,
-                "commentary",
-                "Show after each move how good it was",
-            )
-            .description_localized("ja", "毎手、その手の良さを表示する")
-            .add_sub_option(
-                CreateCommandOption::new(CommandOptionType::Boolean, "on", "On or off")
-                    .description_localized("ja", "オン／オフ")
-                    .required(true),
-            ),
+            option(CommandOptionType::SubCommand, "commentary", "Show after each move how good it was")
+                .description_localized("ja", "毎手、その手の良さを表示する")
+                .add_sub_option(
+                    option(CommandOptionType::Boolean, "on", "On or off")
+                        .description_localized("ja", "オン／オフ")
+                        .required(true),
+                ),
         )
+}
+
+/// Japanese names of the commands, subcommands and options (Discord shows them to users whose
+/// client is in Japanese; interactions still carry the English names).
+fn ja_name(kind: Option<CommandOptionType>, name: &str) -> Option<&'static str> {
+    let sub = kind == Some(CommandOptionType::SubCommand);
+    Some(match (sub, name) {
+        (false, "play") if kind.is_none() => "あそぶ",
+        (false, "settings") if kind.is_none() => "設定",
+        (true, "reversi") => "リバーシ",
+        (true, "doubutsu") => "どうぶつしょうぎ",
+        (true, "move") => "指す",
+        (true, "board") => "盤面",
+        (true, "resign") => "投了",
+        (true, "stats") => "成績",
+        (true, "show") => "表示",
+        (true, "level") => "レベル",
+        (true, "commentary") => "解説",
+        (false, "color") => "色",
+        (false, "move") => "手",
+        (false, "game") => "ゲーム",
+        (false, "level") => "レベル",
+        (false, "on") => "オン",
+        _ => return None,
+    })
+}
+
+fn command(name: &str) -> CreateCommand {
+    let c = CreateCommand::new(name);
+    match ja_name(None, name) {
+        Some(ja) => c.name_localized("ja", ja),
+        None => c,
+    }
+}
+
+fn option(kind: CommandOptionType, name: &str, description: &str) -> CreateCommandOption {
+    let o = CreateCommandOption::new(kind, name, description);
+    match ja_name(Some(kind), name) {
+        Some(ja) => o.name_localized("ja", ja),
+        None => o,
+    }
 }

@@ -158,6 +158,7 @@ impl Bot {
             "move" => self.play(ctx, asker, seat, option("move").unwrap_or(""), None, lang).await,
             "board" => self.show_board(ctx, asker, seat, lang).await,
             "resign" => self.resign(ctx, asker, seat, lang).await,
+            "stats" => self.stats(ctx, asker, seat, lang).await,
             other => {
                 tracing::warn!(subcommand = other, "unknown subcommand");
                 Ok(())
@@ -379,6 +380,15 @@ impl Bot {
         let record = self.service.resign(seat, None).await.map_err(Failure::Refused)?;
         let board = BoardMessage::render(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
         asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
+        Ok(())
+    }
+
+    async fn stats(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
+        let records = self.service.record_of(seat).await.map_err(Failure::Refused)?;
+        let text = Msg::Stats { human: seat.user_id, records }.text(lang);
+        asker
+            .respond(ctx, CreateInteractionResponse::Message(CreateInteractionResponseMessage::new().content(text)))
+            .await?;
         Ok(())
     }
 

@@ -70,6 +70,18 @@ impl GameResult {
     }
 }
 
+/// A player's results in one game kind: games they won, lost and drew (resignations count
+/// as losses; games still on or closed for inactivity do not count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Record {
+    /// Games won.
+    pub wins: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Games drawn.
+    pub draws: u32,
+}
+
 /// A game to create.
 #[derive(Debug, Clone)]
 pub struct NewGame {
@@ -228,6 +240,36 @@ impl Store {
         .await
         .map_err(|e| if is_unique_violation(&e) { StoreError::ChannelBusy } else { e.into() })?;
         decode_game(&row)
+    }
+
+    /// The results of `user_id`'s finished games on one server (`None`: in direct messages),
+    /// per game kind.
+    pub async fn player_record(
+        &self,
+        guild_id: Option<u64>,
+        user_id: u64,
+    ) -> Result<Vec<(GameKind, Record)>, StoreError> {
+        let rows: Vec<(String, String, i64)> = sqlx::query_as(
+            "SELECT kind, result, count(*) FROM games
+             WHERE human_id = $1 AND guild_id IS NOT DISTINCT FROM $2 AND status IN ('finished', 'resigned')
+             GROUP BY kind, result",
+        )
+        .bind(user_id as i64)
+        .bind(guild_id.map(|g| g as i64))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out: Vec<(GameKind, Record)> = GameKind::ALL.iter().map(|&k| (k, Record::default())).collect();
+        for (kind, result, n) in rows {
+            let (Ok(kind), Some(result)) = (kind.parse::<GameKind>(), GameResult::parse(&result)) else { continue };
+            let record = &mut out.iter_mut().find(|(k, _)| *k == kind).expect("every kind listed").1;
+            let n = n as u32;
+            match result {
+                GameResult::Human => record.wins += n,
+                GameResult::Bot => record.losses += n,
+                GameResult::Draw => record.draws += n,
+            }
+        }
+        Ok(out)
     }
 
     /// The active game in a channel, if any.

@@ -6,7 +6,7 @@
 
 mod games;
 
-pub use games::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove};
+pub use games::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Record};
 
 use std::str::FromStr;
 use std::time::Duration;
