@@ -81,7 +81,11 @@ pub enum Msg<'a> {
     /// A player's results, per game.
     Stats { human: u64, records: Vec<(GameKind, Record)> },
     /// The server's settings.
-    Settings { levels: Vec<(GameKind, Level)>, commentary: bool },
+    Settings { levels: Vec<(GameKind, Level)>, commentary: bool, idle_days: u32 },
+    /// The idle limit was set.
+    IdleSet { days: u32 },
+    /// A game was closed for waiting too long.
+    Expired { human: u64, days: u32 },
     /// The commentary was turned on or off.
     CommentarySet { on: bool },
     /// The commentary on a player's move.
@@ -188,7 +192,7 @@ impl Msg<'_> {
             (Msg::ManagersOnly, Ja) => "設定を変えられるのはサーバーの管理者だけです。".into(),
             (Msg::ServerOnly, En) => "Settings belong to a server; use this command in one.".into(),
             (Msg::ServerOnly, Ja) => "設定はサーバーごとです。サーバーの中で使ってください。".into(),
-            (Msg::Settings { levels, commentary }, lang) => {
+            (Msg::Settings { levels, commentary, idle_days }, lang) => {
                 let mut lines: Vec<String> = levels
                     .iter()
                     .map(|(k, l)| format!("• {}: **{}**", kind_name(*k, lang), level_name(*l, lang)))
@@ -198,6 +202,10 @@ impl Msg<'_> {
                     (En, false) => "• Move commentary: **off**".into(),
                     (Ja, true) => "• 一手ごとの解説：**オン**".into(),
                     (Ja, false) => "• 一手ごとの解説：**オフ**".into(),
+                });
+                lines.push(match lang {
+                    En => format!("• Games waiting longer than **{idle_days} days** for a move are closed"),
+                    Ja => format!("• **{idle_days}日**指されなかった対局は終了します"),
                 });
                 let title = if lang == Ja { "このサーバーの設定" } else { "This server's settings" };
                 format!("{title}\n{}", lines.join("\n"))
@@ -250,6 +258,20 @@ impl Msg<'_> {
                     .map(|(k, r)| format!("{} {}勝{}敗{}分", kind_name(*k, Ja), r.wins, r.losses, r.draws))
                     .collect();
                 format!("<@{human}> さんの成績：{}", parts.join("、"))
+            }
+            (Msg::IdleSet { days }, En) => {
+                format!(
+                    "Games that wait longer than **{days} days** for a move will be closed (running games included)."
+                )
+            }
+            (Msg::IdleSet { days }, Ja) => {
+                format!("**{days}日**指されなかった対局は終了するようにしました（対局中のものも含みます）。")
+            }
+            (Msg::Expired { human, days }, En) => {
+                format!("<@{human}>, this game waited {days} days for a move, so I closed it. `/play` starts a new one any time!")
+            }
+            (Msg::Expired { human, days }, Ja) => {
+                format!("<@{human}> さん、{days}日間指されなかったので、この対局は終了しました。`/play` でいつでも新しく始められます！")
             }
             (Msg::ResignButton, En) => "Resign".into(),
             (Msg::ResignButton, Ja) => "投了".into(),

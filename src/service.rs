@@ -170,6 +170,21 @@ impl Service {
         Ok(self.store.player_record(seat.guild_id, seat.user_id).await?)
     }
 
+    /// Closes games idle past their server's limit; returns them with the limit in days.
+    pub async fn expire_idle(&self) -> Result<Vec<(GameRecord, u32)>, PlayError> {
+        Ok(self.store.expire_idle_games().await?)
+    }
+
+    /// How many days a game on the server may wait for a move.
+    pub async fn idle_days(&self, guild_id: Option<u64>) -> Result<u32, PlayError> {
+        Ok(self.store.guild_idle_days(guild_id).await?)
+    }
+
+    /// Sets how many days a game on the server may wait for a move (applies to running games too).
+    pub async fn set_idle_days(&self, guild_id: u64, days: u32) -> Result<(), PlayError> {
+        Ok(self.store.set_guild_idle_days(guild_id, days).await?)
+    }
+
     /// Whether the server has the move commentary on.
     pub async fn commentary_on(&self, guild_id: Option<u64>) -> Result<bool, PlayError> {
         Ok(self.store.guild_commentary(guild_id).await?)

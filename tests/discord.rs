@@ -44,7 +44,12 @@ impl Bot {
     async fn launch(pool: PgPool, guild_id: Option<u64>, table: Option<Arc<TableFile>>) -> Bot {
         let standin = StandIn::start().await;
         let store = Store::from_pool(pool);
-        let connection = Connection { token: StandIn::TOKEN.into(), guild_id, api_base: Some(standin.base_url()) };
+        let connection = Connection {
+            token: StandIn::TOKEN.into(),
+            guild_id,
+            api_base: Some(standin.base_url()),
+            idle_sweep: Duration::from_millis(300),
+        };
         let service = Service::new(store.clone()).with_doubutsu_table(table);
         let mut client = discord::client(connection, service).await.unwrap();
         let shards = client.shard_manager.clone();
@@ -825,5 +830,43 @@ async fn stats_count_each_players_games_on_this_server(pool: PgPool) {
     let elsewhere = Ctx { guild_id: fixtures::GUILD_ID + 1, ..Ctx::ja() };
     let ja = bot.standin.interact(fixtures::slash(&elsewhere, "play", "stats", json!([]))).await;
     assert!(ja.content().contains("リバーシ 0勝0敗0分"), "{}", ja.content());
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn games_idle_past_the_servers_limit_are_closed_with_a_notice(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    // A manager allows 30 days on this server; the default elsewhere is 14.
+    let days = json!([{ "name": "days", "type": 4, "value": 30 }]);
+    let set = bot.standin.interact(settings(&ctx, "idle", days, true)).await;
+    assert!(set.content().contains("**30 days**"), "{}", set.content());
+    let show = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
+    assert!(show.content().contains("**30 days**"), "{}", show.content());
+
+    let here = ctx.clone();
+    let elsewhere = Ctx { guild_id: fixtures::GUILD_ID + 1, ..ctx.with_channel(fixtures::OTHER_CHANNEL_ID) };
+    for c in [&here, &elsewhere] {
+        bot.standin.interact(play_reversi(c)).await;
+    }
+    // Both games last moved 20 days ago: past the default 14, within this server's 30.
+    let since = bot.standin.cursor();
+    sqlx::query("UPDATE games SET updated_at = now() - interval '20 days' WHERE status = 'active'")
+        .execute(bot.store.pool())
+        .await
+        .unwrap();
+    let notice = bot.standin.wait_call(since, T, |c| c.content().is_some_and(|t| t.contains("waited 14 days"))).await;
+    assert!(
+        matches!(notice.kind, support::discord::ReplyKind::ChannelMessage { channel_id } if channel_id == elsewhere.channel_id)
+    );
+    assert!(bot.game(&elsewhere).await.is_none(), "the idle game is closed");
+    let (_, _, status, _) = bot.snapshot(&elsewhere).await;
+    assert_eq!(status, GameStatus::Expired);
+    assert!(bot.game(&here).await.is_some(), "within this server's limit the game goes on");
+    // A stale tap on the closed game's board is refused; a new game can start there.
+    let refused = bot.standin.interact(play_move(&elsewhere, "d3")).await;
+    assert_refused(&refused, "no game in this channel");
+    let again = bot.standin.interact(play_reversi(&elsewhere)).await;
+    assert!(!again.is_ephemeral(), "{again}");
     bot.stop().await;
 }

@@ -394,8 +394,12 @@ fn serve() -> anyhow::Result<()> {
             }
         };
         let service = service::Service::new(store).with_doubutsu_table(table);
-        let connection =
-            discord::Connection { token, guild_id: config.discord_guild_id, api_base: config.discord_api_base.clone() };
+        let connection = discord::Connection {
+            token,
+            guild_id: config.discord_guild_id,
+            api_base: config.discord_api_base.clone(),
+            idle_sweep: discord::IDLE_SWEEP,
+        };
         tokio::select! {
             r = discord::run(connection, service) => r,
             _ = tokio::signal::ctrl_c() => {

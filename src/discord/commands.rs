@@ -88,6 +88,17 @@ pub fn settings_command() -> CreateCommand {
                 .add_sub_option(level),
         )
         .add_option(
+            option(CommandOptionType::SubCommand, "idle", "Close games that wait this many days for a move")
+                .description_localized("ja", "この日数指されなかった対局を終了する")
+                .add_sub_option(
+                    option(CommandOptionType::Integer, "days", "Days (1-365)")
+                        .description_localized("ja", "日数（1〜365）")
+                        .min_int_value(1)
+                        .max_int_value(365)
+                        .required(true),
+                ),
+        )
+        .add_option(
             option(CommandOptionType::SubCommand, "commentary", "Show after each move how good it was")
                 .description_localized("ja", "毎手、その手の良さを表示する")
                 .add_sub_option(
@@ -114,6 +125,8 @@ fn ja_name(kind: Option<CommandOptionType>, name: &str) -> Option<&'static str> 
         (true, "show") => "表示",
         (true, "level") => "レベル",
         (true, "commentary") => "解説",
+        (true, "idle") => "放置期限",
+        (false, "days") => "日数",
         (false, "color") => "色",
         (false, "move") => "手",
         (false, "game") => "ゲーム",

@@ -2,6 +2,10 @@
 //! call and one reply. Validation happens before any response, so refusals are ephemeral and
 //! change nothing; slow work (the bot's reply) happens after deferring.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
 use serenity::all::{
     ButtonStyle, ChannelId, CommandDataOptionValue, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, Context, CreateActionRow, CreateAttachment, CreateAutocompleteResponse, CreateButton,
@@ -10,6 +14,7 @@ use serenity::all::{
     Interaction, Ready,
 };
 use serenity::async_trait;
+use serenity::http::Http;
 
 use super::commands::{play_command, settings_command};
 use crate::games::{GameKind, Level, MoveError, Side};
@@ -25,12 +30,39 @@ const SELECT_MAX: usize = 25;
 pub struct Bot {
     service: Service,
     guild_id: Option<u64>,
+    idle_sweep: Duration,
+    /// Set once the idle sweeper runs (READY comes again after every reconnection).
+    sweeping: AtomicBool,
 }
 
 impl Bot {
-    /// A handler over `service`, registering commands to `guild_id` when given.
-    pub fn new(service: Service, guild_id: Option<u64>) -> Bot {
-        Bot { service, guild_id }
+    /// A handler over `service`, registering commands to `guild_id` when given and closing
+    /// idle games every `idle_sweep`.
+    pub fn new(service: Service, guild_id: Option<u64>, idle_sweep: Duration) -> Bot {
+        Bot { service, guild_id, idle_sweep, sweeping: AtomicBool::new(false) }
+    }
+
+    /// Closes games that waited too long for a move and tells their channels, forever.
+    async fn sweep_idle_games(service: Service, http: Arc<Http>, every: Duration) {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let expired = match service.expire_idle().await {
+                Ok(e) => e,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not close idle games; will try again");
+                    continue;
+                }
+            };
+            for (record, days) in expired {
+                tracing::info!(game = record.id, days, "closed an idle game");
+                let text = Msg::Expired { human: record.human_id, days }.text(Lang::default());
+                if let Err(e) = ChannelId::new(record.channel_id).say(&http, text).await {
+                    tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game");
+                }
+            }
+        }
     }
 }
 
@@ -100,6 +132,9 @@ impl EventHandler for Bot {
             tracing::error!(error = %e, "could not register slash commands");
         }
         self.finish_interrupted_turns(&ctx).await;
+        if !self.sweeping.swap(true, Ordering::SeqCst) {
+            tokio::spawn(Bot::sweep_idle_games(self.service.clone(), ctx.http.clone(), self.idle_sweep));
+        }
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
@@ -121,14 +156,16 @@ fn seat_of_component(i: &ComponentInteraction) -> Seat {
 }
 
 /// The subcommand's name and its string options.
-fn subcommand(cmd: &CommandInteraction) -> Option<(&str, Vec<(&str, &str)>)> {
+fn subcommand(cmd: &CommandInteraction) -> Option<(&str, Vec<(&str, String)>)> {
     let sub = cmd.data.options.first()?;
     let CommandDataOptionValue::SubCommand(opts) = &sub.value else { return None };
+    // Option values as text: strings as given, booleans as "true"/"false", integers in decimal.
     let strings = opts
         .iter()
         .filter_map(|o| match &o.value {
-            CommandDataOptionValue::String(s) => Some((o.name.as_str(), s.as_str())),
-            CommandDataOptionValue::Boolean(b) => Some((o.name.as_str(), if *b { "true" } else { "false" })),
+            CommandDataOptionValue::String(s) => Some((o.name.as_str(), s.clone())),
+            CommandDataOptionValue::Boolean(b) => Some((o.name.as_str(), b.to_string())),
+            CommandDataOptionValue::Integer(n) => Some((o.name.as_str(), n.to_string())),
             _ => None,
         })
         .collect();
@@ -141,9 +178,11 @@ impl Bot {
         let seat = seat_of_command(cmd);
         let asker = Asker::Command(cmd);
         let Some((name, options)) = subcommand(cmd) else { return };
-        let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+        let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
         if cmd.data.name == "settings" {
-            let text = self.settings(cmd, name, option("game"), option("level").or(option("on")), lang).await;
+            let text = self
+                .settings(cmd, name, option("game"), option("level").or(option("on")).or(option("days")), lang)
+                .await;
             if let Err(e) = asker.ephemeral(ctx, text).await {
                 tracing::warn!(error = %e, "could not answer /settings");
             }
@@ -223,13 +262,22 @@ impl Bot {
             return Msg::ManagersOnly.text(lang);
         }
         let result = match sub {
-            "show" => match (
-                self.service.guild_levels(guild.get()).await,
-                self.service.commentary_on(Some(guild.get())).await,
-            ) {
-                (Ok(levels), Ok(commentary)) => Ok(Msg::Settings { levels, commentary }.text(lang)),
-                (Err(e), _) | (_, Err(e)) => Err(e),
-            },
+            "show" => {
+                let g = Some(guild.get());
+                let settings = async {
+                    let levels = self.service.guild_levels(guild.get()).await?;
+                    let commentary = self.service.commentary_on(g).await?;
+                    let idle_days = self.service.idle_days(g).await?;
+                    Ok::<_, PlayError>(Msg::Settings { levels, commentary, idle_days }.text(lang))
+                };
+                settings.await
+            }
+            "idle" => {
+                let Some(days) = level.and_then(|d| d.parse::<u32>().ok()).filter(|d| (1..=365).contains(d)) else {
+                    return Msg::TryAgain.text(lang);
+                };
+                self.service.set_idle_days(guild.get(), days).await.map(|()| Msg::IdleSet { days }.text(lang))
+            }
             "commentary" => {
                 let on = match level {
                     Some("true") => true,

@@ -22,7 +22,12 @@ pub struct Connection {
     pub guild_id: Option<u64>,
     /// Replaces `https://discord.com` (the tests' local stand-in).
     pub api_base: Option<String>,
+    /// How often idle games are looked for and closed ([`IDLE_SWEEP`] in production).
+    pub idle_sweep: std::time::Duration,
 }
+
+/// How often the bot closes games that waited too long for a move.
+pub const IDLE_SWEEP: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// Runs the bot until the gateway connection ends for good.
 pub async fn run(connection: Connection, service: Service) -> anyhow::Result<()> {
@@ -39,7 +44,7 @@ pub async fn client(connection: Connection, service: Service) -> anyhow::Result<
     }
     // No privileged intents: slash commands and components arrive without any.
     ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
-        .event_handler(handler::Bot::new(service, connection.guild_id))
+        .event_handler(handler::Bot::new(service, connection.guild_id, connection.idle_sweep))
         .await
         .context("could not create the Discord client")
 }

@@ -182,6 +182,9 @@ pub struct Finish {
     pub score: Option<(u32, u32)>,
 }
 
+/// Days a game may wait for a move where the server set nothing (the column's default).
+pub const DEFAULT_IDLE_DAYS: u32 = 14;
+
 const GAME_COLUMNS: &str = "id, guild_id, channel_id, kind, level, human_id, human_side, position, ply, \
                             status, result, version, created_at, updated_at";
 
@@ -270,6 +273,33 @@ impl Store {
             }
         }
         Ok(out)
+    }
+
+    /// Closes every active game that waited longer than its server's idle limit (14 days in
+    /// direct messages or without a setting): status `expired`, no winner. Returns each game as
+    /// now stored with the limit that applied. One statement: a move racing the sweep either
+    /// lands first (and the game is no longer idle) or finds the game closed.
+    pub async fn expire_idle_games(&self) -> Result<Vec<(GameRecord, u32)>, StoreError> {
+        let columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
+        let rows = sqlx::query(&format!(
+            "UPDATE games g SET status = 'expired', result = 'draw', finished_at = now(), updated_at = now(),
+                    version = g.version + 1
+             FROM (SELECT a.id, COALESCE(s.idle_days, {DEFAULT_IDLE_DAYS}) AS days
+                   FROM games a LEFT JOIN guild_settings s ON s.guild_id = a.guild_id
+                   WHERE a.status = 'active') AS limits
+             WHERE g.id = limits.id AND g.status = 'active'
+               AND g.updated_at < now() - make_interval(days => limits.days)
+             RETURNING {}, limits.days",
+            columns.join(", ")
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let days: i32 = row.try_get("days")?;
+                Ok((decode_game(row)?, days as u32))
+            })
+            .collect()
     }
 
     /// The active game in a channel, if any.

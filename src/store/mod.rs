@@ -6,7 +6,7 @@
 
 mod games;
 
-pub use games::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Record};
+pub use games::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Record, DEFAULT_IDLE_DAYS};
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -123,6 +123,29 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         Ok(stored.unwrap_or(false))
+    }
+
+    /// How many days a game on this server may wait for a move.
+    pub async fn guild_idle_days(&self, guild_id: Option<u64>) -> Result<u32, StoreError> {
+        let Some(guild_id) = guild_id else { return Ok(DEFAULT_IDLE_DAYS) };
+        let stored: Option<i32> = sqlx::query_scalar("SELECT idle_days FROM guild_settings WHERE guild_id = $1")
+            .bind(guild_id as i64)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(stored.map_or(DEFAULT_IDLE_DAYS, |d| d as u32))
+    }
+
+    /// Sets how many days (1..=365) a game on this server may wait for a move.
+    pub async fn set_guild_idle_days(&self, guild_id: u64, days: u32) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO guild_settings (guild_id, idle_days) VALUES ($1, $2)
+             ON CONFLICT (guild_id) DO UPDATE SET idle_days = EXCLUDED.idle_days, updated_at = now()",
+        )
+        .bind(guild_id as i64)
+        .bind(days.clamp(1, 365) as i32)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// Turns a server's move commentary on or off (from the next move on).
