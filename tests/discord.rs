@@ -61,6 +61,21 @@ impl Bot {
         Bot { standin, shards, store }
     }
 
+    /// A doubutsu game of `ctx`'s user (sente) set up at `start`, as if started there.
+    async fn doubutsu_game_at(&self, ctx: &Ctx, start: doubutsu::Position, level: Level) -> GameRecord {
+        self.store
+            .create_game(&NewGame {
+                guild_id: Some(ctx.guild_id),
+                channel_id: ctx.channel_id,
+                human_id: ctx.user_id,
+                human_side: Side::First,
+                level,
+                game: Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(start))),
+            })
+            .await
+            .unwrap()
+    }
+
     async fn stop(self) {
         self.shards.shutdown_all().await;
     }
@@ -502,18 +517,7 @@ async fn doubutsu_table_levels_answer_through_the_bot_as_the_table_says(pool: Pg
     let mut checked = 0;
     for (i, level) in [Level::Strongest, Level::Settai].into_iter().enumerate() {
         let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 1 + i as u64);
-        let record = bot
-            .store
-            .create_game(&NewGame {
-                guild_id: Some(ctx.guild_id),
-                channel_id: ctx.channel_id,
-                human_id: USER_ID,
-                human_side: Side::First,
-                level,
-                game: Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root))),
-            })
-            .await
-            .unwrap();
+        let record = bot.doubutsu_game_at(&ctx, root, level).await;
         let mut local = doubutsu::Game::from_position(root);
         for _ in 0..300 {
             if local.outcome().is_some() {
@@ -719,17 +723,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
 
     // Doubutsu, in Japanese: the exact value and the divergence from the table.
     let ja = Ctx::ja();
-    bot.store
-        .create_game(&NewGame {
-            guild_id: Some(ja.guild_id),
-            channel_id: ja.channel_id,
-            human_id: USER_ID,
-            human_side: Side::First,
-            level: Level::Settai,
-            game: Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root))),
-        })
-        .await
-        .unwrap();
+    bot.doubutsu_game_at(&ja, root, Level::Settai).await;
     let game = doubutsu::Game::from_position(root);
     let best = doubutsu::strongest(&*table, &game).unwrap();
     let worst = game
@@ -740,17 +734,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     let good = bot.standin.interact(play_move(&ja, &best.to_string())).await;
     assert!(good.content().contains(&format!("💡 **{best}** は最善手です")), "{}", good.content());
     bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
-    bot.store
-        .create_game(&NewGame {
-            guild_id: Some(ja.guild_id),
-            channel_id: ja.channel_id,
-            human_id: USER_ID,
-            human_side: Side::First,
-            level: Level::Settai,
-            game: Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root))),
-        })
-        .await
-        .unwrap();
+    bot.doubutsu_game_at(&ja, root, Level::Settai).await;
     let bad = bot.standin.interact(play_move(&ja, &worst.to_string())).await;
     assert!(bad.content().contains("最善手乖離度"), "{}", bad.content());
 

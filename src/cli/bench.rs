@@ -286,14 +286,7 @@ pub(super) fn hospitality_doubutsu(
     use crate::hospitality::{self, Summary};
     let level = DoubutsuLevel::parse(level)
         .with_context(|| format!("unknown doubutsu level {level:?} (settai, strongest, weakest)"))?;
-    let guests: Vec<DoubutsuGuest> = if guests.trim() == "all" {
-        DoubutsuGuest::all()
-    } else {
-        split_guests(guests)
-            .iter()
-            .map(|g| DoubutsuGuest::parse(g).with_context(|| format!("unknown guest {g:?}")))
-            .collect::<anyhow::Result<_>>()?
-    };
+    let guests = parse_guests(guests, DoubutsuGuest::all, DoubutsuGuest::parse)?;
     // Every level is measured against the exact values, so the table is needed even for weakest.
     let table = TableFile::open(table_path)?;
     let started = Instant::now();
@@ -313,15 +306,34 @@ pub(super) fn hospitality_doubutsu(
             }
         })
         .collect();
+    report(&format!("doubutsu {}", level.name()), games, seed, started, &rows, &records, out)
+}
+
+/// The guests named on the command line (`all`, or a comma-separated list), shared by both games.
+fn parse_guests<G>(list: &str, all: fn() -> Vec<G>, parse: fn(&str) -> Option<G>) -> anyhow::Result<Vec<G>> {
+    if list.trim() == "all" {
+        return Ok(all());
+    }
+    split_guests(list).iter().map(|g| parse(g).with_context(|| format!("unknown guest {g:?}"))).collect()
+}
+
+/// Prints a run's table and writes its files, for both games.
+fn report(
+    title: &str,
+    games: usize,
+    seed: u64,
+    started: Instant,
+    rows: &[crate::hospitality::Summary],
+    records: &[Vec<crate::hospitality::GameRecord>],
+    out: &Path,
+) -> anyhow::Result<()> {
     println!(
-        "doubutsu {}: {} games per guest, seed {seed}, {} threads, {:.1} s\n",
-        level.name(),
-        games,
+        "{title}: {games} games per guest, seed {seed}, {} threads, {:.1} s\n",
         rayon::current_num_threads(),
         started.elapsed().as_secs_f64()
     );
-    print!("{}", hospitality::markdown_table(&rows));
-    hospitality::write_outputs(out, &rows, &records)?;
+    print!("{}", crate::hospitality::markdown_table(rows));
+    crate::hospitality::write_outputs(out, rows, records)?;
     println!("\nwrote {}/results.json, results.csv, win_rates.png, distribution.png, value_curve.png", out.display());
     Ok(())
 }
@@ -362,14 +374,7 @@ pub(super) fn hospitality_reversi(
     }
     let level = ReversiLevel::parse(level, budget_scale)
         .with_context(|| format!("unknown reversi level {level:?} (standard, highest, none)"))?;
-    let guests: Vec<ReversiGuest> = if guests.trim() == "all" {
-        ReversiGuest::all()
-    } else {
-        split_guests(guests)
-            .iter()
-            .map(|g| ReversiGuest::parse(g).with_context(|| format!("unknown guest {g:?}")))
-            .collect::<anyhow::Result<_>>()?
-    };
+    let guests = parse_guests(guests, ReversiGuest::all, ReversiGuest::parse)?;
     let eval = PatternEval::builtin();
     let started = Instant::now();
     let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), |guest, i, rng| {
@@ -397,16 +402,6 @@ pub(super) fn hospitality_reversi(
             }
         })
         .collect();
-    println!(
-        "reversi {} at {:.2} s per move: {} games per guest, seed {seed}, {} threads, {:.1} s\n",
-        level.name(),
-        level.budget.as_secs_f64(),
-        games,
-        rayon::current_num_threads(),
-        started.elapsed().as_secs_f64()
-    );
-    print!("{}", hospitality::markdown_table(&rows));
-    hospitality::write_outputs(out, &rows, &records)?;
-    println!("\nwrote {}/results.json, results.csv, win_rates.png, distribution.png, value_curve.png", out.display());
-    Ok(())
+    let title = format!("reversi {} at {:.2} s per move", level.name(), level.budget.as_secs_f64());
+    report(&title, games, seed, started, &rows, &records, out)
 }
