@@ -93,11 +93,7 @@ pub(super) fn quick(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
 
 /// `settai bench engine`: perft, the FFO suite (every answer checked) and each level's reply
 /// on mid-game positions.
-pub(super) fn engine(
-    ffo: &[(String, reversi::Position, i32, Vec<reversi::Move>)],
-    perft_depth: u32,
-    positions: usize,
-) -> anyhow::Result<()> {
+pub(super) fn engine(ffo: &[super::FfoCase], perft_depth: u32, positions: usize) -> anyhow::Result<()> {
     println!("machine: {} logical cores; one thread per measurement", cores());
     let watch = Stopwatch::start();
     let leaves = reversi::perft(&reversi::Position::start(), perft_depth);

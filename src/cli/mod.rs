@@ -498,7 +498,10 @@ type SolveCase = (String, reversi::Position, Option<(i32, Vec<reversi::Move>)>);
 
 /// `settai solve reversi`: exact solving of one position, or of each position of an FFO file.
 /// The positions of an FFO suite file: (name, position, exact score, best moves).
-fn ffo_cases(path: &std::path::Path) -> anyhow::Result<Vec<(String, reversi::Position, i32, Vec<reversi::Move>)>> {
+/// One FFO test: name, position, exact score for the side to move, the best moves.
+pub(crate) type FfoCase = (String, reversi::Position, i32, Vec<reversi::Move>);
+
+fn ffo_cases(path: &std::path::Path) -> anyhow::Result<Vec<FfoCase>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("could not read {}", path.display()))?;
     let mut cases = Vec::new();
     for line in text.lines().filter(|l| l.starts_with('#') && l[1..].starts_with(|c: char| c.is_ascii_digit())) {

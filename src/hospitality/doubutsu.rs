@@ -165,7 +165,7 @@ impl DoubutsuGuest {
 /// defend: pieces left to be taken for nothing.
 pub fn hanging(pos: &Position, owner: Color) -> usize {
     (0..12)
-        .filter_map(|i| Square::new(i))
+        .filter_map(Square::new)
         .filter(|&sq| {
             pos.piece_at(sq).is_some_and(|p| p.color == owner && p.role != Role::Lion)
                 && pos.attacks(owner.opposite(), sq)
