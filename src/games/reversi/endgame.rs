@@ -670,9 +670,10 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::super::board::Color;
+    use super::super::naive::random_position;
     use super::*;
     use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
 
     /// Plain full-width negamax over the public `Position` API: the reference.
     fn negamax(pos: &Position) -> i32 {
@@ -682,26 +683,13 @@ mod tests {
         pos.legal_moves().into_iter().map(|m| -negamax(&pos.play(m).unwrap())).max().unwrap()
     }
 
-    fn random_position(rng: &mut StdRng, empties: u32) -> Position {
-        loop {
-            let mut pos = Position::start();
-            while pos.empties() > empties && !pos.is_game_over() {
-                let legal = pos.legal_moves();
-                pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
-            }
-            if !pos.is_game_over() {
-                return pos;
-            }
-        }
-    }
-
     #[test]
     fn solver_matches_plain_negamax_on_random_endgames() {
         let mut rng = StdRng::seed_from_u64(404);
         let eval = PatternEval::builtin();
         let mut engine = Engine::new(16);
         for i in 0..120 {
-            let pos = random_position(&mut rng, 1 + i % 10);
+            let pos = random_position(&mut rng, 1 + i % 10, 0);
             let want = negamax(&pos);
             engine.clear();
             let (best, score) = engine.solve_root(&eval, pos.player(), pos.opponent(), -64, 64).unwrap();
@@ -727,7 +715,7 @@ mod tests {
         let eval = PatternEval::builtin();
         let mut passes = 0;
         for i in 0..400 {
-            let pos = random_position(&mut rng, 1 + i % 4);
+            let pos = random_position(&mut rng, 1 + i % 4, 0);
             let want = negamax(&pos);
             passes += usize::from(pos.legal_moves() == [Move::Pass]);
             for a in (-64..64).step_by(3).chain([want - 1, want]) {
@@ -749,7 +737,7 @@ mod tests {
         let eval = PatternEval::builtin();
         let mut engine = Engine::new(18);
         for _ in 0..4 {
-            let pos = random_position(&mut rng, 16);
+            let pos = random_position(&mut rng, 16, 0);
             engine.clear();
             let (_, full) = engine.solve_root(&eval, pos.player(), pos.opponent(), -64, 64).unwrap();
             engine.clear();
@@ -780,7 +768,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(77);
         let mut seen = 0;
         for i in 0..40 {
-            let pos = random_position(&mut rng, 6 + i % 8);
+            let pos = random_position(&mut rng, 6 + i % 8, 0);
             let sb = stable_discs(pos.black(), pos.white());
             let sw = stable_discs(pos.white(), pos.black());
             seen += (sb | sw).count_ones();

@@ -257,28 +257,16 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::super::endgame::solve;
+    use super::super::naive::random_position;
     use super::*;
     use rand::rngs::StdRng;
     use rand::SeedableRng;
-
-    fn random_position(rng: &mut StdRng, empties: u32) -> Position {
-        loop {
-            let mut pos = Position::start();
-            while pos.empties() > empties && !pos.is_game_over() {
-                let legal = pos.legal_moves();
-                pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
-            }
-            if pos.legal_mask().count_ones() >= 2 {
-                return pos;
-            }
-        }
-    }
 
     #[test]
     fn strong_level_plays_perfectly_near_the_end() {
         let mut rng = StdRng::seed_from_u64(14);
         for _ in 0..6 {
-            let pos = random_position(&mut rng, 14);
+            let pos = random_position(&mut rng, 14, 2);
             let r = reply(&pos, pos.turn().opposite(), Level::None, Duration::from_secs(5), &mut rng);
             assert_eq!(r.stage, Stage::Exact);
             let exact = solve(&pos).score;
@@ -292,7 +280,7 @@ mod tests {
     fn every_level_answers_legally_within_its_time() {
         let mut rng = StdRng::seed_from_u64(15);
         for empties in [58, 44, 30, 20, 13, 12, 8] {
-            let pos = random_position(&mut rng, empties);
+            let pos = random_position(&mut rng, empties, 2);
             for level in [Level::Standard, Level::Highest, Level::None] {
                 let budget = Duration::from_millis(300);
                 let r = reply(&pos, pos.turn().opposite(), level, budget, &mut rng);

@@ -1,6 +1,8 @@
 //! Test-only brute-force reference: an 8x8 array board that walks each direction square by
 //! square. It shares no code with the bitboard core so the two can check each other.
 
+use rand::Rng;
+
 use super::board::{Color, Move, Position};
 
 const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -132,5 +134,20 @@ impl NaiveBoard {
             }
         }
         total
+    }
+}
+
+/// A position reached by random play with at most `empties` empty squares, game not over, and
+/// at least `min_placements` placements for the side to move (0 allows a forced pass).
+pub fn random_position(rng: &mut impl Rng, empties: u32, min_placements: u32) -> Position {
+    loop {
+        let mut pos = Position::start();
+        while pos.empties() > empties && !pos.is_game_over() {
+            let legal = pos.legal_moves();
+            pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+        }
+        if !pos.is_game_over() && pos.legal_mask().count_ones() >= min_placements {
+            return pos;
+        }
     }
 }

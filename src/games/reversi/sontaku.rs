@@ -348,25 +348,12 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::super::board::{Color, Move, Position};
+    use super::super::naive::random_position;
     use super::*;
     use rand::rngs::mock::StepRng;
     use rand::rngs::StdRng;
     use rand::SeedableRng;
     use std::time::{Duration, Instant};
-
-    /// A random position with `empties` empty squares and at least two moves for the side to move.
-    fn random_position(rng: &mut StdRng, empties: u32) -> Position {
-        loop {
-            let mut pos = Position::start();
-            while pos.empties() > empties && !pos.is_game_over() {
-                let legal = pos.legal_moves();
-                pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
-            }
-            if !pos.is_game_over() && pos.legal_mask().count_ones() >= 2 {
-                return pos;
-            }
-        }
-    }
 
     /// Human's final margin (empties to the winner) of a finished game.
     fn human_margin(pos: &Position, human: Color) -> i32 {
@@ -408,7 +395,7 @@ mod tests {
         let mut always_jitter = StepRng::new(0, 0);
         let mut wins_possible = 0;
         for i in 0..16 {
-            let pos = random_position(&mut rng, 5 + i % 5);
+            let pos = random_position(&mut rng, 5 + i % 5, 2);
             let cpu = pos.turn();
             let human = cpu.opposite();
             let value = |q: &Position| standard_final_value(human_margin(q, human));
@@ -466,7 +453,7 @@ mod tests {
         assert_eq!(jitter_index(1, false, &mut rng), 0);
         // A midgame choice with a jitter-forcing rng plays a lower-ranked move.
         let mut srng = StdRng::seed_from_u64(3);
-        let pos = random_position(&mut srng, 36);
+        let pos = random_position(&mut srng, 36, 2);
         let mut engine = Engine::new(18);
         engine.set_deadline(Some(Instant::now() + Duration::from_millis(300)));
         let c = engine.sontaku(Sontaku::Standard, pos.player(), pos.opponent(), &mut StepRng::new(0, 0));
@@ -491,7 +478,7 @@ mod tests {
     fn highest_full_read_maximises_the_human_result() {
         let mut rng = StdRng::seed_from_u64(12);
         for _ in 0..8 {
-            let pos = random_position(&mut rng, 9);
+            let pos = random_position(&mut rng, 9, 2);
             let cpu = pos.turn();
             let human = cpu.opposite();
             let value = |q: &Position| highest_final_value(human_margin(q, human), q.count(cpu));
@@ -509,7 +496,7 @@ mod tests {
         let mut cooperative_gain = 0;
         while tried < 12 {
             let e = 5 + rng.gen_range(0..4);
-            let pos = random_position(&mut rng, e);
+            let pos = random_position(&mut rng, e, 2);
             let cpu = pos.turn();
             let human = cpu.opposite();
             let guarantee = reference(&pos, cpu, &|q| human_margin(q, human));
