@@ -1,6 +1,7 @@
 //! Every player-facing sentence, in English and Japanese, in one place.
 
 use crate::games::doubutsu::Value;
+use crate::games::story::Moment;
 use crate::games::{Commentary, EndReason, GameKind, Level, Side};
 use crate::store::Record;
 
@@ -96,6 +97,24 @@ pub enum Msg<'a> {
     LevelNotForGame { kind: GameKind },
     /// Label of the colour option.
     SideName { kind: GameKind, side: Side },
+    /// Title of the after-game chart.
+    ChartTitle,
+    /// Top of the doubutsu chart's scale.
+    ChartWinning,
+    /// Bottom of the doubutsu chart's scale.
+    ChartLosing,
+    /// A disc margin on the reversi chart's scale.
+    ChartDiscs { discs: i32 },
+    /// The chart's ply axis.
+    ChartPlies { plies: usize },
+    /// Legend of the best-find markers.
+    ChartFinds,
+    /// Legend of the slip markers.
+    ChartSlips,
+    /// The after-game summary under the chart.
+    Summary { finds: &'a [Moment], slips: &'a [Moment] },
+    /// Caption of the replay animation.
+    Replay,
 }
 
 impl Msg<'_> {
@@ -235,6 +254,23 @@ impl Msg<'_> {
                 "一手ごとの解説を**オン**にしました。毎手、その手の良さを表示します。".into()
             }
             (Msg::CommentarySet { on: false }, Ja) => "一手ごとの解説を**オフ**にしました。".into(),
+            (Msg::ChartTitle, En) => "How your game went (your side, after each move)".into(),
+            (Msg::ChartTitle, Ja) => "対局のながれ（あなたから見た形勢）".into(),
+            (Msg::ChartWinning, En) => "winning".into(),
+            (Msg::ChartWinning, Ja) => "勝ち".into(),
+            (Msg::ChartLosing, En) => "losing".into(),
+            (Msg::ChartLosing, Ja) => "負け".into(),
+            (Msg::ChartDiscs { discs }, En) => format!("{discs:+}"),
+            (Msg::ChartDiscs { discs }, Ja) => format!("{discs:+}石"),
+            (Msg::ChartPlies { plies }, En) => format!("move {plies}"),
+            (Msg::ChartPlies { plies }, Ja) => format!("{plies}手"),
+            (Msg::ChartFinds, En) => "great moves".into(),
+            (Msg::ChartFinds, Ja) => "好手".into(),
+            (Msg::ChartSlips, En) => "slips".into(),
+            (Msg::ChartSlips, Ja) => "惜しい手".into(),
+            (Msg::Summary { finds, slips }, lang) => summary_text(finds, slips, lang),
+            (Msg::Replay, En) => "🎞️ The whole game, move by move.".into(),
+            (Msg::Replay, Ja) => "🎞️ 対局をふりかえり（一手ずつ再生）".into(),
             (Msg::Comment(c), lang) => comment_text(c, lang),
             (Msg::Stats { human, records }, En) => {
                 let parts: Vec<String> = records
@@ -307,6 +343,37 @@ fn value_words(v: Value, lang: Lang) -> String {
         (Value::Loss(n), Lang::Ja) => format!("{n}手で負け"),
         (Value::Draw, Lang::Ja) => "引き分け".into(),
     }
+}
+
+/// "Great moves: 12 B3B2, 20 a1. Slips: 7 c3." (the chart's markers in words).
+fn summary_text(finds: &[Moment], slips: &[Moment], lang: Lang) -> String {
+    let list = |ms: &[Moment]| ms.iter().map(|m| format!("**{}** ({})", m.mv, m.ply)).collect::<Vec<_>>().join(", ");
+    let mut parts = Vec::new();
+    match lang {
+        Lang::En => {
+            if !finds.is_empty() {
+                parts.push(format!("🌟 Great moves: {}.", list(finds)));
+            }
+            if !slips.is_empty() {
+                parts.push(format!("🔍 Worth another look: {}.", list(slips)));
+            }
+            if parts.is_empty() {
+                parts.push("📈 A steady game, no big swings.".into());
+            }
+        }
+        Lang::Ja => {
+            if !finds.is_empty() {
+                parts.push(format!("🌟 好手：{}", list(finds)));
+            }
+            if !slips.is_empty() {
+                parts.push(format!("🔍 ふりかえりたい手：{}", list(slips)));
+            }
+            if parts.is_empty() {
+                parts.push("📈 大きなゆれのない、安定した対局でした。".into());
+            }
+        }
+    }
+    parts.join("\n")
 }
 
 fn comment_text(c: &Commentary, lang: Lang) -> String {

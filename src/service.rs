@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use tokio::sync::Semaphore;
 
 use crate::games::doubutsu::TableFile;
+use crate::games::story::{story, Story};
 use crate::games::{self, AiError, Commentary, Game, GameKind, Level, MoveError, Side};
 use crate::store::{Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Record, Store, StoreError};
 
@@ -326,19 +327,50 @@ impl Service {
     /// The last move of a stored game, found by replaying its move list from its start; a list
     /// that does not lead to the stored position is reported as corrupt rather than trusted.
     pub async fn last_move(&self, record: &GameRecord) -> Result<Option<PlayedMove>, PlayError> {
+        Ok(self.replayed(record).await?.1)
+    }
+
+    /// The moves of a stored game from its start, in canonical notation, checked like
+    /// [`Service::last_move`].
+    pub async fn history(&self, record: &GameRecord) -> Result<Vec<String>, PlayError> {
+        Ok(self.replayed(record).await?.0)
+    }
+
+    async fn replayed(&self, record: &GameRecord) -> Result<(Vec<String>, Option<PlayedMove>), PlayError> {
         let moves = self.store.moves(record.id).await?;
         let corrupt = |reason: String| PlayError::Store(StoreError::Corrupt { game_id: record.id, reason });
         let mut game = record.game.initial();
         let mut last = None;
+        let mut history = Vec::with_capacity(moves.len());
         for m in &moves {
             let (next, notation) = game.play(&m.notation).map_err(|e| corrupt(format!("ply {}: {e}", m.ply)))?;
+            history.push(notation.clone());
             last = Some(PlayedMove { before: game, notation, by_bot: m.by_bot });
             game = next;
         }
         if game != record.game || moves.len() as u32 != record.ply {
             return Err(corrupt("the move list does not lead to the stored position".into()));
         }
-        Ok(last)
+        Ok((history, last))
+    }
+
+    /// How the game of `record` went for its human (values, slips, finds) after `moves` from
+    /// its start; computed on the bounded AI pool. `None` if it cannot be told (logged).
+    pub async fn story(&self, record: &GameRecord, moves: Vec<String>) -> Option<Story> {
+        let _slot = self.ai_slots.acquire().await.expect("AI semaphore is never closed");
+        let (start, human, table) = (record.game.initial(), record.human_side, self.doubutsu_table.clone());
+        let told = tokio::task::spawn_blocking(move || story(&start, &moves, human, table.as_deref())).await;
+        match told {
+            Ok(Ok(s)) => Some(s),
+            Ok(Err(e)) => {
+                tracing::warn!(game = record.id, error = %e, "could not tell a game's story");
+                None
+            }
+            Err(e) => {
+                tracing::error!(game = record.id, error = %e, "story task failed");
+                None
+            }
+        }
     }
 
     /// Active games in which the bot is to move: a crash between a human move and the bot's

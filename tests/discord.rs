@@ -110,6 +110,16 @@ fn board_image(x: &Exchange) -> image::DynamicImage {
     image::load_from_memory(png).expect("the board is a valid PNG")
 }
 
+/// How many frames a GIF has (it must decode).
+fn gif_frames(bytes: &[u8]) -> usize {
+    let mut decoder = gif::DecodeOptions::new().read_info(bytes).expect("a valid GIF");
+    let mut n = 0;
+    while decoder.read_next_frame().expect("a valid frame").is_some() {
+        n += 1;
+    }
+    n
+}
+
 /// The move menu of the newest board: (custom_id, move values).
 fn move_menu(x: &Exchange) -> (String, Vec<String>) {
     let ids = x.custom_ids();
@@ -321,6 +331,11 @@ async fn a_complete_game_by_tapping_ends_with_a_result(pool: PgPool) {
     assert_eq!(ply as usize, moves);
     let game = Game::decode(GameKind::Reversi, &position).unwrap();
     assert!(game.outcome().is_some());
+    // The final board comes with the replay of the whole game: a frame per position.
+    let gif = last.file("replay.gif").unwrap_or_else(|| panic!("no replay:\n{last}"));
+    assert_eq!(gif_frames(gif), moves + 1);
+    assert!(last.content().contains("The whole game"), "{}", last.content());
+    assert!(last.file("chart.png").is_none(), "the chart comes with the commentary only");
     // The channel is free for a new game.
     let again = bot.standin.interact(play_reversi(&ctx)).await;
     assert!(!again.is_ephemeral());
@@ -719,7 +734,13 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     assert!(text.contains("💡 **d3**") && text.contains("discs"), "{text}");
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].contains("You played **d3**") && lines[1].starts_with("💡"), "under the player's move: {text}");
-    bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+    // After the game: the replay, the chart of how it went and its summary.
+    let over = bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+    assert_eq!(gif_frames(over.file("replay.gif").expect("a replay")), 3, "start, d3 and the bot's reply");
+    let chart = image::load_from_memory(over.file("chart.png").expect("a chart")).unwrap();
+    assert_eq!(chart.width(), settai::render::story::WIDTH);
+    let summary = over.content();
+    assert!(["Great moves", "Worth another look", "A steady game"].iter().any(|w| summary.contains(w)), "{summary}");
 
     // Doubutsu, in Japanese: the exact value and the divergence from the table.
     let ja = Ctx::ja();
@@ -733,7 +754,8 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
         .expect("a move worse than the best");
     let good = bot.standin.interact(play_move(&ja, &best.to_string())).await;
     assert!(good.content().contains(&format!("💡 **{best}** は最善手です")), "{}", good.content());
-    bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
+    let over = bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
+    assert!(over.file("chart.png").is_some() && over.content().contains("🎞️ 対局をふりかえり"), "{over}");
     bot.doubutsu_game_at(&ja, root, Level::Settai).await;
     let bad = bot.standin.interact(play_move(&ja, &worst.to_string())).await;
     assert!(bad.content().contains("最善手乖離度"), "{}", bad.content());

@@ -17,6 +17,7 @@ use serenity::async_trait;
 use serenity::http::Http;
 
 use super::commands::{play_command, settings_command};
+use crate::games::story::Story;
 use crate::games::{GameKind, Level, MoveError, Side};
 use crate::i18n::{Lang, Msg};
 use crate::render;
@@ -338,8 +339,7 @@ impl Bot {
             let lang = Lang::default();
             let posted = match self.service.bot_reply(record).await {
                 Ok(turn) => {
-                    let board =
-                        BoardMessage::render(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang).await;
+                    let board = self.board(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang).await;
                     channel.send_message(ctx, board.channel_message()).await.map(drop)
                 }
                 Err(PlayError::AlreadyPlayed) => Ok(()),
@@ -349,6 +349,42 @@ impl Bot {
                 tracing::warn!(error = %e, channel = %channel, "could not post a recovered board");
             }
         }
+    }
+
+    /// The board message for `record`, rendered on the blocking pool; a finished game also gets
+    /// its replay and, when the server has commentary on, its chart and summary.
+    async fn board(
+        &self,
+        record: &GameRecord,
+        last: Option<&PlayedMove>,
+        lines: Vec<String>,
+        lang: Lang,
+    ) -> BoardMessage {
+        let review = if record.status == GameStatus::Active {
+            None
+        } else {
+            match self.service.history(record).await {
+                Ok(moves) => {
+                    let story = match self.service.commentary_on(record.guild_id).await {
+                        Ok(true) => self.service.story(record, moves.clone()).await,
+                        Ok(false) => None,
+                        Err(e) => {
+                            tracing::warn!(error = %e, "could not read the commentary setting");
+                            None
+                        }
+                    };
+                    Some(Review { start: record.game.initial(), moves, story })
+                }
+                Err(e) => {
+                    tracing::warn!(game = record.id, error = %e, "no replay: the move list could not be read");
+                    None
+                }
+            }
+        };
+        let (record, last) = (record.clone(), last.cloned());
+        tokio::task::spawn_blocking(move || BoardMessage::new(&record, last.as_ref(), lines, review, lang))
+            .await
+            .expect("board rendering panicked")
     }
 
     async fn start(
@@ -365,7 +401,7 @@ impl Bot {
         let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side: side }.text(lang)];
         lines.extend(narrate(&reply.moves, lang));
-        let board = BoardMessage::render(&reply.record, reply.last_move(), lines, lang).await;
+        let board = self.board(&reply.record, reply.last_move(), lines, lang).await;
         asker.edit(ctx, board.edit()).await?;
         Ok(())
     }
@@ -401,7 +437,7 @@ impl Bot {
             // Right under the player's own move.
             lines.insert(1.min(lines.len()), Msg::Comment(c).text(lang));
         }
-        let board = BoardMessage::render(&turn.record, turn.last_move(), lines, lang).await;
+        let board = self.board(&turn.record, turn.last_move(), lines, lang).await;
         match asker {
             Asker::Command(_) => asker.edit(ctx, board.edit()).await?,
             Asker::Component(_) => {
@@ -419,14 +455,14 @@ impl Bot {
         let last = self.service.last_move(&record).await.map_err(Failure::Refused)?;
         let lines =
             if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
-        let board = BoardMessage::render(&record, last.as_ref(), lines, lang).await;
+        let board = self.board(&record, last.as_ref(), lines, lang).await;
         asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
         Ok(())
     }
 
     async fn resign(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
         let record = self.service.resign(seat, None).await.map_err(Failure::Refused)?;
-        let board = BoardMessage::render(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
+        let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
         asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
         Ok(())
     }
@@ -487,7 +523,7 @@ impl Bot {
                 let record = self.service.resign(seat, Some(game_id)).await.map_err(Failure::Refused)?;
                 let done = CreateInteractionResponseMessage::new().content(Msg::Resigned.text(lang)).components(vec![]);
                 asker.respond(ctx, CreateInteractionResponse::UpdateMessage(done)).await?;
-                let board = BoardMessage::render(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
+                let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
                 asker.follow_up(ctx, board.follow_up()).await?;
             }
         }
@@ -599,23 +635,30 @@ impl ResignButton {
     }
 }
 
-/// A board reply: text, PNG and (when the human is to move) the move menus.
+/// A board reply: text, the board PNG (plus, once the game is over, its replay and chart) and
+/// (when the human is to move) the move menus.
 struct BoardMessage {
     content: String,
-    png: Vec<u8>,
+    files: Vec<(&'static str, Vec<u8>)>,
     components: Vec<CreateActionRow>,
 }
 
-impl BoardMessage {
-    /// Renders on the blocking pool: image work stays off the async runtime.
-    async fn render(record: &GameRecord, last: Option<&PlayedMove>, lines: Vec<String>, lang: Lang) -> BoardMessage {
-        let (record, last) = (record.clone(), last.cloned());
-        tokio::task::spawn_blocking(move || BoardMessage::new(&record, last.as_ref(), lines, lang))
-            .await
-            .expect("board rendering panicked")
-    }
+/// What a finished game's message adds: its moves for the replay and, with commentary on,
+/// its story for the chart.
+struct Review {
+    start: crate::games::Game,
+    moves: Vec<String>,
+    story: Option<Story>,
+}
 
-    fn new(record: &GameRecord, last: Option<&PlayedMove>, mut lines: Vec<String>, lang: Lang) -> BoardMessage {
+impl BoardMessage {
+    fn new(
+        record: &GameRecord,
+        last: Option<&PlayedMove>,
+        mut lines: Vec<String>,
+        review: Option<Review>,
+        lang: Lang,
+    ) -> BoardMessage {
         let banner = match (record.status, record.result) {
             (GameStatus::Active, _) => None,
             (_, result) => {
@@ -642,38 +685,53 @@ impl BoardMessage {
         }
         let png =
             render::game_png(&record.game, last.map(|m| (&m.before, m.notation.as_str())), lang, banner.as_deref());
-        BoardMessage { content: lines.join("\n"), png, components: move_menus(record, lang) }
+        let mut files = vec![("board.png", png)];
+        if let Some(review) = review {
+            match render::replay::replay_gif(&review.start, &review.moves, lang, banner.as_deref()) {
+                Ok(gif) => {
+                    lines.push(Msg::Replay.text(lang));
+                    files.push(("replay.gif", gif));
+                }
+                Err(e) => tracing::warn!(game = record.id, error = %e, "could not make a replay"),
+            }
+            if let Some(story) = review.story {
+                lines.push(Msg::Summary { finds: &story.finds, slips: &story.slips }.text(lang));
+                files.push(("chart.png", render::story::story_png(&story, lang)));
+            }
+        }
+        BoardMessage { content: lines.join("\n"), files, components: move_menus(record, lang) }
     }
 
-    fn attachment(&self) -> CreateAttachment {
-        CreateAttachment::bytes(self.png.clone(), "board.png")
+    fn attachments(&self) -> Vec<CreateAttachment> {
+        self.files.iter().map(|(name, bytes)| CreateAttachment::bytes(bytes.clone(), *name)).collect()
     }
 
     fn edit(&self) -> EditInteractionResponse {
-        EditInteractionResponse::new()
-            .content(self.content.clone())
-            .new_attachment(self.attachment())
-            .components(self.components.clone())
+        let mut edit = EditInteractionResponse::new().content(self.content.clone()).components(self.components.clone());
+        for a in self.attachments() {
+            edit = edit.new_attachment(a);
+        }
+        edit
     }
 
     fn follow_up(&self) -> CreateInteractionResponseFollowup {
         CreateInteractionResponseFollowup::new()
             .content(self.content.clone())
-            .add_file(self.attachment())
+            .add_files(self.attachments())
             .components(self.components.clone())
     }
 
     fn channel_message(&self) -> CreateMessage {
         CreateMessage::new()
             .content(self.content.clone())
-            .add_file(self.attachment())
+            .add_files(self.attachments())
             .components(self.components.clone())
     }
 
     fn message(&self) -> CreateInteractionResponseMessage {
         CreateInteractionResponseMessage::new()
             .content(self.content.clone())
-            .add_file(self.attachment())
+            .add_files(self.attachments())
             .components(self.components.clone())
     }
 }

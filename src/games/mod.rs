@@ -6,6 +6,7 @@
 
 pub mod doubutsu;
 pub mod reversi;
+pub mod story;
 
 use std::fmt;
 use std::str::FromStr;

@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use image::{Rgb, RgbImage};
 
 use super::{GameRecord, GuestResult, Summary};
-use crate::render::{self, draw_text, fill_rect, fit_size, font, rgb, Align, BG, TEXT};
+use crate::render::{self, draw_line, draw_text, fill_rect, fit_size, font, rgb, Align, BG, TEXT};
 
 const W: u32 = 900;
 const GREEN: Rgb<u8> = rgb(96, 186, 120);
@@ -34,15 +34,6 @@ pub fn write_charts(dir: &Path, rows: &[Summary], games: &[Vec<GameRecord>]) -> 
 fn title(img: &mut RgbImage, text: &str) {
     let px = fit_size(font(), 22.0, W as f32 - 48.0, text);
     draw_text(img, font(), px, (24.0, 26.0), Align::Left, TEXT, text);
-}
-
-fn line(img: &mut RgbImage, (x0, y0): (f32, f32), (x1, y1): (f32, f32), c: Rgb<u8>, width: i32) {
-    let steps = ((x1 - x0).abs().max((y1 - y0).abs()).ceil() as i32).max(1);
-    for s in 0..=steps {
-        let t = s as f32 / steps as f32;
-        let (x, y) = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t);
-        fill_rect(img, x.round() as i32 - width / 2, y.round() as i32 - width / 2, width, width, c);
-    }
 }
 
 /// One horizontal bar per guest: win rate, 95% interval whisker, target tick.
@@ -74,12 +65,12 @@ pub fn win_rates(rows: &[Summary]) -> RgbImage {
         fill_rect(&mut img, left as i32, y + 7, bar.max(1), row_h - 14, colour);
         let (lo, hi) = (x_of(r.win_rate.low), x_of(r.win_rate.high));
         let mid = y as f32 + row_h as f32 / 2.0;
-        line(&mut img, (lo, mid), (hi, mid), TEXT, 2);
-        line(&mut img, (lo, mid - 6.0), (lo, mid + 6.0), TEXT, 2);
-        line(&mut img, (hi, mid - 6.0), (hi, mid + 6.0), TEXT, 2);
+        draw_line(&mut img, (lo, mid), (hi, mid), TEXT, 2);
+        draw_line(&mut img, (lo, mid - 6.0), (lo, mid + 6.0), TEXT, 2);
+        draw_line(&mut img, (hi, mid - 6.0), (hi, mid + 6.0), TEXT, 2);
         if let Some(t) = r.target.as_deref().and_then(target_rate) {
             let x = x_of(t);
-            line(&mut img, (x, y as f32 + 3.0), (x, (y + row_h) as f32 - 3.0), rgb(246, 200, 80), 3);
+            draw_line(&mut img, (x, y as f32 + 3.0), (x, (y + row_h) as f32 - 3.0), rgb(246, 200, 80), 3);
         }
     }
     img
@@ -175,7 +166,7 @@ pub fn value_curve(rows: &[Summary], games: &[Vec<GameRecord>]) -> RgbImage {
         } else {
             MUTED
         };
-        line(&mut img, (x_of(i), y_of(pair[0])), (x_of(i + 1), y_of(pair[1])), colour, 3);
+        draw_line(&mut img, (x_of(i), y_of(pair[0])), (x_of(i + 1), y_of(pair[1])), colour, 3);
     }
     draw_text(&mut img, font(), 13.0, (left - 8.0, top), Align::Right, MUTED, &format!("+{peak:.0}"));
     draw_text(&mut img, font(), 13.0, (left - 8.0, bottom), Align::Right, MUTED, &format!("-{peak:.0}"));

@@ -1,7 +1,10 @@
 //! From the game interface to the per-game renderers.
 
-use super::doubutsu::{render_doubutsu, Animal, DoubutsuView, LastMove, Owner};
-use super::{render_reversi, Disc, ReversiView};
+use image::RgbImage;
+
+use super::doubutsu::{doubutsu_image, Animal, DoubutsuView, LastMove, Owner};
+use super::reversi::reversi_image;
+use super::{Disc, ReversiView};
 use crate::games::doubutsu::{self, Color, Move, Role, Square};
 use crate::games::{reversi, Game};
 use crate::i18n::Lang;
@@ -9,6 +12,11 @@ use crate::i18n::Lang;
 /// The board image of `game` as PNG bytes. `last` is the position before the last move and the
 /// move's notation (to mark it and what it changed); `banner` is drawn when the game is over.
 pub fn game_png(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: Option<&str>) -> Vec<u8> {
+    super::encode_png(&game_image(game, last, lang, banner)).expect("PNG encoding of an in-memory RGB image")
+}
+
+/// The board image of `game` (see [`game_png`]).
+pub fn game_image(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: Option<&str>) -> RgbImage {
     match game {
         Game::Reversi(pos) => {
             let (last_move, flipped) = match last {
@@ -39,9 +47,9 @@ pub fn game_png(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: Op
                 to_move,
                 banner: banner.map(str::to_string),
             };
-            render_reversi(&view, lang)
+            reversi_image(&view, lang)
         }
-        Game::Doubutsu(g) => render_doubutsu(&doubutsu_view(&g.0, banner.map(str::to_string), lang), lang),
+        Game::Doubutsu(g) => doubutsu_image(&doubutsu_view(&g.0, banner.map(str::to_string), lang), lang),
     }
 }
 

@@ -608,6 +608,11 @@ fn square(idx: u8) -> Option<usize> {
 
 /// Renders a doubutsu shogi position as a PNG image (`WIDTH` × `HEIGHT`).
 pub fn render_doubutsu(view: &DoubutsuView, lang: Lang) -> Vec<u8> {
+    encode_png(&doubutsu_image(view, lang)).expect("PNG encoding of an in-memory RGB image")
+}
+
+/// Draws a doubutsu shogi position (`WIDTH` × `HEIGHT`).
+pub fn doubutsu_image(view: &DoubutsuView, lang: Lang) -> RgbImage {
     let mut img = background().clone();
 
     // Square highlights go under the tiles so the piece itself stays clean.
@@ -655,7 +660,7 @@ pub fn render_doubutsu(view: &DoubutsuView, lang: Lang) -> Vec<u8> {
         draw_banner(&mut img, b);
     }
     // Encoding an in-memory RGB8 buffer of valid dimensions cannot fail.
-    encode_png(&img).expect("PNG encoding of an in-memory RGB image")
+    img
 }
 
 #[cfg(test)]

@@ -5,9 +5,11 @@
 
 mod board;
 pub mod doubutsu;
+pub mod replay;
 pub mod reversi;
+pub mod story;
 
-pub use board::game_png;
+pub use board::{game_image, game_png};
 pub use reversi::{render_reversi, Disc, ReversiView};
 
 use std::sync::OnceLock;
@@ -101,6 +103,16 @@ pub(crate) fn fill_rect(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, c: R
         for xx in x0..x1 {
             img.put_pixel(xx as u32, yy as u32, c);
         }
+    }
+}
+
+/// A straight line of square dots `width` pixels wide (charts; no anti-aliasing needed).
+pub(crate) fn draw_line(img: &mut RgbImage, (x0, y0): (f32, f32), (x1, y1): (f32, f32), c: Rgb<u8>, width: i32) {
+    let steps = ((x1 - x0).abs().max((y1 - y0).abs()).ceil() as i32).max(1);
+    for s in 0..=steps {
+        let t = s as f32 / steps as f32;
+        let (x, y) = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t);
+        fill_rect(img, x.round() as i32 - width / 2, y.round() as i32 - width / 2, width, width, c);
     }
 }
 

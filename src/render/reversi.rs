@@ -186,6 +186,11 @@ fn draw_header(img: &mut RgbImage, view: &ReversiView, lang: Lang) {
 
 /// Renders a reversi position as a PNG image (`WIDTH` × `HEIGHT`).
 pub fn render_reversi(view: &ReversiView, lang: Lang) -> Vec<u8> {
+    encode_png(&reversi_image(view, lang)).expect("PNG encoding of an in-memory RGB image")
+}
+
+/// Draws a reversi position (`WIDTH` × `HEIGHT`).
+pub fn reversi_image(view: &ReversiView, lang: Lang) -> RgbImage {
     let mut img = background().clone();
     let legal_colour = match view.to_move {
         Some(Disc::Black) => Some((BLACK_DOT, LEGAL_ALPHA_BLACK)),
@@ -223,7 +228,7 @@ pub fn render_reversi(view: &ReversiView, lang: Lang) -> Vec<u8> {
 
     draw_header(&mut img, view, lang);
     // Encoding an in-memory RGB8 buffer of valid dimensions cannot fail.
-    encode_png(&img).expect("PNG encoding of an in-memory RGB image")
+    img
 }
 
 #[cfg(test)]

@@ -180,6 +180,12 @@ impl PatternEval {
         Self::from_bytes(BUILTIN).expect("embedded weights are well-formed")
     }
 
+    /// The embedded evaluator, decoded once per process (decoding takes milliseconds).
+    pub fn shared() -> &'static PatternEval {
+        static SHARED: std::sync::OnceLock<PatternEval> = std::sync::OnceLock::new();
+        SHARED.get_or_init(PatternEval::builtin)
+    }
+
     /// An evaluator whose weights are all zero (used to start training).
     pub fn zero() -> Self {
         let layout = Layout::new();

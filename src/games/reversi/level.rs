@@ -101,8 +101,7 @@ fn place(sq: u8) -> Move {
 /// [`SONTAKU_BUDGET`]).
 pub fn reply(pos: &Position, human: Color, level: Level, budget: Duration, rng: &mut impl Rng) -> Reply {
     let mut engine = Engine::new(TT_BITS);
-    let eval = PatternEval::builtin();
-    engine.reply(&eval, pos, human, level, budget, rng)
+    engine.reply(PatternEval::shared(), pos, human, level, budget, rng)
 }
 
 /// Every legal move of `pos` with its value in discs for the side to move, best first, from a
@@ -110,12 +109,37 @@ pub fn reply(pos: &Position, human: Color, level: Level, budget: Duration, rng: 
 /// Returns `(moves, exact)`; empty when the side to move must pass.
 pub fn analyze_moves(pos: &Position, budget: Duration) -> (Vec<(Move, f64)>, bool) {
     let mut engine = Engine::new(TT_BITS);
-    let eval = PatternEval::builtin();
+    let eval = PatternEval::shared();
     let (p, o) = (pos.player(), pos.opponent());
     engine.set_deadline(Some(engine.now() + budget));
-    let Some(r) = engine.iterate(&Strong(&eval), p, o, 60, true, DISC) else { return (Vec::new(), true) };
+    let Some(r) = engine.iterate(&Strong(eval), p, o, 60, true, DISC) else { return (Vec::new(), true) };
     let moves = r.scores.iter().map(|&(sq, v)| (place(sq), v as f64 / DISC as f64)).collect();
     (moves, r.complete)
+}
+
+/// Depth of [`position_value`]'s midgame search.
+pub const VALUE_DEPTH: u32 = 6;
+/// Empties from which [`position_value`] solves exactly.
+pub const VALUE_EXACT: u32 = 14;
+
+/// The value of `pos` in discs for the side to move: exact from [`VALUE_EXACT`] empties,
+/// otherwise a fixed-depth search with the pattern evaluation (deterministic, a few
+/// milliseconds). For after-game charts.
+pub fn position_value(engine: &mut Engine, eval: &PatternEval, pos: &Position) -> i32 {
+    let (p, o) = (pos.player(), pos.opponent());
+    if pos.is_game_over() {
+        return final_margin(p, o);
+    }
+    if moves(p, o) == 0 {
+        let passed = pos.play(Move::Pass).expect("a pass is legal without placements");
+        return -position_value(engine, eval, &passed);
+    }
+    engine.set_deadline(None);
+    if pos.empties() <= VALUE_EXACT {
+        return engine.solve_exact(eval, p, o).map_or(0, |(_, v)| v);
+    }
+    let r = engine.iterate(&Strong(eval), p, o, VALUE_DEPTH, false, DISC).expect("the side to move has placements");
+    (r.scores[0].1 as f64 / DISC as f64).round() as i32
 }
 
 impl Engine {

@@ -1,0 +1,157 @@
+//! Animated replays of whole games as GIF (Discord animates GIF attachments on every client,
+//! phones included; APNG is shown still on some).
+//!
+//! The first frame is the whole start position; every later frame is only the rectangle that
+//! changed since the frame before, kept over it, so a 60-move game stays small.
+
+use image::RgbImage;
+
+use super::board::game_image;
+use crate::games::{Game, ReplayError};
+use crate::i18n::Lang;
+
+/// How long each move stays on screen.
+pub const MOVE_DELAY_MS: u16 = 900;
+/// How long the first and the final position stay on screen.
+pub const HOLD_DELAY_MS: u16 = 3000;
+/// NeuQuant sampling (1 best .. 30 fastest): 10 is the codec's default quality.
+const QUANT_SPEED: i32 = 10;
+
+/// Why a replay could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayFailure {
+    /// The move list does not replay from the start.
+    #[error(transparent)]
+    Moves(#[from] ReplayError),
+    /// The GIF encoder failed.
+    #[error("GIF encoding failed: {0}")]
+    Gif(#[from] gif::EncodingError),
+}
+
+/// The replay of `moves` played from `start` as GIF bytes; `banner` is drawn on the final
+/// frame (the result). Deterministic.
+pub fn replay_gif(start: &Game, moves: &[String], lang: Lang, banner: Option<&str>) -> Result<Vec<u8>, ReplayFailure> {
+    let mut games = vec![start.clone()];
+    let mut canonical = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let (next, mv) = games[i].play(text).map_err(|error| ReplayError { ply: i + 1, text: text.clone(), error })?;
+        games.push(next);
+        canonical.push(mv);
+    }
+    let last = games.len() - 1;
+    let frame_of = |i: usize| {
+        let previous = (i > 0).then(|| (&games[i - 1], canonical[i - 1].as_str()));
+        game_image(&games[i], previous, lang, if i == last { banner } else { None })
+    };
+    let first = frame_of(0);
+    let mut out = Vec::new();
+    {
+        let mut encoder = gif::Encoder::new(&mut out, first.width() as u16, first.height() as u16, &[])?;
+        encoder.set_repeat(gif::Repeat::Infinite)?;
+        let mut before: Option<RgbImage> = None;
+        for i in 0..=last {
+            let img = if i == 0 { first.clone() } else { frame_of(i) };
+            let delay = if i == 0 || i == last { HOLD_DELAY_MS } else { MOVE_DELAY_MS };
+            let (x, y, w, h) = match &before {
+                Some(prev) => changed_rect(prev, &img).unwrap_or((0, 0, 1, 1)),
+                None => (0, 0, img.width(), img.height()),
+            };
+            let patch = image::imageops::crop_imm(&img, x, y, w, h).to_image();
+            let mut frame = gif::Frame::from_rgb_speed(w as u16, h as u16, patch.as_raw(), QUANT_SPEED);
+            frame.left = x as u16;
+            frame.top = y as u16;
+            frame.delay = delay / 10;
+            frame.dispose = gif::DisposalMethod::Keep;
+            encoder.write_frame(&frame)?;
+            before = Some(img);
+        }
+    }
+    Ok(out)
+}
+
+/// The smallest rectangle `(x, y, w, h)` outside which `a` and `b` are equal, or `None`.
+fn changed_rect(a: &RgbImage, b: &RgbImage) -> Option<(u32, u32, u32, u32)> {
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for (x, y, p) in b.enumerate_pixels() {
+        if a.get_pixel(x, y) != p {
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+    }
+    (x0 != u32::MAX).then(|| (x0, y0, x1 - x0 + 1, y1 - y0 + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameKind;
+
+    /// Decodes a GIF into its composed frames (RGBA) with their delays.
+    fn decode(bytes: &[u8]) -> Vec<(Vec<u8>, u16)> {
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::RGBA);
+        let mut decoder = options.read_info(bytes).unwrap();
+        let (w, h) = (decoder.width() as usize, decoder.height() as usize);
+        let mut canvas = vec![0u8; w * h * 4];
+        let mut frames = Vec::new();
+        while let Some(f) = decoder.read_next_frame().unwrap() {
+            for row in 0..f.height as usize {
+                let src = &f.buffer[row * f.width as usize * 4..(row + 1) * f.width as usize * 4];
+                let at = ((f.top as usize + row) * w + f.left as usize) * 4;
+                canvas[at..at + src.len()].copy_from_slice(src);
+            }
+            frames.push((canvas.clone(), f.delay));
+        }
+        frames
+    }
+
+    #[test]
+    fn a_replay_has_a_frame_per_position_and_ends_on_the_final_board() {
+        let start = Game::new(GameKind::Reversi);
+        let moves: Vec<String> = ["f5", "d6", "c3", "d3", "c4"].iter().map(|s| s.to_string()).collect();
+        let gif = replay_gif(&start, &moves, Lang::En, None).unwrap();
+        let frames = decode(&gif);
+        assert_eq!(frames.len(), moves.len() + 1);
+        assert_eq!(frames[0].1, HOLD_DELAY_MS / 10);
+        assert_eq!(frames[1].1, MOVE_DELAY_MS / 10);
+        assert_eq!(frames.last().unwrap().1, HOLD_DELAY_MS / 10);
+        // The last composed frame looks like the final board (palette quantisation aside).
+        let mut game = start.clone();
+        let mut before = start.clone();
+        for m in &moves {
+            before = game.clone();
+            game = game.play(m).unwrap().0;
+        }
+        let want = game_image(&game, Some((&before, "c4")), Lang::En, None);
+        let got = &frames.last().unwrap().0;
+        let far = want
+            .pixels()
+            .zip(got.chunks(4))
+            .filter(|(w, g)| (0..3).any(|i| (w.0[i] as i32 - g[i] as i32).abs() > 24))
+            .count();
+        assert!(far * 100 < want.pixels().len(), "{far} pixels differ from the final board");
+        assert_eq!(gif, replay_gif(&start, &moves, Lang::En, None).unwrap(), "deterministic");
+    }
+
+    #[test]
+    fn a_bad_move_list_is_refused_with_its_ply() {
+        let start = Game::new(GameKind::Doubutsu);
+        let moves = vec!["B3B2".to_string(), "A1A4".to_string()];
+        match replay_gif(&start, &moves, Lang::Ja, None) {
+            Err(ReplayFailure::Moves(e)) => assert_eq!(e.ply, 2),
+            other => panic!("expected a replay error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn unchanged_frames_cost_one_pixel_and_changes_are_bounded() {
+        let a = RgbImage::from_pixel(10, 8, image::Rgb([1, 2, 3]));
+        let mut b = a.clone();
+        assert_eq!(changed_rect(&a, &b), None);
+        b.put_pixel(2, 3, image::Rgb([9, 9, 9]));
+        b.put_pixel(6, 5, image::Rgb([9, 9, 9]));
+        assert_eq!(changed_rect(&a, &b), Some((2, 3, 5, 3)));
+    }
+}
