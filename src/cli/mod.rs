@@ -16,6 +16,7 @@ use crate::{discord, render, service, store};
 
 mod bench;
 mod doubutsu;
+mod gallery;
 
 use bench::{describe, Stopwatch};
 
@@ -119,6 +120,12 @@ enum Command {
     Tablebase {
         #[command(subcommand)]
         action: TableAction,
+    },
+    /// Write the sample boards, replays and charts of the README (`docs/gallery/`).
+    Gallery {
+        /// Output folder.
+        #[arg(long, default_value = "docs/gallery")]
+        out: PathBuf,
     },
     /// Measure speed. Without a subcommand: perft, one AI reply and board rendering.
     Bench {
@@ -316,6 +323,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             println!("wrote {}", out.display());
             Ok(())
         }
+        Command::Gallery { out } => gallery::gallery(&out),
         Command::Perft { game, depth } => {
             let started = Instant::now();
             let count = match game {

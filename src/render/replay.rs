@@ -2,7 +2,8 @@
 //! phones included; APNG is shown still on some).
 //!
 //! The first frame is the whole start position; every later frame is only the rectangle that
-//! changed since the frame before, kept over it, so a 60-move game stays small.
+//! changed since the frame before, drawn over it with its unchanged pixels transparent, so a
+//! 60-move game stays small.
 
 use image::RgbImage;
 
@@ -28,9 +29,30 @@ pub enum ReplayFailure {
     Gif(#[from] gif::EncodingError),
 }
 
+/// Largest replay the bot posts; longer games are drawn smaller until they fit.
+pub const MAX_REPLAY_BYTES: usize = 3 << 20;
+
 /// The replay of `moves` played from `start` as GIF bytes; `banner` is drawn on the final
-/// frame (the result). Deterministic.
+/// frame (the result). Deterministic; at most [`MAX_REPLAY_BYTES`] (frames are scaled down for
+/// very long games).
 pub fn replay_gif(start: &Game, moves: &[String], lang: Lang, banner: Option<&str>) -> Result<Vec<u8>, ReplayFailure> {
+    let mut gif = encode(start, moves, lang, banner, 1.0)?;
+    for scale in [0.75, 0.5] {
+        if gif.len() <= MAX_REPLAY_BYTES {
+            break;
+        }
+        gif = encode(start, moves, lang, banner, scale)?;
+    }
+    Ok(gif)
+}
+
+fn encode(
+    start: &Game,
+    moves: &[String],
+    lang: Lang,
+    banner: Option<&str>,
+    scale: f32,
+) -> Result<Vec<u8>, ReplayFailure> {
     let mut games = vec![start.clone()];
     let mut canonical = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
@@ -41,7 +63,13 @@ pub fn replay_gif(start: &Game, moves: &[String], lang: Lang, banner: Option<&st
     let last = games.len() - 1;
     let frame_of = |i: usize| {
         let previous = (i > 0).then(|| (&games[i - 1], canonical[i - 1].as_str()));
-        game_image(&games[i], previous, lang, if i == last { banner } else { None })
+        let img = game_image(&games[i], previous, lang, if i == last { banner } else { None });
+        if scale < 1.0 {
+            let (w, h) = ((img.width() as f32 * scale) as u32, (img.height() as f32 * scale) as u32);
+            image::imageops::resize(&img, w, h, image::imageops::FilterType::Triangle)
+        } else {
+            img
+        }
     };
     let first = frame_of(0);
     let mut out = Vec::new();
@@ -56,8 +84,19 @@ pub fn replay_gif(start: &Game, moves: &[String], lang: Lang, banner: Option<&st
                 Some(prev) => changed_rect(prev, &img).unwrap_or((0, 0, 1, 1)),
                 None => (0, 0, img.width(), img.height()),
             };
-            let patch = image::imageops::crop_imm(&img, x, y, w, h).to_image();
-            let mut frame = gif::Frame::from_rgb_speed(w as u16, h as u16, patch.as_raw(), QUANT_SPEED);
+            // Inside the changed rectangle, pixels that did not change are transparent: they show
+            // the frame below, and their long runs of one index cost LZW almost nothing.
+            let mut patch = Vec::with_capacity((w * h * 4) as usize);
+            for py in y..y + h {
+                for px in x..x + w {
+                    let p = img.get_pixel(px, py).0;
+                    match &before {
+                        Some(prev) if prev.get_pixel(px, py).0 == p => patch.extend_from_slice(&[0, 0, 0, 0]),
+                        _ => patch.extend_from_slice(&[p[0], p[1], p[2], 255]),
+                    }
+                }
+            }
+            let mut frame = gif::Frame::from_rgba_speed(w as u16, h as u16, &mut patch, QUANT_SPEED);
             frame.left = x as u16;
             frame.top = y as u16;
             frame.delay = delay / 10;
