@@ -82,7 +82,11 @@ pub enum Msg<'a> {
     /// A player's results, per game.
     Stats { human: u64, records: Vec<(GameKind, Record)> },
     /// The server's settings.
-    Settings { levels: Vec<(GameKind, Level)>, commentary: bool, idle_days: u32 },
+    Settings { levels: Vec<(GameKind, Level)>, commentary: bool, idle_days: u32, team: bool, language: Option<Lang> },
+    /// Team mode was turned on or off.
+    TeamSet { on: bool },
+    /// The server's language was set (`None`: each player's own).
+    LanguageSet { language: Option<Lang> },
     /// The idle limit was set.
     IdleSet { days: u32 },
     /// A game was closed for waiting too long.
@@ -211,7 +215,7 @@ impl Msg<'_> {
             (Msg::ManagersOnly, Ja) => "設定を変えられるのはサーバーの管理者だけです。".into(),
             (Msg::ServerOnly, En) => "Settings belong to a server; use this command in one.".into(),
             (Msg::ServerOnly, Ja) => "設定はサーバーごとです。サーバーの中で使ってください。".into(),
-            (Msg::Settings { levels, commentary, idle_days }, lang) => {
+            (Msg::Settings { levels, commentary, idle_days, team, language }, lang) => {
                 let mut lines: Vec<String> = levels
                     .iter()
                     .map(|(k, l)| format!("• {}: **{}**", kind_name(*k, lang), level_name(*l, lang)))
@@ -226,6 +230,13 @@ impl Msg<'_> {
                     En => format!("• Games waiting longer than **{idle_days} days** for a move are closed"),
                     Ja => format!("• **{idle_days}日**指されなかった対局は終了します"),
                 });
+                lines.push(match (lang, team) {
+                    (En, true) => "• Family team mode: **on** (anyone in the channel may move)".into(),
+                    (En, false) => "• Family team mode: **off** (only the player who started moves)".into(),
+                    (Ja, true) => "• 家族チーム：**オン**（チャンネルの誰でも指せます）".into(),
+                    (Ja, false) => "• 家族チーム：**オフ**（始めた人だけが指せます）".into(),
+                });
+                lines.push(format!("• {}", Msg::LanguageSet { language: *language }.text(lang)));
                 let title = if lang == Ja { "このサーバーの設定" } else { "This server's settings" };
                 format!("{title}\n{}", lines.join("\n"))
             }
@@ -295,6 +306,20 @@ impl Msg<'_> {
                     .collect();
                 format!("<@{human}> さんの成績：{}", parts.join("、"))
             }
+            (Msg::TeamSet { on: true }, En) => {
+                "Family team mode is **on**: anyone in the channel may move in its game (only the player who started can resign).".into()
+            }
+            (Msg::TeamSet { on: false }, En) => "Family team mode is **off**: only the player who started a game moves in it.".into(),
+            (Msg::TeamSet { on: true }, Ja) => {
+                "家族チームを**オン**にしました。チャンネルの誰でも指せます（投了は始めた人だけ）。".into()
+            }
+            (Msg::TeamSet { on: false }, Ja) => "家族チームを**オフ**にしました。対局を始めた人だけが指せます。".into(),
+            (Msg::LanguageSet { language: None }, En) => "Language: **each player's Discord language**".into(),
+            (Msg::LanguageSet { language: Some(En) }, En) => "Language: **English** for everyone".into(),
+            (Msg::LanguageSet { language: Some(Ja) }, En) => "Language: **Japanese** for everyone".into(),
+            (Msg::LanguageSet { language: None }, Ja) => "言語：**各プレイヤーの Discord の言語**".into(),
+            (Msg::LanguageSet { language: Some(En) }, Ja) => "言語：全員**英語**".into(),
+            (Msg::LanguageSet { language: Some(Ja) }, Ja) => "言語：全員**日本語**".into(),
             (Msg::IdleSet { days }, En) => {
                 format!(
                     "Games that wait longer than **{days} days** for a move will be closed (running games included)."

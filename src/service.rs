@@ -10,6 +10,7 @@ use tokio::sync::Semaphore;
 use crate::games::doubutsu::TableFile;
 use crate::games::story::{story, Story};
 use crate::games::{self, AiError, Commentary, Game, GameKind, Level, MoveError, Side};
+use crate::i18n::Lang;
 use crate::store::{Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Record, Store, StoreError};
 
 /// Why a request was refused. Nothing was changed when one of these is returned.
@@ -244,7 +245,7 @@ impl Service {
                 return Err(PlayError::Stale);
             }
         }
-        if record.human_id != seat.user_id {
+        if !self.may_move(&record, seat).await? {
             return Err(PlayError::NotYourGame { owner: record.human_id });
         }
         if !record.human_to_move() {
@@ -319,9 +320,35 @@ impl Service {
     /// their turn).
     pub async fn legal_moves_for(&self, seat: Seat) -> Result<Vec<String>, PlayError> {
         match self.store.active_game(seat.channel_id).await? {
-            Some(r) if r.human_id == seat.user_id && r.human_to_move() => Ok(r.game.legal_moves()),
+            Some(r) if r.human_to_move() && self.may_move(&r, seat).await? => Ok(r.game.legal_moves()),
             _ => Ok(Vec::new()),
         }
+    }
+
+    /// Whether `seat`'s user may move in `record`'s game: the player who started it, or in
+    /// team mode anyone in the channel. (Resigning stays with the player who started.)
+    async fn may_move(&self, record: &GameRecord, seat: Seat) -> Result<bool, PlayError> {
+        Ok(record.human_id == seat.user_id || self.store.guild_team_play(record.guild_id).await?)
+    }
+
+    /// Whether a server is in family team mode.
+    pub async fn team_play(&self, guild_id: Option<u64>) -> Result<bool, PlayError> {
+        Ok(self.store.guild_team_play(guild_id).await?)
+    }
+
+    /// Turns a server's team mode on or off; it applies to running games from their next move.
+    pub async fn set_team_play(&self, guild_id: u64, on: bool) -> Result<(), PlayError> {
+        Ok(self.store.set_guild_team_play(guild_id, on).await?)
+    }
+
+    /// The language a server imposes (`None`: each player's locale).
+    pub async fn language(&self, guild_id: Option<u64>) -> Result<Option<Lang>, PlayError> {
+        Ok(self.store.guild_language(guild_id).await?)
+    }
+
+    /// Sets a server's language.
+    pub async fn set_language(&self, guild_id: u64, lang: Option<Lang>) -> Result<(), PlayError> {
+        Ok(self.store.set_guild_language(guild_id, lang).await?)
     }
 
     /// The last move of a stored game, found by replaying its move list from its start; a list

@@ -876,3 +876,68 @@ async fn games_idle_past_the_servers_limit_are_closed_with_a_notice(pool: PgPool
     assert!(!again.is_ephemeral(), "{again}");
     bot.stop().await;
 }
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn in_family_team_mode_anyone_in_the_channel_moves_but_only_the_starter_resigns(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let (parent, child) = (Ctx::en(), Ctx::en().with_user(OTHER_USER_ID));
+    bot.standin.interact(play_reversi(&parent)).await;
+    // Off by default: the child may not move in the parent's game, and sees no moves offered.
+    assert_refused(&bot.standin.interact(play_move(&child, "f5")).await, "'s game");
+    let offered = bot.standin.interact(fixtures::autocomplete(&child, "play", "move", "move", "")).await;
+    assert!(offered.autocomplete_choices().is_empty(), "{offered}");
+
+    // Only managers switch it on.
+    let on = json!([{ "name": "on", "type": 5, "value": true }]);
+    assert_refused(&bot.standin.interact(settings(&child, "team", on.clone(), false)).await, "manage this server");
+    let set = bot.standin.interact(settings(&parent, "team", on, true)).await;
+    assert!(set.is_ephemeral() && set.content().contains("team mode is **on**"), "{}", set.content());
+    let show = bot.standin.interact(settings(&parent, "show", json!([]), true)).await;
+    assert!(show.content().contains("Family team mode: **on**"), "{}", show.content());
+
+    // Now the child moves (by command, then by tapping the menu of the board the child got)...
+    let offered = bot.standin.interact(fixtures::autocomplete(&child, "play", "move", "move", "")).await;
+    assert!(offered.autocomplete_choices().iter().any(|(_, v)| v == "f5"), "{offered}");
+    let by_child = bot.standin.interact(play_move(&child, "f5")).await;
+    assert!(!by_child.is_ephemeral() && by_child.content().contains("You played **f5**"), "{by_child}");
+    let (menu, values) = move_menu(&by_child);
+    let board = bot.standin.message(by_child.message_id().unwrap()).unwrap();
+    let tap = bot.standin.interact(fixtures::select_on(&child, &menu, &[&values[0]], &board)).await;
+    assert!(!tap.is_ephemeral(), "{tap}");
+    // ...the moves are recorded as the child's, and the game stays the parent's.
+    let game = bot.store.active_game(child.channel_id).await.unwrap().expect("the game goes on");
+    assert_eq!(game.human_id, USER_ID);
+    let moves = bot.store.moves(game.id).await.unwrap();
+    let human: Vec<_> = moves.iter().filter(|m| !m.by_bot).map(|m| m.user_id).collect();
+    assert_eq!(human, vec![Some(OTHER_USER_ID), Some(OTHER_USER_ID)]);
+    // Resigning stays with the player who started.
+    let resign = bot.standin.interact(fixtures::slash(&child, "play", "resign", json!([]))).await;
+    assert_refused(&resign, "'s game");
+    let off = json!([{ "name": "on", "type": 5, "value": false }]);
+    bot.standin.interact(settings(&parent, "team", off, true)).await;
+    assert_refused(&bot.standin.interact(play_move(&child, "d3")).await, "'s game");
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_server_language_overrides_each_players_locale(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let en = Ctx::en();
+    let ja_language = json!([{ "name": "language", "type": 3, "value": "ja" }]);
+    let set = bot.standin.interact(settings(&en, "language", ja_language, true)).await;
+    assert!(set.content().contains("言語：全員**日本語**"), "confirmed in the new language: {}", set.content());
+    // An English-locale player now gets Japanese, on the board image too.
+    let started = bot.standin.interact(play_reversi(&en)).await;
+    assert!(started.content().contains("リバーシを始めます"), "{}", started.content());
+    let ja_board = started.file(".png").unwrap().to_vec();
+    let board = bot.standin.interact(fixtures::slash(&en, "play", "board", json!([]))).await;
+    assert_eq!(board.file(".png").unwrap(), ja_board.as_slice());
+    // Back to each player's own language.
+    let auto = json!([{ "name": "language", "type": 3, "value": "auto" }]);
+    let back = bot.standin.interact(settings(&en, "language", auto, true)).await;
+    assert!(back.content().contains("each player's Discord language"), "{}", back.content());
+    let board = bot.standin.interact(fixtures::slash(&en, "play", "board", json!([]))).await;
+    assert!(board.content().contains("your move"), "{}", board.content());
+    assert_ne!(board.file(".png").unwrap(), ja_board.as_slice(), "the image is in English again");
+    bot.stop().await;
+}

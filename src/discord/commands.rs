@@ -101,12 +101,33 @@ pub fn settings_command() -> CreateCommand {
         .add_option(
             option(CommandOptionType::SubCommand, "commentary", "Show after each move how good it was")
                 .description_localized("ja", "毎手、その手の良さを表示する")
+                .add_sub_option(on_off()),
+        )
+        .add_option(
+            option(CommandOptionType::SubCommand, "team", "Family team mode: anyone in the channel may move")
+                .description_localized("ja", "家族チーム：チャンネルの誰でも指せる")
+                .add_sub_option(on_off()),
+        )
+        .add_option(
+            option(CommandOptionType::SubCommand, "language", "The bot's language on this server")
+                .description_localized("ja", "このサーバーでのボットの言語")
                 .add_sub_option(
-                    option(CommandOptionType::Boolean, "on", "On or off")
-                        .description_localized("ja", "オン／オフ")
-                        .required(true),
+                    option(CommandOptionType::String, "language", "Language")
+                        .description_localized("ja", "言語")
+                        .required(true)
+                        .add_string_choice_localized(
+                            "Each player's Discord language",
+                            "auto",
+                            [("ja", "各プレイヤーの Discord の言語")],
+                        )
+                        .add_string_choice_localized("English", "en", [("ja", "英語")])
+                        .add_string_choice_localized("Japanese", "ja", [("ja", "日本語")]),
                 ),
         )
+}
+
+fn on_off() -> CreateCommandOption {
+    option(CommandOptionType::Boolean, "on", "On or off").description_localized("ja", "オン／オフ").required(true)
 }
 
 /// Japanese names of the commands, subcommands and options (Discord shows them to users whose
@@ -126,6 +147,9 @@ fn ja_name(kind: Option<CommandOptionType>, name: &str) -> Option<&'static str> 
         (true, "level") => "レベル",
         (true, "commentary") => "解説",
         (true, "idle") => "放置期限",
+        (true, "team") => "チーム",
+        (true, "language") => "言語",
+        (false, "language") => "言語",
         (false, "days") => "日数",
         (false, "color") => "色",
         (false, "move") => "手",

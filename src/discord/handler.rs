@@ -58,7 +58,8 @@ impl Bot {
             };
             for (record, days) in expired {
                 tracing::info!(game = record.id, days, "closed an idle game");
-                let text = Msg::Expired { human: record.human_id, days }.text(Lang::default());
+                let lang = service.language(record.guild_id).await.ok().flatten().unwrap_or_default();
+                let text = Msg::Expired { human: record.human_id, days }.text(lang);
                 if let Err(e) = ChannelId::new(record.channel_id).say(&http, text).await {
                     tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game");
                 }
@@ -174,15 +175,33 @@ fn subcommand(cmd: &CommandInteraction) -> Option<(&str, Vec<(&str, String)>)> {
 }
 
 impl Bot {
+    /// The language to answer in: the server's, if it imposes one, else the player's locale.
+    async fn lang(&self, guild_id: Option<u64>, locale: &str) -> Lang {
+        match self.service.language(guild_id).await {
+            Ok(Some(lang)) => lang,
+            Ok(None) => Lang::from_locale(locale),
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the server's language");
+                Lang::from_locale(locale)
+            }
+        }
+    }
+
     async fn on_command(&self, ctx: &Context, cmd: &CommandInteraction) {
-        let lang = Lang::from_locale(&cmd.locale);
+        let lang = self.lang(cmd.guild_id.map(|g| g.get()), &cmd.locale).await;
         let seat = seat_of_command(cmd);
         let asker = Asker::Command(cmd);
         let Some((name, options)) = subcommand(cmd) else { return };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
         if cmd.data.name == "settings" {
             let text = self
-                .settings(cmd, name, option("game"), option("level").or(option("on")).or(option("days")), lang)
+                .settings(
+                    cmd,
+                    name,
+                    option("game"),
+                    option("level").or(option("on")).or(option("days")).or(option("language")),
+                    lang,
+                )
                 .await;
             if let Err(e) = asker.ephemeral(ctx, text).await {
                 tracing::warn!(error = %e, "could not answer /settings");
@@ -208,7 +227,7 @@ impl Bot {
     }
 
     async fn on_component(&self, ctx: &Context, c: &ComponentInteraction) {
-        let lang = Lang::from_locale(&c.locale);
+        let lang = self.lang(c.guild_id.map(|g| g.get()), &c.locale).await;
         let asker = Asker::Component(c);
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
@@ -269,7 +288,9 @@ impl Bot {
                     let levels = self.service.guild_levels(guild.get()).await?;
                     let commentary = self.service.commentary_on(g).await?;
                     let idle_days = self.service.idle_days(g).await?;
-                    Ok::<_, PlayError>(Msg::Settings { levels, commentary, idle_days }.text(lang))
+                    let team = self.service.team_play(g).await?;
+                    let language = self.service.language(g).await?;
+                    Ok::<_, PlayError>(Msg::Settings { levels, commentary, idle_days, team, language }.text(lang))
                 };
                 settings.await
             }
@@ -286,6 +307,28 @@ impl Bot {
                     _ => return Msg::TryAgain.text(lang),
                 };
                 self.service.set_commentary(guild.get(), on).await.map(|()| Msg::CommentarySet { on }.text(lang))
+            }
+            "team" => {
+                let on = match level {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Msg::TryAgain.text(lang),
+                };
+                self.service.set_team_play(guild.get(), on).await.map(|()| Msg::TeamSet { on }.text(lang))
+            }
+            "language" => {
+                let language = match level {
+                    Some("auto") => None,
+                    Some("en") => Some(Lang::En),
+                    Some("ja") => Some(Lang::Ja),
+                    _ => return Msg::TryAgain.text(lang),
+                };
+                // The confirmation is already in the new language when one is imposed.
+                let shown = language.unwrap_or_else(|| Lang::from_locale(&cmd.locale));
+                self.service
+                    .set_language(guild.get(), language)
+                    .await
+                    .map(|()| Msg::LanguageSet { language }.text(shown))
             }
             "level" => {
                 // Discord only sends the offered choices; anything else is a forged request.
@@ -336,7 +379,7 @@ impl Bot {
         };
         for record in waiting {
             let channel = ChannelId::new(record.channel_id);
-            let lang = Lang::default();
+            let lang = self.lang(record.guild_id, "").await;
             let posted = match self.service.bot_reply(record).await {
                 Ok(turn) => {
                     let board = self.board(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang).await;
