@@ -941,3 +941,31 @@ async fn a_server_language_overrides_each_players_locale(pool: PgPool) {
     assert_ne!(board.file(".png").unwrap(), ja_board.as_slice(), "the image is in English again");
     bot.stop().await;
 }
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn threads_hold_games_of_their_own_beside_their_channel(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let channel = Ctx::en();
+    let (thread_a, thread_b) = (channel.in_thread(fixtures::THREAD_ID), channel.in_thread(fixtures::THREAD_ID + 1));
+    // One game in the channel and one in each thread, all at once, each its own.
+    let started = bot.standin.interact(play_reversi(&channel)).await;
+    assert!(!started.is_ephemeral(), "{started}");
+    for thread in [&thread_a, &thread_b] {
+        let x = bot.standin.interact(play_reversi(&thread.with_user(OTHER_USER_ID))).await;
+        assert!(!x.is_ephemeral() && x.content().contains(&format!("<@{OTHER_USER_ID}>")), "{x}");
+    }
+    // A second game in a thread is refused like in a channel.
+    assert_refused(&bot.standin.interact(play_reversi(&thread_a)).await, "already");
+    // Moves go to their own game: the thread's owner plays there, the channel's game is untouched.
+    let moved = bot.standin.interact(play_move(&thread_a.with_user(OTHER_USER_ID), "f5")).await;
+    assert!(!moved.is_ephemeral(), "{moved}");
+    let in_thread = bot.store.active_game(fixtures::THREAD_ID).await.unwrap().unwrap();
+    let in_channel = bot.store.active_game(channel.channel_id).await.unwrap().unwrap();
+    let in_other = bot.store.active_game(fixtures::THREAD_ID + 1).await.unwrap().unwrap();
+    assert_eq!((in_thread.ply, in_channel.ply, in_other.ply), (2, 0, 0));
+    assert_eq!((in_thread.human_id, in_channel.human_id), (OTHER_USER_ID, USER_ID));
+    // The board of a thread's game is posted in the thread.
+    let board = bot.standin.interact(fixtures::slash(&thread_a, "play", "board", json!([]))).await;
+    assert!(board.file(".png").is_some(), "{board}");
+    bot.stop().await;
+}

@@ -20,11 +20,15 @@ pub struct Ctx {
     pub user_id: u64,
     /// The user's locale, e.g. "en-US" or "ja".
     pub locale: &'static str,
+    /// For a thread: the channel it hangs from.
+    pub thread_of: Option<u64>,
 }
 
 pub const GUILD_ID: u64 = 1_100_000_000_000_000_100;
 pub const CHANNEL_ID: u64 = 1_100_000_000_000_000_200;
 pub const OTHER_CHANNEL_ID: u64 = 1_100_000_000_000_000_201;
+/// A thread (games live in threads too); the next ids are threads as well.
+pub const THREAD_ID: u64 = 1_100_000_000_000_000_250;
 /// Default player ("alice"-like) and a second one, for two-player games.
 pub const USER_ID: u64 = 1_100_000_000_000_000_300;
 pub const OTHER_USER_ID: u64 = 1_100_000_000_000_000_301;
@@ -38,7 +42,7 @@ impl Default for Ctx {
 impl Ctx {
     /// An English-speaking user in the default guild channel.
     pub fn en() -> Ctx {
-        Ctx { guild_id: GUILD_ID, channel_id: CHANNEL_ID, user_id: USER_ID, locale: "en-US" }
+        Ctx { guild_id: GUILD_ID, channel_id: CHANNEL_ID, user_id: USER_ID, locale: "en-US", thread_of: None }
     }
 
     /// A Japanese-speaking user in the default guild channel.
@@ -54,6 +58,11 @@ impl Ctx {
     /// The same context in another channel.
     pub fn with_channel(&self, channel_id: u64) -> Ctx {
         Ctx { channel_id, ..self.clone() }
+    }
+
+    /// The same context in a public thread `thread_id` of the current channel.
+    pub fn in_thread(&self, thread_id: u64) -> Ctx {
+        Ctx { channel_id: thread_id, thread_of: Some(self.channel_id), ..self.clone() }
     }
 
     /// The same user in a DM with the bot (no guild, no member).
@@ -140,8 +149,8 @@ fn base(ctx: &Ctx, type_: u8) -> Value {
         v["member"] = member(ctx.user_id);
         v["channel"] = json!({
             "id": ctx.channel_id.to_string(),
-            "type": 0,
-            "name": "game-room",
+            "type": if ctx.thread_of.is_some() { 11 } else { 0 },
+            "name": if ctx.thread_of.is_some() { "family-game" } else { "game-room" },
             "guild_id": ctx.guild_id.to_string(),
             "permissions": PERMISSIONS,
             "parent_id": null,
@@ -152,6 +161,17 @@ fn base(ctx: &Ctx, type_: u8) -> Value {
             "rate_limit_per_user": 0,
             "topic": null,
         });
+        if let Some(parent) = ctx.thread_of {
+            v["channel"]["parent_id"] = json!(parent.to_string());
+            v["channel"]["thread_metadata"] = json!({
+                "archived": false,
+                "auto_archive_duration": 10080,
+                "archive_timestamp": "2026-11-29T00:00:00.000000+00:00",
+                "locked": false,
+            });
+            v["channel"]["message_count"] = json!(3);
+            v["channel"]["member_count"] = json!(2);
+        }
         v["authorizing_integration_owners"] = json!({"0": ctx.guild_id.to_string()});
         v["context"] = json!(0);
     } else {
