@@ -136,10 +136,15 @@ mod tests {
         let mut canvas = vec![0u8; w * h * 4];
         let mut frames = Vec::new();
         while let Some(f) = decoder.read_next_frame().unwrap() {
+            // Compose as a viewer does: transparent pixels keep what is below.
             for row in 0..f.height as usize {
-                let src = &f.buffer[row * f.width as usize * 4..(row + 1) * f.width as usize * 4];
-                let at = ((f.top as usize + row) * w + f.left as usize) * 4;
-                canvas[at..at + src.len()].copy_from_slice(src);
+                for col in 0..f.width as usize {
+                    let src = &f.buffer[(row * f.width as usize + col) * 4..][..4];
+                    if src[3] > 0 {
+                        let at = ((f.top as usize + row) * w + f.left as usize + col) * 4;
+                        canvas[at..at + 4].copy_from_slice(src);
+                    }
+                }
             }
             frames.push((canvas.clone(), f.delay));
         }
