@@ -301,19 +301,13 @@ impl Bot {
                 self.service.set_idle_days(guild.get(), days).await.map(|()| Msg::IdleSet { days }.text(lang))
             }
             "commentary" => {
-                let on = match level {
-                    Some("true") => true,
-                    Some("false") => false,
-                    _ => return Msg::TryAgain.text(lang),
-                };
+                // Discord sends booleans, which `subcommand` turns into "true" / "false".
+                let Some(on) = level.and_then(|v| v.parse::<bool>().ok()) else { return Msg::TryAgain.text(lang) };
                 self.service.set_commentary(guild.get(), on).await.map(|()| Msg::CommentarySet { on }.text(lang))
             }
             "team" => {
-                let on = match level {
-                    Some("true") => true,
-                    Some("false") => false,
-                    _ => return Msg::TryAgain.text(lang),
-                };
+                // Discord sends booleans, which `subcommand` turns into "true" / "false".
+                let Some(on) = level.and_then(|v| v.parse::<bool>().ok()) else { return Msg::TryAgain.text(lang) };
                 self.service.set_team_play(guild.get(), on).await.map(|()| Msg::TeamSet { on }.text(lang))
             }
             "language" => {

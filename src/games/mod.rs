@@ -513,6 +513,19 @@ pub fn replay(kind: GameKind, moves: &[String]) -> Result<Game, ReplayError> {
     Ok(game)
 }
 
+/// Every position of `moves` played from `start`, the start first, and the moves in canonical
+/// notation; names the first bad move.
+pub fn line(start: &Game, moves: &[String]) -> Result<(Vec<Game>, Vec<String>), ReplayError> {
+    let mut games = vec![start.clone()];
+    let mut canonical = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let (next, mv) = games[i].play(text).map_err(|error| ReplayError { ply: i + 1, text: text.clone(), error })?;
+        games.push(next);
+        canonical.push(mv);
+    }
+    Ok((games, canonical))
+}
+
 /// A move list that does not replay from the start.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("move {ply} {text:?}: {error}")]

@@ -4,7 +4,7 @@
 
 use super::doubutsu::{self, Table};
 use super::reversi::{self, eval::PatternEval, level::position_value, search::Engine};
-use super::{Game, ReplayError, Side};
+use super::{line, Game, ReplayError, Side};
 
 /// What the values of a [`Story`] measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,13 +49,7 @@ const REVERSI_FIND: i32 = 2;
 /// Tells the story of `moves` played from `start`, the human playing `human`. Doubutsu values
 /// need the table; without it they are all unknown.
 pub fn story<T: Table>(start: &Game, moves: &[String], human: Side, table: Option<&T>) -> Result<Story, ReplayError> {
-    let mut games = vec![start.clone()];
-    let mut canonical = Vec::with_capacity(moves.len());
-    for (i, text) in moves.iter().enumerate() {
-        let (next, mv) = games[i].play(text).map_err(|error| ReplayError { ply: i + 1, text: text.clone(), error })?;
-        games.push(next);
-        canonical.push(mv);
-    }
+    let (games, canonical) = line(start, moves)?;
     // (ply, how notable) of the human's moves, from the position before each.
     let mut slips: Vec<(usize, i32)> = Vec::new();
     let mut finds: Vec<(usize, i32)> = Vec::new();

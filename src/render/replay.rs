@@ -8,7 +8,7 @@
 use image::RgbImage;
 
 use super::board::game_image;
-use crate::games::{Game, ReplayError};
+use crate::games::{line, Game, ReplayError};
 use crate::i18n::Lang;
 
 /// How long each move stays on screen.
@@ -53,13 +53,7 @@ fn encode(
     banner: Option<&str>,
     scale: f32,
 ) -> Result<Vec<u8>, ReplayFailure> {
-    let mut games = vec![start.clone()];
-    let mut canonical = Vec::with_capacity(moves.len());
-    for (i, text) in moves.iter().enumerate() {
-        let (next, mv) = games[i].play(text).map_err(|error| ReplayError { ply: i + 1, text: text.clone(), error })?;
-        games.push(next);
-        canonical.push(mv);
-    }
+    let (games, canonical) = line(start, moves)?;
     let last = games.len() - 1;
     let frame_of = |i: usize| {
         let previous = (i > 0).then(|| (&games[i - 1], canonical[i - 1].as_str()));
