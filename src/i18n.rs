@@ -119,6 +119,8 @@ pub enum Msg<'a> {
     Summary { finds: &'a [Moment], slips: &'a [Moment] },
     /// Caption of the replay animation.
     Replay,
+    /// The bot's seat as the board images name it.
+    Computer,
 }
 
 impl Msg<'_> {
@@ -282,6 +284,8 @@ impl Msg<'_> {
             (Msg::Summary { finds, slips }, lang) => summary_text(finds, slips, lang),
             (Msg::Replay, En) => "🎞️ The whole game, move by move.".into(),
             (Msg::Replay, Ja) => "🎞️ 対局をふりかえり（一手ずつ再生）".into(),
+            (Msg::Computer, En) => "Computer".into(),
+            (Msg::Computer, Ja) => "コンピューター".into(),
             (Msg::Comment(c), lang) => comment_text(c, lang),
             (Msg::Stats { human, records }, En) => {
                 let parts: Vec<String> = records

@@ -107,8 +107,11 @@ pub struct Service {
     doubutsu_table: Option<Arc<TableFile>>,
 }
 
+/// Longest display name kept with a game (Discord's own limit is 32).
+pub const MAX_NAME_CHARS: usize = 64;
+
 /// A request to identify where it comes from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Seat {
     /// The server, if any.
     pub guild_id: Option<u64>,
@@ -116,6 +119,8 @@ pub struct Seat {
     pub channel_id: u64,
     /// The user acting.
     pub user_id: u64,
+    /// Their display name on the server (kept with a game they start, for the images).
+    pub name: String,
 }
 
 impl Service {
@@ -139,7 +144,7 @@ impl Service {
 
     /// Starts a game of `kind` in the seat's channel at the server's level; if the bot moves
     /// first it answers at once.
-    pub async fn start(&self, seat: Seat, kind: GameKind, human_side: Side) -> Result<GameRecord, PlayError> {
+    pub async fn start(&self, seat: &Seat, kind: GameKind, human_side: Side) -> Result<GameRecord, PlayError> {
         let level = self.store.guild_level(seat.guild_id, kind).await?;
         if Game::needs_table(kind, level) && self.doubutsu_table.is_none() {
             return Err(PlayError::Unavailable { kind });
@@ -150,6 +155,8 @@ impl Service {
                 guild_id: seat.guild_id,
                 channel_id: seat.channel_id,
                 human_id: seat.user_id,
+                // Discord caps display names at 32 characters; a forged longer one is cut.
+                human_name: seat.name.chars().take(MAX_NAME_CHARS).collect(),
                 human_side,
                 level,
                 game: Game::new(kind),
@@ -168,7 +175,7 @@ impl Service {
     }
 
     /// The seat's player's results on this server (or in direct messages), per game.
-    pub async fn record_of(&self, seat: Seat) -> Result<Vec<(GameKind, Record)>, PlayError> {
+    pub async fn record_of(&self, seat: &Seat) -> Result<Vec<(GameKind, Record)>, PlayError> {
         Ok(self.store.player_record(seat.guild_id, seat.user_id).await?)
     }
 
@@ -235,7 +242,7 @@ impl Service {
     /// Plays the human's move. `expected` is the (game id, ply) the request was made for, when it
     /// came from a board component; a mismatch is [`PlayError::Stale`]. Records only the human's
     /// move: call [`Service::bot_reply`] afterwards (after deferring the interaction).
-    pub async fn human_move(&self, seat: Seat, input: &str, expected: Option<(i64, u32)>) -> Result<Turn, PlayError> {
+    pub async fn human_move(&self, seat: &Seat, input: &str, expected: Option<(i64, u32)>) -> Result<Turn, PlayError> {
         let record = self.current(seat.channel_id).await.map_err(|e| match (e, expected) {
             (PlayError::NoGame, Some(_)) => PlayError::Stale,
             (e, _) => e,
@@ -302,7 +309,7 @@ impl Service {
     }
 
     /// Resigns the human's game.
-    pub async fn resign(&self, seat: Seat, game_id: Option<i64>) -> Result<GameRecord, PlayError> {
+    pub async fn resign(&self, seat: &Seat, game_id: Option<i64>) -> Result<GameRecord, PlayError> {
         let record = self.current(seat.channel_id).await.map_err(|e| match (e, game_id) {
             (PlayError::NoGame, Some(_)) => PlayError::Stale,
             (e, _) => e,
@@ -318,7 +325,7 @@ impl Service {
 
     /// Legal moves for the human in the channel's game (empty when there is none or it is not
     /// their turn).
-    pub async fn legal_moves_for(&self, seat: Seat) -> Result<Vec<String>, PlayError> {
+    pub async fn legal_moves_for(&self, seat: &Seat) -> Result<Vec<String>, PlayError> {
         match self.store.active_game(seat.channel_id).await? {
             Some(r) if r.human_to_move() && self.may_move(&r, seat).await? => Ok(r.game.legal_moves()),
             _ => Ok(Vec::new()),
@@ -327,7 +334,7 @@ impl Service {
 
     /// Whether `seat`'s user may move in `record`'s game: the player who started it, or in
     /// team mode anyone in the channel. (Resigning stays with the player who started.)
-    async fn may_move(&self, record: &GameRecord, seat: Seat) -> Result<bool, PlayError> {
+    async fn may_move(&self, record: &GameRecord, seat: &Seat) -> Result<bool, PlayError> {
         Ok(record.human_id == seat.user_id || self.store.guild_team_play(record.guild_id).await?)
     }
 

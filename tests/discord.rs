@@ -68,6 +68,7 @@ impl Bot {
                 guild_id: Some(ctx.guild_id),
                 channel_id: ctx.channel_id,
                 human_id: ctx.user_id,
+                human_name: "Mika".into(),
                 human_side: Side::First,
                 level,
                 game: Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(start))),
@@ -389,6 +390,7 @@ async fn passes_are_played_and_announced(pool: PgPool) {
             guild_id: Some(ctx.guild_id),
             channel_id: ctx.channel_id,
             human_id: USER_ID,
+            human_name: "Mika".into(),
             human_side: Side::First,
             level: settai::games::Level::Standard,
             game: Game::new(GameKind::Reversi),
@@ -967,5 +969,30 @@ async fn threads_hold_games_of_their_own_beside_their_channel(pool: PgPool) {
     // The board of a thread's game is posted in the thread.
     let board = bot.standin.interact(fixtures::slash(&thread_a, "play", "board", json!([]))).await;
     assert!(board.file(".png").is_some(), "{board}");
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn boards_name_the_player_as_the_server_shows_them(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    // A nickname with an emoji the font lacks: kept as given, drawn with a box for the emoji.
+    let mama = Ctx::en().with_nick("Mama 🌸");
+    let named = bot.standin.interact(play_reversi(&mama)).await;
+    assert_eq!(bot.game(&mama).await.unwrap().human_name, "Mama 🌸");
+    // Without a nickname the global name is used (in a direct message too).
+    let dm = Ctx::en().dm();
+    let plain = bot.standin.interact(play_reversi(&dm)).await;
+    assert_eq!(bot.game(&dm).await.unwrap().human_name, dm.username());
+    // Same position, same language: the images differ only where the names are written.
+    let (a, b) = (board_image(&named).to_rgb8(), board_image(&plain).to_rgb8());
+    assert_eq!(a.dimensions(), b.dimensions());
+    let differing_rows: Vec<u32> =
+        (0..a.height()).filter(|&y| (0..a.width()).any(|x| a.get_pixel(x, y) != b.get_pixel(x, y))).collect();
+    assert!(!differing_rows.is_empty(), "the name is drawn");
+    assert!(*differing_rows.last().unwrap() < 64, "only the header differs: rows {differing_rows:?}");
+    // The name is kept with the game: a later board (any member asking) still shows it.
+    let again =
+        bot.standin.interact(fixtures::slash(&mama.with_nick("Someone else"), "play", "board", json!([]))).await;
+    assert_eq!(board_image(&again).to_rgb8(), a);
     bot.stop().await;
 }

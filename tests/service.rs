@@ -9,7 +9,7 @@ const ALICE: u64 = 11;
 const BOB: u64 = 12;
 
 fn seat(user_id: u64) -> Seat {
-    Seat { guild_id: Some(1), channel_id: 500, user_id }
+    Seat { guild_id: Some(1), channel_id: 500, user_id, name: format!("player {user_id}") }
 }
 
 async fn snapshot(service: &Service, channel: u64) -> (String, u32, i32, usize) {
@@ -21,27 +21,27 @@ async fn snapshot(service: &Service, channel: u64) -> (String, u32, i32, usize) 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn refusals_change_nothing(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool));
-    assert!(matches!(service.human_move(seat(ALICE), "f5", None).await, Err(PlayError::NoGame)));
-    service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
-    assert!(matches!(service.start(seat(BOB), GameKind::Reversi, Side::First).await, Err(PlayError::ChannelBusy)));
+    assert!(matches!(service.human_move(&seat(ALICE), "f5", None).await, Err(PlayError::NoGame)));
+    service.start(&seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    assert!(matches!(service.start(&seat(BOB), GameKind::Reversi, Side::First).await, Err(PlayError::ChannelBusy)));
     let before = snapshot(&service, 500).await;
 
-    match service.human_move(seat(ALICE), "a1", None).await {
+    match service.human_move(&seat(ALICE), "a1", None).await {
         Err(PlayError::BadMove { legal, .. }) => assert_eq!(legal, ["d3", "c4", "f5", "e6"]),
         other => panic!("expected an illegal move, got {other:?}"),
     }
-    assert!(matches!(service.human_move(seat(ALICE), "z9", None).await, Err(PlayError::BadMove { .. })));
-    assert!(matches!(service.human_move(seat(ALICE), "", None).await, Err(PlayError::BadMove { .. })));
-    assert!(matches!(service.human_move(seat(BOB), "f5", None).await, Err(PlayError::NotYourGame { owner: ALICE })));
+    assert!(matches!(service.human_move(&seat(ALICE), "z9", None).await, Err(PlayError::BadMove { .. })));
+    assert!(matches!(service.human_move(&seat(ALICE), "", None).await, Err(PlayError::BadMove { .. })));
+    assert!(matches!(service.human_move(&seat(BOB), "f5", None).await, Err(PlayError::NotYourGame { owner: ALICE })));
     let id = service.current(500).await.unwrap().id;
-    assert!(matches!(service.human_move(seat(ALICE), "f5", Some((id, 3))).await, Err(PlayError::Stale)));
-    assert!(matches!(service.human_move(seat(ALICE), "f5", Some((id + 1, 0))).await, Err(PlayError::Stale)));
+    assert!(matches!(service.human_move(&seat(ALICE), "f5", Some((id, 3))).await, Err(PlayError::Stale)));
+    assert!(matches!(service.human_move(&seat(ALICE), "f5", Some((id + 1, 0))).await, Err(PlayError::Stale)));
     assert_eq!(snapshot(&service, 500).await, before);
 
     // After the human's move and before the bot's reply, it is not the human's turn.
-    let turn = service.human_move(seat(ALICE), " F5 ", Some((id, 0))).await.unwrap();
+    let turn = service.human_move(&seat(ALICE), " F5 ", Some((id, 0))).await.unwrap();
     assert_eq!(turn.moves[0].notation, "f5");
-    assert!(matches!(service.human_move(seat(ALICE), "d6", None).await, Err(PlayError::NotYourTurn)));
+    assert!(matches!(service.human_move(&seat(ALICE), "d6", None).await, Err(PlayError::NotYourTurn)));
     let reply = service.bot_reply(turn.record).await.unwrap();
     assert_eq!(reply.moves.len(), 1);
     assert!(reply.moves[0].by_bot);
@@ -52,7 +52,7 @@ async fn refusals_change_nothing(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn the_bot_moves_first_when_the_human_takes_white(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool));
-    let record = service.start(seat(ALICE), GameKind::Reversi, Side::Second).await.unwrap();
+    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::Second).await.unwrap();
     assert!(record.bot_to_move());
     assert_eq!(service.games_awaiting_bot().await.unwrap().len(), 1);
     let turn = service.bot_reply(record).await.unwrap();
@@ -67,13 +67,13 @@ async fn the_bot_moves_first_when_the_human_takes_white(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_whole_game_ends_with_a_result(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool));
-    service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    service.start(&seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
     let mut plies = 0;
     loop {
         let record = service.current(500).await;
         let Ok(record) = record else { break };
         let mv = record.game.legal_moves().last().unwrap().clone();
-        let turn = service.human_move(seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
+        let turn = service.human_move(&seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
         service.bot_reply(turn.record).await.unwrap();
         plies += 1;
         assert!(plies < 64, "the game must end");
@@ -99,18 +99,18 @@ async fn a_whole_game_ends_with_a_result(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn resigning_ends_the_game_for_the_owner_only(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool));
-    service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
-    assert!(matches!(service.resign(seat(BOB), None).await, Err(PlayError::NotYourGame { .. })));
-    let done = service.resign(seat(ALICE), None).await.unwrap();
+    service.start(&seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    assert!(matches!(service.resign(&seat(BOB), None).await, Err(PlayError::NotYourGame { .. })));
+    let done = service.resign(&seat(ALICE), None).await.unwrap();
     assert_eq!((done.status, done.result), (GameStatus::Resigned, Some(GameResult::Bot)));
-    assert!(matches!(service.resign(seat(ALICE), None).await, Err(PlayError::NoGame)));
+    assert!(matches!(service.resign(&seat(ALICE), None).await, Err(PlayError::NoGame)));
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_tampered_move_list_is_detected(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool.clone()));
-    let record = service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
-    let turn = service.human_move(seat(ALICE), "f5", Some((record.id, 0))).await.unwrap();
+    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    let turn = service.human_move(&seat(ALICE), "f5", Some((record.id, 0))).await.unwrap();
     sqlx::query("UPDATE moves SET notation = 'c4' WHERE game_id = $1 AND ply = 1")
         .bind(record.id)
         .execute(&pool)
@@ -153,7 +153,7 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
     use settai::store::NewMove;
     let service = Service::new(Store::from_pool(pool));
     let prefix = prefix_forcing_a_human_pass();
-    let record = service.start(seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
     let mut game = Game::new(GameKind::Reversi);
     let mut moves = Vec::new();
     for m in &prefix {
@@ -179,7 +179,7 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
     use rand::{Rng, SeedableRng};
     let service = Service::new(Store::from_pool(pool));
     service.store().set_guild_level(1, GameKind::Doubutsu, settai::games::Level::Weakest).await.unwrap();
-    let record = service.start(seat(ALICE), GameKind::Doubutsu, Side::First).await.unwrap();
+    let record = service.start(&seat(ALICE), GameKind::Doubutsu, Side::First).await.unwrap();
     assert!(record.human_to_move());
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
     let id = record.id;
@@ -187,7 +187,7 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
         let Ok(record) = service.current(500).await else { break };
         let legal = record.game.legal_moves();
         let mv = legal[rng.gen_range(0..legal.len())].clone();
-        let turn = service.human_move(seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
+        let turn = service.human_move(&seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
         service.bot_reply(turn.record).await.unwrap();
     }
     let game = service.store().game(id).await.unwrap().unwrap();

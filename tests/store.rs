@@ -9,6 +9,7 @@ fn new_game(channel_id: u64) -> NewGame {
         guild_id: Some(1),
         channel_id,
         human_id: 7,
+        human_name: "Mika".into(),
         human_side: Side::First,
         level: Level::Standard,
         game: Game::new(GameKind::Reversi),

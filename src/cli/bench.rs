@@ -80,7 +80,7 @@ pub(super) fn quick(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
     let mut bytes = 0;
     let watch = Stopwatch::start();
     for _ in 0..renders {
-        bytes = render::game_png(&game, last, Lang::En, None).len();
+        bytes = render::game_png(&game, last, Lang::En, None, &render::Names::new("Mika", "Computer")).len();
     }
     let (wall, cpu) = watch.stop();
     let n = f64::from(renders.max(1));

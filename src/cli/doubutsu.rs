@@ -226,5 +226,5 @@ pub fn play(level: DoubutsuLevel, table_path: &Path, rng: &mut impl Rng) -> anyh
 pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
     let game = crate::games::Game::Doubutsu(crate::games::DoubutsuGame(replay(moves)?));
     let banner = game.outcome().map(|o| format!("{:?} {:?}", o.winner, o.reason));
-    Ok(crate::render::game_png(&game, None, lang, banner.as_deref()))
+    Ok(crate::render::game_png(&game, None, lang, banner.as_deref(), &Default::default()))
 }

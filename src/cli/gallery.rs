@@ -61,6 +61,12 @@ fn doubutsu_game(
     moves
 }
 
+/// The seats of the samples: a child against the computer, named in `lang`.
+fn names(lang: Lang) -> render::Names {
+    let child = if lang == Lang::Ja { "はると" } else { "Mika" };
+    render::Names::new(child, Msg::Computer.text(lang))
+}
+
 /// The board after `moves[..n]` from `start`, with its last move marked and, at the end, the
 /// result for the first player (the human of these samples).
 fn board_after(start: &Game, moves: &[String], n: usize, lang: Lang) -> anyhow::Result<Vec<u8>> {
@@ -72,7 +78,7 @@ fn board_after(start: &Game, moves: &[String], n: usize, lang: Lang) -> anyhow::
         game = next;
     }
     let banner = banner(&game, lang);
-    Ok(render::game_png(&game, last.as_ref().map(|(g, m)| (g, m.as_str())), lang, banner.as_deref()))
+    Ok(render::game_png(&game, last.as_ref().map(|(g, m)| (g, m.as_str())), lang, banner.as_deref(), &names(lang)))
 }
 
 fn banner(game: &Game, lang: Lang) -> Option<String> {
@@ -104,7 +110,13 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
     }
     let t = Instant::now();
     let end = crate::games::replay(GameKind::Reversi, &moves)?;
-    let gif = render::replay::replay_gif(&reversi_start, &moves, Lang::En, banner(&end, Lang::En).as_deref())?;
+    let gif = render::replay::replay_gif(
+        &reversi_start,
+        &moves,
+        Lang::En,
+        banner(&end, Lang::En).as_deref(),
+        &names(Lang::En),
+    )?;
     write("reversi-replay.gif", gif, t)?;
     let t = Instant::now();
     let told = story::<doubutsu::Tablebase>(&reversi_start, &moves, Side::First, None)?;
@@ -125,7 +137,13 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
     let t = Instant::now();
     let end = doubutsu_start.clone();
     let end = moves.iter().try_fold(end, |g, m| g.play(m).map(|(n, _)| n)).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let gif = render::replay::replay_gif(&doubutsu_start, &moves, Lang::Ja, banner(&end, Lang::Ja).as_deref())?;
+    let gif = render::replay::replay_gif(
+        &doubutsu_start,
+        &moves,
+        Lang::Ja,
+        banner(&end, Lang::Ja).as_deref(),
+        &names(Lang::Ja),
+    )?;
     write("doubutsu-replay.gif", gif, t)?;
 
     // The exact chart needs the table: a small one, from a set-up endgame, is built here.

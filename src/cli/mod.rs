@@ -315,7 +315,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 GameArg::Reversi => {
                     let (game, last) = replay_with_last(GameKind::Reversi, &moves)?;
                     let banner = game.outcome().map(|o| result_line(&o));
-                    render::game_png(&game, last.as_ref().map(|(g, m)| (g, m.as_str())), lang, banner.as_deref())
+                    render::game_png(
+                        &game,
+                        last.as_ref().map(|(g, m)| (g, m.as_str())),
+                        lang,
+                        banner.as_deref(),
+                        &Default::default(),
+                    )
                 }
                 GameArg::Doubutsu => doubutsu::render(&moves, lang)?,
             };

@@ -11,7 +11,7 @@ use serenity::all::{
     ComponentInteractionDataKind, Context, CreateActionRow, CreateAttachment, CreateAutocompleteResponse, CreateButton,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
     CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId,
-    Interaction, Ready,
+    Interaction, Member, Ready, User,
 };
 use serenity::async_trait;
 use serenity::http::Http;
@@ -150,11 +150,18 @@ impl EventHandler for Bot {
 }
 
 fn seat_of_command(i: &CommandInteraction) -> Seat {
-    Seat { guild_id: i.guild_id.map(|g| g.get()), channel_id: i.channel_id.get(), user_id: i.user.id.get() }
+    seat_of(i.guild_id, i.channel_id, &i.user, i.member.as_deref())
 }
 
 fn seat_of_component(i: &ComponentInteraction) -> Seat {
-    Seat { guild_id: i.guild_id.map(|g| g.get()), channel_id: i.channel_id.get(), user_id: i.user.id.get() }
+    seat_of(i.guild_id, i.channel_id, &i.user, i.member.as_ref())
+}
+
+/// Who acts where; the name is the one the server shows (nickname, else global name, else
+/// user name).
+fn seat_of(guild: Option<GuildId>, channel: ChannelId, user: &User, member: Option<&Member>) -> Seat {
+    let name = member.map_or_else(|| user.display_name(), |m| m.display_name()).to_string();
+    Seat { guild_id: guild.map(|g| g.get()), channel_id: channel.get(), user_id: user.id.get(), name }
 }
 
 /// The subcommand's name and its string options.
@@ -247,7 +254,7 @@ impl Bot {
         let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         let matches = |mv: &&String| mv.to_ascii_lowercase().starts_with(&typed);
-        let moves = match self.service.legal_moves_for(seat_of_command(cmd)).await {
+        let moves = match self.service.legal_moves_for(&seat_of_command(cmd)).await {
             Ok(moves) => moves,
             Err(e) => {
                 tracing::warn!(error = %e, "autocomplete without moves");
@@ -433,7 +440,7 @@ impl Bot {
         side: Side,
         lang: Lang,
     ) -> Result<(), Failure> {
-        let record = self.service.start(seat, kind, side).await.map_err(Failure::Refused)?;
+        let record = self.service.start(&seat, kind, side).await.map_err(Failure::Refused)?;
         asker.respond(ctx, CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())).await?;
         let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side: side }.text(lang)];
@@ -452,7 +459,7 @@ impl Bot {
         expected: Option<(i64, u32)>,
         lang: Lang,
     ) -> Result<(), Failure> {
-        let human = self.service.human_move(seat, input, expected).await.map_err(Failure::Refused)?;
+        let human = self.service.human_move(&seat, input, expected).await.map_err(Failure::Refused)?;
         let ack = match asker {
             Asker::Command(_) => CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new()),
             Asker::Component(_) => CreateInteractionResponse::Acknowledge,
@@ -498,14 +505,14 @@ impl Bot {
     }
 
     async fn resign(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
-        let record = self.service.resign(seat, None).await.map_err(Failure::Refused)?;
+        let record = self.service.resign(&seat, None).await.map_err(Failure::Refused)?;
         let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
         asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
         Ok(())
     }
 
     async fn stats(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
-        let records = self.service.record_of(seat).await.map_err(Failure::Refused)?;
+        let records = self.service.record_of(&seat).await.map_err(Failure::Refused)?;
         let text = Msg::Stats { human: seat.user_id, records }.text(lang);
         asker
             .respond(ctx, CreateInteractionResponse::Message(CreateInteractionResponseMessage::new().content(text)))
@@ -557,7 +564,7 @@ impl Bot {
                 asker.respond(ctx, CreateInteractionResponse::UpdateMessage(keep)).await?;
             }
             ResignButton::Confirm { game_id } => {
-                let record = self.service.resign(seat, Some(game_id)).await.map_err(Failure::Refused)?;
+                let record = self.service.resign(&seat, Some(game_id)).await.map_err(Failure::Refused)?;
                 let done = CreateInteractionResponseMessage::new().content(Msg::Resigned.text(lang)).components(vec![]);
                 asker.respond(ctx, CreateInteractionResponse::UpdateMessage(done)).await?;
                 let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
@@ -688,6 +695,15 @@ struct Review {
     story: Option<Story>,
 }
 
+/// The seats as the images name them: the player who started the game, and the computer.
+fn seat_names(record: &GameRecord, lang: Lang) -> render::Names {
+    let (human, bot) = (record.human_name.clone(), Msg::Computer.text(lang));
+    match record.human_side {
+        Side::First => render::Names::new(human, bot),
+        Side::Second => render::Names::new(bot, human),
+    }
+}
+
 impl BoardMessage {
     fn new(
         record: &GameRecord,
@@ -720,11 +736,17 @@ impl BoardMessage {
         if record.human_to_move() && !lines.iter().any(|l| l.contains(&format!("<@{}>", record.human_id))) {
             lines.push(Msg::YourMove { human: record.human_id }.text(lang));
         }
-        let png =
-            render::game_png(&record.game, last.map(|m| (&m.before, m.notation.as_str())), lang, banner.as_deref());
+        let names = seat_names(record, lang);
+        let png = render::game_png(
+            &record.game,
+            last.map(|m| (&m.before, m.notation.as_str())),
+            lang,
+            banner.as_deref(),
+            &names,
+        );
         let mut files = vec![("board.png", png)];
         if let Some(review) = review {
-            match render::replay::replay_gif(&review.start, &review.moves, lang, banner.as_deref()) {
+            match render::replay::replay_gif(&review.start, &review.moves, lang, banner.as_deref(), &names) {
                 Ok(gif) => {
                     lines.push(Msg::Replay.text(lang));
                     files.push(("replay.gif", gif));

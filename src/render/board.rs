@@ -4,19 +4,26 @@ use image::RgbImage;
 
 use super::doubutsu::{doubutsu_image, Animal, DoubutsuView, LastMove, Owner};
 use super::reversi::reversi_image;
-use super::{Disc, ReversiView};
+use super::{Disc, Names, ReversiView};
 use crate::games::doubutsu::{self, Color, Move, Role, Square};
 use crate::games::{reversi, Game};
 use crate::i18n::Lang;
 
 /// The board image of `game` as PNG bytes. `last` is the position before the last move and the
-/// move's notation (to mark it and what it changed); `banner` is drawn when the game is over.
-pub fn game_png(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: Option<&str>) -> Vec<u8> {
-    super::encode_png(&game_image(game, last, lang, banner)).expect("PNG encoding of an in-memory RGB image")
+/// move's notation (to mark it and what it changed); `banner` is drawn when the game is over;
+/// `names` label the seats.
+pub fn game_png(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: Option<&str>, names: &Names) -> Vec<u8> {
+    super::encode_png(&game_image(game, last, lang, banner, names)).expect("PNG encoding of an in-memory RGB image")
 }
 
 /// The board image of `game` (see [`game_png`]).
-pub fn game_image(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: Option<&str>) -> RgbImage {
+pub fn game_image(
+    game: &Game,
+    last: Option<(&Game, &str)>,
+    lang: Lang,
+    banner: Option<&str>,
+    names: &Names,
+) -> RgbImage {
     match game {
         Game::Reversi(pos) => {
             let (last_move, flipped) = match last {
@@ -46,15 +53,16 @@ pub fn game_image(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: 
                 legal: if to_move.is_some() { pos.legal_mask() } else { 0 },
                 to_move,
                 banner: banner.map(str::to_string),
+                names: [names.first.clone(), names.second.clone()],
             };
             reversi_image(&view, lang)
         }
-        Game::Doubutsu(g) => doubutsu_image(&doubutsu_view(&g.0, banner.map(str::to_string), lang), lang),
+        Game::Doubutsu(g) => doubutsu_image(&doubutsu_view(&g.0, banner.map(str::to_string), names), lang),
     }
 }
 
 /// The doubutsu board as the renderer draws it (the last move comes from the game's history).
-fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, lang: Lang) -> DoubutsuView {
+fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, names: &Names) -> DoubutsuView {
     let pos = game.position();
     let owner = |c: Color| if c == Color::Sente { Owner::Sente } else { Owner::Gote };
     let animal = |r: Role| match r {
@@ -83,7 +91,8 @@ fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, lang: Lang) -> D
         to_move: game.outcome().is_none().then(|| owner(pos.turn())),
         in_check: game.outcome().is_none().then(|| pos.lion_in_check()).flatten().map(|sq| sq.index()),
         banner,
-        sente_name: if lang == Lang::Ja { "先手" } else { "Sente" }.into(),
-        gote_name: if lang == Lang::Ja { "後手" } else { "Gote" }.into(),
+        // An empty name shows the side's label in the viewer's language.
+        sente_name: names.first.clone(),
+        gote_name: names.second.clone(),
     }
 }

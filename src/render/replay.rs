@@ -8,6 +8,7 @@
 use image::RgbImage;
 
 use super::board::game_image;
+use super::Names;
 use crate::games::{line, Game, ReplayError};
 use crate::i18n::Lang;
 
@@ -33,15 +34,21 @@ pub enum ReplayFailure {
 pub const MAX_REPLAY_BYTES: usize = 3 << 20;
 
 /// The replay of `moves` played from `start` as GIF bytes; `banner` is drawn on the final
-/// frame (the result). Deterministic; at most [`MAX_REPLAY_BYTES`] (frames are scaled down for
-/// very long games).
-pub fn replay_gif(start: &Game, moves: &[String], lang: Lang, banner: Option<&str>) -> Result<Vec<u8>, ReplayFailure> {
-    let mut gif = encode(start, moves, lang, banner, 1.0)?;
+/// frame (the result); `names` label the seats. Deterministic; at most [`MAX_REPLAY_BYTES`]
+/// (frames are scaled down for very long games).
+pub fn replay_gif(
+    start: &Game,
+    moves: &[String],
+    lang: Lang,
+    banner: Option<&str>,
+    names: &Names,
+) -> Result<Vec<u8>, ReplayFailure> {
+    let mut gif = encode(start, moves, lang, banner, names, 1.0)?;
     for scale in [0.75, 0.5] {
         if gif.len() <= MAX_REPLAY_BYTES {
             break;
         }
-        gif = encode(start, moves, lang, banner, scale)?;
+        gif = encode(start, moves, lang, banner, names, scale)?;
     }
     Ok(gif)
 }
@@ -51,13 +58,14 @@ fn encode(
     moves: &[String],
     lang: Lang,
     banner: Option<&str>,
+    names: &Names,
     scale: f32,
 ) -> Result<Vec<u8>, ReplayFailure> {
     let (games, canonical) = line(start, moves)?;
     let last = games.len() - 1;
     let frame_of = |i: usize| {
         let previous = (i > 0).then(|| (&games[i - 1], canonical[i - 1].as_str()));
-        let img = game_image(&games[i], previous, lang, if i == last { banner } else { None });
+        let img = game_image(&games[i], previous, lang, if i == last { banner } else { None }, names);
         if scale < 1.0 {
             let (w, h) = ((img.width() as f32 * scale) as u32, (img.height() as f32 * scale) as u32);
             image::imageops::resize(&img, w, h, image::imageops::FilterType::Triangle)
@@ -149,7 +157,7 @@ mod tests {
     fn a_replay_has_a_frame_per_position_and_ends_on_the_final_board() {
         let start = Game::new(GameKind::Reversi);
         let moves: Vec<String> = ["f5", "d6", "c3", "d3", "c4"].iter().map(|s| s.to_string()).collect();
-        let gif = replay_gif(&start, &moves, Lang::En, None).unwrap();
+        let gif = replay_gif(&start, &moves, Lang::En, None, &Names::default()).unwrap();
         let frames = decode(&gif);
         assert_eq!(frames.len(), moves.len() + 1);
         assert_eq!(frames[0].1, HOLD_DELAY_MS / 10);
@@ -162,7 +170,7 @@ mod tests {
             before = game.clone();
             game = game.play(m).unwrap().0;
         }
-        let want = game_image(&game, Some((&before, "c4")), Lang::En, None);
+        let want = game_image(&game, Some((&before, "c4")), Lang::En, None, &Names::default());
         let got = &frames.last().unwrap().0;
         let far = want
             .pixels()
@@ -170,14 +178,14 @@ mod tests {
             .filter(|(w, g)| (0..3).any(|i| (w.0[i] as i32 - g[i] as i32).abs() > 24))
             .count();
         assert!(far * 100 < want.pixels().len(), "{far} pixels differ from the final board");
-        assert_eq!(gif, replay_gif(&start, &moves, Lang::En, None).unwrap(), "deterministic");
+        assert_eq!(gif, replay_gif(&start, &moves, Lang::En, None, &Names::default()).unwrap(), "deterministic");
     }
 
     #[test]
     fn a_bad_move_list_is_refused_with_its_ply() {
         let start = Game::new(GameKind::Doubutsu);
         let moves = vec!["B3B2".to_string(), "A1A4".to_string()];
-        match replay_gif(&start, &moves, Lang::Ja, None) {
+        match replay_gif(&start, &moves, Lang::Ja, None, &Names::default()) {
             Err(ReplayFailure::Moves(e)) => assert_eq!(e.ply, 2),
             other => panic!("expected a replay error, got {other:?}"),
         }

@@ -5,9 +5,9 @@ use std::sync::OnceLock;
 use image::{Rgb, RgbImage};
 
 use super::{
-    draw_label, draw_text, encode_png, fill_circle, fill_circle_with, fill_rect, fill_round_rect, fit_size, font,
-    inlay_groove, mix, rgb, soft_shadow, stroke_circle, Align, Lang, Sprite, BANNER_TEXT, BG, LABEL, PILL, PILL_ACTIVE,
-    PILL_RING, TEXT, WOOD, WOOD_EDGE, WOOD_LIGHT,
+    draw_label, draw_text, encode_png, fill_circle, fill_circle_with, fill_rect, fill_round_rect, fit_size, fit_text,
+    font, inlay_groove, mix, printable, rgb, soft_shadow, stroke_circle, text_width, Align, Lang, Sprite, BANNER_TEXT,
+    BG, LABEL, PILL, PILL_ACTIVE, PILL_RING, TEXT, WOOD, WOOD_EDGE, WOOD_LIGHT,
 };
 
 /// Contents of one square.
@@ -37,6 +37,8 @@ pub struct ReversiView {
     pub to_move: Option<Disc>,
     /// Result text shown in the header instead of the turn, e.g. "Black wins 40-24".
     pub banner: Option<String>,
+    /// Display names of black and white, shown beside their disc counts (empty: counts only).
+    pub names: [String; 2],
 }
 
 // Layout, in pixels. The board is 8 × 64 px inside a 30 px frame that carries
@@ -145,7 +147,8 @@ fn draw_disc(img: &mut RgbImage, c: (f32, f32), r: f32, disc: Disc) {
     }
 }
 
-/// Draws the header strip: disc counts on the left, status or banner on the right.
+/// Draws the header strip: a pill per side (disc, name if known, count), the side to move
+/// highlighted; status or banner on the right.
 fn draw_header(img: &mut RgbImage, view: &ReversiView, lang: Lang) {
     let f = font();
     let count = |d: Disc| view.cells.iter().filter(|&&c| c == d).count();
@@ -153,11 +156,29 @@ fn draw_header(img: &mut RgbImage, view: &ReversiView, lang: Lang) {
         Some(d @ (Disc::Black | Disc::White)) => Some(d),
         _ => None,
     };
+    let (text, colour) = match (&view.banner, to_move, lang) {
+        (Some(b), _, _) => (printable(f, b), BANNER_TEXT),
+        (None, Some(Disc::Black), Lang::En) => ("Black to move".into(), TEXT),
+        (None, Some(Disc::Black), Lang::Ja) => ("黒の番".into(), TEXT),
+        (None, Some(_), Lang::En) => ("White to move".into(), TEXT),
+        (None, Some(_), Lang::Ja) => ("白の番".into(), TEXT),
+        (None, None, Lang::En) => ("Game over".into(), TEXT),
+        (None, None, Lang::Ja) => ("終局".into(), TEXT),
+    };
     let mid = (HEADER / 2) as f32;
+    let right = (WIDTH as i32 - PAD - 4) as f32;
+    let named = view.names.iter().any(|n| !printable(f, n).is_empty());
+    // Named pills share what the status leaves (at most 200 px each); bare counts need 92.
+    let pill_w = if named {
+        let status_w = text_width(f, fit_size(f, 20.0, 200.0, &text), &text).min(200.0);
+        ((right - status_w - 18.0 - PAD as f32 - 10.0) / 2.0).clamp(150.0, 200.0).floor()
+    } else {
+        92.0
+    };
     let mut x = PAD as f32;
-    for side in [Disc::Black, Disc::White] {
+    for (side, name) in [(Disc::Black, &view.names[0]), (Disc::White, &view.names[1])] {
         // The side to move gets a lighter pill so the turn is visible at a glance.
-        let pill = (x, mid - 20.0, x + 92.0, mid + 20.0);
+        let pill = (x, mid - 20.0, x + pill_w, mid + 20.0);
         if to_move == Some(side) {
             fill_round_rect(img, pill, 20.0, PILL_RING, 1.0);
             fill_round_rect(img, (pill.0 + 2.0, pill.1 + 2.0, pill.2 - 2.0, pill.3 - 2.0), 18.0, PILL_ACTIVE, 1.0);
@@ -165,23 +186,33 @@ fn draw_header(img: &mut RgbImage, view: &ReversiView, lang: Lang) {
             fill_round_rect(img, pill, 20.0, PILL, 1.0);
         }
         draw_disc(img, (x + 21.0, mid), 13.0, side);
-        draw_text(img, f, 20.0, (x + 42.0, mid), Align::Left, TEXT, &count(side).to_string());
-        x += 102.0;
+        let n = count(side).to_string();
+        if named {
+            let count_right = x + pill_w - 14.0;
+            draw_text(img, f, 20.0, (count_right, mid), Align::Right, TEXT, &n);
+            let shown = printable(f, name);
+            let shown = if shown.is_empty() { side_label(side, lang).to_string() } else { shown };
+            let max_w = count_right - text_width(f, 20.0, &n) - 8.0 - (x + 42.0);
+            let (px, shown) = fit_text(f, 17.0, 12.0, max_w, &shown);
+            draw_text(img, f, px, (x + 42.0, mid), Align::Left, TEXT, &shown);
+        } else {
+            draw_text(img, f, 20.0, (x + 42.0, mid), Align::Left, TEXT, &n);
+        }
+        x += pill_w + 10.0;
     }
 
-    let right = (WIDTH as i32 - PAD - 4) as f32;
     let max_w = right - x - 8.0;
-    let (text, colour) = match (&view.banner, to_move, lang) {
-        (Some(b), _, _) => (b.as_str(), BANNER_TEXT),
-        (None, Some(Disc::Black), Lang::En) => ("Black to move", TEXT),
-        (None, Some(Disc::Black), Lang::Ja) => ("黒の番", TEXT),
-        (None, Some(_), Lang::En) => ("White to move", TEXT),
-        (None, Some(_), Lang::Ja) => ("白の番", TEXT),
-        (None, None, Lang::En) => ("Game over", TEXT),
-        (None, None, Lang::Ja) => ("終局", TEXT),
-    };
-    let px = fit_size(f, 20.0, max_w, text);
-    draw_text(img, f, px, (right, mid), Align::Right, colour, text);
+    let (px, text) = fit_text(f, 20.0, 11.0, max_w, &text);
+    draw_text(img, f, px, (right, mid), Align::Right, colour, &text);
+}
+
+fn side_label(side: Disc, lang: Lang) -> &'static str {
+    match (side, lang) {
+        (Disc::White, Lang::En) => "White",
+        (Disc::White, Lang::Ja) => "白",
+        (_, Lang::En) => "Black",
+        (_, Lang::Ja) => "黒",
+    }
 }
 
 /// Renders a reversi position as a PNG image (`WIDTH` × `HEIGHT`).
@@ -248,7 +279,15 @@ mod tests {
         cells[sq("e4")] = Disc::Black;
         cells[sq("d5")] = Disc::Black;
         let legal = ["d3", "c4", "f5", "e6"].iter().fold(0u64, |m, s| m | 1 << sq(s));
-        ReversiView { cells, last_move: None, flipped: 0, legal, to_move: Some(Disc::Black), banner: None }
+        ReversiView {
+            cells,
+            last_move: None,
+            flipped: 0,
+            legal,
+            to_move: Some(Disc::Black),
+            banner: None,
+            names: Default::default(),
+        }
     }
 
     fn decode(bytes: &[u8]) -> RgbImage {
@@ -381,5 +420,35 @@ mod tests {
         v.banner = Some("白の勝ち！ 40対24 とてもよくがんばりました、またあそぼうね".into());
         let long = decode(&render_reversi(&v, Lang::Ja));
         assert_eq!(long.width(), WIDTH);
+    }
+
+    /// Rows and columns where two images differ: (min_x, min_y, max_x, max_y).
+    fn diff_box(a: &RgbImage, b: &RgbImage) -> Option<(u32, u32, u32, u32)> {
+        a.enumerate_pixels().filter(|&(x, y, p)| b.get_pixel(x, y) != p).fold(None, |acc, (x, y, _)| {
+            let (x0, y0, x1, y1) = acc.unwrap_or((x, y, x, y));
+            Some((x0.min(x), y0.min(y), x1.max(x), y1.max(y)))
+        })
+    }
+
+    #[test]
+    fn names_are_written_in_the_header_and_long_ones_are_cut_before_the_status() {
+        let bare = decode(&render_reversi(&start(), Lang::En));
+        let mut v = start();
+        v.names = ["Mika".into(), "Computer".into()];
+        let named = decode(&render_reversi(&v, Lang::En));
+        let (_, _, _, y1) = diff_box(&bare, &named).expect("the names are drawn");
+        assert!(y1 < HEADER as u32, "only the header changes (down to row {y1})");
+        // Whatever the names, the status on the right stays as it was: long names are cut.
+        v.names = ["W".repeat(300), "とてもながいなまえ".repeat(10)];
+        let long = decode(&render_reversi(&v, Lang::En));
+        let (_, _, x1, _) = diff_box(&named, &long).expect("other names, other pixels");
+        let status_w = text_width(font(), 20.0, "Black to move");
+        assert!((x1 as f32) < WIDTH as f32 - PAD as f32 - 4.0 - status_w, "a name ran to x = {x1}");
+        // Names the font cannot draw at all fall back to the colour's label; nothing panics.
+        v.names = ["\u{200D}\u{FE0F}".into(), "🦁🦁 \u{1F1EF}\u{1F1F5}".into()];
+        let odd = decode(&render_reversi(&v, Lang::Ja));
+        assert_eq!((odd.width(), odd.height()), (WIDTH, HEIGHT));
+        v.names = ["黒".into(), "🦁🦁 \u{1F1EF}\u{1F1F5}".into()];
+        assert_eq!(odd, decode(&render_reversi(&v, Lang::Ja)), "an undrawable name reads as its colour");
     }
 }

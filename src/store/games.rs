@@ -91,6 +91,8 @@ pub struct NewGame {
     pub channel_id: u64,
     /// The human who started it.
     pub human_id: u64,
+    /// Their display name (shown on the images; may be empty).
+    pub human_name: String,
     /// The human's seat.
     pub human_side: Side,
     /// The bot's level, fixed for the game's life.
@@ -112,6 +114,8 @@ pub struct GameRecord {
     pub level: Level,
     /// The human who started it.
     pub human_id: u64,
+    /// Their display name when they started it (may be empty).
+    pub human_name: String,
     /// The human's seat.
     pub human_side: Side,
     /// The current position.
@@ -185,7 +189,7 @@ pub struct Finish {
 /// Days a game may wait for a move where the server set nothing (the column's default).
 pub const DEFAULT_IDLE_DAYS: u32 = 14;
 
-const GAME_COLUMNS: &str = "id, guild_id, channel_id, kind, level, human_id, human_side, position, ply, \
+const GAME_COLUMNS: &str = "id, guild_id, channel_id, kind, level, human_id, human_name, human_side, position, ply, \
                             status, result, version, created_at, updated_at";
 
 fn decode_game(row: &sqlx::postgres::PgRow) -> Result<GameRecord, StoreError> {
@@ -207,6 +211,7 @@ fn decode_game(row: &sqlx::postgres::PgRow) -> Result<GameRecord, StoreError> {
         channel_id: row.try_get::<i64, _>("channel_id")? as u64,
         level,
         human_id: row.try_get::<i64, _>("human_id")? as u64,
+        human_name: row.try_get("human_name")?,
         human_side: Side::from_index(side).ok_or_else(|| corrupt(format!("human_side {side}")))?,
         game,
         ply: u32::try_from(ply).map_err(|_| corrupt(format!("ply {ply}")))?,
@@ -229,8 +234,8 @@ impl Store {
     /// Creates a game; fails with [`StoreError::ChannelBusy`] when the channel has one.
     pub async fn create_game(&self, new: &NewGame) -> Result<GameRecord, StoreError> {
         let row = sqlx::query(&format!(
-            "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING {GAME_COLUMNS}"
+            "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position, human_name)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {GAME_COLUMNS}"
         ))
         .bind(new.guild_id.map(|g| g as i64))
         .bind(new.channel_id as i64)
@@ -239,6 +244,7 @@ impl Store {
         .bind(new.human_id as i64)
         .bind(new.human_side.index())
         .bind(new.game.encode())
+        .bind(&new.human_name)
         .fetch_one(&self.pool)
         .await
         .map_err(|e| if is_unique_violation(&e) { StoreError::ChannelBusy } else { e.into() })?;

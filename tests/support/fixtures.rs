@@ -22,6 +22,8 @@ pub struct Ctx {
     pub locale: &'static str,
     /// For a thread: the channel it hangs from.
     pub thread_of: Option<u64>,
+    /// The member's server nickname, if any.
+    pub nick: Option<&'static str>,
 }
 
 pub const GUILD_ID: u64 = 1_100_000_000_000_000_100;
@@ -42,7 +44,14 @@ impl Default for Ctx {
 impl Ctx {
     /// An English-speaking user in the default guild channel.
     pub fn en() -> Ctx {
-        Ctx { guild_id: GUILD_ID, channel_id: CHANNEL_ID, user_id: USER_ID, locale: "en-US", thread_of: None }
+        Ctx {
+            guild_id: GUILD_ID,
+            channel_id: CHANNEL_ID,
+            user_id: USER_ID,
+            locale: "en-US",
+            thread_of: None,
+            nick: None,
+        }
     }
 
     /// A Japanese-speaking user in the default guild channel.
@@ -63,6 +72,11 @@ impl Ctx {
     /// The same context in a public thread `thread_id` of the current channel.
     pub fn in_thread(&self, thread_id: u64) -> Ctx {
         Ctx { channel_id: thread_id, thread_of: Some(self.channel_id), ..self.clone() }
+    }
+
+    /// The same user with a server nickname.
+    pub fn with_nick(&self, nick: &'static str) -> Ctx {
+        Ctx { nick: Some(nick), ..self.clone() }
     }
 
     /// The same user in a DM with the bot (no guild, no member).
@@ -111,10 +125,10 @@ pub fn user(user_id: u64) -> Value {
     })
 }
 
-fn member(user_id: u64) -> Value {
+fn member(user_id: u64, nick: Option<&str>) -> Value {
     json!({
         "user": user(user_id),
-        "nick": null,
+        "nick": nick,
         "avatar": null,
         "roles": [],
         "joined_at": TIMESTAMP,
@@ -146,7 +160,7 @@ fn base(ctx: &Ctx, type_: u8) -> Value {
     if ctx.guild_id != 0 {
         v["guild_id"] = json!(ctx.guild_id.to_string());
         v["guild_locale"] = json!("en-US");
-        v["member"] = member(ctx.user_id);
+        v["member"] = member(ctx.user_id, ctx.nick);
         v["channel"] = json!({
             "id": ctx.channel_id.to_string(),
             "type": if ctx.thread_of.is_some() { 11 } else { 0 },
@@ -228,7 +242,7 @@ fn resolved_for(ctx: &Ctx, options: &Value) -> Value {
     for id in ids {
         users.insert(id.to_string(), user(id));
         if ctx.guild_id != 0 {
-            let mut m = member(id);
+            let mut m = member(id, None);
             m.as_object_mut().map(|o| o.remove("user"));
             members.insert(id.to_string(), m);
         }
