@@ -3,7 +3,7 @@
 use crate::games::doubutsu::Value;
 use crate::games::story::Moment;
 use crate::games::{Commentary, EndReason, GameKind, Level, Side};
-use crate::store::Record;
+use crate::store::{Record, Setting, Settings};
 
 /// A language players read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -82,7 +82,23 @@ pub enum Msg<'a> {
     /// A player's results, per game.
     Stats { human: u64, records: Vec<(GameKind, Record)> },
     /// The server's settings.
-    Settings { levels: Vec<(GameKind, Level)>, commentary: bool, idle_days: u32, team: bool, language: Option<Lang> },
+    Settings { settings: &'a Settings },
+    /// Players may (or may not) choose their opponent from now on.
+    ChoiceSet { on: bool },
+    /// Appended to a confirmation: the change holds for this channel (and its threads) only.
+    ForThisChannel,
+    /// A channel's overrides were dropped (`had`: there were some).
+    ChannelReset { had: bool },
+    /// Players cannot choose the opponent here (a stale picker).
+    NoLevelChoice,
+    /// Heading of the opponent picker.
+    ChooseOpponent { kind: GameKind },
+    /// An opponent's name in the picker: a character, never a level word.
+    Opponent { level: Level },
+    /// The line under an opponent's name; with `reveal` (commentary on) the level itself.
+    OpponentHint { level: Level, reveal: bool },
+    /// The picker after a choice.
+    OpponentChosen { level: Level },
     /// Team mode was turned on or off.
     TeamSet { on: bool },
     /// The server's language was set (`None`: each player's own).
@@ -217,31 +233,28 @@ impl Msg<'_> {
             (Msg::ManagersOnly, Ja) => "設定を変えられるのはサーバーの管理者だけです。".into(),
             (Msg::ServerOnly, En) => "Settings belong to a server; use this command in one.".into(),
             (Msg::ServerOnly, Ja) => "設定はサーバーごとです。サーバーの中で使ってください。".into(),
-            (Msg::Settings { levels, commentary, idle_days, team, language }, lang) => {
-                let mut lines: Vec<String> = levels
-                    .iter()
-                    .map(|(k, l)| format!("• {}: **{}**", kind_name(*k, lang), level_name(*l, lang)))
-                    .collect();
-                lines.push(match (lang, commentary) {
-                    (En, true) => "• Move commentary: **on**".into(),
-                    (En, false) => "• Move commentary: **off**".into(),
-                    (Ja, true) => "• 一手ごとの解説：**オン**".into(),
-                    (Ja, false) => "• 一手ごとの解説：**オフ**".into(),
-                });
-                lines.push(match lang {
-                    En => format!("• Games waiting longer than **{idle_days} days** for a move are closed"),
-                    Ja => format!("• **{idle_days}日**指されなかった対局は終了します"),
-                });
-                lines.push(match (lang, team) {
-                    (En, true) => "• Family team mode: **on** (anyone in the channel may move)".into(),
-                    (En, false) => "• Family team mode: **off** (only the player who started moves)".into(),
-                    (Ja, true) => "• 家族チーム：**オン**（チャンネルの誰でも指せます）".into(),
-                    (Ja, false) => "• 家族チーム：**オフ**（始めた人だけが指せます）".into(),
-                });
-                lines.push(format!("• {}", Msg::LanguageSet { language: *language }.text(lang)));
-                let title = if lang == Ja { "このサーバーの設定" } else { "This server's settings" };
-                format!("{title}\n{}", lines.join("\n"))
+            (Msg::Settings { settings }, lang) => settings_text(settings, lang),
+            (Msg::ChoiceSet { on: true }, En) => {
+                "Players now **choose their opponent** when they start a game.".into()
             }
+            (Msg::ChoiceSet { on: false }, En) => "Players no longer choose: games start at the level set here.".into(),
+            (Msg::ChoiceSet { on: true }, Ja) => "対局を始めるとき、プレイヤーが**対戦相手を選べる**ようにしました。".into(),
+            (Msg::ChoiceSet { on: false }, Ja) => "対戦相手は選べなくなりました。ここで設定したレベルで始まります。".into(),
+            (Msg::ForThisChannel, En) => "(This channel and its threads only.)".into(),
+            (Msg::ForThisChannel, Ja) => "（このチャンネルとそのスレッドだけ）".into(),
+            (Msg::ChannelReset { had: true }, En) => "This channel now follows the server's settings again.".into(),
+            (Msg::ChannelReset { had: false }, En) => "This channel already follows the server's settings.".into(),
+            (Msg::ChannelReset { had: true }, Ja) => "このチャンネルの設定をサーバーの設定に戻しました。".into(),
+            (Msg::ChannelReset { had: false }, Ja) => "このチャンネルはもともとサーバーの設定のままです。".into(),
+            (Msg::NoLevelChoice, En) => "Opponents can't be chosen here any more. Start with /play again.".into(),
+            (Msg::NoLevelChoice, Ja) => "ここでは対戦相手を選べなくなりました。/play からもう一度どうぞ。".into(),
+            (Msg::ChooseOpponent { kind }, En) => format!("Who would you like to play {} with?", kind_name(*kind, En)),
+            (Msg::ChooseOpponent { kind }, Ja) => format!("{}、だれと対局する？", kind_name(*kind, Ja)),
+            (Msg::Opponent { level }, lang) => opponent_name(*level, lang).into(),
+            (Msg::OpponentHint { level, reveal: true }, lang) => level_name(*level, lang).into(),
+            (Msg::OpponentHint { level, reveal: false }, lang) => opponent_hint(*level, lang).into(),
+            (Msg::OpponentChosen { level }, En) => format!("✓ You chose {}.", opponent_name(*level, En)),
+            (Msg::OpponentChosen { level }, Ja) => format!("✓ {}をえらびました。", opponent_name(*level, Ja)),
             (Msg::LevelSet { kind, level }, En) => format!(
                 "{} will now be played at **{}**. Games in progress keep their level; new games use this one.",
                 kind_name(*kind, En),
@@ -453,6 +466,101 @@ pub fn kind_name(kind: GameKind, lang: Lang) -> &'static str {
         (GameKind::Doubutsu, Lang::En) => "doubutsu shogi",
         (GameKind::Doubutsu, Lang::Ja) => "どうぶつしょうぎ",
     }
+}
+
+/// The character that stands for a level in the players' opponent picker. No word of it tells
+/// how the level plays beyond what a child sees across the board.
+pub fn opponent_name(level: Level, lang: Lang) -> &'static str {
+    match (level, lang) {
+        (Level::Settai, Lang::En) => "🐘 Elephant",
+        (Level::Settai, Lang::Ja) => "🐘 ゾウさん",
+        (Level::Strongest, Lang::En) => "🦁 Lion",
+        (Level::Strongest, Lang::Ja) => "🦁 ライオンさん",
+        (Level::Weakest, Lang::En) => "🐥 Chick",
+        (Level::Weakest, Lang::Ja) => "🐥 ひよこさん",
+        (Level::Standard, Lang::En) => "🦉 Owl",
+        (Level::Standard, Lang::Ja) => "🦉 フクロウさん",
+        (Level::Highest, Lang::En) => "🐰 Rabbit",
+        (Level::Highest, Lang::Ja) => "🐰 ウサギさん",
+        (Level::None, Lang::En) => "🐺 Wolf",
+        (Level::None, Lang::Ja) => "🐺 オオカミさん",
+    }
+}
+
+/// The line under an opponent in the picker.
+fn opponent_hint(level: Level, lang: Lang) -> &'static str {
+    match (level, lang) {
+        (Level::Settai | Level::Standard, Lang::En) => "A good match",
+        (Level::Settai | Level::Standard, Lang::Ja) => "いい勝負",
+        (Level::Strongest, Lang::En) => "The champion",
+        (Level::Strongest, Lang::Ja) => "チャンピオン",
+        (Level::Weakest, Lang::En) => "Still learning",
+        (Level::Weakest, Lang::Ja) => "れんしゅう中",
+        (Level::Highest, Lang::En) => "Easy-going",
+        (Level::Highest, Lang::Ja) => "のんびり屋",
+        (Level::None, Lang::En) => "Plays to win",
+        (Level::None, Lang::Ja) => "本気でくる",
+    }
+}
+
+/// `/settings show`: the settings in effect, those of this channel marked.
+fn settings_text(settings: &Settings, lang: Lang) -> String {
+    use Lang::{En, Ja};
+    let mark = |setting: Setting| {
+        if !settings.from_channel.contains(&setting) {
+            ""
+        } else if lang == Ja {
+            " 〔このチャンネル〕"
+        } else {
+            " *(this channel)*"
+        }
+    };
+    let on_off = |on: bool| match (lang, on) {
+        (En, true) => "on",
+        (En, false) => "off",
+        (Ja, true) => "オン",
+        (Ja, false) => "オフ",
+    };
+    let mut lines = Vec::new();
+    for setting in Setting::ALL {
+        let line = match setting {
+            Setting::ReversiLevel | Setting::DoubutsuLevel => {
+                let kind = if setting == Setting::ReversiLevel { GameKind::Reversi } else { GameKind::Doubutsu };
+                let level = settings.level(kind);
+                match lang {
+                    En => format!("{}: **{}**", kind_name(kind, En), level_name(level, En)),
+                    Ja => format!("{}：**{}**", kind_name(kind, Ja), level_name(level, Ja)),
+                }
+            }
+            Setting::LevelChoice => match lang {
+                En => format!("Players choose their opponent: **{}**", on_off(settings.level_choice)),
+                Ja => format!("プレイヤーが対戦相手を選ぶ：**{}**", on_off(settings.level_choice)),
+            },
+            Setting::Commentary => match lang {
+                En => format!("Move commentary: **{}**", on_off(settings.commentary)),
+                Ja => format!("一手ごとの解説：**{}**", on_off(settings.commentary)),
+            },
+            Setting::TeamPlay => match (lang, settings.team_play) {
+                (En, true) => "Family team mode: **on** (anyone in the channel may move)".into(),
+                (En, false) => "Family team mode: **off** (only the player who started moves)".into(),
+                (Ja, true) => "家族チーム：**オン**（チャンネルの誰でも指せます）".into(),
+                (Ja, false) => "家族チーム：**オフ**（始めた人だけが指せます）".into(),
+            },
+            Setting::Language => Msg::LanguageSet { language: settings.language }.text(lang),
+            Setting::IdleDays => match lang {
+                En => format!("Games waiting longer than **{} days** for a move are closed", settings.idle_days),
+                Ja => format!("**{}日**指されなかった対局は終了します", settings.idle_days),
+            },
+        };
+        lines.push(format!("• {line}{}", mark(setting)));
+    }
+    let title = match (lang, settings.from_channel.is_empty()) {
+        (En, true) => "Settings here (the server's)",
+        (En, false) => "Settings here (the server's, with this channel's own marked)",
+        (Ja, true) => "ここでの設定（サーバーの設定）",
+        (Ja, false) => "ここでの設定（〔このチャンネル〕はこのチャンネルだけの設定）",
+    };
+    format!("{title}\n{}", lines.join("\n"))
 }
 
 /// A level's name as admins see it.

@@ -10,8 +10,10 @@ use tokio::sync::Semaphore;
 use crate::games::doubutsu::TableFile;
 use crate::games::story::{story, Story};
 use crate::games::{self, AiError, Commentary, Game, GameKind, Level, MoveError, Side};
-use crate::i18n::Lang;
-use crate::store::{Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Record, Store, StoreError};
+use crate::store::{
+    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Place, Record, Scope, Settings, Store,
+    StoreError,
+};
 
 /// Why a request was refused. Nothing was changed when one of these is returned.
 #[derive(Debug, thiserror::Error)]
@@ -54,6 +56,9 @@ pub enum PlayError {
         /// The game asked for.
         kind: GameKind,
     },
+    /// An opponent was chosen where players may not choose (a stale picker, or a forged one).
+    #[error("players cannot choose the opponent here")]
+    NoLevelChoice,
     /// The AI failed to choose a move.
     #[error(transparent)]
     Ai(AiError),
@@ -117,10 +122,19 @@ pub struct Seat {
     pub guild_id: Option<u64>,
     /// The channel or thread.
     pub channel_id: u64,
+    /// For a thread: the channel it hangs from.
+    pub parent_id: Option<u64>,
     /// The user acting.
     pub user_id: u64,
     /// Their display name on the server (kept with a game they start, for the images).
     pub name: String,
+}
+
+impl Seat {
+    /// Where the request comes from (whose settings apply).
+    pub fn place(&self) -> Place {
+        Place { guild_id: self.guild_id, channel_id: self.channel_id, parent_id: self.parent_id }
+    }
 }
 
 impl Service {
@@ -142,10 +156,21 @@ impl Service {
         &self.store
     }
 
-    /// Starts a game of `kind` in the seat's channel at the server's level; if the bot moves
-    /// first it answers at once.
-    pub async fn start(&self, seat: &Seat, kind: GameKind, human_side: Side) -> Result<GameRecord, PlayError> {
-        let level = self.store.guild_level(seat.guild_id, kind).await?;
+    /// Starts a game of `kind` in the seat's channel at the level its settings give, or at
+    /// `chosen` where players may choose (a choice where they may not is refused).
+    pub async fn start(
+        &self,
+        seat: &Seat,
+        kind: GameKind,
+        human_side: Side,
+        chosen: Option<Level>,
+    ) -> Result<GameRecord, PlayError> {
+        let settings = self.settings(&seat.place()).await?;
+        let level = match chosen {
+            None => settings.level(kind),
+            Some(level) if settings.level_choice && level.kind() == kind => level,
+            Some(_) => return Err(PlayError::NoLevelChoice),
+        };
         if Game::needs_table(kind, level) && self.doubutsu_table.is_none() {
             return Err(PlayError::Unavailable { kind });
         }
@@ -154,6 +179,7 @@ impl Service {
             .create_game(&NewGame {
                 guild_id: seat.guild_id,
                 channel_id: seat.channel_id,
+                parent_id: seat.parent_id,
                 human_id: seat.user_id,
                 // Discord caps display names at 32 characters; a forged longer one is cut.
                 human_name: seat.name.chars().take(MAX_NAME_CHARS).collect(),
@@ -165,13 +191,25 @@ impl Service {
         Ok(record)
     }
 
-    /// The level of every game on a server.
-    pub async fn guild_levels(&self, guild_id: u64) -> Result<Vec<(GameKind, Level)>, PlayError> {
-        let mut levels = Vec::new();
-        for kind in GameKind::ALL {
-            levels.push((kind, self.store.guild_level(Some(guild_id), kind).await?));
-        }
-        Ok(levels)
+    /// The settings in effect at `place`.
+    pub async fn settings(&self, place: &Place) -> Result<Settings, PlayError> {
+        Ok(self.store.settings(place).await?)
+    }
+
+    /// Applies a manager's change to the server of `place`, or only to its channel.
+    pub async fn change_setting(
+        &self,
+        guild_id: u64,
+        place: &Place,
+        scope: Scope,
+        change: Change,
+    ) -> Result<(), PlayError> {
+        Ok(self.store.change_setting(guild_id, place, scope, change).await?)
+    }
+
+    /// Drops the overrides of `place`'s channel; whether it had any.
+    pub async fn clear_channel_settings(&self, guild_id: u64, place: &Place) -> Result<bool, PlayError> {
+        Ok(self.store.clear_channel_settings(guild_id, place).await?)
     }
 
     /// The seat's player's results on this server (or in direct messages), per game.
@@ -184,31 +222,11 @@ impl Service {
         Ok(self.store.expire_idle_games().await?)
     }
 
-    /// How many days a game on the server may wait for a move.
-    pub async fn idle_days(&self, guild_id: Option<u64>) -> Result<u32, PlayError> {
-        Ok(self.store.guild_idle_days(guild_id).await?)
-    }
-
-    /// Sets how many days a game on the server may wait for a move (applies to running games too).
-    pub async fn set_idle_days(&self, guild_id: u64, days: u32) -> Result<(), PlayError> {
-        Ok(self.store.set_guild_idle_days(guild_id, days).await?)
-    }
-
-    /// Whether the server has the move commentary on.
-    pub async fn commentary_on(&self, guild_id: Option<u64>) -> Result<bool, PlayError> {
-        Ok(self.store.guild_commentary(guild_id).await?)
-    }
-
-    /// Turns a server's move commentary on or off; it applies from the next move.
-    pub async fn set_commentary(&self, guild_id: u64, on: bool) -> Result<(), PlayError> {
-        Ok(self.store.set_guild_commentary(guild_id, on).await?)
-    }
-
     /// The commentary on a player's move when the server has it on; `None` when it is off, or
     /// when there is nothing to say. Runs on the bounded AI pool; a failure only costs the
     /// line (it is logged), never the move.
-    pub async fn comment(&self, guild_id: Option<u64>, played: &PlayedMove) -> Option<Commentary> {
-        match self.commentary_on(guild_id).await {
+    pub async fn comment(&self, place: &Place, played: &PlayedMove) -> Option<Commentary> {
+        match self.settings(place).await.map(|s| s.commentary) {
             Ok(true) => {}
             Ok(false) => return None,
             Err(e) => {
@@ -227,11 +245,6 @@ impl Service {
                 None
             },
         )
-    }
-
-    /// Sets the level a server plays `kind` at; games in progress keep theirs.
-    pub async fn set_guild_level(&self, guild_id: u64, kind: GameKind, level: Level) -> Result<(), PlayError> {
-        Ok(self.store.set_guild_level(guild_id, kind, level).await?)
     }
 
     /// The active game in the channel.
@@ -335,27 +348,7 @@ impl Service {
     /// Whether `seat`'s user may move in `record`'s game: the player who started it, or in
     /// team mode anyone in the channel. (Resigning stays with the player who started.)
     async fn may_move(&self, record: &GameRecord, seat: &Seat) -> Result<bool, PlayError> {
-        Ok(record.human_id == seat.user_id || self.store.guild_team_play(record.guild_id).await?)
-    }
-
-    /// Whether a server is in family team mode.
-    pub async fn team_play(&self, guild_id: Option<u64>) -> Result<bool, PlayError> {
-        Ok(self.store.guild_team_play(guild_id).await?)
-    }
-
-    /// Turns a server's team mode on or off; it applies to running games from their next move.
-    pub async fn set_team_play(&self, guild_id: u64, on: bool) -> Result<(), PlayError> {
-        Ok(self.store.set_guild_team_play(guild_id, on).await?)
-    }
-
-    /// The language a server imposes (`None`: each player's locale).
-    pub async fn language(&self, guild_id: Option<u64>) -> Result<Option<Lang>, PlayError> {
-        Ok(self.store.guild_language(guild_id).await?)
-    }
-
-    /// Sets a server's language.
-    pub async fn set_language(&self, guild_id: u64, lang: Option<Lang>) -> Result<(), PlayError> {
-        Ok(self.store.set_guild_language(guild_id, lang).await?)
+        Ok(record.human_id == seat.user_id || self.settings(&record.place()).await?.team_play)
     }
 
     /// The last move of a stored game, found by replaying its move list from its start; a list

@@ -12,7 +12,7 @@ use settai::discord::{self, Connection};
 use settai::games::doubutsu::{self, table::BuildOptions, Table as _, TableFile};
 use settai::games::{reversi, DoubutsuGame, Game, GameKind, Level, Side};
 use settai::service::Service;
-use settai::store::{GameRecord, GameStatus, NewGame, NewMove, Store};
+use settai::store::{Change, GameRecord, GameStatus, NewGame, NewMove, Place, Scope, Store};
 use sqlx::PgPool;
 use support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use support::{Exchange, StandIn};
@@ -69,6 +69,7 @@ impl Bot {
                 channel_id: ctx.channel_id,
                 human_id: ctx.user_id,
                 human_name: "Mika".into(),
+                parent_id: None,
                 human_side: Side::First,
                 level,
                 game: Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(start))),
@@ -103,6 +104,12 @@ fn play_reversi(ctx: &Ctx) -> Value {
 
 fn play_move(ctx: &Ctx, mv: &str) -> Value {
     fixtures::slash(ctx, "play", "move", json!([{ "name": "move", "type": 3, "value": mv }]))
+}
+
+/// Where `ctx` plays, as the store sees it.
+fn place(ctx: &Ctx) -> Place {
+    let guild_id = (ctx.guild_id != 0).then_some(ctx.guild_id);
+    Place { guild_id, channel_id: ctx.channel_id, parent_id: ctx.thread_of }
 }
 
 /// The PNG of an exchange, decoded.
@@ -391,6 +398,7 @@ async fn passes_are_played_and_announced(pool: PgPool) {
             channel_id: ctx.channel_id,
             human_id: USER_ID,
             human_name: "Mika".into(),
+            parent_id: None,
             human_side: Side::First,
             level: settai::games::Level::Standard,
             game: Game::new(GameKind::Reversi),
@@ -461,7 +469,8 @@ async fn with_a_development_guild_commands_are_registered_there_only(pool: PgPoo
 async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPool) {
     let bot = Bot::start(pool).await;
     let ctx = Ctx::en();
-    bot.store.set_guild_level(ctx.guild_id, GameKind::Doubutsu, settai::games::Level::Weakest).await.unwrap();
+    let weakest = Change::Level(settai::games::Level::Weakest);
+    bot.store.change_setting(ctx.guild_id, &place(&ctx), Scope::Server, weakest).await.unwrap();
 
     let start = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
     assert!(!start.is_ephemeral(), "{start}");
@@ -624,16 +633,13 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     // A player who is not a manager changes nothing.
     let denied = bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "weakest"), false)).await;
     assert_refused(&denied, "manage this server");
-    assert_eq!(
-        bot.store.guild_level(Some(ctx.guild_id), GameKind::Doubutsu).await.unwrap(),
-        settai::games::Level::Settai
-    );
+    assert_eq!(bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu), settai::games::Level::Settai);
 
     // A level of the other game is refused.
     let wrong = bot.standin.interact(settings(&ctx, "level", level_options("reversi", "weakest"), true)).await;
     assert!(wrong.is_ephemeral() && wrong.content().contains("no mercy"), "{}", wrong.content());
     assert_eq!(
-        bot.store.guild_level(Some(ctx.guild_id), GameKind::Reversi).await.unwrap(),
+        bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Reversi),
         settai::games::Level::Standard
     );
 
@@ -641,7 +647,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     let set = bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "weakest"), true)).await;
     assert!(set.is_ephemeral() && set.content().contains("weakest"), "{}", set.content());
     assert_eq!(
-        bot.store.guild_level(Some(ctx.guild_id), GameKind::Doubutsu).await.unwrap(),
+        bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
         settai::games::Level::Weakest
     );
     let shown = bot.standin.interact(settings(&Ctx::ja(), "show", json!([]), true)).await;
@@ -723,7 +729,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     let on = json!([{ "name": "on", "type": 5, "value": true }]);
     let denied = bot.standin.interact(settings(&ctx, "commentary", on.clone(), false)).await;
     assert_refused(&denied, "manage this server");
-    assert!(!bot.store.guild_commentary(Some(ctx.guild_id)).await.unwrap());
+    assert!(!bot.store.settings(&place(&ctx)).await.unwrap().commentary);
     let set = bot.standin.interact(settings(&ctx, "commentary", on, true)).await;
     assert!(set.is_ephemeral() && set.content().contains("**on**"), "{}", set.content());
     let show = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
@@ -994,5 +1000,111 @@ async fn boards_name_the_player_as_the_server_shows_them(pool: PgPool) {
     let again =
         bot.standin.interact(fixtures::slash(&mama.with_nick("Someone else"), "play", "board", json!([]))).await;
     assert_eq!(board_image(&again).to_rgb8(), a);
+    bot.stop().await;
+}
+
+fn here() -> Value {
+    json!({ "name": "here", "type": 5, "value": true })
+}
+
+fn on(value: bool) -> Value {
+    json!([{ "name": "on", "type": 5, "value": value }])
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let family = Ctx::en();
+    let thread = family.in_thread(fixtures::THREAD_ID);
+    let other = family.with_channel(fixtures::OTHER_CHANNEL_ID);
+    // This channel plays reversi at `highest`; the server stays at `standard`.
+    let mut options = level_options("reversi", "highest");
+    options.as_array_mut().unwrap().push(here());
+    let set = bot.standin.interact(settings(&family, "level", options, true)).await;
+    assert!(set.content().contains("highest") && set.content().contains("This channel"), "{}", set.content());
+    let shown = bot.standin.interact(settings(&family, "show", json!([]), true)).await;
+    assert!(shown.content().contains("reversi: **highest** *(this channel)*"), "{}", shown.content());
+    let shown = bot.standin.interact(settings(&other, "show", json!([]), true)).await;
+    assert!(shown.content().contains("reversi: **standard**\n"), "{}", shown.content());
+    assert!(!shown.content().contains("this channel)"), "{}", shown.content());
+    // A thread of the channel follows it; another channel follows the server.
+    bot.standin.interact(play_reversi(&thread)).await;
+    bot.standin.interact(play_reversi(&other)).await;
+    assert_eq!(bot.game(&thread).await.unwrap().level, settai::games::Level::Highest);
+    assert_eq!(bot.game(&thread).await.unwrap().parent_id, Some(family.channel_id));
+    assert_eq!(bot.game(&other).await.unwrap().level, settai::games::Level::Standard);
+    // A language set for the channel only answers there, on the board too.
+    let ja = json!([{ "name": "language", "type": 3, "value": "ja" }, here()]);
+    let set = bot.standin.interact(settings(&family, "language", ja, true)).await;
+    assert!(set.content().contains("このチャンネル"), "{}", set.content());
+    let board = bot.standin.interact(fixtures::slash(&thread, "play", "board", json!([]))).await;
+    assert!(board.content().contains("さんの番です"), "{}", board.content());
+    let board = bot.standin.interact(fixtures::slash(&other, "play", "board", json!([]))).await;
+    assert!(board.content().contains("your move"), "{}", board.content());
+    // Only managers change a channel, and a reset brings back the server's settings.
+    let mut options = level_options("reversi", "none");
+    options.as_array_mut().unwrap().push(here());
+    assert_refused(&bot.standin.interact(settings(&family, "level", options, false)).await, "管理者");
+    let reset = bot.standin.interact(settings(&family, "reset", json!([]), true)).await;
+    assert!(reset.content().contains("follows the server's settings again"), "{}", reset.content());
+    let s = bot.store.settings(&place(&thread)).await.unwrap();
+    assert_eq!(
+        (s.level(GameKind::Reversi), s.language, s.from_channel.len()),
+        (settai::games::Level::Standard, None, 0)
+    );
+    // The running game keeps the level it started with.
+    assert_eq!(bot.game(&thread).await.unwrap().level, settai::games::Level::Highest);
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let set = bot.standin.interact(settings(&ctx, "choice", on(true), true)).await;
+    assert!(set.content().contains("choose their opponent"), "{}", set.content());
+    // /play offers the opponents privately; nothing starts yet.
+    let offer = bot.standin.interact(play_reversi(&ctx)).await;
+    assert!(offer.is_ephemeral() && offer.files().is_empty(), "{offer}");
+    assert!(bot.game(&ctx).await.is_none());
+    let picker = offer.custom_ids().into_iter().find(|id| id.starts_with("op:")).expect("an opponent menu");
+    let choices = offer.select_options(&picker);
+    let labels: Vec<&str> = choices.iter().map(|(label, _)| label.as_str()).collect();
+    assert_eq!(labels, ["🦉 Owl", "🐰 Rabbit", "🐺 Wolf"]);
+    // With the commentary off, nothing in the offer (not even the menu's values) names a level.
+    for call in offer.calls.iter() {
+        assert_no_hidden_word("the opponent menu", &call.json.to_string());
+    }
+    // Choosing the wolf starts a public game at `none`; the private menu says what was chosen.
+    let menu_message = bot.standin.message(offer.message_id().unwrap()).unwrap();
+    let wolf = &choices[2].1;
+    let chosen = bot.standin.interact(fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message)).await;
+    let posted = chosen.followups();
+    assert_eq!(posted.len(), 1, "{chosen}");
+    assert!(posted[0].flags() & 64 == 0 && !posted[0].files.is_empty(), "the board is public: {chosen}");
+    assert!(chosen.content().contains("Wolf"), "{}", chosen.content());
+    assert_eq!(bot.game(&ctx).await.unwrap().level, settai::games::Level::None);
+    // The same menu again, or /play again, finds the channel busy.
+    let again = bot.standin.interact(fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message)).await;
+    assert_refused(&again, "already");
+    assert_refused(&bot.standin.interact(play_reversi(&ctx)).await, "already");
+    // With the commentary on, the menu also tells the level (in the player's language).
+    bot.standin.interact(settings(&ctx, "commentary", on(true), true)).await;
+    let ja = Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID);
+    let offer = bot.standin.interact(fixtures::slash(&ja, "play", "doubutsu", json!([]))).await;
+    let picker = offer.custom_ids().into_iter().find(|id| id.starts_with("op:")).expect("an opponent menu");
+    let menu = offer.component(&picker).unwrap().to_string();
+    assert!(menu.contains("ゾウさん") && menu.contains("接待"), "{menu}");
+    // If the managers turn the choice off meanwhile, the old menu is refused and starts nothing.
+    bot.standin.interact(settings(&ctx, "choice", on(false), true)).await;
+    let menu_message = bot.standin.message(offer.message_id().unwrap()).unwrap();
+    let late = bot.standin.interact(fixtures::select_on(&ja, &picker, &["2"], &menu_message)).await;
+    assert_refused(&late, "選べなくなりました");
+    assert!(bot.game(&ja).await.is_none());
+    // A forged value is refused too.
+    bot.standin.interact(settings(&ctx, "choice", on(true), true)).await;
+    let forged = bot.standin.interact(fixtures::select_on(&ja, &picker, &["7"], &menu_message)).await;
+    assert_refused(&forged, "");
+    assert!(bot.game(&ja).await.is_none());
     bot.stop().await;
 }

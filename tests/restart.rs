@@ -74,8 +74,13 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
     // between the two).
     let service = Service::new(store.clone());
     let legal = before.game.legal_moves();
-    let seat =
-        Seat { guild_id: Some(ctx.guild_id), channel_id: ctx.channel_id, user_id: ctx.user_id, name: "Mika".into() };
+    let seat = Seat {
+        guild_id: Some(ctx.guild_id),
+        channel_id: ctx.channel_id,
+        parent_id: None,
+        user_id: ctx.user_id,
+        name: "Mika".into(),
+    };
     service.human_move(&seat, &legal[0], None).await.unwrap();
     let cursor = standin.cursor();
 

@@ -2,6 +2,7 @@
 
 use settai::games::{GameKind, Side};
 use settai::service::{PlayError, Seat, Service};
+use settai::store::{Change, Scope};
 use settai::store::{GameResult, GameStatus, Store};
 use sqlx::PgPool;
 
@@ -9,7 +10,7 @@ const ALICE: u64 = 11;
 const BOB: u64 = 12;
 
 fn seat(user_id: u64) -> Seat {
-    Seat { guild_id: Some(1), channel_id: 500, user_id, name: format!("player {user_id}") }
+    Seat { guild_id: Some(1), channel_id: 500, parent_id: None, user_id, name: format!("player {user_id}") }
 }
 
 async fn snapshot(service: &Service, channel: u64) -> (String, u32, i32, usize) {
@@ -22,8 +23,11 @@ async fn snapshot(service: &Service, channel: u64) -> (String, u32, i32, usize) 
 async fn refusals_change_nothing(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool));
     assert!(matches!(service.human_move(&seat(ALICE), "f5", None).await, Err(PlayError::NoGame)));
-    service.start(&seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
-    assert!(matches!(service.start(&seat(BOB), GameKind::Reversi, Side::First).await, Err(PlayError::ChannelBusy)));
+    service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
+    assert!(matches!(
+        service.start(&seat(BOB), GameKind::Reversi, Side::First, None).await,
+        Err(PlayError::ChannelBusy)
+    ));
     let before = snapshot(&service, 500).await;
 
     match service.human_move(&seat(ALICE), "a1", None).await {
@@ -52,7 +56,7 @@ async fn refusals_change_nothing(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn the_bot_moves_first_when_the_human_takes_white(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool));
-    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::Second).await.unwrap();
+    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::Second, None).await.unwrap();
     assert!(record.bot_to_move());
     assert_eq!(service.games_awaiting_bot().await.unwrap().len(), 1);
     let turn = service.bot_reply(record).await.unwrap();
@@ -67,7 +71,7 @@ async fn the_bot_moves_first_when_the_human_takes_white(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_whole_game_ends_with_a_result(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool));
-    service.start(&seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
     let mut plies = 0;
     loop {
         let record = service.current(500).await;
@@ -99,7 +103,7 @@ async fn a_whole_game_ends_with_a_result(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn resigning_ends_the_game_for_the_owner_only(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool));
-    service.start(&seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
     assert!(matches!(service.resign(&seat(BOB), None).await, Err(PlayError::NotYourGame { .. })));
     let done = service.resign(&seat(ALICE), None).await.unwrap();
     assert_eq!((done.status, done.result), (GameStatus::Resigned, Some(GameResult::Bot)));
@@ -109,7 +113,7 @@ async fn resigning_ends_the_game_for_the_owner_only(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_tampered_move_list_is_detected(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool.clone()));
-    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
     let turn = service.human_move(&seat(ALICE), "f5", Some((record.id, 0))).await.unwrap();
     sqlx::query("UPDATE moves SET notation = 'c4' WHERE game_id = $1 AND ply = 1")
         .bind(record.id)
@@ -153,7 +157,7 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
     use settai::store::NewMove;
     let service = Service::new(Store::from_pool(pool));
     let prefix = prefix_forcing_a_human_pass();
-    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
     let mut game = Game::new(GameKind::Reversi);
     let mut moves = Vec::new();
     for m in &prefix {
@@ -178,8 +182,10 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
 async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool: PgPool) {
     use rand::{Rng, SeedableRng};
     let service = Service::new(Store::from_pool(pool));
-    service.store().set_guild_level(1, GameKind::Doubutsu, settai::games::Level::Weakest).await.unwrap();
-    let record = service.start(&seat(ALICE), GameKind::Doubutsu, Side::First).await.unwrap();
+    let place = seat(ALICE).place();
+    let weakest = Change::Level(settai::games::Level::Weakest);
+    service.store().change_setting(1, &place, Scope::Server, weakest).await.unwrap();
+    let record = service.start(&seat(ALICE), GameKind::Doubutsu, Side::First, None).await.unwrap();
     assert!(record.human_to_move());
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
     let id = record.id;

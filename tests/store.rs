@@ -1,7 +1,10 @@
 //! The store against a real Postgres: one fresh database per test (`#[sqlx::test]`).
 
 use settai::games::{Game, GameKind, Level, Side};
-use settai::store::{Finish, GameResult, GameStatus, NewGame, NewMove, Store, StoreError};
+use settai::i18n::Lang;
+use settai::store::{
+    Change, Finish, GameResult, GameStatus, NewGame, NewMove, Place, Scope, Setting, Settings, Store, StoreError,
+};
 use sqlx::PgPool;
 
 fn new_game(channel_id: u64) -> NewGame {
@@ -10,6 +13,7 @@ fn new_game(channel_id: u64) -> NewGame {
         channel_id,
         human_id: 7,
         human_name: "Mika".into(),
+        parent_id: None,
         human_side: Side::First,
         level: Level::Standard,
         game: Game::new(GameKind::Reversi),
@@ -135,15 +139,90 @@ async fn a_corrupt_stored_position_is_reported_not_trusted(pool: PgPool) {
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
-async fn guild_levels_default_and_persist(pool: PgPool) {
+async fn settings_default_then_follow_the_server_then_the_channel_then_the_thread(pool: PgPool) {
     let store = Store::from_pool(pool);
-    assert_eq!(store.guild_level(Some(55), GameKind::Reversi).await.unwrap(), Level::Standard);
-    assert_eq!(store.guild_level(None, GameKind::Reversi).await.unwrap(), Level::Standard);
-    store.set_guild_level(55, GameKind::Reversi, Level::None).await.unwrap();
-    assert_eq!(store.guild_level(Some(55), GameKind::Reversi).await.unwrap(), Level::None);
-    store.set_guild_level(55, GameKind::Reversi, Level::Highest).await.unwrap();
-    assert_eq!(store.guild_level(Some(55), GameKind::Reversi).await.unwrap(), Level::Highest);
-    assert_eq!(store.guild_level(Some(56), GameKind::Reversi).await.unwrap(), Level::Standard);
+    let (guild, channel, thread, other) = (55, 700, 701, 702);
+    let in_channel = Place { guild_id: Some(guild), channel_id: channel, parent_id: None };
+    let in_thread = Place { guild_id: Some(guild), channel_id: thread, parent_id: Some(channel) };
+    let elsewhere = Place { guild_id: Some(guild), channel_id: other, parent_id: None };
+    let dm = Place { guild_id: None, channel_id: 9, parent_id: None };
+    for place in [&in_channel, &in_thread, &elsewhere, &dm] {
+        assert_eq!(store.settings(place).await.unwrap(), Settings::default());
+    }
+    // The server's choice holds everywhere on it (not in direct messages, nor on other servers).
+    store.change_setting(guild, &in_channel, Scope::Server, Change::Level(Level::None)).await.unwrap();
+    store.change_setting(guild, &in_channel, Scope::Server, Change::IdleDays(3)).await.unwrap();
+    for place in [&in_channel, &in_thread, &elsewhere] {
+        let s = store.settings(place).await.unwrap();
+        assert_eq!((s.level(GameKind::Reversi), s.idle_days, s.from_channel.len()), (Level::None, 3, 0));
+    }
+    assert_eq!(store.settings(&dm).await.unwrap(), Settings::default());
+    let other_server = Place { guild_id: Some(56), ..in_channel };
+    assert_eq!(store.settings(&other_server).await.unwrap().level(GameKind::Reversi), Level::Standard);
+    // A channel's override holds there and in its threads, and is marked as the channel's.
+    store.change_setting(guild, &in_channel, Scope::Channel, Change::Level(Level::Highest)).await.unwrap();
+    store.change_setting(guild, &in_channel, Scope::Channel, Change::Commentary(true)).await.unwrap();
+    for place in [&in_channel, &in_thread] {
+        let s = store.settings(place).await.unwrap();
+        assert_eq!((s.level(GameKind::Reversi), s.commentary, s.idle_days), (Level::Highest, true, 3));
+        assert_eq!(s.from_channel, vec![Setting::ReversiLevel, Setting::Commentary]);
+    }
+    let s = store.settings(&elsewhere).await.unwrap();
+    assert_eq!((s.level(GameKind::Reversi), s.commentary), (Level::None, false));
+    // A thread's own override wins over its channel's; a server change does not undo overrides.
+    store.change_setting(guild, &in_thread, Scope::Channel, Change::Commentary(false)).await.unwrap();
+    store.change_setting(guild, &in_thread, Scope::Channel, Change::Language(Some(Lang::Ja))).await.unwrap();
+    store.change_setting(guild, &in_channel, Scope::Server, Change::Level(Level::Standard)).await.unwrap();
+    let s = store.settings(&in_thread).await.unwrap();
+    assert_eq!((s.level(GameKind::Reversi), s.commentary, s.language), (Level::Highest, false, Some(Lang::Ja)));
+    assert!(store.settings(&in_channel).await.unwrap().commentary);
+    // Resetting the channel brings back the server's values there; the thread keeps its own.
+    assert!(store.clear_channel_settings(guild, &in_channel).await.unwrap());
+    assert!(!store.clear_channel_settings(guild, &in_channel).await.unwrap(), "nothing left to clear");
+    let s = store.settings(&in_channel).await.unwrap();
+    assert_eq!((s.level(GameKind::Reversi), s.commentary, s.from_channel.len()), (Level::Standard, false, 0));
+    let s = store.settings(&in_thread).await.unwrap();
+    assert_eq!((s.level(GameKind::Reversi), s.language), (Level::Standard, Some(Lang::Ja)));
+    // Every kind of change reads back.
+    for change in [
+        Change::Level(Level::Weakest),
+        Change::TeamPlay(true),
+        Change::LevelChoice(true),
+        Change::IdleDays(365),
+        Change::Language(None),
+    ] {
+        store.change_setting(guild, &elsewhere, Scope::Channel, change).await.unwrap();
+    }
+    let s = store.settings(&elsewhere).await.unwrap();
+    assert_eq!(
+        (s.level(GameKind::Doubutsu), s.team_play, s.level_choice, s.idle_days, s.language),
+        (Level::Weakest, true, true, 365, None)
+    );
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_channels_idle_limit_closes_its_games_and_its_threads_games(pool: PgPool) {
+    let store = Store::from_pool(pool.clone());
+    let mut in_channel = new_game(800);
+    in_channel.guild_id = Some(55);
+    let mut in_thread = new_game(801);
+    in_thread.guild_id = Some(55);
+    in_thread.parent_id = Some(800);
+    let mut elsewhere = new_game(802);
+    elsewhere.guild_id = Some(55);
+    let place = Place { guild_id: Some(55), channel_id: 800, parent_id: None };
+    store.change_setting(55, &place, Scope::Channel, Change::IdleDays(2)).await.unwrap();
+    let mut ids = Vec::new();
+    for g in [&in_channel, &in_thread, &elsewhere] {
+        ids.push(store.create_game(g).await.unwrap().id);
+    }
+    // Three days without a move: past the channel's 2 days, within the server's default 14.
+    sqlx::query("UPDATE games SET updated_at = now() - interval '3 days'").execute(&pool).await.unwrap();
+    let expired = store.expire_idle_games().await.unwrap();
+    let mut closed: Vec<(i64, u32)> = expired.iter().map(|(g, d)| (g.id, *d)).collect();
+    closed.sort();
+    assert_eq!(closed, vec![(ids[0], 2), (ids[1], 2)]);
+    assert_eq!(store.active_game(802).await.unwrap().map(|g| g.id), Some(ids[2]));
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]

@@ -78,16 +78,21 @@ pub fn settings_command() -> CreateCommand {
         .default_member_permissions(Permissions::MANAGE_GUILD)
         .contexts(vec![InteractionContext::Guild])
         .add_option(
-            option(CommandOptionType::SubCommand, "show", "Show this server's settings")
-                .description_localized("ja", "このサーバーの設定を表示する"),
+            option(CommandOptionType::SubCommand, "show", "Show the settings in effect in this channel")
+                .description_localized("ja", "このチャンネルで有効な設定を表示する"),
         )
-        .add_option(
+        .add_option(setting(
             option(CommandOptionType::SubCommand, "level", "Set the level of a game (applies to new games)")
                 .description_localized("ja", "ゲームのレベルを設定する（次の対局から）")
                 .add_sub_option(game)
                 .add_sub_option(level),
-        )
-        .add_option(
+        ))
+        .add_option(setting(
+            option(CommandOptionType::SubCommand, "choice", "Let players choose their opponent when they start")
+                .description_localized("ja", "対局を始めるとき、プレイヤーが対戦相手を選べるようにする")
+                .add_sub_option(on_off()),
+        ))
+        .add_option(setting(
             option(CommandOptionType::SubCommand, "idle", "Close games that wait this many days for a move")
                 .description_localized("ja", "この日数指されなかった対局を終了する")
                 .add_sub_option(
@@ -97,18 +102,18 @@ pub fn settings_command() -> CreateCommand {
                         .max_int_value(365)
                         .required(true),
                 ),
-        )
-        .add_option(
+        ))
+        .add_option(setting(
             option(CommandOptionType::SubCommand, "commentary", "Show after each move how good it was")
                 .description_localized("ja", "毎手、その手の良さを表示する")
                 .add_sub_option(on_off()),
-        )
-        .add_option(
+        ))
+        .add_option(setting(
             option(CommandOptionType::SubCommand, "team", "Family team mode: anyone in the channel may move")
                 .description_localized("ja", "家族チーム：チャンネルの誰でも指せる")
                 .add_sub_option(on_off()),
-        )
-        .add_option(
+        ))
+        .add_option(setting(
             option(CommandOptionType::SubCommand, "language", "The bot's language on this server")
                 .description_localized("ja", "このサーバーでのボットの言語")
                 .add_sub_option(
@@ -123,7 +128,19 @@ pub fn settings_command() -> CreateCommand {
                         .add_string_choice_localized("English", "en", [("ja", "英語")])
                         .add_string_choice_localized("Japanese", "ja", [("ja", "日本語")]),
                 ),
+        ))
+        .add_option(
+            option(CommandOptionType::SubCommand, "reset", "Make this channel follow the server's settings again")
+                .description_localized("ja", "このチャンネルだけの設定をやめ、サーバーの設定に戻す"),
         )
+}
+
+/// A setting's subcommand with the optional `here` flag: change it for this channel only.
+fn setting(sub: CreateCommandOption) -> CreateCommandOption {
+    sub.add_sub_option(
+        option(CommandOptionType::Boolean, "here", "Only in this channel (and its threads)")
+            .description_localized("ja", "このチャンネル（とそのスレッド）だけ"),
+    )
 }
 
 fn on_off() -> CreateCommandOption {
@@ -149,6 +166,9 @@ fn ja_name(kind: Option<CommandOptionType>, name: &str) -> Option<&'static str> 
         (true, "idle") => "放置期限",
         (true, "team") => "チーム",
         (true, "language") => "言語",
+        (true, "choice") => "相手選び",
+        (true, "reset") => "リセット",
+        (false, "here") => "このチャンネル",
         (false, "language") => "言語",
         (false, "days") => "日数",
         (false, "color") => "色",

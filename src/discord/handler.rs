@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serenity::all::{
-    ButtonStyle, ChannelId, CommandDataOptionValue, CommandInteraction, ComponentInteraction,
+    ButtonStyle, ChannelId, ChannelType, CommandDataOptionValue, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, Context, CreateActionRow, CreateAttachment, CreateAutocompleteResponse, CreateButton,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
     CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId,
-    Interaction, Member, Ready, User,
+    Interaction, Member, PartialChannel, Ready, User,
 };
 use serenity::async_trait;
 use serenity::http::Http;
@@ -22,7 +22,7 @@ use crate::games::{GameKind, Level, MoveError, Side};
 use crate::i18n::{Lang, Msg};
 use crate::render;
 use crate::service::{PlayError, PlayedMove, Seat, Service, Turn};
-use crate::store::{GameRecord, GameResult, GameStatus};
+use crate::store::{Change, GameRecord, GameResult, GameStatus, Place, Scope};
 
 /// Discord's limit of options in one select menu.
 const SELECT_MAX: usize = 25;
@@ -58,7 +58,7 @@ impl Bot {
             };
             for (record, days) in expired {
                 tracing::info!(game = record.id, days, "closed an idle game");
-                let lang = service.language(record.guild_id).await.ok().flatten().unwrap_or_default();
+                let lang = service.settings(&record.place()).await.ok().and_then(|s| s.language).unwrap_or_default();
                 let text = Msg::Expired { human: record.human_id, days }.text(lang);
                 if let Err(e) = ChannelId::new(record.channel_id).say(&http, text).await {
                     tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game");
@@ -150,18 +150,28 @@ impl EventHandler for Bot {
 }
 
 fn seat_of_command(i: &CommandInteraction) -> Seat {
-    seat_of(i.guild_id, i.channel_id, &i.user, i.member.as_deref())
+    seat_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_deref())
 }
 
 fn seat_of_component(i: &ComponentInteraction) -> Seat {
-    seat_of(i.guild_id, i.channel_id, &i.user, i.member.as_ref())
+    seat_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_ref())
 }
 
 /// Who acts where; the name is the one the server shows (nickname, else global name, else
-/// user name).
-fn seat_of(guild: Option<GuildId>, channel: ChannelId, user: &User, member: Option<&Member>) -> Seat {
+/// user name). In a thread the parent channel is kept: its settings apply there.
+fn seat_of(
+    guild: Option<GuildId>,
+    channel_id: ChannelId,
+    channel: Option<&PartialChannel>,
+    user: &User,
+    member: Option<&Member>,
+) -> Seat {
     let name = member.map_or_else(|| user.display_name(), |m| m.display_name()).to_string();
-    Seat { guild_id: guild.map(|g| g.get()), channel_id: channel.get(), user_id: user.id.get(), name }
+    let is_thread = channel.is_some_and(|c| {
+        matches!(c.kind, ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread)
+    });
+    let parent_id = channel.filter(|_| is_thread).and_then(|c| c.parent_id).map(|p| p.get());
+    Seat { guild_id: guild.map(|g| g.get()), channel_id: channel_id.get(), parent_id, user_id: user.id.get(), name }
 }
 
 /// The subcommand's name and its string options.
@@ -182,9 +192,10 @@ fn subcommand(cmd: &CommandInteraction) -> Option<(&str, Vec<(&str, String)>)> {
 }
 
 impl Bot {
-    /// The language to answer in: the server's, if it imposes one, else the player's locale.
-    async fn lang(&self, guild_id: Option<u64>, locale: &str) -> Lang {
-        match self.service.language(guild_id).await {
+    /// The language to answer in: the one the channel's settings impose, else the player's
+    /// locale.
+    async fn lang(&self, place: &Place, locale: &str) -> Lang {
+        match self.service.settings(place).await.map(|s| s.language) {
             Ok(Some(lang)) => lang,
             Ok(None) => Lang::from_locale(locale),
             Err(e) => {
@@ -195,21 +206,15 @@ impl Bot {
     }
 
     async fn on_command(&self, ctx: &Context, cmd: &CommandInteraction) {
-        let lang = self.lang(cmd.guild_id.map(|g| g.get()), &cmd.locale).await;
         let seat = seat_of_command(cmd);
+        let lang = self.lang(&seat.place(), &cmd.locale).await;
         let asker = Asker::Command(cmd);
         let Some((name, options)) = subcommand(cmd) else { return };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
         if cmd.data.name == "settings" {
-            let text = self
-                .settings(
-                    cmd,
-                    name,
-                    option("game"),
-                    option("level").or(option("on")).or(option("days")).or(option("language")),
-                    lang,
-                )
-                .await;
+            let value = option("level").or(option("on")).or(option("days")).or(option("language"));
+            let scope = if option("here") == Some("true") { Scope::Channel } else { Scope::Server };
+            let text = self.settings(cmd, &seat, name, value, scope, lang).await;
             if let Err(e) = asker.ephemeral(ctx, text).await {
                 tracing::warn!(error = %e, "could not answer /settings");
             }
@@ -218,9 +223,9 @@ impl Bot {
         let outcome = match name {
             "reversi" => {
                 let side = if option("color") == Some("white") { Side::Second } else { Side::First };
-                self.start(ctx, asker, seat, GameKind::Reversi, side, lang).await
+                self.start_or_offer(ctx, asker, seat, GameKind::Reversi, side, lang).await
             }
-            "doubutsu" => self.start(ctx, asker, seat, GameKind::Doubutsu, Side::First, lang).await,
+            "doubutsu" => self.start_or_offer(ctx, asker, seat, GameKind::Doubutsu, Side::First, lang).await,
             "move" => self.play(ctx, asker, seat, option("move").unwrap_or(""), None, lang).await,
             "board" => self.show_board(ctx, asker, seat, lang).await,
             "resign" => self.resign(ctx, asker, seat, lang).await,
@@ -234,12 +239,22 @@ impl Bot {
     }
 
     async fn on_component(&self, ctx: &Context, c: &ComponentInteraction) {
-        let lang = self.lang(c.guild_id.map(|g| g.get()), &c.locale).await;
+        let seat = seat_of_component(c);
+        let lang = self.lang(&seat.place(), &c.locale).await;
         let asker = Asker::Component(c);
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
-                self.play(ctx, asker, seat_of_component(c), choice, Some((target.game_id, target.ply)), lang).await
+                self.play(ctx, asker, seat, choice, Some((target.game_id, target.ply)), lang).await
+            }
+            (None, ComponentInteractionDataKind::StringSelect { values }) => {
+                match (OpponentSelect::parse(&c.data.custom_id), values.first()) {
+                    (Some(picker), Some(choice)) => match picker.level(choice) {
+                        Some(level) => self.start_chosen(ctx, asker, seat, picker, level, lang).await,
+                        None => Err(Failure::Refused(PlayError::Stale)),
+                    },
+                    _ => Err(Failure::Refused(PlayError::Stale)),
+                }
             }
             (None, ComponentInteractionDataKind::Button) => match ResignButton::parse(&c.data.custom_id) {
                 Some(button) => self.resign_button(ctx, c, button, lang).await,
@@ -270,84 +285,82 @@ impl Bot {
         }
     }
 
-    /// `/settings`: the reply text (always ephemeral: only the admin sees levels). `value` is
-    /// the level, or "true"/"false" for the commentary.
+    /// `/settings`: the reply text (always ephemeral: only the admin sees levels). `value` is the
+    /// subcommand's one value (a level, "true"/"false", days or a language code).
     async fn settings(
         &self,
         cmd: &CommandInteraction,
+        seat: &Seat,
         sub: &str,
-        game: Option<&str>,
         value: Option<&str>,
+        scope: Scope,
         lang: Lang,
     ) -> String {
-        let level = value;
-        let Some(guild) = cmd.guild_id else { return Msg::ServerOnly.text(lang) };
+        let Some(guild) = cmd.guild_id.map(|g| g.get()) else { return Msg::ServerOnly.text(lang) };
         // Discord hides the command from others, but the permission is checked here too.
         let permitted =
             cmd.member.as_ref().and_then(|m| m.permissions).is_some_and(|p| p.manage_guild() || p.administrator());
         if !permitted {
             return Msg::ManagersOnly.text(lang);
         }
-        let result = match sub {
+        let place = seat.place();
+        // Discord only sends the offered choices and ranges; anything else is a forged request.
+        let on = || value.and_then(|v| v.parse::<bool>().ok());
+        let change = match sub {
             "show" => {
-                let g = Some(guild.get());
-                let settings = async {
-                    let levels = self.service.guild_levels(guild.get()).await?;
-                    let commentary = self.service.commentary_on(g).await?;
-                    let idle_days = self.service.idle_days(g).await?;
-                    let team = self.service.team_play(g).await?;
-                    let language = self.service.language(g).await?;
-                    Ok::<_, PlayError>(Msg::Settings { levels, commentary, idle_days, team, language }.text(lang))
+                return match self.service.settings(&place).await {
+                    Ok(settings) => Msg::Settings { settings: &settings }.text(lang),
+                    Err(e) => refusal_text(&e, lang),
+                }
+            }
+            "reset" => {
+                return match self.service.clear_channel_settings(guild, &place).await {
+                    // The channel may have imposed the language of this very reply.
+                    Ok(had) => Msg::ChannelReset { had }.text(self.lang(&place, &cmd.locale).await),
+                    Err(e) => refusal_text(&e, lang),
                 };
-                settings.await
             }
-            "idle" => {
-                let Some(days) = level.and_then(|d| d.parse::<u32>().ok()).filter(|d| (1..=365).contains(d)) else {
-                    return Msg::TryAgain.text(lang);
-                };
-                self.service.set_idle_days(guild.get(), days).await.map(|()| Msg::IdleSet { days }.text(lang))
-            }
-            "commentary" => {
-                // Discord sends booleans, which `subcommand` turns into "true" / "false".
-                let Some(on) = level.and_then(|v| v.parse::<bool>().ok()) else { return Msg::TryAgain.text(lang) };
-                self.service.set_commentary(guild.get(), on).await.map(|()| Msg::CommentarySet { on }.text(lang))
-            }
-            "team" => {
-                // Discord sends booleans, which `subcommand` turns into "true" / "false".
-                let Some(on) = level.and_then(|v| v.parse::<bool>().ok()) else { return Msg::TryAgain.text(lang) };
-                self.service.set_team_play(guild.get(), on).await.map(|()| Msg::TeamSet { on }.text(lang))
-            }
-            "language" => {
-                let language = match level {
-                    Some("auto") => None,
-                    Some("en") => Some(Lang::En),
-                    Some("ja") => Some(Lang::Ja),
-                    _ => return Msg::TryAgain.text(lang),
-                };
-                // The confirmation is already in the new language when one is imposed.
-                let shown = language.unwrap_or_else(|| Lang::from_locale(&cmd.locale));
-                self.service
-                    .set_language(guild.get(), language)
-                    .await
-                    .map(|()| Msg::LanguageSet { language }.text(shown))
-            }
+            "idle" => value.and_then(|d| d.parse::<u32>().ok()).filter(|d| (1..=365).contains(d)).map(Change::IdleDays),
+            "commentary" => on().map(Change::Commentary),
+            "team" => on().map(Change::TeamPlay),
+            "choice" => on().map(Change::LevelChoice),
+            "language" => match value {
+                Some("auto") => Some(Change::Language(None)),
+                Some("en") => Some(Change::Language(Some(Lang::En))),
+                Some("ja") => Some(Change::Language(Some(Lang::Ja))),
+                _ => None,
+            },
             "level" => {
-                // Discord only sends the offered choices; anything else is a forged request.
+                let options = subcommand(cmd).map(|(_, o)| o).unwrap_or_default();
+                let game = options.iter().find(|(k, _)| *k == "game").map(|(_, v)| v.as_str());
                 let Some(kind) = game.and_then(|g| g.parse::<GameKind>().ok()) else {
                     return Msg::TryAgain.text(lang);
                 };
-                match Level::parse(kind, level.unwrap_or("")) {
-                    Err(_) => Ok(Msg::LevelNotForGame { kind }.text(lang)),
-                    Ok(level) => self
-                        .service
-                        .set_guild_level(guild.get(), kind, level)
-                        .await
-                        .map(|()| Msg::LevelSet { kind, level }.text(lang)),
+                match Level::parse(kind, value.unwrap_or("")) {
+                    Err(_) => return Msg::LevelNotForGame { kind }.text(lang),
+                    Ok(level) => Some(Change::Level(level)),
                 }
             }
-            _ => Ok(Msg::TryAgain.text(lang)),
+            _ => None,
         };
-        result.unwrap_or_else(|e| refusal_text(&e, lang))
+        let Some(change) = change else { return Msg::TryAgain.text(lang) };
+        if let Err(e) = self.service.change_setting(guild, &place, scope, change).await {
+            return refusal_text(&e, lang);
+        }
+        // The confirmation is in the language now in effect (a new one, when that was set).
+        let lang = self.lang(&place, &cmd.locale).await;
+        let mut text = match change {
+            Change::Level(level) => Msg::LevelSet { kind: level.kind(), level }.text(lang),
+            Change::Commentary(on) => Msg::CommentarySet { on }.text(lang),
+            Change::IdleDays(days) => Msg::IdleSet { days }.text(lang),
+            Change::TeamPlay(on) => Msg::TeamSet { on }.text(lang),
+            Change::Language(language) => Msg::LanguageSet { language }.text(lang),
+            Change::LevelChoice(on) => Msg::ChoiceSet { on }.text(lang),
+        };
+        if scope == Scope::Channel {
+            text = format!("{text} {}", Msg::ForThisChannel.text(lang));
+        }
+        text
     }
 
     /// Tells the player about a failure in the way its stage allows.
@@ -380,7 +393,7 @@ impl Bot {
         };
         for record in waiting {
             let channel = ChannelId::new(record.channel_id);
-            let lang = self.lang(record.guild_id, "").await;
+            let lang = self.lang(&record.place(), "").await;
             let posted = match self.service.bot_reply(record).await {
                 Ok(turn) => {
                     let board = self.board(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang).await;
@@ -409,7 +422,7 @@ impl Bot {
         } else {
             match self.service.history(record).await {
                 Ok(moves) => {
-                    let story = match self.service.commentary_on(record.guild_id).await {
+                    let story = match self.service.settings(&record.place()).await.map(|s| s.commentary) {
                         Ok(true) => self.service.story(record, moves.clone()).await,
                         Ok(false) => None,
                         Err(e) => {
@@ -431,6 +444,72 @@ impl Bot {
             .expect("board rendering panicked")
     }
 
+    /// `/play <game>`: starts at once, or where players choose their opponent, offers the
+    /// choice first (a menu only the player sees).
+    async fn start_or_offer(
+        &self,
+        ctx: &Context,
+        asker: Asker<'_>,
+        seat: Seat,
+        kind: GameKind,
+        side: Side,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        let settings = self.service.settings(&seat.place()).await.map_err(Failure::Refused)?;
+        if !settings.level_choice {
+            return self.start(ctx, asker, seat, kind, side, lang).await;
+        }
+        // A busy channel says so now rather than after the choice.
+        match self.service.current(seat.channel_id).await {
+            Ok(_) => return Err(Failure::Refused(PlayError::ChannelBusy)),
+            Err(PlayError::NoGame) => {}
+            Err(e) => return Err(Failure::Refused(e)),
+        }
+        // The values are positions in the game's list of levels: not even the payload names them.
+        let options = Level::for_kind(kind)
+            .iter()
+            .enumerate()
+            .map(|(i, &level)| {
+                CreateSelectMenuOption::new(Msg::Opponent { level }.text(lang), i.to_string())
+                    .description(Msg::OpponentHint { level, reveal: settings.commentary }.text(lang))
+            })
+            .collect();
+        let menu =
+            CreateSelectMenu::new(OpponentSelect { kind, side }.custom_id(), CreateSelectMenuKind::String { options })
+                .placeholder(Msg::ChooseOpponent { kind }.text(lang));
+        let offer = CreateInteractionResponseMessage::new()
+            .ephemeral(true)
+            .content(Msg::ChooseOpponent { kind }.text(lang))
+            .components(vec![CreateActionRow::SelectMenu(menu)]);
+        asker.respond(ctx, CreateInteractionResponse::Message(offer)).await?;
+        Ok(())
+    }
+
+    /// The player picked an opponent: the game starts in the channel for all to see, and the
+    /// private menu says what was chosen.
+    async fn start_chosen(
+        &self,
+        ctx: &Context,
+        asker: Asker<'_>,
+        seat: Seat,
+        picker: OpponentSelect,
+        level: Level,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        let (kind, side) = (picker.kind, picker.side);
+        let record = self.service.start(&seat, kind, side, Some(level)).await.map_err(Failure::Refused)?;
+        asker.respond(ctx, CreateInteractionResponse::Acknowledge).await?;
+        let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
+        let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side: side }.text(lang)];
+        lines.extend(narrate(&reply.moves, lang));
+        let board = self.board(&reply.record, reply.last_move(), lines, lang).await;
+        asker.follow_up(ctx, board.follow_up()).await?;
+        let chosen =
+            EditInteractionResponse::new().content(Msg::OpponentChosen { level }.text(lang)).components(vec![]);
+        asker.edit(ctx, chosen).await?;
+        Ok(())
+    }
+
     async fn start(
         &self,
         ctx: &Context,
@@ -440,7 +519,7 @@ impl Bot {
         side: Side,
         lang: Lang,
     ) -> Result<(), Failure> {
-        let record = self.service.start(&seat, kind, side).await.map_err(Failure::Refused)?;
+        let record = self.service.start(&seat, kind, side, None).await.map_err(Failure::Refused)?;
         asker.respond(ctx, CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())).await?;
         let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side: side }.text(lang)];
@@ -469,7 +548,7 @@ impl Bot {
         let played = human.moves.first().cloned();
         let (reply, comment) = tokio::join!(self.service.bot_reply(human.record.clone()), async {
             match &played {
-                Some(m) => self.service.comment(seat.guild_id, m).await,
+                Some(m) => self.service.comment(&seat.place(), m).await,
                 None => None,
             }
         });
@@ -600,6 +679,7 @@ fn refusal_text(e: &PlayError, lang: Lang) -> String {
             Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
         }
         PlayError::Unavailable { kind } => Msg::Unavailable { kind: *kind }.text(lang),
+        PlayError::NoLevelChoice => Msg::NoLevelChoice.text(lang),
         PlayError::Ai(e) => {
             tracing::error!(error = %e, "the AI failed");
             Msg::TryAgain.text(lang)
@@ -636,6 +716,34 @@ impl MoveSelect {
             part: parts.next()?.parse().ok()?,
         };
         parts.next().is_none().then_some(parsed)
+    }
+}
+
+/// The custom id of the opponent picker: the game and the colour asked for in `/play`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct OpponentSelect {
+    kind: GameKind,
+    side: Side,
+}
+
+impl OpponentSelect {
+    fn custom_id(&self) -> String {
+        format!("op:{}:{}", self.kind.as_str(), self.side.index())
+    }
+
+    fn parse(id: &str) -> Option<OpponentSelect> {
+        let mut parts = id.split(':');
+        if parts.next()? != "op" {
+            return None;
+        }
+        let kind = parts.next()?.parse().ok()?;
+        let side = Side::from_index(parts.next()?.parse().ok()?)?;
+        parts.next().is_none().then_some(OpponentSelect { kind, side })
+    }
+
+    /// The level behind a menu value (its position in the game's list).
+    fn level(&self, value: &str) -> Option<Level> {
+        Level::for_kind(self.kind).get(value.parse::<usize>().ok()?).copied()
     }
 }
 

@@ -92,6 +92,14 @@ impl Level {
         }
     }
 
+    /// The game this level belongs to.
+    pub fn kind(self) -> GameKind {
+        match self {
+            Level::Standard | Level::Highest | Level::None => GameKind::Reversi,
+            Level::Settai | Level::Strongest | Level::Weakest => GameKind::Doubutsu,
+        }
+    }
+
     /// Stable identifier used in the database and the CLI.
     pub fn as_str(self) -> &'static str {
         match self {

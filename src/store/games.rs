@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
-use super::{Store, StoreError};
+use super::{Place, Store, StoreError};
 use crate::games::{Game, GameKind, Level, Side};
 
 /// Where a game stands.
@@ -89,6 +89,8 @@ pub struct NewGame {
     pub guild_id: Option<u64>,
     /// The channel or thread.
     pub channel_id: u64,
+    /// For a thread: the channel it hangs from.
+    pub parent_id: Option<u64>,
     /// The human who started it.
     pub human_id: u64,
     /// Their display name (shown on the images; may be empty).
@@ -110,6 +112,8 @@ pub struct GameRecord {
     pub guild_id: Option<u64>,
     /// The channel or thread.
     pub channel_id: u64,
+    /// For a thread: the channel it hangs from (its settings apply in the thread).
+    pub parent_id: Option<u64>,
     /// The bot's level.
     pub level: Level,
     /// The human who started it.
@@ -135,6 +139,11 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// Where the game is played (whose settings apply).
+    pub fn place(&self) -> Place {
+        Place { guild_id: self.guild_id, channel_id: self.channel_id, parent_id: self.parent_id }
+    }
+
     /// Which game this is.
     pub fn kind(&self) -> GameKind {
         self.game.kind()
@@ -189,7 +198,8 @@ pub struct Finish {
 /// Days a game may wait for a move where the server set nothing (the column's default).
 pub const DEFAULT_IDLE_DAYS: u32 = 14;
 
-const GAME_COLUMNS: &str = "id, guild_id, channel_id, kind, level, human_id, human_name, human_side, position, ply, \
+const GAME_COLUMNS: &str =
+    "id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position, ply, \
                             status, result, version, created_at, updated_at";
 
 fn decode_game(row: &sqlx::postgres::PgRow) -> Result<GameRecord, StoreError> {
@@ -209,6 +219,7 @@ fn decode_game(row: &sqlx::postgres::PgRow) -> Result<GameRecord, StoreError> {
         id,
         guild_id: row.try_get::<Option<i64>, _>("guild_id")?.map(|g| g as u64),
         channel_id: row.try_get::<i64, _>("channel_id")? as u64,
+        parent_id: row.try_get::<Option<i64>, _>("parent_id")?.map(|p| p as u64),
         level,
         human_id: row.try_get::<i64, _>("human_id")? as u64,
         human_name: row.try_get("human_name")?,
@@ -234,8 +245,8 @@ impl Store {
     /// Creates a game; fails with [`StoreError::ChannelBusy`] when the channel has one.
     pub async fn create_game(&self, new: &NewGame) -> Result<GameRecord, StoreError> {
         let row = sqlx::query(&format!(
-            "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position, human_name)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {GAME_COLUMNS}"
+            "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position, human_name, parent_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {GAME_COLUMNS}"
         ))
         .bind(new.guild_id.map(|g| g as i64))
         .bind(new.channel_id as i64)
@@ -245,6 +256,7 @@ impl Store {
         .bind(new.human_side.index())
         .bind(new.game.encode())
         .bind(&new.human_name)
+        .bind(new.parent_id.map(|p| p as i64))
         .fetch_one(&self.pool)
         .await
         .map_err(|e| if is_unique_violation(&e) { StoreError::ChannelBusy } else { e.into() })?;
@@ -281,7 +293,7 @@ impl Store {
         Ok(out)
     }
 
-    /// Closes every active game that waited longer than its server's idle limit (14 days in
+    /// Closes every active game that waited longer than its channel's or server's idle limit (14 days in
     /// direct messages or without a setting): status `expired`, no winner. Returns each game as
     /// now stored with the limit that applied. One statement: a move racing the sweep either
     /// lands first (and the game is no longer idle) or finds the game closed.
@@ -290,8 +302,10 @@ impl Store {
         let rows = sqlx::query(&format!(
             "UPDATE games g SET status = 'expired', result = 'draw', finished_at = now(), updated_at = now(),
                     version = g.version + 1
-             FROM (SELECT a.id, COALESCE(s.idle_days, {DEFAULT_IDLE_DAYS}) AS days
+             FROM (SELECT a.id, COALESCE(t.idle_days, p.idle_days, s.idle_days, {DEFAULT_IDLE_DAYS}) AS days
                    FROM games a LEFT JOIN guild_settings s ON s.guild_id = a.guild_id
+                   LEFT JOIN channel_settings t ON t.channel_id = a.channel_id AND t.guild_id = a.guild_id
+                   LEFT JOIN channel_settings p ON p.channel_id = a.parent_id AND p.guild_id = a.guild_id
                    WHERE a.status = 'active') AS limits
              WHERE g.id = limits.id AND g.status = 'active'
                AND g.updated_at < now() - make_interval(days => limits.days)
