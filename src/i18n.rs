@@ -93,6 +93,8 @@ pub enum Msg<'a> {
     NoLevelChoice,
     /// Heading of the opponent picker.
     ChooseOpponent { kind: GameKind },
+    /// Placeholder of the opponent menu.
+    PickOpponent,
     /// An opponent's name in the picker: a character, never a level word.
     Opponent { level: Level },
     /// The line under an opponent's name; with `reveal` (commentary on) the level itself.
@@ -250,6 +252,8 @@ impl Msg<'_> {
             (Msg::NoLevelChoice, Ja) => "ここでは対戦相手を選べなくなりました。/play からもう一度どうぞ。".into(),
             (Msg::ChooseOpponent { kind }, En) => format!("Who would you like to play {} with?", kind_name(*kind, En)),
             (Msg::ChooseOpponent { kind }, Ja) => format!("{}、だれと対局する？", kind_name(*kind, Ja)),
+            (Msg::PickOpponent, En) => "Choose an opponent".into(),
+            (Msg::PickOpponent, Ja) => "対戦相手をえらぶ".into(),
             (Msg::Opponent { level }, lang) => opponent_name(*level, lang).into(),
             (Msg::OpponentHint { level, reveal: true }, lang) => level_name(*level, lang).into(),
             (Msg::OpponentHint { level, reveal: false }, lang) => opponent_hint(*level, lang).into(),

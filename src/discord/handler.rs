@@ -476,7 +476,7 @@ impl Bot {
             .collect();
         let menu =
             CreateSelectMenu::new(OpponentSelect { kind, side }.custom_id(), CreateSelectMenuKind::String { options })
-                .placeholder(Msg::ChooseOpponent { kind }.text(lang));
+                .placeholder(Msg::PickOpponent.text(lang));
         let offer = CreateInteractionResponseMessage::new()
             .ephemeral(true)
             .content(Msg::ChooseOpponent { kind }.text(lang))

@@ -71,6 +71,17 @@ pub fn font() -> &'static FontRef<'static> {
     FONT.get_or_init(|| load_font().expect("embedded font must parse"))
 }
 
+/// Writes `text` in the embedded font, one em `px` pixels tall, from `x` and centred on
+/// `mid_y`; returns its width. For tools drawing beside the boards (the README's screenshots).
+pub fn write_text(img: &mut RgbImage, px: f32, (x, mid_y): (f32, f32), colour: Rgb<u8>, text: &str) -> f32 {
+    draw_text(img, font(), px, (x, mid_y), Align::Left, colour, text)
+}
+
+/// The width [`write_text`] would give `text`.
+pub fn measure_text(px: f32, text: &str) -> f32 {
+    text_width(font(), px, text)
+}
+
 /// Encodes an RGB image as PNG.
 pub fn encode_png(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
     // Zlib level 3 with adaptive filtering: on a 600×650 board it encodes in
