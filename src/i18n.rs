@@ -89,6 +89,8 @@ pub enum Msg<'a> {
     ForThisChannel,
     /// A channel's overrides were dropped (`had`: there were some).
     ChannelReset { had: bool },
+    /// The channel's game was damaged in storage and has been closed.
+    CorruptGame,
     /// Players cannot choose the opponent here (a stale picker).
     NoLevelChoice,
     /// Heading of the opponent picker.
@@ -248,6 +250,13 @@ impl Msg<'_> {
             (Msg::ChannelReset { had: false }, En) => "This channel already follows the server's settings.".into(),
             (Msg::ChannelReset { had: true }, Ja) => "このチャンネルの設定をサーバーの設定に戻しました。".into(),
             (Msg::ChannelReset { had: false }, Ja) => "このチャンネルはもともとサーバーの設定のままです。".into(),
+            (Msg::CorruptGame, En) => {
+                "Sorry, this game's saved record was damaged, so I closed it rather than guess. Start a new one with /play."
+                    .into()
+            }
+            (Msg::CorruptGame, Ja) => {
+                "ごめんなさい、この対局の記録がこわれていたので、推測せずに終了しました。/play で新しく始めてください。".into()
+            }
             (Msg::NoLevelChoice, En) => "Opponents can't be chosen here any more. Start with /play again.".into(),
             (Msg::NoLevelChoice, Ja) => "ここでは対戦相手を選べなくなりました。/play からもう一度どうぞ。".into(),
             (Msg::ChooseOpponent { kind }, En) => format!("Who would you like to play {} with?", kind_name(*kind, En)),

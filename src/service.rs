@@ -56,6 +56,10 @@ pub enum PlayError {
         /// The game asked for.
         kind: GameKind,
     },
+    /// The channel's game could not be trusted (its stored record does not add up); it was
+    /// closed and a new one can be started.
+    #[error("the stored game was corrupt and has been closed")]
+    Corrupt,
     /// An opponent was chosen where players may not choose (a stale picker, or a forged one).
     #[error("players cannot choose the opponent here")]
     NoLevelChoice,
@@ -249,7 +253,21 @@ impl Service {
 
     /// The active game in the channel.
     pub async fn current(&self, channel_id: u64) -> Result<GameRecord, PlayError> {
-        self.store.active_game(channel_id).await?.ok_or(PlayError::NoGame)
+        match self.store.active_game(channel_id).await {
+            Ok(record) => record.ok_or(PlayError::NoGame),
+            Err(e) => Err(self.untrusted(e).await),
+        }
+    }
+
+    /// A store failure as the player hears it; a corrupt game is closed first (as `void`), so
+    /// the channel is free again and nothing is ever played on a record that does not add up.
+    async fn untrusted(&self, e: StoreError) -> PlayError {
+        let StoreError::Corrupt { game_id, reason } = &e else { return e.into() };
+        tracing::error!(game_id, reason, "a stored game is corrupt: closed, not trusted");
+        match self.store.void_game(*game_id).await {
+            Ok(()) => PlayError::Corrupt,
+            Err(e) => e.into(),
+        }
     }
 
     /// Plays the human's move. `expected` is the (game id, ply) the request was made for, when it
@@ -271,6 +289,8 @@ impl Service {
         if !record.human_to_move() {
             return Err(PlayError::NotYourTurn);
         }
+        // The stored position must be where its move list leads before anything is added to it.
+        self.replayed(&record).await?;
         let (next, notation) = record.game.play(input).map_err(|error| PlayError::BadMove {
             input: input.trim().to_string(),
             error,
@@ -365,20 +385,30 @@ impl Service {
 
     async fn replayed(&self, record: &GameRecord) -> Result<(Vec<String>, Option<PlayedMove>), PlayError> {
         let moves = self.store.moves(record.id).await?;
-        let corrupt = |reason: String| PlayError::Store(StoreError::Corrupt { game_id: record.id, reason });
         let mut game = record.game.initial();
         let mut last = None;
         let mut history = Vec::with_capacity(moves.len());
+        let mut broken = None;
         for m in &moves {
-            let (next, notation) = game.play(&m.notation).map_err(|e| corrupt(format!("ply {}: {e}", m.ply)))?;
-            history.push(notation.clone());
-            last = Some(PlayedMove { before: game, notation, by_bot: m.by_bot });
-            game = next;
+            match game.play(&m.notation) {
+                Ok((next, notation)) => {
+                    history.push(notation.clone());
+                    last = Some(PlayedMove { before: game, notation, by_bot: m.by_bot });
+                    game = next;
+                }
+                Err(e) => {
+                    broken = Some(format!("ply {}: {e}", m.ply));
+                    break;
+                }
+            }
         }
-        if game != record.game || moves.len() as u32 != record.ply {
-            return Err(corrupt("the move list does not lead to the stored position".into()));
+        if broken.is_none() && (game != record.game || moves.len() as u32 != record.ply) {
+            broken = Some("the move list does not lead to the stored position".into());
         }
-        Ok((history, last))
+        match broken {
+            None => Ok((history, last)),
+            Some(reason) => Err(self.untrusted(StoreError::Corrupt { game_id: record.id, reason }).await),
+        }
     }
 
     /// How the game of `record` went for its human (values, slips, finds) after `moves` from

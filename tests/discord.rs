@@ -1179,3 +1179,96 @@ async fn readme_screenshots_are_drawn_from_real_replies(pool: PgPool) {
     }
     bot.stop().await;
 }
+
+/// Issue 8: a hundred boards tapped twice at the same moment, by the same player or by two
+/// members of a family team: every game takes exactly one move, the other tap hears it was
+/// too late, and nothing is lost.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
+    const PAIRS: u64 = 100;
+    let bot = Bot::start(pool).await;
+    let mika = Ctx::en();
+    // The quick level keeps the test about the race, not the thinking; half the channels play
+    // as a family team.
+    let weakest = Change::Level(settai::games::Level::Weakest);
+    bot.store.change_setting(mika.guild_id, &place(&mika), Scope::Server, weakest).await.unwrap();
+    let channels: Vec<Ctx> = (0..PAIRS).map(|i| mika.with_channel(fixtures::THREAD_ID + 1_000 + i)).collect();
+    for ctx in channels.iter().step_by(2) {
+        bot.store.change_setting(ctx.guild_id, &place(ctx), Scope::Channel, Change::TeamPlay(true)).await.unwrap();
+    }
+    let starts = futures::future::join_all(
+        channels.iter().map(|ctx| bot.standin.interact(fixtures::slash(ctx, "play", "doubutsu", json!([])))),
+    )
+    .await;
+    // Two different moves on each board, from the player twice or from the player and Dad.
+    let taps = channels.iter().zip(&starts).enumerate().flat_map(|(i, (ctx, start))| {
+        let (menu, values) = move_menu(start);
+        let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+        let second = if i % 2 == 0 { ctx.with_user(OTHER_USER_ID) } else { ctx.clone() };
+        [
+            fixtures::select_on(ctx, &menu, &[values[0].as_str()], &board),
+            fixtures::select_on(&second, &menu, &[values[1].as_str()], &board),
+        ]
+    });
+    let answers = futures::future::join_all(taps.map(|tap| bot.standin.interact(tap))).await;
+    let mut applied = 0;
+    for (ctx, pair) in channels.iter().zip(answers.chunks(2)) {
+        let refused: Vec<&Exchange> = pair.iter().filter(|x| x.is_ephemeral()).collect();
+        assert_eq!(refused.len(), 1, "one of each pair is refused:\n{}\n{}", pair[0], pair[1]);
+        let said = refused[0].content();
+        assert!(said.contains("already played") || said.contains("out of date"), "{said}");
+        assert!(refused[0].files().is_empty());
+        let winner = pair.iter().position(|x| !x.is_ephemeral()).unwrap();
+        // The stored game has exactly the move that was acknowledged, and the bot's one reply.
+        let record = bot.game(ctx).await.unwrap();
+        let moves = bot.store.moves(record.id).await.unwrap();
+        assert_eq!((record.ply, moves.len()), (2, 2), "channel {}", ctx.channel_id);
+        let acknowledged = pair[winner].content();
+        assert!(acknowledged.contains(&moves[0].notation), "{acknowledged} vs {}", moves[0].notation);
+        applied += 1;
+    }
+    assert_eq!(applied, PAIRS);
+    bot.stop().await;
+}
+
+/// Issue 8: a stored game that was tampered with (a position its moves do not lead to) or that
+/// does not even read back is detected, reported in a friendly way and closed, never played on;
+/// the channel is free for a new game.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
+    let bot = Bot::start(pool.clone()).await;
+    let ctx = Ctx::en();
+    bot.standin.interact(play_reversi(&ctx)).await;
+    bot.standin.interact(play_move(&ctx, "f5")).await;
+    let record = bot.game(&ctx).await.unwrap();
+    // A legal-looking position that the stored moves do not lead to (one more black disc).
+    let mut forged = record.game.encode().into_bytes();
+    let at = forged.iter().position(|&b| b == b'-').expect("an empty square");
+    forged[at] = b'X';
+    let forged = String::from_utf8(forged).unwrap();
+    assert!(Game::decode(GameKind::Reversi, &forged).is_ok(), "the forgery reads as a position");
+    sqlx::query("UPDATE games SET position = $1 WHERE id = $2")
+        .bind(&forged)
+        .bind(record.id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let legal = Game::decode(GameKind::Reversi, &forged).unwrap().legal_moves();
+    let refused = bot.standin.interact(play_move(&ctx, &legal[0])).await;
+    assert_refused(&refused, "damaged");
+    let (position, ply, status, moves) = bot.snapshot(&ctx).await;
+    assert_eq!((position, ply, status, moves), (forged, 2, GameStatus::Void, 2), "nothing was played on it");
+    // The channel is free again.
+    let fresh = bot.standin.interact(play_reversi(&ctx)).await;
+    assert!(!fresh.is_ephemeral(), "{fresh}");
+    // A row that does not even read back is closed as well, at whatever the player does.
+    let fresh = bot.game(&ctx).await.unwrap();
+    sqlx::query("UPDATE games SET position = 'garbage' WHERE id = $1").bind(fresh.id).execute(&pool).await.unwrap();
+    let ja = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "board", json!([]))).await;
+    assert_refused(&ja, "記録がこわれて");
+    assert!(bot.game(&ctx).await.is_none());
+    // Void games count in nobody's record.
+    let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
+    assert!(stats.content().contains("reversi: 0 wins, 0 losses, 0 draws"), "{}", stats.content());
+    bot.stop().await;
+}

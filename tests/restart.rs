@@ -25,15 +25,19 @@ fn database_url(pool: &PgPool) -> String {
 
 /// Starts the bot binary as a separate process.
 fn serve(standin: &StandIn, database_url: &str) -> Child {
+    serve_logging(standin, database_url, "settai=debug", Stdio::null(), Stdio::inherit())
+}
+
+fn serve_logging(standin: &StandIn, database_url: &str, filter: &str, stdout: Stdio, stderr: Stdio) -> Child {
     Command::new(env!("CARGO_BIN_EXE_settai"))
         .arg("serve")
         .env("DISCORD_TOKEN", StandIn::TOKEN)
         .env("DISCORD_API_BASE", standin.base_url())
         .env("DISCORD_GUILD_ID", "")
         .env("DATABASE_URL", database_url)
-        .env("RUST_LOG", "settai=debug")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
+        .env("RUST_LOG", filter)
+        .stdout(stdout)
+        .stderr(stderr)
         .spawn()
         .expect("the settai binary starts")
 }
@@ -106,4 +110,44 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
         .await;
     assert!(moved.content().contains(&format!("You played **{next}**")), "{moved}");
     assert_eq!(store.active_game(ctx.channel_id).await.unwrap().unwrap().ply, 6);
+}
+
+/// Issue 8: the token is never logged (every crate at debug level, errors included) nor echoed
+/// to Discord, and what players are told of a failure carries no internals.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn the_token_is_never_logged_nor_echoed(pool: PgPool) {
+    let standin = StandIn::start().await;
+    let url = database_url(&pool);
+    let dir = std::env::temp_dir().join(format!("settai-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, err) = (dir.join("stdout.log"), dir.join("stderr.log"));
+    let files = (std::fs::File::create(&out).unwrap(), std::fs::File::create(&err).unwrap());
+    let mut bot = Killed(serve_logging(&standin, &url, "debug", files.0.into(), files.1.into()));
+    standin.wait_sessions(1, T).await;
+    let ctx = Ctx::en();
+    standin.interact(fixtures::slash(&ctx, "play", "reversi", json!([]))).await;
+    let bad = json!([{ "name": "move", "type": 3, "value": "z9" }]);
+    standin.interact(fixtures::slash(&ctx, "play", "move", bad)).await;
+    // A database failure as players see it: the pool of the bot's database goes away.
+    sqlx::query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let failed = standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
+    bot.0.kill().unwrap();
+    bot.0.wait().unwrap();
+
+    let logs = std::fs::read_to_string(&out).unwrap() + &std::fs::read_to_string(&err).unwrap();
+    assert!(logs.lines().count() > 10, "the bot logged at debug level:\n{logs}");
+    let secret = StandIn::TOKEN.split('.').nth(2).unwrap();
+    assert!(!logs.contains(secret), "the token is in the logs");
+    for call in standin.all_calls() {
+        let sent = format!("{} {:?}", call.json, call.error);
+        assert!(!sent.contains(secret), "the token was sent to Discord: {sent}");
+    }
+    // Whatever the board request met (a fresh connection or the failure), no internals show.
+    for word in ["sqlx", "postgres", "terminat", "panick", "error:"] {
+        assert!(!failed.content().to_lowercase().contains(word), "{}", failed.content());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

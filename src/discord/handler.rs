@@ -680,6 +680,7 @@ fn refusal_text(e: &PlayError, lang: Lang) -> String {
         }
         PlayError::Unavailable { kind } => Msg::Unavailable { kind: *kind }.text(lang),
         PlayError::NoLevelChoice => Msg::NoLevelChoice.text(lang),
+        PlayError::Corrupt => Msg::CorruptGame.text(lang),
         PlayError::Ai(e) => {
             tracing::error!(error = %e, "the AI failed");
             Msg::TryAgain.text(lang)
@@ -938,6 +939,36 @@ fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Component ids come back from Discord as any client sends them: whatever parses names
+        /// the component it would print.
+        #[test]
+        fn component_ids_from_anywhere_parse_to_what_they_print(
+            id in prop_oneof![
+                any::<String>(),
+                "(mv|rs|op|xx):(ask|yes|no|[-0-9a-z]{0,20})(:[-0-9a-z]{0,20}){0,3}",
+                "op:(reversi|doubutsu|chess):[0-9]{1,3}",
+            ],
+            value in prop_oneof![any::<String>(), "[0-9]{1,3}", "-1"],
+        ) {
+            if let Some(m) = MoveSelect::parse(&id) {
+                prop_assert_eq!(MoveSelect::parse(&m.custom_id()), Some(m));
+            }
+            if let Some(b) = ResignButton::parse(&id) {
+                prop_assert_eq!(ResignButton::parse(&b.custom_id()), Some(b));
+            }
+            if let Some(o) = OpponentSelect::parse(&id) {
+                prop_assert_eq!(OpponentSelect::parse(&o.custom_id()), Some(o));
+                if let Some(level) = o.level(&value) {
+                    prop_assert_eq!(level.kind(), o.kind);
+                }
+            }
+        }
+    }
 
     #[test]
     fn resign_button_ids_round_trip_and_reject_garbage() {

@@ -13,8 +13,8 @@ use crate::service::Service;
 
 pub use commands::play_command;
 
-/// How to reach Discord.
-#[derive(Debug, Clone)]
+/// How to reach Discord. Its `Debug` output hides the token.
+#[derive(Clone)]
 pub struct Connection {
     /// The bot token.
     pub token: String,
@@ -24,6 +24,17 @@ pub struct Connection {
     pub api_base: Option<String>,
     /// How often idle games are looked for and closed ([`IDLE_SWEEP`] in production).
     pub idle_sweep: std::time::Duration,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("token", &"<redacted>")
+            .field("guild_id", &self.guild_id)
+            .field("api_base", &self.api_base)
+            .field("idle_sweep", &self.idle_sweep)
+            .finish()
+    }
 }
 
 /// How often the bot closes games that waited too long for a move.
@@ -47,4 +58,16 @@ pub async fn client(connection: Connection, service: Service) -> anyhow::Result<
         .event_handler(handler::Bot::new(service, connection.guild_id, connection.idle_sweep))
         .await
         .context("could not create the Discord client")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_does_not_show_in_debug_output() {
+        let c =
+            Connection { token: "MTIz.secret-token".into(), guild_id: None, api_base: None, idle_sweep: IDLE_SWEEP };
+        assert!(!format!("{c:?}").contains("secret-token"));
+    }
 }

@@ -8,6 +8,9 @@ pub mod doubutsu;
 pub mod reversi;
 pub mod story;
 
+#[cfg(test)]
+mod fuzz_tests;
+
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;

@@ -17,6 +17,8 @@ pub enum GameStatus {
     Resigned,
     /// Closed after being idle too long.
     Expired,
+    /// Closed because its stored record could not be trusted.
+    Void,
 }
 
 impl GameStatus {
@@ -26,6 +28,7 @@ impl GameStatus {
             GameStatus::Finished => "finished",
             GameStatus::Resigned => "resigned",
             GameStatus::Expired => "expired",
+            GameStatus::Void => "void",
         }
     }
 
@@ -35,6 +38,7 @@ impl GameStatus {
             "finished" => GameStatus::Finished,
             "resigned" => GameStatus::Resigned,
             "expired" => GameStatus::Expired,
+            "void" => GameStatus::Void,
             _ => return None,
         })
     }
@@ -320,6 +324,20 @@ impl Store {
                 Ok((decode_game(row)?, days as u32))
             })
             .collect()
+    }
+
+    /// Closes a game whose stored record cannot be trusted (status `void`); its rows stay for
+    /// inspection. Nothing is read back from it, so this works on any corrupt row.
+    pub async fn void_game(&self, game_id: i64) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE games SET status = 'void', result = 'draw', finished_at = now(), updated_at = now(),
+                    version = version + 1
+             WHERE id = $1 AND status = 'active'",
+        )
+        .bind(game_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// The active game in a channel, if any.
