@@ -42,8 +42,11 @@ impl Bot {
     }
 
     async fn launch(pool: PgPool, guild_id: Option<u64>, table: Option<Arc<TableFile>>) -> Bot {
+        Bot::launch_on(Store::from_pool(pool), guild_id, table).await
+    }
+
+    async fn launch_on(store: Store, guild_id: Option<u64>, table: Option<Arc<TableFile>>) -> Bot {
         let standin = StandIn::start().await;
-        let store = Store::from_pool(pool);
         let connection = Connection {
             token: StandIn::TOKEN.into(),
             guild_id,
@@ -1270,5 +1273,50 @@ async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
     // Void games count in nobody's record.
     let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
     assert!(stats.content().contains("reversi: 0 wins, 0 losses, 0 draws"), "{}", stats.content());
+    bot.stop().await;
+}
+
+/// Issue 8: the database goes away mid-game (every connection cut, new ones refused): players
+/// get a friendly "try again" within Discord's three seconds and nothing changes; when it is
+/// back the same bot process carries on, its pool reconnecting by itself.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_restart(pool: PgPool) {
+    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL is set for sqlx::test");
+    let name = pool.connect_options().get_database().expect("the test database").to_string();
+    let (server, _) = base.rsplit_once('/').unwrap();
+    let authority = server.split_once("://").unwrap().1.rsplit('@').next().unwrap();
+    let relay = support::outage::Relay::start(authority).await;
+    let store = Store::connect(&relay.url_through(&format!("{server}/{name}"))).await.unwrap();
+    let bot = Bot::launch_on(store, None, None).await;
+    let ctx = Ctx::en();
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let moved = bot.standin.interact(play_move(&ctx, "f5")).await;
+    assert!(!moved.is_ephemeral(), "{moved}");
+    let direct = Store::from_pool(pool);
+    let before = direct.active_game(ctx.channel_id).await.unwrap().unwrap();
+    assert_eq!(before.ply, 2);
+
+    relay.cut();
+    let next = before.game.legal_moves()[0].clone();
+    for payload in [
+        play_move(&ctx, &next),
+        fixtures::slash(&ctx, "play", "board", json!([])),
+        play_reversi(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID)),
+    ] {
+        let x = bot.standin.interact(payload).await;
+        assert_refused(&x, "try again in a moment");
+        let answered = x.calls.iter().find(|c| c.ok()).unwrap().after;
+        assert!(answered < Duration::from_secs(3), "answered after {answered:?}");
+    }
+    let during = direct.active_game(ctx.channel_id).await.unwrap().unwrap();
+    assert_eq!((during.ply, during.version), (before.ply, before.version), "nothing changed");
+    assert!(direct.active_game(fixtures::OTHER_CHANNEL_ID).await.unwrap().is_none());
+
+    relay.restore();
+    let connections = relay.connections();
+    let moved = bot.standin.interact(play_move(&ctx, &next)).await;
+    assert!(!moved.is_ephemeral(), "the same process plays on: {moved}");
+    assert!(relay.connections() > connections, "the pool reconnected");
+    assert_eq!(direct.active_game(ctx.channel_id).await.unwrap().unwrap().ply, 4);
     bot.stop().await;
 }

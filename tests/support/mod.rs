@@ -7,6 +7,7 @@
 
 pub mod discord;
 pub mod fixtures;
+pub mod outage;
 pub mod screenshot;
 
 pub use discord::{Exchange, Incomplete, Reply, ReplyKind, StandIn};
