@@ -52,6 +52,7 @@ impl Bot {
             guild_id,
             api_base: Some(standin.base_url()),
             idle_sweep: Duration::from_millis(300),
+            shards: None,
         };
         let service = Service::new(store.clone()).with_doubutsu_table(table);
         let mut client = discord::client(connection, service).await.unwrap();
@@ -1319,4 +1320,49 @@ async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_resta
     assert!(relay.connections() > connections, "the pool reconnected");
     assert_eq!(direct.active_game(ctx.channel_id).await.unwrap().unwrap().ply, 4);
     bot.stop().await;
+}
+
+/// Issue 8: two bot processes, each running one of two gateway shards, over one database: each
+/// server's interactions reach the process of its shard, and games on both servers are played.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn two_processes_on_two_shards_share_the_servers(pool: PgPool) {
+    let standin = StandIn::start().await;
+    let mut managers = Vec::new();
+    for range in ["0/2", "1/2"] {
+        let connection = Connection {
+            token: StandIn::TOKEN.into(),
+            guild_id: None,
+            api_base: Some(standin.base_url()),
+            idle_sweep: Duration::from_secs(3600),
+            shards: Some(range.parse().unwrap()),
+        };
+        // Each "process" has its own service and pool over the same database.
+        let service = Service::new(Store::from_pool(pool.clone()));
+        let client = discord::client(connection.clone(), service).await.unwrap();
+        managers.push(client.shard_manager.clone());
+        tokio::spawn(discord::start(client, connection.shards));
+    }
+    standin.wait_sessions(2, T).await;
+    let identified: Vec<Value> = standin.identify_payloads().iter().map(|d| d["shard"].clone()).collect();
+    assert!(identified.contains(&json!([0, 2])) && identified.contains(&json!([1, 2])), "{identified:?}");
+    // One server on each shard (Discord's rule: (id >> 22) % 2).
+    let on_shard_1 = Ctx::en();
+    let on_shard_0 =
+        Ctx { guild_id: fixtures::GUILD_ID + (1 << 22), ..Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID) };
+    let store = Store::from_pool(pool);
+    for (ctx, shard) in [(&on_shard_0, 0), (&on_shard_1, 1)] {
+        let payload = play_reversi(ctx);
+        let token = payload["token"].as_str().unwrap().to_string();
+        let started = standin.interact(payload).await;
+        assert!(!started.is_ephemeral() && started.file(".png").is_some(), "{started}");
+        let (_, identified_as) = standin.dispatched_to(&token).unwrap();
+        assert_eq!(identified_as, json!([shard, 2]), "the server's shard got it");
+        let moved = standin.interact(play_move(ctx, "f5")).await;
+        assert!(!moved.is_ephemeral(), "{moved}");
+        let game = store.active_game(ctx.channel_id).await.unwrap().unwrap();
+        assert_eq!((game.guild_id, game.ply), (Some(ctx.guild_id), 2));
+    }
+    for m in managers {
+        m.shutdown_all().await;
+    }
 }

@@ -31,7 +31,12 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the Discord bot (reads .env; needs DISCORD_TOKEN).
-    Serve,
+    Serve {
+        /// Run only gateway shards FIRST-LAST of TOTAL (e.g. `0-1/4`), so that several
+        /// processes share the servers; default: one process, one shard.
+        #[arg(long, value_name = "FIRST-LAST/TOTAL")]
+        shards: Option<discord::ShardRange>,
+    },
     /// Play a game against the AI in this terminal.
     Play {
         /// Which game.
@@ -291,7 +296,7 @@ fn init_tracing() {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Serve => serve(),
+        Command::Serve { shards } => serve(shards),
         Command::Play { game: GameArg::Reversi, level, side, seed, .. } => play(GameKind::Reversi, level, side, seed),
         Command::Play { game: GameArg::Doubutsu, level, table, seed, .. } => {
             doubutsu::play(doubutsu_level(level)?, &doubutsu::table_path(table, &data_dir()), &mut rng_from(seed))
@@ -384,7 +389,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn serve() -> anyhow::Result<()> {
+fn serve(shards: Option<discord::ShardRange>) -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let Some(token) = config.discord_token.clone() else {
         bail!(
@@ -413,6 +418,7 @@ fn serve() -> anyhow::Result<()> {
             guild_id: config.discord_guild_id,
             api_base: config.discord_api_base.clone(),
             idle_sweep: discord::IDLE_SWEEP,
+            shards,
         };
         tokio::select! {
             r = discord::run(connection, service) => r,

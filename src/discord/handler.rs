@@ -133,7 +133,9 @@ impl EventHandler for Bot {
         if let Err(e) = registered {
             tracing::error!(error = %e, "could not register slash commands");
         }
-        self.finish_interrupted_turns(&ctx).await;
+        // Each shard answers the games of its own servers (another process may run the others).
+        let shard = ready.shard.map_or((0, 1), |s| (s.id.0, s.total));
+        self.finish_interrupted_turns(&ctx, shard).await;
         if !self.sweeping.swap(true, Ordering::SeqCst) {
             tokio::spawn(Bot::sweep_idle_games(self.service.clone(), ctx.http.clone(), self.idle_sweep));
         }
@@ -386,12 +388,12 @@ impl Bot {
 
     /// Answers games left waiting for the bot (the process stopped between a human move and the
     /// reply) and posts their boards.
-    async fn finish_interrupted_turns(&self, ctx: &Context) {
+    async fn finish_interrupted_turns(&self, ctx: &Context, (shard, total): (u32, u32)) {
         let waiting = match self.service.games_awaiting_bot().await {
             Ok(w) => w,
             Err(e) => return tracing::error!(error = %e, "could not look for interrupted games"),
         };
-        for record in waiting {
+        for record in waiting.into_iter().filter(|r| super::ShardRange::shard_of(r.guild_id, total) == shard) {
             let channel = ChannelId::new(record.channel_id);
             let lang = self.lang(&record.place(), "").await;
             let posted = match self.service.bot_reply(record).await {

@@ -370,6 +370,8 @@ struct Session {
 }
 
 struct InteractionRecord {
+    /// The session (1-based, in order of IDENTIFY) the interaction was sent to.
+    session: usize,
     payload: Value,
     interaction_id: u64,
     kind: u64,
@@ -442,6 +444,23 @@ impl Inner {
 
     fn live_session(&self) -> Option<usize> {
         self.sessions.iter().rposition(|s| s.tx.is_some())
+    }
+
+    /// The connected session that receives events of `guild_id`: with several shards, the one
+    /// whose IDENTIFY named shard `(guild_id >> 22) % total` (Discord's rule; DMs go to shard 0);
+    /// with one, the newest connected session.
+    fn session_for(&self, guild_id: Option<u64>) -> Option<usize> {
+        let shard_of = |s: &Session| {
+            let pair = s.identify.get("shard")?.as_array()?.clone();
+            Some((pair.first()?.as_u64()?, pair.get(1)?.as_u64()?))
+        };
+        let sharded = self.sessions.iter().any(|s| s.tx.is_some() && shard_of(s).is_some_and(|(_, t)| t > 1));
+        if !sharded {
+            return self.live_session();
+        }
+        self.sessions.iter().rposition(|s| {
+            s.tx.is_some() && shard_of(s).is_some_and(|(id, total)| id == guild_id.map_or(0, |g| (g >> 22) % total))
+        })
     }
 }
 
@@ -639,7 +658,8 @@ impl StandIn {
     /// one), waiting up to 10 s for one to be connected. Panics if there is none.
     pub async fn send_interaction(&self, payload: Value) {
         let token = payload.get("token").and_then(Value::as_str).unwrap_or_default().to_string();
-        let idx = self.shared.wait_for(Duration::from_secs(10), |i| i.live_session()).await;
+        let guild_id = id_of(payload.get("guild_id"));
+        let idx = self.shared.wait_for(Duration::from_secs(10), |i| i.session_for(guild_id)).await;
         let Some(idx) = idx else {
             panic!("stand-in: no connected bot to send the interaction to (sessions so far: {})", self.sessions());
         };
@@ -655,6 +675,7 @@ impl StandIn {
                 acked: None,
                 original: None,
                 last_call: None,
+                session: inner.sessions[idx].number,
             };
             inner.interactions.insert(token, rec);
         }
@@ -745,6 +766,15 @@ impl StandIn {
                 }
             }
         }
+    }
+
+    /// The session (1-based, in order of IDENTIFY) an interaction was sent to, and the shard
+    /// `[id, total]` that session identified as.
+    pub fn dispatched_to(&self, token: &str) -> Option<(usize, Value)> {
+        let inner = self.shared.lock();
+        let number = inner.interactions.get(token)?.session;
+        let shard = inner.sessions.iter().find(|s| s.number == number)?.identify.get("shard").cloned();
+        Some((number, shard.unwrap_or(Value::Null)))
     }
 
     /// Everything recorded for this token so far, as an exchange.
