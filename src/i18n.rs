@@ -89,6 +89,8 @@ pub enum Msg<'a> {
     ForThisChannel,
     /// A channel's overrides were dropped (`had`: there were some).
     ChannelReset { had: bool },
+    /// Too many games are waiting for the bot to think; try again.
+    Busy,
     /// The channel's game was damaged in storage and has been closed.
     CorruptGame,
     /// Players cannot choose the opponent here (a stale picker).
@@ -250,6 +252,8 @@ impl Msg<'_> {
             (Msg::ChannelReset { had: false }, En) => "This channel already follows the server's settings.".into(),
             (Msg::ChannelReset { had: true }, Ja) => "このチャンネルの設定をサーバーの設定に戻しました。".into(),
             (Msg::ChannelReset { had: false }, Ja) => "このチャンネルはもともとサーバーの設定のままです。".into(),
+            (Msg::Busy, En) => "I'm thinking about a lot of games right now. Please try again in a moment!".into(),
+            (Msg::Busy, Ja) => "いま、たくさんの対局を考えています。少し待ってからもう一度どうぞ。".into(),
             (Msg::CorruptGame, En) => {
                 "Sorry, this game's saved record was damaged, so I closed it rather than guess. Start a new one with /play."
                     .into()

@@ -2,6 +2,7 @@
 //! resign. It loads every game from the store (never from process memory), validates before it
 //! writes, and runs CPU-heavy AI work on a bounded blocking pool off the async runtime.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rand::SeedableRng;
@@ -56,6 +57,9 @@ pub enum PlayError {
         /// The game asked for.
         kind: GameKind,
     },
+    /// The bot has too many searches waiting; nothing was stored, the player may try again.
+    #[error("too busy right now")]
+    Busy,
     /// The channel's game could not be trusted (its stored record does not add up); it was
     /// closed and a new one can be started.
     #[error("the stored game was corrupt and has been closed")]
@@ -112,7 +116,7 @@ impl Turn {
 #[derive(Clone)]
 pub struct Service {
     store: Store,
-    ai_slots: Arc<Semaphore>,
+    ai: AiPool,
     doubutsu_table: Option<Arc<TableFile>>,
 }
 
@@ -145,7 +149,14 @@ impl Service {
     /// A service over `store`; AI work runs on at most as many threads as there are cores.
     pub fn new(store: Store) -> Service {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Service { store, ai_slots: Arc::new(Semaphore::new(cores)), doubutsu_table: None }
+        Service { store, ai: AiPool::new(cores, cores * BACKLOG_PER_CORE), doubutsu_table: None }
+    }
+
+    /// The same service with `slots` AI searches at once and at most `backlog` waiting or
+    /// running (past that, moves are refused as busy before anything is stored).
+    pub fn with_ai_capacity(mut self, slots: usize, backlog: usize) -> Service {
+        self.ai = AiPool::new(slots, backlog);
+        self
     }
 
     /// The same service with the doubutsu table (memory-mapped, shared read-only) for the
@@ -177,6 +188,9 @@ impl Service {
         };
         if Game::needs_table(kind, level) && self.doubutsu_table.is_none() {
             return Err(PlayError::Unavailable { kind });
+        }
+        if self.ai.is_full() {
+            return Err(PlayError::Busy);
         }
         let record = self
             .store
@@ -241,30 +255,28 @@ impl Service {
         if played.by_bot || played.notation == "pass" {
             return None;
         }
-        let _slot = self.ai_slots.acquire().await.expect("AI semaphore is never closed");
         let (before, mv, table) = (played.before.clone(), played.notation.clone(), self.doubutsu_table.clone());
-        tokio::task::spawn_blocking(move || games::commentary(&before, &mv, table.as_deref())).await.unwrap_or_else(
-            |e| {
-                tracing::error!(error = %e, "commentary task failed");
-                None
-            },
-        )
+        self.ai.run(move || games::commentary(&before, &mv, table.as_deref())).await.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "commentary task failed");
+            None
+        })
     }
 
     /// The active game in the channel.
     pub async fn current(&self, channel_id: u64) -> Result<GameRecord, PlayError> {
         match self.store.active_game(channel_id).await {
             Ok(record) => record.ok_or(PlayError::NoGame),
-            Err(e) => Err(self.untrusted(e).await),
+            Err(e) => Err(self.untrusted(e, None).await),
         }
     }
 
     /// A store failure as the player hears it; a corrupt game is closed first (as `void`), so
     /// the channel is free again and nothing is ever played on a record that does not add up.
-    async fn untrusted(&self, e: StoreError) -> PlayError {
+    /// `version`: the version found corrupt (the game is then only closed if still at it).
+    async fn untrusted(&self, e: StoreError, version: Option<i32>) -> PlayError {
         let StoreError::Corrupt { game_id, reason } = &e else { return e.into() };
         tracing::error!(game_id, reason, "a stored game is corrupt: closed, not trusted");
-        match self.store.void_game(*game_id).await {
+        match self.store.void_game(*game_id, version).await {
             Ok(()) => PlayError::Corrupt,
             Err(e) => e.into(),
         }
@@ -291,6 +303,10 @@ impl Service {
         }
         // The stored position must be where its move list leads before anything is added to it.
         self.replayed(&record).await?;
+        // Refused before it is stored: an accepted move always gets its reply.
+        if self.ai.is_full() {
+            return Err(PlayError::Busy);
+        }
         let (next, notation) = record.game.play(input).map_err(|error| PlayError::BadMove {
             input: input.trim().to_string(),
             error,
@@ -384,39 +400,50 @@ impl Service {
     }
 
     async fn replayed(&self, record: &GameRecord) -> Result<(Vec<String>, Option<PlayedMove>), PlayError> {
-        let moves = self.store.moves(record.id).await?;
-        let mut game = record.game.initial();
-        let mut last = None;
-        let mut history = Vec::with_capacity(moves.len());
-        let mut broken = None;
-        for m in &moves {
-            match game.play(&m.notation) {
-                Ok((next, notation)) => {
-                    history.push(notation.clone());
-                    last = Some(PlayedMove { before: game, notation, by_bot: m.by_bot });
-                    game = next;
-                }
-                Err(e) => {
-                    broken = Some(format!("ply {}: {e}", m.ply));
-                    break;
+        let mut record = std::borrow::Cow::Borrowed(record);
+        // The game and its moves are read one after the other: a move landing in between makes
+        // them disagree without anything being wrong, so a disagreement is only believed when
+        // the game has not changed since it was read.
+        for _ in 0..3 {
+            let moves = self.store.moves(record.id).await?;
+            let mut game = record.game.initial();
+            let mut last = None;
+            let mut history = Vec::with_capacity(moves.len());
+            let mut broken = None;
+            for m in &moves {
+                match game.play(&m.notation) {
+                    Ok((next, notation)) => {
+                        history.push(notation.clone());
+                        last = Some(PlayedMove { before: game, notation, by_bot: m.by_bot });
+                        game = next;
+                    }
+                    Err(e) => {
+                        broken = Some(format!("ply {}: {e}", m.ply));
+                        break;
+                    }
                 }
             }
+            if broken.is_none() && (game != record.game || moves.len() as u32 != record.ply) {
+                broken = Some("the move list does not lead to the stored position".into());
+            }
+            let Some(reason) = broken else { return Ok((history, last)) };
+            match self.store.game(record.id).await {
+                Ok(Some(fresh)) if fresh.version != record.version => record = std::borrow::Cow::Owned(fresh),
+                Ok(_) => {
+                    let corrupt = StoreError::Corrupt { game_id: record.id, reason };
+                    return Err(self.untrusted(corrupt, Some(record.version)).await);
+                }
+                Err(e) => return Err(self.untrusted(e, None).await),
+            }
         }
-        if broken.is_none() && (game != record.game || moves.len() as u32 != record.ply) {
-            broken = Some("the move list does not lead to the stored position".into());
-        }
-        match broken {
-            None => Ok((history, last)),
-            Some(reason) => Err(self.untrusted(StoreError::Corrupt { game_id: record.id, reason }).await),
-        }
+        Err(PlayError::AlreadyPlayed)
     }
 
     /// How the game of `record` went for its human (values, slips, finds) after `moves` from
     /// its start; computed on the bounded AI pool. `None` if it cannot be told (logged).
     pub async fn story(&self, record: &GameRecord, moves: Vec<String>) -> Option<Story> {
-        let _slot = self.ai_slots.acquire().await.expect("AI semaphore is never closed");
         let (start, human, table) = (record.game.initial(), record.human_side, self.doubutsu_table.clone());
-        let told = tokio::task::spawn_blocking(move || story(&start, &moves, human, table.as_deref())).await;
+        let told = self.ai.run(move || story(&start, &moves, human, table.as_deref())).await;
         match told {
             Ok(Ok(s)) => Some(s),
             Ok(Err(e)) => {
@@ -439,19 +466,64 @@ impl Service {
     /// Computes the bot's move on the blocking pool, bounded so AI work never starves the
     /// runtime (and the gateway heartbeat with it).
     async fn think(&self, game: Game, level: Level) -> Result<String, PlayError> {
-        let _slot = self.ai_slots.acquire().await.expect("AI semaphore is never closed");
         let table = self.doubutsu_table.clone();
-        let mv = tokio::task::spawn_blocking(move || {
-            let mut rng = rand::rngs::StdRng::from_entropy();
-            game.ai_move(level, table.as_deref(), &mut rng)
-        })
-        .await
-        .expect("AI task panicked")
-        .map_err(|e| match e {
-            AiError::NoTable => PlayError::Unavailable { kind: GameKind::Doubutsu },
-            other => PlayError::Ai(other),
-        })?;
+        let mv = self
+            .ai
+            .run(move || {
+                let mut rng = rand::rngs::StdRng::from_entropy();
+                game.ai_move(level, table.as_deref(), &mut rng)
+            })
+            .await
+            .expect("AI task panicked")
+            .map_err(|e| match e {
+                AiError::NoTable => PlayError::Unavailable { kind: GameKind::Doubutsu },
+                other => PlayError::Ai(other),
+            })?;
         Ok(mv.expect("the bot is only asked to move in a live game"))
+    }
+}
+
+/// Requests each core may have waiting for (or running) an AI search before new moves are
+/// refused as busy: at the bot's 0.8-2.4 s a search, about half a minute of work per core.
+pub const BACKLOG_PER_CORE: usize = 16;
+
+/// The bounded pool CPU-heavy AI work runs on, off the async runtime: `slots` searches at once,
+/// and a count of the requests waiting or running, so that overload is refused up front.
+#[derive(Clone)]
+struct AiPool {
+    slots: Arc<Semaphore>,
+    in_flight: Arc<AtomicUsize>,
+    backlog: usize,
+}
+
+/// Counts a request in the pool for as long as it lives.
+struct InFlight(Arc<AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl AiPool {
+    fn new(slots: usize, backlog: usize) -> AiPool {
+        AiPool { slots: Arc::new(Semaphore::new(slots.max(1))), in_flight: Arc::default(), backlog }
+    }
+
+    /// Whether a new request should be turned away.
+    fn is_full(&self) -> bool {
+        self.in_flight.load(Ordering::SeqCst) >= self.backlog
+    }
+
+    /// Runs `work` on a blocking thread once a slot is free.
+    async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, tokio::task::JoinError> {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        let _counted = InFlight(self.in_flight.clone());
+        let _slot = self.slots.acquire().await.expect("the AI semaphore is never closed");
+        tokio::task::spawn_blocking(work).await
     }
 }
 

@@ -120,7 +120,11 @@ async fn a_tampered_move_list_is_detected(pool: PgPool) {
         .execute(&pool)
         .await
         .unwrap();
-    assert!(matches!(service.last_move(&turn.record).await, Err(PlayError::Store(_))));
+    // Detected, reported as corrupt, and the game is closed rather than trusted.
+    assert!(matches!(service.last_move(&turn.record).await, Err(PlayError::Corrupt)));
+    assert!(matches!(service.current(500).await, Err(PlayError::NoGame)));
+    let stored = service.store().game(record.id).await.unwrap().unwrap();
+    assert_eq!((stored.status, stored.ply), (GameStatus::Void, 1));
 }
 
 /// A seeded random game reaching a position where white (the bot) is to move and every white move
@@ -207,4 +211,35 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
     assert_eq!(game.result, Some(expected));
     let moves: Vec<String> = service.store().moves(id).await.unwrap().into_iter().map(|m| m.notation).collect();
     assert_eq!(settai::games::replay(GameKind::Doubutsu, &moves).unwrap(), game.game);
+}
+
+/// Issue 8: when the AI pool is full, a new move is refused as busy before anything is stored
+/// (so every accepted move gets its reply), and accepted again once the pool drains.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
+    // One search at a time and one request in the pool: a single reply fills it.
+    let service = Service::new(Store::from_pool(pool)).with_ai_capacity(1, 1);
+    let place = seat(ALICE).place();
+    let strong = Change::Level(settai::games::Level::None); // thinks 2.4 s a move
+    service.store().change_setting(1, &place, Scope::Server, strong).await.unwrap();
+    let bob = Seat { channel_id: 501, ..seat(BOB) };
+    service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
+    service.start(&bob, GameKind::Reversi, Side::First, None).await.unwrap();
+    let alice = service.human_move(&seat(ALICE), "f5", None).await.unwrap();
+    let thinking = tokio::spawn({
+        let service = service.clone();
+        async move { service.bot_reply(alice.record).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let before = snapshot(&service, 501).await;
+    assert!(matches!(service.human_move(&bob, "f5", None).await, Err(PlayError::Busy)));
+    assert!(matches!(
+        service.start(&Seat { channel_id: 502, ..seat(BOB) }, GameKind::Reversi, Side::First, None).await,
+        Err(PlayError::Busy)
+    ));
+    assert_eq!(snapshot(&service, 501).await, before, "nothing was stored");
+    assert!(service.current(502).await.is_err(), "no game was created");
+    assert_eq!(thinking.await.unwrap().unwrap().record.ply, 2, "the accepted move got its reply");
+    let turn = service.human_move(&bob, "f5", None).await.unwrap();
+    assert_eq!(turn.record.ply, 1);
 }

@@ -683,6 +683,7 @@ fn refusal_text(e: &PlayError, lang: Lang) -> String {
         PlayError::Unavailable { kind } => Msg::Unavailable { kind: *kind }.text(lang),
         PlayError::NoLevelChoice => Msg::NoLevelChoice.text(lang),
         PlayError::Corrupt => Msg::CorruptGame.text(lang),
+        PlayError::Busy => Msg::Busy.text(lang),
         PlayError::Ai(e) => {
             tracing::error!(error = %e, "the AI failed");
             Msg::TryAgain.text(lang)

@@ -327,14 +327,16 @@ impl Store {
     }
 
     /// Closes a game whose stored record cannot be trusted (status `void`); its rows stay for
-    /// inspection. Nothing is read back from it, so this works on any corrupt row.
-    pub async fn void_game(&self, game_id: i64) -> Result<(), StoreError> {
+    /// inspection. Nothing is read back from it, so this works on any corrupt row. With
+    /// `version`, only if the game is still at that version (it was found corrupt there).
+    pub async fn void_game(&self, game_id: i64, version: Option<i32>) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE games SET status = 'void', result = 'draw', finished_at = now(), updated_at = now(),
                     version = version + 1
-             WHERE id = $1 AND status = 'active'",
+             WHERE id = $1 AND status = 'active' AND ($2::INTEGER IS NULL OR version = $2)",
         )
         .bind(game_id)
+        .bind(version)
         .execute(&self.pool)
         .await?;
         Ok(())
