@@ -189,7 +189,7 @@ impl Service {
         if Game::needs_table(kind, level) && self.doubutsu_table.is_none() {
             return Err(PlayError::Unavailable { kind });
         }
-        if self.ai.is_full() {
+        if Game::thinks_long(level) && self.ai.is_full() {
             return Err(PlayError::Busy);
         }
         let record = self
@@ -304,7 +304,7 @@ impl Service {
         // The stored position must be where its move list leads before anything is added to it.
         self.replayed(&record).await?;
         // Refused before it is stored: an accepted move always gets its reply.
-        if self.ai.is_full() {
+        if Game::thinks_long(record.level) && self.ai.is_full() {
             return Err(PlayError::Busy);
         }
         let (next, notation) = record.game.play(input).map_err(|error| PlayError::BadMove {
@@ -467,18 +467,17 @@ impl Service {
     /// runtime (and the gateway heartbeat with it).
     async fn think(&self, game: Game, level: Level) -> Result<String, PlayError> {
         let table = self.doubutsu_table.clone();
-        let mv = self
-            .ai
-            .run(move || {
-                let mut rng = rand::rngs::StdRng::from_entropy();
-                game.ai_move(level, table.as_deref(), &mut rng)
-            })
-            .await
-            .expect("AI task panicked")
-            .map_err(|e| match e {
-                AiError::NoTable => PlayError::Unavailable { kind: GameKind::Doubutsu },
-                other => PlayError::Ai(other),
-            })?;
+        let work = move || {
+            let mut rng = rand::rngs::StdRng::from_entropy();
+            game.ai_move(level, table.as_deref(), &mut rng)
+        };
+        // A lookup of a millisecond does not wait behind the searches of other games.
+        let mv =
+            if Game::thinks_long(level) { self.ai.run(work).await } else { tokio::task::spawn_blocking(work).await };
+        let mv = mv.expect("AI task panicked").map_err(|e| match e {
+            AiError::NoTable => PlayError::Unavailable { kind: GameKind::Doubutsu },
+            other => PlayError::Ai(other),
+        })?;
         Ok(mv.expect("the bot is only asked to move in a live game"))
     }
 }

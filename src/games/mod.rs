@@ -479,6 +479,13 @@ impl Game {
         }))
     }
 
+    /// Whether the bot's reply at `level` is a search that takes its thinking time (reversi:
+    /// 0.8-2.4 s) rather than a lookup of a millisecond (every doubutsu level: the exact table,
+    /// or the weakest level's one-ply check).
+    pub fn thinks_long(level: Level) -> bool {
+        level.kind() == GameKind::Reversi
+    }
+
     /// Whether [`Game::ai_move`] at `level` needs the doubutsu table.
     pub fn needs_table(kind: GameKind, level: Level) -> bool {
         kind == GameKind::Doubutsu && level != Level::Weakest

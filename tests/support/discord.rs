@@ -393,6 +393,8 @@ struct Inner {
     messages: HashMap<u64, Value>,
     calls: Vec<Reply>,
     unknown: Vec<String>,
+    /// When each heartbeat (op 1) arrived, per gateway connection.
+    heartbeats: Vec<(u64, Instant)>,
 }
 
 struct Shared {
@@ -400,6 +402,8 @@ struct Shared {
     version: watch::Sender<u64>,
     port: u16,
     started: Instant,
+    /// The heartbeat interval announced in HELLO, in milliseconds.
+    heartbeat_ms: std::sync::atomic::AtomicU64,
 }
 
 impl Shared {
@@ -492,6 +496,25 @@ impl StandIn {
     /// A token to give serenity (any string works; this one is shaped like a real one).
     pub const TOKEN: &'static str = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.standin.bot-token-for-tests-only";
 
+    /// Announces `interval` as the heartbeat interval to connections opened from now on (Discord
+    /// says about 41 s; a load test asks for a short one to see whether any beat comes late).
+    pub fn set_heartbeat_interval(&self, interval: Duration) {
+        self.shared.heartbeat_ms.store(interval.as_millis() as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The longest time between two heartbeats of one gateway connection so far.
+    pub fn longest_heartbeat_gap(&self) -> Option<Duration> {
+        let inner = self.shared.lock();
+        let mut last: HashMap<u64, Instant> = HashMap::new();
+        let mut longest = None;
+        for &(conn, at) in &inner.heartbeats {
+            if let Some(before) = last.insert(conn, at) {
+                longest = longest.max(Some(at - before));
+            }
+        }
+        longest
+    }
+
     /// Binds 127.0.0.1:0 and serves the gateway and REST API until dropped.
     pub async fn start() -> StandIn {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("stand-in: bind 127.0.0.1:0");
@@ -508,10 +531,12 @@ impl StandIn {
                 messages: HashMap::new(),
                 calls: Vec::new(),
                 unknown: Vec::new(),
+                heartbeats: Vec::new(),
             }),
             version,
             port,
             started: Instant::now(),
+            heartbeat_ms: std::sync::atomic::AtomicU64::new(41_250),
         });
         let app = Router::new()
             .route("/gateway", get(gateway))
@@ -947,7 +972,8 @@ async fn run_gateway(shared: Arc<Shared>, socket: WebSocket) {
         inner.next_conn
     };
     eprintln!("[stand-in] gateway: connection {conn} opened");
-    let _ = tx.send(text(&json!({"op": 10, "s": null, "t": null, "d": {"heartbeat_interval": 41250}})));
+    let interval = shared.heartbeat_ms.load(std::sync::atomic::Ordering::Relaxed);
+    let _ = tx.send(text(&json!({"op": 10, "s": null, "t": null, "d": {"heartbeat_interval": interval}})));
 
     while let Some(msg) = stream.next().await {
         let raw = match msg {
@@ -975,6 +1001,7 @@ async fn run_gateway(shared: Arc<Shared>, socket: WebSocket) {
         };
         match v.get("op").and_then(Value::as_u64) {
             Some(1) => {
+                shared.lock().heartbeats.push((conn, Instant::now()));
                 let _ = tx.send(text(&json!({"op": 11, "s": null, "t": null, "d": null})));
             }
             Some(2) => identify(&shared, conn, &tx, v.get("d").cloned().unwrap_or(Value::Null)),

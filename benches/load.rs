@@ -1,0 +1,192 @@
+//! Load through the Discord stand-in (issue 8): many channels playing at once at mixed levels,
+//! against the real bot (serenity, service, store, renderer) and a real Postgres. Prints reply
+//! latency percentiles, busy refusals, errors and the longest gap between gateway heartbeats.
+//!
+//! `cargo bench --bench load -- [CHANNELS] [MOVES_PER_CHANNEL]` (default 500 × 10); needs the
+//! local Postgres of `.ci/run` (DATABASE_URL, default `postgres://postgres@localhost:5432/postgres`),
+//! where it creates and afterwards drops a database of its own.
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::json;
+use settai::discord::{self, Connection};
+use settai::games::Level;
+use settai::service::Service;
+use settai::store::{Change, Place, Scope, Store};
+use support::fixtures::{self, Ctx};
+use support::{Exchange, StandIn};
+
+/// What one simulated player saw.
+#[derive(Default)]
+struct Tally {
+    moves: usize,
+    games: usize,
+    /// Time from the interaction to the bot's first answer (the acknowledgement).
+    ack: Vec<Duration>,
+    /// Time from the interaction to the bot's last call (the new board posted).
+    board: Vec<Duration>,
+    busy: usize,
+    errors: Vec<String>,
+}
+
+fn times(x: &Exchange) -> Option<(Duration, Duration)> {
+    let ok: Vec<Duration> = x.calls.iter().filter(|c| c.ok()).map(|c| c.after).collect();
+    Some((*ok.first()?, *ok.iter().max()?))
+}
+
+/// Plays `moves` moves in `ctx`'s channel (starting games of `game` as needed).
+async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usize, seed: u64) -> Tally {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut tally = Tally::default();
+    let mut board: Option<Exchange> = None;
+    let mut attempts = 0;
+    while tally.moves < moves && attempts < moves * 20 {
+        attempts += 1;
+        let payload = match &board {
+            Some(b) if b.custom_ids().iter().any(|id| id.starts_with("mv:")) => {
+                let menu = b.custom_ids().into_iter().find(|id| id.starts_with("mv:")).unwrap();
+                let values = b.select_options(&menu);
+                let choice = values[rng.gen_range(0..values.len())].1.clone();
+                let message = standin.message(b.message_id().unwrap()).unwrap();
+                fixtures::select_on(&ctx, &menu, &[choice.as_str()], &message)
+            }
+            _ => fixtures::slash(&ctx, "play", game, json!([])),
+        };
+        let starting = board.is_none() || !board.as_ref().unwrap().custom_ids().iter().any(|id| id.starts_with("mv:"));
+        match standin.try_interact(payload).await {
+            Err(e) => {
+                tally.errors.push(e.to_string());
+                board = None;
+            }
+            Ok(x) => {
+                if let Some((ack, done)) = times(&x) {
+                    tally.ack.push(ack);
+                    tally.board.push(done);
+                }
+                if x.is_ephemeral() {
+                    if x.content().contains("lot of games") {
+                        tally.busy += 1;
+                        tokio::time::sleep(Duration::from_millis(rng.gen_range(500..1500))).await;
+                    } else if !x.content().contains("already") {
+                        tally.errors.push(x.content());
+                        board = None;
+                    }
+                    continue;
+                }
+                if starting {
+                    tally.games += 1;
+                } else {
+                    tally.moves += 1;
+                }
+                board = Some(x);
+            }
+        }
+    }
+    tally
+}
+
+fn percentiles(label: &str, mut v: Vec<Duration>) {
+    v.sort();
+    let at = |q: f64| v.get(((v.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or_default();
+    println!(
+        "{label:<28} n={:<6} p50 {:>7.0} ms  p95 {:>7.0} ms  p99 {:>7.0} ms  max {:>7.0} ms",
+        v.len(),
+        at(0.5).as_secs_f64() * 1e3,
+        at(0.95).as_secs_f64() * 1e3,
+        at(0.99).as_secs_f64() * 1e3,
+        v.last().copied().unwrap_or_default().as_secs_f64() * 1e3
+    );
+}
+
+async fn run(channels: u64, moves: usize) -> anyhow::Result<()> {
+    let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@localhost:5432/postgres".into());
+    let (server, _) = base.rsplit_once('/').expect("DATABASE_URL ends with a database name");
+    let name = format!("settai_load_{}", std::process::id());
+    let store = Store::connect(&format!("{server}/{name}")).await?;
+
+    let mut standin = StandIn::start().await;
+    standin.interact_timeout = Duration::from_secs(600);
+    standin.set_heartbeat_interval(Duration::from_secs(2));
+    let standin = Arc::new(standin);
+    let connection = Connection {
+        token: StandIn::TOKEN.into(),
+        guild_id: None,
+        api_base: Some(standin.base_url()),
+        idle_sweep: discord::IDLE_SWEEP,
+        shards: None,
+    };
+    let client = discord::client(connection, Service::new(store.clone())).await?;
+    let shards = client.shard_manager.clone();
+    tokio::spawn(discord::start(client, None));
+    standin.wait_ready(Duration::from_secs(30)).await;
+    standin.wait_commands(Duration::from_secs(30)).await;
+
+    // Seven channels in ten play doubutsu at the quick level, two reversi at `standard` (0.8 s a
+    // reply), one reversi at `none` (2.4 s).
+    let mut players = Vec::new();
+    for i in 0..channels {
+        let ctx = Ctx::en().with_channel(fixtures::THREAD_ID + 10_000 + i).with_user(fixtures::USER_ID + 10 + i);
+        let place = Place { guild_id: Some(ctx.guild_id), channel_id: ctx.channel_id, parent_id: None };
+        let (game, level) = match i % 10 {
+            0..=6 => ("doubutsu", Level::Weakest),
+            7 | 8 => ("reversi", Level::Standard),
+            _ => ("reversi", Level::None),
+        };
+        store.change_setting(ctx.guild_id, &place, Scope::Channel, Change::Level(level)).await?;
+        players.push((ctx, game));
+    }
+    let started = Instant::now();
+    let tasks: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, (ctx, game))| tokio::spawn(player(standin.clone(), ctx, game, moves, i as u64)))
+        .collect();
+    let mut all = Tally::default();
+    for t in tasks {
+        let t = t.await?;
+        all.moves += t.moves;
+        all.games += t.games;
+        all.ack.extend(t.ack);
+        all.board.extend(t.board);
+        all.busy += t.busy;
+        all.errors.extend(t.errors);
+    }
+    let wall = started.elapsed();
+    shards.shutdown_all().await;
+
+    println!(
+        "channels {channels}, {} games started, {} moves in {:.1} s ({:.1} moves/s), 2 cores",
+        all.games,
+        all.moves,
+        wall.as_secs_f64(),
+        all.moves as f64 / wall.as_secs_f64()
+    );
+    percentiles("acknowledgement (defer)", all.ack);
+    percentiles("board posted", all.board);
+    println!("busy refusals (polite, retried): {}", all.busy);
+    println!("errors: {}", all.errors.len());
+    for e in all.errors.iter().take(5) {
+        println!("  {e}");
+    }
+    let gap = standin.longest_heartbeat_gap().unwrap_or_default();
+    println!("longest gap between gateway heartbeats: {:.2} s (interval 2 s)", gap.as_secs_f64());
+
+    drop(store);
+    let admin = sqlx::PgPool::connect(&base).await?;
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&admin).await?;
+    Ok(())
+}
+
+fn main() -> anyhow::Result<()> {
+    // `cargo bench` adds flags such as `--bench`; the numbers are ours.
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let channels = args.first().and_then(|a| a.parse().ok()).unwrap_or(500);
+    let moves = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run(channels, moves))
+}
