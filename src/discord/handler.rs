@@ -498,13 +498,10 @@ impl Bot {
         level: Level,
         lang: Lang,
     ) -> Result<(), Failure> {
-        let (kind, side) = (picker.kind, picker.side);
-        let record = self.service.start(&seat, kind, side, Some(level)).await.map_err(Failure::Refused)?;
+        let record =
+            self.service.start(&seat, picker.kind, picker.side, Some(level)).await.map_err(Failure::Refused)?;
         asker.respond(ctx, CreateInteractionResponse::Acknowledge).await?;
-        let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
-        let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side: side }.text(lang)];
-        lines.extend(narrate(&reply.moves, lang));
-        let board = self.board(&reply.record, reply.last_move(), lines, lang).await;
+        let board = self.first_board(record, &seat, lang).await?;
         asker.follow_up(ctx, board.follow_up()).await?;
         let chosen =
             EditInteractionResponse::new().content(Msg::OpponentChosen { level }.text(lang)).components(vec![]);
@@ -523,12 +520,18 @@ impl Bot {
     ) -> Result<(), Failure> {
         let record = self.service.start(&seat, kind, side, None).await.map_err(Failure::Refused)?;
         asker.respond(ctx, CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())).await?;
-        let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
-        let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side: side }.text(lang)];
-        lines.extend(narrate(&reply.moves, lang));
-        let board = self.board(&reply.record, reply.last_move(), lines, lang).await;
+        let board = self.first_board(record, &seat, lang).await?;
         asker.edit(ctx, board.edit()).await?;
         Ok(())
+    }
+
+    /// The first board of a new game: the greeting, and the bot's opening if it moves first.
+    async fn first_board(&self, record: GameRecord, seat: &Seat, lang: Lang) -> Result<BoardMessage, Failure> {
+        let (kind, human_side) = (record.kind(), record.human_side);
+        let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
+        let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side }.text(lang)];
+        lines.extend(narrate(&reply.moves, lang));
+        Ok(self.board(&reply.record, reply.last_move(), lines, lang).await)
     }
 
     async fn play(
