@@ -214,9 +214,7 @@ impl Bot {
         let Some((name, options)) = subcommand(cmd) else { return };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
         if cmd.data.name == "settings" {
-            let value = option("level").or(option("on")).or(option("days")).or(option("language"));
-            let scope = if option("here") == Some("true") { Scope::Channel } else { Scope::Server };
-            let text = self.settings(cmd, &seat, name, value, scope, lang).await;
+            let text = self.settings(cmd, &seat, name, &options, lang).await;
             if let Err(e) = asker.ephemeral(ctx, text).await {
                 tracing::warn!(error = %e, "could not answer /settings");
             }
@@ -287,17 +285,21 @@ impl Bot {
         }
     }
 
-    /// `/settings`: the reply text (always ephemeral: only the admin sees levels). `value` is the
-    /// subcommand's one value (a level, "true"/"false", days or a language code).
+    /// `/settings`: the reply text (always ephemeral: only the admin sees levels). `options` are
+    /// the subcommand's: its one value (a level, "true"/"false", days or a language code), the
+    /// game for a level, and `here` for this channel only.
     async fn settings(
         &self,
         cmd: &CommandInteraction,
         seat: &Seat,
         sub: &str,
-        value: Option<&str>,
-        scope: Scope,
+        options: &[(&str, String)],
         lang: Lang,
     ) -> String {
+        let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
+        let (game, value) =
+            (option("game"), option("level").or(option("on")).or(option("days")).or(option("language")));
+        let scope = if option("here") == Some("true") { Scope::Channel } else { Scope::Server };
         let Some(guild) = cmd.guild_id.map(|g| g.get()) else { return Msg::ServerOnly.text(lang) };
         // Discord hides the command from others, but the permission is checked here too.
         let permitted =
@@ -333,8 +335,6 @@ impl Bot {
                 _ => None,
             },
             "level" => {
-                let options = subcommand(cmd).map(|(_, o)| o).unwrap_or_default();
-                let game = options.iter().find(|(k, _)| *k == "game").map(|(_, v)| v.as_str());
                 let Some(kind) = game.and_then(|g| g.parse::<GameKind>().ok()) else {
                     return Msg::TryAgain.text(lang);
                 };
