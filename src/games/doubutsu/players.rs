@@ -6,6 +6,10 @@
 //! loss below it: a win is `max(100 - n, 1)`, a loss `min(-100 + n, -1)`. The "divergence"
 //! of a move is `(score + 300) / (best score in that position + 300)`: 1 for a best move and
 //! at least 0.5 for the worst.
+//!
+//! [`settai`] is the seed's policy with three measured deviations, listed on it: the bot's
+//! repetition draw, the loss-in-one exclusion lifted after the guest's own loss-in-one, and
+//! conceding a lost game rather than drawing it by repetition.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -166,13 +170,29 @@ pub fn weakest<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Result<Move, Player
 /// yet, then to the most natural move (keeps material), then to chance. Without a previous
 /// move the guest counts as perfect.
 ///
-/// One deviation, because the bot draws a game at the third occurrence of a position and the
-/// seed's app had no such rule (its games went on until someone erred): while settai is not
-/// winning, it does not complete a third occurrence when it has another move, and when every
-/// move of the chosen score goes back to a position already seen, it plays the best move to a
-/// fresh position instead, even a losing one. Measured by `settai bench hospitality`: against
-/// the guests that hold a draw or cannot find the last step of their win, the guest's win rate
-/// rose from 40-58% to 83-96% (BENCHMARKS.md).
+/// Deviations from the seed, each measured by `settai bench hospitality` (BENCHMARKS.md):
+///
+/// 1. Repetition. The bot draws a game at the third occurrence of a position and the seed's
+///    app had no such rule (its games went on until someone erred): while settai is not
+///    winning, it does not complete a third occurrence when it has another move, and when
+///    every move of the chosen score goes back to a position already seen, it plays the best
+///    move to a fresh position instead, even a losing one. Against the guests that hold a draw
+///    or cannot find the last step of their win, the guest's win rate rose from 40-58% to
+///    83-96%.
+/// 2. The loss-in-one exclusion answers in kind ([`guest_lost_at_once`]). When the guest's own
+///    last move lost at once although it had a move that did not (it left its lion capturable
+///    or a try open: the blunder the exclusion exists to keep settai from making), the
+///    exclusion is lifted for this one reply, and the divergence rule alone chooses, so settai
+///    may be as careless as the guest just was. A guest who never leaves a win in one on the
+///    board (the seed's 雑魚, the readers, near-perfect play) sees exactly the seed's settai.
+///    Without it, a guest who does not yet see captures can never win: a win in doubutsu
+///    needs the other side to leave its lion capturable or a try open, which the exclusion
+///    forbids (random guest: 1.4% → 85%).
+/// 3. Conceding a lost game rather than drawing it. When settai is losing (the guest has a
+///    forced win), stalls as in 1, and the only moves to fresh positions lose at once, it plays
+///    the best of those instead of going back to a position already seen: the guest has won
+///    the game, and a draw by repetition would take it away from a guest who cannot find the
+///    last steps (heuristic(2): 61% wins and 39% draws → 96% wins).
 ///
 /// After a missed lion capture the table may not value every move (see
 /// [`build`](super::table::build)); such moves are skipped and an unvalued guest move counts
@@ -182,6 +202,7 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
     if game.outcome().is_some() {
         return Err(PlayerError::GameOver);
     }
+    let guest_blundered = game.last_move().is_some_and(|(before, mv)| guest_lost_at_once(&before, mv));
     // Guest divergence as the fraction num/den, compared exactly by cross-multiplication.
     // A guest move the table cannot value (it followed a missed lion capture) counts as the
     // worst possible, 0.5.
@@ -208,8 +229,11 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
         return Err(first_err.map_or(PlayerError::GameOver, PlayerError::Probe));
     }
     let best = evals.iter().map(|e| score(e.1)).max().ok_or(PlayerError::GameOver)?;
+    let all: Vec<(Move, i32)> = evals.iter().map(|e| (e.0, score(e.1))).collect();
     let safe: Vec<(Move, i32)> = evals.iter().filter(|e| !loses_at_once(e.1)).map(|e| (e.0, score(e.1))).collect();
-    let mut candidates = if safe.is_empty() { evals.iter().map(|e| (e.0, score(e.1))).collect() } else { safe };
+    // The seed's exclusion of moves that lose at once, unless the guest just made such a move
+    // itself (deviation 2 above): then settai answers in kind.
+    let mut candidates = if safe.is_empty() || guest_blundered { all.clone() } else { safe };
     // The bot's games end in a draw at the third occurrence of a position, which the table
     // does not know. When the guest is winning, such a move would take the win away from
     // them: leave it out while another candidate remains (see `seen_before`).
@@ -225,12 +249,15 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
     // Stalling: every move of that score goes back to a position already seen while settai is
     // not winning. The seed's app let such a game go on until someone erred; here the third
     // occurrence ends it as a draw, taking the guest's win (or chance of one) away. Concede
-    // instead: the best move to a fresh position, even a losing one (never one that loses at
-    // once, unless nothing else is left).
+    // instead: the best move to a fresh position, even a losing one; one that loses at once
+    // only when settai is lost anyway and nothing else leads anywhere new (deviation 3 above).
     let stalling = best <= 0 && candidates.iter().filter(|c| c.1 == target).all(|c| seen(c.0) > 0);
     if stalling {
         if let Some(fresh) = candidates.iter().filter(|c| seen(c.0) == 0).map(|c| c.1).max() {
             candidates.retain(|c| seen(c.0) == 0);
+            target = fresh;
+        } else if let Some(fresh) = all.iter().filter(|c| best < 0 && seen(c.0) == 0).map(|c| c.1).max() {
+            candidates = all.iter().copied().filter(|c| seen(c.0) == 0).collect();
             target = fresh;
         }
     }
@@ -242,6 +269,14 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
     let top = tied.iter().map(|&m| naturalness(pos, m)).max().expect("non-empty");
     let natural: Vec<Move> = tied.into_iter().filter(|&m| naturalness(pos, m) == top).collect();
     Ok(*natural.choose(rng).expect("non-empty"))
+}
+
+/// Whether `mv`, played in `before`, lost at once (it left the opponent a capture of the lion
+/// or a try, or missed a lion capture on the far row) although another move did not: the
+/// blunder after which [`settai`] lifts its own loss-in-one exclusion for one reply. Moves
+/// forced to lose at once do not count. Rules only, no table.
+pub fn guest_lost_at_once(before: &Position, mv: Move) -> bool {
+    before.loses_at_once(mv) && before.legal_moves().into_iter().any(|m| !before.loses_at_once(m))
 }
 
 /// How deep [`strongest_or_heuristic`] reads where the table cannot help.
