@@ -183,11 +183,13 @@ pub fn weakest<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Result<Move, Player
 ///    last move lost at once although it had a move that did not (it left its lion capturable
 ///    or a try open: the blunder the exclusion exists to keep settai from making), the
 ///    exclusion is lifted for this one reply, and the divergence rule alone chooses, so settai
-///    may be as careless as the guest just was. A guest who never leaves a win in one on the
-///    board (the seed's 雑魚, the readers, near-perfect play) sees exactly the seed's settai.
-///    Without it, a guest who does not yet see captures can never win: a win in doubutsu
-///    needs the other side to leave its lion capturable or a try open, which the exclusion
-///    forbids (random guest: 1.4% → 85%).
+///    may be as careless as the guest just was. Careless, not cunning: a move that loses at
+///    once by walking settai's lion onto the guest's home row ([`try_attempt`]) stays excluded
+///    while another move remains, since it wins unless the guest sees the capture. A guest
+///    who never leaves a win in one on the board (the seed's 雑魚, the readers, near-perfect
+///    play) sees exactly the seed's settai. Without this, a guest who does not yet see
+///    captures can never win: a win in doubutsu needs the other side to leave its lion
+///    capturable or a try open, which the exclusion forbids (random guest: 1.4% → 98%).
 /// 3. Conceding a lost game rather than drawing it. When settai is losing (the guest has a
 ///    forced win), stalls as in 1, and the only moves to fresh positions lose at once, it plays
 ///    the best of those instead of going back to a position already seen: the guest has won
@@ -232,8 +234,21 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
     let all: Vec<(Move, i32)> = evals.iter().map(|e| (e.0, score(e.1))).collect();
     let safe: Vec<(Move, i32)> = evals.iter().filter(|e| !loses_at_once(e.1)).map(|e| (e.0, score(e.1))).collect();
     // The seed's exclusion of moves that lose at once, unless the guest just made such a move
-    // itself (deviation 2 above): then settai answers in kind.
-    let mut candidates = if safe.is_empty() || guest_blundered { all.clone() } else { safe };
+    // itself (deviation 2 above): then settai answers in kind, leaving a win in one, but not
+    // with a try attempt (a trap that wins unless the guest sees it) while another move remains.
+    let mut candidates = if safe.is_empty() {
+        all.clone()
+    } else if guest_blundered {
+        let traps = |c: &&(Move, i32)| loses_at_once_move(&evals, c.0) && try_attempt(pos, c.0);
+        let in_kind: Vec<(Move, i32)> = all.iter().filter(|c| !traps(c)).copied().collect();
+        if in_kind.is_empty() {
+            all.clone()
+        } else {
+            in_kind
+        }
+    } else {
+        safe
+    };
     // The bot's games end in a draw at the third occurrence of a position, which the table
     // does not know. When the guest is winning, such a move would take the win away from
     // them: leave it out while another candidate remains (see `seen_before`).
@@ -277,6 +292,22 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
 /// forced to lose at once do not count. Rules only, no table.
 pub fn guest_lost_at_once(before: &Position, mv: Move) -> bool {
     before.loses_at_once(mv) && before.legal_moves().into_iter().any(|m| !before.loses_at_once(m))
+}
+
+fn loses_at_once_move(evals: &[(Move, Value)], mv: Move) -> bool {
+    evals.iter().any(|e| e.0 == mv && loses_at_once(e.1))
+}
+
+/// Whether `mv` walks the mover's lion onto the opponent's home row (a try, won unless the
+/// lion can be and is captured at once).
+pub fn try_attempt(pos: &Position, mv: Move) -> bool {
+    let far_row = if pos.turn() == Color::Sente { 0 } else { 3 };
+    match mv {
+        Move::Normal { from, to } => {
+            to.row() == far_row && pos.piece_at(from).is_some_and(|p| p.role == Role::Lion && p.color == pos.turn())
+        }
+        Move::Drop { .. } => false,
+    }
 }
 
 /// How deep [`strongest_or_heuristic`] reads where the table cannot help.

@@ -48,6 +48,34 @@ fn divergence(s: i32, best: i32) -> f64 {
     (s + 300) as f64 / (best + 300) as f64
 }
 
+/// The moves settai chooses among, as its doc states it (before the repetition rules): the
+/// ones that do not lose at once unless none does; after the guest's own loss-in-one every
+/// move except try attempts that lose at once (unless nothing else is left).
+fn candidates(
+    p: &Position,
+    valued: &[(super::super::Move, Value)],
+    guest_blundered: bool,
+) -> Vec<(super::super::Move, i32)> {
+    let all: Vec<_> = valued.iter().map(|e| (e.0, score(e.1))).collect();
+    let safe: Vec<_> = valued.iter().filter(|e| !loses_at_once(e.1)).map(|e| (e.0, score(e.1))).collect();
+    if safe.is_empty() {
+        return all;
+    }
+    if !guest_blundered {
+        return safe;
+    }
+    let in_kind: Vec<_> = valued
+        .iter()
+        .filter(|e| !(loses_at_once(e.1) && players::try_attempt(p, e.0)))
+        .map(|e| (e.0, score(e.1)))
+        .collect();
+    if in_kind.is_empty() {
+        all
+    } else {
+        in_kind
+    }
+}
+
 fn move_score(t: &Tablebase, p: &Position, m: super::super::Move) -> i32 {
     score(t.probe(&p.play(m).unwrap()).unwrap().parent())
 }
@@ -74,11 +102,13 @@ proptest! {
         let best = evals.iter().map(|e| score(e.1)).max().unwrap();
         let s = move_score(t, &p, reply);
         // The seed's exclusion, unless the guest's own move lost at once while it had a move
-        // that did not (then settai answers in kind and every move is a candidate).
+        // that did not (then settai answers in kind: see `candidates`).
         let excluding = evals.iter().any(|e| !loses_at_once(e.1)) && !guest_lost_at_once(&before, guest_move);
         // Never a move that loses at once unless all do, or the guest just made one.
         prop_assert!(!excluding || !p.loses_at_once(reply));
-        let candidates: Vec<i32> = evals.iter().filter(|e| !excluding || !loses_at_once(e.1)).map(|e| score(e.1)).collect();
+        let valued: Vec<_> = evals.iter().map(|e| (e.0, e.1)).collect();
+        let candidates: Vec<i32> =
+            candidates(&p, &valued, guest_lost_at_once(&before, guest_move)).into_iter().map(|c| c.1).collect();
         let qualifying: Vec<i32> = candidates.iter().copied().filter(|&c| divergence(c, best) <= guest.divergence + 1e-12).collect();
         if guest.divergence == 1.0 {
             // The best answer to a best move.
@@ -392,6 +422,19 @@ fn a_loss_in_one_counts_only_when_a_safe_move_existed() {
 }
 
 #[test]
+fn try_attempts_are_lion_moves_onto_the_far_row() {
+    use super::mv;
+    // Gote's lion on B3, sente's on C4 (far from it), a gote chick on A3: gote to move.
+    let p = pos("3/3/cl1/2L w -");
+    assert!(players::try_attempt(&p, mv("B3B4")) && players::try_attempt(&p, mv("B3A4")));
+    assert!(!players::try_attempt(&p, mv("B3B2")), "not the far row");
+    assert!(!players::try_attempt(&p, mv("A3A4")), "not the lion");
+    // Sente's far row is row 1.
+    let q = pos("l2/1L1/3/3 b -");
+    assert!(players::try_attempt(&q, mv("B2B1")) && !players::try_attempt(&q, mv("B2B3")));
+}
+
+#[test]
 fn settai_answers_a_guest_loss_in_one_in_kind() {
     use rand::Rng;
     // Random histories of the sub-game, then a move that loses at once although a safe one
@@ -455,17 +498,22 @@ proptest! {
         prop_assume!(g.legal_moves().iter().all(|&r| players::seen_before(&g, r) == 0));
         let p = *g.position();
         let guest = analyze(t, &before, m).unwrap();
-        let valued: Vec<i32> = p
+        let valued: Vec<_> = p
             .legal_moves()
             .into_iter()
-            .filter_map(|r| players::value_of(t, &p.play(r).unwrap()).ok().map(|v| score(v.parent())))
+            .filter_map(|r| players::value_of(t, &p.play(r).unwrap()).ok().map(|v| (r, v.parent())))
             .collect();
-        let best = *valued.iter().max().unwrap();
+        let best = valued.iter().map(|e| score(e.1)).max().unwrap();
         let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
         let s = score(players::value_of(t, &p.play(reply).unwrap()).unwrap().parent());
-        let qualifying: Vec<i32> = valued.iter().copied().filter(|&c| divergence(c, best) <= guest.divergence + 1e-12).collect();
+        let pool: Vec<i32> = candidates(&p, &valued, true).into_iter().map(|c| c.1).collect();
+        if pool.len() < valued.len() {
+            // Some try trap was left out: the reply is none of them.
+            prop_assert!(!(p.loses_at_once(reply) && players::try_attempt(&p, reply)), "{}", reply);
+        }
+        let qualifying: Vec<i32> = pool.iter().copied().filter(|&c| divergence(c, best) <= guest.divergence + 1e-12).collect();
         if qualifying.is_empty() {
-            prop_assert_eq!(s, *valued.iter().min().unwrap());
+            prop_assert_eq!(s, *pool.iter().min().unwrap());
         } else {
             prop_assert_eq!(s, *qualifying.iter().max().unwrap());
         }
