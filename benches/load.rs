@@ -2,7 +2,8 @@
 //! against the real bot (serenity, service, store, renderer) and a real Postgres. Prints reply
 //! latency percentiles, busy refusals, errors and the longest gap between gateway heartbeats.
 //!
-//! `cargo bench --bench load -- [CHANNELS] [MOVES_PER_CHANNEL]` (default 500 × 10); needs the
+//! `cargo bench --bench load -- [CHANNELS] [MOVES_PER_CHANNEL] [THINK_MS]` (default 500 × 10,
+//! players thinking 0.5-1.5 × 2000 ms between moves, much faster than people do); needs the
 //! local Postgres of `.ci/run` (DATABASE_URL, default `postgres://postgres@localhost:5432/postgres`),
 //! where it creates and afterwards drops a database of its own.
 
@@ -40,52 +41,88 @@ fn times(x: &Exchange) -> Option<(Duration, Duration)> {
     Some((*ok.first()?, *ok.iter().max()?))
 }
 
-/// Plays `moves` moves in `ctx`'s channel (starting games of `game` as needed).
-async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usize, seed: u64) -> Tally {
+/// What a simulated player does next.
+enum Next {
+    /// `/play <game>`.
+    Start,
+    /// `/play board` (after a refusal or an error: where is my game?).
+    Show,
+    /// Tap a random legal move on this board.
+    Tap(Exchange),
+}
+
+fn has_menu(x: &Exchange) -> bool {
+    x.custom_ids().iter().any(|id| id.starts_with("mv:"))
+}
+
+/// Plays `moves` moves in `ctx`'s channel (starting games of `game` as needed), as a person
+/// would: a refusal or an error sends them to `/play board`, "busy" makes them wait.
+async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usize, think_ms: u64, seed: u64) -> Tally {
     let mut rng = StdRng::seed_from_u64(seed);
+    // Players do not all start in the same millisecond.
+    tokio::time::sleep(Duration::from_millis(rng.gen_range(0..=think_ms))).await;
     let mut tally = Tally::default();
-    let mut board: Option<Exchange> = None;
-    let mut attempts = 0;
-    while tally.moves < moves && attempts < moves * 20 {
-        attempts += 1;
-        let payload = match &board {
-            Some(b) if b.custom_ids().iter().any(|id| id.starts_with("mv:")) => {
-                let menu = b.custom_ids().into_iter().find(|id| id.starts_with("mv:")).unwrap();
+    let mut next = Next::Start;
+    // Players keep at it until they have made their moves (overload only slows them down).
+    let give_up = tokio::time::Instant::now() + Duration::from_secs(3600);
+    while tally.moves < moves && tokio::time::Instant::now() < give_up {
+        let payload = match &next {
+            Next::Start => fixtures::slash(&ctx, "play", game, json!([])),
+            Next::Show => fixtures::slash(&ctx, "play", "board", json!([])),
+            Next::Tap(b) => {
+                let menu = b.custom_ids().into_iter().find(|id| id.starts_with("mv:")).expect("a menu");
                 let values = b.select_options(&menu);
                 let choice = values[rng.gen_range(0..values.len())].1.clone();
-                let message = standin.message(b.message_id().unwrap()).unwrap();
+                let message = standin.message(b.message_id().expect("a board message")).expect("known message");
                 fixtures::select_on(&ctx, &menu, &[choice.as_str()], &message)
             }
-            _ => fixtures::slash(&ctx, "play", game, json!([])),
         };
-        let starting = board.is_none() || !board.as_ref().unwrap().custom_ids().iter().any(|id| id.starts_with("mv:"));
-        match standin.try_interact(payload).await {
+        let x = match standin.try_interact(payload).await {
+            Ok(x) => x,
             Err(e) => {
                 tally.errors.push(e.to_string());
-                board = None;
+                next = Next::Show;
+                continue;
             }
-            Ok(x) => {
-                if let Some((ack, done)) = times(&x) {
-                    tally.ack.push(ack);
-                    tally.board.push(done);
-                }
-                if x.is_ephemeral() {
-                    if x.content().contains("lot of games") {
-                        tally.busy += 1;
-                        tokio::time::sleep(Duration::from_millis(rng.gen_range(500..1500))).await;
-                    } else if !x.content().contains("already") {
-                        tally.errors.push(x.content());
-                        board = None;
-                    }
-                    continue;
-                }
-                if starting {
-                    tally.games += 1;
+        };
+        if let Some((ack, done)) = times(&x) {
+            tally.ack.push(ack);
+            tally.board.push(done);
+        }
+        let pause = |rng: &mut StdRng, ms: std::ops::Range<u64>| Duration::from_millis(rng.gen_range(ms));
+        if x.is_ephemeral() {
+            let text = x.content();
+            let wait = if text.contains("lot of games") {
+                // "Busy, try again in a moment": a person waits a few seconds, then tries again.
+                tally.busy += 1;
+                pause(&mut rng, 3000..6000)
+            } else {
+                if text.contains("no game") {
+                    next = Next::Start;
                 } else {
-                    tally.moves += 1;
+                    // "Already played", "a game is on here", an old board: look at the game.
+                    if !text.contains("already") && !text.contains("out of date") {
+                        tally.errors.push(text);
+                    }
+                    next = Next::Show;
                 }
-                board = Some(x);
-            }
+                pause(&mut rng, 500..1500)
+            };
+            tokio::time::sleep(wait).await;
+            continue;
+        }
+        match next {
+            Next::Start => tally.games += 1,
+            Next::Tap(_) => tally.moves += 1,
+            Next::Show => {}
+        }
+        next = if has_menu(&x) { Next::Tap(x) } else { Next::Show };
+        // The player looks at the new board before moving (or waits for the bot's move).
+        tokio::time::sleep(pause(&mut rng, think_ms / 2..think_ms * 3 / 2 + 1)).await;
+        if matches!(next, Next::Show) {
+            // A finished game: a new one (a board without a menu while the game is on, too:
+            // the start is refused and the player looks again).
+            next = Next::Start;
         }
     }
     tally
@@ -104,7 +141,7 @@ fn percentiles(label: &str, mut v: Vec<Duration>) {
     );
 }
 
-async fn run(channels: u64, moves: usize) -> anyhow::Result<()> {
+async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
     let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@localhost:5432/postgres".into());
     let (server, _) = base.rsplit_once('/').expect("DATABASE_URL ends with a database name");
     let name = format!("settai_load_{}", std::process::id());
@@ -145,7 +182,7 @@ async fn run(channels: u64, moves: usize) -> anyhow::Result<()> {
     let tasks: Vec<_> = players
         .into_iter()
         .enumerate()
-        .map(|(i, (ctx, game))| tokio::spawn(player(standin.clone(), ctx, game, moves, i as u64)))
+        .map(|(i, (ctx, game))| tokio::spawn(player(standin.clone(), ctx, game, moves, think_ms, i as u64)))
         .collect();
     let mut all = Tally::default();
     for t in tasks {
@@ -161,14 +198,17 @@ async fn run(channels: u64, moves: usize) -> anyhow::Result<()> {
     shards.shutdown_all().await;
 
     println!(
-        "channels {channels}, {} games started, {} moves in {:.1} s ({:.1} moves/s), 2 cores",
+        "channels {channels}, think {think_ms} ms, {} games started, {} moves in {:.1} s ({:.1} moves/s), {} cores",
         all.games,
         all.moves,
         wall.as_secs_f64(),
-        all.moves as f64 / wall.as_secs_f64()
+        all.moves as f64 / wall.as_secs_f64(),
+        std::thread::available_parallelism().map_or(0, |n| n.get())
     );
+    let late = all.ack.iter().filter(|a| **a > Duration::from_secs(3)).count();
     percentiles("acknowledgement (defer)", all.ack);
     percentiles("board posted", all.board);
+    println!("first answers after Discord's 3 s: {late}");
     println!("busy refusals (polite, retried): {}", all.busy);
     println!("errors: {}", all.errors.len());
     for e in all.errors.iter().take(5) {
@@ -184,9 +224,15 @@ async fn run(channels: u64, moves: usize) -> anyhow::Result<()> {
 }
 
 fn main() -> anyhow::Result<()> {
+    // The bot's own warnings and errors (e.g. why a request failed): RUST_LOG=settai=warn.
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_writer(std::io::stderr)
+        .init();
     // `cargo bench` adds flags such as `--bench`; the numbers are ours.
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let channels = args.first().and_then(|a| a.parse().ok()).unwrap_or(500);
     let moves = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run(channels, moves))
+    let think_ms = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2000);
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run(channels, moves, think_ms))
 }

@@ -15,6 +15,8 @@ pub struct Config {
     pub discord_token: Option<String>,
     /// Register commands to this guild only (instant during development).
     pub discord_guild_id: Option<u64>,
+    /// The application's public key (HTTP interactions mode checks requests against it).
+    pub discord_public_key: Option<String>,
     /// Base URL replacing `https://discord.com` (tests point it at the local stand-in).
     pub discord_api_base: Option<String>,
     /// Where generated data (tables, caches) lives.
@@ -36,6 +38,7 @@ impl std::fmt::Debug for Config {
             .field("database_url", &redact_url(&self.database_url))
             .field("discord_token", &self.discord_token.as_ref().map(|_| "<redacted>"))
             .field("discord_guild_id", &self.discord_guild_id)
+            .field("discord_public_key", &self.discord_public_key)
             .field("discord_api_base", &self.discord_api_base)
             .field("data_dir", &self.data_dir)
             .finish()
@@ -70,6 +73,7 @@ impl Config {
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string()),
             discord_token: var("DISCORD_TOKEN"),
             discord_guild_id,
+            discord_public_key: var("DISCORD_PUBLIC_KEY"),
             discord_api_base: var("DISCORD_API_BASE"),
             data_dir: var("SETTAI_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("data")),
         })
@@ -86,6 +90,7 @@ mod tests {
             database_url: "postgres://bot:hunter2@db:5432/settai".into(),
             discord_token: Some("MTIz.secret-token".into()),
             discord_guild_id: Some(42),
+            discord_public_key: None,
             discord_api_base: None,
             data_dir: PathBuf::from("data"),
         };

@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rand::SeedableRng;
-use tokio::sync::Semaphore;
 
 use crate::games::doubutsu::TableFile;
 use crate::games::story::{story, Story};
@@ -240,18 +239,10 @@ impl Service {
         Ok(self.store.expire_idle_games().await?)
     }
 
-    /// The commentary on a player's move when the server has it on; `None` when it is off, or
-    /// when there is nothing to say. Runs on the bounded AI pool; a failure only costs the
-    /// line (it is logged), never the move.
-    pub async fn comment(&self, place: &Place, played: &PlayedMove) -> Option<Commentary> {
-        match self.settings(place).await.map(|s| s.commentary) {
-            Ok(true) => {}
-            Ok(false) => return None,
-            Err(e) => {
-                tracing::warn!(error = %e, "could not read the commentary setting");
-                return None;
-            }
-        }
+    /// The commentary on a player's move (for servers that have it on); `None` when there is
+    /// nothing to say. Runs on the bounded AI pool; a failure only costs the line (it is
+    /// logged), never the move.
+    pub async fn comment(&self, played: &PlayedMove) -> Option<Commentary> {
         if played.by_bot || played.notation == "pass" {
             return None;
         }
@@ -460,7 +451,15 @@ impl Service {
     /// Active games in which the bot is to move: a crash between a human move and the bot's
     /// reply leaves them so.
     pub async fn games_awaiting_bot(&self) -> Result<Vec<GameRecord>, PlayError> {
-        Ok(self.store.active_games().await?.into_iter().filter(GameRecord::bot_to_move).collect())
+        self.games_awaiting_bot_for(std::time::Duration::ZERO).await
+    }
+
+    /// Active games in which the bot has been to move for at least `waiting` (a reply that
+    /// failed after the human's move was stored, e.g. when the database blinked, leaves them so
+    /// while the process runs on).
+    pub async fn games_awaiting_bot_for(&self, waiting: std::time::Duration) -> Result<Vec<GameRecord>, PlayError> {
+        let since = chrono::Utc::now() - chrono::Duration::from_std(waiting).unwrap_or(chrono::Duration::MAX);
+        Ok(self.store.active_games().await?.into_iter().filter(|r| r.bot_to_move() && r.updated_at <= since).collect())
     }
 
     /// Computes the bot's move on the blocking pool, bounded so AI work never starves the
@@ -472,8 +471,11 @@ impl Service {
             game.ai_move(level, table.as_deref(), &mut rng)
         };
         // A lookup of a millisecond does not wait behind the searches of other games.
-        let mv =
-            if Game::thinks_long(level) { self.ai.run(work).await } else { tokio::task::spawn_blocking(work).await };
+        let mv = if Game::thinks_long(level) {
+            self.ai.run(work).await.map_err(|e| e.to_string())
+        } else {
+            tokio::task::spawn_blocking(work).await.map_err(|e| e.to_string())
+        };
         let mv = mv.expect("AI task panicked").map_err(|e| match e {
             AiError::NoTable => PlayError::Unavailable { kind: GameKind::Doubutsu },
             other => PlayError::Ai(other),
@@ -486,14 +488,24 @@ impl Service {
 /// refused as busy: at the bot's 0.8-2.4 s a search, about half a minute of work per core.
 pub const BACKLOG_PER_CORE: usize = 16;
 
-/// The bounded pool CPU-heavy AI work runs on, off the async runtime: `slots` searches at once,
-/// and a count of the requests waiting or running, so that overload is refused up front.
+/// The bounded pool CPU-heavy AI work runs on: `slots` threads of its own at a lower CPU
+/// priority than the rest of the process, so that acknowledging interactions, the gateway
+/// heartbeat, database work and board rendering go first when the machine is busy; and a count
+/// of the requests waiting or running, so that overload is refused up front.
 #[derive(Clone)]
 struct AiPool {
-    slots: Arc<Semaphore>,
+    threads: Arc<rayon::ThreadPool>,
     in_flight: Arc<AtomicUsize>,
     backlog: usize,
 }
+
+/// How much nicer than the rest of the process the AI threads are (Linux: per thread).
+const AI_NICENESS: i32 = 10;
+
+/// An AI task that panicked (the bug is logged with its message where it happened).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("an AI task panicked")]
+pub struct AiPanicked;
 
 /// Counts a request in the pool for as long as it lives.
 struct InFlight(Arc<AtomicUsize>);
@@ -506,7 +518,13 @@ impl Drop for InFlight {
 
 impl AiPool {
     fn new(slots: usize, backlog: usize) -> AiPool {
-        AiPool { slots: Arc::new(Semaphore::new(slots.max(1))), in_flight: Arc::default(), backlog }
+        let threads = rayon::ThreadPoolBuilder::new()
+            .num_threads(slots.max(1))
+            .thread_name(|i| format!("settai-ai-{i}"))
+            .start_handler(|_| lower_priority())
+            .build()
+            .expect("the AI threads can be started");
+        AiPool { threads: Arc::new(threads), in_flight: Arc::default(), backlog }
     }
 
     /// Whether a new request should be turned away.
@@ -514,15 +532,31 @@ impl AiPool {
         self.in_flight.load(Ordering::SeqCst) >= self.backlog
     }
 
-    /// Runs `work` on a blocking thread once a slot is free.
-    async fn run<T: Send + 'static>(
-        &self,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, tokio::task::JoinError> {
+    /// Runs `work` on an AI thread (in order of arrival) and waits for its result.
+    async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, AiPanicked> {
         self.in_flight.fetch_add(1, Ordering::SeqCst);
         let _counted = InFlight(self.in_flight.clone());
-        let _slot = self.slots.acquire().await.expect("the AI semaphore is never closed");
-        tokio::task::spawn_blocking(work).await
+        let (done, result) = tokio::sync::oneshot::channel();
+        self.threads.spawn_fifo(move || {
+            let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
+        });
+        match result.await {
+            Ok(Ok(out)) => Ok(out),
+            _ => Err(AiPanicked),
+        }
+    }
+}
+
+/// Lowers the calling thread's CPU priority by [`AI_NICENESS`] (on Linux a nice value is per
+/// thread); elsewhere, or if refused, the thread keeps its priority.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority has no memory effects; `who = 0` is the calling thread on Linux.
+    unsafe {
+        let current = libc::getpriority(libc::PRIO_PROCESS, 0);
+        if libc::setpriority(libc::PRIO_PROCESS, 0, current + AI_NICENESS) != 0 {
+            tracing::debug!("could not lower the AI threads' priority");
+        }
     }
 }
 

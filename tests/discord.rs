@@ -15,7 +15,7 @@ use settai::service::Service;
 use settai::store::{Change, GameRecord, GameStatus, NewGame, NewMove, Place, Scope, Store};
 use sqlx::PgPool;
 use support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
-use support::{screenshot, Exchange, StandIn};
+use support::{screenshot, Exchange, ReplyKind, StandIn};
 
 const T: Duration = Duration::from_secs(30);
 
@@ -1365,4 +1365,92 @@ async fn two_processes_on_two_shards_share_the_servers(pool: PgPool) {
     for m in managers {
         m.shutdown_all().await;
     }
+}
+
+/// Issue 8 (Discord's 3-second rule): whatever a request waits for, the interaction is
+/// acknowledged in time, and the answer comes when the wait is over: a tapped move as a new
+/// board, a refused command as a private message (its public "thinking…" withdrawn).
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool) {
+    let bot = Bot::start(pool.clone()).await;
+    let ctx = Ctx::en();
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let (menu, values) = move_menu(&start);
+    let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+
+    // Another client holds the settings tables for four seconds: every request waits on them.
+    let mut blocker = pool.begin().await.unwrap();
+    sqlx::query("LOCK TABLE guild_settings, channel_settings IN ACCESS EXCLUSIVE MODE")
+        .execute(&mut *blocker)
+        .await
+        .unwrap();
+    let held = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        blocker.rollback().await.unwrap();
+    });
+    let (tap, refused) = tokio::join!(
+        bot.standin.interact(fixtures::select_on(&ctx, &menu, &[values[0].as_str()], &board)),
+        bot.standin.interact(play_move(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID), "f5")),
+    );
+    held.await.unwrap();
+    for (x, deferral) in [(&tap, 6), (&refused, 5)] {
+        let first = x.calls.iter().find(|c| c.ok()).unwrap_or_else(|| panic!("no answer:\n{x}"));
+        assert_eq!(first.kind, ReplyKind::Callback { type_: deferral }, "acknowledged first:\n{x}");
+        assert!(first.after < Duration::from_millis(2500), "acknowledged after {:?}:\n{x}", first.after);
+        let last = x.calls.iter().map(|c| c.after).max().unwrap();
+        assert!(last > Duration::from_secs(3), "the answer waited for the lock:\n{x}");
+    }
+    assert!(tap.content().contains(&format!("You played **{}**", values[0])), "{tap}");
+    board_image(&tap);
+    assert!(refused.calls.iter().any(|c| c.kind == ReplyKind::DeleteOriginal), "{refused}");
+    assert_refused(&refused, "no game in this channel");
+    let record = bot.game(&ctx).await.unwrap();
+    assert_eq!(record.ply, 2, "one move and its reply, nothing else");
+    bot.stop().await;
+}
+
+/// Issue 8: a reply that failed after the player's move was stored (the database blinked) is
+/// paid by the running process, not left until a restart; games whose reply is still being
+/// worked on are left alone.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) {
+    let bot = Bot::start(pool.clone()).await;
+    let (owed, fresh) = (Ctx::en(), Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID));
+    let mut ids = Vec::new();
+    for ctx in [&owed, &fresh] {
+        // The player took white: the bot is to move.
+        let record = bot
+            .store
+            .create_game(&NewGame {
+                guild_id: Some(ctx.guild_id),
+                channel_id: ctx.channel_id,
+                human_id: ctx.user_id,
+                human_name: "Mika".into(),
+                parent_id: None,
+                human_side: Side::Second,
+                level: Level::Standard,
+                game: Game::new(GameKind::Reversi),
+            })
+            .await
+            .unwrap();
+        ids.push(record.id);
+    }
+    let since = bot.standin.cursor();
+    sqlx::query("UPDATE games SET updated_at = now() - interval '3 minutes' WHERE id = $1")
+        .bind(ids[0])
+        .execute(&pool)
+        .await
+        .unwrap();
+    let posted = bot.standin.wait_new_message(since, T).await;
+    assert_eq!(posted.kind, ReplyKind::ChannelMessage { channel_id: owed.channel_id }, "{posted:?}");
+    assert!(posted.content().is_some_and(|c| c.contains("I play **")), "{posted:?}");
+    assert!(!posted.files.is_empty(), "the board is posted");
+    assert_eq!(bot.store.game(ids[0]).await.unwrap().unwrap().ply, 1);
+    // A game whose reply may still be on its way is not the sweep's to answer.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(bot.store.game(ids[1]).await.unwrap().unwrap().ply, 0);
+    assert!(bot.standin.all_calls()[since as usize..]
+        .iter()
+        .all(|c| c.kind != ReplyKind::ChannelMessage { channel_id: fresh.channel_id }));
+    bot.stop().await;
 }

@@ -34,8 +34,13 @@ enum Command {
     Serve {
         /// Run only gateway shards FIRST-LAST of TOTAL (e.g. `0-1/4`), so that several
         /// processes share the servers; default: one process, one shard.
-        #[arg(long, value_name = "FIRST-LAST/TOTAL")]
+        #[arg(long, value_name = "FIRST-LAST/TOTAL", conflicts_with = "http")]
         shards: Option<discord::ShardRange>,
+        /// Answer interactions over HTTP at ADDR (e.g. `0.0.0.0:8080`) instead of a gateway
+        /// connection, for any number of processes behind a load balancer; needs
+        /// DISCORD_PUBLIC_KEY, and the application's Interactions Endpoint URL pointing here.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
     },
     /// Play a game against the AI in this terminal.
     Play {
@@ -296,7 +301,7 @@ fn init_tracing() {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Serve { shards } => serve(shards),
+        Command::Serve { shards, http } => serve(shards, http),
         Command::Play { game: GameArg::Reversi, level, side, seed, .. } => play(GameKind::Reversi, level, side, seed),
         Command::Play { game: GameArg::Doubutsu, level, table, seed, .. } => {
             doubutsu::play(doubutsu_level(level)?, &doubutsu::table_path(table, &data_dir()), &mut rng_from(seed))
@@ -389,7 +394,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn serve(shards: Option<discord::ShardRange>) -> anyhow::Result<()> {
+fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>) -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let Some(token) = config.discord_token.clone() else {
         bail!(
@@ -397,6 +402,15 @@ fn serve(shards: Option<discord::ShardRange>) -> anyhow::Result<()> {
              open Bot -> Reset Token, and put the token in .env (cp .env.example .env). \
              Meanwhile `settai play reversi` lets you try the game in this terminal."
         );
+    };
+    let signatures = match (http, &config.discord_public_key) {
+        (None, _) => None,
+        (Some(_), None) => bail!(
+            "DISCORD_PUBLIC_KEY is not set. HTTP mode checks every request against the application's public key: \
+             copy it from https://discord.com/developers/applications -> your app -> General Information -> \
+             Public Key into .env"
+        ),
+        (Some(_), Some(key)) => Some(discord::endpoint::Signatures::new(key)?),
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {
@@ -420,8 +434,19 @@ fn serve(shards: Option<discord::ShardRange>) -> anyhow::Result<()> {
             idle_sweep: discord::IDLE_SWEEP,
             shards,
         };
+        let running = async move {
+            match (http, signatures) {
+                (Some(address), Some(signatures)) => {
+                    let listener = tokio::net::TcpListener::bind(address)
+                        .await
+                        .with_context(|| format!("could not listen on {address}"))?;
+                    discord::endpoint::serve(listener, connection, signatures, service).await
+                }
+                _ => discord::run(connection, service).await,
+            }
+        };
         tokio::select! {
-            r = discord::run(connection, service) => r,
+            r = running => r,
             _ = tokio::signal::ctrl_c() => {
                 tracing::info!("shutting down");
                 Ok(())

@@ -1,6 +1,7 @@
 //! Interaction handling: each slash command, autocomplete and select menu becomes one service
-//! call and one reply. Validation happens before any response, so refusals are ephemeral and
-//! change nothing; slow work (the bot's reply) happens after deferring.
+//! call and one reply. Validation happens before any response when it is quick, so refusals
+//! are private and change nothing; the bot's own move comes after acknowledging, and a
+//! [`Responder`] acknowledges by itself when anything takes too long (Discord's 3 s).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -8,24 +9,33 @@ use std::time::Duration;
 
 use serenity::all::{
     ButtonStyle, ChannelId, ChannelType, CommandDataOptionValue, CommandInteraction, ComponentInteraction,
-    ComponentInteractionDataKind, Context, CreateActionRow, CreateAttachment, CreateAutocompleteResponse, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage,
-    CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId,
-    Interaction, Member, PartialChannel, Ready, User,
+    ComponentInteractionDataKind, Context, CreateActionRow, CreateAutocompleteResponse, CreateButton,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateSelectMenu, CreateSelectMenuKind,
+    CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Member, PartialChannel, Ready,
+    User,
 };
 use serenity::async_trait;
 use serenity::http::Http;
 
 use super::commands::{play_command, settings_command};
+use super::reply::{Deferral, Reply, Responder};
 use crate::games::story::Story;
 use crate::games::{GameKind, Level, MoveError, Side};
 use crate::i18n::{Lang, Msg};
 use crate::render;
 use crate::service::{PlayError, PlayedMove, Seat, Service, Turn};
-use crate::store::{Change, GameRecord, GameResult, GameStatus, Place, Scope};
+use crate::store::{Change, GameRecord, GameResult, GameStatus, Place, Scope, Settings};
 
 /// Discord's limit of options in one select menu.
 const SELECT_MAX: usize = 25;
+
+/// How often games waiting for the bot's reply are looked for while the process runs.
+const OWED_REPLY_SWEEP: Duration = Duration::from_secs(60);
+
+/// How long the bot must have been to move before a sweep pays the reply itself: longer than
+/// any reply takes in its own request (a search waiting behind a full AI backlog included), so
+/// the sweep never races a request that is still working.
+pub const OWED_REPLY_AGE: Duration = Duration::from_secs(120);
 
 /// The bot's event handler.
 pub struct Bot {
@@ -34,13 +44,27 @@ pub struct Bot {
     idle_sweep: Duration,
     /// Set once the idle sweeper runs (READY comes again after every reconnection).
     sweeping: AtomicBool,
+    /// The gateway shards this process runs (`None`: all servers are its own).
+    shards: Option<super::ShardRange>,
 }
 
 impl Bot {
     /// A handler over `service`, registering commands to `guild_id` when given and closing
     /// idle games every `idle_sweep`.
     pub fn new(service: Service, guild_id: Option<u64>, idle_sweep: Duration) -> Bot {
-        Bot { service, guild_id, idle_sweep, sweeping: AtomicBool::new(false) }
+        Bot { service, guild_id, idle_sweep, sweeping: AtomicBool::new(false), shards: None }
+    }
+
+    /// The same handler for a process that runs only `shards` (its sweeps leave other
+    /// processes' servers alone).
+    pub fn with_shards(mut self, shards: Option<super::ShardRange>) -> Bot {
+        self.shards = shards;
+        self
+    }
+
+    /// Whether the games of `guild_id` are this process's to answer.
+    fn owns(&self, guild_id: Option<u64>) -> bool {
+        self.shards.is_none_or(|r| (r.first..=r.last).contains(&super::ShardRange::shard_of(guild_id, r.total)))
     }
 
     /// Closes games that waited too long for a move and tells their channels, forever.
@@ -66,13 +90,72 @@ impl Bot {
             }
         }
     }
+
+    /// Registers the slash commands (to the test server when one is configured).
+    pub async fn register_commands(&self, http: &Http) {
+        let registered = match self.guild_id {
+            Some(guild) => GuildId::new(guild).set_commands(http, vec![play_command(), settings_command()]).await,
+            None => serenity::all::Command::set_global_commands(http, vec![play_command(), settings_command()]).await,
+        };
+        if let Err(e) = registered {
+            tracing::error!(error = %e, "could not register slash commands");
+        }
+    }
+
+    /// Work that starts once the bot can talk to Discord: owed replies of `shard` (of `total`)
+    /// are paid, and (once per process) the idle sweeper starts.
+    pub async fn on_connected(&self, http: &Arc<Http>, (shard, total): (u32, u32)) {
+        let this_shard = |guild_id| super::ShardRange::shard_of(guild_id, total) == shard;
+        self.finish_interrupted_turns(http, &this_shard, Duration::ZERO).await;
+        if !self.sweeping.swap(true, Ordering::SeqCst) {
+            tokio::spawn(Bot::sweep_idle_games(self.service.clone(), http.clone(), self.idle_sweep));
+            // The sweep runs beside the handler on a handle of its own (same service).
+            let sweeper = Bot::new(self.service.clone(), self.guild_id, self.idle_sweep).with_shards(self.shards);
+            let http = http.clone();
+            tokio::spawn(async move { sweeper.sweep_owed_replies(&http).await });
+        }
+    }
+
+    /// Pays, forever, the replies of games left waiting for the bot for [`OWED_REPLY_AGE`]
+    /// while this process ran: a reply that failed after the player's move was stored (the
+    /// database blinked) would otherwise wait for a restart.
+    async fn sweep_owed_replies(&self, http: &Http) {
+        let mut ticks = tokio::time::interval(self.idle_sweep.min(OWED_REPLY_SWEEP));
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            self.finish_interrupted_turns(http, &|guild_id| self.owns(guild_id), OWED_REPLY_AGE).await;
+        }
+    }
+
+    /// Handles one interaction, answering through `responder` (which acknowledges it by itself
+    /// when the answer is slow).
+    pub async fn handle(&self, responder: &Responder, interaction: &Interaction) {
+        match interaction {
+            Interaction::Command(cmd) => responder.within_deadline(self.on_command(responder, cmd)).await,
+            Interaction::Autocomplete(cmd) => self.on_autocomplete(responder, cmd).await,
+            Interaction::Component(c) => responder.within_deadline(self.on_component(responder, c)).await,
+            _ => {}
+        }
+    }
+}
+
+/// How an interaction is acknowledged while its answer is worked on: a component without a
+/// visible change; a command with "thinking…", private for `/settings` (its answers are).
+pub fn deferral_of(interaction: &Interaction) -> Deferral {
+    match interaction {
+        Interaction::Command(cmd) | Interaction::Autocomplete(cmd) => {
+            Deferral::Thinking { ephemeral: cmd.data.name == "settings" }
+        }
+        _ => Deferral::Update,
+    }
 }
 
 /// Where a request failed, which decides how the player hears of it.
 enum Failure {
-    /// Refused before any response: answer with an ephemeral message; nothing changed.
+    /// Refused before the request changed anything: a private message.
     Refused(PlayError),
-    /// Failed after the interaction was acknowledged: follow up ephemerally.
+    /// Failed after the move was accepted: a private follow-up.
     Late(PlayError),
     /// Discord itself refused our reply; nothing more to tell the player.
     Discord(serenity::Error),
@@ -84,70 +167,24 @@ impl From<serenity::Error> for Failure {
     }
 }
 
-/// The interaction being answered: slash commands and components answer alike.
-#[derive(Clone, Copy)]
-enum Asker<'a> {
-    Command(&'a CommandInteraction),
-    Component(&'a ComponentInteraction),
-}
-
-impl Asker<'_> {
-    async fn respond(&self, ctx: &Context, r: CreateInteractionResponse) -> serenity::Result<()> {
-        match self {
-            Asker::Command(i) => i.create_response(ctx, r).await,
-            Asker::Component(i) => i.create_response(ctx, r).await,
-        }
-    }
-
-    async fn edit(&self, ctx: &Context, e: EditInteractionResponse) -> serenity::Result<()> {
-        match self {
-            Asker::Command(i) => i.edit_response(ctx, e).await.map(drop),
-            Asker::Component(i) => i.edit_response(ctx, e).await.map(drop),
-        }
-    }
-
-    async fn follow_up(&self, ctx: &Context, f: CreateInteractionResponseFollowup) -> serenity::Result<()> {
-        match self {
-            Asker::Command(i) => i.create_followup(ctx, f).await.map(drop),
-            Asker::Component(i) => i.create_followup(ctx, f).await.map(drop),
-        }
-    }
-
-    async fn ephemeral(&self, ctx: &Context, text: String) -> serenity::Result<()> {
-        self.respond(
-            ctx,
-            CreateInteractionResponse::Message(CreateInteractionResponseMessage::new().content(text).ephemeral(true)),
-        )
-        .await
-    }
-}
-
 #[async_trait]
 impl EventHandler for Bot {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
-        let registered = match self.guild_id {
-            Some(guild) => GuildId::new(guild).set_commands(&ctx, vec![play_command(), settings_command()]).await,
-            None => serenity::all::Command::set_global_commands(&ctx, vec![play_command(), settings_command()]).await,
-        };
-        if let Err(e) = registered {
-            tracing::error!(error = %e, "could not register slash commands");
-        }
+        self.register_commands(&ctx.http).await;
         // Each shard answers the games of its own servers (another process may run the others).
         let shard = ready.shard.map_or((0, 1), |s| (s.id.0, s.total));
-        self.finish_interrupted_turns(&ctx, shard).await;
-        if !self.sweeping.swap(true, Ordering::SeqCst) {
-            tokio::spawn(Bot::sweep_idle_games(self.service.clone(), ctx.http.clone(), self.idle_sweep));
-        }
+        self.on_connected(&ctx.http, shard).await;
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        match &interaction {
-            Interaction::Command(cmd) => self.on_command(&ctx, cmd).await,
-            Interaction::Autocomplete(cmd) => self.on_autocomplete(&ctx, cmd).await,
-            Interaction::Component(c) => self.on_component(&ctx, c).await,
-            _ => {}
-        }
+        let (id, token) = match &interaction {
+            Interaction::Command(i) | Interaction::Autocomplete(i) => (i.id, i.token.clone()),
+            Interaction::Component(i) => (i.id, i.token.clone()),
+            _ => return,
+        };
+        let responder = Responder::new(ctx.http.clone(), id, token, deferral_of(&interaction));
+        self.handle(&responder, &interaction).await;
     }
 }
 
@@ -193,29 +230,33 @@ fn subcommand(cmd: &CommandInteraction) -> Option<(&str, Vec<(&str, String)>)> {
     Some((sub.name.as_str(), strings))
 }
 
+/// The language of replies under `settings`: the one they impose, else the player's locale.
+fn lang_of(settings: Option<&Settings>, locale: &str) -> Lang {
+    settings.and_then(|s| s.language).unwrap_or_else(|| Lang::from_locale(locale))
+}
+
 impl Bot {
-    /// The language to answer in: the one the channel's settings impose, else the player's
-    /// locale.
-    async fn lang(&self, place: &Place, locale: &str) -> Lang {
-        match self.service.settings(place).await.map(|s| s.language) {
-            Ok(Some(lang)) => lang,
-            Ok(None) => Lang::from_locale(locale),
-            Err(e) => {
-                tracing::warn!(error = %e, "could not read the server's language");
-                Lang::from_locale(locale)
-            }
-        }
+    /// The settings in effect at `place` and the language to answer in (the player's locale
+    /// when the settings cannot be read; the error is then for the caller to report).
+    async fn settings_and_lang(&self, place: &Place, locale: &str) -> (Result<Settings, PlayError>, Lang) {
+        let settings = self.service.settings(place).await;
+        let lang = lang_of(settings.as_ref().ok(), locale);
+        (settings, lang)
     }
 
-    async fn on_command(&self, ctx: &Context, cmd: &CommandInteraction) {
+    async fn on_command(&self, responder: &Responder, cmd: &CommandInteraction) {
         let seat = seat_of_command(cmd);
-        let lang = self.lang(&seat.place(), &cmd.locale).await;
-        let asker = Asker::Command(cmd);
+        // One read of the settings serves the whole request.
+        let (settings, lang) = self.settings_and_lang(&seat.place(), &cmd.locale).await;
         let Some((name, options)) = subcommand(cmd) else { return };
+        let settings = match settings {
+            Ok(s) => s,
+            Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
+        };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
         if cmd.data.name == "settings" {
-            let text = self.settings(cmd, &seat, name, &options, lang).await;
-            if let Err(e) = asker.ephemeral(ctx, text).await {
+            let text = self.settings(cmd, &seat, &settings, name, &options, lang).await;
+            if let Err(e) = responder.answer(Reply::private(text)).await {
                 tracing::warn!(error = %e, "could not answer /settings");
             }
             return;
@@ -223,49 +264,52 @@ impl Bot {
         let outcome = match name {
             "reversi" => {
                 let side = if option("color") == Some("white") { Side::Second } else { Side::First };
-                self.start_or_offer(ctx, asker, seat, GameKind::Reversi, side, lang).await
+                self.start_or_offer(responder, seat, &settings, GameKind::Reversi, side, lang).await
             }
-            "doubutsu" => self.start_or_offer(ctx, asker, seat, GameKind::Doubutsu, Side::First, lang).await,
-            "move" => self.play(ctx, asker, seat, option("move").unwrap_or(""), None, lang).await,
-            "board" => self.show_board(ctx, asker, seat, lang).await,
-            "resign" => self.resign(ctx, asker, seat, lang).await,
-            "stats" => self.stats(ctx, asker, seat, lang).await,
+            "doubutsu" => self.start_or_offer(responder, seat, &settings, GameKind::Doubutsu, Side::First, lang).await,
+            "move" => self.play(responder, seat, &settings, option("move").unwrap_or(""), None, lang).await,
+            "board" => self.show_board(responder, seat, &settings, lang).await,
+            "resign" => self.resign(responder, seat, &settings, lang).await,
+            "stats" => self.stats(responder, seat, lang).await,
             other => {
                 tracing::warn!(subcommand = other, "unknown subcommand");
                 Ok(())
             }
         };
-        self.report(ctx, asker, outcome, lang).await;
+        self.report(responder, outcome, lang).await;
     }
 
-    async fn on_component(&self, ctx: &Context, c: &ComponentInteraction) {
+    async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) {
         let seat = seat_of_component(c);
-        let lang = self.lang(&seat.place(), &c.locale).await;
-        let asker = Asker::Component(c);
+        let (settings, lang) = self.settings_and_lang(&seat.place(), &c.locale).await;
+        let settings = match settings {
+            Ok(s) => s,
+            Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
+        };
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
-                self.play(ctx, asker, seat, choice, Some((target.game_id, target.ply)), lang).await
+                self.play(responder, seat, &settings, choice, Some((target.game_id, target.ply)), lang).await
             }
             (None, ComponentInteractionDataKind::StringSelect { values }) => {
                 match (OpponentSelect::parse(&c.data.custom_id), values.first()) {
                     (Some(picker), Some(choice)) => match picker.level(choice) {
-                        Some(level) => self.start_chosen(ctx, asker, seat, picker, level, lang).await,
+                        Some(level) => self.start_chosen(responder, seat, &settings, picker, level, lang).await,
                         None => Err(Failure::Refused(PlayError::Stale)),
                     },
                     _ => Err(Failure::Refused(PlayError::Stale)),
                 }
             }
             (None, ComponentInteractionDataKind::Button) => match ResignButton::parse(&c.data.custom_id) {
-                Some(button) => self.resign_button(ctx, c, button, lang).await,
+                Some(button) => self.resign_button(responder, seat, &settings, button, lang).await,
                 None => Err(Failure::Refused(PlayError::Stale)),
             },
             _ => Err(Failure::Refused(PlayError::Stale)),
         };
-        self.report(ctx, asker, outcome, lang).await;
+        self.report(responder, outcome, lang).await;
     }
 
-    async fn on_autocomplete(&self, ctx: &Context, cmd: &CommandInteraction) {
+    async fn on_autocomplete(&self, responder: &Responder, cmd: &CommandInteraction) {
         let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         let matches = |mv: &&String| mv.to_ascii_lowercase().starts_with(&typed);
@@ -280,7 +324,7 @@ impl Bot {
         for mv in moves.iter().filter(matches).take(SELECT_MAX) {
             response = response.add_string_choice(mv.clone(), mv.clone());
         }
-        if let Err(e) = cmd.create_response(ctx, CreateInteractionResponse::Autocomplete(response)).await {
+        if let Err(e) = responder.initial(CreateInteractionResponse::Autocomplete(response)).await {
             tracing::warn!(error = %e, "autocomplete reply failed");
         }
     }
@@ -292,6 +336,7 @@ impl Bot {
         &self,
         cmd: &CommandInteraction,
         seat: &Seat,
+        settings: &Settings,
         sub: &str,
         options: &[(&str, String)],
         lang: Lang,
@@ -311,12 +356,7 @@ impl Bot {
         // Discord only sends the offered choices and ranges; anything else is a forged request.
         let on = || value.and_then(|v| v.parse::<bool>().ok());
         let change = match sub {
-            "show" => {
-                return match self.service.settings(&place).await {
-                    Ok(settings) => Msg::Settings { settings: &settings }.text(lang),
-                    Err(e) => refusal_text(&e, lang),
-                }
-            }
+            "show" => return Msg::Settings { settings }.text(lang),
             "reset" => {
                 return match self.service.clear_channel_settings(guild, &place).await {
                     // The channel may have imposed the language of this very reply.
@@ -365,18 +405,26 @@ impl Bot {
         text
     }
 
+    /// The language to answer in at `place` when no settings were read for the request.
+    async fn lang(&self, place: &Place, locale: &str) -> Lang {
+        match self.service.settings(place).await {
+            Ok(settings) => lang_of(Some(&settings), locale),
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the server's language");
+                Lang::from_locale(locale)
+            }
+        }
+    }
+
     /// Tells the player about a failure in the way its stage allows.
-    async fn report(&self, ctx: &Context, asker: Asker<'_>, outcome: Result<(), Failure>, lang: Lang) {
+    async fn report(&self, responder: &Responder, outcome: Result<(), Failure>, lang: Lang) {
         let sent = match outcome {
             Ok(()) => Ok(()),
-            Err(Failure::Refused(e)) => asker.ephemeral(ctx, refusal_text(&e, lang)).await,
+            Err(Failure::Refused(e)) => responder.answer(Reply::private(refusal_text(&e, lang))).await,
             Err(Failure::Late(e)) => {
                 tracing::error!(error = %e, "request failed after it was acknowledged");
-                asker
-                    .follow_up(
-                        ctx,
-                        CreateInteractionResponseFollowup::new().content(refusal_text(&e, lang)).ephemeral(true),
-                    )
+                responder
+                    .follow_up(CreateInteractionResponseFollowup::new().content(refusal_text(&e, lang)).ephemeral(true))
                     .await
             }
             Err(Failure::Discord(e)) => Err(e),
@@ -386,20 +434,28 @@ impl Bot {
         }
     }
 
-    /// Answers games left waiting for the bot (the process stopped between a human move and the
-    /// reply) and posts their boards.
-    async fn finish_interrupted_turns(&self, ctx: &Context, (shard, total): (u32, u32)) {
-        let waiting = match self.service.games_awaiting_bot().await {
+    /// Answers games left waiting for the bot for at least `waiting_for` (the process stopped,
+    /// or the reply failed, between a human move and the reply) and posts their boards.
+    async fn finish_interrupted_turns(
+        &self,
+        http: &Http,
+        ours: &(dyn Fn(Option<u64>) -> bool + Sync),
+        waiting_for: Duration,
+    ) {
+        let waiting = match self.service.games_awaiting_bot_for(waiting_for).await {
             Ok(w) => w,
             Err(e) => return tracing::error!(error = %e, "could not look for interrupted games"),
         };
-        for record in waiting.into_iter().filter(|r| super::ShardRange::shard_of(r.guild_id, total) == shard) {
+        for record in waiting.into_iter().filter(|r| ours(r.guild_id)) {
             let channel = ChannelId::new(record.channel_id);
-            let lang = self.lang(&record.place(), "").await;
+            let settings = self.service.settings(&record.place()).await.ok();
+            let lang = lang_of(settings.as_ref(), "");
+            let commentary = settings.is_some_and(|s| s.commentary);
             let posted = match self.service.bot_reply(record).await {
                 Ok(turn) => {
-                    let board = self.board(&turn.record, turn.last_move(), narrate(&turn.moves, lang), lang).await;
-                    channel.send_message(ctx, board.channel_message()).await.map(drop)
+                    let lines = narrate(&turn.moves, lang);
+                    let board = self.board(&turn.record, turn.last_move(), lines, commentary, lang).await;
+                    channel.send_message(http, board.channel_message()).await.map(drop)
                 }
                 Err(PlayError::AlreadyPlayed) => Ok(()),
                 Err(e) => return tracing::error!(error = %e, "could not finish an interrupted game"),
@@ -411,27 +467,21 @@ impl Bot {
     }
 
     /// The board message for `record`, rendered on the blocking pool; a finished game also gets
-    /// its replay and, when the server has commentary on, its chart and summary.
+    /// its replay and, with `commentary` on, its chart and summary.
     async fn board(
         &self,
         record: &GameRecord,
         last: Option<&PlayedMove>,
         lines: Vec<String>,
+        commentary: bool,
         lang: Lang,
-    ) -> BoardMessage {
+    ) -> Reply {
         let review = if record.status == GameStatus::Active {
             None
         } else {
             match self.service.history(record).await {
                 Ok(moves) => {
-                    let story = match self.service.settings(&record.place()).await.map(|s| s.commentary) {
-                        Ok(true) => self.service.story(record, moves.clone()).await,
-                        Ok(false) => None,
-                        Err(e) => {
-                            tracing::warn!(error = %e, "could not read the commentary setting");
-                            None
-                        }
-                    };
+                    let story = if commentary { self.service.story(record, moves.clone()).await } else { None };
                     Some(Review { start: record.game.initial(), moves, story })
                 }
                 Err(e) => {
@@ -441,7 +491,7 @@ impl Bot {
             }
         };
         let (record, last) = (record.clone(), last.cloned());
-        tokio::task::spawn_blocking(move || BoardMessage::new(&record, last.as_ref(), lines, review, lang))
+        tokio::task::spawn_blocking(move || board_reply(&record, last.as_ref(), lines, review, lang))
             .await
             .expect("board rendering panicked")
     }
@@ -450,16 +500,15 @@ impl Bot {
     /// choice first (a menu only the player sees).
     async fn start_or_offer(
         &self,
-        ctx: &Context,
-        asker: Asker<'_>,
+        responder: &Responder,
         seat: Seat,
+        settings: &Settings,
         kind: GameKind,
         side: Side,
         lang: Lang,
     ) -> Result<(), Failure> {
-        let settings = self.service.settings(&seat.place()).await.map_err(Failure::Refused)?;
         if !settings.level_choice {
-            return self.start(ctx, asker, seat, kind, side, lang).await;
+            return self.start(responder, seat, settings, kind, side, lang).await;
         }
         // A busy channel says so now rather than after the choice.
         match self.service.current(seat.channel_id).await {
@@ -479,11 +528,9 @@ impl Bot {
         let menu =
             CreateSelectMenu::new(OpponentSelect { kind, side }.custom_id(), CreateSelectMenuKind::String { options })
                 .placeholder(Msg::PickOpponent.text(lang));
-        let offer = CreateInteractionResponseMessage::new()
-            .ephemeral(true)
-            .content(Msg::ChooseOpponent { kind }.text(lang))
-            .components(vec![CreateActionRow::SelectMenu(menu)]);
-        asker.respond(ctx, CreateInteractionResponse::Message(offer)).await?;
+        let offer = Reply::private(Msg::ChooseOpponent { kind }.text(lang))
+            .with_components(vec![CreateActionRow::SelectMenu(menu)]);
+        responder.answer(offer).await?;
         Ok(())
     }
 
@@ -491,70 +538,72 @@ impl Bot {
     /// private menu says what was chosen.
     async fn start_chosen(
         &self,
-        ctx: &Context,
-        asker: Asker<'_>,
+        responder: &Responder,
         seat: Seat,
+        settings: &Settings,
         picker: OpponentSelect,
         level: Level,
         lang: Lang,
     ) -> Result<(), Failure> {
         let record =
             self.service.start(&seat, picker.kind, picker.side, Some(level)).await.map_err(Failure::Refused)?;
-        asker.respond(ctx, CreateInteractionResponse::Acknowledge).await?;
-        let board = self.first_board(record, &seat, lang).await?;
-        asker.follow_up(ctx, board.follow_up()).await?;
+        responder.defer().await?;
+        let board = self.first_board(record, &seat, settings, lang).await?;
+        responder.follow_up(board.follow_up()).await?;
         let chosen =
             EditInteractionResponse::new().content(Msg::OpponentChosen { level }.text(lang)).components(vec![]);
-        asker.edit(ctx, chosen).await?;
+        responder.edit(chosen).await?;
         Ok(())
     }
 
     async fn start(
         &self,
-        ctx: &Context,
-        asker: Asker<'_>,
+        responder: &Responder,
         seat: Seat,
+        settings: &Settings,
         kind: GameKind,
         side: Side,
         lang: Lang,
     ) -> Result<(), Failure> {
         let record = self.service.start(&seat, kind, side, None).await.map_err(Failure::Refused)?;
-        asker.respond(ctx, CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new())).await?;
-        let board = self.first_board(record, &seat, lang).await?;
-        asker.edit(ctx, board.edit()).await?;
+        responder.defer().await?;
+        let board = self.first_board(record, &seat, settings, lang).await?;
+        responder.answer(board).await?;
         Ok(())
     }
 
     /// The first board of a new game: the greeting, and the bot's opening if it moves first.
-    async fn first_board(&self, record: GameRecord, seat: &Seat, lang: Lang) -> Result<BoardMessage, Failure> {
+    async fn first_board(
+        &self,
+        record: GameRecord,
+        seat: &Seat,
+        settings: &Settings,
+        lang: Lang,
+    ) -> Result<Reply, Failure> {
         let (kind, human_side) = (record.kind(), record.human_side);
         let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side }.text(lang)];
         lines.extend(narrate(&reply.moves, lang));
-        Ok(self.board(&reply.record, reply.last_move(), lines, lang).await)
+        Ok(self.board(&reply.record, reply.last_move(), lines, settings.commentary, lang).await)
     }
 
     async fn play(
         &self,
-        ctx: &Context,
-        asker: Asker<'_>,
+        responder: &Responder,
         seat: Seat,
+        settings: &Settings,
         input: &str,
         expected: Option<(i64, u32)>,
         lang: Lang,
     ) -> Result<(), Failure> {
         let human = self.service.human_move(&seat, input, expected).await.map_err(Failure::Refused)?;
-        let ack = match asker {
-            Asker::Command(_) => CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new()),
-            Asker::Component(_) => CreateInteractionResponse::Acknowledge,
-        };
-        asker.respond(ctx, ack).await?;
+        responder.defer().await?;
         // The bot's reply and the commentary on the player's move are thought out together.
         let played = human.moves.first().cloned();
         let (reply, comment) = tokio::join!(self.service.bot_reply(human.record.clone()), async {
             match &played {
-                Some(m) => self.service.comment(&seat.place(), m).await,
-                None => None,
+                Some(m) if settings.commentary => self.service.comment(m).await,
+                _ => None,
             }
         });
         let reply = reply.map_err(Failure::Late)?;
@@ -565,42 +614,44 @@ impl Bot {
             // Right under the player's own move.
             lines.insert(1.min(lines.len()), Msg::Comment(c).text(lang));
         }
-        let board = self.board(&turn.record, turn.last_move(), lines, lang).await;
-        match asker {
-            Asker::Command(_) => asker.edit(ctx, board.edit()).await?,
-            Asker::Component(_) => {
-                // The old board loses its menu so it cannot be tapped again; a new message per
-                // move keeps a readable history and notifies the player.
-                asker.edit(ctx, EditInteractionResponse::new().components(Vec::new())).await?;
-                asker.follow_up(ctx, board.follow_up()).await?;
-            }
+        let board = self.board(&turn.record, turn.last_move(), lines, settings.commentary, lang).await;
+        if responder.is_component() {
+            // The old board loses its menu so it cannot be tapped again; a new message per
+            // move keeps a readable history and notifies the player.
+            responder.edit(EditInteractionResponse::new().components(Vec::new())).await?;
+            responder.follow_up(board.follow_up()).await?;
+        } else {
+            responder.answer(board).await?;
         }
         Ok(())
     }
 
-    async fn show_board(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
+    async fn show_board(
+        &self,
+        responder: &Responder,
+        seat: Seat,
+        settings: &Settings,
+        lang: Lang,
+    ) -> Result<(), Failure> {
         let record = self.service.current(seat.channel_id).await.map_err(Failure::Refused)?;
         let last = self.service.last_move(&record).await.map_err(Failure::Refused)?;
         let lines =
             if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
-        let board = self.board(&record, last.as_ref(), lines, lang).await;
-        asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
+        let board = self.board(&record, last.as_ref(), lines, settings.commentary, lang).await;
+        responder.answer(board).await?;
         Ok(())
     }
 
-    async fn resign(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
+    async fn resign(&self, responder: &Responder, seat: Seat, settings: &Settings, lang: Lang) -> Result<(), Failure> {
         let record = self.service.resign(&seat, None).await.map_err(Failure::Refused)?;
-        let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
-        asker.respond(ctx, CreateInteractionResponse::Message(board.message())).await?;
+        let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings.commentary, lang).await;
+        responder.answer(board).await?;
         Ok(())
     }
 
-    async fn stats(&self, ctx: &Context, asker: Asker<'_>, seat: Seat, lang: Lang) -> Result<(), Failure> {
+    async fn stats(&self, responder: &Responder, seat: Seat, lang: Lang) -> Result<(), Failure> {
         let records = self.service.record_of(&seat).await.map_err(Failure::Refused)?;
-        let text = Msg::Stats { human: seat.user_id, records }.text(lang);
-        asker
-            .respond(ctx, CreateInteractionResponse::Message(CreateInteractionResponseMessage::new().content(text)))
-            .await?;
+        responder.answer(Reply::public(Msg::Stats { human: seat.user_id, records }.text(lang))).await?;
         Ok(())
     }
 
@@ -608,13 +659,12 @@ impl Bot {
     /// posts the final board for everyone, "Keep playing" just closes the question.
     async fn resign_button(
         &self,
-        ctx: &Context,
-        c: &ComponentInteraction,
+        responder: &Responder,
+        seat: Seat,
+        settings: &Settings,
         button: ResignButton,
         lang: Lang,
     ) -> Result<(), Failure> {
-        let seat = seat_of_component(c);
-        let asker = Asker::Component(c);
         match button {
             ResignButton::Ask { game_id } => {
                 // Only the player of that game, while it is on, is asked.
@@ -636,23 +686,16 @@ impl Bot {
                         .label(Msg::ResignNo.text(lang))
                         .style(ButtonStyle::Secondary),
                 ]);
-                let ask = CreateInteractionResponseMessage::new()
-                    .content(Msg::ResignConfirm.text(lang))
-                    .components(vec![buttons])
-                    .ephemeral(true);
-                asker.respond(ctx, CreateInteractionResponse::Message(ask)).await?;
+                responder.answer(Reply::private(Msg::ResignConfirm.text(lang)).with_components(vec![buttons])).await?;
             }
             ResignButton::Cancel { .. } => {
-                let keep =
-                    CreateInteractionResponseMessage::new().content(Msg::KeepPlaying.text(lang)).components(vec![]);
-                asker.respond(ctx, CreateInteractionResponse::UpdateMessage(keep)).await?;
+                responder.update(Reply::public(Msg::KeepPlaying.text(lang))).await?;
             }
             ResignButton::Confirm { game_id } => {
                 let record = self.service.resign(&seat, Some(game_id)).await.map_err(Failure::Refused)?;
-                let done = CreateInteractionResponseMessage::new().content(Msg::Resigned.text(lang)).components(vec![]);
-                asker.respond(ctx, CreateInteractionResponse::UpdateMessage(done)).await?;
-                let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], lang).await;
-                asker.follow_up(ctx, board.follow_up()).await?;
+                responder.update(Reply::public(Msg::Resigned.text(lang))).await?;
+                let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings.commentary, lang).await;
+                responder.follow_up(board.follow_up()).await?;
             }
         }
         Ok(())
@@ -794,14 +837,6 @@ impl ResignButton {
     }
 }
 
-/// A board reply: text, the board PNG (plus, once the game is over, its replay and chart) and
-/// (when the human is to move) the move menus.
-struct BoardMessage {
-    content: String,
-    files: Vec<(&'static str, Vec<u8>)>,
-    components: Vec<CreateActionRow>,
-}
-
 /// What a finished game's message adds: its moves for the replay and, with commentary on,
 /// its story for the chart.
 struct Review {
@@ -819,95 +854,54 @@ fn seat_names(record: &GameRecord, lang: Lang) -> render::Names {
     }
 }
 
-impl BoardMessage {
-    fn new(
-        record: &GameRecord,
-        last: Option<&PlayedMove>,
-        mut lines: Vec<String>,
-        review: Option<Review>,
-        lang: Lang,
-    ) -> BoardMessage {
-        let banner = match (record.status, record.result) {
-            (GameStatus::Active, _) => None,
-            (_, result) => {
-                let human_won = match result {
-                    Some(GameResult::Human) => Some(true),
-                    Some(GameResult::Bot) => Some(false),
-                    _ => None,
-                };
-                let outcome = (record.status == GameStatus::Finished).then(|| record.game.outcome()).flatten();
-                let text = Msg::GameOver {
-                    human_won,
-                    score: outcome.and_then(|o| o.score),
-                    reason: outcome.map(|o| o.reason),
-                }
-                .text(lang);
-                if record.status == GameStatus::Finished {
-                    lines.push(text.clone());
-                }
-                Some(text)
+/// The board reply for `record`: text, the board PNG (plus, once the game is over, its replay
+/// and chart) and (when the human is to move) the move menus.
+fn board_reply(
+    record: &GameRecord,
+    last: Option<&PlayedMove>,
+    mut lines: Vec<String>,
+    review: Option<Review>,
+    lang: Lang,
+) -> Reply {
+    let banner = match (record.status, record.result) {
+        (GameStatus::Active, _) => None,
+        (_, result) => {
+            let human_won = match result {
+                Some(GameResult::Human) => Some(true),
+                Some(GameResult::Bot) => Some(false),
+                _ => None,
+            };
+            let outcome = (record.status == GameStatus::Finished).then(|| record.game.outcome()).flatten();
+            let text =
+                Msg::GameOver { human_won, score: outcome.and_then(|o| o.score), reason: outcome.map(|o| o.reason) }
+                    .text(lang);
+            if record.status == GameStatus::Finished {
+                lines.push(text.clone());
             }
-        };
-        if record.human_to_move() && !lines.iter().any(|l| l.contains(&format!("<@{}>", record.human_id))) {
-            lines.push(Msg::YourMove { human: record.human_id }.text(lang));
+            Some(text)
         }
-        let names = seat_names(record, lang);
-        let png = render::game_png(
-            &record.game,
-            last.map(|m| (&m.before, m.notation.as_str())),
-            lang,
-            banner.as_deref(),
-            &names,
-        );
-        let mut files = vec![("board.png", png)];
-        if let Some(review) = review {
-            match render::replay::replay_gif(&review.start, &review.moves, lang, banner.as_deref(), &names) {
-                Ok(gif) => {
-                    lines.push(Msg::Replay.text(lang));
-                    files.push(("replay.gif", gif));
-                }
-                Err(e) => tracing::warn!(game = record.id, error = %e, "could not make a replay"),
+    };
+    if record.human_to_move() && !lines.iter().any(|l| l.contains(&format!("<@{}>", record.human_id))) {
+        lines.push(Msg::YourMove { human: record.human_id }.text(lang));
+    }
+    let names = seat_names(record, lang);
+    let png =
+        render::game_png(&record.game, last.map(|m| (&m.before, m.notation.as_str())), lang, banner.as_deref(), &names);
+    let mut files = vec![("board.png", png)];
+    if let Some(review) = review {
+        match render::replay::replay_gif(&review.start, &review.moves, lang, banner.as_deref(), &names) {
+            Ok(gif) => {
+                lines.push(Msg::Replay.text(lang));
+                files.push(("replay.gif", gif));
             }
-            if let Some(story) = review.story {
-                lines.push(Msg::Summary { finds: &story.finds, slips: &story.slips }.text(lang));
-                files.push(("chart.png", render::story::story_png(&story, lang)));
-            }
+            Err(e) => tracing::warn!(game = record.id, error = %e, "could not make a replay"),
         }
-        BoardMessage { content: lines.join("\n"), files, components: move_menus(record, lang) }
-    }
-
-    fn attachments(&self) -> Vec<CreateAttachment> {
-        self.files.iter().map(|(name, bytes)| CreateAttachment::bytes(bytes.clone(), *name)).collect()
-    }
-
-    fn edit(&self) -> EditInteractionResponse {
-        let mut edit = EditInteractionResponse::new().content(self.content.clone()).components(self.components.clone());
-        for a in self.attachments() {
-            edit = edit.new_attachment(a);
+        if let Some(story) = review.story {
+            lines.push(Msg::Summary { finds: &story.finds, slips: &story.slips }.text(lang));
+            files.push(("chart.png", render::story::story_png(&story, lang)));
         }
-        edit
     }
-
-    fn follow_up(&self) -> CreateInteractionResponseFollowup {
-        CreateInteractionResponseFollowup::new()
-            .content(self.content.clone())
-            .add_files(self.attachments())
-            .components(self.components.clone())
-    }
-
-    fn channel_message(&self) -> CreateMessage {
-        CreateMessage::new()
-            .content(self.content.clone())
-            .add_files(self.attachments())
-            .components(self.components.clone())
-    }
-
-    fn message(&self) -> CreateInteractionResponseMessage {
-        CreateInteractionResponseMessage::new()
-            .content(self.content.clone())
-            .add_files(self.attachments())
-            .components(self.components.clone())
-    }
+    Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(record, lang) }
 }
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Board moves

@@ -4,10 +4,12 @@
 //! Every handler loads the game from the database, so a restart loses nothing.
 
 mod commands;
+pub mod endpoint;
 mod handler;
+mod reply;
 
 use anyhow::Context as _;
-use serenity::all::{Client, ClientBuilder, GatewayIntents, HttpBuilder};
+use serenity::all::{Client, ClientBuilder, GatewayIntents, Http, HttpBuilder};
 
 use crate::service::Service;
 
@@ -98,16 +100,23 @@ pub async fn start(mut client: Client, shards: Option<ShardRange>) -> anyhow::Re
     started.context("the Discord connection failed")
 }
 
-/// The serenity client, ready to start (tests keep its shard manager to stop it).
-pub async fn client(connection: Connection, service: Service) -> anyhow::Result<Client> {
+/// The REST client for `connection`.
+fn http_client(connection: &Connection) -> Http {
     let mut http = HttpBuilder::new(&connection.token);
     if let Some(base) = &connection.api_base {
         // serenity ignores the proxy unless its rate limiter is disabled.
         http = http.proxy(base.trim_end_matches('/')).ratelimiter_disabled(true);
     }
+    http.build()
+}
+
+/// The serenity client, ready to start (tests keep its shard manager to stop it).
+pub async fn client(connection: Connection, service: Service) -> anyhow::Result<Client> {
     // No privileged intents: slash commands and components arrive without any.
-    ClientBuilder::new_with_http(http.build(), GatewayIntents::GUILDS)
-        .event_handler(handler::Bot::new(service, connection.guild_id, connection.idle_sweep))
+    ClientBuilder::new_with_http(http_client(&connection), GatewayIntents::GUILDS)
+        .event_handler(
+            handler::Bot::new(service, connection.guild_id, connection.idle_sweep).with_shards(connection.shards),
+        )
         .await
         .context("could not create the Discord client")
 }

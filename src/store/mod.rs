@@ -61,8 +61,9 @@ impl Store {
         let options = PgConnectOptions::from_str(url)?;
         let pool = PgPoolOptions::new()
             .max_connections(16)
-            // A dead database should fail a request quickly, not hang the interaction.
-            .acquire_timeout(Duration::from_secs(3))
+            // A dead database should fail a request within seconds, not hang it; a busy pool
+            // (a burst of players) only delays it: the interaction is acknowledged meanwhile.
+            .acquire_timeout(Duration::from_secs(5))
             .connect_with(options)
             .await?;
         let store = Store { pool };

@@ -392,9 +392,20 @@ struct Inner {
     interactions: HashMap<String, InteractionRecord>,
     messages: HashMap<u64, Value>,
     calls: Vec<Reply>,
+    /// Positions in `calls` of each interaction token's calls (the load harness waits on
+    /// hundreds of tokens at once; scanning the whole log per wake-up was quadratic).
+    calls_by_token: HashMap<String, Vec<usize>>,
     unknown: Vec<String>,
     /// When each heartbeat (op 1) arrived, per gateway connection.
     heartbeats: Vec<(u64, Instant)>,
+}
+
+impl Inner {
+    /// The calls made with `token`, in order.
+    fn calls_of<'a>(&'a self, token: &str) -> impl Iterator<Item = &'a Reply> + 'a {
+        let at = self.calls_by_token.get(token).map(Vec::as_slice).unwrap_or_default();
+        at.iter().map(|&i| &self.calls[i])
+    }
 }
 
 struct Shared {
@@ -530,6 +541,7 @@ impl StandIn {
                 interactions: HashMap::new(),
                 messages: HashMap::new(),
                 calls: Vec::new(),
+                calls_by_token: HashMap::new(),
                 unknown: Vec::new(),
                 heartbeats: Vec::new(),
             }),
@@ -682,35 +694,14 @@ impl StandIn {
     /// Dispatches `INTERACTION_CREATE` with `payload` to the connected session (the most recent
     /// one), waiting up to 10 s for one to be connected. Panics if there is none.
     pub async fn send_interaction(&self, payload: Value) {
-        let token = payload.get("token").and_then(Value::as_str).unwrap_or_default().to_string();
         let guild_id = id_of(payload.get("guild_id"));
         let idx = self.shared.wait_for(Duration::from_secs(10), |i| i.session_for(guild_id)).await;
         let Some(idx) = idx else {
             panic!("stand-in: no connected bot to send the interaction to (sessions so far: {})", self.sessions());
         };
         let mut inner = self.shared.lock();
-        if !token.is_empty() {
-            let rec = InteractionRecord {
-                interaction_id: id_of(payload.get("id")).unwrap_or(0),
-                kind: payload.get("type").and_then(Value::as_u64).unwrap_or(0),
-                channel_id: id_of(payload.get("channel_id")).unwrap_or(0),
-                guild_id: id_of(payload.get("guild_id")),
-                payload: payload.clone(),
-                dispatched_at: Instant::now(),
-                acked: None,
-                original: None,
-                last_call: None,
-                session: inner.sessions[idx].number,
-            };
-            inner.interactions.insert(token, rec);
-        }
-        // A component interaction is on a message: make sure the stand-in knows that message so
-        // that "update message" callbacks have something to update.
-        if let Some(msg) = payload.get("message") {
-            if let Some(mid) = id_of(msg.get("id")) {
-                inner.messages.entry(mid).or_insert_with(|| msg.clone());
-            }
-        }
+        let number = inner.sessions[idx].number;
+        register(&mut inner, &payload, number);
         let session = &mut inner.sessions[idx];
         session.seq += 1;
         let frame = json!({"op": 0, "s": session.seq, "t": "INTERACTION_CREATE", "d": payload});
@@ -720,6 +711,48 @@ impl StandIn {
         if !sent {
             panic!("stand-in: the bot's gateway connection closed while sending an interaction");
         }
+    }
+
+    /// Delivers the interaction the way Discord does to an HTTP interactions endpoint: a POST
+    /// of the payload to `url`, signed with `key` at the current time. A 200 answer's JSON
+    /// body counts as the interaction's first response (checked like a callback call); then
+    /// waits like [`Self::try_interact`]. Another status is an [`Incomplete`] naming it.
+    pub async fn try_interact_http(
+        &self,
+        url: &str,
+        key: &ed25519_dalek::SigningKey,
+        payload: Value,
+    ) -> Result<Exchange, Incomplete> {
+        use ed25519_dalek::Signer as _;
+        let token = payload.get("token").and_then(Value::as_str).unwrap_or_default().to_string();
+        let id = id_of(payload.get("id")).unwrap_or(0).to_string();
+        register(&mut self.shared.lock(), &payload, 0);
+        self.shared.bump();
+        let body = serde_json::to_vec(&payload).expect("payload serializes");
+        let timestamp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs().to_string();
+        let signature = key.sign(&[timestamp.as_bytes(), &body].concat());
+        let signature: String = signature.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
+        let answer = reqwest::Client::new()
+            .post(url)
+            .header("content-type", "application/json")
+            .header("x-signature-ed25519", signature)
+            .header("x-signature-timestamp", timestamp)
+            .body(body)
+            .send()
+            .await;
+        let reason = match answer {
+            Ok(a) if a.status().as_u16() == 200 => match a.json::<Value>().await {
+                Ok(json) => {
+                    let _ = callback(&self.shared, &id, &token, Body { json, files: Vec::new() });
+                    self.shared.bump();
+                    return self.wait_done(&token).await;
+                }
+                Err(e) => format!("the endpoint's answer is not JSON: {e}"),
+            },
+            Ok(a) => format!("the endpoint answered {}", a.status()),
+            Err(e) => format!("the endpoint could not be reached: {e}"),
+        };
+        Err(Incomplete { reason, partial: self.exchange(&token) })
     }
 
     /// Sends the interaction and waits until the bot has finished responding: a terminal
@@ -745,13 +778,19 @@ impl StandIn {
         let token =
             payload.get("token").and_then(Value::as_str).expect("interaction payload without a token").to_string();
         self.send_interaction(payload).await;
+        self.wait_done(&token).await
+    }
+
+    /// Waits until the bot has finished responding to `token` (see [`Self::try_interact`]).
+    async fn wait_done(&self, token: &str) -> Result<Exchange, Incomplete> {
+        let token = token.to_string();
         let deadline = tokio::time::Instant::now() + self.interact_timeout;
         let quiet = self.quiet;
         loop {
             let done_at = self
                 .shared
                 .wait_for(deadline.saturating_duration_since(tokio::time::Instant::now()), |i| {
-                    let calls: Vec<&Reply> = i.calls.iter().filter(|c| c.token.as_deref() == Some(&token)).collect();
+                    let calls: Vec<&Reply> = i.calls_of(&token).collect();
                     if !is_terminal(&calls) {
                         return None;
                     }
@@ -805,7 +844,7 @@ impl StandIn {
     /// Everything recorded for this token so far, as an exchange.
     pub fn exchange(&self, token: &str) -> Exchange {
         let inner = self.shared.lock();
-        let calls: Vec<Reply> = inner.calls.iter().filter(|c| c.token.as_deref() == Some(token)).cloned().collect();
+        let calls: Vec<Reply> = inner.calls_of(token).cloned().collect();
         let rec = inner.interactions.get(token);
         Exchange {
             token: token.to_string(),
@@ -817,7 +856,7 @@ impl StandIn {
 
     /// Every call made with this interaction token, in order.
     pub async fn calls_for(&self, token: &str) -> Vec<Reply> {
-        self.shared.lock().calls.iter().filter(|c| c.token.as_deref() == Some(token)).cloned().collect()
+        self.shared.lock().calls_of(token).cloned().collect()
     }
 
     /// Every call recorded, in order.
@@ -890,6 +929,33 @@ impl StandIn {
             s.push_str("    (no calls)\n");
         }
         s
+    }
+}
+
+/// Records an interaction about to be delivered (to gateway session `session`, 0 for HTTP).
+fn register(inner: &mut Inner, payload: &Value, session: usize) {
+    let token = payload.get("token").and_then(Value::as_str).unwrap_or_default().to_string();
+    if !token.is_empty() {
+        let rec = InteractionRecord {
+            interaction_id: id_of(payload.get("id")).unwrap_or(0),
+            kind: payload.get("type").and_then(Value::as_u64).unwrap_or(0),
+            channel_id: id_of(payload.get("channel_id")).unwrap_or(0),
+            guild_id: id_of(payload.get("guild_id")),
+            payload: payload.clone(),
+            dispatched_at: Instant::now(),
+            acked: None,
+            original: None,
+            last_call: None,
+            session,
+        };
+        inner.interactions.insert(token, rec);
+    }
+    // A component interaction is on a message: make sure the stand-in knows that message so
+    // that "update message" callbacks have something to update.
+    if let Some(msg) = payload.get("message") {
+        if let Some(mid) = id_of(msg.get("id")) {
+            inner.messages.entry(mid).or_insert_with(|| msg.clone());
+        }
     }
 }
 
@@ -1321,6 +1387,9 @@ fn record(
         eprintln!("[stand-in] refused {kind:?} (token {token:?}) with {status}: {e}");
     }
     let seq = inner.calls.len() as u64;
+    if let Some(t) = token {
+        inner.calls_by_token.entry(t.to_string()).or_default().push(seq as usize);
+    }
     inner.calls.push(Reply {
         kind,
         json,

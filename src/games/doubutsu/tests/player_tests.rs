@@ -532,7 +532,7 @@ fn a_lost_settai_concedes_rather_than_draw_by_repetition() {
         let mut g = Game::from_position(pos(ROOT));
         while g.outcome().is_none() && g.moves().len() < 200 {
             let p = *g.position();
-            if g.moves().len() % 2 == 0 {
+            if g.moves().len().is_multiple_of(2) {
                 g.play(players::heuristic(&p, 2, &mut rng)).unwrap();
                 continue;
             }

@@ -1,0 +1,175 @@
+//! HTTP interactions mode (`settai serve --http ADDR`): Discord POSTs each interaction to this
+//! endpoint instead of sending it over a gateway connection. Nothing is kept between requests
+//! (games live in Postgres), so any number of processes can run behind a load balancer.
+//!
+//! Every request must carry Discord's Ed25519 signature of its timestamp and body, made with
+//! the application's key; anything unsigned, forged or older than [`MAX_AGE`] is refused with
+//! 401 before it is read. The first response is the body of the HTTP answer (JSON only, so a
+//! reply with files is acknowledged there and then posted by editing the original response).
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::Context as _;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use serenity::all::{CreateInteractionResponse, Interaction};
+use serenity::http::Http;
+use serenity::interactions_endpoint::Verifier;
+use tokio::sync::oneshot;
+
+use super::handler::{deferral_of, Bot};
+use super::reply::Responder;
+use super::Connection;
+use crate::service::Service;
+
+/// Requests signed longer ago than this (or this far in the future) are refused as replays.
+pub const MAX_AGE: Duration = Duration::from_secs(300);
+
+/// The application's public key (64 hex digits, "Public Key" on the developer portal's
+/// General Information page) is not a valid Ed25519 key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("DISCORD_PUBLIC_KEY must be the 64 hex digits of the application's public key (developer portal -> General Information)")]
+pub struct BadPublicKey;
+
+/// Checks requests against the application's public key.
+#[derive(Clone)]
+pub struct Signatures(Verifier);
+
+impl Signatures {
+    /// From the key as the developer portal shows it.
+    pub fn new(public_key_hex: &str) -> Result<Signatures, BadPublicKey> {
+        let hex = public_key_hex.trim();
+        if hex.len() != 64 || !hex.is_ascii() {
+            return Err(BadPublicKey);
+        }
+        let mut key = [0u8; 32];
+        for (i, byte) in key.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|_| BadPublicKey)?;
+        }
+        Verifier::try_new(key).map(Signatures).map_err(|_| BadPublicKey)
+    }
+
+    /// Whether `body` was signed by Discord at `timestamp` (Unix seconds), not longer ago
+    /// than [`MAX_AGE`] before `now`.
+    pub fn accepts(&self, signature: &str, timestamp: &str, body: &[u8], now: SystemTime) -> bool {
+        let Ok(signed_at) = timestamp.parse::<u64>() else { return false };
+        let now = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        now.abs_diff(signed_at) <= MAX_AGE.as_secs() && self.0.verify(signature, timestamp, body).is_ok()
+    }
+}
+
+struct Endpoint {
+    bot: Arc<Bot>,
+    http: Arc<Http>,
+    signatures: Signatures,
+}
+
+/// Serves interactions on `listener` until the process stops: registers the commands, pays
+/// the replies owed from before a restart, then answers each request.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    connection: Connection,
+    signatures: Signatures,
+    service: Service,
+) -> anyhow::Result<()> {
+    let http = Arc::new(super::http_client(&connection));
+    // Without a gateway READY the application id must be asked for (commands and webhook
+    // edits are addressed by it).
+    let app = http.get_current_application_info().await.context("could not reach Discord with DISCORD_TOKEN")?;
+    http.set_application_id(app.id);
+    let bot = Arc::new(Bot::new(service, connection.guild_id, connection.idle_sweep));
+    bot.register_commands(&http).await;
+    {
+        let (bot, http) = (bot.clone(), http.clone());
+        // Every process pays owed replies; the version check lets only one of them post each.
+        tokio::spawn(async move { bot.on_connected(&http, (0, 1)).await });
+    }
+    let endpoint = Arc::new(Endpoint { bot, http, signatures });
+    let app =
+        Router::new().route("/", post(interaction)).route("/interactions", post(interaction)).with_state(endpoint);
+    tracing::info!(address = %listener.local_addr()?, "answering Discord interactions over HTTP");
+    axum::serve(listener, app).await.context("the HTTP interactions endpoint stopped")
+}
+
+async fn interaction(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: Bytes) -> Response {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let (signature, timestamp) = (header("x-signature-ed25519"), header("x-signature-timestamp"));
+    if !endpoint.signatures.accepts(signature, timestamp, &body, SystemTime::now()) {
+        tracing::warn!("refused an interaction request with a missing, invalid or stale signature");
+        return (StatusCode::UNAUTHORIZED, "invalid request signature").into_response();
+    }
+    let interaction: Interaction = match serde_json::from_slice(&body) {
+        Ok(i) => i,
+        Err(e) => {
+            tracing::warn!(error = %e, "a signed interaction could not be read");
+            return (StatusCode::BAD_REQUEST, "unreadable interaction").into_response();
+        }
+    };
+    let (id, token) = match &interaction {
+        Interaction::Ping(_) => return Json(serde_json::json!({ "type": 1 })).into_response(),
+        Interaction::Command(i) | Interaction::Autocomplete(i) => (i.id, i.token.clone()),
+        Interaction::Component(i) => (i.id, i.token.clone()),
+        _ => return StatusCode::NOT_IMPLEMENTED.into_response(),
+    };
+    let (first, answer) = oneshot::channel::<CreateInteractionResponse>();
+    let responder = Responder::new(endpoint.http.clone(), id, token, deferral_of(&interaction)).inline(first);
+    // The handler outlives this request: after the first response come edits and follow-ups.
+    let bot = endpoint.bot.clone();
+    tokio::spawn(async move { bot.handle(&responder, &interaction).await });
+    match answer.await {
+        Ok(response) => Json(response).into_response(),
+        // The handler ended without answering (a request it does not know).
+        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_keys_must_be_64_hex_digits_of_a_valid_key() {
+        for bad in ["", "abc", &"g".repeat(64), &"0".repeat(63), &"é".repeat(32)] {
+            assert_eq!(Signatures::new(bad).err(), Some(BadPublicKey), "{bad:?}");
+        }
+        // The Ed25519 base point's encoding is a valid key.
+        assert!(Signatures::new("5866666666666666666666666666666666666666666666666666666666666666").is_ok());
+    }
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    #[test]
+    fn only_fresh_requests_signed_with_the_applications_key_are_accepted() {
+        use ed25519_dalek::Signer as _;
+        let key = ed25519_dalek::SigningKey::from_bytes(&[7; 32]);
+        let signatures = Signatures::new(&hex(key.verifying_key().as_bytes())).unwrap();
+        let now = SystemTime::now();
+        let at = |secs_ago: i64| (now.duration_since(UNIX_EPOCH).unwrap().as_secs() as i64 - secs_ago).to_string();
+        let body = br#"{"type":1}"#;
+        let sign = |key: &ed25519_dalek::SigningKey, ts: &str, body: &[u8]| {
+            hex(&key.sign(&[ts.as_bytes(), body].concat()).to_bytes())
+        };
+        let ts = at(2);
+        assert!(signatures.accepts(&sign(&key, &ts, body), &ts, body, now));
+        // A changed body, another timestamp, another key, or no signature at all.
+        assert!(!signatures.accepts(&sign(&key, &ts, body), &ts, br#"{"type":2}"#, now));
+        assert!(!signatures.accepts(&sign(&key, &ts, body), &at(3), body, now));
+        let forger = ed25519_dalek::SigningKey::from_bytes(&[8; 32]);
+        assert!(!signatures.accepts(&sign(&forger, &ts, body), &ts, body, now));
+        assert!(!signatures.accepts("", &ts, body, now));
+        assert!(!signatures.accepts(&sign(&key, "soon", body), "soon", body, now));
+        // Well signed but replayed later, or dated in the future.
+        for stale in [at(MAX_AGE.as_secs() as i64 + 1), at(-(MAX_AGE.as_secs() as i64) - 1)] {
+            assert!(!signatures.accepts(&sign(&key, &stale, body), &stale, body, now), "{stale}");
+        }
+        let edge = at(MAX_AGE.as_secs() as i64 - 1);
+        assert!(signatures.accepts(&sign(&key, &edge, body), &edge, body, now));
+    }
+}

@@ -1,0 +1,285 @@
+//! Answering one interaction. Discord drops an interaction that gets no first response within
+//! three seconds, whatever the bot was waiting for (a busy database, a busy CPU): a
+//! [`Responder`] acknowledges it by itself at [`ACK_DEADLINE`] when the handler has not
+//! answered yet, and later answers go where that acknowledgement put them (edits, follow-ups),
+//! so handlers are written as if the first response were always theirs.
+
+use std::sync::{Arc, Mutex as SyncMutex};
+use std::time::Duration;
+
+use serenity::all::{
+    CreateActionRow, CreateAttachment, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, InteractionId,
+};
+use serenity::builder::Builder;
+use serenity::http::Http;
+use tokio::sync::{oneshot, Mutex, Notify};
+
+/// When a request still being worked on is acknowledged for the player: well inside Discord's
+/// three seconds, leaving room for the round trip, and long enough that normal requests answer
+/// directly (a refusal then stays a private message without a "thinking…" first).
+pub const ACK_DEADLINE: Duration = Duration::from_millis(1000);
+
+/// How an interaction is acknowledged before its answer is ready.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deferral {
+    /// A component (menu, button): acknowledged with no visible change (type 6); the answer
+    /// edits the message the component is on or follows up.
+    Update,
+    /// A slash command: "thinking…" (type 5), for everyone or only for the user.
+    Thinking {
+        /// Whether only the user sees it.
+        ephemeral: bool,
+    },
+}
+
+impl Deferral {
+    fn response(self) -> CreateInteractionResponse {
+        match self {
+            Deferral::Update => CreateInteractionResponse::Acknowledge,
+            Deferral::Thinking { ephemeral } => {
+                CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(ephemeral))
+            }
+        }
+    }
+}
+
+/// A message for the player: text, files and components, public or only for them.
+#[derive(Debug, Clone, Default)]
+pub struct Reply {
+    /// The text.
+    pub content: String,
+    /// Only the user who acted sees it.
+    pub ephemeral: bool,
+    /// Menus and buttons.
+    pub components: Vec<CreateActionRow>,
+    /// Attachments (name, bytes).
+    pub files: Vec<(&'static str, Vec<u8>)>,
+}
+
+impl Reply {
+    /// A private text for the user who acted.
+    pub fn private(content: impl Into<String>) -> Reply {
+        Reply { content: content.into(), ephemeral: true, ..Reply::default() }
+    }
+
+    /// A text for the channel.
+    pub fn public(content: impl Into<String>) -> Reply {
+        Reply { content: content.into(), ..Reply::default() }
+    }
+
+    /// The same reply with these components.
+    pub fn with_components(mut self, components: Vec<CreateActionRow>) -> Reply {
+        self.components = components;
+        self
+    }
+
+    fn attachments(&self) -> Vec<CreateAttachment> {
+        self.files.iter().map(|(name, bytes)| CreateAttachment::bytes(bytes.clone(), *name)).collect()
+    }
+
+    /// As the first response's message.
+    pub fn message(&self) -> CreateInteractionResponseMessage {
+        let message = CreateInteractionResponseMessage::new()
+            .content(self.content.clone())
+            .add_files(self.attachments())
+            .components(self.components.clone());
+        // Flags are only sent when set: an update must not touch the message's own.
+        if self.ephemeral {
+            message.ephemeral(true)
+        } else {
+            message
+        }
+    }
+
+    /// As an edit of the original response (its attachments replaced by these).
+    pub fn edit(&self) -> EditInteractionResponse {
+        let mut edit = EditInteractionResponse::new().content(self.content.clone()).components(self.components.clone());
+        for a in self.attachments() {
+            edit = edit.new_attachment(a);
+        }
+        edit
+    }
+
+    /// As a follow-up message.
+    pub fn follow_up(&self) -> CreateInteractionResponseFollowup {
+        let follow_up = CreateInteractionResponseFollowup::new()
+            .content(self.content.clone())
+            .add_files(self.attachments())
+            .components(self.components.clone());
+        if self.ephemeral {
+            follow_up.ephemeral(true)
+        } else {
+            follow_up
+        }
+    }
+
+    /// As a plain channel message (no interaction to answer).
+    pub fn channel_message(&self) -> CreateMessage {
+        CreateMessage::new()
+            .content(self.content.clone())
+            .add_files(self.attachments())
+            .components(self.components.clone())
+    }
+}
+
+/// Where the answer to an interaction stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Nothing sent yet.
+    Fresh,
+    /// Acknowledged; the answer is still to come.
+    Deferred,
+    /// The first response carried an answer.
+    Answered,
+}
+
+/// Sends the responses to one interaction (see the module docs).
+pub struct Responder {
+    http: Arc<Http>,
+    id: InteractionId,
+    token: String,
+    deferral: Deferral,
+    stage: Mutex<Stage>,
+    /// Wakes the deadline watch once the first response is out.
+    settled: Notify,
+    /// HTTP interactions mode: the first response is the body of the answer to Discord's
+    /// request rather than a call of its own.
+    inline: SyncMutex<Option<oneshot::Sender<CreateInteractionResponse>>>,
+}
+
+impl Responder {
+    /// Answers interaction `id` with `token` through `http`, deferring as `deferral` says.
+    pub fn new(http: Arc<Http>, id: InteractionId, token: String, deferral: Deferral) -> Responder {
+        Responder {
+            http,
+            id,
+            token,
+            deferral,
+            stage: Mutex::new(Stage::Fresh),
+            settled: Notify::new(),
+            inline: SyncMutex::new(None),
+        }
+    }
+
+    /// The same, with the first response handed to `first` (HTTP interactions mode).
+    pub fn inline(mut self, first: oneshot::Sender<CreateInteractionResponse>) -> Responder {
+        self.inline = SyncMutex::new(Some(first));
+        self
+    }
+
+    /// Whether this answers a component (a menu or a button) rather than a command.
+    pub fn is_component(&self) -> bool {
+        self.deferral == Deferral::Update
+    }
+
+    /// Runs the handler's `work`, acknowledging the interaction at [`ACK_DEADLINE`] if `work`
+    /// has not sent a first response by then.
+    pub async fn within_deadline<F: std::future::Future>(&self, work: F) -> F::Output {
+        let watch = async {
+            tokio::select! {
+                _ = tokio::time::sleep(ACK_DEADLINE) => {
+                    if let Err(e) = self.defer().await {
+                        tracing::warn!(error = %e, "could not acknowledge an interaction");
+                    }
+                }
+                _ = self.settled.notified() => {}
+            }
+        };
+        let work = async {
+            let out = work.await;
+            self.settled.notify_one();
+            out
+        };
+        // Both run in this task (no lock is ever awaited by a future that is not polled).
+        tokio::join!(work, watch).0
+    }
+
+    /// The first response itself: a call to Discord, or in HTTP mode the request's answer.
+    pub async fn initial(&self, response: CreateInteractionResponse) -> serenity::Result<()> {
+        let inline = self.inline.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match inline {
+            // A dropped receiver means Discord's request is gone; nothing else would reach it.
+            Some(first) => {
+                let _ = first.send(response);
+                Ok(())
+            }
+            None => response.execute(&*self.http, (self.id, &self.token)).await,
+        }
+    }
+
+    /// Acknowledges the interaction if nothing was sent yet.
+    pub async fn defer(&self) -> serenity::Result<()> {
+        let mut stage = self.stage.lock().await;
+        if *stage == Stage::Fresh {
+            self.initial(self.deferral.response()).await?;
+            *stage = Stage::Deferred;
+            self.settled.notify_one();
+        }
+        Ok(())
+    }
+
+    /// Shows `reply`: as the first response when possible, else where the acknowledgement
+    /// left room for it (an ephemeral answer after a public "thinking…" replaces it with a
+    /// private follow-up).
+    pub async fn answer(&self, reply: Reply) -> serenity::Result<()> {
+        let mut stage = self.stage.lock().await;
+        if *stage == Stage::Fresh && self.inline_pending() && !reply.files.is_empty() {
+            // Files cannot ride on the answer to Discord's request: acknowledge, then edit.
+            self.initial(self.deferral.response()).await?;
+            *stage = Stage::Deferred;
+        }
+        match *stage {
+            Stage::Fresh => {
+                self.initial(CreateInteractionResponse::Message(reply.message())).await?;
+                *stage = Stage::Answered;
+                self.settled.notify_one();
+                Ok(())
+            }
+            Stage::Deferred => match self.deferral {
+                Deferral::Update => self.follow_up(reply.follow_up()).await,
+                Deferral::Thinking { ephemeral } if reply.ephemeral && !ephemeral => {
+                    self.http.delete_original_interaction_response(&self.token).await?;
+                    self.follow_up(reply.follow_up()).await
+                }
+                Deferral::Thinking { .. } => {
+                    *stage = Stage::Answered;
+                    self.edit(reply.edit()).await
+                }
+            },
+            Stage::Answered => self.follow_up(reply.follow_up()).await,
+        }
+    }
+
+    /// Replaces the message the component is on with `reply` (components only).
+    pub async fn update(&self, reply: Reply) -> serenity::Result<()> {
+        let mut stage = self.stage.lock().await;
+        let fits_inline = reply.files.is_empty() || !self.inline_pending();
+        if *stage == Stage::Fresh && fits_inline {
+            self.initial(CreateInteractionResponse::UpdateMessage(reply.message())).await?;
+            *stage = Stage::Answered;
+            self.settled.notify_one();
+            return Ok(());
+        }
+        if *stage == Stage::Fresh {
+            self.initial(self.deferral.response()).await?;
+            *stage = Stage::Deferred;
+        }
+        self.edit(reply.edit()).await
+    }
+
+    /// Edits the original response (after a deferral: the message a component is on, or the
+    /// command's "thinking…").
+    pub async fn edit(&self, edit: EditInteractionResponse) -> serenity::Result<()> {
+        edit.execute(&*self.http, &self.token).await.map(drop)
+    }
+
+    /// Sends a follow-up message.
+    pub async fn follow_up(&self, follow_up: CreateInteractionResponseFollowup) -> serenity::Result<()> {
+        follow_up.execute(&*self.http, (None, &self.token)).await.map(drop)
+    }
+
+    fn inline_pending(&self) -> bool {
+        self.inline.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+    }
+}

@@ -1,0 +1,135 @@
+//! Issue 8: HTTP interactions mode. The real bot answers Discord's signed POSTs (here the
+//! stand-in's) and talks back through the stand-in's REST API, over a real database; two
+//! processes behind one address share the games, since nothing is kept between requests.
+
+mod support;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use ed25519_dalek::{Signer as _, SigningKey};
+use serde_json::{json, Value};
+use settai::discord::endpoint::{self, Signatures, MAX_AGE};
+use settai::discord::Connection;
+use settai::service::Service;
+use settai::store::Store;
+use sqlx::PgPool;
+use support::fixtures::{self, Ctx};
+use support::{Exchange, ReplyKind, StandIn};
+
+const T: Duration = Duration::from_secs(30);
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Starts an endpoint process over `pool` checking signatures of `key`; returns its URL.
+async fn endpoint_process(standin: &StandIn, pool: &PgPool, key: &SigningKey) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/interactions", listener.local_addr().unwrap());
+    let connection = Connection {
+        token: StandIn::TOKEN.into(),
+        guild_id: None,
+        api_base: Some(standin.base_url()),
+        idle_sweep: Duration::from_secs(3600),
+        shards: None,
+    };
+    let signatures = Signatures::new(&hex(key.verifying_key().as_bytes())).unwrap();
+    let service = Service::new(Store::from_pool(pool.clone()));
+    tokio::spawn(endpoint::serve(listener, connection, signatures, service));
+    url
+}
+
+/// POSTs `body` to `url` with the given signature headers; (status, body).
+async fn post(url: &str, body: &[u8], headers: &[(&str, String)]) -> (u16, String) {
+    let mut request = reqwest::Client::new().post(url).header("content-type", "application/json").body(body.to_vec());
+    for (name, value) in headers {
+        request = request.header(*name, value.clone());
+    }
+    let answer = request.send().await.expect("the endpoint is reachable");
+    (answer.status().as_u16(), answer.text().await.unwrap_or_default())
+}
+
+/// Signature headers for `body` signed by `key` at Unix time `at`.
+fn signed(key: &SigningKey, at: u64, body: &[u8]) -> Vec<(&'static str, String)> {
+    let ts = at.to_string();
+    let signature = key.sign(&[ts.as_bytes(), body].concat());
+    vec![("x-signature-ed25519", hex(&signature.to_bytes())), ("x-signature-timestamp", ts)]
+}
+
+fn now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs()
+}
+
+fn first_call(x: &Exchange) -> &support::Reply {
+    x.calls.iter().find(|c| c.ok()).unwrap_or_else(|| panic!("no answer:\n{x}"))
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn only_requests_signed_by_discord_are_answered(pool: PgPool) {
+    let standin = StandIn::start().await;
+    let key = SigningKey::from_bytes(&[42; 32]);
+    let url = endpoint_process(&standin, &pool, &key).await;
+    let commands = standin.wait_commands(T).await;
+    assert!(commands.iter().any(|c| c["name"] == "play"), "commands registered over REST: {commands:?}");
+
+    // Discord's PING when the endpoint URL is saved.
+    let ping =
+        serde_json::to_vec(&json!({"id": "1", "application_id": "2", "type": 1, "token": "t", "version": 1})).unwrap();
+    let (status, body) = post(&url, &ping, &signed(&key, now(), &ping)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap(), json!({"type": 1}));
+
+    // Unsigned, forged, tampered or replayed requests are refused before anything happens.
+    let ctx = Ctx::en();
+    let start = serde_json::to_vec(&fixtures::slash(&ctx, "play", "reversi", json!([]))).unwrap();
+    let forger = SigningKey::from_bytes(&[43; 32]);
+    let mut tampered = signed(&key, now(), &start);
+    tampered[1].1 = (now() + 1).to_string();
+    let stale = now() - MAX_AGE.as_secs() - 5;
+    for (what, headers) in [
+        ("unsigned", vec![]),
+        ("forged", signed(&forger, now(), &start)),
+        ("signed for another body", signed(&key, now(), &ping)),
+        ("tampered timestamp", tampered),
+        ("replayed late", signed(&key, stale, &start)),
+    ] {
+        let (status, _) = post(&url, &start, &headers).await;
+        assert_eq!(status, 401, "{what}");
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(standin.all_calls().iter().all(|c| c.token.is_none()), "no interaction was answered");
+    assert!(Store::from_pool(pool).active_game(ctx.channel_id).await.unwrap().is_none(), "no game started");
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn two_http_processes_share_the_games(pool: PgPool) {
+    let standin = StandIn::start().await;
+    let key = SigningKey::from_bytes(&[42; 32]);
+    let (a, b) = (endpoint_process(&standin, &pool, &key).await, endpoint_process(&standin, &pool, &key).await);
+    standin.wait_commands(T).await;
+    let ctx = Ctx::en();
+
+    // A board has files: acknowledged in the HTTP answer, then posted by editing it.
+    let start = standin.try_interact_http(&a, &key, fixtures::slash(&ctx, "play", "reversi", json!([]))).await.unwrap();
+    assert_eq!(first_call(&start).kind, ReplyKind::Callback { type_: 5 }, "{start}");
+    assert!(start.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal && !c.files.is_empty()), "{start}");
+    assert!(!start.is_ephemeral() && start.file(".png").is_some(), "{start}");
+
+    // The next move reaches the other process, which knows the game from the database.
+    let menu = start.custom_ids().into_iter().find(|id| id.starts_with("mv:")).expect("a move menu");
+    let message = standin.message(start.message_id().unwrap()).unwrap();
+    let tap = fixtures::select_on(&ctx, &menu, &["f5"], &message);
+    let moved = standin.try_interact_http(&b, &key, tap).await.unwrap();
+    assert_eq!(first_call(&moved).kind, ReplyKind::Callback { type_: 6 }, "{moved}");
+    assert!(moved.content().contains("You played **f5**") && moved.file(".png").is_some(), "{moved}");
+    let record = Store::from_pool(pool.clone()).active_game(ctx.channel_id).await.unwrap().unwrap();
+    assert_eq!(record.ply, 2);
+
+    // A refusal has no files: it is the HTTP answer itself, private, and changes nothing.
+    let again = fixtures::select_on(&ctx, &menu, &["f5"], &message);
+    let refused = standin.try_interact_http(&a, &key, again).await.unwrap();
+    assert_eq!(first_call(&refused).kind, ReplyKind::Callback { type_: 4 }, "{refused}");
+    assert!(refused.is_ephemeral() && refused.files().is_empty(), "{refused}");
+    let after = Store::from_pool(pool).active_game(ctx.channel_id).await.unwrap().unwrap();
+    assert_eq!((after.ply, after.version), (record.ply, record.version));
+}
