@@ -67,6 +67,12 @@ impl Bot {
 
     /// A doubutsu game of `ctx`'s user (sente) set up at `start`, as if started there.
     async fn doubutsu_game_at(&self, ctx: &Ctx, start: doubutsu::Position, level: Level) -> GameRecord {
+        let game = Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(start)));
+        self.game_of(ctx, Side::First, level, game).await
+    }
+
+    /// A game of `ctx`'s user on `side`, stored as if started in `ctx`'s channel.
+    async fn game_of(&self, ctx: &Ctx, human_side: Side, level: Level, game: Game) -> GameRecord {
         self.store
             .create_game(&NewGame {
                 guild_id: Some(ctx.guild_id),
@@ -74,9 +80,9 @@ impl Bot {
                 human_id: ctx.user_id,
                 human_name: "Mika".into(),
                 parent_id: None,
-                human_side: Side::First,
+                human_side,
                 level,
-                game: Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(start))),
+                game,
             })
             .await
             .unwrap()
@@ -1419,20 +1425,7 @@ async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool)
     let mut ids = Vec::new();
     for ctx in [&owed, &fresh] {
         // The player took white: the bot is to move.
-        let record = bot
-            .store
-            .create_game(&NewGame {
-                guild_id: Some(ctx.guild_id),
-                channel_id: ctx.channel_id,
-                human_id: ctx.user_id,
-                human_name: "Mika".into(),
-                parent_id: None,
-                human_side: Side::Second,
-                level: Level::Standard,
-                game: Game::new(GameKind::Reversi),
-            })
-            .await
-            .unwrap();
+        let record = bot.game_of(ctx, Side::Second, Level::Standard, Game::new(GameKind::Reversi)).await;
         ids.push(record.id);
     }
     let since = bot.standin.cursor();
