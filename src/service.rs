@@ -472,11 +472,11 @@ impl Service {
         };
         // A lookup of a millisecond does not wait behind the searches of other games.
         let mv = if Game::thinks_long(level) {
-            self.ai.run(work).await.map_err(|e| e.to_string())
+            self.ai.run(work).await.expect("AI task panicked")
         } else {
-            tokio::task::spawn_blocking(work).await.map_err(|e| e.to_string())
+            tokio::task::spawn_blocking(work).await.expect("AI task panicked")
         };
-        let mv = mv.expect("AI task panicked").map_err(|e| match e {
+        let mv = mv.map_err(|e| match e {
             AiError::NoTable => PlayError::Unavailable { kind: GameKind::Doubutsu },
             other => PlayError::Ai(other),
         })?;

@@ -22,8 +22,7 @@ use serenity::http::Http;
 use serenity::interactions_endpoint::Verifier;
 use tokio::sync::oneshot;
 
-use super::handler::{deferral_of, Bot};
-use super::reply::Responder;
+use super::handler::{responder_for, Bot};
 use super::Connection;
 use crate::service::Service;
 
@@ -110,14 +109,14 @@ async fn interaction(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, 
             return (StatusCode::BAD_REQUEST, "unreadable interaction").into_response();
         }
     };
-    let (id, token) = match &interaction {
-        Interaction::Ping(_) => return Json(serde_json::json!({ "type": 1 })).into_response(),
-        Interaction::Command(i) | Interaction::Autocomplete(i) => (i.id, i.token.clone()),
-        Interaction::Component(i) => (i.id, i.token.clone()),
-        _ => return StatusCode::NOT_IMPLEMENTED.into_response(),
+    if let Interaction::Ping(_) = interaction {
+        return Json(serde_json::json!({ "type": 1 })).into_response();
+    }
+    let Some(responder) = responder_for(endpoint.http.clone(), &interaction) else {
+        return StatusCode::NOT_IMPLEMENTED.into_response();
     };
     let (first, answer) = oneshot::channel::<CreateInteractionResponse>();
-    let responder = Responder::new(endpoint.http.clone(), id, token, deferral_of(&interaction)).inline(first);
+    let responder = responder.inline(first);
     // The handler outlives this request: after the first response come edits and follow-ups.
     let bot = endpoint.bot.clone();
     tokio::spawn(async move { bot.handle(&responder, &interaction).await });

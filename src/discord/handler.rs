@@ -82,7 +82,7 @@ impl Bot {
             };
             for (record, days) in expired {
                 tracing::info!(game = record.id, days, "closed an idle game");
-                let lang = service.settings(&record.place()).await.ok().and_then(|s| s.language).unwrap_or_default();
+                let lang = lang_of(service.settings(&record.place()).await.ok().as_ref(), "");
                 let text = Msg::Expired { human: record.human_id, days }.text(lang);
                 if let Err(e) = ChannelId::new(record.channel_id).say(&http, text).await {
                     tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game");
@@ -140,15 +140,18 @@ impl Bot {
     }
 }
 
-/// How an interaction is acknowledged while its answer is worked on: a component without a
-/// visible change; a command with "thinking…", private for `/settings` (its answers are).
-pub fn deferral_of(interaction: &Interaction) -> Deferral {
-    match interaction {
+/// The responder for an interaction the bot answers (commands, autocomplete, components;
+/// `None` for others). While the answer is worked on, a component is acknowledged without a
+/// visible change, a command with "thinking…", private for `/settings` (its answers are).
+pub fn responder_for(http: Arc<Http>, interaction: &Interaction) -> Option<Responder> {
+    let (id, token, deferral) = match interaction {
         Interaction::Command(cmd) | Interaction::Autocomplete(cmd) => {
-            Deferral::Thinking { ephemeral: cmd.data.name == "settings" }
+            (cmd.id, &cmd.token, Deferral::Thinking { ephemeral: cmd.data.name == "settings" })
         }
-        _ => Deferral::Update,
-    }
+        Interaction::Component(c) => (c.id, &c.token, Deferral::Update),
+        _ => return None,
+    };
+    Some(Responder::new(http, id, token.clone(), deferral))
 }
 
 /// Where a request failed, which decides how the player hears of it.
@@ -178,13 +181,9 @@ impl EventHandler for Bot {
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        let (id, token) = match &interaction {
-            Interaction::Command(i) | Interaction::Autocomplete(i) => (i.id, i.token.clone()),
-            Interaction::Component(i) => (i.id, i.token.clone()),
-            _ => return,
-        };
-        let responder = Responder::new(ctx.http.clone(), id, token, deferral_of(&interaction));
-        self.handle(&responder, &interaction).await;
+        if let Some(responder) = responder_for(ctx.http.clone(), &interaction) {
+            self.handle(&responder, &interaction).await;
+        }
     }
 }
 

@@ -212,9 +212,7 @@ impl Responder {
     pub async fn defer(&self) -> serenity::Result<()> {
         let mut stage = self.stage.lock().await;
         if *stage == Stage::Fresh {
-            self.initial(self.deferral.response()).await?;
-            *stage = Stage::Deferred;
-            self.settled.notify_one();
+            self.first(&mut stage, self.deferral.response(), Stage::Deferred).await?;
         }
         Ok(())
     }
@@ -224,17 +222,12 @@ impl Responder {
     /// private follow-up).
     pub async fn answer(&self, reply: Reply) -> serenity::Result<()> {
         let mut stage = self.stage.lock().await;
-        if *stage == Stage::Fresh && self.inline_pending() && !reply.files.is_empty() {
-            // Files cannot ride on the answer to Discord's request: acknowledge, then edit.
-            self.initial(self.deferral.response()).await?;
-            *stage = Stage::Deferred;
+        if *stage == Stage::Fresh && !self.carries(&reply) {
+            self.first(&mut stage, self.deferral.response(), Stage::Deferred).await?;
         }
         match *stage {
             Stage::Fresh => {
-                self.initial(CreateInteractionResponse::Message(reply.message())).await?;
-                *stage = Stage::Answered;
-                self.settled.notify_one();
-                Ok(())
+                self.first(&mut stage, CreateInteractionResponse::Message(reply.message()), Stage::Answered).await
             }
             Stage::Deferred => match self.deferral {
                 Deferral::Update => self.follow_up(reply.follow_up()).await,
@@ -254,18 +247,29 @@ impl Responder {
     /// Replaces the message the component is on with `reply` (components only).
     pub async fn update(&self, reply: Reply) -> serenity::Result<()> {
         let mut stage = self.stage.lock().await;
-        let fits_inline = reply.files.is_empty() || !self.inline_pending();
-        if *stage == Stage::Fresh && fits_inline {
-            self.initial(CreateInteractionResponse::UpdateMessage(reply.message())).await?;
-            *stage = Stage::Answered;
-            self.settled.notify_one();
-            return Ok(());
+        if *stage == Stage::Fresh && self.carries(&reply) {
+            let update = CreateInteractionResponse::UpdateMessage(reply.message());
+            return self.first(&mut stage, update, Stage::Answered).await;
         }
         if *stage == Stage::Fresh {
-            self.initial(self.deferral.response()).await?;
-            *stage = Stage::Deferred;
+            self.first(&mut stage, self.deferral.response(), Stage::Deferred).await?;
         }
         self.edit(reply.edit()).await
+    }
+
+    /// Sends the first response and records where that leaves the interaction (which also
+    /// ends the deadline watch).
+    async fn first(&self, stage: &mut Stage, response: CreateInteractionResponse, next: Stage) -> serenity::Result<()> {
+        self.initial(response).await?;
+        *stage = next;
+        self.settled.notify_one();
+        Ok(())
+    }
+
+    /// Whether `reply` can be the first response itself: in HTTP mode, files cannot ride on
+    /// the answer to Discord's request (it is acknowledged there, then edited).
+    fn carries(&self, reply: &Reply) -> bool {
+        reply.files.is_empty() || !self.inline_pending()
     }
 
     /// Edits the original response (after a deferral: the message a component is on, or the
