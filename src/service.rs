@@ -322,10 +322,16 @@ impl Service {
         let mut game = record.game.clone();
         let mut played = Vec::new();
         let mut new_moves = Vec::new();
+        // The whole game so far: reversi `standard` reads the human's strength from it.
+        let mut history: Vec<String> = if Game::thinks_long(record.level) {
+            self.store.moves(record.id).await?.into_iter().map(|m| m.notation).collect()
+        } else {
+            Vec::new()
+        };
         while let Some(to_move) = game.to_move() {
             let by_bot = to_move != record.human_side;
             let notation = if by_bot {
-                self.think(game.clone(), record.level).await?
+                self.think(game.clone(), record.level, history.clone()).await?
             } else {
                 match game.legal_moves().as_slice() {
                     [only] if only == "pass" => only.clone(),
@@ -337,6 +343,7 @@ impl Service {
                 error,
                 legal: game.legal_moves(),
             })?;
+            history.push(notation.clone());
             played.push(PlayedMove { before: game, notation: notation.clone(), by_bot });
             new_moves.push(NewMove { notation, by_bot, user_id: None });
             game = next;
@@ -464,11 +471,11 @@ impl Service {
 
     /// Computes the bot's move on the blocking pool, bounded so AI work never starves the
     /// runtime (and the gateway heartbeat with it).
-    async fn think(&self, game: Game, level: Level) -> Result<String, PlayError> {
+    async fn think(&self, game: Game, level: Level, history: Vec<String>) -> Result<String, PlayError> {
         let table = self.doubutsu_table.clone();
         let work = move || {
             let mut rng = rand::rngs::StdRng::from_entropy();
-            game.ai_move(level, table.as_deref(), &mut rng)
+            game.ai_move_after(level, table.as_deref(), &history, &mut rng)
         };
         // A lookup of a millisecond does not wait behind the searches of other games.
         let mv = if Game::thinks_long(level) {

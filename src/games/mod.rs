@@ -464,11 +464,24 @@ impl Game {
         table: Option<&doubutsu::TableFile>,
         rng: &mut impl Rng,
     ) -> Result<Option<String>, AiError> {
+        self.ai_move_after(level, table, &[], rng)
+    }
+
+    /// [`Game::ai_move`] knowing the moves that led here from the start (`moves`, in any
+    /// accepted spelling): reversi `standard` judges from them how well the human plays (see
+    /// [`reversi::strength`]). Moves that do not lead here are ignored (the seed's human).
+    pub fn ai_move_after(
+        &self,
+        level: Level,
+        table: Option<&doubutsu::TableFile>,
+        moves: &[String],
+        rng: &mut impl Rng,
+    ) -> Result<Option<String>, AiError> {
         if self.to_move().is_none() {
             return Ok(None);
         }
         Ok(Some(match self {
-            Game::Reversi(p) => reversi_reply(p, level, rng).best.to_string(),
+            Game::Reversi(p) => reversi_reply_after(p, level, &human_moves(p, moves), rng).best.to_string(),
             Game::Doubutsu(g) => match (level, table) {
                 (Level::Strongest, Some(t)) => doubutsu::strongest_or_heuristic(t, &g.0, rng)?,
                 (Level::Weakest, _) => doubutsu::weakest(&g.0, rng)?,
@@ -502,16 +515,53 @@ fn doubutsu_side(c: doubutsu::Color) -> Side {
 /// Search depth of the first reversi AI (the benchmark opponent of the stronger levels).
 pub const REVERSI_DEPTH: u32 = 6;
 
-/// The reversi level's reply for the side to move (the bot); the human is the other colour.
-/// `none` thinks for the seed's 2.4 s budget, the sontaku levels for at most 0.8 s.
-pub fn reversi_reply(pos: &reversi::Position, level: Level, rng: &mut impl Rng) -> reversi::Reply {
-    let (level, budget) = match level {
+/// The human's moves of a reversi game (the side not to move in `pos`), with the position each
+/// was played in, if `moves` lead from the start to `pos`; otherwise none.
+fn human_moves(pos: &reversi::Position, moves: &[String]) -> Vec<(reversi::Position, reversi::Move)> {
+    let human = pos.turn().opposite();
+    let mut at = reversi::Position::start();
+    let mut out = Vec::new();
+    for text in moves {
+        let Ok(mv) = text.parse::<reversi::Move>() else { return Vec::new() };
+        if at.turn() == human {
+            out.push((at, mv));
+        }
+        let Ok(next) = at.play(mv) else { return Vec::new() };
+        at = next;
+    }
+    if at == *pos {
+        out
+    } else {
+        Vec::new()
+    }
+}
+
+/// [`reversi_reply`] knowing the human's moves so far (see [`reversi::Engine::reply_with`]).
+pub fn reversi_reply_after(
+    pos: &reversi::Position,
+    level: Level,
+    human_moves: &[(reversi::Position, reversi::Move)],
+    rng: &mut impl Rng,
+) -> reversi::Reply {
+    let (level, budget) = reversi_level(level);
+    let mut engine = reversi::search::Engine::new(reversi::level::TT_BITS);
+    engine.reply_with(reversi::eval::PatternEval::shared(), pos, pos.turn().opposite(), level, budget, human_moves, rng)
+}
+
+fn reversi_level(level: Level) -> (reversi::Level, std::time::Duration) {
+    match level {
         Level::Standard => (reversi::Level::Standard, reversi::level::SONTAKU_BUDGET),
         Level::Highest => (reversi::Level::Highest, reversi::level::SONTAKU_BUDGET),
         Level::None => (reversi::Level::None, reversi::level::DEFAULT_BUDGET),
         // Doubutsu levels never reach a reversi game (Level::parse checks the kind).
         Level::Settai | Level::Strongest | Level::Weakest => (reversi::Level::Standard, reversi::level::SONTAKU_BUDGET),
-    };
+    }
+}
+
+/// The reversi level's reply for the side to move (the bot); the human is the other colour.
+/// `none` thinks for the seed's 2.4 s budget, the sontaku levels for at most 0.8 s.
+pub fn reversi_reply(pos: &reversi::Position, level: Level, rng: &mut impl Rng) -> reversi::Reply {
+    let (level, budget) = reversi_level(level);
     reversi::reply(pos, pos.turn().opposite(), level, budget, rng)
 }
 
@@ -612,6 +662,27 @@ mod tests {
         assert!(Game::needs_table(GameKind::Doubutsu, Level::Settai));
         assert!(!Game::needs_table(GameKind::Doubutsu, Level::Weakest));
         assert!(!Game::needs_table(GameKind::Reversi, Level::None));
+    }
+
+    #[test]
+    fn the_human_moves_of_a_reversi_game_come_with_their_positions_or_not_at_all() {
+        let text = ["f5", "d6", "c3", "d3"];
+        let moves: Vec<String> = text.iter().map(|s| s.to_string()).collect();
+        let mut positions = vec![reversi::Position::start()];
+        for m in text {
+            let next = positions.last().unwrap().play(m.parse().unwrap()).unwrap();
+            positions.push(next);
+        }
+        let pos = positions[4];
+        // Black is to move (the bot), so the human is white: d6 and d3, played after 1 and 3 plies.
+        assert_eq!(pos.turn(), reversi::Color::Black);
+        let got = human_moves(&pos, &moves);
+        let expected: Vec<(reversi::Position, reversi::Move)> =
+            vec![(positions[1], "d6".parse().unwrap()), (positions[3], "d3".parse().unwrap())];
+        assert_eq!(got, expected);
+        // Moves that do not lead to the position, or do not parse, tell nothing.
+        assert!(human_moves(&pos, &moves[..3]).is_empty());
+        assert!(human_moves(&pos, &["f5".to_string(), "zz".to_string()]).is_empty());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! the game's number, so the results do not depend on how many threads played them.
 
 pub mod chart;
+pub mod diagnosis;
 pub mod doubutsu;
 pub mod reversi;
 
@@ -65,6 +66,16 @@ pub struct GameRecord {
     pub ai_time: Duration,
     /// The moves, in the game's notation.
     pub moves: Vec<String>,
+    /// Reversi: (ply, change of the guest's value) for each of the level's moves: what it gave
+    /// away (positive) or took back (negative), by the strong engine's judgement.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ai_gifts: Vec<(u32, i32)>,
+    /// Reversi: the same for the guest's own moves (negative: what its mistakes cost it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub guest_gifts: Vec<(u32, i32)>,
+    /// Reversi: how well the guest played by `standard`'s estimate over its last moves (0..1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guest_strength: Option<f64>,
 }
 
 fn micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -234,10 +245,23 @@ impl Summary {
     }
 
     /// Also holds the row to a median guest margin within `lo..=hi` discs.
-    pub fn with_median_margin(mut self, lo: f64, hi: f64) -> Summary {
-        let median = self.margin_quartiles.map(|q| q[1]);
-        let ok = median.is_some_and(|m| (lo..=hi).contains(&m));
-        self.target = Some(format!("{}, median margin {lo:+}..{hi:+}", self.target.take().unwrap_or_default()));
+    pub fn with_median_margin(self, lo: f64, hi: f64) -> Summary {
+        let ok = self.margin_quartiles.is_some_and(|q| (lo..=hi).contains(&q[1]));
+        self.also(format!("median margin {lo:+}..{hi:+}"), ok)
+    }
+
+    /// Also holds the row to a median ply of certainty (see [`GameRecord::certain_at`]) no
+    /// earlier than `ply`: the guest's win is not settled early.
+    pub fn with_certain_no_earlier_than(self, ply: f64) -> Summary {
+        let ok = self.certain_at_median.is_some_and(|c| c >= ply);
+        self.also(format!("win certain from ply ≥ {ply}"), ok)
+    }
+
+    fn also(mut self, what: String, ok: bool) -> Summary {
+        self.target = Some(match self.target.take() {
+            Some(t) => format!("{t}, {what}"),
+            None => what,
+        });
         self.pass = Some(self.pass.unwrap_or(true) && ok);
         self
     }

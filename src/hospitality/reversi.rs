@@ -12,8 +12,9 @@ use rand::Rng;
 
 use super::{GameRecord, GuestResult};
 use crate::games::reversi::eval::{PatternEval, DISC};
-use crate::games::reversi::level::{DEFAULT_BUDGET, SONTAKU_BUDGET, TT_BITS};
+use crate::games::reversi::level::{position_value, Strong, DEFAULT_BUDGET, SONTAKU_BUDGET, TT_BITS};
 use crate::games::reversi::search::{Clock, Engine};
+use crate::games::reversi::strength;
 use crate::games::reversi::{ai, Color, Level, Move, Position};
 
 /// Node clock of `highest` (its classic-evaluation search ran at about 7 M nodes/s here).
@@ -31,37 +32,45 @@ pub struct ReversiLevel {
     pub level: Level,
     /// Thinking time per move (the bot's: 0.8 s for the sontaku levels, 2.4 s for `none`).
     pub budget: Duration,
+    /// The factor applied to the bot's budget, applied to the guests' own budgets too.
+    pub scale: f64,
+    /// `standard` models its human by the strength shown in the game (the bot's way since
+    /// issue 15); `false` for seed 001's pessimistic human (`standard-seed`, for comparison).
+    pub models_human: bool,
 }
 
 impl ReversiLevel {
-    /// Parses `standard`, `highest` or `none`; `scale` multiplies the bot's budget.
+    /// Parses `standard`, `standard-seed`, `highest` or `none`; `scale` multiplies the bot's budget.
     pub fn parse(s: &str, scale: f64) -> Option<ReversiLevel> {
-        let level = match s.trim().to_ascii_lowercase().as_str() {
-            "standard" => Level::Standard,
-            "highest" => Level::Highest,
-            "none" => Level::None,
+        let (level, models_human) = match s.trim().to_ascii_lowercase().as_str() {
+            "standard" => (Level::Standard, true),
+            "standard-seed" => (Level::Standard, false),
+            "highest" => (Level::Highest, false),
+            "none" => (Level::None, false),
             _ => return None,
         };
-        Some(ReversiLevel { level, budget: bot_budget(level).mul_f64(scale) })
+        Some(ReversiLevel { level, budget: bot_budget(level).mul_f64(scale), scale, models_human })
     }
 
     /// The name used in reports.
     pub fn name(&self) -> &'static str {
         match self.level {
+            Level::Standard if !self.models_human => "standard-seed",
             Level::Standard => "standard",
             Level::Highest => "highest",
             Level::None => "none",
         }
     }
 
-    fn reply<R: Rng>(&self, eval: &PatternEval, pos: &Position, rng: &mut R) -> Move {
+    fn reply<R: Rng>(&self, eval: &PatternEval, pos: &Position, guest_moves: &[(Position, Move)], rng: &mut R) -> Move {
         let clock = match self.level {
             Level::None => STRONG_CLOCK,
             Level::Standard => STANDARD_CLOCK,
             Level::Highest => HIGHEST_CLOCK,
         };
         let mut engine = Engine::new(TT_BITS).with_clock(clock);
-        engine.reply(eval, pos, pos.turn().opposite(), self.level, self.budget, rng).best
+        let seen = if self.models_human { guest_moves } else { &[] };
+        engine.reply_with(eval, pos, pos.turn().opposite(), self.level, self.budget, seen, rng).best
     }
 }
 
@@ -88,13 +97,43 @@ pub enum ReversiGuest {
     Foundation,
     /// Our strongest engine (`none`) at the same thinking time as the level under test.
     None,
+    /// `none` at a thinking time of its own, in milliseconds (a club or strong player).
+    NoneAt(u32),
+    /// A strong player who sometimes errs: every move valued by `none` (all root moves, 0.5 s),
+    /// then played with probability ∝ exp(value / T), T in discs.
+    Softmax(f64),
 }
+
+/// Thinking time of the [`ReversiGuest::Softmax`] guests' analysis.
+pub const SOFTMAX_BUDGET: Duration = Duration::from_millis(500);
 
 impl ReversiGuest {
     /// Every guest, from the weakest to the strongest.
     pub fn all() -> Vec<ReversiGuest> {
         use ReversiGuest::*;
-        vec![Random, Greedy, Positional, AlphaBeta(2), AlphaBeta(4), AlphaBeta(6), None]
+        vec![
+            Random,
+            Greedy,
+            Positional,
+            AlphaBeta(2),
+            AlphaBeta(4),
+            AlphaBeta(6),
+            AlphaBeta(8),
+            Softmax(3.0),
+            NoneAt(100),
+            Softmax(1.0),
+            NoneAt(500),
+            None,
+            NoneAt(2400),
+        ]
+    }
+
+    /// Whether this guest models a club or strong player (the ladder added by issue 15).
+    pub fn is_strong(&self) -> bool {
+        matches!(
+            self,
+            ReversiGuest::AlphaBeta(7..) | ReversiGuest::None | ReversiGuest::NoneAt(_) | ReversiGuest::Softmax(_)
+        )
     }
 
     /// The name used in reports and on the command line, e.g. `alphabeta(4)`.
@@ -106,6 +145,8 @@ impl ReversiGuest {
             ReversiGuest::AlphaBeta(d) => format!("alphabeta({d})"),
             ReversiGuest::Foundation => "foundation".into(),
             ReversiGuest::None => "none".into(),
+            ReversiGuest::NoneAt(ms) => format!("none({})", *ms as f64 / 1000.0),
+            ReversiGuest::Softmax(t) => format!("softmax({t})"),
         }
     }
 
@@ -118,18 +159,26 @@ impl ReversiGuest {
             "positional" => Some(ReversiGuest::Positional),
             "foundation" => Some(ReversiGuest::Foundation),
             "none" => Some(ReversiGuest::None),
-            _ => s
-                .strip_prefix("alphabeta(")
-                .and_then(|r| r.strip_suffix(')'))
-                .and_then(|d| d.parse().ok())
-                .filter(|d| (1..=10).contains(d))
-                .map(ReversiGuest::AlphaBeta),
+            _ => {
+                let arg = |name: &str| s.strip_prefix(name).and_then(|r| r.strip_prefix('(')?.strip_suffix(')'));
+                if let Some(d) = arg("alphabeta") {
+                    d.trim().parse().ok().filter(|d| (1..=10).contains(d)).map(ReversiGuest::AlphaBeta)
+                } else if let Some(secs) = arg("none") {
+                    let secs: f64 = secs.trim().parse().ok()?;
+                    (secs > 0.0 && secs <= 60.0).then(|| ReversiGuest::NoneAt((secs * 1000.0).round() as u32))
+                } else if let Some(t) = arg("softmax") {
+                    let t: f64 = t.trim().parse().ok()?;
+                    (t > 0.0 && t.is_finite()).then_some(ReversiGuest::Softmax(t))
+                } else {
+                    Option::None
+                }
+            }
         }
     }
 
-    /// The guest's move in `pos` (which must not be over). `budget` is the thinking time of
-    /// the `none` guest.
-    pub fn choose<R: Rng>(&self, eval: &PatternEval, pos: &Position, budget: Duration, rng: &mut R) -> Move {
+    /// The guest's move in `pos` (which must not be over), against `level` (the `none` guest
+    /// thinks as long as the level; the others' budgets are scaled as the level's).
+    pub fn choose<R: Rng>(&self, eval: &PatternEval, pos: &Position, level: &ReversiLevel, rng: &mut R) -> Move {
         let moves = pos.legal_moves();
         if moves == [Move::Pass] {
             return Move::Pass;
@@ -158,12 +207,38 @@ impl ReversiGuest {
             ),
             ReversiGuest::AlphaBeta(d) => ai::choose_move_with(pos, d, 0, rng).best,
             ReversiGuest::Foundation => ai::choose_move(pos, 6, rng).best,
-            ReversiGuest::None => {
+            ReversiGuest::None | ReversiGuest::NoneAt(_) => {
+                let budget = match *self {
+                    ReversiGuest::NoneAt(ms) => Duration::from_millis(ms as u64).mul_f64(level.scale),
+                    _ => level.budget,
+                };
                 let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);
                 engine.reply(eval, pos, pos.turn().opposite(), Level::None, budget, rng).best
             }
+            ReversiGuest::Softmax(t) => {
+                let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);
+                engine.set_deadline(Some(engine.now() + SOFTMAX_BUDGET.mul_f64(level.scale)));
+                let r = engine
+                    .iterate(&Strong(eval), pos.player(), pos.opponent(), 60, true, DISC)
+                    .expect("the guest has a placement");
+                softmax_pick(&r.scores, t, rng)
+            }
         }
     }
+}
+
+/// Plays square `sq` of `scores` (values in 1/[`DISC`] discs) with probability ∝ exp(v / t).
+fn softmax_pick<R: Rng>(scores: &[(u8, i32)], t: f64, rng: &mut R) -> Move {
+    let top = scores.iter().map(|&(_, v)| v).max().expect("moves") as f64;
+    let weights: Vec<f64> = scores.iter().map(|&(_, v)| ((v as f64 - top) / DISC as f64 / t).exp()).collect();
+    let mut x = rng.gen::<f64>() * weights.iter().sum::<f64>();
+    for (&(sq, _), w) in scores.iter().zip(&weights) {
+        if x < *w {
+            return Move::Place(crate::games::reversi::Square::new(sq).expect("square"));
+        }
+        x -= w;
+    }
+    Move::Place(crate::games::reversi::Square::new(scores[0].0).expect("square"))
 }
 
 const CORNERS: u64 = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63);
@@ -176,15 +251,16 @@ pub fn is_tell(pos: &Position, mv: Move) -> bool {
     gives_corner(mv) && pos.legal_moves().into_iter().any(|m| m != mv && !gives_corner(m))
 }
 
-/// The guest's view of `pos` in discs: the exact margin once the game is over, else the
-/// pattern evaluation.
-fn value_for(eval: &PatternEval, pos: &Position, guest: Color) -> i32 {
+/// The guest's view of `pos` in discs: the exact margin once the game is over, else what the
+/// strong engine makes of it ([`position_value`]: exact from 14 empties, a depth-6 search
+/// before), so that a gift shows when it is made, not when the static evaluation notices.
+fn value_for(engine: &mut Engine, eval: &PatternEval, pos: &Position, guest: Color) -> i32 {
     let mover_view = match pos.outcome() {
         Some(o) => {
             let (mine, theirs) = if pos.turn() == Color::Black { (o.black, o.white) } else { (o.white, o.black) };
             mine as i32 - theirs as i32
         }
-        None => eval.eval(pos.player(), pos.opponent()) / DISC,
+        None => position_value(engine, eval, pos),
     };
     if pos.turn() == guest {
         mover_view
@@ -204,17 +280,22 @@ pub fn play_game<R: Rng>(
     let mut pos = Position::start();
     let mut record = GameRecord::default();
     let mut ai_time = Duration::ZERO;
-    record.values.push(value_for(eval, &pos, guest_colour));
+    let mut judge = Engine::new(18);
+    let mut guest_moves: Vec<(Position, Move)> = Vec::new();
+    record.values.push(value_for(&mut judge, eval, &pos, guest_colour));
     while !pos.is_game_over() {
         let guest_to_move = pos.turn() == guest_colour;
         let mv = if guest_to_move {
-            guest.choose(eval, &pos, level.budget, rng)
+            guest.choose(eval, &pos, &level, rng)
         } else {
             let started = Instant::now();
-            let mv = level.reply(eval, &pos, rng);
+            let mv = level.reply(eval, &pos, &guest_moves, rng);
             ai_time += started.elapsed();
             mv
         };
+        if guest_to_move {
+            guest_moves.push((pos, mv));
+        }
         if mv != Move::Pass {
             let tell = is_tell(&pos, mv);
             if guest_to_move {
@@ -227,7 +308,18 @@ pub fn play_game<R: Rng>(
         }
         record.moves.push(mv.to_string());
         pos = pos.play(mv).expect("players choose legal moves");
-        record.values.push(value_for(eval, &pos, guest_colour));
+        let before = *record.values.last().expect("the start is valued");
+        let after = value_for(&mut judge, eval, &pos, guest_colour);
+        if mv != Move::Pass {
+            let ply = record.moves.len() as u32 - 1;
+            // A gift is what a move hands the guest; the guest's own moves gift it a negative amount.
+            if guest_to_move {
+                record.guest_gifts.push((ply, after - before));
+            } else {
+                record.ai_gifts.push((ply, after - before));
+            }
+        }
+        record.values.push(after);
     }
     let outcome = pos.outcome().expect("the game is over");
     let (g, a) =
@@ -241,6 +333,7 @@ pub fn play_game<R: Rng>(
     };
     record.plies = record.moves.len() as u32;
     record.ai_time = ai_time;
+    record.guest_strength = Some(strength::estimate(&mut judge, eval, &guest_moves).value);
     record.finish_curve();
     record
 }
@@ -259,10 +352,34 @@ mod tests {
         }
         assert_eq!(ReversiGuest::parse("alphabeta(0)"), None);
         assert_eq!(ReversiGuest::parse("minimax"), None);
+        assert_eq!(ReversiGuest::parse(" None(0.5) "), Some(ReversiGuest::NoneAt(500)));
+        assert_eq!(ReversiGuest::parse("none(0)"), None);
+        assert_eq!(ReversiGuest::parse("softmax(2.5)"), Some(ReversiGuest::Softmax(2.5)));
+        assert_eq!(ReversiGuest::parse("softmax(-1)"), None);
         for l in ["standard", "highest", "none"] {
             assert_eq!(ReversiLevel::parse(l, 1.0).map(|l| l.name()), Some(l));
         }
         assert_eq!(ReversiLevel::parse("none", 0.5).unwrap().budget, DEFAULT_BUDGET / 2);
+    }
+
+    #[test]
+    fn softmax_follows_the_temperature() {
+        let scores = [(0u8, 4 * DISC), (1, 2 * DISC), (2, -6 * DISC)];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+        let share_of_best = |t: f64, rng: &mut rand::rngs::StdRng| {
+            (0..4000)
+                .filter(|_| {
+                    softmax_pick(&scores, t, rng) == Move::Place(crate::games::reversi::Square::new(0).unwrap())
+                })
+                .count() as f64
+                / 4000.0
+        };
+        // exp(0) : exp(-2/t) : exp(-10/t), normalised.
+        let expected = |t: f64| 1.0 / (1.0 + (-2.0 / t).exp() + (-10.0 / t).exp());
+        for t in [0.5, 1.0, 3.0] {
+            let got = share_of_best(t, &mut rng);
+            assert!((got - expected(t)).abs() < 0.03, "t = {t}: {got} vs {}", expected(t));
+        }
     }
 
     #[test]

@@ -9,7 +9,8 @@ use rand::Rng;
 use super::board::{moves, Color, Move, Position, Square};
 use super::eval::{PatternEval, DISC};
 use super::search::{final_margin, Engine, Objective};
-use super::sontaku::{Sontaku, SontakuStage};
+use super::sontaku::{HumanModel, Sontaku, SontakuStage};
+use super::strength;
 
 /// Default thinking time of the strong level.
 pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2400);
@@ -143,7 +144,7 @@ pub fn position_value(engine: &mut Engine, eval: &PatternEval, pos: &Position) -
 }
 
 impl Engine {
-    /// [`reply`] with this engine's table and the given evaluator.
+    /// [`reply`] with this engine's table and the given evaluator, against seed 001's human.
     pub fn reply(
         &mut self,
         eval: &PatternEval,
@@ -151,6 +152,23 @@ impl Engine {
         human: Color,
         level: Level,
         budget: Duration,
+        rng: &mut impl Rng,
+    ) -> Reply {
+        self.reply_with(eval, pos, human, level, budget, &[], rng)
+    }
+
+    /// [`Engine::reply`] that also knows the human's moves so far (`(position, move)` in the
+    /// order played): `standard` estimates from them how well the human plays and models its
+    /// human accordingly ([`HumanModel`]); the estimate is part of the thinking time.
+    #[allow(clippy::too_many_arguments)]
+    pub fn reply_with(
+        &mut self,
+        eval: &PatternEval,
+        pos: &Position,
+        human: Color,
+        level: Level,
+        budget: Duration,
+        human_moves: &[(Position, Move)],
         rng: &mut impl Rng,
     ) -> Reply {
         debug_assert_ne!(human, pos.turn(), "the bot is the side to move");
@@ -178,9 +196,14 @@ impl Engine {
         let mut reply = match level {
             Level::Standard | Level::Highest => {
                 let budget = budget.min(SONTAKU_BUDGET);
-                self.set_deadline(Some(start + budget));
                 let which = if level == Level::Standard { Sontaku::Standard } else { Sontaku::Highest };
-                let c = self.sontaku(which, p, o, rng);
+                let model = if which == Sontaku::Standard && !human_moves.is_empty() {
+                    HumanModel { strength: strength::estimate(self, eval, human_moves).value }
+                } else {
+                    HumanModel::SEED
+                };
+                self.set_deadline(Some(start + budget));
+                let c = self.sontaku_for(which, p, o, model, rng);
                 let stage = match c.stage {
                     SontakuStage::Midgame => Stage::Midgame,
                     SontakuStage::FullRead => Stage::FullRead,

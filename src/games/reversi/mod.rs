@@ -30,6 +30,7 @@ pub mod notation;
 pub mod perft;
 pub mod search;
 pub mod sontaku;
+pub mod strength;
 pub mod train;
 pub mod tt;
 
