@@ -49,6 +49,14 @@ pub const PERFECT_BONUS: i32 = 16_000;
 /// Most that one midgame move of `standard` may give away (tenths of a disc), by the strong
 /// engine's judgement against the CPU's best move, once the human has shown some strength.
 pub const GIFT_CAP: i32 = 60;
+/// Against a human of shown strength, the 2nd or 3rd move of the 35% jitter must be within this
+/// much of the best move's value (units of [`standard_desirability`]: 1.5 discs of shortfall):
+/// a strong human takes whatever a random 2nd move gives away.
+pub const JITTER_SPAN: i32 = 150;
+/// Strength from which the full read starts to trust the human to find the best reply; below it
+/// the seed's guarantee (a win whatever the human plays) holds, since a beginner's blunders in
+/// the last moves cannot be given back.
+pub const TRUSTED_STRENGTH: f64 = 0.5;
 
 /// Who `standard` believes it plays against (a deviation from seed 001, measured in
 /// BENCHMARKS.md, 2026-12-01).
@@ -445,8 +453,10 @@ impl Engine {
                 let seed_value = seed.as_ref().and_then(|v| v.iter().find(|&&(m, _)| m == sq)).map(|&(_, v)| v);
                 let true_value =
                     lead_of(sq).map(|l| if exact { standard_final_value(l) } else { standard_desirability(l) });
+                // The exact read trusts only a clearly strong human (see TRUSTED_STRENGTH).
+                let w = if exact { ((s - TRUSTED_STRENGTH) / (0.9 - TRUSTED_STRENGTH)).clamp(0.0, 1.0) } else { s };
                 let v = match (seed_value, true_value) {
-                    (Some(a), Some(b)) => ((1.0 - s) * a as f64 + s * b as f64).round() as i32,
+                    (Some(a), Some(b)) => ((1.0 - w) * a as f64 + w * b as f64).round() as i32,
                     (Some(a), None) => a,
                     (None, Some(b)) => b,
                     (None, None) => -INF,
@@ -462,7 +472,8 @@ impl Engine {
         let tied: Vec<u8> = values.iter().filter(|&&(_, v)| v >= top - near).map(|&(sq, _)| sq).collect();
         let own = if tied.len() > 1 { self.own_interest(p, o, &tied) } else { Vec::new() };
         let ranked = rank_moves(&values, &own, near);
-        let index = jitter_index(ranked.len(), full_read, rng);
+        let reasonable = ranked.iter().take_while(|&&(_, v)| v >= top - JITTER_SPAN).count();
+        let index = jitter_index(reasonable, full_read, rng);
         let stage = if exact { SontakuStage::FullRead } else { SontakuStage::Midgame };
         SontakuChoice { best: ranked[index].0, ranked, depth, stage, jittered: index > 0 }
     }
