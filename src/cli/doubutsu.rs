@@ -9,7 +9,8 @@ use rand::Rng;
 
 use crate::games::doubutsu::table::{build_standard, BuildOptions, Table, TableFile};
 use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
-use crate::i18n::Lang;
+use crate::games::{GameKind, Level, Side};
+use crate::i18n::{level_name, side_name, Lang};
 
 /// The table file: `--table`, else `<SETTAI_DATA_DIR>/doubutsu.tb`.
 pub fn table_path(explicit: Option<PathBuf>, data_dir: &Path) -> PathBuf {
@@ -25,6 +26,16 @@ pub enum DoubutsuLevel {
     Strongest,
     /// 雑魚: random, but takes a win in one and avoids a loss in one.
     Weakest,
+}
+
+impl From<DoubutsuLevel> for Level {
+    fn from(level: DoubutsuLevel) -> Level {
+        match level {
+            DoubutsuLevel::Settai => Level::Settai,
+            DoubutsuLevel::Strongest => Level::Strongest,
+            DoubutsuLevel::Weakest => Level::Weakest,
+        }
+    }
 }
 
 /// Replays a move list such as "B3B2 C1C2", naming the first bad move.
@@ -156,8 +167,10 @@ pub fn ai(level: DoubutsuLevel, moves: &str, json: bool, table_path: &Path, rng:
     Ok(())
 }
 
-/// A plain text board: sente's pieces upper case, gote's lower case, hands below.
-pub fn text_board(pos: &Position) -> String {
+/// A plain text board: sente's pieces upper case, gote's lower case, hands below, then whose
+/// move it is while the game goes on.
+pub fn text_board(game: &Game) -> String {
+    let pos = game.position();
     let mut out = String::from("    A  B  C\n");
     for row in 0..4 {
         out.push_str(&format!(" {} ", row + 1));
@@ -175,12 +188,11 @@ pub fn text_board(pos: &Position) -> String {
     let hand = |c: Color| {
         Role::HAND.iter().flat_map(|&r| std::iter::repeat_n(r.letter(), pos.hand(c, r) as usize)).collect::<String>()
     };
-    out.push_str(&format!(
-        "hands: sente [{}] gote [{}]; {:?} to move",
-        hand(Color::Sente),
-        hand(Color::Gote),
-        pos.turn()
-    ));
+    out.push_str(&format!("hands: sente [{}] gote [{}]", hand(Color::Sente), hand(Color::Gote)));
+    if game.outcome().is_none() {
+        let side = if pos.turn() == Color::Sente { Side::First } else { Side::Second };
+        out.push_str(&format!("; {} to move", side_name(GameKind::Doubutsu, side, Lang::En)));
+    }
     out
 }
 
@@ -190,9 +202,10 @@ pub fn play(level: DoubutsuLevel, table_path: &Path, rng: &mut impl Rng) -> anyh
     let mut game = Game::new();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    println!("settai — doubutsu shogi against the AI ({level:?}). You are sente (upper case). Moves like `B3B2` or `E*B2`; `moves`; `quit`.");
+    let name = level_name(level.into(), Lang::En);
+    println!("settai — doubutsu shogi against the AI ({name}). You are sente (upper case). Moves like `B3B2` or `E*B2`; `moves`; `quit`.");
     while game.outcome().is_none() {
-        println!("\n{}", text_board(game.position()));
+        println!("\n{}", text_board(&game));
         if game.position().turn() == Color::Gote {
             let mv = reply(level, &game, table.as_ref(), rng)?;
             println!("AI plays {mv}");
@@ -217,14 +230,15 @@ pub fn play(level: DoubutsuLevel, table_path: &Path, rng: &mut impl Rng) -> anyh
             },
         }
     }
-    println!("\n{}", text_board(game.position()));
-    println!("{:?}", game.outcome().expect("loop ends when the game does"));
+    println!("\n{}", text_board(&game));
+    let outcome = crate::games::Game::Doubutsu(crate::games::DoubutsuGame(game)).outcome();
+    println!("{}", super::game_over_line(&outcome.expect("the loop ends when the game does"), Side::First));
     Ok(())
 }
 
 /// `settai render doubutsu`.
 pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
     let game = crate::games::Game::Doubutsu(crate::games::DoubutsuGame(replay(moves)?));
-    let banner = game.outcome().map(|o| format!("{:?} {:?}", o.winner, o.reason));
+    let banner = crate::render::result_banner(&game, lang);
     Ok(crate::render::game_png(&game, None, lang, banner.as_deref(), &Default::default()))
 }

@@ -11,7 +11,7 @@ use rand::SeedableRng;
 
 use crate::config::Config;
 use crate::games::{self, reversi, Game, GameKind, Level, Side};
-use crate::i18n::Lang;
+use crate::i18n::{level_name, side_name, Lang, Msg};
 use crate::{discord, render, service, store};
 
 mod bench;
@@ -324,7 +324,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let png = match game {
                 GameArg::Reversi => {
                     let (game, last) = replay_with_last(GameKind::Reversi, &moves)?;
-                    let banner = game.outcome().map(|o| result_line(&o));
+                    let banner = render::result_banner(&game, lang);
                     render::game_png(
                         &game,
                         last.as_ref().map(|(g, m)| (g, m.as_str())),
@@ -493,15 +493,6 @@ fn replay_with_last(kind: GameKind, moves: &str) -> anyhow::Result<(Game, Option
     }
 }
 
-fn result_line(outcome: &games::Outcome) -> String {
-    let score = outcome.score.map(|(a, b)| format!(" {a}-{b}")).unwrap_or_default();
-    match outcome.winner {
-        Some(Side::First) => format!("Black wins{score}"),
-        Some(Side::Second) => format!("White wins{score}"),
-        None => format!("Draw{score}"),
-    }
-}
-
 fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Option<u64>) -> anyhow::Result<()> {
     let level = level_or_default(kind, level)?;
     let game = games::replay(kind, &split_moves(moves))?;
@@ -618,7 +609,8 @@ fn play(kind: GameKind, level: Option<String>, side: SideArg, seed: Option<u64>)
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     println!(
-        "settai — {kind} against the AI ({level}). Type a move like `d3`, `moves` for legal moves, `quit` to stop."
+        "settai — {kind} against the AI ({}). Type a move like `d3`, `moves` for legal moves, `quit` to stop.",
+        level_name(level, Lang::En)
     );
     while let Some(to_move) = game.to_move() {
         println!("\n{}", text_board(&game));
@@ -649,14 +641,15 @@ fn play(kind: GameKind, level: Option<String>, side: SideArg, seed: Option<u64>)
     }
     println!("\n{}", text_board(&game));
     if let Some(o) = game.outcome() {
-        let verdict = match o.winner {
-            Some(s) if s == human => "You win!",
-            Some(_) => "The AI wins.",
-            None => "Draw.",
-        };
-        println!("{} {verdict}", result_line(&o));
+        println!("{}", game_over_line(&o, human));
     }
     Ok(())
+}
+
+/// The end of a terminal game from the human's side, through the catalogue ("you win", "I win").
+pub(crate) fn game_over_line(outcome: &games::Outcome, human: Side) -> String {
+    let human_won = outcome.winner.map(|w| w == human);
+    Msg::GameOver { human_won, score: outcome.score, reason: Some(outcome.reason) }.text(Lang::En)
 }
 
 /// A plain text board: `X` black, `O` white, `*` legal moves for the side to move.
@@ -683,19 +676,14 @@ pub fn text_board(game: &Game) -> String {
                 }
                 out.push('\n');
             }
-            let turn = match p.turn() {
-                reversi::Color::Black => "black (X)",
-                reversi::Color::White => "white (O)",
-            };
-            out.push_str(&format!(
-                "X {}  O {}  — {} to move",
-                p.count(reversi::Color::Black),
-                p.count(reversi::Color::White),
-                turn
-            ));
+            out.push_str(&format!("X {}  O {}", p.count(reversi::Color::Black), p.count(reversi::Color::White)));
+            if let Some(side) = game.to_move() {
+                let mark = if side == Side::First { "X" } else { "O" };
+                out.push_str(&format!("  — {} ({mark}) to move", side_name(GameKind::Reversi, side, Lang::En)));
+            }
             out
         }
-        Game::Doubutsu(g) => doubutsu::text_board(g.0.position()),
+        Game::Doubutsu(g) => doubutsu::text_board(&g.0),
     }
 }
 
