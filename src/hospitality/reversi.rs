@@ -34,12 +34,13 @@ pub struct ReversiLevel {
 }
 
 impl ReversiLevel {
-    /// Parses `standard`, `highest` or `none`; `scale` multiplies the bot's budget.
+    /// Parses `standard`, `highest` or `none` (or an alias such as `no-mercy`: the bot's own
+    /// parser decides); `scale` multiplies the bot's budget.
     pub fn parse(s: &str, scale: f64) -> Option<ReversiLevel> {
-        let level = match s.trim().to_ascii_lowercase().as_str() {
-            "standard" => Level::Standard,
-            "highest" => Level::Highest,
-            "none" => Level::None,
+        let level = match crate::games::Level::parse(crate::games::GameKind::Reversi, s).ok()? {
+            crate::games::Level::Standard => Level::Standard,
+            crate::games::Level::Highest => Level::Highest,
+            crate::games::Level::None => Level::None,
             _ => return None,
         };
         Some(ReversiLevel { level, budget: bot_budget(level).mul_f64(scale) })
@@ -263,6 +264,11 @@ mod tests {
             assert_eq!(ReversiLevel::parse(l, 1.0).map(|l| l.name()), Some(l));
         }
         assert_eq!(ReversiLevel::parse("none", 0.5).unwrap().budget, DEFAULT_BUDGET / 2);
+        // The name admins are shown (the README's) is accepted too.
+        for alias in ["no mercy", "no-mercy"] {
+            assert_eq!(ReversiLevel::parse(alias, 1.0).map(|l| l.name()), Some("none"), "{alias:?}");
+        }
+        assert_eq!(ReversiLevel::parse("settai", 1.0), None);
     }
 
     #[test]
