@@ -1,6 +1,6 @@
 //! The doubutsu shogi commands: perft, the table (build, stats, probe), the AI and terminal play.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -10,7 +10,7 @@ use rand::Rng;
 use crate::games::doubutsu::table::{build_standard, BuildOptions, Table, TableFile};
 use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
 use crate::games::{GameKind, Level, Side};
-use crate::i18n::{level_name, side_name, Lang};
+use crate::i18n::{side_name, Lang};
 
 /// The table file: `--table`, else `<SETTAI_DATA_DIR>/doubutsu.tb`.
 pub fn table_path(explicit: Option<PathBuf>, data_dir: &Path) -> PathBuf {
@@ -18,7 +18,7 @@ pub fn table_path(explicit: Option<PathBuf>, data_dir: &Path) -> PathBuf {
 }
 
 /// The doubutsu levels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DoubutsuLevel {
     /// 接待: answers a move of divergence d with the best move of divergence at most d.
     Settai,
@@ -28,12 +28,14 @@ pub enum DoubutsuLevel {
     Weakest,
 }
 
-impl From<DoubutsuLevel> for Level {
-    fn from(level: DoubutsuLevel) -> Level {
+impl DoubutsuLevel {
+    /// From a level that [`Level::parse`] accepted for doubutsu.
+    pub fn from_level(level: Level) -> DoubutsuLevel {
         match level {
-            DoubutsuLevel::Settai => Level::Settai,
-            DoubutsuLevel::Strongest => Level::Strongest,
-            DoubutsuLevel::Weakest => Level::Weakest,
+            Level::Strongest => DoubutsuLevel::Strongest,
+            Level::Weakest => DoubutsuLevel::Weakest,
+            // Level::parse(GameKind::Doubutsu, ..) gives only the three doubutsu levels.
+            _ => DoubutsuLevel::Settai,
         }
     }
 }
@@ -125,7 +127,7 @@ pub fn reply(level: DoubutsuLevel, game: &Game, table: Option<&TableFile>, rng: 
 fn open_for(level: DoubutsuLevel, path: &Path) -> anyhow::Result<Option<TableFile>> {
     match level {
         DoubutsuLevel::Weakest => Ok(None),
-        _ => Ok(Some(TableFile::open(path)?)),
+        _ => Ok(Some(super::open_table(path)?)),
     }
 }
 
@@ -194,46 +196,6 @@ pub fn text_board(game: &Game) -> String {
         out.push_str(&format!("; {} to move", side_name(GameKind::Doubutsu, side, Lang::En)));
     }
     out
-}
-
-/// `settai play doubutsu`: the human is sente.
-pub fn play(level: DoubutsuLevel, table_path: &Path, rng: &mut impl Rng) -> anyhow::Result<()> {
-    let table = open_for(level, table_path)?;
-    let mut game = Game::new();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let name = level_name(level.into(), Lang::En);
-    println!("settai — doubutsu shogi against the AI ({name}). You are sente (upper case). Moves like `B3B2` or `E*B2`; `moves`; `quit`.");
-    while game.outcome().is_none() {
-        println!("\n{}", text_board(&game));
-        if game.position().turn() == Color::Gote {
-            let mv = reply(level, &game, table.as_ref(), rng)?;
-            println!("AI plays {mv}");
-            game.play(mv)?;
-            continue;
-        }
-        print!("your move> ");
-        std::io::stdout().flush()?;
-        let Some(line) = lines.next() else { return Ok(()) };
-        let line = line?;
-        let legal = game.legal_moves().iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
-        match line.trim() {
-            "quit" | "exit" => return Ok(()),
-            "moves" | "?" => println!("legal: {legal}"),
-            input => match input.parse::<Move>() {
-                Err(e) => println!("{e}. Legal: {legal}"),
-                Ok(mv) => {
-                    if let Err(e) = game.play(mv) {
-                        println!("{e}. Legal: {legal}");
-                    }
-                }
-            },
-        }
-    }
-    println!("\n{}", text_board(&game));
-    let outcome = crate::games::Game::Doubutsu(crate::games::DoubutsuGame(game)).outcome();
-    println!("{}", super::game_over_line(&outcome.expect("the loop ends when the game does"), Side::First));
-    Ok(())
 }
 
 /// `settai render doubutsu`.
