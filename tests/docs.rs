@@ -71,3 +71,63 @@ fn the_licence_and_the_toolchain_are_declared() {
     let readme = read("README.md");
     assert!(readme.contains(&format!("Rust ({rust_version} or newer)")), "the README names rust-version");
 }
+
+/// The README's example systemd unit: `[Section]` -> (key, value) lines, in order.
+fn readme_unit() -> Vec<(String, Vec<(String, String)>)> {
+    let readme = read("README.md");
+    let start = readme.find("```ini").expect("an ini block in the README") + "```ini".len();
+    let block = &readme[start..start + readme[start..].find("```").unwrap()];
+    let mut sections: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for line in block.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            sections.push((name.to_string(), Vec::new()));
+        } else {
+            let (key, value) = line.split_once('=').unwrap_or_else(|| panic!("not key=value: {line:?}"));
+            sections.last_mut().expect("a section first").1.push((key.to_string(), value.to_string()));
+        }
+    }
+    sections
+}
+
+#[test]
+fn the_readme_systemd_unit_is_sensible() {
+    let unit = readme_unit();
+    let names: Vec<&str> = unit.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Unit", "Service", "Install"]);
+    let get = |section: &str, key: &str| -> Vec<String> {
+        let (_, entries) = unit.iter().find(|(n, _)| n == section).unwrap();
+        entries.iter().filter(|(k, _)| k == key).map(|(_, v)| v.clone()).collect()
+    };
+    let after = get("Unit", "After").join(" ");
+    assert!(after.contains("network-online.target") && after.contains("postgresql.service"), "{after}");
+
+    // ExecStart: an absolute path to the installed command, with arguments settai accepts.
+    let exec = get("Service", "ExecStart");
+    assert_eq!(exec.len(), 1);
+    let words: Vec<&str> = exec[0].split_whitespace().collect();
+    assert!(words[0].starts_with('/') && words[0].ends_with("/settai"), "{exec:?}");
+    let readme = read("README.md");
+    let bin_dir = words[0].trim_end_matches("/settai").trim_end_matches("/bin");
+    assert!(readme.contains(&format!("--root {bin_dir}")), "the README installs settai where ExecStart looks");
+    use clap::Parser as _;
+    settai::cli::Cli::try_parse_from(words.iter().copied()).unwrap_or_else(|e| panic!("ExecStart {exec:?}: {e}"));
+    assert_eq!(words[1], "serve");
+
+    // Restarted after a failure only: SIGTERM (systemctl stop) ends it with success.
+    let restart = get("Service", "Restart");
+    assert!(restart == ["on-failure"] || restart == ["always"], "{restart:?}");
+    let kill = get("Service", "KillSignal");
+    assert!(kill.is_empty() || kill == ["SIGTERM"] || kill == ["SIGINT"], "settai handles {kill:?}");
+
+    // The token comes from the environment file; every variable set is one settai reads.
+    let file = get("Service", "EnvironmentFile");
+    assert_eq!(file.len(), 1);
+    assert!(file[0].ends_with("/.env"), "{file:?}");
+    let known = read(".env.example");
+    for assignment in get("Service", "Environment") {
+        let (name, value) = assignment.split_once('=').unwrap_or_else(|| panic!("{assignment:?}"));
+        assert!(known.contains(&format!("\n{name}=")), "{name} is not a variable settai reads");
+        assert!(!value.is_empty() && name != "DISCORD_TOKEN", "{assignment:?}");
+    }
+    assert_eq!(get("Install", "WantedBy"), ["multi-user.target"]);
+}

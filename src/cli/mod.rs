@@ -343,7 +343,7 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", shell::for_this_shell(&format!("{e:#}")));
+            eprintln!("error: {}", shell::for_this_shell(&crate::report::one_line(e.as_ref())));
             ExitCode::from(2)
         }
     }
@@ -456,6 +456,7 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
              Meanwhile `settai play reversi` lets you try the game in this terminal."
         );
     };
+    crate::config::check_token_shape(&token)?;
     let signatures = match (http, &config.discord_public_key) {
         (None, _) => None,
         (Some(_), None) => bail!(
@@ -467,15 +468,41 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {
-        let store = store::Store::connect(&config.database_url).await.with_context(|| {
-            format!("could not open the database at {}", crate::config::redact_url(&config.database_url))
-        })?;
+        // Ctrl-C and SIGTERM (systemd, containers) both stop the bot the same graceful way, in
+        // whichever step it is.
+        let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            let signal = shutdown_signal().await;
+            tracing::info!("{signal} received: shutting down");
+            let _ = stop_tx.send(true);
+        });
+        let stopped = move || {
+            let mut rx = stop_rx.clone();
+            async move {
+                let _ = rx.wait_for(|stop| *stop).await;
+            }
+        };
+        let database = crate::config::redact_url(&config.database_url);
+        tracing::info!("opening the database at {database}");
+        let store = tokio::select! {
+            store = store::Store::connect(&config.database_url) => {
+                store.with_context(|| format!("could not open the database at {database}"))?
+            }
+            () = stopped() => return Ok(()),
+        };
+        tracing::info!("database ready (migrations applied)");
         let table_path = config.data_dir.join("doubutsu.tb");
         let table = match crate::games::doubutsu::TableFile::open(&table_path) {
-            Ok(t) => Some(std::sync::Arc::new(t)),
+            Ok(t) => {
+                tracing::info!("doubutsu table ready ({})", table_path.display());
+                Some(std::sync::Arc::new(t))
+            }
             Err(e) => {
                 // Reversi and the table-free doubutsu level keep working without it.
-                tracing::warn!("{e}; doubutsu games at the settai and strongest levels are refused until it exists");
+                tracing::warn!(
+                    "{}; doubutsu games at the settai and strongest levels are refused until it exists",
+                    shell::for_this_shell(&e.to_string())
+                );
                 None
             }
         };
@@ -487,25 +514,45 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
             idle_sweep: discord::IDLE_SWEEP,
             shards,
         };
-        let running = async move {
-            match (http, signatures) {
-                (Some(address), Some(signatures)) => {
-                    let listener = tokio::net::TcpListener::bind(address)
-                        .await
-                        .with_context(|| format!("could not listen on {address}"))?;
-                    discord::endpoint::serve(listener, connection, signatures, service).await
-                }
-                _ => discord::run(connection, service).await,
+        tracing::info!("connecting to Discord");
+        let ended = match (http, signatures) {
+            (Some(address), Some(signatures)) => {
+                let listener = tokio::net::TcpListener::bind(address)
+                    .await
+                    .with_context(|| format!("could not listen on {address}"))?;
+                discord::endpoint::serve_until(listener, connection, signatures, service, stopped()).await
             }
+            _ => discord::run_until(connection, service, stopped()).await,
         };
-        tokio::select! {
-            r = running => r,
-            _ = tokio::signal::ctrl_c() => {
-                tracing::info!("shutting down");
-                Ok(())
+        if ended.is_ok() {
+            tracing::info!("stopped");
+        }
+        ended
+    })
+}
+
+/// Resolves at Ctrl-C or SIGTERM, naming which.
+async fn shutdown_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => tokio::select! {
+                _ = tokio::signal::ctrl_c() => "Ctrl-C",
+                _ = term.recv() => "SIGTERM",
+            },
+            Err(e) => {
+                tracing::warn!("SIGTERM cannot be handled ({e}); Ctrl-C still stops the bot");
+                let _ = tokio::signal::ctrl_c().await;
+                "Ctrl-C"
             }
         }
-    })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        "Ctrl-C"
+    }
 }
 
 fn level_or_default(kind: GameKind, level: Option<String>) -> anyhow::Result<Level> {
