@@ -438,8 +438,8 @@ fn result_text(kind: GameKind, outcome: &Outcome, lang: Lang) -> String {
     format!("{who}{score}{why}")
 }
 
-/// A doubutsu value for the player, in words.
-fn value_words(v: Value, lang: Lang) -> String {
+/// A doubutsu value for the player, in words ("a win in 3", counted in plies).
+pub fn value_words(v: Value, lang: Lang) -> String {
     match (v, lang) {
         (Value::Win(n), Lang::En) => format!("a win in {n}"),
         (Value::Loss(n), Lang::En) => format!("a loss in {n}"),

@@ -10,7 +10,7 @@ use rand::Rng;
 use crate::games::doubutsu::table::{build_standard, BuildOptions, Table, TableFile};
 use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
 use crate::games::{GameKind, Level, Side};
-use crate::i18n::{side_name, Lang};
+use crate::i18n::{side_name, value_words, Lang};
 
 /// The table file: `--table`, else `<SETTAI_DATA_DIR>/doubutsu.tb`.
 pub fn table_path(explicit: Option<PathBuf>, data_dir: &Path) -> PathBuf {
@@ -78,11 +78,12 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
     let start = table.probe(&Position::start())?;
     table.write(out)?;
     println!(
-        "wrote {} ({} positions, {} bytes) in {:.1} s; start position: {start:?}",
+        "wrote {} ({} positions, {} bytes) in {:.1} s; start position: {} for sente",
         out.display(),
         report.stats.positions,
         std::fs::metadata(out)?.len(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        value_words(start, Lang::En)
     );
     Ok(())
 }
@@ -93,7 +94,7 @@ pub fn stats(path: &Path, verify: bool) -> anyhow::Result<()> {
     let table = TableFile::open(path)?;
     println!("{}: opened in {:.1} ms", path.display(), started.elapsed().as_secs_f64() * 1000.0);
     println!("{:#?}", table.stats());
-    println!("start position: {:?}", table.probe(&Position::start())?);
+    println!("start position: {} for sente", value_words(table.probe(&Position::start())?, Lang::En));
     if verify {
         let started = Instant::now();
         table.verify()?;
@@ -107,9 +108,13 @@ pub fn probe(path: &Path, moves: &str) -> anyhow::Result<()> {
     let table = TableFile::open(path)?;
     let game = replay(moves)?;
     let pos = game.position();
-    println!("{pos}: {:?}", dob::value_of(&table, pos)?);
+    let mover = match pos.turn() {
+        Color::Sente => "sente",
+        Color::Gote => "gote",
+    };
+    println!("{pos}: {} for {mover}, to move", value_words(dob::value_of(&table, pos)?, Lang::En));
     for (mv, value) in dob::evaluate_moves(&table, pos)? {
-        println!("  {mv}: {value:?}");
+        println!("  {mv}: {} for {mover}", value_words(value, Lang::En));
     }
     Ok(())
 }
