@@ -32,6 +32,39 @@ pub struct ConfigError {
     expected: &'static str,
 }
 
+/// DISCORD_TOKEN is not shaped like a bot token. Checked before connecting, so that a pasted
+/// client secret or public key gets a clear answer rather than a refusal from the gateway; the
+/// message never repeats the token.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("DISCORD_TOKEN {0}; copy the bot token again from https://discord.com/developers/applications -> your app -> Bot -> Reset Token")]
+pub struct BadToken(&'static str);
+
+/// Checks that `token` has a bot token's shape: three parts of base64url (letters, digits, `-`,
+/// `_`) separated by dots, the first naming the bot's id. Nothing is sent anywhere.
+pub fn check_token_shape(token: &str) -> Result<(), BadToken> {
+    let token = token.trim();
+    if token.len() >= 4 && token[..4].eq_ignore_ascii_case("bot ") {
+        return Err(BadToken("starts with `Bot `; put only the token itself in .env"));
+    }
+    if token.chars().any(|c| c.is_whitespace() || c == '"' || c == '\'') {
+        return Err(BadToken("contains spaces or quotes; put only the token itself in .env"));
+    }
+    if token.len() == 64 && token.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(BadToken("looks like the application's public key (that one goes in DISCORD_PUBLIC_KEY)"));
+    }
+    if token.len() == 32 && !token.contains('.') {
+        return Err(BadToken("looks like the OAuth2 client secret, not the bot token"));
+    }
+    let parts: Vec<&str> = token.split('.').collect();
+    let base64url = |p: &str| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if parts.len() != 3 || !parts.iter().all(|p| base64url(p)) {
+        return Err(BadToken(
+            "is not shaped like a bot token (three parts of letters, digits, `-` and `_` separated by dots)",
+        ));
+    }
+    Ok(())
+}
+
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
@@ -97,6 +130,32 @@ mod tests {
         let shown = format!("{config:?}");
         assert!(!shown.contains("hunter2") && !shown.contains("secret-token"), "{shown}");
         assert!(shown.contains("postgres://bot@db:5432/settai") && shown.contains("<redacted>"), "{shown}");
+    }
+
+    #[test]
+    fn token_shapes_are_checked_without_repeating_the_token() {
+        // The stand-in's token and one shaped like Discord's (id . timestamp . hmac).
+        for good in [
+            "MTEwMDAwMDAwMDAwMDAwMDAwMQ.standin.bot-token-for-tests-only",
+            "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GhIjKl.aBcDeFgHiJkLmNoPqRsTuVwXyZ_0123456789-ab",
+            " MTIz.abc.def \n",
+        ] {
+            assert_eq!(check_token_shape(good), Ok(()), "{good:?}");
+        }
+        let cases = [
+            ("Bot MTIz.abc.def", "Bot "),
+            ("\"MTIz.abc.def\"", "quotes"),
+            (&"ab12".repeat(16), "public key"),
+            ("Zq3xYw8vU1tS0rQ9pO2nM7lK6jI5hG4f", "client secret"),
+            ("MTIz.abc", "three parts"),
+            ("MTIz.a+c.def", "three parts"),
+            ("MTIz..def", "three parts"),
+        ];
+        for (bad, why) in cases {
+            let message = check_token_shape(bad).expect_err(bad).to_string();
+            assert!(message.contains(why) && message.starts_with("DISCORD_TOKEN"), "{bad:?}: {message}");
+            assert!(!message.contains(bad.trim()), "{message} repeats the token");
+        }
     }
 
     #[test]

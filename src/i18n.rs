@@ -2,7 +2,7 @@
 
 use crate::games::doubutsu::Value;
 use crate::games::story::Moment;
-use crate::games::{Commentary, EndReason, GameKind, Level, Side};
+use crate::games::{Commentary, EndReason, GameKind, Level, Outcome, Side};
 use crate::store::{Record, Setting, Settings};
 
 /// A language players read.
@@ -41,6 +41,9 @@ pub enum Msg<'a> {
     YouPassed,
     /// The game ended; `human_won` is None for a draw.
     GameOver { human_won: Option<bool>, score: Option<(u32, u32)>, reason: Option<EndReason> },
+    /// A finished game's result told without a "you": who won, the score, why (the banner of
+    /// boards rendered outside a game, such as `settai render`).
+    Result { kind: GameKind, outcome: Outcome },
     /// The game cannot be started at this server's level yet.
     Unavailable { kind: GameKind },
     /// The human resigned.
@@ -199,6 +202,7 @@ impl Msg<'_> {
                     (None, Ja) => format!("対局終了：引き分けです{score}。いい勝負でした！"),
                 }
             }
+            (Msg::Result { kind, outcome }, lang) => result_text(*kind, outcome, lang),
             (Msg::Resigned, En) => "You resigned. Good game!".into(),
             (Msg::Resigned, Ja) => "投了しました。ありがとうございました！".into(),
             (Msg::ChannelBusy, En) => "A game is already in progress here. `/play board` shows it.".into(),
@@ -392,8 +396,50 @@ impl Msg<'_> {
     }
 }
 
-/// A doubutsu value for the player, in words.
-fn value_words(v: Value, lang: Lang) -> String {
+/// A seat's short name: black and white in reversi, sente and gote in doubutsu shogi, capitalised
+/// in English to start a sentence.
+pub fn side_name(kind: GameKind, side: Side, lang: Lang) -> &'static str {
+    match (kind, side, lang) {
+        (GameKind::Reversi, Side::First, Lang::En) => "Black",
+        (GameKind::Reversi, Side::Second, Lang::En) => "White",
+        (GameKind::Reversi, Side::First, Lang::Ja) => "黒",
+        (GameKind::Reversi, Side::Second, Lang::Ja) => "白",
+        (GameKind::Doubutsu, Side::First, Lang::En) => "Sente",
+        (GameKind::Doubutsu, Side::Second, Lang::En) => "Gote",
+        (GameKind::Doubutsu, Side::First, Lang::Ja) => "先手",
+        (GameKind::Doubutsu, Side::Second, Lang::Ja) => "後手",
+    }
+}
+
+/// "Gote wins — lion captured", "黒の勝ち 40対24": [`Msg::Result`].
+fn result_text(kind: GameKind, outcome: &Outcome, lang: Lang) -> String {
+    let who = match (outcome.winner, lang) {
+        (Some(side), Lang::En) => format!("{} wins", side_name(kind, side, lang)),
+        (Some(side), Lang::Ja) => format!("{}の勝ち", side_name(kind, side, lang)),
+        (None, Lang::En) => "Draw".into(),
+        (None, Lang::Ja) => "引き分け".into(),
+    };
+    let score = match (outcome.score, lang) {
+        (Some((a, b)), Lang::En) => format!(" {a}-{b}"),
+        (Some((a, b)), Lang::Ja) => format!(" {a}対{b}"),
+        (None, _) => String::new(),
+    };
+    let why = match (outcome.reason, lang) {
+        (EndReason::Count, _) => "",
+        (EndReason::LionCaptured, Lang::En) => " — lion captured",
+        (EndReason::LionCaptured, Lang::Ja) => "（ライオンをとりました）",
+        (EndReason::Try, Lang::En) => " — try! The lion reached the far side",
+        (EndReason::Try, Lang::Ja) => "（トライ）",
+        (EndReason::Repetition, Lang::En) => " — the same position three times",
+        (EndReason::Repetition, Lang::Ja) => "（千日手）",
+        (EndReason::NoMoves, Lang::En) => " — no moves left",
+        (EndReason::NoMoves, Lang::Ja) => "（指せる手がありません）",
+    };
+    format!("{who}{score}{why}")
+}
+
+/// A doubutsu value for the player, in words ("a win in 3", counted in plies).
+pub fn value_words(v: Value, lang: Lang) -> String {
     match (v, lang) {
         (Value::Win(n), Lang::En) => format!("a win in {n}"),
         (Value::Loss(n), Lang::En) => format!("a loss in {n}"),

@@ -12,5 +12,6 @@ pub mod games;
 pub mod hospitality;
 pub mod i18n;
 pub mod render;
+pub mod report;
 pub mod service;
 pub mod store;

@@ -3,12 +3,15 @@
 use std::process::{Command, Output};
 
 fn settai(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_settai"))
-        .args(args)
-        .env_remove("DISCORD_TOKEN")
-        .env("DISCORD_TOKEN", "")
-        .output()
-        .expect("the binary runs")
+    command().args(args).output().expect("the binary runs")
+}
+
+/// The binary as a user starts it: no token, and not under cargo (whose variables make its
+/// messages say `cargo run --`).
+fn command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_settai"));
+    command.env("DISCORD_TOKEN", "").env_remove("CARGO").env_remove("CARGO_MANIFEST_DIR");
+    command
 }
 
 /// Each command fails with a non-zero exit and one line of stderr naming the problem.
@@ -63,8 +66,10 @@ fn the_ai_answers_with_a_legal_move_and_explains_itself_in_json() {
 
 #[test]
 fn bad_input_fails_with_one_line_naming_the_problem() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["ai", "reversi", "--moves", "f5 d6 a1"], "move 3 \"a1\""),
+        (&["play", "doubutsu", "--side", "second", "--level", "weakest"], "--side is for reversi"),
+        (&["serve"], "play reversi"),
         (&["ai", "reversi", "--moves", "f5 zz"], "zz"),
         (&["ai", "reversi", "--level", "superhuman", "--moves", ""], "superhuman"),
         (&["render", "reversi", "--moves", "f5 f5", "--out", "/tmp/never.png"], "move 2 \"f5\""),
@@ -84,7 +89,7 @@ fn render_writes_a_png_and_play_runs_in_a_terminal() {
     assert!(img.width() > 400);
 
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_settai"))
+    let mut child = command()
         .args(["play", "reversi", "--seed", "3"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -94,9 +99,10 @@ fn render_writes_a_png_and_play_runs_in_a_terminal() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("not a legal move") || text.contains("flips nothing"), "{text}");
-    assert!(text.contains("legal: d3 c4 f5 e6") || text.contains("legal:"), "{text}");
-    assert!(text.contains("AI plays"), "{text}");
+    assert!(text.contains("`a1` is not legal here. Legal moves: d3 c4 f5 e6"), "{text}");
+    assert!(text.contains("legal: d3 c4 f5 e6"), "{text}");
+    assert!(text.contains("The AI plays"), "{text}");
+    assert!(text.trim_end().ends_with("Bye! The game is left unfinished; `play` starts a new one any time."), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -124,7 +130,8 @@ fn doubutsu_bad_input_and_a_missing_table_are_one_line_errors() {
     };
     let (h1, h2, h3) =
         (hospitality("settai", "random"), hospitality("kind", "random"), hospitality("settai", "random,grandmaster"));
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
+        (&["play", "doubutsu", "--table", missing], "--level weakest"),
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "B3B2 A1A3"], "move 2 \"A1A3\""),
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "Z9Z9"], "Z9Z9"),
         (&["ai", "doubutsu", "--level", "settai", "--table", missing, "--moves", "B3B2"], "settai tablebase build"),
@@ -135,4 +142,210 @@ fn doubutsu_bad_input_and_a_missing_table_are_one_line_errors() {
         (&h3, "unknown guest \"grandmaster\""),
     ];
     assert_one_line_failures(&cases);
+}
+
+#[test]
+fn messages_name_the_command_the_way_it_was_started() {
+    let missing = "/nonexistent/settai-doubutsu.tb";
+    let args = ["ai", "doubutsu", "--level", "settai", "--table", missing, "--moves", "B3B2"];
+    // Started by its path: the path.
+    let out = settai(&args);
+    let by_path = format!("`{} tablebase build`", env!("CARGO_BIN_EXE_settai"));
+    assert!(stderr(&out).contains(&by_path), "{}", stderr(&out));
+    // Under `cargo run` (a debug build here): what cargo runs it with.
+    let out = command()
+        .args(args)
+        .env("CARGO", "cargo")
+        .env("CARGO_MANIFEST_DIR", env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(stderr(&out).contains("`cargo run -- tablebase build`"), "{}", stderr(&out));
+}
+
+#[test]
+fn help_lists_the_levels_and_aliases_are_accepted() {
+    let out = settai(&["play", "--help"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let help = stdout(&out);
+    for level in ["standard", "highest", "none", "settai", "strongest", "weakest"] {
+        assert!(help.contains(level), "`play --help` should list {level}:\n{help}");
+    }
+    for args in [["ai", "reversi", "--level", "no mercy"], ["ai", "reversi", "--level", "no-mercy"]] {
+        let out = settai(&[&args[..], &["--moves", "f5 d6 c3", "--seed", "1"]].concat());
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    let out = settai(&["ai", "doubutsu", "--level", "雑魚", "--moves", "B3B2", "--seed", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_position_may_start_with_a_hyphen() {
+    // a1 empty, b1 white, the rest black: black takes a1 and the board is full.
+    let position = format!("-OX{} X", "X".repeat(61));
+    let out = settai(&["solve", "reversi", "--position", &position]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("best a1 score +64"), "{}", stdout(&out));
+}
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    for args in
+        [&["ai", "doubutsu", "--level", "weakest", "--moves", "B3B2", "--json"][..], &["perft", "doubutsu", "3"][..]]
+    {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader); // as `head` does once it has its lines
+        let out = command().args(args).stdout(writer).output().unwrap();
+        let err = stderr(&out);
+        assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?} panicked");
+    }
+}
+
+/// Drives `settai play` through piped stdin and stdout, a line at a time as a person types.
+struct Terminal {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    chunks: std::sync::mpsc::Receiver<String>,
+    /// Everything printed so far.
+    seen: String,
+}
+
+impl Terminal {
+    fn start(args: &[&str]) -> Terminal {
+        use std::io::Read;
+        let mut child = command()
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (stdin, mut stdout) = (child.stdin.take().unwrap(), child.stdout.take().unwrap());
+        let (tx, chunks) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut buf) {
+                if tx.send(String::from_utf8_lossy(&buf[..n]).into_owned()).is_err() {
+                    break;
+                }
+            }
+        });
+        Terminal { child, stdin, chunks, seen: String::new() }
+    }
+
+    /// What is printed until the next prompt (`None`: the program ended first).
+    fn until_prompt(&mut self) -> Option<String> {
+        let from = self.seen.len();
+        loop {
+            if let Some(at) = self.seen[from..].find("your move> ") {
+                let text = self.seen[from..from + at].to_string();
+                self.seen.replace_range(from + at..from + at + "your move> ".len(), "<prompt>");
+                return Some(text);
+            }
+            match self.chunks.recv_timeout(std::time::Duration::from_secs(60)) {
+                Ok(chunk) => self.seen.push_str(&chunk),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
+                Err(e) => panic!("no prompt within 60 s ({e}); so far:\n{}", self.seen),
+            }
+        }
+    }
+
+    fn type_line(&mut self, line: &str) {
+        use std::io::Write;
+        writeln!(self.stdin, "{line}").unwrap();
+    }
+
+    /// Everything printed once the program has ended, and whether it succeeded.
+    fn finish(mut self) -> (String, bool) {
+        drop(self.stdin);
+        let status = self.child.wait().unwrap();
+        while let Ok(chunk) = self.chunks.recv_timeout(std::time::Duration::from_secs(60)) {
+            self.seen.push_str(&chunk);
+        }
+        (self.seen, status.success())
+    }
+}
+
+/// A whole doubutsu game in a terminal, typed a line at a time against the weakest level: the
+/// AI's move is named before each board, mistakes get one line naming the input and no board,
+/// and the end is told in words.
+#[test]
+fn a_whole_terminal_game() {
+    use rand::{Rng, SeedableRng};
+    use settai::games::{Game, GameKind};
+    let mut terminal = Terminal::start(&["play", "doubutsu", "--level", "weakest", "--seed", "7"]);
+    let mut game = Game::new(GameKind::Doubutsu);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let intro = terminal.until_prompt().expect("a first prompt");
+    assert!(intro.contains("doubutsu shogi against the AI (weakest). You are sente."), "{intro}");
+    assert!(intro.contains("resign") && intro.contains("quit"), "{intro}");
+    assert!(intro.contains("Sente to move"), "{intro}");
+    // Mistakes: one line each, naming what was typed; the board is not drawn again.
+    for (typed, said) in [
+        ("Z9Z9", "`Z9Z9` is not a move: expected a move like `B3B2` or a drop like `E*B2`"),
+        ("A1A2", "`A1A2` is not legal here. Legal moves: "),
+    ] {
+        terminal.type_line(typed);
+        let answer = terminal.until_prompt().expect("a prompt after a mistake");
+        assert!(answer.starts_with(said), "{typed}: {answer:?}");
+        assert_eq!(answer.trim_end().lines().count(), 1, "{typed}: {answer:?}");
+    }
+    terminal.type_line("moves");
+    let listed = terminal.until_prompt().unwrap();
+    assert!(listed.starts_with("legal: ") && listed.contains("B3B2"), "{listed:?}");
+    let mut plies = 0;
+    let ended = loop {
+        let legal = game.legal_moves();
+        let mv = legal[rng.gen_range(0..legal.len())].clone();
+        terminal.type_line(&mv);
+        game = game.play(&mv).unwrap().0;
+        plies += 1;
+        let ai_move = |text: &str| {
+            text.lines().find_map(|l| l.strip_prefix("The AI plays ")).map(|m| m.trim_end_matches('.').to_string())
+        };
+        let Some(answer) = terminal.until_prompt() else {
+            // The game ended, by this move or by the AI's answer.
+            let after = &terminal.seen[terminal.seen.rfind("<prompt>").unwrap()..];
+            if let Some(ai) = ai_move(after) {
+                game = game.play(&ai).unwrap().0;
+            }
+            break true;
+        };
+        // The AI's move, then the board it leads to, then the prompt.
+        let ai = ai_move(&answer).expect("the AI's move");
+        let at_move = answer.find("The AI plays").unwrap();
+        assert!(answer[at_move..].contains("Sente to move"), "the board follows the AI's move: {answer:?}");
+        game = game.play(&ai).unwrap().0;
+        plies += 1;
+        assert!(plies < 1000, "the game did not end");
+    };
+    assert!(ended);
+    let (text, ok) = terminal.finish();
+    assert!(ok, "{text}");
+    let last = text.trim_end().lines().last().unwrap();
+    let outcome = game.outcome().expect("the local replay of the game ended too");
+    let verdict = match outcome.winner {
+        Some(settai::games::Side::First) => "Game over: you win",
+        Some(_) => "Game over: I win",
+        None => "Game over: a draw",
+    };
+    assert!(last.starts_with(verdict), "{last:?} after {plies} plies");
+    let tail = &text[text.rfind("<prompt>").unwrap()..];
+    for debug in ["Some(", "None", "Win {", "LionCaptured", "to move", "Weakest"] {
+        assert!(!tail.contains(debug), "{debug:?} in the end of the game:\n{tail}");
+    }
+}
+
+/// Reversi as the second player: the AI opens, and `resign` ends the game with a word.
+#[test]
+fn a_terminal_game_can_be_resigned() {
+    let mut terminal = Terminal::start(&["play", "reversi", "--side", "second", "--seed", "1"]);
+    let opening = terminal.until_prompt().expect("a prompt");
+    assert!(opening.contains("You are white."), "{opening}");
+    let ai = opening.find("The AI plays ").expect("the AI opens");
+    assert!(opening[ai..].contains("White (O) to move"), "{opening}");
+    terminal.type_line("resign");
+    let (text, ok) = terminal.finish();
+    assert!(ok);
+    assert!(text.trim_end().ends_with("You resigned. Good game!"), "{text}");
 }

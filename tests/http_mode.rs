@@ -133,3 +133,18 @@ async fn two_http_processes_share_the_games(pool: PgPool) {
     let after = Store::from_pool(pool).active_game(ctx.channel_id).await.unwrap().unwrap();
     assert_eq!((after.ply, after.version), (record.ply, record.version));
 }
+
+/// Issue 20: load balancers ask `/healthz` whether this process can answer (no signature needed).
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn healthz_says_ready_once_discord_and_the_database_answer(pool: PgPool) {
+    let standin = StandIn::start().await;
+    let key = SigningKey::from_bytes(&[42; 32]);
+    let url = endpoint_process(&standin, &pool, &key).await;
+    let health = url.replace("/interactions", "/healthz");
+    let answer = reqwest::get(&health).await.expect("the endpoint is reachable");
+    assert_eq!(answer.status().as_u16(), 200);
+    assert_eq!(answer.text().await.unwrap().trim(), "ok");
+    // Only GET: a POST there is not an interaction.
+    let (status, _) = post(&health, b"{}", &[]).await;
+    assert_eq!(status, 405);
+}

@@ -1,6 +1,6 @@
 //! The doubutsu shogi commands: perft, the table (build, stats, probe), the AI and terminal play.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -9,7 +9,8 @@ use rand::Rng;
 
 use crate::games::doubutsu::table::{build_standard, BuildOptions, Table, TableFile};
 use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
-use crate::i18n::Lang;
+use crate::games::{GameKind, Level, Side};
+use crate::i18n::{side_name, value_words, Lang};
 
 /// The table file: `--table`, else `<SETTAI_DATA_DIR>/doubutsu.tb`.
 pub fn table_path(explicit: Option<PathBuf>, data_dir: &Path) -> PathBuf {
@@ -17,7 +18,7 @@ pub fn table_path(explicit: Option<PathBuf>, data_dir: &Path) -> PathBuf {
 }
 
 /// The doubutsu levels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DoubutsuLevel {
     /// 接待: answers a move of divergence d with the best move of divergence at most d.
     Settai,
@@ -25,6 +26,18 @@ pub enum DoubutsuLevel {
     Strongest,
     /// 雑魚: random, but takes a win in one and avoids a loss in one.
     Weakest,
+}
+
+impl DoubutsuLevel {
+    /// From a level that [`Level::parse`] accepted for doubutsu.
+    pub fn from_level(level: Level) -> DoubutsuLevel {
+        match level {
+            Level::Strongest => DoubutsuLevel::Strongest,
+            Level::Weakest => DoubutsuLevel::Weakest,
+            // Level::parse(GameKind::Doubutsu, ..) gives only the three doubutsu levels.
+            _ => DoubutsuLevel::Settai,
+        }
+    }
 }
 
 /// Replays a move list such as "B3B2 C1C2", naming the first bad move.
@@ -65,11 +78,12 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
     let start = table.probe(&Position::start())?;
     table.write(out)?;
     println!(
-        "wrote {} ({} positions, {} bytes) in {:.1} s; start position: {start:?}",
+        "wrote {} ({} positions, {} bytes) in {:.1} s; start position: {} for sente",
         out.display(),
         report.stats.positions,
         std::fs::metadata(out)?.len(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        value_words(start, Lang::En)
     );
     Ok(())
 }
@@ -80,7 +94,7 @@ pub fn stats(path: &Path, verify: bool) -> anyhow::Result<()> {
     let table = TableFile::open(path)?;
     println!("{}: opened in {:.1} ms", path.display(), started.elapsed().as_secs_f64() * 1000.0);
     println!("{:#?}", table.stats());
-    println!("start position: {:?}", table.probe(&Position::start())?);
+    println!("start position: {} for sente", value_words(table.probe(&Position::start())?, Lang::En));
     if verify {
         let started = Instant::now();
         table.verify()?;
@@ -94,9 +108,13 @@ pub fn probe(path: &Path, moves: &str) -> anyhow::Result<()> {
     let table = TableFile::open(path)?;
     let game = replay(moves)?;
     let pos = game.position();
-    println!("{pos}: {:?}", dob::value_of(&table, pos)?);
+    let mover = match pos.turn() {
+        Color::Sente => "sente",
+        Color::Gote => "gote",
+    };
+    println!("{pos}: {} for {mover}, to move", value_words(dob::value_of(&table, pos)?, Lang::En));
     for (mv, value) in dob::evaluate_moves(&table, pos)? {
-        println!("  {mv}: {value:?}");
+        println!("  {mv}: {} for {mover}", value_words(value, Lang::En));
     }
     Ok(())
 }
@@ -114,7 +132,7 @@ pub fn reply(level: DoubutsuLevel, game: &Game, table: Option<&TableFile>, rng: 
 fn open_for(level: DoubutsuLevel, path: &Path) -> anyhow::Result<Option<TableFile>> {
     match level {
         DoubutsuLevel::Weakest => Ok(None),
-        _ => Ok(Some(TableFile::open(path)?)),
+        _ => Ok(Some(super::open_table(path)?)),
     }
 }
 
@@ -156,8 +174,10 @@ pub fn ai(level: DoubutsuLevel, moves: &str, json: bool, table_path: &Path, rng:
     Ok(())
 }
 
-/// A plain text board: sente's pieces upper case, gote's lower case, hands below.
-pub fn text_board(pos: &Position) -> String {
+/// A plain text board: sente's pieces upper case, gote's lower case, hands below, then whose
+/// move it is while the game goes on.
+pub fn text_board(game: &Game) -> String {
+    let pos = game.position();
     let mut out = String::from("    A  B  C\n");
     for row in 0..4 {
         out.push_str(&format!(" {} ", row + 1));
@@ -175,56 +195,17 @@ pub fn text_board(pos: &Position) -> String {
     let hand = |c: Color| {
         Role::HAND.iter().flat_map(|&r| std::iter::repeat_n(r.letter(), pos.hand(c, r) as usize)).collect::<String>()
     };
-    out.push_str(&format!(
-        "hands: sente [{}] gote [{}]; {:?} to move",
-        hand(Color::Sente),
-        hand(Color::Gote),
-        pos.turn()
-    ));
-    out
-}
-
-/// `settai play doubutsu`: the human is sente.
-pub fn play(level: DoubutsuLevel, table_path: &Path, rng: &mut impl Rng) -> anyhow::Result<()> {
-    let table = open_for(level, table_path)?;
-    let mut game = Game::new();
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    println!("settai — doubutsu shogi against the AI ({level:?}). You are sente (upper case). Moves like `B3B2` or `E*B2`; `moves`; `quit`.");
-    while game.outcome().is_none() {
-        println!("\n{}", text_board(game.position()));
-        if game.position().turn() == Color::Gote {
-            let mv = reply(level, &game, table.as_ref(), rng)?;
-            println!("AI plays {mv}");
-            game.play(mv)?;
-            continue;
-        }
-        print!("your move> ");
-        std::io::stdout().flush()?;
-        let Some(line) = lines.next() else { return Ok(()) };
-        let line = line?;
-        let legal = game.legal_moves().iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
-        match line.trim() {
-            "quit" | "exit" => return Ok(()),
-            "moves" | "?" => println!("legal: {legal}"),
-            input => match input.parse::<Move>() {
-                Err(e) => println!("{e}. Legal: {legal}"),
-                Ok(mv) => {
-                    if let Err(e) = game.play(mv) {
-                        println!("{e}. Legal: {legal}");
-                    }
-                }
-            },
-        }
+    out.push_str(&format!("hands: sente [{}] gote [{}]", hand(Color::Sente), hand(Color::Gote)));
+    if game.outcome().is_none() {
+        let side = if pos.turn() == Color::Sente { Side::First } else { Side::Second };
+        out.push_str(&format!("; {} to move", side_name(GameKind::Doubutsu, side, Lang::En)));
     }
-    println!("\n{}", text_board(game.position()));
-    println!("{:?}", game.outcome().expect("loop ends when the game does"));
-    Ok(())
+    out
 }
 
 /// `settai render doubutsu`.
 pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
     let game = crate::games::Game::Doubutsu(crate::games::DoubutsuGame(replay(moves)?));
-    let banner = game.outcome().map(|o| format!("{:?} {:?}", o.winner, o.reason));
+    let banner = crate::render::result_banner(&game, lang);
     Ok(crate::render::game_png(&game, None, lang, banner.as_deref(), &Default::default()))
 }

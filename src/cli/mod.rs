@@ -1,6 +1,9 @@
 //! The `settai` command line: run the bot, play in a terminal, ask the AI, render, measure.
+//!
+//! Past 500 lines because clap's derive keeps every command's options in one `Command` enum,
+//! next to the small functions that run them; games, terminal play, benchmarks and the
+//! gallery have files of their own.
 
-use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,12 +14,14 @@ use rand::SeedableRng;
 
 use crate::config::Config;
 use crate::games::{self, reversi, Game, GameKind, Level, Side};
-use crate::i18n::Lang;
+use crate::i18n::{side_name, Lang, Msg};
 use crate::{discord, render, service, store};
 
 mod bench;
 mod doubutsu;
 mod gallery;
+mod shell;
+mod terminal;
 
 use bench::{describe, Stopwatch};
 
@@ -47,14 +52,15 @@ enum Command {
         /// Which game.
         game: GameArg,
         /// The AI's level (default: reversi standard, doubutsu settai).
-        #[arg(long)]
+        #[arg(long, value_parser = LevelNames)]
         level: Option<String>,
         /// The doubutsu table file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
         #[arg(long)]
         table: Option<PathBuf>,
-        /// Your side: first (black) or second (white).
-        #[arg(long, default_value = "first")]
-        side: SideArg,
+        /// Reversi: your side, first (black, the default) or second (white). In doubutsu shogi
+        /// you always move first.
+        #[arg(long)]
+        side: Option<SideArg>,
         /// Seed for the AI's random choices (default: random).
         #[arg(long)]
         seed: Option<u64>,
@@ -63,8 +69,8 @@ enum Command {
     Ai {
         /// Which game.
         game: GameArg,
-        /// The AI's level.
-        #[arg(long)]
+        /// The AI's level (default: reversi standard, doubutsu settai).
+        #[arg(long, value_parser = LevelNames)]
         level: Option<String>,
         /// The doubutsu table file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
         #[arg(long)]
@@ -105,7 +111,8 @@ enum Command {
         /// Which game (reversi).
         game: SolveGame,
         /// A position: 64 chars a1..h1, a2..h8 (X black, O white, - empty), then X or O to move.
-        #[arg(long)]
+        /// It may begin with `-` (an empty a1).
+        #[arg(long, allow_hyphen_values = true)]
         position: Option<String>,
         /// An FFO test file (`#NN | empties | board side | score | best moves | ...`); every
         /// position is solved and checked.
@@ -169,8 +176,8 @@ enum BenchWhat {
         /// Which game.
         #[arg(long, value_enum)]
         game: HospitalityGame,
-        /// The level under test (doubutsu: settai, strongest, weakest).
-        #[arg(long)]
+        /// The level under test (reversi: standard, highest, none; doubutsu: settai, strongest, weakest).
+        #[arg(long, value_parser = LevelNames)]
         level: String,
         /// Guests: `all`, or names such as `random,weakest,softmax(10),heuristic(2),perfect`.
         #[arg(long, default_value = "all")]
@@ -252,19 +259,65 @@ enum GameArg {
     Doubutsu,
 }
 
-fn doubutsu_level(level: Option<String>) -> anyhow::Result<doubutsu::DoubutsuLevel> {
-    match level {
-        None => Ok(doubutsu::DoubutsuLevel::Settai),
-        Some(l) => <doubutsu::DoubutsuLevel as ValueEnum>::from_str(&l, true)
-            .map_err(|_| anyhow::anyhow!("unknown doubutsu level {l:?} (expected one of: settai, strongest, weakest)")),
+impl GameArg {
+    fn kind(self) -> GameKind {
+        match self {
+            GameArg::Reversi => GameKind::Reversi,
+            GameArg::Doubutsu => GameKind::Doubutsu,
+        }
     }
+}
+
+/// `--level`: every game's level names (and their aliases, such as `no-mercy`), listed in
+/// `--help`. Any text passes here: the game's own parser then names that game's levels in a
+/// one-line error, as the bot's `/settings` does.
+#[derive(Debug, Clone, Copy)]
+struct LevelNames;
+
+impl clap::builder::TypedValueParser for LevelNames {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let levels = GameKind::ALL.into_iter().flat_map(|kind| Level::for_kind(kind).iter().map(move |&l| (kind, l)));
+        Some(Box::new(levels.map(|(kind, level)| {
+            let default = if kind.default_level() == level { ", the default" } else { "" };
+            clap::builder::PossibleValue::new(level.as_str())
+                .help(format!("{kind}{default}: {}", level_help(level)))
+                .aliases(level.aliases().iter().copied())
+        })))
+    }
+}
+
+/// What a level does, for `--help`.
+fn level_help(level: Level) -> &'static str {
+    match level {
+        Level::Standard => "a close game the human wins by a few discs",
+        Level::Highest => "the human wins big",
+        Level::None => "no mercy: plays to win",
+        Level::Settai => "hospitable: answers each move with one as good, never better (needs the table)",
+        Level::Strongest => "perfect play from the table (needs the table)",
+        Level::Weakest => "random, but takes a win in one and avoids a loss in one (no table needed)",
+    }
+}
+
+fn doubutsu_level(level: Option<String>) -> anyhow::Result<doubutsu::DoubutsuLevel> {
+    Ok(doubutsu::DoubutsuLevel::from_level(level_or_default(GameKind::Doubutsu, level)?))
 }
 
 fn data_dir() -> PathBuf {
     Config::from_env().map(|c| c.data_dir).unwrap_or_else(|_| PathBuf::from("data"))
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum SideArg {
     First,
     Second,
@@ -284,10 +337,13 @@ pub fn main() -> ExitCode {
     let _ = dotenvy::dotenv();
     init_tracing();
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Serve { .. }) {
+        shell::quiet_on_closed_pipe();
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", shell::for_this_shell(&crate::report::one_line(e.as_ref())));
             ExitCode::from(2)
         }
     }
@@ -302,10 +358,7 @@ fn init_tracing() {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { shards, http } => serve(shards, http),
-        Command::Play { game: GameArg::Reversi, level, side, seed, .. } => play(GameKind::Reversi, level, side, seed),
-        Command::Play { game: GameArg::Doubutsu, level, table, seed, .. } => {
-            doubutsu::play(doubutsu_level(level)?, &doubutsu::table_path(table, &data_dir()), &mut rng_from(seed))
-        }
+        Command::Play { game, level, table, side, seed } => play(game.kind(), level, table, side, seed),
         Command::Ai { game: GameArg::Reversi, level, moves, json, seed, .. } => {
             ai(GameKind::Reversi, level, &moves, json, seed)
         }
@@ -324,7 +377,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let png = match game {
                 GameArg::Reversi => {
                     let (game, last) = replay_with_last(GameKind::Reversi, &moves)?;
-                    let banner = game.outcome().map(|o| result_line(&o));
+                    let banner = render::result_banner(&game, lang);
                     render::game_png(
                         &game,
                         last.as_ref().map(|(g, m)| (g, m.as_str())),
@@ -403,6 +456,7 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
              Meanwhile `settai play reversi` lets you try the game in this terminal."
         );
     };
+    crate::config::check_token_shape(&token)?;
     let signatures = match (http, &config.discord_public_key) {
         (None, _) => None,
         (Some(_), None) => bail!(
@@ -414,15 +468,41 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {
-        let store = store::Store::connect(&config.database_url).await.with_context(|| {
-            format!("could not open the database at {}", crate::config::redact_url(&config.database_url))
-        })?;
+        // Ctrl-C and SIGTERM (systemd, containers) both stop the bot the same graceful way, in
+        // whichever step it is.
+        let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            let signal = shutdown_signal().await;
+            tracing::info!("{signal} received: shutting down");
+            let _ = stop_tx.send(true);
+        });
+        let stopped = move || {
+            let mut rx = stop_rx.clone();
+            async move {
+                let _ = rx.wait_for(|stop| *stop).await;
+            }
+        };
+        let database = crate::config::redact_url(&config.database_url);
+        tracing::info!("opening the database at {database}");
+        let store = tokio::select! {
+            store = store::Store::connect(&config.database_url) => {
+                store.with_context(|| format!("could not open the database at {database}"))?
+            }
+            () = stopped() => return Ok(()),
+        };
+        tracing::info!("database ready (migrations applied)");
         let table_path = config.data_dir.join("doubutsu.tb");
         let table = match crate::games::doubutsu::TableFile::open(&table_path) {
-            Ok(t) => Some(std::sync::Arc::new(t)),
+            Ok(t) => {
+                tracing::info!("doubutsu table ready ({})", table_path.display());
+                Some(std::sync::Arc::new(t))
+            }
             Err(e) => {
                 // Reversi and the table-free doubutsu level keep working without it.
-                tracing::warn!("{e}; doubutsu games at the settai and strongest levels are refused until it exists");
+                tracing::warn!(
+                    "{}; doubutsu games at the settai and strongest levels are refused until it exists",
+                    shell::for_this_shell(&e.to_string())
+                );
                 None
             }
         };
@@ -434,25 +514,45 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
             idle_sweep: discord::IDLE_SWEEP,
             shards,
         };
-        let running = async move {
-            match (http, signatures) {
-                (Some(address), Some(signatures)) => {
-                    let listener = tokio::net::TcpListener::bind(address)
-                        .await
-                        .with_context(|| format!("could not listen on {address}"))?;
-                    discord::endpoint::serve(listener, connection, signatures, service).await
-                }
-                _ => discord::run(connection, service).await,
+        tracing::info!("connecting to Discord");
+        let ended = match (http, signatures) {
+            (Some(address), Some(signatures)) => {
+                let listener = tokio::net::TcpListener::bind(address)
+                    .await
+                    .with_context(|| format!("could not listen on {address}"))?;
+                discord::endpoint::serve_until(listener, connection, signatures, service, stopped()).await
             }
+            _ => discord::run_until(connection, service, stopped()).await,
         };
-        tokio::select! {
-            r = running => r,
-            _ = tokio::signal::ctrl_c() => {
-                tracing::info!("shutting down");
-                Ok(())
+        if ended.is_ok() {
+            tracing::info!("stopped");
+        }
+        ended
+    })
+}
+
+/// Resolves at Ctrl-C or SIGTERM, naming which.
+async fn shutdown_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => tokio::select! {
+                _ = tokio::signal::ctrl_c() => "Ctrl-C",
+                _ = term.recv() => "SIGTERM",
+            },
+            Err(e) => {
+                tracing::warn!("SIGTERM cannot be handled ({e}); Ctrl-C still stops the bot");
+                let _ = tokio::signal::ctrl_c().await;
+                "Ctrl-C"
             }
         }
-    })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        "Ctrl-C"
+    }
 }
 
 fn level_or_default(kind: GameKind, level: Option<String>) -> anyhow::Result<Level> {
@@ -490,15 +590,6 @@ fn replay_with_last(kind: GameKind, moves: &str) -> anyhow::Result<(Game, Option
             })?;
             Ok((after, Some((before, canonical))))
         }
-    }
-}
-
-fn result_line(outcome: &games::Outcome) -> String {
-    let score = outcome.score.map(|(a, b)| format!(" {a}-{b}")).unwrap_or_default();
-    match outcome.winner {
-        Some(Side::First) => format!("Black wins{score}"),
-        Some(Side::Second) => format!("White wins{score}"),
-        None => format!("Draw{score}"),
     }
 }
 
@@ -607,56 +698,46 @@ fn solve(position: Option<String>, ffo: Option<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn play(kind: GameKind, level: Option<String>, side: SideArg, seed: Option<u64>) -> anyhow::Result<()> {
+/// `settai play`: checks the seat and the level (opening the doubutsu table if the level needs
+/// it) before the first board, then plays in this terminal.
+fn play(
+    kind: GameKind,
+    level: Option<String>,
+    table: Option<PathBuf>,
+    side: Option<SideArg>,
+    seed: Option<u64>,
+) -> anyhow::Result<()> {
+    let human = match (kind, side) {
+        (_, None | Some(SideArg::First | SideArg::Black)) => Side::First,
+        (GameKind::Doubutsu, Some(_)) => bail!(
+            "in doubutsu shogi you always move first (sente), so --side is for reversi only; \
+             try `settai play doubutsu` without it"
+        ),
+        (GameKind::Reversi, Some(SideArg::Second | SideArg::White)) => Side::Second,
+    };
     let level = level_or_default(kind, level)?;
-    let human = match side {
-        SideArg::First | SideArg::Black => Side::First,
-        SideArg::Second | SideArg::White => Side::Second,
+    let table = match Game::needs_table(kind, level) {
+        true => Some(open_table(&doubutsu::table_path(table, &data_dir()))?),
+        false => None,
     };
     let mut rng = rng_from(seed);
-    let mut game = Game::new(kind);
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    println!(
-        "settai — {kind} against the AI ({level}). Type a move like `d3`, `moves` for legal moves, `quit` to stop."
-    );
-    while let Some(to_move) = game.to_move() {
-        println!("\n{}", text_board(&game));
-        if to_move != human {
-            let mv = game.ai_move(level, None, &mut rng)?.expect("game is live");
-            println!("AI plays {mv}");
-            game = game.play(&mv)?.0;
-            continue;
+    terminal::play(kind, level, human, table.as_ref(), &mut rng, std::io::stdin().lock(), &mut std::io::stdout().lock())
+}
+
+/// Opens the doubutsu table; a missing one names the level that plays without it.
+pub(crate) fn open_table(path: &std::path::Path) -> anyhow::Result<games::doubutsu::TableFile> {
+    games::doubutsu::TableFile::open(path).map_err(|e| match e {
+        games::doubutsu::TableError::Missing { .. } => {
+            anyhow::anyhow!("{e} (about 6-8 minutes), or play without it at `--level weakest`")
         }
-        let legal = game.legal_moves();
-        if legal == ["pass"] {
-            println!("You have no move and pass.");
-            game = game.play("pass")?.0;
-            continue;
-        }
-        print!("your move> ");
-        std::io::stdout().flush()?;
-        let Some(line) = lines.next() else { return Ok(()) };
-        let line = line?;
-        match line.trim() {
-            "quit" | "exit" => return Ok(()),
-            "moves" | "?" => println!("legal: {}", legal.join(" ")),
-            input => match game.play(input) {
-                Ok((next, _)) => game = next,
-                Err(e) => println!("{e}. Legal: {}", legal.join(" ")),
-            },
-        }
-    }
-    println!("\n{}", text_board(&game));
-    if let Some(o) = game.outcome() {
-        let verdict = match o.winner {
-            Some(s) if s == human => "You win!",
-            Some(_) => "The AI wins.",
-            None => "Draw.",
-        };
-        println!("{} {verdict}", result_line(&o));
-    }
-    Ok(())
+        e => e.into(),
+    })
+}
+
+/// The end of a terminal game from the human's side, through the catalogue ("you win", "I win").
+pub(crate) fn game_over_line(outcome: &games::Outcome, human: Side) -> String {
+    let human_won = outcome.winner.map(|w| w == human);
+    Msg::GameOver { human_won, score: outcome.score, reason: Some(outcome.reason) }.text(Lang::En)
 }
 
 /// A plain text board: `X` black, `O` white, `*` legal moves for the side to move.
@@ -683,19 +764,14 @@ pub fn text_board(game: &Game) -> String {
                 }
                 out.push('\n');
             }
-            let turn = match p.turn() {
-                reversi::Color::Black => "black (X)",
-                reversi::Color::White => "white (O)",
-            };
-            out.push_str(&format!(
-                "X {}  O {}  — {} to move",
-                p.count(reversi::Color::Black),
-                p.count(reversi::Color::White),
-                turn
-            ));
+            out.push_str(&format!("X {}  O {}", p.count(reversi::Color::Black), p.count(reversi::Color::White)));
+            if let Some(side) = game.to_move() {
+                let mark = if side == Side::First { "X" } else { "O" };
+                out.push_str(&format!("  — {} ({mark}) to move", side_name(GameKind::Reversi, side, Lang::En)));
+            }
             out
         }
-        Game::Doubutsu(g) => doubutsu::text_board(g.0.position()),
+        Game::Doubutsu(g) => doubutsu::text_board(&g.0),
     }
 }
 

@@ -15,7 +15,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use serenity::all::{CreateInteractionResponse, Interaction};
 use serenity::http::Http;
@@ -76,7 +76,25 @@ pub async fn serve(
     signatures: Signatures,
     service: Service,
 ) -> anyhow::Result<()> {
+    serve_until(listener, connection, signatures, service, std::future::pending()).await
+}
+
+/// [`serve`] until `stop` completes; requests being answered then are finished first. Also
+/// answers `GET /healthz` (200 once Discord was reached and while the database answers, 503
+/// otherwise) for load balancers and orchestrators.
+pub async fn serve_until(
+    listener: tokio::net::TcpListener,
+    connection: Connection,
+    signatures: Signatures,
+    service: Service,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let mut stop = Box::pin(stop);
     let http = Arc::new(super::http_client(&connection));
+    tokio::select! {
+        reached = super::reach_discord(&http) => reached?,
+        () = &mut stop => return Ok(()),
+    }
     // Without a gateway READY the application id must be asked for (commands and webhook
     // edits are addressed by it).
     let app = http.get_current_application_info().await.context("could not reach Discord with DISCORD_TOKEN")?;
@@ -89,10 +107,24 @@ pub async fn serve(
         tokio::spawn(async move { bot.on_connected(&http, (0, 1)).await });
     }
     let endpoint = Arc::new(Endpoint { bot, http, signatures });
-    let app =
-        Router::new().route("/", post(interaction)).route("/interactions", post(interaction)).with_state(endpoint);
+    let app = Router::new()
+        .route("/", post(interaction))
+        .route("/interactions", post(interaction))
+        .route("/healthz", get(healthz))
+        .with_state(endpoint);
     tracing::info!(address = %listener.local_addr()?, "answering Discord interactions over HTTP");
-    axum::serve(listener, app).await.context("the HTTP interactions endpoint stopped")
+    axum::serve(listener, app).with_graceful_shutdown(stop).await.context("the HTTP interactions endpoint stopped")
+}
+
+/// `GET /healthz`: ready when the database answers (Discord was reached before the route exists).
+async fn healthz(State(endpoint): State<Arc<Endpoint>>) -> Response {
+    match endpoint.bot.service().store().ping().await {
+        Ok(()) => (StatusCode::OK, "ok\n").into_response(),
+        Err(e) => {
+            tracing::warn!("readiness check: {}", crate::report::one_line(&e));
+            (StatusCode::SERVICE_UNAVAILABLE, "database unavailable\n").into_response()
+        }
+    }
 }
 
 async fn interaction(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, body: Bytes) -> Response {

@@ -49,6 +49,11 @@ pub struct Bot {
 }
 
 impl Bot {
+    /// The game flow this handler answers with.
+    pub(crate) fn service(&self) -> &Service {
+        &self.service
+    }
+
     /// A handler over `service`, registering commands to `guild_id` when given and closing
     /// idle games every `idle_sweep`.
     pub fn new(service: Service, guild_id: Option<u64>, idle_sweep: Duration) -> Bot {

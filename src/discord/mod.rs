@@ -86,8 +86,81 @@ pub const IDLE_SWEEP: std::time::Duration = std::time::Duration::from_secs(3600)
 
 /// Runs the bot until the gateway connection ends for good.
 pub async fn run(connection: Connection, service: Service) -> anyhow::Result<()> {
+    run_until(connection, service, std::future::pending()).await
+}
+
+/// Runs the bot until `stop` completes (then closes the gateway connection cleanly) or the
+/// connection ends for good. Discord is reached first over REST, with backoff and a hint in
+/// the log while it cannot be.
+pub async fn run_until(
+    connection: Connection,
+    service: Service,
+    stop: impl std::future::Future<Output = ()>,
+) -> anyhow::Result<()> {
+    tokio::pin!(stop);
     let shards = connection.shards;
-    start(client(connection, service).await?, shards).await
+    let http = http_client(&connection);
+    tokio::select! {
+        reached = reach_discord(&http) => reached?,
+        () = &mut stop => return Ok(()),
+    }
+    match shards {
+        None => tracing::info!("connecting to the Discord gateway"),
+        Some(r) => tracing::info!("connecting to the Discord gateway as shards {}-{} of {}", r.first, r.last, r.total),
+    }
+    let client = client(connection, service).await?;
+    let manager = client.shard_manager.clone();
+    tokio::select! {
+        ended = start(client, shards) => ended,
+        () = &mut stop => {
+            tracing::info!("closing the gateway connection");
+            manager.shutdown_all().await;
+            Ok(())
+        }
+    }
+}
+
+/// The longest wait between two attempts to reach Discord.
+pub const MAX_RETRY_DELAY: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// Waits until Discord answers a REST request made with the token. While the network fails the
+/// attempt is logged with a hint and retried after 5 s, 10 s, 20 s ... up to
+/// [`MAX_RETRY_DELAY`]; a token that Discord refuses ends the wait with an error (retrying
+/// cannot fix it).
+pub async fn reach_discord(http: &Http) -> anyhow::Result<()> {
+    let mut delay = std::time::Duration::from_secs(5);
+    for attempt in 1u32.. {
+        let error = match http.get_bot_gateway().await {
+            Ok(gateway) => {
+                tracing::info!(recommended_shards = gateway.shards, "Discord accepted the token");
+                return Ok(());
+            }
+            Err(e) => e,
+        };
+        let status = match &error {
+            serenity::Error::Http(e) => e.status_code().map(|s| s.as_u16()),
+            _ => None,
+        };
+        if matches!(status, Some(401 | 403)) {
+            anyhow::bail!(
+                "Discord refused DISCORD_TOKEN ({}): it was reset or mistyped; copy a new one from \
+                 https://discord.com/developers/applications -> your app -> Bot -> Reset Token",
+                crate::report::one_line(&error)
+            );
+        }
+        let hint = match status {
+            Some(_) => "Discord answered with an error; it is probably having trouble",
+            None => "check this machine's network: DNS, firewall, proxy (Discord is at discord.com, port 443)",
+        };
+        tracing::warn!(
+            "could not reach Discord (attempt {attempt}): {}; {hint}; retrying in {} s",
+            crate::report::one_line(&error),
+            delay.as_secs()
+        );
+        tokio::time::sleep(delay).await;
+        delay = (delay * 2).min(MAX_RETRY_DELAY);
+    }
+    unreachable!("the attempts never run out")
 }
 
 /// Connects `client`'s shards: all of them as one, or the given range.
@@ -101,7 +174,7 @@ pub async fn start(mut client: Client, shards: Option<ShardRange>) -> anyhow::Re
 }
 
 /// The REST client for `connection`.
-fn http_client(connection: &Connection) -> Http {
+pub(crate) fn http_client(connection: &Connection) -> Http {
     let mut http = HttpBuilder::new(&connection.token);
     if let Some(base) = &connection.api_base {
         // serenity ignores the proxy unless its rate limiter is disabled.

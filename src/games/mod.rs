@@ -115,13 +115,26 @@ impl Level {
         }
     }
 
-    /// Parses a level name and checks that `kind` offers it.
+    /// Other names accepted for the level: the names admins are shown in English and Japanese
+    /// (`no mercy`, `忖度無し`, ...) and the spellings people type for them.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Level::Standard => &["標準"],
+            Level::Highest => &["最高"],
+            Level::None => &["no mercy", "no-mercy", "no_mercy", "nomercy", "忖度無し", "忖度なし"],
+            Level::Settai => &["settai (hospitable)", "hospitable", "接待"],
+            Level::Strongest => &["最強"],
+            Level::Weakest => &["雑魚", "ざこ"],
+        }
+    }
+
+    /// Parses a level name or alias (any case, any spacing) and checks that `kind` offers it.
     pub fn parse(kind: GameKind, s: &str) -> Result<Level, UnknownLevel> {
-        let wanted = s.trim().to_ascii_lowercase();
+        let wanted = s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
         Level::for_kind(kind)
             .iter()
             .copied()
-            .find(|l| l.as_str() == wanted)
+            .find(|l| l.as_str() == wanted || l.aliases().contains(&wanted.as_str()))
             .ok_or_else(|| UnknownLevel { kind, name: s.to_string() })
     }
 }
@@ -690,6 +703,21 @@ mod tests {
         assert_eq!(Level::parse(GameKind::Doubutsu, " Settai "), Ok(Level::Settai));
         assert!(Level::parse(GameKind::Reversi, "settai").is_err());
         assert!(Level::parse(GameKind::Doubutsu, "none").is_err());
+        // The name admins see for `none`, as typed, and the Japanese names.
+        for alias in ["no mercy", "No-Mercy", "  no   mercy ", "nomercy", "忖度無し"] {
+            assert_eq!(Level::parse(GameKind::Reversi, alias), Ok(Level::None), "{alias:?}");
+        }
+        assert!(Level::parse(GameKind::Doubutsu, "no mercy").is_err());
+        assert_eq!(Level::parse(GameKind::Doubutsu, "雑魚"), Ok(Level::Weakest));
+        for kind in GameKind::ALL {
+            for &level in Level::for_kind(kind) {
+                for &alias in level.aliases() {
+                    assert_eq!(Level::parse(kind, alias), Ok(level), "{alias:?}");
+                    let other = if kind == GameKind::Reversi { GameKind::Doubutsu } else { GameKind::Reversi };
+                    assert!(Level::parse(other, alias).is_err(), "{alias:?} is not a {other} level");
+                }
+            }
+        }
         for kind in GameKind::ALL {
             assert!(Level::for_kind(kind).contains(&kind.default_level()));
             assert_eq!(kind.as_str().parse::<GameKind>(), Ok(kind));

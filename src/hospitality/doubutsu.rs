@@ -27,12 +27,12 @@ pub enum DoubutsuLevel {
 }
 
 impl DoubutsuLevel {
-    /// Parses `settai`, `strongest` or `weakest`.
+    /// Parses `settai`, `strongest` or `weakest` (or an alias: the bot's own parser decides).
     pub fn parse(s: &str) -> Option<DoubutsuLevel> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "settai" => Some(DoubutsuLevel::Settai),
-            "strongest" => Some(DoubutsuLevel::Strongest),
-            "weakest" => Some(DoubutsuLevel::Weakest),
+        match crate::games::Level::parse(crate::games::GameKind::Doubutsu, s).ok()? {
+            crate::games::Level::Settai => Some(DoubutsuLevel::Settai),
+            crate::games::Level::Strongest => Some(DoubutsuLevel::Strongest),
+            crate::games::Level::Weakest => Some(DoubutsuLevel::Weakest),
             _ => None,
         }
     }
@@ -283,6 +283,8 @@ mod tests {
         for l in ["settai", "strongest", "weakest"] {
             assert_eq!(DoubutsuLevel::parse(l).map(DoubutsuLevel::name), Some(l));
         }
+        assert_eq!(DoubutsuLevel::parse("雑魚"), Some(DoubutsuLevel::Weakest));
+        assert_eq!(DoubutsuLevel::parse("none"), None);
     }
 
     #[test]

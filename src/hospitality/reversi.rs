@@ -40,15 +40,21 @@ pub struct ReversiLevel {
 }
 
 impl ReversiLevel {
-    /// Parses `standard`, `standard-seed`, `highest` or `none`; `scale` multiplies the bot's budget.
+    /// Parses `standard`, `standard-seed` (seed 001's human, for comparison), `highest` or `none`
+    /// (or an alias such as `no-mercy`: the bot's own parser decides); `scale` multiplies the
+    /// bot's budget.
     pub fn parse(s: &str, scale: f64) -> Option<ReversiLevel> {
-        let (level, models_human) = match s.trim().to_ascii_lowercase().as_str() {
-            "standard" => (Level::Standard, true),
-            "standard-seed" => (Level::Standard, false),
-            "highest" => (Level::Highest, false),
-            "none" => (Level::None, false),
+        if s.trim().eq_ignore_ascii_case("standard-seed") {
+            let level = Level::Standard;
+            return Some(ReversiLevel { level, budget: bot_budget(level).mul_f64(scale), scale, models_human: false });
+        }
+        let level = match crate::games::Level::parse(crate::games::GameKind::Reversi, s).ok()? {
+            crate::games::Level::Standard => Level::Standard,
+            crate::games::Level::Highest => Level::Highest,
+            crate::games::Level::None => Level::None,
             _ => return None,
         };
+        let models_human = level == Level::Standard;
         Some(ReversiLevel { level, budget: bot_budget(level).mul_f64(scale), scale, models_human })
     }
 
@@ -356,10 +362,15 @@ mod tests {
         assert_eq!(ReversiGuest::parse("none(0)"), None);
         assert_eq!(ReversiGuest::parse("softmax(2.5)"), Some(ReversiGuest::Softmax(2.5)));
         assert_eq!(ReversiGuest::parse("softmax(-1)"), None);
-        for l in ["standard", "highest", "none"] {
+        for l in ["standard", "standard-seed", "highest", "none"] {
             assert_eq!(ReversiLevel::parse(l, 1.0).map(|l| l.name()), Some(l));
         }
         assert_eq!(ReversiLevel::parse("none", 0.5).unwrap().budget, DEFAULT_BUDGET / 2);
+        // The name admins are shown (the README's) is accepted too.
+        for alias in ["no mercy", "no-mercy"] {
+            assert_eq!(ReversiLevel::parse(alias, 1.0).map(|l| l.name()), Some("none"), "{alias:?}");
+        }
+        assert_eq!(ReversiLevel::parse("settai", 1.0), None);
     }
 
     #[test]

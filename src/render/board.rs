@@ -7,13 +7,19 @@ use super::reversi::reversi_image;
 use super::{Disc, Names, ReversiView};
 use crate::games::doubutsu::{self, Color, Move, Role, Square};
 use crate::games::{reversi, Game};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg};
 
 /// The board image of `game` as PNG bytes. `last` is the position before the last move and the
 /// move's notation (to mark it and what it changed); `banner` is drawn when the game is over;
 /// `names` label the seats.
 pub fn game_png(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: Option<&str>, names: &Names) -> Vec<u8> {
     super::encode_png(&game_image(game, last, lang, banner, names)).expect("PNG encoding of an in-memory RGB image")
+}
+
+/// The banner of a finished game seen from outside it (no "you"): who won, the score, why —
+/// in `lang`, through the catalogue. `None` while the game goes on.
+pub fn result_banner(game: &Game, lang: Lang) -> Option<String> {
+    game.outcome().map(|outcome| Msg::Result { kind: game.kind(), outcome }.text(lang))
 }
 
 /// The board image of `game` (see [`game_png`]).
@@ -94,5 +100,169 @@ fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, names: &Names) -
         // An empty name shows the side's label in the viewer's language.
         sente_name: names.first.clone(),
         gote_name: names.second.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+    use crate::games::{EndReason, GameKind, Outcome, Side};
+    use crate::i18n::side_name;
+
+    /// Every end reason. The match stops compiling when a reason is added, until it is listed.
+    fn every_reason() -> [EndReason; 5] {
+        let all =
+            [EndReason::Count, EndReason::LionCaptured, EndReason::Try, EndReason::Repetition, EndReason::NoMoves];
+        for reason in all {
+            match reason {
+                EndReason::Count
+                | EndReason::LionCaptured
+                | EndReason::Try
+                | EndReason::Repetition
+                | EndReason::NoMoves => {}
+            }
+        }
+        all
+    }
+
+    fn kind_of(reason: EndReason) -> GameKind {
+        if reason == EndReason::Count {
+            GameKind::Reversi
+        } else {
+            GameKind::Doubutsu
+        }
+    }
+
+    /// What Rust's `Debug` would leave in a sentence.
+    const DEBUG_TEXT: [&str; 14] = [
+        "Some(",
+        "None",
+        "First",
+        "Second",
+        "LionCaptured",
+        "Repetition",
+        "NoMoves",
+        "Count",
+        "Win {",
+        "winner",
+        "reason",
+        "Sente to",
+        "Gote to",
+        "{",
+    ];
+
+    /// The words a result must say: no debug text, the winner's seat (or a draw), the score
+    /// where there is one and why the game ended, all in `lang`.
+    fn assert_says(text: &str, kind: GameKind, outcome: Outcome, lang: Lang) {
+        for debug in DEBUG_TEXT {
+            assert!(!text.contains(debug), "{text:?} shows debug text {debug:?}");
+        }
+        let who = match (outcome.winner, lang) {
+            (Some(side), _) => side_name(kind, side, lang),
+            (None, Lang::En) => "Draw",
+            (None, Lang::Ja) => "引き分け",
+        };
+        assert!(text.contains(who), "{text:?} should name {who:?}");
+        let why = match (outcome.reason, lang) {
+            (EndReason::Count, _) => "",
+            (EndReason::LionCaptured, Lang::En) => "lion captured",
+            (EndReason::LionCaptured, Lang::Ja) => "ライオン",
+            (EndReason::Try, Lang::En) => "try",
+            (EndReason::Try, Lang::Ja) => "トライ",
+            (EndReason::Repetition, Lang::En) => "same position",
+            (EndReason::Repetition, Lang::Ja) => "千日手",
+            (EndReason::NoMoves, Lang::En) => "no moves",
+            (EndReason::NoMoves, Lang::Ja) => "指せる手",
+        };
+        assert!(text.contains(why), "{text:?} should say why the game ended ({why:?})");
+        if let Some((a, b)) = outcome.score {
+            let score = if lang == Lang::En { format!("{a}-{b}") } else { format!("{a}対{b}") };
+            assert!(text.contains(&score), "{text:?} should give the score {score}");
+        }
+        match lang {
+            Lang::En => assert!(text.chars().all(|c| c.is_ascii() || c == '—'), "{text:?} is not English"),
+            Lang::Ja => assert!(!text.chars().any(|c| c.is_ascii_alphabetic()), "{text:?} is not Japanese"),
+        }
+    }
+
+    #[test]
+    fn every_result_is_told_in_words_in_both_languages() {
+        for reason in every_reason() {
+            let kind = kind_of(reason);
+            for winner in [Some(Side::First), Some(Side::Second), None] {
+                let score = match (kind, winner) {
+                    (GameKind::Doubutsu, _) => None,
+                    (_, Some(Side::First)) => Some((40, 24)),
+                    (_, Some(Side::Second)) => Some((20, 44)),
+                    (_, None) => Some((32, 32)),
+                };
+                let outcome = Outcome { winner, score, reason };
+                for lang in [Lang::En, Lang::Ja] {
+                    assert_says(&Msg::Result { kind, outcome }.text(lang), kind, outcome, lang);
+                    // The players' banner on Discord says the same from their side.
+                    for human_won in [Some(true), Some(false), None] {
+                        let said = Msg::GameOver { human_won, score, reason: Some(reason) }.text(lang);
+                        for debug in DEBUG_TEXT {
+                            assert!(!said.contains(debug), "{said:?} shows debug text {debug:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Finished games, one per end reason that play reaches: seeded random games, and a
+    /// repetition made by walking both lions out and back.
+    fn finished_games() -> Vec<Game> {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(20);
+        let mut found: Vec<Game> = Vec::new();
+        let shuffle = ["B4A3", "B1C2", "A3B4", "C2B1"];
+        let mut game = Game::new(GameKind::Doubutsu);
+        for mv in shuffle.iter().cycle().take(40) {
+            if game.outcome().is_some() {
+                break;
+            }
+            game = game.play(mv).expect("the lions walk out and back").0;
+        }
+        found.push(game);
+        for i in 0..2000 {
+            let kind = if i == 0 { GameKind::Reversi } else { GameKind::Doubutsu };
+            let mut game = Game::new(kind);
+            for _ in 0..200 {
+                let legal = game.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                game = game.play(&legal[rng.gen_range(0..legal.len())]).expect("a legal move").0;
+            }
+            if let Some(o) = game.outcome() {
+                if !found.iter().any(|g| g.outcome().map(|f| f.reason) == Some(o.reason)) {
+                    found.push(game);
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn finished_boards_carry_a_result_banner_in_words() {
+        let games = finished_games();
+        let reached: Vec<EndReason> = games.iter().filter_map(|g| g.outcome()).map(|o| o.reason).collect();
+        // A doubutsu game without moves left is practically unreachable; every other reason is drawn.
+        for reason in every_reason().into_iter().filter(|&r| r != EndReason::NoMoves) {
+            assert!(reached.contains(&reason), "no finished game ended by {reason:?}");
+        }
+        for game in &games {
+            let outcome = game.outcome().expect("finished");
+            for lang in [Lang::En, Lang::Ja] {
+                let banner = result_banner(game, lang).expect("a finished game has a banner");
+                assert_says(&banner, game.kind(), outcome, lang);
+                let plain = game_png(game, None, lang, None, &Names::default());
+                assert_ne!(game_png(game, None, lang, Some(&banner), &Names::default()), plain, "{banner:?} is drawn");
+            }
+        }
+        assert_eq!(result_banner(&Game::new(GameKind::Doubutsu), Lang::En), None);
     }
 }

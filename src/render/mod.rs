@@ -9,7 +9,7 @@ pub mod replay;
 pub mod reversi;
 pub mod story;
 
-pub use board::{game_image, game_png};
+pub use board::{game_image, game_png, result_banner};
 pub use reversi::{render_reversi, Disc, ReversiView};
 
 use std::sync::OnceLock;

@@ -82,6 +82,12 @@ impl Store {
         Ok(())
     }
 
+    /// Whether the database answers now (a readiness check: one round trip).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
     /// The underlying pool.
     pub fn pool(&self) -> &PgPool {
         &self.pool

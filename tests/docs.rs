@@ -1,0 +1,133 @@
+//! The README and the package's papers say what is true: how to get the `settai` command, level
+//! names the parsers accept, the licence and the toolchain.
+
+use settai::games::{GameKind, Level};
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The README's lines that start with `needle` (after leading spaces).
+fn lines_with<'a>(text: &'a str, needle: &str) -> Vec<&'a str> {
+    text.lines().filter(|l| l.trim_start().starts_with(needle)).collect()
+}
+
+#[test]
+fn the_readme_says_how_to_get_the_settai_command_and_how_long_building_takes() {
+    let readme = read("README.md");
+    for needle in ["cargo install --locked --path .", "target/release/settai", "cargo run --release --"] {
+        assert!(readme.contains(needle), "the README should mention {needle:?}");
+    }
+    let setup = &readme[readme.find("## Run the bot").unwrap()..readme.find("### Creating").unwrap()];
+    assert!(
+        setup.contains("minutes") && setup.contains("first build"),
+        "the build time is said before the first build"
+    );
+    // The install step comes before the first bare `settai` command.
+    let install = readme.find("cargo install --locked --path .").unwrap();
+    let first_use = readme.find("\nsettai ").expect("a settai command");
+    assert!(install < first_use, "`settai` is used before it is installed");
+}
+
+#[test]
+fn every_level_the_readme_names_is_accepted() {
+    let readme = read("README.md");
+    let row = lines_with(&readme, "| `/settings level").pop().expect("the /settings level row");
+    let named: Vec<&str> = row.split('`').skip(1).step_by(2).filter(|w| !w.starts_with('/')).collect();
+    assert!(named.len() >= 6, "{row}");
+    for name in named {
+        let accepted = GameKind::ALL.iter().any(|&kind| Level::parse(kind, name).is_ok());
+        assert!(accepted, "the README names level {name:?}, which no game accepts");
+    }
+    // The words the picker and the README show for `none`.
+    for shown in ["no mercy", "no-mercy"] {
+        assert_eq!(Level::parse(GameKind::Reversi, shown), Ok(Level::None));
+    }
+    for line in lines_with(&readme, "settai play reversi") {
+        if let Some(levels) = line.split("levels: ").nth(1) {
+            for name in levels.trim_end_matches(')').split(", ") {
+                assert!(Level::parse(GameKind::Reversi, name).is_ok(), "{name:?} in {line:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_licence_and_the_toolchain_are_declared() {
+    let manifest = read("Cargo.toml");
+    assert!(manifest.contains("license = \"MIT\""), "Cargo.toml declares MIT");
+    let licence = read("LICENSE");
+    assert!(licence.starts_with("MIT License"), "LICENSE is the MIT licence");
+    assert!(licence.contains("Copyright (c) 2026 the settai authors"));
+    assert!(licence.contains("THE SOFTWARE IS PROVIDED \"AS IS\""));
+    let rust_version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("Cargo.toml declares rust-version");
+    let minor: u32 = rust_version.split('.').nth(1).and_then(|m| m.parse().ok()).expect("1.N");
+    assert!(rust_version.starts_with("1.") && minor >= 85, "{rust_version}");
+    let readme = read("README.md");
+    assert!(readme.contains(&format!("Rust ({rust_version} or newer)")), "the README names rust-version");
+}
+
+/// The README's example systemd unit: `[Section]` -> (key, value) lines, in order.
+fn readme_unit() -> Vec<(String, Vec<(String, String)>)> {
+    let readme = read("README.md");
+    let start = readme.find("```ini").expect("an ini block in the README") + "```ini".len();
+    let block = &readme[start..start + readme[start..].find("```").unwrap()];
+    let mut sections: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for line in block.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            sections.push((name.to_string(), Vec::new()));
+        } else {
+            let (key, value) = line.split_once('=').unwrap_or_else(|| panic!("not key=value: {line:?}"));
+            sections.last_mut().expect("a section first").1.push((key.to_string(), value.to_string()));
+        }
+    }
+    sections
+}
+
+#[test]
+fn the_readme_systemd_unit_is_sensible() {
+    let unit = readme_unit();
+    let names: Vec<&str> = unit.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Unit", "Service", "Install"]);
+    let get = |section: &str, key: &str| -> Vec<String> {
+        let (_, entries) = unit.iter().find(|(n, _)| n == section).unwrap();
+        entries.iter().filter(|(k, _)| k == key).map(|(_, v)| v.clone()).collect()
+    };
+    let after = get("Unit", "After").join(" ");
+    assert!(after.contains("network-online.target") && after.contains("postgresql.service"), "{after}");
+
+    // ExecStart: an absolute path to the installed command, with arguments settai accepts.
+    let exec = get("Service", "ExecStart");
+    assert_eq!(exec.len(), 1);
+    let words: Vec<&str> = exec[0].split_whitespace().collect();
+    assert!(words[0].starts_with('/') && words[0].ends_with("/settai"), "{exec:?}");
+    let readme = read("README.md");
+    let bin_dir = words[0].trim_end_matches("/settai").trim_end_matches("/bin");
+    assert!(readme.contains(&format!("--root {bin_dir}")), "the README installs settai where ExecStart looks");
+    use clap::Parser as _;
+    settai::cli::Cli::try_parse_from(words.iter().copied()).unwrap_or_else(|e| panic!("ExecStart {exec:?}: {e}"));
+    assert_eq!(words[1], "serve");
+
+    // Restarted after a failure only: SIGTERM (systemctl stop) ends it with success.
+    let restart = get("Service", "Restart");
+    assert!(restart == ["on-failure"] || restart == ["always"], "{restart:?}");
+    let kill = get("Service", "KillSignal");
+    assert!(kill.is_empty() || kill == ["SIGTERM"] || kill == ["SIGINT"], "settai handles {kill:?}");
+
+    // The token comes from the environment file; every variable set is one settai reads.
+    let file = get("Service", "EnvironmentFile");
+    assert_eq!(file.len(), 1);
+    assert!(file[0].ends_with("/.env"), "{file:?}");
+    let known = read(".env.example");
+    for assignment in get("Service", "Environment") {
+        let (name, value) = assignment.split_once('=').unwrap_or_else(|| panic!("{assignment:?}"));
+        assert!(known.contains(&format!("\n{name}=")), "{name} is not a variable settai reads");
+        assert!(!value.is_empty() && name != "DISCORD_TOKEN", "{assignment:?}");
+    }
+    assert_eq!(get("Install", "WantedBy"), ["multi-user.target"]);
+}
