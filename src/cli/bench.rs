@@ -296,6 +296,9 @@ pub(super) fn hospitality_doubutsu(
             let row = Summary::of("doubutsu", level.name(), &guest.name(), games);
             match (level, guest) {
                 (DoubutsuLevel::Settai, DoubutsuGuest::Perfect) => row,
+                (DoubutsuLevel::Settai, DoubutsuGuest::Random | DoubutsuGuest::Child) => {
+                    row.with_min_win_rate(0.95, "issue 15").with_min_median_plies(20.0)
+                }
                 (DoubutsuLevel::Settai, DoubutsuGuest::Weakest) => row.with_min_win_rate(0.70, "seed 000"),
                 (DoubutsuLevel::Settai, _) => row.with_min_win_rate(0.85, "issue 5"),
                 _ => row,
@@ -329,6 +332,10 @@ fn report(
         started.elapsed().as_secs_f64()
     );
     print!("{}", crate::hospitality::markdown_table(rows));
+    let endings = crate::hospitality::endings_table(rows);
+    if !endings.is_empty() {
+        print!("\nHow the games ended (W/L/D for the guest; in brackets the loser's last move):\n\n{endings}");
+    }
     crate::hospitality::write_outputs(out, rows, records)?;
     println!("\nwrote {}/results.json, results.csv, win_rates.png, distribution.png, value_curve.png", out.display());
     Ok(())

@@ -61,6 +61,9 @@ impl DoubutsuLevel {
 pub enum DoubutsuGuest {
     /// Any legal move, uniformly.
     Random,
+    /// A child who knows how a game is won: takes a win in one (a lion capture or a try that
+    /// cannot be answered) when the board offers one, and otherwise taps any legal move.
+    Child,
     /// The seed's 雑魚: random, but wins in one when it can and avoids losing in one.
     Weakest,
     /// Picks move m with probability ∝ exp(score(m) / τ) over the exact move scores
@@ -73,7 +76,9 @@ pub enum DoubutsuGuest {
 }
 
 impl DoubutsuGuest {
-    /// Every guest, from the weakest to the strongest (roughly; the benchmark measures it).
+    /// Every guest, from the weakest to the strongest (roughly; the benchmark measures it),
+    /// except that `child` (added later) comes last: a run's game seeds follow the guest's
+    /// place in this list, so the earlier guests keep the games of the runs before it.
     pub fn all() -> Vec<DoubutsuGuest> {
         use DoubutsuGuest::*;
         vec![
@@ -86,6 +91,7 @@ impl DoubutsuGuest {
             Softmax(3.0),
             Softmax(1.0),
             Perfect,
+            Child,
         ]
     }
 
@@ -93,6 +99,7 @@ impl DoubutsuGuest {
     pub fn name(&self) -> String {
         match self {
             DoubutsuGuest::Random => "random".into(),
+            DoubutsuGuest::Child => "child".into(),
             DoubutsuGuest::Weakest => "weakest".into(),
             DoubutsuGuest::Softmax(t) => format!("softmax({t})"),
             DoubutsuGuest::Heuristic(d) => format!("heuristic({d})"),
@@ -107,6 +114,7 @@ impl DoubutsuGuest {
             |prefix: &str| s.strip_prefix(prefix).and_then(|r| r.strip_prefix('(')).and_then(|r| r.strip_suffix(')'));
         match s.as_str() {
             "random" => Some(DoubutsuGuest::Random),
+            "child" => Some(DoubutsuGuest::Child),
             "weakest" => Some(DoubutsuGuest::Weakest),
             "perfect" => Some(DoubutsuGuest::Perfect),
             _ => {
@@ -127,6 +135,10 @@ impl DoubutsuGuest {
         let pos = game.position();
         match *self {
             DoubutsuGuest::Random => pos.legal_moves().choose(rng).copied().ok_or(dob::PlayerError::GameOver),
+            DoubutsuGuest::Child => match pos.winning_moves().choose(rng) {
+                Some(&m) => Ok(m),
+                None => pos.legal_moves().choose(rng).copied().ok_or(dob::PlayerError::GameOver),
+            },
             DoubutsuGuest::Weakest => dob::weakest(game, rng),
             DoubutsuGuest::Softmax(tau) => {
                 // Outside the table (after someone missed a lion capture) the guest reads
@@ -251,9 +263,58 @@ pub fn play_game<T: Table, R: Rng>(
         Some(dob::Outcome::Draw) | None => GuestResult::Draw,
     };
     record.plies = game.moves().len() as u32;
+    record.ending = Some(ending(&game));
     record.ai_time = ai_time;
     record.finish_curve();
     Ok(record)
+}
+
+/// How a finished (or capped) game ended, as a label for the report's endings table:
+/// `W` (the guest won), `L` (it lost) or `D`, then how, then what the loser's last move was.
+///
+/// - `W lion (...)`, `W try (...)`, `L lion (...)`, `L try (...)`: the winner captured the lion
+///   or completed a try; in brackets the loser's last move (every such move lost at once):
+///   `in kind` (the winner's move before it had itself lost at once while a safe move existed:
+///   the loser answered a blunder with one), `chosen` (a move that did not lose at once was
+///   there and nothing provoked it), `forced` (every move lost at once) or `missed` (it failed
+///   to capture the winner's lion, which stood capturable).
+/// - `D repetition (guest)` / `D repetition (bot)`: the third occurrence, completed by that side's
+///   move; `D cap`: [`MAX_PLIES`] reached.
+pub fn ending(game: &Game) -> String {
+    let Some((before, _)) = game.last_move() else { return "D cap".into() };
+    let last_by = if before.turn() == Color::Sente { "guest" } else { "bot" };
+    match game.outcome() {
+        None => "D cap".into(),
+        Some(dob::Outcome::Draw) => format!("D repetition ({last_by})"),
+        Some(dob::Outcome::Win { winner, reason }) => {
+            let side = if winner == Color::Sente { "W" } else { "L" };
+            let how = match reason {
+                dob::WinReason::LionCaptured => "lion",
+                dob::WinReason::Try => "try",
+                dob::WinReason::NoMoves => "no moves",
+            };
+            // The loser's last move: the one before the winning move, or the last move itself
+            // when it was a try left uncaptured (the game ends on the loser's own move then).
+            let moves = game.moves();
+            let n = moves.len();
+            let loser_ply = if before.turn() == winner { n.checked_sub(2) } else { Some(n - 1) };
+            let why = loser_ply.map_or("forced", |i| {
+                let p = game.positions()[i];
+                let m = moves[i];
+                let provoked = i > 0 && dob::players::guest_lost_at_once(&game.positions()[i - 1], moves[i - 1]);
+                if p.legal_moves().iter().any(|&c| p.captures_lion(c)) && !p.captures_lion(m) {
+                    "missed"
+                } else if p.legal_moves().iter().all(|&c| p.loses_at_once(c)) {
+                    "forced"
+                } else if provoked {
+                    "in kind"
+                } else {
+                    "chosen"
+                }
+            });
+            format!("{side} {how} ({why})")
+        }
+    }
 }
 
 #[cfg(test)]
@@ -285,6 +346,42 @@ mod tests {
         }
         assert_eq!(DoubutsuLevel::parse("雑魚"), Some(DoubutsuLevel::Weakest));
         assert_eq!(DoubutsuLevel::parse("none"), None);
+    }
+
+    #[test]
+    fn the_child_takes_a_win_in_one_and_otherwise_plays_anything() {
+        // Sente's lion on B3 next to gote's on B2: the capture is the only win.
+        let game = Game::from_position("3/1l1/1L1/3 b -".parse().unwrap());
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        for _ in 0..20 {
+            let m = DoubutsuGuest::Child.choose(table(), &game, &mut rng).unwrap();
+            assert!(game.position().captures_lion(m), "{m}");
+        }
+        // Without a win in one it taps every legal move sooner or later.
+        let quiet = Game::from_position("1l1/3/3/1L1 b -".parse().unwrap());
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..400 {
+            seen.insert(DoubutsuGuest::Child.choose(table(), &quiet, &mut rng).unwrap());
+        }
+        assert_eq!(seen.len(), quiet.position().legal_moves().len());
+    }
+
+    #[test]
+    fn endings_name_the_winner_the_way_and_the_losers_last_move() {
+        // Gote (the bot) leaves its lion next to sente's, the guest captures it.
+        let mut g = Game::from_position("1l1/3/1L1/3 w -".parse().unwrap());
+        g.play("B1A2".parse().unwrap()).unwrap();
+        g.play("B3A2".parse().unwrap()).unwrap();
+        assert_eq!(ending(&g), "W lion (chosen)");
+        // The guest walks its lion next to the bot's (a loss-in-one although safe moves
+        // existed); the bot answers in kind and loses its lion.
+        let mut h = Game::from_position("1l1/3/1L1/3 b -".parse().unwrap());
+        h.play("B3B2".parse().unwrap()).unwrap();
+        h.play("B1A1".parse().unwrap()).unwrap();
+        h.play("B2A1".parse().unwrap()).unwrap();
+        assert_eq!(ending(&h), "W lion (missed)");
+        // A game still going at the cap.
+        assert_eq!(ending(&Game::from_position("1l1/3/3/1L1 b -".parse().unwrap())), "D cap");
     }
 
     #[test]
@@ -320,6 +417,14 @@ mod tests {
                     GuestResult::Loss => assert!(*g.values.last().unwrap() < 0, "{level:?} {guest:?} {g:?}"),
                     GuestResult::Draw => {}
                 }
+                // The ending agrees with the result.
+                let ending = g.ending.clone().unwrap();
+                let mark = match g.result {
+                    GuestResult::Win => "W ",
+                    GuestResult::Loss => "L ",
+                    GuestResult::Draw => "D ",
+                };
+                assert!(ending.starts_with(mark), "{ending} {:?}", g.result);
                 let mut again = rand::rngs::StdRng::seed_from_u64(4);
                 assert_eq!(play_game(table(), start, level, guest, &mut again).unwrap().moves, g.moves);
             }

@@ -9,6 +9,7 @@ pub mod diagnosis;
 pub mod doubutsu;
 pub mod reversi;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -76,6 +77,8 @@ pub struct GameRecord {
     /// Reversi: how well the guest played by `standard`'s estimate over its last moves (0..1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guest_strength: Option<f64>,
+    /// Doubutsu: how the game ended (see [`doubutsu::ending`]); reversi games end one way.
+    pub ending: Option<String>,
 }
 
 fn micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -157,6 +160,8 @@ pub struct Summary {
     pub plies_mean: f64,
     /// See [`Summary::plies_mean`].
     pub plies_sd: f64,
+    /// Quartiles of the game length in plies (25%, median, 75%).
+    pub plies_quartiles: [f64; 3],
     /// Reversi: quartiles of the guest's final margin (25%, median, 75%).
     pub margin_quartiles: Option<[f64; 3]>,
     /// Reversi: wins that left the level without a disc.
@@ -175,6 +180,8 @@ pub struct Summary {
     pub target: Option<String>,
     /// Whether the target is met (`None` without a target).
     pub pass: Option<bool>,
+    /// How many games ended each way ([`GameRecord::ending`]), in label order.
+    pub endings: BTreeMap<String, u32>,
 }
 
 fn quantile(sorted: &[f64], q: f64) -> f64 {
@@ -192,7 +199,8 @@ impl Summary {
         let n = records.len() as u32;
         let count = |r: GuestResult| records.iter().filter(|g| g.result == r).count() as u32;
         let (wins, draws, losses) = (count(GuestResult::Win), count(GuestResult::Draw), count(GuestResult::Loss));
-        let plies: Vec<f64> = records.iter().map(|g| g.plies as f64).collect();
+        let mut plies: Vec<f64> = records.iter().map(|g| g.plies as f64).collect();
+        plies.sort_by(f64::total_cmp);
         let mean = plies.iter().sum::<f64>() / plies.len().max(1) as f64;
         let sd = (plies.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / plies.len().max(1) as f64).sqrt();
         let mut margins: Vec<f64> = records.iter().filter_map(|g| g.margin.map(f64::from)).collect();
@@ -213,6 +221,7 @@ impl Summary {
             win_rate: Rate::wilson(wins, n),
             plies_mean: mean,
             plies_sd: sd,
+            plies_quartiles: [quantile(&plies, 0.25), quantile(&plies, 0.5), quantile(&plies, 0.75)],
             margin_quartiles: (!margins.is_empty())
                 .then(|| [quantile(&margins, 0.25), quantile(&margins, 0.5), quantile(&margins, 0.75)]),
             perfect_wins: records.iter().filter(|g| g.perfect).count() as u32,
@@ -227,6 +236,10 @@ impl Summary {
             },
             target: None,
             pass: None,
+            endings: records.iter().filter_map(|g| g.ending.clone()).fold(BTreeMap::new(), |mut m, e| {
+                *m.entry(e).or_insert(0) += 1;
+                m
+            }),
         }
     }
 
@@ -242,6 +255,12 @@ impl Summary {
         self.target = Some(format!("guest wins ≤ {:.0}% ({why})", max * 100.0));
         self.pass = Some(self.win_rate.value <= max);
         self
+    }
+
+    /// Also holds the row to a median game length of at least `min` plies.
+    pub fn with_min_median_plies(self, min: f64) -> Summary {
+        let ok = self.plies_quartiles[1] >= min;
+        self.also(format!("median ≥ {min} plies"), ok)
     }
 
     /// Also holds the row to a median guest margin within `lo..=hi` discs.
@@ -314,8 +333,8 @@ pub fn run<G: Sync, E: Send>(
 /// The table printed on the terminal (also valid Markdown, for BENCHMARKS.md).
 pub fn markdown_table(rows: &[Summary]) -> String {
     let mut out = String::from(
-        "| level | guest | games | W/D/L | guest win % (95% CI) | plies | margin q1/med/q3 | lead changes | win certain at | tells AI / guest per 100 | ms/move | target |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| level | guest | games | W/D/L | guest win % (95% CI) | plies mean ± sd | plies q1/med/q3 | margin q1/med/q3 | lead changes | win certain at | tells AI / guest per 100 | ms/move | target |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
         let margin = r.margin_quartiles.map_or("–".into(), |q| {
@@ -329,7 +348,7 @@ pub fn markdown_table(rows: &[Summary]) -> String {
             _ => "report".into(),
         };
         out.push_str(&format!(
-            "| {} | {} | {} | {}/{}/{} | {:.1} ({:.1}–{:.1}) | {:.1} ± {:.1} | {margin} | {:.2} | {certain} | {:.1} / {:.1} | {:.3} | {target} |\n",
+            "| {} | {} | {} | {}/{}/{} | {:.1} ({:.1}–{:.1}) | {:.1} ± {:.1} | {:.0}/{:.0}/{:.0} | {margin} | {:.2} | {certain} | {:.1} / {:.1} | {:.3} | {target} |\n",
             r.level,
             r.guest,
             r.games,
@@ -341,11 +360,37 @@ pub fn markdown_table(rows: &[Summary]) -> String {
             r.win_rate.high * 100.0,
             r.plies_mean,
             r.plies_sd,
+            r.plies_quartiles[0],
+            r.plies_quartiles[1],
+            r.plies_quartiles[2],
             r.lead_changes_mean,
             r.ai_tells_per_100,
             r.guest_tells_per_100,
             r.ai_ms_per_move,
         ));
+    }
+    out
+}
+
+/// How each row's games ended ([`Summary::endings`]), one column per ending, the guest's wins
+/// first, then its losses, then draws; empty when no game recorded an ending (reversi).
+pub fn endings_table(rows: &[Summary]) -> String {
+    let mut labels: Vec<&String> = rows.iter().flat_map(|r| r.endings.keys()).collect();
+    let rank = |l: &str| ["W", "L", "D"].iter().position(|p| l.starts_with(p)).unwrap_or(3);
+    labels.sort_by_key(|l| (rank(l), l.to_string()));
+    labels.dedup();
+    if labels.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "| level | guest | {} |\n|---|---|{}\n",
+        labels.iter().map(|l| l.as_str()).collect::<Vec<_>>().join(" | "),
+        "---|".repeat(labels.len())
+    );
+    for r in rows {
+        let cells: Vec<String> =
+            labels.iter().map(|l| r.endings.get(*l).map_or("–".into(), |n| n.to_string())).collect();
+        out.push_str(&format!("| {} | {} | {} |\n", r.level, r.guest, cells.join(" | ")));
     }
     out
 }
@@ -359,13 +404,13 @@ pub fn write_outputs(dir: &Path, rows: &[Summary], games: &[Vec<GameRecord>]) ->
     std::fs::write(&path, serde_json::to_vec_pretty(&json)?)
         .with_context(|| format!("could not write {}", path.display()))?;
     let mut csv = String::from(
-        "game,level,guest,games,wins,draws,losses,win_rate,win_low,win_high,plies_mean,plies_sd,margin_q1,margin_median,margin_q3,perfect_wins,lead_changes_mean,certain_at_median,ai_tells_per_100,guest_tells_per_100,ai_ms_per_move,target,pass\n",
+        "game,level,guest,games,wins,draws,losses,win_rate,win_low,win_high,plies_mean,plies_sd,plies_q1,plies_median,plies_q3,margin_q1,margin_median,margin_q3,perfect_wins,lead_changes_mean,certain_at_median,ai_tells_per_100,guest_tells_per_100,ai_ms_per_move,target,pass\n",
     );
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
     for r in rows {
         let q = r.margin_quartiles;
         csv.push_str(&format!(
-            "{},{},\"{}\",{},{},{},{},{:.4},{:.4},{:.4},{:.2},{:.2},{},{},{},{},{:.3},{},{:.2},{:.2},{:.3},\"{}\",{}\n",
+            "{},{},\"{}\",{},{},{},{},{:.4},{:.4},{:.4},{:.2},{:.2},{},{},{},{},{},{},{},{:.3},{},{:.2},{:.2},{:.3},\"{}\",{}\n",
             r.game,
             r.level,
             r.guest,
@@ -378,6 +423,9 @@ pub fn write_outputs(dir: &Path, rows: &[Summary], games: &[Vec<GameRecord>]) ->
             r.win_rate.high,
             r.plies_mean,
             r.plies_sd,
+            r.plies_quartiles[0],
+            r.plies_quartiles[1],
+            r.plies_quartiles[2],
             opt(q.map(|q| q[0])),
             opt(q.map(|q| q[1])),
             opt(q.map(|q| q[2])),

@@ -76,6 +76,26 @@ fn candidates(
     }
 }
 
+/// The score settai aims at, as its doc states it (before the repetition rules): the best
+/// candidate within the guest's divergence (the lowest candidate when none is), except that
+/// after the guest's loss-in-one an aim that loses at once gives way to the slow gift, the best
+/// candidate that leaves the guest winning without losing at once, if any (deviation 4).
+fn aimed_score(
+    candidates: &[(super::super::Move, i32)],
+    best: i32,
+    guest_divergence: f64,
+    guest_blundered: bool,
+) -> i32 {
+    let qualifying: Vec<i32> =
+        candidates.iter().map(|c| c.1).filter(|&c| divergence(c, best) <= guest_divergence + 1e-12).collect();
+    let seed = qualifying.iter().max().or(candidates.iter().map(|c| c.1).min().as_ref()).copied().unwrap();
+    let slow = candidates.iter().map(|c| c.1).filter(|&c| c < 0 && c > score(Value::Loss(2))).max();
+    match slow {
+        Some(slow) if guest_blundered && seed <= score(Value::Loss(2)) => slow,
+        _ => seed,
+    }
+}
+
 fn move_score(t: &Tablebase, p: &Position, m: super::super::Move) -> i32 {
     score(t.probe(&p.play(m).unwrap()).unwrap().parent())
 }
@@ -107,19 +127,24 @@ proptest! {
         // Never a move that loses at once unless all do, or the guest just made one.
         prop_assert!(!excluding || !p.loses_at_once(reply));
         let valued: Vec<_> = evals.iter().map(|e| (e.0, e.1)).collect();
-        let candidates: Vec<i32> =
-            candidates(&p, &valued, guest_lost_at_once(&before, guest_move)).into_iter().map(|c| c.1).collect();
+        let blundered = guest_lost_at_once(&before, guest_move);
+        let pool = candidates(&p, &valued, blundered);
+        let candidates: Vec<i32> = pool.iter().map(|c| c.1).collect();
         let qualifying: Vec<i32> = candidates.iter().copied().filter(|&c| divergence(c, best) <= guest.divergence + 1e-12).collect();
         if guest.divergence == 1.0 {
-            // The best answer to a best move.
+            // The best answer to a best move: against a best-playing guest, exactly the seed.
             prop_assert_eq!(s, best);
         }
-        if qualifying.is_empty() {
-            prop_assert_eq!(s, *candidates.iter().min().unwrap());
-        } else {
-            // A blunder is answered by a move of equal or lower divergence, the best such.
-            prop_assert!(divergence(s, best) <= guest.divergence + 1e-12);
-            prop_assert_eq!(s, *qualifying.iter().max().unwrap());
+        prop_assert_eq!(s, aimed_score(&pool, best, guest.divergence, blundered));
+        if !blundered {
+            // Without a guest loss-in-one, the seed's rule: a blunder is answered by a move of
+            // equal or lower divergence, the best such (the lowest when none is).
+            if qualifying.is_empty() {
+                prop_assert_eq!(s, *candidates.iter().min().unwrap());
+            } else {
+                prop_assert!(divergence(s, best) <= guest.divergence + 1e-12);
+                prop_assert_eq!(s, *qualifying.iter().max().unwrap());
+            }
         }
     }
 
@@ -475,6 +500,50 @@ fn settai_answers_a_guest_loss_in_one_in_kind() {
     assert!(in_kind >= 5, "{in_kind}");
 }
 
+#[test]
+fn settai_gives_the_win_slowly_where_the_bare_rule_would_lose_at_once() {
+    use rand::Rng;
+    // Random histories of the sub-game ending in a guest loss-in-one. Where the seed's bare
+    // divergence rule (deviation 2) would answer with a move that loses at once but a move that
+    // does not also leaves the guest winning, settai plays the latter (deviation 4): it happens,
+    // and each time the guest is left a forced win that does not end at once.
+    let t = table();
+    let mut rng = StdRng::seed_from_u64(15);
+    let mut slow = 0;
+    for _ in 0..1500 {
+        let choices: Vec<u32> = (0..rng.gen_range(0..30)).map(|_| rng.gen()).collect();
+        let mut g = history(&choices);
+        let before = *g.position();
+        if g.outcome().is_some() || g.legal_moves().iter().any(|&m| before.captures_lion(m)) {
+            continue;
+        }
+        let blunders: Vec<_> = before.legal_moves().into_iter().filter(|&m| guest_lost_at_once(&before, m)).collect();
+        let Some(&m) = blunders.choose(&mut rng) else { continue };
+        g.play(m).unwrap();
+        if g.outcome().is_some() || g.legal_moves().iter().any(|&r| players::seen_before(&g, r) > 0) {
+            continue;
+        }
+        let p = *g.position();
+        let guest = analyze(t, &before, m).unwrap();
+        let valued = evaluate_moves(t, &p).unwrap();
+        let best = valued.iter().map(|e| score(e.1)).max().unwrap();
+        let pool = candidates(&p, &valued, true);
+        let bare = pool
+            .iter()
+            .map(|c| c.1)
+            .filter(|&c| divergence(c, best) <= guest.divergence + 1e-12)
+            .max()
+            .unwrap_or_else(|| pool.iter().map(|c| c.1).min().unwrap());
+        let reply = settai(t, &g, &mut rng).unwrap();
+        let v = players::value_of(t, &p.play(reply).unwrap()).unwrap().parent();
+        if bare <= score(Value::Loss(2)) && pool.iter().any(|c| c.1 < 0 && c.1 > score(Value::Loss(2))) {
+            assert!(matches!(v, Value::Loss(n) if n > 2), "{reply} ({v:?}) after {:?}", g.moves());
+            slow += 1;
+        }
+    }
+    assert!(slow >= 5, "{slow}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -514,10 +583,58 @@ proptest! {
             prop_assert!(!(p.loses_at_once(reply) && players::try_attempt(&p, reply)), "{}", reply);
         }
         let qualifying: Vec<i32> = pool.iter().copied().filter(|&c| divergence(c, best) <= guest.divergence + 1e-12).collect();
-        if qualifying.is_empty() {
-            prop_assert_eq!(s, *pool.iter().min().unwrap());
-        } else {
-            prop_assert_eq!(s, *qualifying.iter().max().unwrap());
+        let seed_aim = if qualifying.is_empty() { *pool.iter().min().unwrap() } else { *qualifying.iter().max().unwrap() };
+        let pool_moves = candidates(&p, &valued, true);
+        let slow = players::slow_gift(&pool_moves);
+        match slow {
+            // Deviation 4: the bare rule would lose at once, a slower gift exists.
+            Some(slow) if seed_aim <= score(Value::Loss(2)) => {
+                prop_assert_eq!(s, slow);
+                prop_assert!(!p.loses_at_once(reply), "{}", reply);
+            }
+            _ => prop_assert_eq!(s, seed_aim),
+        }
+    }
+
+    /// Deviation 4: after the guest's loss-in-one settai gives the win back slowly. It loses at
+    /// once only when no move that does not lose at once leaves the guest winning, and whatever
+    /// it plays, the guest keeps a winning continuation whenever such a move existed.
+    #[test]
+    fn after_a_guest_blunder_settai_gives_the_win_slowly(
+        choices in prop::collection::vec(any::<u32>(), 0..30),
+        pick in any::<usize>(),
+        seed in any::<u64>(),
+    ) {
+        let t = table();
+        let mut g = history(&choices);
+        prop_assume!(g.outcome().is_none());
+        let before = *g.position();
+        prop_assume!(!before.legal_moves().iter().any(|&m| before.captures_lion(m)));
+        let blunders: Vec<_> = before.legal_moves().into_iter().filter(|&m| guest_lost_at_once(&before, m)).collect();
+        prop_assume!(!blunders.is_empty());
+        let m = blunders[pick % blunders.len()];
+        g.play(m).unwrap();
+        prop_assume!(g.outcome().is_none());
+        prop_assume!(g.legal_moves().iter().all(|&r| players::seen_before(&g, r) == 0));
+        let guest = analyze(t, &before, m).unwrap();
+        let p = *g.position();
+        let valued: Vec<_> = p
+            .legal_moves()
+            .into_iter()
+            .filter_map(|r| players::value_of(t, &p.play(r).unwrap()).ok().map(|v| (r, v.parent())))
+            .collect();
+        // A move that keeps the game going and leaves the guest a forced win by the table.
+        let slow_exists = valued.iter().any(|e| matches!(e.1, Value::Loss(_)) && !loses_at_once(e.1));
+        let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let v = players::value_of(t, &p.play(reply).unwrap()).unwrap().parent();
+        let best = valued.iter().map(|e| score(e.1)).max().unwrap();
+        if slow_exists {
+            prop_assert!(!p.loses_at_once(reply), "{} hands over a win in one although a slower gift existed", reply);
+            if !matches!(v, Value::Loss(_)) {
+                // Settai did not give the lead away: only because the guest's blunder was mild
+                // enough that the seed's rule found an answer within its divergence.
+                prop_assert!(divergence(score(v), best) <= guest.divergence + 1e-12, "{}", reply);
+            }
         }
     }
 }
