@@ -88,8 +88,12 @@ impl Bot {
             .unwrap()
     }
 
+    /// Stops the bot; fails the test if the stand-in refused any call of the bot's, including
+    /// calls made after the answers the test waited for.
     async fn stop(self) {
         self.shards.shutdown_all().await;
+        let refused: Vec<String> = self.standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect();
+        assert!(refused.is_empty(), "the bot made calls Discord would refuse:\n{}", refused.join("\n"));
     }
 
     async fn game(&self, ctx: &Ctx) -> Option<GameRecord> {
@@ -814,7 +818,9 @@ async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPoo
     assert_eq!(bot.game(&ctx).await.unwrap().status, GameStatus::Active);
 
     // "Yes" resigns that game and posts the final board for everyone.
-    let done = bot.standin.interact(fixtures::button_on(&ctx, yes, &question)).await;
+    // The flow's answer says so on the question; the final board follows it.
+    let done =
+        bot.standin.interact_until(fixtures::button_on(&ctx, yes, &question), |x| !x.followups().is_empty()).await;
     let contents = done.contents().join("\n");
     assert!(contents.contains("You resigned") || contents.contains("resign"), "{contents}");
     board_image(&done);
@@ -1088,7 +1094,14 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     // Choosing the wolf starts a public game at `none`; the private menu says what was chosen.
     let menu_message = bot.standin.message(offer.message_id().unwrap()).unwrap();
     let wolf = &choices[2].1;
-    let chosen = bot.standin.interact(fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message)).await;
+    // The board is posted first, then the menu is edited to say what was chosen.
+    let pick = fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message);
+    let chosen = bot
+        .standin
+        .interact_until(pick, |x| {
+            x.calls.iter().skip_while(|c| c.kind != ReplyKind::Followup).any(|c| c.kind == ReplyKind::EditOriginal)
+        })
+        .await;
     let posted = chosen.followups();
     assert_eq!(posted.len(), 1, "{chosen}");
     assert!(posted[0].flags() & 64 == 0 && !posted[0].files.is_empty(), "the board is public: {chosen}");
