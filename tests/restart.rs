@@ -207,26 +207,31 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
         bot.0.wait().unwrap();
         standin.wait_disconnected(T).await;
     }
-    // A last start pays every reply still owed.
+    // A last start pays every reply still owed, posting each game's board in its channel.
+    let owed: Vec<u64> =
+        store.active_games().await.unwrap().iter().filter(|g| g.bot_to_move()).map(|g| g.channel_id).collect();
+    let cursor = standin.cursor();
     let _bot = Killed(serve(&standin, &url));
     standin.wait_sessions(RUNS + 1, T).await;
-    let deadline = std::time::Instant::now() + T;
-    while store.active_games().await.unwrap().iter().any(|g| g.bot_to_move()) {
-        assert!(std::time::Instant::now() < deadline, "owed replies were not paid");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    for channel in owed {
+        standin.wait_call(cursor, T, |c| c.kind == ReplyKind::ChannelMessage { channel_id: channel }).await;
     }
+    assert!(!store.active_games().await.unwrap().iter().any(|g| g.bot_to_move()), "owed replies were not paid");
 
-    // Every move the player was told was taken (the bot acknowledged it) is stored, at its ply.
+    // Every move the player was told was taken (the bot's answer names it) is stored, at its ply.
+    // A bare "thinking…" tells nothing: the bot says it by itself when a request is slow, before
+    // the move is stored.
     let mut acknowledged = 0;
     for (channel, game_id, ply, mv, token) in &sent {
         let x = standin.exchange(token);
-        if !x.calls.iter().any(|c| c.ok()) {
-            continue; // killed before it answered: the player saw nothing and nothing may be assumed
+        if !x.answered() {
+            continue; // killed before it answered: the player saw no answer and nothing may be assumed
         }
         let moves = store.moves(*game_id).await.unwrap();
         if x.is_ephemeral() {
             continue; // refused (say, the game had just ended): nothing was taken
         }
+        assert!(x.content().contains(&format!("You played **{mv}**")), "channel {channel}: {x}");
         acknowledged += 1;
         let stored = moves.iter().find(|m| m.ply == *ply).unwrap_or_else(|| panic!("channel {channel}: {mv} lost"));
         assert_eq!((&stored.notation, stored.by_bot), (mv, false), "channel {channel} ply {ply}");
