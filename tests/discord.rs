@@ -1233,6 +1233,8 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
             fixtures::select_on(&second, &menu, &[values[1].as_str()], &board),
         ]
     });
+    // Each exchange is complete at its answer: for the tap that is taken, the new board (a
+    // follow-up, after the old board's menu is taken off); for the other, the refusal.
     let answers = futures::future::join_all(taps.map(|tap| bot.standin.interact(tap))).await;
     let mut applied = 0;
     for (ctx, pair) in channels.iter().zip(answers.chunks(2)) {
@@ -1247,7 +1249,7 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
         let moves = bot.store.moves(record.id).await.unwrap();
         assert_eq!((record.ply, moves.len()), (2, 2), "channel {}", ctx.channel_id);
         let acknowledged = pair[winner].content();
-        assert!(acknowledged.contains(&moves[0].notation), "{acknowledged} vs {}", moves[0].notation);
+        assert!(acknowledged.contains(&moves[0].notation), "the answer names {}:\n{}", moves[0].notation, pair[winner]);
         applied += 1;
     }
     assert_eq!(applied, PAIRS);
