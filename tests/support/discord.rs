@@ -838,6 +838,16 @@ impl StandIn {
         self.wait_done(&token, &done).await
     }
 
+    /// Waits until the exchange of an interaction sent with [`Self::send_interaction`] satisfies
+    /// `done` (e.g. [`Exchange::answered`]), like [`Self::try_interact_until`].
+    pub async fn wait_exchange(
+        &self,
+        token: &str,
+        done: impl Fn(&Exchange) -> bool + Sync,
+    ) -> Result<Exchange, Incomplete> {
+        self.wait_done(token, &done).await
+    }
+
     /// Waits until the calls made with `token` satisfy `done` or one of them was refused, up to
     /// [`Self::interact_timeout`].
     async fn wait_done(&self, token: &str, done: &(dyn Fn(&Exchange) -> bool + Sync)) -> Result<Exchange, Incomplete> {
