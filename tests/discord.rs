@@ -73,23 +73,15 @@ impl Bot {
 
     /// A game of `ctx`'s user on `side`, stored as if started in `ctx`'s channel.
     async fn game_of(&self, ctx: &Ctx, human_side: Side, level: Level, game: Game) -> GameRecord {
-        self.store
-            .create_game(&NewGame {
-                guild_id: Some(ctx.guild_id),
-                channel_id: ctx.channel_id,
-                human_id: ctx.user_id,
-                human_name: "Mika".into(),
-                parent_id: None,
-                human_side,
-                level,
-                game,
-            })
-            .await
-            .unwrap()
+        game_in(&self.store, ctx, human_side, level, game).await
     }
 
+    /// Stops the bot; fails the test if the stand-in refused any call of the bot's, including
+    /// calls made after the answers the test waited for.
     async fn stop(self) {
         self.shards.shutdown_all().await;
+        let refused: Vec<String> = self.standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect();
+        assert!(refused.is_empty(), "the bot made calls Discord would refuse:\n{}", refused.join("\n"));
     }
 
     async fn game(&self, ctx: &Ctx) -> Option<GameRecord> {
@@ -106,6 +98,23 @@ impl Bot {
         let g = self.store.game(id).await.unwrap().unwrap();
         (g.game.encode(), g.ply, g.status, self.store.moves(id).await.unwrap().len())
     }
+}
+
+/// A game of `ctx`'s user on `side` in `store`, stored as if started in `ctx`'s channel.
+async fn game_in(store: &Store, ctx: &Ctx, human_side: Side, level: Level, game: Game) -> GameRecord {
+    store
+        .create_game(&NewGame {
+            guild_id: Some(ctx.guild_id),
+            channel_id: ctx.channel_id,
+            human_id: ctx.user_id,
+            human_name: "Mika".into(),
+            parent_id: None,
+            human_side,
+            level,
+            game,
+        })
+        .await
+        .unwrap()
 }
 
 fn play_reversi(ctx: &Ctx) -> Value {
@@ -462,14 +471,9 @@ async fn a_dead_database_gets_a_friendly_try_again(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn with_a_development_guild_commands_are_registered_there_only(pool: PgPool) {
     let bot = Bot::start_in(pool, Some(fixtures::GUILD_ID)).await;
-    let mut registered = Vec::new();
-    for _ in 0..100 {
-        registered = bot.standin.registered_guild_commands(fixtures::GUILD_ID).await;
-        if !registered.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    // The bot registers its commands in one call, once connected.
+    bot.standin.wait_commands(T).await;
+    let registered = bot.standin.registered_guild_commands(fixtures::GUILD_ID).await;
     assert!(registered.iter().any(|c| c["name"] == "play"), "{registered:?}");
     assert!(bot.standin.registered_commands().await.is_empty(), "nothing registered globally");
     bot.stop().await;
@@ -814,7 +818,9 @@ async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPoo
     assert_eq!(bot.game(&ctx).await.unwrap().status, GameStatus::Active);
 
     // "Yes" resigns that game and posts the final board for everyone.
-    let done = bot.standin.interact(fixtures::button_on(&ctx, yes, &question)).await;
+    // The flow's answer says so on the question; the final board follows it.
+    let done =
+        bot.standin.interact_until(fixtures::button_on(&ctx, yes, &question), |x| !x.followups().is_empty()).await;
     let contents = done.contents().join("\n");
     assert!(contents.contains("You resigned") || contents.contains("resign"), "{contents}");
     board_image(&done);
@@ -1088,7 +1094,14 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     // Choosing the wolf starts a public game at `none`; the private menu says what was chosen.
     let menu_message = bot.standin.message(offer.message_id().unwrap()).unwrap();
     let wolf = &choices[2].1;
-    let chosen = bot.standin.interact(fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message)).await;
+    // The board is posted first, then the menu is edited to say what was chosen.
+    let pick = fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message);
+    let chosen = bot
+        .standin
+        .interact_until(pick, |x| {
+            x.calls.iter().skip_while(|c| c.kind != ReplyKind::Followup).any(|c| c.kind == ReplyKind::EditOriginal)
+        })
+        .await;
     let posted = chosen.followups();
     assert_eq!(posted.len(), 1, "{chosen}");
     assert!(posted[0].flags() & 64 == 0 && !posted[0].files.is_empty(), "the board is public: {chosen}");
@@ -1220,6 +1233,8 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
             fixtures::select_on(&second, &menu, &[values[1].as_str()], &board),
         ]
     });
+    // Each exchange is complete at its answer: for the tap that is taken, the new board (a
+    // follow-up, after the old board's menu is taken off); for the other, the refusal.
     let answers = futures::future::join_all(taps.map(|tap| bot.standin.interact(tap))).await;
     let mut applied = 0;
     for (ctx, pair) in channels.iter().zip(answers.chunks(2)) {
@@ -1234,7 +1249,7 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
         let moves = bot.store.moves(record.id).await.unwrap();
         assert_eq!((record.ply, moves.len()), (2, 2), "channel {}", ctx.channel_id);
         let acknowledged = pair[winner].content();
-        assert!(acknowledged.contains(&moves[0].notation), "{acknowledged} vs {}", moves[0].notation);
+        assert!(acknowledged.contains(&moves[0].notation), "the answer names {}:\n{}", moves[0].notation, pair[winner]);
         applied += 1;
     }
     assert_eq!(applied, PAIRS);
@@ -1384,27 +1399,35 @@ async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool)
     let (menu, values) = move_menu(&start);
     let board = bot.standin.message(start.message_id().unwrap()).unwrap();
 
-    // Another client holds the settings tables for four seconds: every request waits on them.
+    // Another client holds the settings tables until both requests are acknowledged: every
+    // request waits on them, so only the deadline can have acknowledged them.
     let mut blocker = pool.begin().await.unwrap();
     sqlx::query("LOCK TABLE guild_settings, channel_settings IN ACCESS EXCLUSIVE MODE")
         .execute(&mut *blocker)
         .await
         .unwrap();
-    let held = tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_secs(4)).await;
+    let tap = fixtures::select_on(&ctx, &menu, &[values[0].as_str()], &board);
+    let command = play_move(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID), "f5");
+    let tokens = [fixtures::token(&tap), fixtures::token(&command)];
+    let since = bot.standin.cursor();
+    let release = async {
+        for token in &tokens {
+            let acknowledged = |c: &support::Reply| {
+                c.token.as_deref() == Some(token.as_str()) && matches!(c.kind, ReplyKind::Callback { .. })
+            };
+            bot.standin.wait_call(since, T, acknowledged).await;
+        }
+        // Every call from here on was made after the lock was given up.
+        let released = bot.standin.cursor();
         blocker.rollback().await.unwrap();
-    });
-    let (tap, refused) = tokio::join!(
-        bot.standin.interact(fixtures::select_on(&ctx, &menu, &[values[0].as_str()], &board)),
-        bot.standin.interact(play_move(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID), "f5")),
-    );
-    held.await.unwrap();
+        released
+    };
+    let (tap, refused, released) = tokio::join!(bot.standin.interact(tap), bot.standin.interact(command), release);
     for (x, deferral) in [(&tap, 6), (&refused, 5)] {
         let first = x.calls.iter().find(|c| c.ok()).unwrap_or_else(|| panic!("no answer:\n{x}"));
         assert_eq!(first.kind, ReplyKind::Callback { type_: deferral }, "acknowledged first:\n{x}");
         assert!(first.after < Duration::from_millis(2500), "acknowledged after {:?}:\n{x}", first.after);
-        let last = x.calls.iter().map(|c| c.after).max().unwrap();
-        assert!(last > Duration::from_secs(3), "the answer waited for the lock:\n{x}");
+        assert!(x.calls[1..].iter().all(|c| c.seq >= released), "the answer waited for the lock:\n{x}");
     }
     assert!(tap.content().contains(&format!("You played **{}**", values[0])), "{tap}");
     board_image(&tap);
@@ -1420,29 +1443,46 @@ async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool)
 /// worked on are left alone.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) {
+    // A connecting bot pays every reply owed at that moment, however young; a game owed from
+    // before it started marks the end of that first pass, after which this test's games are made.
+    let earlier = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 2);
+    let reversi = || Game::new(GameKind::Reversi);
+    game_in(&Store::from_pool(pool.clone()), &earlier, Side::Second, Level::Standard, reversi()).await;
     let bot = Bot::start(pool.clone()).await;
-    let (owed, fresh) = (Ctx::en(), Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID));
+    let paid_earlier = |c: &support::Reply| c.kind == ReplyKind::ChannelMessage { channel_id: earlier.channel_id };
+    bot.standin.wait_call(0, T, paid_earlier).await;
+    let (owed, fresh, later) = (
+        Ctx::en(),
+        Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID),
+        Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 1),
+    );
     let mut ids = Vec::new();
-    for ctx in [&owed, &fresh] {
+    for ctx in [&owed, &fresh, &later] {
         // The player took white: the bot is to move.
-        let record = bot.game_of(ctx, Side::Second, Level::Standard, Game::new(GameKind::Reversi)).await;
+        let record = bot.game_of(ctx, Side::Second, Level::Standard, reversi()).await;
         ids.push(record.id);
     }
+    let backdate = |id: i64| {
+        sqlx::query("UPDATE games SET updated_at = now() - interval '3 minutes' WHERE id = $1").bind(id).execute(&pool)
+    };
     let since = bot.standin.cursor();
-    sqlx::query("UPDATE games SET updated_at = now() - interval '3 minutes' WHERE id = $1")
-        .bind(ids[0])
-        .execute(&pool)
-        .await
-        .unwrap();
+    backdate(ids[0]).await.unwrap();
     let posted = bot.standin.wait_new_message(since, T).await;
     assert_eq!(posted.kind, ReplyKind::ChannelMessage { channel_id: owed.channel_id }, "{posted:?}");
     assert!(posted.content().is_some_and(|c| c.contains("I play **")), "{posted:?}");
     assert!(!posted.files.is_empty(), "the board is posted");
     assert_eq!(bot.store.game(ids[0]).await.unwrap().unwrap().ply, 1);
-    // A game whose reply may still be on its way is not the sweep's to answer.
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // A game whose reply may still be on its way is not the sweep's to answer: a later sweep
+    // (the one that pays a game owed only from now on) goes through the games in order and
+    // passes the fresh one by.
+    let since = bot.standin.cursor();
+    backdate(ids[2]).await.unwrap();
+    let paid_later = |c: &support::Reply| c.kind == ReplyKind::ChannelMessage { channel_id: later.channel_id };
+    bot.standin.wait_call(since, T, paid_later).await;
     assert_eq!(bot.store.game(ids[1]).await.unwrap().unwrap().ply, 0);
-    assert!(bot.standin.all_calls()[since as usize..]
+    assert!(bot
+        .standin
+        .all_calls()
         .iter()
         .all(|c| c.kind != ReplyKind::ChannelMessage { channel_id: fresh.channel_id }));
     bot.stop().await;

@@ -11,7 +11,7 @@ use settai::service::{Seat, Service};
 use settai::store::Store;
 use sqlx::PgPool;
 use support::fixtures::{self, Ctx};
-use support::{ReplyKind, StandIn};
+use support::{Exchange, ReplyKind, StandIn};
 
 const T: Duration = Duration::from_secs(30);
 
@@ -180,14 +180,10 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
     for run in 0..RUNS {
         let mut bot = Killed(serve(&standin, &url));
         standin.wait_sessions(run + 1, T).await;
+        let mut moves = Vec::new(); // this run's moves
         for (ctx, game) in &players {
-            let token = match store.active_game(ctx.channel_id).await.unwrap() {
-                None => {
-                    let payload = fixtures::slash(ctx, "play", game, json!([]));
-                    let token = payload["token"].as_str().unwrap().to_string();
-                    standin.send_interaction(payload).await;
-                    token
-                }
+            match store.active_game(ctx.channel_id).await.unwrap() {
+                None => standin.send_interaction(fixtures::slash(ctx, "play", game, json!([]))).await,
                 Some(record) if record.human_to_move() => {
                     let legal = record.game.legal_moves();
                     let mv = legal[rng.gen_range(0..legal.len())].clone();
@@ -196,37 +192,50 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
                     let token = payload["token"].as_str().unwrap().to_string();
                     standin.send_interaction(payload).await;
                     sent.push((ctx.channel_id, record.id, record.ply + 1, mv, token.clone()));
-                    token
+                    moves.push(token);
                 }
                 Some(_) => continue, // the bot owes this reply; the restart pays it
-            };
-            let _ = token;
+            }
         }
-        tokio::time::sleep(Duration::from_millis(rng.gen_range(0..1_200))).await;
+        // The moment of the kill is reckoned in the bot's answers, not in time, so that a busy
+        // machine is killed at the same stages of play: once a random number (at least one) of
+        // this run's moves is answered, after a random pause (the others die while the bot
+        // thinks, stores or posts).
+        if !moves.is_empty() {
+            for token in &moves[..rng.gen_range(1..=moves.len())] {
+                standin.wait_exchange(token, Exchange::answered).await.unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(rng.gen_range(0..600))).await;
         bot.0.kill().unwrap();
         bot.0.wait().unwrap();
         standin.wait_disconnected(T).await;
     }
-    // A last start pays every reply still owed.
+    // A last start pays every reply still owed, posting each game's board in its channel.
+    let owed: Vec<u64> =
+        store.active_games().await.unwrap().iter().filter(|g| g.bot_to_move()).map(|g| g.channel_id).collect();
+    let cursor = standin.cursor();
     let _bot = Killed(serve(&standin, &url));
     standin.wait_sessions(RUNS + 1, T).await;
-    let deadline = std::time::Instant::now() + T;
-    while store.active_games().await.unwrap().iter().any(|g| g.bot_to_move()) {
-        assert!(std::time::Instant::now() < deadline, "owed replies were not paid");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    for channel in owed {
+        standin.wait_call(cursor, T, |c| c.kind == ReplyKind::ChannelMessage { channel_id: channel }).await;
     }
+    assert!(!store.active_games().await.unwrap().iter().any(|g| g.bot_to_move()), "owed replies were not paid");
 
-    // Every move the player was told was taken (the bot acknowledged it) is stored, at its ply.
+    // Every move the player was told was taken (the bot's answer names it) is stored, at its ply.
+    // A bare "thinking…" tells nothing: the bot says it by itself when a request is slow, before
+    // the move is stored.
     let mut acknowledged = 0;
     for (channel, game_id, ply, mv, token) in &sent {
         let x = standin.exchange(token);
-        if !x.calls.iter().any(|c| c.ok()) {
-            continue; // killed before it answered: the player saw nothing and nothing may be assumed
+        if !x.answered() {
+            continue; // killed before it answered: the player saw no answer and nothing may be assumed
         }
         let moves = store.moves(*game_id).await.unwrap();
         if x.is_ephemeral() {
             continue; // refused (say, the game had just ended): nothing was taken
         }
+        assert!(x.content().contains(&format!("You played **{mv}**")), "channel {channel}: {x}");
         acknowledged += 1;
         let stored = moves.iter().find(|m| m.ply == *ply).unwrap_or_else(|| panic!("channel {channel}: {mv} lost"));
         assert_eq!((&stored.notation, stored.by_bot), (mv, false), "channel {channel} ply {ply}");

@@ -226,11 +226,14 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
     service.start(&bob, GameKind::Reversi, Side::First, None).await.unwrap();
     let alice = service.human_move(&seat(ALICE), "f5", None).await.unwrap();
-    let thinking = tokio::spawn({
+    // Polled once, the reply has entered the pool (it asks for its search before anything else
+    // it waits for); then it runs on by itself.
+    let mut thinking = Box::pin({
         let service = service.clone();
         async move { service.bot_reply(alice.record).await }
     });
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(futures::poll!(&mut thinking).is_pending(), "a 2.4 s search is still thinking");
+    let thinking = tokio::spawn(thinking);
     let before = snapshot(&service, 501).await;
     assert!(matches!(service.human_move(&bob, "f5", None).await, Err(PlayError::Busy)));
     assert!(matches!(

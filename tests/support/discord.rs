@@ -8,6 +8,8 @@
 //! standin.wait_ready(Duration::from_secs(20)).await;
 //! let x = standin.interact(fixtures::slash(&Ctx::en(), "play", "shogi", json!([]))).await;
 //! assert!(x.content().contains("..."));
+//! // A flow that goes on after its answer says what it ends with:
+//! let done = standin.interact_until(confirm, |x| !x.followups().is_empty()).await;
 //! ```
 //!
 //! What it does, in short:
@@ -21,6 +23,11 @@
 //!   (10015), and invalid bodies (50035: content over 2000 characters, more than 5 action rows or 25
 //!   select options or 25 autocomplete choices, over-long custom ids and labels, bad command names
 //!   or localisation keys, ...). A refused call fails [`StandIn::interact`] with a clear message.
+//! * An exchange is complete on an event, never after a quiet period: [`StandIn::interact`]
+//!   returns as soon as the bot has answered ([`Exchange::answered`]), and
+//!   [`StandIn::interact_until`] as soon as the exchange holds what the test says the flow ends
+//!   with (a follow-up after the answer, say). Later calls are waited for explicitly
+//!   ([`StandIn::next_reply`], [`StandIn::wait_call`]).
 //! * Messages are kept as Discord would keep them (edits merged, attachments given ids and urls),
 //!   so a test can look at the current state of a message ([`StandIn::message`]) and click on it
 //!   ([`crate::support::fixtures::select_on`]).
@@ -180,6 +187,28 @@ pub struct Exchange {
 impl Exchange {
     fn ok_calls(&self) -> impl Iterator<Item = &Reply> {
         self.calls.iter().filter(|c| c.ok())
+    }
+
+    /// Whether the bot has answered: a call that shows the player its answer, i.e. a message
+    /// (callback 4, or 7 updating the component's message), autocomplete choices (8) or a modal
+    /// (9); after a deferral (5/6), an edit or a follow-up that carries text. Taking a menu off
+    /// the old board (an edit without text) or withdrawing a public "thinking…" (a private
+    /// follow-up comes next) is not an answer yet.
+    pub fn answered(&self) -> bool {
+        let mut deferred = false;
+        for c in self.ok_calls() {
+            match c.kind {
+                ReplyKind::Callback { type_: 4 | 7 | 8 | 9 } => return true,
+                ReplyKind::Callback { type_: 5 | 6 } => deferred = true,
+                ReplyKind::EditOriginal | ReplyKind::Followup | ReplyKind::EditFollowup
+                    if deferred && c.content().is_some() =>
+                {
+                    return true
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     /// Type of the (first accepted) interaction callback, if any.
@@ -380,7 +409,6 @@ struct InteractionRecord {
     dispatched_at: Instant,
     acked: Option<u8>,
     original: Option<u64>,
-    last_call: Option<Instant>,
 }
 
 struct Inner {
@@ -487,9 +515,6 @@ pub struct StandIn {
     server: JoinHandle<()>,
     /// Overall limit for [`Self::interact`] (default 20 s).
     pub interact_timeout: Duration,
-    /// Quiet period after a terminal response before an exchange counts as finished
-    /// (default 150 ms).
-    pub quiet: Duration,
 }
 
 impl Drop for StandIn {
@@ -560,7 +585,7 @@ impl StandIn {
                 eprintln!("[stand-in] server stopped: {e}");
             }
         });
-        StandIn { shared, server, interact_timeout: Duration::from_secs(20), quiet: Duration::from_millis(150) }
+        StandIn { shared, server, interact_timeout: Duration::from_secs(20) }
     }
 
     /// `http://127.0.0.1:PORT`, for `HttpBuilder::proxy`.
@@ -723,6 +748,18 @@ impl StandIn {
         key: &ed25519_dalek::SigningKey,
         payload: Value,
     ) -> Result<Exchange, Incomplete> {
+        self.try_interact_http_until(url, key, payload, Exchange::answered).await
+    }
+
+    /// [`Self::try_interact_http`], waiting until the exchange satisfies `done` (see
+    /// [`Self::interact_until`]).
+    pub async fn try_interact_http_until(
+        &self,
+        url: &str,
+        key: &ed25519_dalek::SigningKey,
+        payload: Value,
+        done: impl Fn(&Exchange) -> bool + Sync,
+    ) -> Result<Exchange, Incomplete> {
         use ed25519_dalek::Signer as _;
         let token = payload.get("token").and_then(Value::as_str).unwrap_or_default().to_string();
         let id = id_of(payload.get("id")).unwrap_or(0).to_string();
@@ -745,7 +782,7 @@ impl StandIn {
                 Ok(json) => {
                     let _ = callback(&self.shared, &id, &token, Body { json, files: Vec::new() });
                     self.shared.bump();
-                    return self.wait_done(&token).await;
+                    return self.wait_done(&token, &done).await;
                 }
                 Err(e) => format!("the endpoint's answer is not JSON: {e}"),
             },
@@ -755,13 +792,24 @@ impl StandIn {
         Err(Incomplete { reason, partial: self.exchange(&token) })
     }
 
-    /// Sends the interaction and waits until the bot has finished responding: a terminal
-    /// response (callback 4/7/8/9, or an edit/follow-up after a deferral 5/6) followed by
-    /// [`Self::quiet`] without calls for that token. Panics after [`Self::interact_timeout`]
-    /// with what was received so far, and if the stand-in refused one of the bot's calls (use
+    /// Sends the interaction and returns as soon as the bot has answered
+    /// ([`Exchange::answered`]): a refusal, a command's board, the new board after a tapped move
+    /// (the old board's menu is taken off before it), autocomplete choices. Calls the flow makes
+    /// after its answer are not waited for: use [`Self::interact_until`] to say what the
+    /// exchange ends with, or [`Self::next_reply`]. Panics after [`Self::interact_timeout`] with
+    /// what was received so far, and if the stand-in refused one of the bot's calls (use
     /// [`Self::try_interact`] to inspect refusals).
     pub async fn interact(&self, payload: Value) -> Exchange {
-        match self.try_interact(payload).await {
+        self.interact_until(payload, Exchange::answered).await
+    }
+
+    /// Sends the interaction and returns as soon as the exchange satisfies `done`, e.g. the
+    /// public board a confirmed resignation follows its answer with:
+    /// `|x| !x.followups().is_empty()`. `done` is checked each time a call for this interaction
+    /// arrives; a call the stand-in refused ends the exchange at once. Panics like
+    /// [`Self::interact`].
+    pub async fn interact_until(&self, payload: Value, done: impl Fn(&Exchange) -> bool + Sync) -> Exchange {
+        match self.try_interact_until(payload, done).await {
             Ok(x) => {
                 if !x.refused().is_empty() {
                     panic!("stand-in: the bot made a call Discord would refuse\n{x}");
@@ -775,61 +823,72 @@ impl StandIn {
     /// Like [`Self::interact`] without panicking: refused calls are in the returned exchange,
     /// and a timeout is an [`Incomplete`] with what was received so far.
     pub async fn try_interact(&self, payload: Value) -> Result<Exchange, Incomplete> {
+        self.try_interact_until(payload, Exchange::answered).await
+    }
+
+    /// Like [`Self::interact_until`] without panicking (see [`Self::try_interact`]).
+    pub async fn try_interact_until(
+        &self,
+        payload: Value,
+        done: impl Fn(&Exchange) -> bool + Sync,
+    ) -> Result<Exchange, Incomplete> {
         let token =
             payload.get("token").and_then(Value::as_str).expect("interaction payload without a token").to_string();
         self.send_interaction(payload).await;
-        self.wait_done(&token).await
+        self.wait_done(&token, &done).await
     }
 
-    /// Waits until the bot has finished responding to `token` (see [`Self::try_interact`]).
-    async fn wait_done(&self, token: &str) -> Result<Exchange, Incomplete> {
-        let token = token.to_string();
-        let deadline = tokio::time::Instant::now() + self.interact_timeout;
-        let quiet = self.quiet;
-        loop {
-            let done_at = self
-                .shared
-                .wait_for(deadline.saturating_duration_since(tokio::time::Instant::now()), |i| {
-                    let calls: Vec<&Reply> = i.calls_of(&token).collect();
-                    if !is_terminal(&calls) {
-                        return None;
-                    }
-                    i.interactions.get(&token).and_then(|r| r.last_call)
-                })
-                .await;
-            match done_at {
-                Some(last) => {
-                    let until = last + quiet;
-                    let now = Instant::now();
-                    if now >= until {
-                        return Ok(self.exchange(&token));
-                    }
-                    tokio::time::sleep(until - now).await;
-                    // A later call moves `last_call`; loop re-checks.
-                    let still = self.shared.lock().interactions.get(&token).and_then(|r| r.last_call);
-                    if still == Some(last) {
-                        return Ok(self.exchange(&token));
-                    }
+    /// Waits until the exchange of an interaction sent with [`Self::send_interaction`] satisfies
+    /// `done` (e.g. [`Exchange::answered`]), like [`Self::try_interact_until`].
+    pub async fn wait_exchange(
+        &self,
+        token: &str,
+        done: impl Fn(&Exchange) -> bool + Sync,
+    ) -> Result<Exchange, Incomplete> {
+        self.wait_done(token, &done).await
+    }
+
+    /// Waits until the calls made with `token` satisfy `done` or one of them was refused, up to
+    /// [`Self::interact_timeout`].
+    async fn wait_done(&self, token: &str, done: &(dyn Fn(&Exchange) -> bool + Sync)) -> Result<Exchange, Incomplete> {
+        // Checked when this token's calls change only: hundreds of exchanges may wait at once,
+        // each woken by every call of the others.
+        let mut seen = None;
+        let finished = self
+            .shared
+            .wait_for(self.interact_timeout, |i| {
+                let n = i.calls_by_token.get(token).map_or(0, Vec::len);
+                if seen == Some(n) {
+                    return None;
                 }
-                None => {
-                    let partial = self.exchange(&token);
-                    let reason = if partial.calls.is_empty() {
-                        format!(
-                            "the bot made no call for this interaction within {:?} (did it receive it? a payload \
-                             serenity cannot deserialize is dropped silently; run fixtures::assert_fixtures_deserialize)",
-                            self.interact_timeout
-                        )
-                    } else {
-                        format!(
-                            "the bot did not finish responding within {:?} (no terminal response: callback 4/7/8/9, \
-                             or edit/follow-up after a deferral)",
-                            self.interact_timeout
-                        )
-                    };
-                    return Err(Incomplete { reason, partial });
-                }
-            }
+                seen = Some(n);
+                let x = exchange_of(i, token);
+                (x.calls.iter().any(|c| !c.ok()) || done(&x)).then_some(x)
+            })
+            .await;
+        if let Some(x) = finished {
+            return Ok(x);
         }
+        let partial = self.exchange(token);
+        let reason = if partial.calls.is_empty() {
+            format!(
+                "the bot made no call for this interaction within {:?} (did it receive it? a payload serenity cannot \
+                 deserialize is dropped silently; run fixtures::assert_fixtures_deserialize)",
+                self.interact_timeout
+            )
+        } else if partial.answered() {
+            format!(
+                "the bot answered, but the exchange did not end as the test expects within {:?}",
+                self.interact_timeout
+            )
+        } else {
+            format!(
+                "the bot did not answer within {:?} (no message callback 4/7, autocomplete 8 or modal 9, nor an edit or \
+                 follow-up with text after a deferral)",
+                self.interact_timeout
+            )
+        };
+        Err(Incomplete { reason, partial })
     }
 
     /// The session (1-based, in order of IDENTIFY) an interaction was sent to, and the shard
@@ -843,15 +902,7 @@ impl StandIn {
 
     /// Everything recorded for this token so far, as an exchange.
     pub fn exchange(&self, token: &str) -> Exchange {
-        let inner = self.shared.lock();
-        let calls: Vec<Reply> = inner.calls_of(token).cloned().collect();
-        let rec = inner.interactions.get(token);
-        Exchange {
-            token: token.to_string(),
-            interaction_id: rec.map(|r| r.interaction_id).unwrap_or(0),
-            original: rec.and_then(|r| r.original).and_then(|id| inner.messages.get(&id).cloned()),
-            calls,
-        }
+        exchange_of(&self.shared.lock(), token)
     }
 
     /// Every call made with this interaction token, in order.
@@ -932,6 +983,18 @@ impl StandIn {
     }
 }
 
+/// Everything recorded for `token` so far, as an exchange.
+fn exchange_of(inner: &Inner, token: &str) -> Exchange {
+    let calls: Vec<Reply> = inner.calls_of(token).cloned().collect();
+    let rec = inner.interactions.get(token);
+    Exchange {
+        token: token.to_string(),
+        interaction_id: rec.map(|r| r.interaction_id).unwrap_or(0),
+        original: rec.and_then(|r| r.original).and_then(|id| inner.messages.get(&id).cloned()),
+        calls,
+    }
+}
+
 /// Records an interaction about to be delivered (to gateway session `session`, 0 for HTTP).
 fn register(inner: &mut Inner, payload: &Value, session: usize) {
     let token = payload.get("token").and_then(Value::as_str).unwrap_or_default().to_string();
@@ -945,7 +1008,6 @@ fn register(inner: &mut Inner, payload: &Value, session: usize) {
             dispatched_at: Instant::now(),
             acked: None,
             original: None,
-            last_call: None,
             session,
         };
         inner.interactions.insert(token, rec);
@@ -957,26 +1019,6 @@ fn register(inner: &mut Inner, payload: &Value, session: usize) {
             inner.messages.entry(mid).or_insert_with(|| msg.clone());
         }
     }
-}
-
-fn is_terminal(calls: &[&Reply]) -> bool {
-    if calls.iter().any(|c| !c.ok()) {
-        return true;
-    }
-    let mut deferred = false;
-    for c in calls {
-        match c.kind {
-            ReplyKind::Callback { type_: 4 | 7 | 8 | 9 } => return true,
-            ReplyKind::Callback { type_: 5 | 6 } => deferred = true,
-            ReplyKind::EditOriginal | ReplyKind::Followup | ReplyKind::EditFollowup | ReplyKind::DeleteOriginal
-                if deferred =>
-            {
-                return true
-            }
-            _ => {}
-        }
-    }
-    false
 }
 
 fn flatten_components(rows: &[Value]) -> Vec<Value> {
@@ -1376,11 +1418,8 @@ fn record(
     message_id: Option<u64>,
 ) {
     let now = Instant::now();
-    let after = match token.and_then(|t| inner.interactions.get_mut(t)) {
-        Some(rec) => {
-            rec.last_call = Some(now);
-            now - rec.dispatched_at
-        }
+    let after = match token.and_then(|t| inner.interactions.get(t)) {
+        Some(rec) => now - rec.dispatched_at,
         None => now - shared.started,
     };
     if let Some(e) = &error {
