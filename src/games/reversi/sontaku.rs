@@ -53,10 +53,14 @@ pub const GIFT_CAP: i32 = 60;
 /// much of the best move's value (units of [`standard_desirability`]: 1.5 discs of shortfall):
 /// a strong human takes whatever a random 2nd move gives away.
 pub const JITTER_SPAN: i32 = 150;
-/// Strength from which the full read starts to trust the human to find the best reply; below it
-/// the seed's guarantee (a win whatever the human plays) holds, since a beginner's blunders in
-/// the last moves cannot be given back.
-pub const TRUSTED_STRENGTH: f64 = 0.5;
+/// Strength from which the full read trusts the human to find the best replies; below it the
+/// seed's guarantee (a win whatever the human plays) holds, since a beginner's blunders in the
+/// last moves cannot be given back.
+pub const TRUSTED_STRENGTH: f64 = 0.6;
+/// In the full read against a trusted human, the best-play margin aimed at is +6 plus this many
+/// discs per unit of missing strength (+10 at the threshold, +6 for a perfect player): room for
+/// the small slips a good player still makes.
+pub const SLIP_ALLOWANCE: f64 = 10.0;
 
 /// Who `standard` believes it plays against (a deviation from seed 001, measured in
 /// BENCHMARKS.md, 2026-12-01).
@@ -451,10 +455,17 @@ impl Engine {
             .filter(|&&sq| exact || best_play.is_empty() || lead_of(sq).is_some_and(|l| l - least <= GIFT_CAP))
             .map(|&sq| {
                 let seed_value = seed.as_ref().and_then(|v| v.iter().find(|&&(m, _)| m == sq)).map(|&(_, v)| v);
+                let slip = (SLIP_ALLOWANCE * (1.0 - s)).round() as i32;
                 let true_value =
-                    lead_of(sq).map(|l| if exact { standard_final_value(l) } else { standard_desirability(l) });
-                // The exact read trusts only a clearly strong human (see TRUSTED_STRENGTH).
-                let w = if exact { ((s - TRUSTED_STRENGTH) / (0.9 - TRUSTED_STRENGTH)).clamp(0.0, 1.0) } else { s };
+                    lead_of(sq).map(|l| if exact { standard_final_value(l - slip) } else { standard_desirability(l) });
+                // The full read does not blend: the seed's guarantee, or (for a trusted human)
+                // the best-play margin; a blend would always side with the guarantee, whose
+                // losses weigh far more than any margin.
+                let w = match (exact, s >= TRUSTED_STRENGTH) {
+                    (false, _) => s,
+                    (true, true) => 1.0,
+                    (true, false) => 0.0,
+                };
                 let v = match (seed_value, true_value) {
                     (Some(a), Some(b)) => ((1.0 - w) * a as f64 + w * b as f64).round() as i32,
                     (Some(a), None) => a,

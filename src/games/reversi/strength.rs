@@ -18,19 +18,25 @@ pub const COST_DEPTH: u32 = 4;
 pub const RECENT_MOVES: usize = 12;
 /// One move's cost is capped here (discs), so a single wild move cannot decide the estimate.
 pub const MAX_COST: f64 = 16.0;
-/// Mean cost per move (discs) of a player taken as a beginner: strength 0.
-pub const BEGINNER_COST: f64 = 6.0;
-/// Mean cost per move (discs) of a player taken as strong: strength 1.
-pub const STRONG_COST: f64 = 1.5;
-/// Before the human has moved, the estimate counts this many imaginary moves of a beginner:
-/// the product's first guess is a child, and a few good moves are needed to move it.
-pub const PRIOR_MOVES: f64 = 3.0;
+/// Cost ratio (see [`Strength::ratio`]) from which a player is taken as a beginner: strength 0.
+/// A player who taps at random scores about 1.
+pub const BEGINNER_RATIO: f64 = 0.8;
+/// Cost ratio of a player taken as strong: strength 1.
+pub const STRONG_RATIO: f64 = 0.25;
+/// Before the human has moved, the estimate counts this many discs of choice made at random:
+/// the product's first guess is a child, and the opening (where most moves are worth about the
+/// same) moves it little.
+pub const PRIOR_DISCS: f64 = 12.0;
 
 /// The estimate.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Strength {
     /// 0 (a beginner) ..= 1 (a strong player).
     pub value: f64,
+    /// What the human's moves cost against what moves picked at random would have cost in the
+    /// same positions (with the prior): about 1 for a child tapping anywhere, near 0 for the
+    /// best player. Positions where every move is worth the same weigh nothing.
+    pub ratio: f64,
     /// Mean cost of the moves that counted (discs), without the prior.
     pub mean_cost: f64,
     /// How many moves counted (forced moves and passes tell nothing and are skipped).
@@ -39,12 +45,21 @@ pub struct Strength {
 
 impl Strength {
     /// What is assumed before the human has made a move.
-    pub const UNKNOWN: Strength = Strength { value: 0.0, mean_cost: f64::NAN, moves: 0 };
+    pub const UNKNOWN: Strength = Strength { value: 0.0, ratio: 1.0, mean_cost: f64::NAN, moves: 0 };
 }
 
-/// Discs that `mv` gives away in `pos` against the best move there, or `None` when the move
-/// tells nothing (a pass, or the only legal move).
-pub fn move_cost(engine: &mut Engine, eval: &PatternEval, pos: &Position, mv: Move) -> Option<f64> {
+/// What one move cost, and what a move picked at random would have cost on average there.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MoveCost {
+    /// Discs given away against the best move.
+    pub cost: f64,
+    /// The mean cost of all legal moves in that position.
+    pub typical: f64,
+}
+
+/// What `mv` gives away in `pos`, or `None` when the move tells nothing (a pass, or the only
+/// legal move).
+pub fn move_cost(engine: &mut Engine, eval: &PatternEval, pos: &Position, mv: Move) -> Option<MoveCost> {
     let Move::Place(sq) = mv else { return None };
     if pos.legal_mask().count_ones() < 2 {
         return None;
@@ -54,25 +69,29 @@ pub fn move_cost(engine: &mut Engine, eval: &PatternEval, pos: &Position, mv: Mo
     engine.set_deadline(deadline);
     let r = r?;
     let best = r.scores.first()?.1;
+    let cost_of = |v: i32| ((best - v) as f64 / DISC as f64).clamp(0.0, MAX_COST);
     let chosen = r.scores.iter().find(|&&(s, _)| s == sq.index())?.1;
-    Some(((best - chosen) as f64 / DISC as f64).clamp(0.0, MAX_COST))
+    let typical = r.scores.iter().map(|&(_, v)| cost_of(v)).sum::<f64>() / r.scores.len() as f64;
+    Some(MoveCost { cost: cost_of(chosen), typical })
 }
 
 /// The human's strength from their moves so far (`(position, move)` in the order played; only
 /// the last [`RECENT_MOVES`] count, so the estimate follows a player who warms up or tires).
 pub fn estimate(engine: &mut Engine, eval: &PatternEval, history: &[(Position, Move)]) -> Strength {
     let from = history.len().saturating_sub(RECENT_MOVES);
-    let costs: Vec<f64> = history[from..].iter().filter_map(|(pos, mv)| move_cost(engine, eval, pos, *mv)).collect();
+    let costs: Vec<MoveCost> =
+        history[from..].iter().filter_map(|(pos, mv)| move_cost(engine, eval, pos, *mv)).collect();
     from_costs(&costs)
 }
 
-/// The estimate from move costs (discs each), with the beginner prior.
-pub fn from_costs(costs: &[f64]) -> Strength {
-    let n = costs.len() as f64;
-    let sum: f64 = costs.iter().sum();
-    let with_prior = (sum + PRIOR_MOVES * BEGINNER_COST) / (n + PRIOR_MOVES);
-    let value = ((BEGINNER_COST - with_prior) / (BEGINNER_COST - STRONG_COST)).clamp(0.0, 1.0);
-    Strength { value, mean_cost: if costs.is_empty() { f64::NAN } else { sum / n }, moves: costs.len() }
+/// The estimate from move costs, with the beginner prior.
+pub fn from_costs(costs: &[MoveCost]) -> Strength {
+    let spent: f64 = costs.iter().map(|c| c.cost).sum();
+    let typical: f64 = costs.iter().map(|c| c.typical).sum();
+    let ratio = (spent + PRIOR_DISCS) / (typical + PRIOR_DISCS);
+    let value = ((BEGINNER_RATIO - ratio) / (BEGINNER_RATIO - STRONG_RATIO)).clamp(0.0, 1.0);
+    let mean_cost = if costs.is_empty() { f64::NAN } else { spent / costs.len() as f64 };
+    Strength { value, ratio, mean_cost, moves: costs.len() }
 }
 
 #[cfg(test)]
@@ -97,40 +116,54 @@ mod tests {
             checked += 1;
             let r = engine.iterate(&Strong(&eval), pos.player(), pos.opponent(), COST_DEPTH, true, DISC).unwrap();
             let mv = |sq: u8| Move::Place(crate::games::reversi::Square::new(sq).unwrap());
-            assert_eq!(move_cost(&mut engine, &eval, &pos, mv(r.scores[0].0)), Some(0.0));
+            assert_eq!(move_cost(&mut engine, &eval, &pos, mv(r.scores[0].0)).unwrap().cost, 0.0);
             let (worst, worst_value) = *r.scores.last().unwrap();
             let expected = (((r.scores[0].1 - worst_value) as f64) / DISC as f64).clamp(0.0, MAX_COST);
             let got = move_cost(&mut engine, &eval, &pos, mv(worst)).unwrap();
-            assert!((got - expected).abs() < 1e-9, "{}: {got} vs {expected}", pos.to_text());
-            assert!(got > 0.0 || r.scores[0].1 == worst_value);
+            assert!((got.cost - expected).abs() < 1e-9, "{}: {got:?} vs {expected}", pos.to_text());
+            assert!(got.cost > 0.0 || r.scores[0].1 == worst_value);
+            // The worst move costs at least what a move picked at random costs on average.
+            assert!(got.cost >= got.typical - 1e-9 && got.typical >= 0.0);
         }
         assert_eq!(move_cost(&mut engine, &eval, &Position::start(), Move::Pass), None);
+    }
+
+    fn at(cost: f64, typical: f64) -> MoveCost {
+        MoveCost { cost, typical }
     }
 
     #[test]
     fn a_newcomer_starts_as_a_beginner_and_good_moves_raise_the_estimate() {
         assert_eq!(from_costs(&[]).value, 0.0);
-        let perfect = from_costs(&[0.0; RECENT_MOVES]);
+        let perfect = from_costs(&[at(0.0, 5.0); RECENT_MOVES]);
         assert!(perfect.value > 0.9, "{perfect:?}");
         // Three perfect moves are not yet proof of a strong player.
-        let three = from_costs(&[0.0; 3]);
+        let three = from_costs(&[at(0.0, 5.0); 3]);
         assert!(three.value > 0.0 && three.value < perfect.value);
-        assert_eq!(from_costs(&[BEGINNER_COST * 2.0; 6]).value, 0.0);
+        // Moves as costly as random ones are a beginner's, and choices among equal moves
+        // (the opening) say little.
+        assert_eq!(from_costs(&[at(5.0, 5.0); 12]).value, 0.0);
+        assert!(from_costs(&[at(0.0, 0.3); 12]).value < 0.1);
     }
 
     proptest! {
-        /// Cheaper moves never lower the estimate; more evidence moves it further from the prior.
+        /// Cheaper moves never lower the estimate; a perfect move never lowers it either.
         #[test]
-        fn the_estimate_moves_the_right_way(costs in prop::collection::vec(0.0f64..MAX_COST, 1..12), i in 0usize..12, cut in 0.0f64..4.0) {
+        fn the_estimate_moves_the_right_way(
+            costs in prop::collection::vec((0.0f64..MAX_COST, 0.0f64..MAX_COST), 1..12),
+            i in 0usize..12,
+            cut in 0.0f64..4.0,
+        ) {
+            let costs: Vec<MoveCost> = costs.into_iter().map(|(a, b)| at(a.min(b), a.max(b))).collect();
             let i = i % costs.len();
             let before = from_costs(&costs);
             let mut better = costs.clone();
-            better[i] = (better[i] - cut).max(0.0);
+            better[i].cost = (better[i].cost - cut).max(0.0);
             let after = from_costs(&better);
             prop_assert!(after.value >= before.value);
             prop_assert!((0.0..=1.0).contains(&after.value));
             let mut more = costs.clone();
-            more.push(0.0);
+            more.push(at(0.0, 3.0));
             prop_assert!(from_costs(&more).value >= before.value);
         }
     }
@@ -160,7 +193,7 @@ mod tests {
         let r = estimate(&mut engine, &eval, &random);
         let c = estimate(&mut engine, &eval, &careful);
         assert_eq!((r.moves, c.moves), (RECENT_MOVES, RECENT_MOVES));
-        assert!(c.value > 0.9 && r.value < 0.3, "careful {c:?}, random {r:?}");
-        assert!(c.mean_cost < 0.5 && r.mean_cost > 3.0, "careful {c:?}, random {r:?}");
+        assert!(c.value > 0.9 && r.value < 0.1, "careful {c:?}, random {r:?}");
+        assert!(c.ratio < 0.2 && r.ratio > 0.7, "careful {c:?}, random {r:?}");
     }
 }
