@@ -47,12 +47,19 @@ const FALLBACK_DEPTH: u32 = 4;
 /// Bonus of `highest` for a perfect win (the CPU left with no disc).
 pub const PERFECT_BONUS: i32 = 16_000;
 /// Most that one midgame move of `standard` may give away (tenths of a disc), by the strong
-/// engine's judgement against the CPU's best move, once the human has shown some strength.
+/// engine's judgement against the CPU's best move, once the human is trusted
+/// ([`TRUSTED_STRENGTH`]; a beginner far behind needs bigger gifts, which they do not notice).
 pub const GIFT_CAP: i32 = 60;
 /// Against a human of shown strength, the 2nd or 3rd move of the 35% jitter must be within this
-/// much of the best move's value (units of [`standard_desirability`]: 1.5 discs of shortfall):
-/// a strong human takes whatever a random 2nd move gives away.
+/// much of the best move's value (units of [`standard_desirability`]: 1.5 discs of shortfall),
+/// narrowing to [`JITTER_SPAN_STRONG`] for the strongest: a strong human takes whatever a
+/// random 2nd move gives away.
 pub const JITTER_SPAN: i32 = 150;
+/// The jitter's span against a perfect player (0.3 discs of shortfall).
+pub const JITTER_SPAN_STRONG: i32 = 30;
+/// Below this strength `standard` is exactly the seed's: a beginner's estimate wobbles, and the
+/// seed's pessimistic human is the right model for a beginner.
+pub const MODELLED_FROM: f64 = 0.25;
 /// Strength from which the full read trusts the human to find the best replies; below it the
 /// seed's guarantee (a win whatever the human plays) holds, since a beginner's blunders in the
 /// last moves cannot be given back.
@@ -344,7 +351,7 @@ impl Engine {
         rng: &mut impl Rng,
     ) -> SontakuChoice {
         let s = if level == Sontaku::Standard { human.strength.clamp(0.0, 1.0) } else { 0.0 };
-        if s > 0.0 {
+        if s >= MODELLED_FROM {
             return self.standard_for(p, o, s, rng);
         }
         let n = (!(p | o)).count_ones();
@@ -452,7 +459,12 @@ impl Engine {
         };
         let mut values: Vec<(u8, i32)> = moves
             .iter()
-            .filter(|&&sq| exact || best_play.is_empty() || lead_of(sq).is_some_and(|l| l - least <= GIFT_CAP))
+            .filter(|&&sq| {
+                exact
+                    || s < TRUSTED_STRENGTH
+                    || best_play.is_empty()
+                    || lead_of(sq).is_some_and(|l| l - least <= GIFT_CAP)
+            })
             .map(|&sq| {
                 let seed_value = seed.as_ref().and_then(|v| v.iter().find(|&&(m, _)| m == sq)).map(|&(_, v)| v);
                 let slip = (SLIP_ALLOWANCE * (1.0 - s)).round() as i32;
@@ -483,7 +495,8 @@ impl Engine {
         let tied: Vec<u8> = values.iter().filter(|&&(_, v)| v >= top - near).map(|&(sq, _)| sq).collect();
         let own = if tied.len() > 1 { self.own_interest(p, o, &tied) } else { Vec::new() };
         let ranked = rank_moves(&values, &own, near);
-        let reasonable = ranked.iter().take_while(|&&(_, v)| v >= top - JITTER_SPAN).count();
+        let span = (JITTER_SPAN as f64 * (1.0 - s)).max(JITTER_SPAN_STRONG as f64) as i32;
+        let reasonable = ranked.iter().take_while(|&&(_, v)| v >= top - span).count();
         let index = jitter_index(reasonable, full_read, rng);
         let stage = if exact { SontakuStage::FullRead } else { SontakuStage::Midgame };
         SontakuChoice { best: ranked[index].0, ranked, depth, stage, jittered: index > 0 }
@@ -749,13 +762,13 @@ mod tests {
     }
 
     #[test]
-    fn a_human_of_no_shown_strength_meets_the_seeds_standard() {
+    fn a_human_below_the_modelled_strength_meets_the_seeds_standard() {
         let mut rng = StdRng::seed_from_u64(5);
         for empties in [40, 30, 12] {
             let pos = random_position(&mut rng, empties, 2);
             let clock = crate::games::reversi::search::Clock::Nodes { mid_ns: 400.0, end_ns: 50.0 };
             let mut choices = Vec::new();
-            for model in [HumanModel::SEED, HumanModel { strength: 0.0 }] {
+            for model in [HumanModel::SEED, HumanModel { strength: MODELLED_FROM - 0.01 }] {
                 let mut engine = Engine::new(16).with_clock(clock);
                 engine.set_deadline(Some(engine.now() + Duration::from_millis(100)));
                 let mut r = StdRng::seed_from_u64(9);
