@@ -17,12 +17,13 @@ const BLUE: Rgb<u8> = rgb(104, 156, 230);
 const GRID: Rgb<u8> = rgb(70, 74, 82);
 const MUTED: Rgb<u8> = rgb(160, 164, 172);
 
-/// Writes `win_rates.png`, `distribution.png` and `value_curve.png` into `dir`.
+/// Writes `win_rates.png`, `distribution.png`, `value_curve.png` and `median_curves.png` into `dir`.
 pub fn write_charts(dir: &Path, rows: &[Summary], games: &[Vec<GameRecord>]) -> anyhow::Result<()> {
     for (name, img) in [
         ("win_rates.png", win_rates(rows)),
         ("distribution.png", distribution(rows, games)),
         ("value_curve.png", value_curve(rows, games)),
+        ("median_curves.png", median_curves(rows, games)),
     ] {
         let path = dir.join(name);
         let png = render::encode_png(&img).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -174,6 +175,65 @@ pub fn value_curve(rows: &[Summary], games: &[Vec<GameRecord>]) -> RgbImage {
     img
 }
 
+/// Line colours of [`median_curves`], one per guest in order (repeating after eight).
+const PALETTE: [Rgb<u8>; 8] = [
+    rgb(250, 128, 180),
+    rgb(104, 156, 230),
+    rgb(96, 186, 120),
+    rgb(246, 200, 80),
+    rgb(222, 96, 88),
+    rgb(190, 120, 220),
+    rgb(80, 200, 200),
+    rgb(240, 140, 60),
+];
+
+/// The median value for the guest after each ply (over the games still running), one line per
+/// guest: where each guest's lead came from and when.
+pub fn median_curves(rows: &[Summary], games: &[Vec<GameRecord>]) -> RgbImage {
+    let legend_h = 22 * rows.len().div_ceil(3) as u32;
+    let h = 440 + legend_h;
+    let mut img = RgbImage::from_pixel(W, h, BG);
+    let level = rows.first().map_or(String::new(), |r| format!("{} {}", r.game, r.level));
+    title(&mut img, &format!("Median value for the guest after each ply against {level}, per guest"));
+    let curves: Vec<Vec<i32>> = games
+        .iter()
+        .map(|gs| {
+            let longest = gs.iter().map(|g| g.values.len()).max().unwrap_or(0);
+            (0..longest)
+                .map_while(|i| {
+                    let mut at: Vec<i32> = gs.iter().filter_map(|g| g.values.get(i).copied()).collect();
+                    // Only while most games are still running, so the tail is not one game's.
+                    (at.len() * 2 > gs.len()).then(|| {
+                        at.sort_unstable();
+                        at[at.len() / 2]
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let peak = curves.iter().flatten().map(|v| v.abs()).max().unwrap_or(1).max(1);
+    let peak = (peak + 9) / 10 * 10;
+    let plies = curves.iter().map(Vec::len).max().unwrap_or(2).max(2) - 1;
+    let (left, right, top, bottom) = (60.0f32, W as f32 - 30.0, 60.0f32, 400.0f32);
+    let y_of = |v: i32| (top + bottom) / 2.0 - (bottom - top) / 2.0 * v as f32 / peak as f32;
+    let x_of = |i: usize| left + (right - left) * i as f32 / plies as f32;
+    for v in [-peak, -peak / 2, 0, peak / 2, peak] {
+        fill_rect(&mut img, left as i32, y_of(v) as i32, (right - left) as i32, 1, GRID);
+        draw_text(&mut img, font(), 13.0, (left - 8.0, y_of(v)), Align::Right, MUTED, &format!("{v:+}"));
+    }
+    draw_text(&mut img, font(), 13.0, (right, bottom + 18.0), Align::Right, MUTED, &format!("ply {plies}"));
+    for (k, (curve, row)) in curves.iter().zip(rows).enumerate() {
+        let colour = PALETTE[k % PALETTE.len()];
+        for (i, pair) in curve.windows(2).enumerate() {
+            draw_line(&mut img, (x_of(i), y_of(pair[0])), (x_of(i + 1), y_of(pair[1])), colour, 2);
+        }
+        let (lx, ly) = (left + 280.0 * (k % 3) as f32, 430.0 + 22.0 * (k / 3) as f32);
+        fill_rect(&mut img, lx as i32, ly as i32 - 2, 18, 4, colour);
+        draw_text(&mut img, font(), 14.0, (lx + 26.0, ly), Align::Left, TEXT, &row.guest);
+    }
+    img
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,5 +272,11 @@ mod tests {
         assert!(c.pixels().any(|p| *p == GREEN) && c.pixels().any(|p| *p == RED));
         let empty = value_curve(&[], &[]);
         assert_eq!(empty.width(), W);
+        // The median curve of the first guest is drawn in the first palette colour.
+        let m = median_curves(&rows, &games);
+        let in_plot = |c: Rgb<u8>| m.enumerate_pixels().any(|(_, y, p)| y < 400 && *p == c);
+        assert!(in_plot(PALETTE[0]), "the guest's curve (above the legend)");
+        assert!(!in_plot(PALETTE[1]), "one guest, one colour");
+        assert_eq!(median_curves(&[], &[]).width(), W);
     }
 }
