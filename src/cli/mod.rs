@@ -176,7 +176,7 @@ enum BenchWhat {
         /// Which game.
         #[arg(long, value_enum)]
         game: HospitalityGame,
-        /// The level under test (reversi: standard, highest, none; doubutsu: settai, strongest, weakest).
+        /// The level under test (reversi: standard, highest, none, or standard-seed: standard with seed 001's pessimistic human, for comparison; doubutsu: settai, strongest, weakest).
         #[arg(long, value_parser = LevelNames)]
         level: String,
         /// Guests: `all`, or names such as `random,weakest,softmax(10),heuristic(2),perfect`.
