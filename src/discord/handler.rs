@@ -10,15 +10,15 @@ use std::time::Duration;
 use serenity::all::{
     ButtonStyle, ChannelId, ChannelType, CommandDataOptionValue, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, Context, CreateActionRow, CreateAutocompleteResponse, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateSelectMenu, CreateSelectMenuKind,
-    CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Member, PartialChannel, Ready,
-    User,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateMessage, CreateSelectMenu,
+    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Member,
+    PartialChannel, Ready, User,
 };
 use serenity::async_trait;
 use serenity::http::Http;
 
 use super::commands::{play_command, settings_command};
-use super::reply::{Deferral, Reply, Responder};
+use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use crate::games::story::Story;
 use crate::games::{GameKind, Level, MoveError, Side};
 use crate::i18n::{Lang, Msg};
@@ -89,7 +89,9 @@ impl Bot {
                 tracing::info!(game = record.id, days, "closed an idle game");
                 let lang = lang_of(service.settings(&record.place()).await.ok().as_ref(), "");
                 let text = Msg::Expired { human: record.human_id, days }.text(lang);
-                if let Err(e) = ChannelId::new(record.channel_id).say(&http, text).await {
+                // The player hears that their game was closed; nobody else is pinged.
+                let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[record.human_id]));
+                if let Err(e) = ChannelId::new(record.channel_id).send_message(&http, message).await {
                     tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game");
                 }
             }
@@ -428,7 +430,12 @@ impl Bot {
             Err(Failure::Late(e)) => {
                 tracing::error!(error = %e, "request failed after it was acknowledged");
                 responder
-                    .follow_up(CreateInteractionResponseFollowup::new().content(refusal_text(&e, lang)).ephemeral(true))
+                    .follow_up(
+                        CreateInteractionResponseFollowup::new()
+                            .content(refusal_text(&e, lang))
+                            .allowed_mentions(allowed_mentions(&[]))
+                            .ephemeral(true),
+                    )
                     .await
             }
             Err(Failure::Discord(e)) => Err(e),
@@ -554,8 +561,10 @@ impl Bot {
         responder.defer().await?;
         let board = self.first_board(record, &seat, settings, lang).await?;
         responder.follow_up(board.follow_up()).await?;
-        let chosen =
-            EditInteractionResponse::new().content(Msg::OpponentChosen { level }.text(lang)).components(vec![]);
+        let chosen = EditInteractionResponse::new()
+            .content(Msg::OpponentChosen { level }.text(lang))
+            .allowed_mentions(allowed_mentions(&[]))
+            .components(vec![]);
         responder.edit(chosen).await?;
         Ok(())
     }
@@ -620,10 +629,14 @@ impl Bot {
         }
         let board = self.board(&turn.record, turn.last_move(), lines, settings.commentary, lang).await;
         if responder.is_component() {
-            // The old board loses its menu so it cannot be tapped again; a new message per
-            // move keeps a readable history and notifies the player.
-            responder.edit(EditInteractionResponse::new().components(Vec::new())).await?;
+            // A new message per move keeps a readable history and notifies the player. It goes
+            // first: the old board losing its menu (so it cannot be tapped again) is best effort,
+            // and a failed edit (the message was deleted) must not hide the stored move.
             responder.follow_up(board.follow_up()).await?;
+            let strip = EditInteractionResponse::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));
+            if let Err(e) = responder.edit(strip).await {
+                tracing::warn!(error = %e, game = turn.record.id, "could not take the menu off the old board");
+            }
         } else {
             responder.answer(board).await?;
         }
@@ -905,7 +918,9 @@ fn board_reply(
             files.push(("chart.png", render::story::story_png(&story, lang)));
         }
     }
-    Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(record, lang) }
+    // Only the player whose turn it is may be pinged.
+    let mentions = if record.human_to_move() { vec![record.human_id] } else { Vec::new() };
+    Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(record, lang), mentions }
 }
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Board moves
