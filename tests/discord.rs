@@ -348,6 +348,38 @@ async fn a_deleted_old_board_never_hides_the_new_one(pool: PgPool) {
     assert!(refused.iter().all(|c| c.kind == ReplyKind::EditOriginal), "{refused:?}");
 }
 
+/// `payload` as if the bot lacked the permissions `bits` where it was sent.
+fn without_permissions(mut payload: Value, bits: u64) -> Value {
+    let granted: u64 = payload["app_permissions"].as_str().unwrap().parse().unwrap();
+    payload["app_permissions"] = json!((granted & !bits).to_string());
+    payload
+}
+
+/// Where the bot cannot post a board, /play refuses privately naming the missing permission (in
+/// the player's language) and stores nothing; a tap there changes nothing either.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn without_the_permissions_to_show_a_game_nothing_is_stored(pool: PgPool) {
+    const SEND_MESSAGES: u64 = 1 << 11;
+    const ATTACH_FILES: u64 = 1 << 15;
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let x = bot.standin.interact(without_permissions(play_reversi(&ctx), ATTACH_FILES)).await;
+    assert_refused(&x, "Attach Files");
+    assert!(!x.content().contains("Send Messages"), "{x}");
+    assert!(bot.game(&ctx).await.is_none());
+    let x = bot.standin.interact(without_permissions(play_reversi(&Ctx::ja()), SEND_MESSAGES | ATTACH_FILES)).await;
+    assert_refused(&x, "「メッセージを送信」「ファイルを添付」");
+    assert!(bot.game(&ctx).await.is_none());
+    // With the permissions the game starts; a tap where they were lost since is refused.
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let (menu, _) = move_menu(&start);
+    let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+    let tap = without_permissions(fixtures::select_on(&ctx, &menu, &["f5"], &board), SEND_MESSAGES);
+    assert_refused(&bot.standin.interact(tap).await, "Send Messages");
+    assert_eq!(bot.game(&ctx).await.unwrap().ply, 0);
+    bot.stop().await;
+}
+
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn autocomplete_offers_the_legal_moves(pool: PgPool) {
     let bot = Bot::start(pool).await;

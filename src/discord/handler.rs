@@ -21,7 +21,7 @@ use super::commands::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use crate::games::story::Story;
 use crate::games::{GameKind, Level, MoveError, Side};
-use crate::i18n::{Lang, Msg};
+use crate::i18n::{Lang, Msg, Needed};
 use crate::render;
 use crate::service::{PlayError, PlayedMove, Seat, Service, Turn};
 use crate::store::{Change, GameRecord, GameResult, GameStatus, Place, Scope, Settings};
@@ -260,6 +260,13 @@ impl Bot {
             Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
         };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
+        // Nothing is stored where the game could not be shown.
+        if cmd.data.name == "play" && name != "stats" {
+            let needed = missing_permissions(cmd.app_permissions, seat.parent_id.is_some());
+            if !needed.is_empty() {
+                return self.refuse_missing(responder, &needed, lang).await;
+            }
+        }
         if cmd.data.name == "settings" {
             let text = self.settings(cmd, &seat, &settings, name, &options, lang).await;
             if let Err(e) = responder.answer(Reply::private(text)).await {
@@ -292,6 +299,10 @@ impl Bot {
             Ok(s) => s,
             Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
         };
+        let needed = missing_permissions(c.app_permissions, seat.parent_id.is_some());
+        if !needed.is_empty() {
+            return self.refuse_missing(responder, &needed, lang).await;
+        }
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
@@ -419,6 +430,13 @@ impl Bot {
                 tracing::warn!(error = %e, "could not read the server's language");
                 Lang::from_locale(locale)
             }
+        }
+    }
+
+    /// Refuses privately, naming the permissions the bot lacks here.
+    async fn refuse_missing(&self, responder: &Responder, needed: &[Needed], lang: Lang) {
+        if let Err(e) = responder.answer(Reply::private(Msg::MissingPermissions { needed }.text(lang))).await {
+            tracing::warn!(error = %e, "could not answer an interaction");
         }
     }
 
@@ -717,6 +735,25 @@ impl Bot {
         }
         Ok(())
     }
+}
+
+/// The permissions the bot lacks to show a game where it was asked (`app_permissions` of the
+/// interaction; unknown when Discord sent none): boards are messages with an image, and in a
+/// thread messages need a permission of their own.
+fn missing_permissions(app: Option<serenity::all::Permissions>, in_thread: bool) -> Vec<Needed> {
+    let Some(p) = app else { return Vec::new() };
+    let mut needed = Vec::new();
+    if in_thread {
+        if !p.send_messages_in_threads() {
+            needed.push(Needed::SendInThreads);
+        }
+    } else if !p.send_messages() {
+        needed.push(Needed::SendMessages);
+    }
+    if !p.attach_files() {
+        needed.push(Needed::AttachFiles);
+    }
+    needed
 }
 
 /// One line per move made by a request, then whose turn it is or how the game ended.
