@@ -82,6 +82,8 @@ pub enum Msg<'a> {
     ManagersOnly,
     /// `/settings` outside a server.
     ServerOnly,
+    /// The bot lacks permissions it needs here to show a game.
+    MissingPermissions { needed: &'a [Needed] },
     /// A player's results, per game.
     Stats { human: u64, records: Vec<(GameKind, Record)> },
     /// The server's settings.
@@ -380,6 +382,20 @@ impl Msg<'_> {
             (Msg::ResignYes, Ja) => "投了する".into(),
             (Msg::ResignNo, En) => "Keep playing".into(),
             (Msg::ResignNo, Ja) => "続ける".into(),
+            (Msg::MissingPermissions { needed }, lang) => {
+                let names: Vec<&str> = needed.iter().map(|n| n.name(lang)).collect();
+                match lang {
+                    En => format!(
+                        "I can't show a game here: I need the permission {} in this channel. Ask a server manager, \
+                         please.",
+                        names.join(", ")
+                    ),
+                    Ja => format!(
+                        "ここではゲームを表示できません。このチャンネルで「{}」の権限が必要です。サーバーの管理者に頼んでください。",
+                        names.join("」「")
+                    ),
+                }
+            }
             (Msg::KeepPlaying, En) => "Good, the game goes on!".into(),
             (Msg::KeepPlaying, Ja) => "対局を続けましょう！".into(),
             (Msg::ChooseMove, En) => "Choose your move".into(),
@@ -641,5 +657,30 @@ pub fn level_name(level: Level, lang: Lang) -> &'static str {
         (Level::Strongest, Lang::Ja) => "最強",
         (Level::Weakest, Lang::En) => "weakest",
         (Level::Weakest, Lang::Ja) => "雑魚",
+    }
+}
+
+/// A permission the bot needs in a channel to show a game, as Discord's settings name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needed {
+    /// Send Messages.
+    SendMessages,
+    /// Attach Files (the boards are images).
+    AttachFiles,
+    /// Send Messages in Threads.
+    SendInThreads,
+}
+
+impl Needed {
+    /// The permission's name as Discord shows it in `lang`.
+    pub fn name(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Needed::SendMessages, Lang::En) => "Send Messages",
+            (Needed::SendMessages, Lang::Ja) => "メッセージを送信",
+            (Needed::AttachFiles, Lang::En) => "Attach Files",
+            (Needed::AttachFiles, Lang::Ja) => "ファイルを添付",
+            (Needed::SendInThreads, Lang::En) => "Send Messages in Threads",
+            (Needed::SendInThreads, Lang::Ja) => "スレッドでメッセージを送信",
+        }
     }
 }

@@ -210,7 +210,13 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     // Tap f5 in the menu: the bot answers with a new board message and retires the old menu.
     let board_id = start.message_id().unwrap();
     let board = bot.standin.message(board_id).unwrap();
-    let tap = bot.standin.interact(fixtures::select_on(&ctx, &menu, &["f5"], &board)).await;
+    // The new board comes first, then the old menu is taken off.
+    let tap = bot
+        .standin
+        .interact_until(fixtures::select_on(&ctx, &menu, &["f5"], &board), |x| {
+            x.answered() && x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal)
+        })
+        .await;
     assert!(tap.deferred(), "{tap}");
     assert!(tap.content().contains("You played **f5**"), "{}", tap.content());
     assert!(tap.content().contains("I play **"), "{}", tap.content());
@@ -237,6 +243,140 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     board_image(&again);
     let (menu, _) = move_menu(&again);
     assert_eq!(menu, format!("mv:{}:4:0", record.id));
+    bot.stop().await;
+}
+
+/// Whether a call creates a message (which notifies whom it mentions) rather than edits one.
+fn creates_a_message(c: &support::Reply) -> bool {
+    matches!(c.kind, ReplyKind::Callback { type_: 4 } | ReplyKind::Followup | ReplyKind::ChannelMessage { .. })
+}
+
+/// Every message of a whole game says explicitly whom it may ping: nobody for refusals and
+/// private answers, only the player whose turn it is on a board; never @everyone, @here or a role.
+/// And "your move" always comes in a new message, never only in an edit (Discord notifies
+/// nobody of a mention added by an edit).
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn every_message_pings_only_the_player_whose_turn_it_is_and_in_a_new_message(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let player = json!([USER_ID.to_string()]);
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let (last, _) = tap_to_the_end(&bot, &ctx, start.clone()).await;
+    assert!(last.content().contains("Game over"), "{}", last.content());
+    // A new game, a move by command, /play board, a refusal, a resignation.
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let by_command = bot.standin.interact(play_move(&ctx, "f5")).await;
+    let board = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
+    assert_refused(&bot.standin.interact(play_move(&ctx, "a1")).await, "a1");
+    let other = Ctx::en().with_user(OTHER_USER_ID);
+    assert_refused(&bot.standin.interact(play_move(&other, "d3")).await, "'s game");
+    bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+
+    // The turn notices of the slash commands (and of a tap) are new messages pinging the player.
+    for x in [&start, &by_command, &board] {
+        let call = x.text_call().unwrap();
+        assert!(call.content().unwrap().contains(&format!("<@{USER_ID}>")), "{x}");
+        assert!(creates_a_message(call), "the turn notice is only an edit:\n{x}");
+        assert_eq!(call.message_json().pointer("/allowed_mentions/users"), Some(&player), "{x}");
+    }
+    let calls = bot.standin.all_calls();
+    let messages: Vec<_> = calls.iter().filter(|c| c.ok() && c.is_message()).collect();
+    assert!(messages.len() >= 20, "{} messages", messages.len());
+    let mut pings = 0;
+    for c in messages {
+        let allowed = c.message_json().get("allowed_mentions").unwrap_or_else(|| panic!("no allowed_mentions:\n{c}"));
+        assert_eq!(allowed["parse"], json!([]), "{c}");
+        assert_eq!(allowed["roles"], json!([]), "{c}");
+        let users = &allowed["users"];
+        let private = c.flags() & 64 != 0;
+        if users != &json!([]) {
+            assert_eq!(users, &player, "{c}");
+            assert!(!private, "a private message pings nobody:\n{c}");
+            assert!(c.content().is_some_and(|t| t.contains(&format!("<@{USER_ID}>"))), "{c}");
+            pings += 1;
+        }
+        // A turn notice is never only in an edit.
+        if users != &json!([]) {
+            assert!(creates_a_message(c), "a turn notice in an edit:\n{c}");
+        }
+    }
+    assert!(pings >= 10, "{pings} pings");
+    bot.stop().await;
+}
+
+/// A tap whose old board was deleted still posts the new board and stores the move: the new
+/// board comes first, taking the old menu off is best effort.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_deleted_old_board_never_hides_the_new_one(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let (menu, _) = move_menu(&start);
+    let board_id = start.message_id().unwrap();
+    let board = bot.standin.message(board_id).unwrap();
+    // Someone deletes the board message; the player taps the menu still on their screen.
+    bot.standin.delete_message(board_id);
+    let tap = bot
+        .standin
+        .try_interact_until(fixtures::select_on(&ctx, &menu, &["f5"], &board), |x| {
+            x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal)
+        })
+        .await
+        .unwrap();
+    let posted = tap.followups();
+    assert_eq!(posted.len(), 1, "{tap}");
+    assert!(posted[0].content().is_some_and(|t| t.contains("You played **f5**")), "{tap}");
+    assert!(!posted[0].files.is_empty() && posted[0].flags() & 64 == 0, "{tap}");
+    assert!(tap.calls.iter().all(|c| c.flags() & 64 == 0), "no error for the player:\n{tap}");
+    assert_eq!(bot.game(&ctx).await.unwrap().ply, 2);
+    assert!(tap.refused().iter().all(|c| c.kind == ReplyKind::EditOriginal), "{tap}");
+    // The new board plays on.
+    let new_board = bot.standin.message(posted[0].message_id.unwrap()).unwrap();
+    let menu = new_board["components"][0]["components"][0]["custom_id"].as_str().unwrap().to_string();
+    let values: Vec<String> = new_board["components"][0]["components"][0]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["value"].as_str().unwrap().to_string())
+        .collect();
+    let next = bot.standin.interact(fixtures::select_on(&ctx, &menu, &[&values[0]], &new_board)).await;
+    assert!(!next.is_ephemeral(), "{next}");
+    assert_eq!(bot.game(&ctx).await.unwrap().ply, 4);
+    // Discord refused only the edit of the deleted message.
+    bot.shards.shutdown_all().await;
+    let refused: Vec<_> = bot.standin.all_calls().into_iter().filter(|c| !c.ok()).collect();
+    assert!(refused.iter().all(|c| c.kind == ReplyKind::EditOriginal), "{refused:?}");
+}
+
+/// `payload` as if the bot lacked the permissions `bits` where it was sent.
+fn without_permissions(mut payload: Value, bits: u64) -> Value {
+    let granted: u64 = payload["app_permissions"].as_str().unwrap().parse().unwrap();
+    payload["app_permissions"] = json!((granted & !bits).to_string());
+    payload
+}
+
+/// Where the bot cannot post a board, /play refuses privately naming the missing permission (in
+/// the player's language) and stores nothing; a tap there changes nothing either.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn without_the_permissions_to_show_a_game_nothing_is_stored(pool: PgPool) {
+    const SEND_MESSAGES: u64 = 1 << 11;
+    const ATTACH_FILES: u64 = 1 << 15;
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let x = bot.standin.interact(without_permissions(play_reversi(&ctx), ATTACH_FILES)).await;
+    assert_refused(&x, "Attach Files");
+    assert!(!x.content().contains("Send Messages"), "{x}");
+    assert!(bot.game(&ctx).await.is_none());
+    let x = bot.standin.interact(without_permissions(play_reversi(&Ctx::ja()), SEND_MESSAGES | ATTACH_FILES)).await;
+    assert_refused(&x, "「メッセージを送信」「ファイルを添付」");
+    assert!(bot.game(&ctx).await.is_none());
+    // With the permissions the game starts; a tap where they were lost since is refused.
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let (menu, _) = move_menu(&start);
+    let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+    let tap = without_permissions(fixtures::select_on(&ctx, &menu, &["f5"], &board), SEND_MESSAGES);
+    assert_refused(&bot.standin.interact(tap).await, "Send Messages");
+    assert_eq!(bot.game(&ctx).await.unwrap().ply, 0);
     bot.stop().await;
 }
 

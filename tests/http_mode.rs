@@ -110,10 +110,13 @@ async fn two_http_processes_share_the_games(pool: PgPool) {
     standin.wait_commands(T).await;
     let ctx = Ctx::en();
 
-    // A board has files: acknowledged in the HTTP answer, then posted by editing it.
+    // A board has files: acknowledged in the HTTP answer, then posted as a new message (its
+    // "your move" must notify, which an edit would not).
     let start = standin.try_interact_http(&a, &key, fixtures::slash(&ctx, "play", "reversi", json!([]))).await.unwrap();
     assert_eq!(first_call(&start).kind, ReplyKind::Callback { type_: 5 }, "{start}");
-    assert!(start.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal && !c.files.is_empty()), "{start}");
+    assert!(start.calls.iter().any(|c| c.kind == ReplyKind::Followup && !c.files.is_empty()), "{start}");
+    let users = &start.text_call().unwrap().json["allowed_mentions"]["users"];
+    assert_eq!(users, &json!([fixtures::USER_ID.to_string()]), "{start}");
     assert!(!start.is_ephemeral() && start.file(".png").is_some(), "{start}");
 
     // The next move reaches the other process, which knows the game from the database.

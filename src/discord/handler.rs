@@ -10,18 +10,18 @@ use std::time::Duration;
 use serenity::all::{
     ButtonStyle, ChannelId, ChannelType, CommandDataOptionValue, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, Context, CreateActionRow, CreateAutocompleteResponse, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateSelectMenu, CreateSelectMenuKind,
-    CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Member, PartialChannel, Ready,
-    User,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateMessage, CreateSelectMenu,
+    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Member,
+    PartialChannel, Ready, User,
 };
 use serenity::async_trait;
 use serenity::http::Http;
 
 use super::commands::{play_command, settings_command};
-use super::reply::{Deferral, Reply, Responder};
+use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use crate::games::story::Story;
 use crate::games::{GameKind, Level, MoveError, Side};
-use crate::i18n::{Lang, Msg};
+use crate::i18n::{Lang, Msg, Needed};
 use crate::render;
 use crate::service::{PlayError, PlayedMove, Seat, Service, Turn};
 use crate::store::{Change, GameRecord, GameResult, GameStatus, Place, Scope, Settings};
@@ -89,7 +89,9 @@ impl Bot {
                 tracing::info!(game = record.id, days, "closed an idle game");
                 let lang = lang_of(service.settings(&record.place()).await.ok().as_ref(), "");
                 let text = Msg::Expired { human: record.human_id, days }.text(lang);
-                if let Err(e) = ChannelId::new(record.channel_id).say(&http, text).await {
+                // The player hears that their game was closed; nobody else is pinged.
+                let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[record.human_id]));
+                if let Err(e) = ChannelId::new(record.channel_id).send_message(&http, message).await {
                     tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game");
                 }
             }
@@ -258,6 +260,13 @@ impl Bot {
             Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
         };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
+        // Nothing is stored where the game could not be shown.
+        if cmd.data.name == "play" && name != "stats" {
+            let needed = missing_permissions(cmd.app_permissions, seat.parent_id.is_some());
+            if !needed.is_empty() {
+                return self.refuse_missing(responder, &needed, lang).await;
+            }
+        }
         if cmd.data.name == "settings" {
             let text = self.settings(cmd, &seat, &settings, name, &options, lang).await;
             if let Err(e) = responder.answer(Reply::private(text)).await {
@@ -290,6 +299,10 @@ impl Bot {
             Ok(s) => s,
             Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
         };
+        let needed = missing_permissions(c.app_permissions, seat.parent_id.is_some());
+        if !needed.is_empty() {
+            return self.refuse_missing(responder, &needed, lang).await;
+        }
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
@@ -420,6 +433,13 @@ impl Bot {
         }
     }
 
+    /// Refuses privately, naming the permissions the bot lacks here.
+    async fn refuse_missing(&self, responder: &Responder, needed: &[Needed], lang: Lang) {
+        if let Err(e) = responder.answer(Reply::private(Msg::MissingPermissions { needed }.text(lang))).await {
+            tracing::warn!(error = %e, "could not answer an interaction");
+        }
+    }
+
     /// Tells the player about a failure in the way its stage allows.
     async fn report(&self, responder: &Responder, outcome: Result<(), Failure>, lang: Lang) {
         let sent = match outcome {
@@ -428,7 +448,12 @@ impl Bot {
             Err(Failure::Late(e)) => {
                 tracing::error!(error = %e, "request failed after it was acknowledged");
                 responder
-                    .follow_up(CreateInteractionResponseFollowup::new().content(refusal_text(&e, lang)).ephemeral(true))
+                    .follow_up(
+                        CreateInteractionResponseFollowup::new()
+                            .content(refusal_text(&e, lang))
+                            .allowed_mentions(allowed_mentions(&[]))
+                            .ephemeral(true),
+                    )
                     .await
             }
             Err(Failure::Discord(e)) => Err(e),
@@ -554,8 +579,10 @@ impl Bot {
         responder.defer().await?;
         let board = self.first_board(record, &seat, settings, lang).await?;
         responder.follow_up(board.follow_up()).await?;
-        let chosen =
-            EditInteractionResponse::new().content(Msg::OpponentChosen { level }.text(lang)).components(vec![]);
+        let chosen = EditInteractionResponse::new()
+            .content(Msg::OpponentChosen { level }.text(lang))
+            .allowed_mentions(allowed_mentions(&[]))
+            .components(vec![]);
         responder.edit(chosen).await?;
         Ok(())
     }
@@ -620,10 +647,14 @@ impl Bot {
         }
         let board = self.board(&turn.record, turn.last_move(), lines, settings.commentary, lang).await;
         if responder.is_component() {
-            // The old board loses its menu so it cannot be tapped again; a new message per
-            // move keeps a readable history and notifies the player.
-            responder.edit(EditInteractionResponse::new().components(Vec::new())).await?;
+            // A new message per move keeps a readable history and notifies the player. It goes
+            // first: the old board losing its menu (so it cannot be tapped again) is best effort,
+            // and a failed edit (the message was deleted) must not hide the stored move.
             responder.follow_up(board.follow_up()).await?;
+            let strip = EditInteractionResponse::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));
+            if let Err(e) = responder.edit(strip).await {
+                tracing::warn!(error = %e, game = turn.record.id, "could not take the menu off the old board");
+            }
         } else {
             responder.answer(board).await?;
         }
@@ -704,6 +735,25 @@ impl Bot {
         }
         Ok(())
     }
+}
+
+/// The permissions the bot lacks to show a game where it was asked (`app_permissions` of the
+/// interaction; unknown when Discord sent none): boards are messages with an image, and in a
+/// thread messages need a permission of their own.
+fn missing_permissions(app: Option<serenity::all::Permissions>, in_thread: bool) -> Vec<Needed> {
+    let Some(p) = app else { return Vec::new() };
+    let mut needed = Vec::new();
+    if in_thread {
+        if !p.send_messages_in_threads() {
+            needed.push(Needed::SendInThreads);
+        }
+    } else if !p.send_messages() {
+        needed.push(Needed::SendMessages);
+    }
+    if !p.attach_files() {
+        needed.push(Needed::AttachFiles);
+    }
+    needed
 }
 
 /// One line per move made by a request, then whose turn it is or how the game ended.
@@ -905,7 +955,9 @@ fn board_reply(
             files.push(("chart.png", render::story::story_png(&story, lang)));
         }
     }
-    Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(record, lang) }
+    // Only the player whose turn it is may be pinged.
+    let mentions = if record.human_to_move() { vec![record.human_id] } else { Vec::new() };
+    Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(record, lang), mentions }
 }
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Board moves

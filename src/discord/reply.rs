@@ -8,8 +8,9 @@ use std::sync::{Arc, Mutex as SyncMutex};
 use std::time::Duration;
 
 use serenity::all::{
-    CreateActionRow, CreateAttachment, CreateInteractionResponse, CreateInteractionResponseFollowup,
-    CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse, InteractionId,
+    CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse,
+    InteractionId,
 };
 use serenity::builder::Builder;
 use serenity::http::Http;
@@ -55,6 +56,15 @@ pub struct Reply {
     pub components: Vec<CreateActionRow>,
     /// Attachments (name, bytes).
     pub files: Vec<(&'static str, Vec<u8>)>,
+    /// The users this message may ping (the player whose turn it is); nobody else, ever: no
+    /// @everyone, @here or role, whatever the text says.
+    pub mentions: Vec<u64>,
+}
+
+/// Who a message may ping: exactly `users`, never @everyone, @here or a role. Every message the
+/// bot sends says so explicitly rather than trusting its wording.
+pub fn allowed_mentions(users: &[u64]) -> CreateAllowedMentions {
+    CreateAllowedMentions::new().users(users.iter().map(|&u| serenity::all::UserId::new(u)))
 }
 
 impl Reply {
@@ -66,6 +76,10 @@ impl Reply {
     /// A text for the channel.
     pub fn public(content: impl Into<String>) -> Reply {
         Reply { content: content.into(), ..Reply::default() }
+    }
+
+    fn allowed(&self) -> CreateAllowedMentions {
+        allowed_mentions(&self.mentions)
     }
 
     /// The same reply with these components.
@@ -82,6 +96,7 @@ impl Reply {
     pub fn message(&self) -> CreateInteractionResponseMessage {
         let message = CreateInteractionResponseMessage::new()
             .content(self.content.clone())
+            .allowed_mentions(self.allowed())
             .add_files(self.attachments())
             .components(self.components.clone());
         // Flags are only sent when set: an update must not touch the message's own.
@@ -94,7 +109,10 @@ impl Reply {
 
     /// As an edit of the original response (its attachments replaced by these).
     pub fn edit(&self) -> EditInteractionResponse {
-        let mut edit = EditInteractionResponse::new().content(self.content.clone()).components(self.components.clone());
+        let mut edit = EditInteractionResponse::new()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed())
+            .components(self.components.clone());
         for a in self.attachments() {
             edit = edit.new_attachment(a);
         }
@@ -105,6 +123,7 @@ impl Reply {
     pub fn follow_up(&self) -> CreateInteractionResponseFollowup {
         let follow_up = CreateInteractionResponseFollowup::new()
             .content(self.content.clone())
+            .allowed_mentions(self.allowed())
             .add_files(self.attachments())
             .components(self.components.clone());
         if self.ephemeral {
@@ -118,6 +137,7 @@ impl Reply {
     pub fn channel_message(&self) -> CreateMessage {
         CreateMessage::new()
             .content(self.content.clone())
+            .allowed_mentions(self.allowed())
             .add_files(self.attachments())
             .components(self.components.clone())
     }
@@ -220,6 +240,9 @@ impl Responder {
     /// Shows `reply`: as the first response when possible, else where the acknowledgement
     /// left room for it (an ephemeral answer after a public "thinking…" replaces it with a
     /// private follow-up).
+    /// A reply that pings someone (a turn notice) is always a new message: Discord notifies
+    /// nobody of a mention added by an edit, so after a "thinking…" it is replaced by a
+    /// follow-up rather than edited.
     pub async fn answer(&self, reply: Reply) -> serenity::Result<()> {
         let mut stage = self.stage.lock().await;
         if *stage == Stage::Fresh && !self.carries(&reply) {
@@ -231,7 +254,8 @@ impl Responder {
             }
             Stage::Deferred => match self.deferral {
                 Deferral::Update => self.follow_up(reply.follow_up()).await,
-                Deferral::Thinking { ephemeral } if reply.ephemeral && !ephemeral => {
+                Deferral::Thinking { ephemeral } if (reply.ephemeral && !ephemeral) || !reply.mentions.is_empty() => {
+                    *stage = Stage::Answered;
                     self.http.delete_original_interaction_response(&self.token).await?;
                     self.follow_up(reply.follow_up()).await
                 }

@@ -271,9 +271,13 @@ impl Exchange {
         self.files().into_iter().find(|(n, _)| n.ends_with(suffix)).map(|(_, b)| b.as_slice())
     }
 
-    /// Top-level components (action rows) last set during the exchange.
+    /// Top-level components (action rows) of the message carrying the text ([`Self::text_call`]),
+    /// else the last set during the exchange (taking the menu off an old board after posting the
+    /// new one does not hide the new board's menu).
     pub fn components(&self) -> Vec<Value> {
-        self.ok_calls().filter(|c| c.is_message()).filter_map(Reply::components).last().unwrap_or_default()
+        self.text_call().and_then(Reply::components).unwrap_or_else(|| {
+            self.ok_calls().filter(|c| c.is_message()).filter_map(Reply::components).last().unwrap_or_default()
+        })
     }
 
     /// The components inside the action rows of [`Self::components`], flattened.
@@ -426,6 +430,9 @@ struct Inner {
     unknown: Vec<String>,
     /// When each heartbeat (op 1) arrived, per gateway connection.
     heartbeats: Vec<(u64, Instant)>,
+    /// Messages deleted by someone in the channel ([`StandIn::delete_message`]): a tap on a
+    /// copy still on a player's screen does not bring them back.
+    deleted: std::collections::HashSet<u64>,
 }
 
 impl Inner {
@@ -569,6 +576,7 @@ impl StandIn {
                 calls_by_token: HashMap::new(),
                 unknown: Vec::new(),
                 heartbeats: Vec::new(),
+                deleted: Default::default(),
             }),
             version,
             port,
@@ -947,6 +955,14 @@ impl StandIn {
         self.wait_call(since, timeout, |c| c.ok() && c.is_message()).await
     }
 
+    /// Deletes a message as a member of the channel would: later edits of it are refused
+    /// (10008 Unknown Message), even by interactions on a copy still on someone's screen.
+    pub fn delete_message(&self, id: u64) {
+        let mut inner = self.shared.lock();
+        inner.messages.remove(&id);
+        inner.deleted.insert(id);
+    }
+
     /// Current state of a message, as Discord would return it.
     pub fn message(&self, id: u64) -> Option<Value> {
         self.shared.lock().messages.get(&id).cloned()
@@ -1015,7 +1031,7 @@ fn register(inner: &mut Inner, payload: &Value, session: usize) {
     // A component interaction is on a message: make sure the stand-in knows that message so
     // that "update message" callbacks have something to update.
     if let Some(msg) = payload.get("message") {
-        if let Some(mid) = id_of(msg.get("id")) {
+        if let Some(mid) = id_of(msg.get("id")).filter(|mid| !inner.deleted.contains(mid)) {
             inner.messages.entry(mid).or_insert_with(|| msg.clone());
         }
     }
