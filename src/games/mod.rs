@@ -557,8 +557,7 @@ pub fn reversi_reply_after(
     rng: &mut impl Rng,
 ) -> reversi::Reply {
     let (level, budget) = reversi_level(level);
-    let mut engine = reversi::search::Engine::new(reversi::level::TT_BITS);
-    engine.reply_with(reversi::eval::PatternEval::shared(), pos, pos.turn().opposite(), level, budget, human_moves, rng)
+    reversi::level::reply_after(pos, pos.turn().opposite(), level, budget, human_moves, rng)
 }
 
 fn reversi_level(level: Level) -> (reversi::Level, std::time::Duration) {
@@ -574,8 +573,7 @@ fn reversi_level(level: Level) -> (reversi::Level, std::time::Duration) {
 /// The reversi level's reply for the side to move (the bot); the human is the other colour.
 /// `none` thinks for the seed's 2.4 s budget, the sontaku levels for at most 0.8 s.
 pub fn reversi_reply(pos: &reversi::Position, level: Level, rng: &mut impl Rng) -> reversi::Reply {
-    let (level, budget) = reversi_level(level);
-    reversi::reply(pos, pos.turn().opposite(), level, budget, rng)
+    reversi_reply_after(pos, level, &[], rng)
 }
 
 fn reversi_side(c: reversi::Color) -> Side {

@@ -1,5 +1,9 @@
 //! Domain types and the packed rules core.
 //!
+//! One file of about 800 lines on purpose: the typed values and the packed core share the
+//! private invariants of the packed layout (nibbles, hands, the flip), which no other module
+//! may see.
+//!
 //! A position is one `u64` seen from the side to move ("mover-relative"): the mover always
 //! plays up the board, so the table needs no colour and a move is applied by editing nibbles
 //! and then [`flip`]ping the board to the other player's point of view.

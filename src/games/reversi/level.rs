@@ -79,6 +79,13 @@ pub struct Reply {
     pub time: Duration,
 }
 
+impl Reply {
+    /// A reply found at `stage`; the engine fills in nodes and time, and only `standard` jitters.
+    fn found(best: Move, evals: Vec<(Move, i32)>, depth: u32, exact: bool, stage: Stage) -> Reply {
+        Reply { best, evals, depth, nodes: 0, exact, stage, jittered: false, time: Duration::ZERO }
+    }
+}
+
 /// The strong level's objective: the pattern evaluation for the side to move.
 pub struct Strong<'a>(pub &'a PatternEval);
 
@@ -101,8 +108,21 @@ fn place(sq: u8) -> Move {
 /// the other colour. `budget` is the strong level's thinking time (sontaku levels use at most
 /// [`SONTAKU_BUDGET`]).
 pub fn reply(pos: &Position, human: Color, level: Level, budget: Duration, rng: &mut impl Rng) -> Reply {
+    reply_after(pos, human, level, budget, &[], rng)
+}
+
+/// [`reply`] knowing the human's moves so far (see [`Engine::reply_with`]): the bot's one
+/// entry point.
+pub fn reply_after(
+    pos: &Position,
+    human: Color,
+    level: Level,
+    budget: Duration,
+    human_moves: &[(Position, Move)],
+    rng: &mut impl Rng,
+) -> Reply {
     let mut engine = Engine::new(TT_BITS);
-    engine.reply(PatternEval::shared(), pos, human, level, budget, rng)
+    engine.reply_with(PatternEval::shared(), pos, human, level, budget, human_moves, rng)
 }
 
 /// Every legal move of `pos` with its value in discs for the side to move, best first, from a
@@ -176,16 +196,7 @@ impl Engine {
         let nodes0 = self.nodes;
         let (p, o) = (pos.player(), pos.opponent());
         let mask = moves(p, o);
-        let simple = |best: Move, stage: Stage| Reply {
-            best,
-            evals: vec![],
-            depth: 0,
-            nodes: 0,
-            exact: stage == Stage::GameOver,
-            stage,
-            jittered: false,
-            time: Duration::ZERO,
-        };
+        let simple = |best: Move, stage: Stage| Reply::found(best, vec![], 0, stage == Stage::GameOver, stage);
         if mask == 0 {
             let stage = if moves(o, p) == 0 { Stage::GameOver } else { Stage::Forced };
             return simple(Move::Pass, stage);
@@ -209,15 +220,10 @@ impl Engine {
                     SontakuStage::FullRead => Stage::FullRead,
                     SontakuStage::Cooperative => Stage::Cooperative,
                 };
+                let evals = c.ranked.iter().map(|&(s, v)| (place(s), v)).collect();
                 Reply {
-                    best: place(c.best),
-                    evals: c.ranked.iter().map(|&(s, v)| (place(s), v)).collect(),
-                    depth: c.depth,
-                    nodes: 0,
-                    exact: stage != Stage::Midgame,
-                    stage,
                     jittered: c.jittered,
-                    time: Duration::ZERO,
+                    ..Reply::found(place(c.best), evals, c.depth, stage != Stage::Midgame, stage)
                 }
             }
             Level::None => self.strong(eval, p, o, start + budget, rng),
@@ -236,16 +242,9 @@ impl Engine {
         let midgame = |engine: &mut Engine, until: Instant, all: bool| {
             engine.set_deadline(Some(until));
             let r = engine.iterate(&obj, p, o, 60, all, DISC).expect("a placement exists");
-            Reply {
-                best: place(r.scores[0].0),
-                evals: r.scores.iter().map(|&(s, v)| (place(s), v)).collect(),
-                depth: r.depth,
-                nodes: 0,
-                exact: r.complete,
-                stage: if r.complete { Stage::Exact } else { Stage::Midgame },
-                jittered: false,
-                time: Duration::ZERO,
-            }
+            let evals = r.scores.iter().map(|&(s, v)| (place(s), v)).collect();
+            let stage = if r.complete { Stage::Exact } else { Stage::Midgame };
+            Reply::found(place(r.scores[0].0), evals, r.depth, r.complete, stage)
         };
         if n <= WLD_EMPTIES {
             // A quick midgame answer first, in case the solver runs out of time.
@@ -261,30 +260,12 @@ impl Engine {
             // A drawn WLD is already exact; a failed one left no time.
             if n <= EXACT_EMPTIES || matches!(wld, Some((_, v)) if v != 0) {
                 if let Some((m, v)) = self.solve_exact(eval, p, o) {
-                    return Reply {
-                        best: m,
-                        evals: vec![(m, v * DISC)],
-                        depth: n,
-                        nodes: 0,
-                        exact: true,
-                        stage: Stage::Exact,
-                        jittered: false,
-                        time: Duration::ZERO,
-                    };
+                    return Reply::found(m, vec![(m, v * DISC)], n, true, Stage::Exact);
                 }
             }
             if let Some((m, v)) = wld {
                 // The sign is known exactly (a draw is exact too).
-                return Reply {
-                    best: m,
-                    evals: vec![(m, v.signum() * DISC)],
-                    depth: n,
-                    nodes: 0,
-                    exact: v == 0,
-                    stage: Stage::Wld,
-                    jittered: false,
-                    time: Duration::ZERO,
-                };
+                return Reply::found(m, vec![(m, v.signum() * DISC)], n, v == 0, Stage::Wld);
             }
             return fallback;
         }

@@ -406,91 +406,18 @@ impl Engine {
     /// `standard` against a human of strength `s` in (0, 1] (see [`HumanModel`]).
     fn standard_for(&mut self, p: u64, o: u64, s: f64, rng: &mut impl Rng) -> SontakuChoice {
         let n = (!(p | o)).count_ones();
-        let eval = PatternEval::shared();
-        let strong = Strong(eval);
-        let deadline = self.deadline;
-        let start = self.now();
         let full_read = n <= STANDARD_FULL_READ;
-        // The human's lead (tenths of a disc) or final margin after each move, if both then play
-        // best; and the seed's value of each move.
-        let mut seed: Option<Vec<(u8, i32)>> = None;
-        let mut best_play: Option<Vec<(u8, i32)>> = None;
-        let mut depth = n;
-        let mut exact = false;
-        if full_read {
-            self.clear();
-            seed = self.read_to_end(&Standard, p, o);
-            exact = seed.is_some();
-            if seed.is_some() {
-                self.clear();
-                best_play =
-                    self.read_to_end(&strong, p, o).map(|v| v.into_iter().map(|(sq, cpu)| (sq, -cpu / DISC)).collect());
+        let exact = if full_read { self.standard_exact_values(p, o, s) } else { None };
+        let (values, depth, stage) = match exact {
+            Some(values) => (values, n, SontakuStage::FullRead),
+            None => {
+                // A full read that ran out of time answers from a short search instead.
+                let limit = if full_read { FALLBACK_DEPTH } else { 60 };
+                let (values, depth) = self.standard_midgame_values(p, o, s, limit);
+                (values, depth, SontakuStage::Midgame)
             }
-        }
-        if seed.is_none() {
-            // Midgame (or a full read that ran out of time): the seed's search on its share of
-            // the time, the strong engine's on the rest.
-            let seed_share = (1.0 - s).clamp(0.0, 0.5);
-            let limit = if full_read { FALLBACK_DEPTH } else { 60 };
-            depth = 0;
-            if seed_share > 0.0 {
-                if let Some(d) = deadline {
-                    self.set_deadline(Some(start + d.saturating_duration_since(start).mul_f64(seed_share)));
-                }
-                self.clear();
-                let r = self.iterate(&Standard, p, o, limit, true, 0).expect("a placement exists");
-                depth = r.depth;
-                seed = Some(r.scores);
-            }
-            self.set_deadline(deadline);
-            self.clear();
-            let r = self.iterate(&strong, p, o, limit, true, DISC).expect("a placement exists");
-            depth = depth.max(r.depth);
-            best_play = Some(r.scores.into_iter().map(|(sq, cpu)| (sq, -cpu * 10 / DISC)).collect());
-        }
-        let best_play = best_play.unwrap_or_default();
-        let lead_of = |sq: u8| best_play.iter().find(|&&(m, _)| m == sq).map(|&(_, v)| v);
-        // The CPU's best move by the strong engine: the human's smallest lead.
-        let least = best_play.iter().map(|&(_, v)| v).min().unwrap_or(0);
-        let moves: Vec<u8> = match (&seed, best_play.is_empty()) {
-            (Some(v), _) => v.iter().map(|&(sq, _)| sq).collect(),
-            (None, false) => best_play.iter().map(|&(sq, _)| sq).collect(),
-            (None, true) => unreachable!("one of the searches completed"),
         };
-        let mut values: Vec<(u8, i32)> = moves
-            .iter()
-            .filter(|&&sq| {
-                exact
-                    || s < TRUSTED_STRENGTH
-                    || best_play.is_empty()
-                    || lead_of(sq).is_some_and(|l| l - least <= GIFT_CAP)
-            })
-            .map(|&sq| {
-                let seed_value = seed.as_ref().and_then(|v| v.iter().find(|&&(m, _)| m == sq)).map(|&(_, v)| v);
-                let slip = (SLIP_ALLOWANCE * (1.0 - s)).round() as i32;
-                let true_value =
-                    lead_of(sq).map(|l| if exact { standard_final_value(l - slip) } else { standard_desirability(l) });
-                // The full read does not blend: the seed's guarantee, or (for a trusted human)
-                // the best-play margin; a blend would always side with the guarantee, whose
-                // losses weigh far more than any margin.
-                let w = match (exact, s >= TRUSTED_STRENGTH) {
-                    (false, _) => s,
-                    (true, true) => 1.0,
-                    (true, false) => 0.0,
-                };
-                let v = match (seed_value, true_value) {
-                    (Some(a), Some(b)) => ((1.0 - w) * a as f64 + w * b as f64).round() as i32,
-                    (Some(a), None) => a,
-                    (None, Some(b)) => b,
-                    (None, None) => -INF,
-                };
-                (sq, v)
-            })
-            .collect();
-        if values.is_empty() {
-            values = moves.iter().map(|&sq| (sq, -INF)).collect();
-        }
-        let near = if exact { 0 } else { NEAR_EQUAL };
+        let near = if stage == SontakuStage::FullRead { 0 } else { NEAR_EQUAL };
         let top = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
         let tied: Vec<u8> = values.iter().filter(|&&(_, v)| v >= top - near).map(|&(sq, _)| sq).collect();
         let own = if tied.len() > 1 { self.own_interest(p, o, &tied) } else { Vec::new() };
@@ -498,8 +425,71 @@ impl Engine {
         let span = (JITTER_SPAN as f64 * (1.0 - s)).max(JITTER_SPAN_STRONG as f64) as i32;
         let reasonable = ranked.iter().take_while(|&&(_, v)| v >= top - span).count();
         let index = jitter_index(reasonable, full_read, rng);
-        let stage = if exact { SontakuStage::FullRead } else { SontakuStage::Midgame };
         SontakuChoice { best: ranked[index].0, ranked, depth, stage, jittered: index > 0 }
+    }
+
+    /// The full read's exact value of every root move against a human of strength `s`: the
+    /// seed's guarantee (a win whatever the human plays) below [`TRUSTED_STRENGTH`], the
+    /// best-play final margin aimed at +6 plus the slip allowance from it. A blend would always
+    /// side with the guarantee, whose losses weigh far more than any margin, so this is a
+    /// switch. `None` when the read runs out of time.
+    fn standard_exact_values(&mut self, p: u64, o: u64, s: f64) -> Option<Vec<(u8, i32)>> {
+        self.clear();
+        if s < TRUSTED_STRENGTH {
+            return self.read_to_end(&Standard, p, o);
+        }
+        let slip = (SLIP_ALLOWANCE * (1.0 - s)).round() as i32;
+        let cpu_margins = self.read_to_end(&Strong(PatternEval::shared()), p, o)?;
+        Some(cpu_margins.into_iter().map(|(sq, cpu)| (sq, standard_final_value(-cpu / DISC - slip))).collect())
+    }
+
+    /// The midgame value of every root move against a human of strength `s` (searches of at
+    /// most `limit` plies): `(1 - s) ×` the seed's value `+ s ×` the desirability of the human's
+    /// lead when both then play best, without the moves that give away more than [`GIFT_CAP`]
+    /// once the human is trusted. The seed's search has its share of the time, the strong
+    /// engine's the rest. Returns the values and the depth reached.
+    fn standard_midgame_values(&mut self, p: u64, o: u64, s: f64, limit: u32) -> (Vec<(u8, i32)>, u32) {
+        let deadline = self.deadline;
+        let start = self.now();
+        let seed_share = (1.0 - s).clamp(0.0, 0.5);
+        let mut seed: Option<Vec<(u8, i32)>> = None;
+        let mut depth = 0;
+        if seed_share > 0.0 {
+            if let Some(d) = deadline {
+                self.set_deadline(Some(start + d.saturating_duration_since(start).mul_f64(seed_share)));
+            }
+            self.clear();
+            let r = self.iterate(&Standard, p, o, limit, true, 0).expect("a placement exists");
+            depth = r.depth;
+            seed = Some(r.scores);
+        }
+        self.set_deadline(deadline);
+        self.clear();
+        let r = self.iterate(&Strong(PatternEval::shared()), p, o, limit, true, DISC).expect("a placement exists");
+        depth = depth.max(r.depth);
+        // The human's lead (tenths of a disc) after each move if both then play best.
+        let leads: Vec<(u8, i32)> = r.scores.into_iter().map(|(sq, cpu)| (sq, -cpu * 10 / DISC)).collect();
+        let lead_of = |sq: u8| leads.iter().find(|&&(m, _)| m == sq).map(|&(_, l)| l);
+        let least = leads.iter().map(|&(_, l)| l).min().unwrap_or(0);
+        let capped = s >= TRUSTED_STRENGTH;
+        // Both searches value every root move; the seed's order (when it ran) breaks ties.
+        let order: Vec<(u8, Option<i32>)> = match &seed {
+            Some(v) => v.iter().map(|&(sq, a)| (sq, Some(a))).collect(),
+            None => leads.iter().map(|&(sq, _)| (sq, None)).collect(),
+        };
+        let values = order
+            .into_iter()
+            .filter_map(|(sq, seed_value)| {
+                let lead = lead_of(sq)?;
+                if capped && lead - least > GIFT_CAP {
+                    return None;
+                }
+                let best_play = standard_desirability(lead) as f64;
+                let v = seed_value.map_or(best_play, |a| (1.0 - s) * a as f64 + s * best_play);
+                Some((sq, v.round() as i32))
+            })
+            .collect();
+        (values, depth)
     }
 
     /// `highest` near the end: if some moves guarantee a win by 8 or more, the best cooperative

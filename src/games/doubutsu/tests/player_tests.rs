@@ -544,6 +544,45 @@ fn settai_gives_the_win_slowly_where_the_bare_rule_would_lose_at_once() {
     assert!(slow >= 5, "{slow}");
 }
 
+/// A guest's loss-in-one for settai to answer.
+struct GuestBlunder {
+    /// The game after the blunder.
+    game: Game,
+    /// The guest's move, analysed in the position before it.
+    guest: super::super::players::Analysis,
+    /// Every reply the table values, with its value for the replying side.
+    valued: Vec<(super::super::Move, Value)>,
+}
+
+/// The game of `choices` followed by one of the guest's moves that lose at once although
+/// another does not (`pick` chooses which), if there is one; not after a missed lion capture
+/// (the table does not value every move there) and not where a reply would repeat a position.
+fn guest_blunder(choices: &[u32], pick: usize) -> Option<GuestBlunder> {
+    let t = table();
+    let mut game = history(choices);
+    if game.outcome().is_some() {
+        return None;
+    }
+    let before = *game.position();
+    if before.legal_moves().iter().any(|&m| before.captures_lion(m)) {
+        return None;
+    }
+    let blunders: Vec<_> = before.legal_moves().into_iter().filter(|&m| guest_lost_at_once(&before, m)).collect();
+    let &m = blunders.get(pick % blunders.len().max(1))?;
+    game.play(m).unwrap();
+    if game.outcome().is_some() || game.legal_moves().iter().any(|&r| players::seen_before(&game, r) > 0) {
+        return None;
+    }
+    let guest = analyze(t, &before, m).unwrap();
+    let p = *game.position();
+    let valued = p
+        .legal_moves()
+        .into_iter()
+        .filter_map(|r| players::value_of(t, &p.play(r).unwrap()).ok().map(|v| (r, v.parent())))
+        .collect();
+    Some(GuestBlunder { game, guest, valued })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -556,24 +595,10 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let t = table();
-        let mut g = history(&choices);
-        prop_assume!(g.outcome().is_none());
-        let before = *g.position();
-        // Not after a missed lion capture (the table does not value every move there).
-        prop_assume!(!before.legal_moves().iter().any(|&m| before.captures_lion(m)));
-        let blunders: Vec<_> = before.legal_moves().into_iter().filter(|&m| guest_lost_at_once(&before, m)).collect();
-        prop_assume!(!blunders.is_empty());
-        let m = blunders[pick % blunders.len()];
-        g.play(m).unwrap();
-        prop_assume!(g.outcome().is_none());
-        prop_assume!(g.legal_moves().iter().all(|&r| players::seen_before(&g, r) == 0));
+        let blunder = guest_blunder(&choices, pick);
+        prop_assume!(blunder.is_some());
+        let GuestBlunder { game: g, guest, valued } = blunder.unwrap();
         let p = *g.position();
-        let guest = analyze(t, &before, m).unwrap();
-        let valued: Vec<_> = p
-            .legal_moves()
-            .into_iter()
-            .filter_map(|r| players::value_of(t, &p.play(r).unwrap()).ok().map(|v| (r, v.parent())))
-            .collect();
         let best = valued.iter().map(|e| score(e.1)).max().unwrap();
         let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
         let s = score(players::value_of(t, &p.play(reply).unwrap()).unwrap().parent());
@@ -606,23 +631,10 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let t = table();
-        let mut g = history(&choices);
-        prop_assume!(g.outcome().is_none());
-        let before = *g.position();
-        prop_assume!(!before.legal_moves().iter().any(|&m| before.captures_lion(m)));
-        let blunders: Vec<_> = before.legal_moves().into_iter().filter(|&m| guest_lost_at_once(&before, m)).collect();
-        prop_assume!(!blunders.is_empty());
-        let m = blunders[pick % blunders.len()];
-        g.play(m).unwrap();
-        prop_assume!(g.outcome().is_none());
-        prop_assume!(g.legal_moves().iter().all(|&r| players::seen_before(&g, r) == 0));
-        let guest = analyze(t, &before, m).unwrap();
+        let blunder = guest_blunder(&choices, pick);
+        prop_assume!(blunder.is_some());
+        let GuestBlunder { game: g, guest, valued } = blunder.unwrap();
         let p = *g.position();
-        let valued: Vec<_> = p
-            .legal_moves()
-            .into_iter()
-            .filter_map(|r| players::value_of(t, &p.play(r).unwrap()).ok().map(|v| (r, v.parent())))
-            .collect();
         // A move that keeps the game going and leaves the guest a forced win by the table.
         let slow_exists = valued.iter().any(|e| matches!(e.1, Value::Loss(_)) && !loses_at_once(e.1));
         let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
