@@ -131,3 +131,44 @@ fn the_readme_systemd_unit_is_sensible() {
     }
     assert_eq!(get("Install", "WantedBy"), ["multi-user.target"]);
 }
+
+/// The rooms and what each may import, from ARCHITECTURE.md's table: `everything`, nothing, or
+/// the rooms named in backticks.
+fn allowed_imports() -> Vec<(String, Option<Vec<String>>)> {
+    let doc = read("ARCHITECTURE.md");
+    let ticked = |cell: &str| -> Vec<String> { cell.split('`').skip(1).step_by(2).map(str::to_string).collect() };
+    let mut rooms = Vec::new();
+    for line in doc.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let may = cells[3];
+        let allowed = if may == "everything" { None } else { Some(ticked(may)) };
+        for room in ticked(cells[1]) {
+            rooms.push((room, allowed.clone()));
+        }
+    }
+    rooms
+}
+
+#[test]
+fn every_room_imports_only_what_architecture_md_allows() {
+    let rooms = allowed_imports();
+    assert!(rooms.len() >= 9, "ARCHITECTURE.md's table lists the rooms: {rooms:?}");
+    let out = std::process::Command::new("bash")
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/rooms.sh"))
+        .output()
+        .expect("bash runs scripts/rooms.sh");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let graph = String::from_utf8(out.stdout).unwrap();
+    let edges: Vec<(&str, &str)> = graph.lines().filter_map(|l| l.trim().split_once(" --> ")).collect();
+    // The script sees the imports that are there (the bot's shell uses the service).
+    assert!(edges.contains(&("discord", "service")) && edges.contains(&("cli", "games")), "{graph}");
+    for (from, to) in edges {
+        let (_, allowed) = rooms
+            .iter()
+            .find(|(room, _)| room == from)
+            .unwrap_or_else(|| panic!("room {from} is missing from ARCHITECTURE.md's table"));
+        if let Some(allowed) = allowed {
+            assert!(allowed.iter().any(|a| a == to), "{from} imports {to}, which ARCHITECTURE.md does not allow");
+        }
+    }
+}

@@ -15,10 +15,8 @@ pub(super) fn quiet_on_closed_pipe() {
 /// (`target/release/settai`), or `cargo run --release --` under cargo.
 pub fn invocation() -> String {
     let exe = std::env::current_exe().ok();
-    let profile = exe.as_ref().and_then(|e| {
-        let dir = e.parent()?;
-        (dir.parent()?.file_name()? == "target").then(|| dir.file_name()?.to_str().map(str::to_string)).flatten()
-    });
+    // The profile's folder, wherever the target folder is (`CARGO_TARGET_DIR` may move it).
+    let profile = exe.as_ref().and_then(|e| e.parent()?.file_name()?.to_str().map(str::to_string));
     if std::env::var_os("CARGO").is_some() && std::env::var_os("CARGO_MANIFEST_DIR").is_some() {
         match profile.as_deref() {
             Some("release") => return "cargo run --release --".into(),
