@@ -148,6 +148,17 @@ pub enum Msg<'a> {
     Replay,
     /// The bot's seat as the board images name it.
     Computer,
+    /// A game has waited a while for the player's move; `link` is its board (`None`: a fresh
+    /// board comes with the message).
+    Reminder { human: u64, kind: GameKind, link: Option<&'a str> },
+    /// The game will be closed tomorrow unless someone moves.
+    FinalNotice { human: u64, kind: GameKind, link: Option<&'a str> },
+    /// `/play remind`: the player turned their reminders on or off.
+    RemindSet { on: bool },
+    /// `/settings reminders`: the wait before a reminder (0: no reminders).
+    RemindersSet { hours: u32 },
+    /// HTTP mode: a request that was already answered came again.
+    AlreadyHandled,
 }
 
 impl Msg<'_> {
@@ -374,6 +385,54 @@ impl Msg<'_> {
             (Msg::Expired { human, days }, Ja) => {
                 format!("<@{human}> さん、{days}日間指されなかったので、この対局は終了しました。`/play` でいつでも新しく始められます！")
             }
+            (Msg::Reminder { human, kind, link: Some(link) }, En) => format!(
+                "<@{human}>, your game of {} is waiting for your move: {link}\n-# `/play remind off` turns these \
+                 reminders off.",
+                kind_name(*kind, En)
+            ),
+            (Msg::Reminder { human, kind, link: None }, En) => format!(
+                "<@{human}>, your game of {} is waiting for your move. Here is the board!\n-# `/play remind off` \
+                 turns these reminders off.",
+                kind_name(*kind, En)
+            ),
+            (Msg::Reminder { human, kind, link }, Ja) => format!(
+                "<@{human}> さん、{}があなたの番で待っています{}\n-# `/play remind off` でお知らせを止められます。",
+                kind_name(*kind, Ja),
+                link.map_or_else(|| "。盤面はこちらです！".to_string(), |l| format!("：{l}"))
+            ),
+            (Msg::FinalNotice { human, kind, link }, En) => format!(
+                "<@{human}>, your game of {} will be closed tomorrow if nobody moves. One move keeps it going{}",
+                kind_name(*kind, En),
+                link.map_or_else(|| " — here is the board!".to_string(), |l| format!(": {l}"))
+            ),
+            (Msg::FinalNotice { human, kind, link }, Ja) => format!(
+                "<@{human}> さん、{}はこのままだとあした終了します。一手指せば続けられます{}",
+                kind_name(*kind, Ja),
+                link.map_or_else(|| "。盤面はこちらです！".to_string(), |l| format!("：{l}"))
+            ),
+            (Msg::RemindSet { on: true }, En) => {
+                "Reminders are **on**: I'll tell you when a game has waited a while for your move.".into()
+            }
+            (Msg::RemindSet { on: false }, En) => {
+                "Reminders are **off**: I won't remind you of games waiting for you, on any server.".into()
+            }
+            (Msg::RemindSet { on: true }, Ja) => {
+                "お知らせを**オン**にしました。対局があなたの番でしばらく待っているとお知らせします。".into()
+            }
+            (Msg::RemindSet { on: false }, Ja) => {
+                "お知らせを**オフ**にしました。どのサーバーでも、待っている対局のお知らせはしません。".into()
+            }
+            (Msg::RemindersSet { hours: 0 }, En) => "Reminders are **off**: nobody is reminded of a waiting game.".into(),
+            (Msg::RemindersSet { hours }, En) => format!(
+                "A player whose move a game has waited **{hours} hours** for gets one reminder, and a notice the day \
+                 before the game would be closed."
+            ),
+            (Msg::RemindersSet { hours: 0 }, Ja) => "お知らせを**オフ**にしました。待っている対局のお知らせはしません。".into(),
+            (Msg::RemindersSet { hours }, Ja) => format!(
+                "**{hours}時間**指されていない対局は、その人に一度お知らせします。終了の前日にもお知らせします。"
+            ),
+            (Msg::AlreadyHandled, En) => "This was already done.".into(),
+            (Msg::AlreadyHandled, Ja) => "これはもう受け付けました。".into(),
             (Msg::ResignButton, En) => "Resign".into(),
             (Msg::ResignButton, Ja) => "投了".into(),
             (Msg::ResignConfirm, En) => "Resign this game? It will count as a loss.".into(),
@@ -626,6 +685,12 @@ fn settings_text(settings: &Settings, lang: Lang) -> String {
                 (Ja, false) => "家族チーム：**オフ**（始めた人だけが指せます）".into(),
             },
             Setting::Language => Msg::LanguageSet { language: settings.language }.text(lang),
+            Setting::ReminderHours => match (lang, settings.reminder_hours) {
+                (En, 0) => "Reminders of waiting games: **off**".into(),
+                (Ja, 0) => "待っている対局のお知らせ：**オフ**".into(),
+                (En, hours) => format!("A game waiting **{hours} hours** for a move reminds its player once"),
+                (Ja, hours) => format!("**{hours}時間**指されていない対局はお知らせします"),
+            },
             Setting::IdleDays => match lang {
                 En => format!("Games waiting longer than **{} days** for a move are closed", settings.idle_days),
                 Ja => format!("**{}日**指されなかった対局は終了します", settings.idle_days),

@@ -6,6 +6,7 @@
 mod commands;
 pub mod endpoint;
 mod handler;
+mod reminders;
 mod reply;
 
 use anyhow::Context as _;
