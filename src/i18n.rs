@@ -1,8 +1,9 @@
 //! Every player-facing sentence, in English and Japanese, in one place.
 
+use crate::games::doubutsu::Role;
 use crate::games::doubutsu::Value;
 use crate::games::story::Moment;
-use crate::games::{Commentary, EndReason, GameKind, Level, Outcome, Side};
+use crate::games::{Commentary, EndReason, GameKind, Level, MoveDetail, Outcome, Side};
 use crate::store::{Record, Setting, Settings};
 
 /// A language players read.
@@ -66,8 +67,8 @@ pub enum Msg<'a> {
     IllegalMove { input: &'a str, legal: &'a str },
     /// Something on our side failed (database down...).
     TryAgain,
-    /// Placeholder of the move select menu.
-    ChooseMove,
+    /// Placeholder of a move menu: what it holds (`more`: the rest of a long list).
+    MenuOf { menu: MoveMenu, more: bool },
     /// The Resign button under a board.
     ResignButton,
     /// The question after it.
@@ -457,8 +458,23 @@ impl Msg<'_> {
             }
             (Msg::KeepPlaying, En) => "Good, the game goes on!".into(),
             (Msg::KeepPlaying, Ja) => "対局を続けましょう！".into(),
-            (Msg::ChooseMove, En) => "Choose your move".into(),
-            (Msg::ChooseMove, Ja) => "手を選んでください".into(),
+            (Msg::MenuOf { menu, more }, lang) => {
+                let what = match (menu, lang) {
+                    (MoveMenu::Lion, En) => "Move the lion 🦁",
+                    (MoveMenu::Lion, Ja) => "ライオン🦁を動かす",
+                    (MoveMenu::Animals, En) => "Move another animal",
+                    (MoveMenu::Animals, Ja) => "ほかの動物を動かす",
+                    (MoveMenu::Hand, En) => "Drop a piece from your hand",
+                    (MoveMenu::Hand, Ja) => "持ち駒を打つ",
+                    (MoveMenu::Discs, En) => "Place a disc",
+                    (MoveMenu::Discs, Ja) => "石を置く",
+                };
+                match (more, lang) {
+                    (false, _) => what.into(),
+                    (true, En) => format!("{what} (more)"),
+                    (true, Ja) => format!("{what}（つづき）"),
+                }
+            }
             (Msg::SideName { kind: GameKind::Reversi, side: Side::First }, En) => "black".into(),
             (Msg::SideName { kind: GameKind::Reversi, side: Side::Second }, En) => "white".into(),
             (Msg::SideName { kind: GameKind::Reversi, side: Side::First }, Ja) => "黒".into(),
@@ -638,6 +654,68 @@ fn opponent_hint(level: Level, lang: Lang) -> &'static str {
         (Level::Highest, Lang::Ja) => "のんびり屋",
         (Level::None, Lang::En) => "Plays to win",
         (Level::None, Lang::Ja) => "本気でくる",
+    }
+}
+
+/// The move menus under a board, each holding one kind of move (its placeholder says which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MoveMenu {
+    /// The lion's steps.
+    Lion,
+    /// The other animals' steps.
+    Animals,
+    /// Drops from the hand.
+    Hand,
+    /// Reversi placements.
+    Discs,
+}
+
+impl MoveMenu {
+    /// The menu a move of this kind goes in.
+    pub fn of(detail: Option<MoveDetail>) -> MoveMenu {
+        match detail {
+            Some(MoveDetail::Step { role: Role::Lion, .. }) => MoveMenu::Lion,
+            Some(MoveDetail::Step { .. }) => MoveMenu::Animals,
+            Some(MoveDetail::Drop { .. }) => MoveMenu::Hand,
+            Some(MoveDetail::Place { .. } | MoveDetail::Pass) | None => MoveMenu::Discs,
+        }
+    }
+}
+
+/// A doubutsu animal as menus show it.
+pub fn animal_emoji(role: Role) -> &'static str {
+    match role {
+        Role::Lion => "🦁",
+        Role::Giraffe => "🦒",
+        Role::Elephant => "🐘",
+        Role::Chick => "🐥",
+        Role::Hen => "🐔",
+    }
+}
+
+/// A legal move `mv` (canonical notation) as a menu option shows it to a child: the animal
+/// and where it goes ("🐥 B3 → B2 (takes 🐥)", "Drop 🐘 on B2"), or for reversi the square and
+/// how many discs it turns ("d3 (flips 2)"). Without a detail, the notation itself.
+pub fn move_label(mv: &str, detail: Option<MoveDetail>, lang: Lang) -> String {
+    use Lang::{En, Ja};
+    // Notation is ASCII: "B3B2", "E*B2", "d3".
+    let (from, to) = (mv.get(0..2).unwrap_or(mv), mv.get(2..4).unwrap_or(""));
+    match (detail, lang) {
+        (None, _) => mv.into(),
+        (Some(MoveDetail::Pass), En) => "Pass".into(),
+        (Some(MoveDetail::Pass), Ja) => "パス".into(),
+        (Some(MoveDetail::Place { flips }), En) => format!("{mv} (flips {flips})"),
+        (Some(MoveDetail::Place { flips }), Ja) => format!("{mv}（{flips}枚返す）"),
+        (Some(MoveDetail::Step { role, captures }), lang) => {
+            let taken = match (captures, lang) {
+                (None, _) => String::new(),
+                (Some(c), En) => format!(" (takes {})", animal_emoji(c)),
+                (Some(c), Ja) => format!("（{}を取る）", animal_emoji(c)),
+            };
+            format!("{} {from} → {to}{taken}", animal_emoji(role))
+        }
+        (Some(MoveDetail::Drop { role }), En) => format!("Drop {} on {to}", animal_emoji(role)),
+        (Some(MoveDetail::Drop { role }), Ja) => format!("{}を{to}に打つ", animal_emoji(role)),
     }
 }
 

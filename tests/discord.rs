@@ -155,6 +155,18 @@ fn move_menu(x: &Exchange) -> (String, Vec<String>) {
     (id, values)
 }
 
+/// Every move menu of the newest board: (custom_id, placeholder, [(label, value)]).
+fn move_menus(x: &Exchange) -> Vec<(String, String, Vec<(String, String)>)> {
+    x.component_list()
+        .iter()
+        .filter_map(|c| {
+            let id = c["custom_id"].as_str().filter(|id| id.starts_with("mv:"))?.to_string();
+            let placeholder = c["placeholder"].as_str().unwrap_or_default().to_string();
+            Some((id.clone(), placeholder, x.select_options(&id)))
+        })
+        .collect()
+}
+
 fn assert_refused(x: &Exchange, needle: &str) {
     assert!(x.is_ephemeral(), "refusals are ephemeral:\n{x}");
     assert!(x.files().is_empty(), "refusals carry no board:\n{x}");
@@ -205,6 +217,10 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     let mut sorted = values.clone();
     sorted.sort();
     assert_eq!(sorted, ["c4", "d3", "e6", "f5"]);
+    let menus = move_menus(&start);
+    assert_eq!(menus.len(), 1, "{start}");
+    assert_eq!(menus[0].1, "Place a disc");
+    assert!(menus[0].2.iter().all(|(label, value)| label == &format!("{value} (flips 1)")), "{menus:?}");
     assert_eq!(bot.snapshot(&ctx).await.1, 0);
 
     // Tap f5 in the menu: the bot answers with a new board message and retires the old menu.
@@ -630,10 +646,19 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     assert!(!start.is_ephemeral(), "{start}");
     assert!(start.content().contains("doubutsu shogi"), "{}", start.content());
     board_image(&start);
-    let (menu, values) = move_menu(&start);
-    let mut sorted = values.clone();
-    sorted.sort();
-    assert_eq!(sorted, ["B3B2", "B4A3", "B4C3", "C4C3"]);
+    // One menu per kind of move, its placeholder saying which; options a child can read.
+    let menus = move_menus(&start);
+    let shown: Vec<(&str, Vec<(&str, &str)>)> =
+        menus.iter().map(|(_, p, o)| (p.as_str(), o.iter().map(|(l, v)| (l.as_str(), v.as_str())).collect())).collect();
+    assert_eq!(
+        shown,
+        [
+            ("Move the lion 🦁", vec![("🦁 B4 → A3", "B4A3"), ("🦁 B4 → C3", "B4C3")]),
+            ("Move another animal", vec![("🐥 B3 → B2 (takes 🐥)", "B3B2"), ("🦒 C4 → C3", "C4C3")]),
+        ],
+        "{start}"
+    );
+    let menu = menus[1].0.clone();
 
     // Autocomplete is case-insensitive.
     let ac = bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "b4")).await;
@@ -652,16 +677,17 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     assert_eq!(record.level, settai::games::Level::Weakest);
 
     // A drop is offered in its own menu once the hand holds a piece, and typed moves work.
-    let drops: Vec<String> = tap.custom_ids().into_iter().filter(|id| id.starts_with("mv:")).collect();
-    let all_values: Vec<String> = drops.iter().flat_map(|id| tap.select_options(id)).map(|(_, v)| v).collect();
+    let menus = move_menus(&tap);
+    let all_values: Vec<String> = menus.iter().flat_map(|(_, _, o)| o.iter().map(|(_, v)| v.clone())).collect();
     let mut legal = record.game.legal_moves();
     legal.sort();
     let mut offered = all_values.clone();
     offered.sort();
     assert_eq!(offered, legal, "the menus offer exactly the legal moves");
-    if legal.iter().any(|m| m.contains('*')) {
-        assert!(drops.len() >= 2, "drops get a menu of their own: {drops:?}");
-    }
+    // Drops have a menu of their own, each option naming the animal.
+    let hand = menus.iter().find(|(_, p, _)| p == "Drop a piece from your hand").expect("the chick is in hand");
+    assert!(hand.2.iter().all(|(l, v)| v.starts_with("C*") && l == &format!("Drop 🐥 on {}", &v[2..])), "{hand:?}");
+    assert_eq!(hand.2.len(), legal.iter().filter(|m| m.contains('*')).count());
     let illegal = bot.standin.interact(play_move(&ctx, "A4A1")).await;
     assert_refused(&illegal, "not legal here");
     let typed = legal[0].to_lowercase();
@@ -1093,6 +1119,9 @@ async fn a_server_language_overrides_each_players_locale(pool: PgPool) {
     // An English-locale player now gets Japanese, on the board image too.
     let started = bot.standin.interact(play_reversi(&en)).await;
     assert!(started.content().contains("リバーシを始めます"), "{}", started.content());
+    let menus = move_menus(&started);
+    assert_eq!(menus[0].1, "石を置く", "the menu speaks Japanese too");
+    assert!(menus[0].2.iter().any(|(label, _)| label == "d3（1枚返す）"), "{menus:?}");
     let ja_board = started.file(".png").unwrap().to_vec();
     let board = bot.standin.interact(fixtures::slash(&en, "play", "board", json!([]))).await;
     assert_eq!(board.file(".png").unwrap(), ja_board.as_slice());

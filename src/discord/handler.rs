@@ -21,7 +21,7 @@ use super::commands::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use crate::games::story::Story;
 use crate::games::{GameKind, Level, MoveError, Side};
-use crate::i18n::{Lang, Msg, Needed};
+use crate::i18n::{move_label, Lang, MoveMenu, Msg, Needed};
 use crate::render;
 use crate::service::{PlayError, PlayedMove, Seat, Service, Turn};
 use crate::store::{Change, GameRecord, GameResult, GameStatus, Place, Scope, Settings, MAX_REMINDER_HOURS};
@@ -977,31 +977,38 @@ fn board_reply(
     Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(record, lang), mentions }
 }
 
-/// Select menus of the human's legal moves, or none when it is not the human's turn. Board moves
-/// and drops get menus of their own (a doubutsu position can have more than 25 moves), each
-/// split in chunks of 25.
+/// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
+/// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the
+/// discs), with options a child can read; a list longer than Discord's 25 goes on in another
+/// menu.
 fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
     if !record.human_to_move() {
         return Vec::new();
     }
-    let (drops, board): (Vec<String>, Vec<String>) =
-        record.game.legal_moves().into_iter().partition(|m| m.contains('*'));
+    let mut kinds: std::collections::BTreeMap<MoveMenu, Vec<CreateSelectMenuOption>> = Default::default();
+    for mv in record.game.legal_moves() {
+        let detail = record.game.move_detail(&mv);
+        let option = CreateSelectMenuOption::new(move_label(&mv, detail, lang), mv);
+        kinds.entry(MoveMenu::of(detail)).or_default().push(option);
+    }
     let resign =
         CreateActionRow::Buttons(vec![CreateButton::new(ResignButton::Ask { game_id: record.id }.custom_id())
             .label(Msg::ResignButton.text(lang))
             .emoji('🏳')
             .style(ButtonStyle::Secondary)]);
     // Discord allows five rows: at most four menus (a doubutsu position never needs more).
-    let menus: Vec<CreateActionRow> = board
-        .chunks(SELECT_MAX)
-        .chain(drops.chunks(SELECT_MAX))
+    let menus: Vec<CreateActionRow> = kinds
+        .into_iter()
+        .flat_map(|(menu, options)| {
+            let chunks: Vec<Vec<CreateSelectMenuOption>> = options.chunks(SELECT_MAX).map(<[_]>::to_vec).collect();
+            chunks.into_iter().enumerate().map(move |(i, chunk)| (menu, i > 0, chunk))
+        })
         .enumerate()
-        .map(|(part, chunk)| {
+        .map(|(part, (menu, more, options))| {
             let id = MoveSelect { game_id: record.id, ply: record.ply, part: part as u8 };
-            let options = chunk.iter().map(|m| CreateSelectMenuOption::new(m.clone(), m.clone())).collect();
             CreateActionRow::SelectMenu(
                 CreateSelectMenu::new(id.custom_id(), CreateSelectMenuKind::String { options })
-                    .placeholder(Msg::ChooseMove.text(lang)),
+                    .placeholder(Msg::MenuOf { menu, more }.text(lang)),
             )
         })
         .take(4)
