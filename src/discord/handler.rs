@@ -18,16 +18,17 @@ use serenity::async_trait;
 use serenity::http::Http;
 
 use super::commands::{play_command, settings_command};
+use super::menus::move_menus;
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use crate::games::story::Story;
 use crate::games::{GameKind, Level, MoveError, Side};
-use crate::i18n::{move_label, Lang, MoveMenu, Msg, Needed};
+use crate::i18n::{Lang, Msg, Needed};
 use crate::render;
 use crate::service::{PlayError, PlayedMove, Seat, Service, Turn};
 use crate::store::{Change, GameRecord, GameResult, GameStatus, Place, Scope, Settings, MAX_REMINDER_HOURS};
 
 /// Discord's limit of options in one select menu.
-const SELECT_MAX: usize = 25;
+pub(super) const SELECT_MAX: usize = 25;
 
 /// How often games waiting for the bot's reply are looked for while the process runs.
 const OWED_REPLY_SWEEP: Duration = Duration::from_secs(60);
@@ -815,14 +816,14 @@ fn refusal_text(e: &PlayError, lang: Lang) -> String {
 /// The custom id of a board's move menu: the game and the ply it was made for, so a tap on an
 /// old board is recognised and refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct MoveSelect {
-    game_id: i64,
-    ply: u32,
-    part: u8,
+pub(super) struct MoveSelect {
+    pub(super) game_id: i64,
+    pub(super) ply: u32,
+    pub(super) part: u8,
 }
 
 impl MoveSelect {
-    fn custom_id(&self) -> String {
+    pub(super) fn custom_id(&self) -> String {
         format!("mv:{}:{}:{}", self.game_id, self.ply, self.part)
     }
 
@@ -871,7 +872,7 @@ impl OpponentSelect {
 /// The Resign button under a board and the two buttons of its confirmation, each naming the
 /// game it belongs to (so an old board cannot resign a newer game).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ResignButton {
+pub(super) enum ResignButton {
     /// "Resign" under the board.
     Ask { game_id: i64 },
     /// "Yes, resign".
@@ -881,7 +882,7 @@ enum ResignButton {
 }
 
 impl ResignButton {
-    fn custom_id(&self) -> String {
+    pub(super) fn custom_id(&self) -> String {
         match self {
             ResignButton::Ask { game_id } => format!("rs:ask:{game_id}"),
             ResignButton::Confirm { game_id } => format!("rs:yes:{game_id}"),
@@ -975,45 +976,6 @@ fn board_reply(
     // Only the player whose turn it is may be pinged.
     let mentions = if record.human_to_move() { vec![record.human_id] } else { Vec::new() };
     Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(record, lang), mentions }
-}
-
-/// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
-/// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the
-/// discs), with options a child can read; a list longer than Discord's 25 goes on in another
-/// menu.
-fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
-    if !record.human_to_move() {
-        return Vec::new();
-    }
-    let mut kinds: std::collections::BTreeMap<MoveMenu, Vec<CreateSelectMenuOption>> = Default::default();
-    for mv in record.game.legal_moves() {
-        let detail = record.game.move_detail(&mv);
-        let option = CreateSelectMenuOption::new(move_label(&mv, detail, lang), mv);
-        kinds.entry(MoveMenu::of(detail)).or_default().push(option);
-    }
-    let resign =
-        CreateActionRow::Buttons(vec![CreateButton::new(ResignButton::Ask { game_id: record.id }.custom_id())
-            .label(Msg::ResignButton.text(lang))
-            .emoji('🏳')
-            .style(ButtonStyle::Secondary)]);
-    // Discord allows five rows: at most four menus (a doubutsu position never needs more).
-    let menus: Vec<CreateActionRow> = kinds
-        .into_iter()
-        .flat_map(|(menu, options)| {
-            let chunks: Vec<Vec<CreateSelectMenuOption>> = options.chunks(SELECT_MAX).map(<[_]>::to_vec).collect();
-            chunks.into_iter().enumerate().map(move |(i, chunk)| (menu, i > 0, chunk))
-        })
-        .enumerate()
-        .map(|(part, (menu, more, options))| {
-            let id = MoveSelect { game_id: record.id, ply: record.ply, part: part as u8 };
-            CreateActionRow::SelectMenu(
-                CreateSelectMenu::new(id.custom_id(), CreateSelectMenuKind::String { options })
-                    .placeholder(Msg::MenuOf { menu, more }.text(lang)),
-            )
-        })
-        .take(4)
-        .collect();
-    menus.into_iter().chain([resign]).collect()
 }
 
 #[cfg(test)]
