@@ -155,8 +155,11 @@ fn move_menu(x: &Exchange) -> (String, Vec<String>) {
     (id, values)
 }
 
-/// Every move menu of the newest board: (custom_id, placeholder, [(label, value)]).
-fn move_menus(x: &Exchange) -> Vec<(String, String, Vec<(String, String)>)> {
+/// A move menu as shown: (custom_id, placeholder, [(label, value)]).
+type ShownMenu = (String, String, Vec<(String, String)>);
+
+/// Every move menu of the newest board.
+fn move_menus(x: &Exchange) -> Vec<ShownMenu> {
     x.component_list()
         .iter()
         .filter_map(|c| {
