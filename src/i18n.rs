@@ -1,8 +1,9 @@
 //! Every player-facing sentence, in English and Japanese, in one place.
 
+use crate::games::doubutsu::Role;
 use crate::games::doubutsu::Value;
 use crate::games::story::Moment;
-use crate::games::{Commentary, EndReason, GameKind, Level, Outcome, Side};
+use crate::games::{Commentary, EndReason, GameKind, Level, MoveDetail, Outcome, Side};
 use crate::store::{Record, Setting, Settings};
 
 /// A language players read.
@@ -66,8 +67,8 @@ pub enum Msg<'a> {
     IllegalMove { input: &'a str, legal: &'a str },
     /// Something on our side failed (database down...).
     TryAgain,
-    /// Placeholder of the move select menu.
-    ChooseMove,
+    /// Placeholder of a move menu: what it holds (`more`: the rest of a long list).
+    MenuOf { menu: MoveMenu, more: bool },
     /// The Resign button under a board.
     ResignButton,
     /// The question after it.
@@ -148,6 +149,17 @@ pub enum Msg<'a> {
     Replay,
     /// The bot's seat as the board images name it.
     Computer,
+    /// A game has waited a while for the player's move; `link` is its board (`None`: a fresh
+    /// board comes with the message).
+    Reminder { human: u64, kind: GameKind, link: Option<&'a str> },
+    /// The game will be closed tomorrow unless someone moves.
+    FinalNotice { human: u64, kind: GameKind, link: Option<&'a str> },
+    /// `/play remind`: the player turned their reminders on or off.
+    RemindSet { on: bool },
+    /// `/settings reminders`: the wait before a reminder (0: no reminders).
+    RemindersSet { hours: u32 },
+    /// HTTP mode: a request that was already answered came again.
+    AlreadyHandled,
 }
 
 impl Msg<'_> {
@@ -374,6 +386,54 @@ impl Msg<'_> {
             (Msg::Expired { human, days }, Ja) => {
                 format!("<@{human}> さん、{days}日間指されなかったので、この対局は終了しました。`/play` でいつでも新しく始められます！")
             }
+            (Msg::Reminder { human, kind, link: Some(link) }, En) => format!(
+                "<@{human}>, your game of {} is waiting for your move: {link}\n-# `/play remind off` turns these \
+                 reminders off.",
+                kind_name(*kind, En)
+            ),
+            (Msg::Reminder { human, kind, link: None }, En) => format!(
+                "<@{human}>, your game of {} is waiting for your move. Here is the board!\n-# `/play remind off` \
+                 turns these reminders off.",
+                kind_name(*kind, En)
+            ),
+            (Msg::Reminder { human, kind, link }, Ja) => format!(
+                "<@{human}> さん、{}があなたの番で待っています{}\n-# `/play remind off` でお知らせを止められます。",
+                kind_name(*kind, Ja),
+                link.map_or_else(|| "。盤面はこちらです！".to_string(), |l| format!("：{l}"))
+            ),
+            (Msg::FinalNotice { human, kind, link }, En) => format!(
+                "<@{human}>, your game of {} will be closed tomorrow if nobody moves. One move keeps it going{}",
+                kind_name(*kind, En),
+                link.map_or_else(|| " — here is the board!".to_string(), |l| format!(": {l}"))
+            ),
+            (Msg::FinalNotice { human, kind, link }, Ja) => format!(
+                "<@{human}> さん、{}はこのままだとあした終了します。一手指せば続けられます{}",
+                kind_name(*kind, Ja),
+                link.map_or_else(|| "。盤面はこちらです！".to_string(), |l| format!("：{l}"))
+            ),
+            (Msg::RemindSet { on: true }, En) => {
+                "Reminders are **on**: I'll tell you when a game has waited a while for your move.".into()
+            }
+            (Msg::RemindSet { on: false }, En) => {
+                "Reminders are **off**: I won't remind you of games waiting for you, on any server.".into()
+            }
+            (Msg::RemindSet { on: true }, Ja) => {
+                "お知らせを**オン**にしました。対局があなたの番でしばらく待っているとお知らせします。".into()
+            }
+            (Msg::RemindSet { on: false }, Ja) => {
+                "お知らせを**オフ**にしました。どのサーバーでも、待っている対局のお知らせはしません。".into()
+            }
+            (Msg::RemindersSet { hours: 0 }, En) => "Reminders are **off**: nobody is reminded of a waiting game.".into(),
+            (Msg::RemindersSet { hours }, En) => format!(
+                "A player whose move a game has waited **{hours} hours** for gets one reminder, and a notice the day \
+                 before the game would be closed."
+            ),
+            (Msg::RemindersSet { hours: 0 }, Ja) => "お知らせを**オフ**にしました。待っている対局のお知らせはしません。".into(),
+            (Msg::RemindersSet { hours }, Ja) => format!(
+                "**{hours}時間**指されていない対局は、その人に一度お知らせします。終了の前日にもお知らせします。"
+            ),
+            (Msg::AlreadyHandled, En) => "This was already done.".into(),
+            (Msg::AlreadyHandled, Ja) => "これはもう受け付けました。".into(),
             (Msg::ResignButton, En) => "Resign".into(),
             (Msg::ResignButton, Ja) => "投了".into(),
             (Msg::ResignConfirm, En) => "Resign this game? It will count as a loss.".into(),
@@ -398,8 +458,23 @@ impl Msg<'_> {
             }
             (Msg::KeepPlaying, En) => "Good, the game goes on!".into(),
             (Msg::KeepPlaying, Ja) => "対局を続けましょう！".into(),
-            (Msg::ChooseMove, En) => "Choose your move".into(),
-            (Msg::ChooseMove, Ja) => "手を選んでください".into(),
+            (Msg::MenuOf { menu, more }, lang) => {
+                let what = match (menu, lang) {
+                    (MoveMenu::Lion, En) => "Move the lion 🦁",
+                    (MoveMenu::Lion, Ja) => "ライオン🦁を動かす",
+                    (MoveMenu::Animals, En) => "Move another animal",
+                    (MoveMenu::Animals, Ja) => "ほかの動物を動かす",
+                    (MoveMenu::Hand, En) => "Drop a piece from your hand",
+                    (MoveMenu::Hand, Ja) => "持ち駒を打つ",
+                    (MoveMenu::Discs, En) => "Place a disc",
+                    (MoveMenu::Discs, Ja) => "石を置く",
+                };
+                match (more, lang) {
+                    (false, _) => what.into(),
+                    (true, En) => format!("{what} (more)"),
+                    (true, Ja) => format!("{what}（つづき）"),
+                }
+            }
             (Msg::SideName { kind: GameKind::Reversi, side: Side::First }, En) => "black".into(),
             (Msg::SideName { kind: GameKind::Reversi, side: Side::Second }, En) => "white".into(),
             (Msg::SideName { kind: GameKind::Reversi, side: Side::First }, Ja) => "黒".into(),
@@ -582,6 +657,68 @@ fn opponent_hint(level: Level, lang: Lang) -> &'static str {
     }
 }
 
+/// The move menus under a board, each holding one kind of move (its placeholder says which).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MoveMenu {
+    /// The lion's steps.
+    Lion,
+    /// The other animals' steps.
+    Animals,
+    /// Drops from the hand.
+    Hand,
+    /// Reversi placements.
+    Discs,
+}
+
+impl MoveMenu {
+    /// The menu a move of this kind goes in.
+    pub fn of(detail: Option<MoveDetail>) -> MoveMenu {
+        match detail {
+            Some(MoveDetail::Step { role: Role::Lion, .. }) => MoveMenu::Lion,
+            Some(MoveDetail::Step { .. }) => MoveMenu::Animals,
+            Some(MoveDetail::Drop { .. }) => MoveMenu::Hand,
+            Some(MoveDetail::Place { .. } | MoveDetail::Pass) | None => MoveMenu::Discs,
+        }
+    }
+}
+
+/// A doubutsu animal as menus show it.
+pub fn animal_emoji(role: Role) -> &'static str {
+    match role {
+        Role::Lion => "🦁",
+        Role::Giraffe => "🦒",
+        Role::Elephant => "🐘",
+        Role::Chick => "🐥",
+        Role::Hen => "🐔",
+    }
+}
+
+/// A legal move `mv` (canonical notation) as a menu option shows it to a child: the animal
+/// and where it goes ("🐥 B3 → B2 (takes 🐥)", "Drop 🐘 on B2"), or for reversi the square and
+/// how many discs it turns ("d3 (flips 2)"). Without a detail, the notation itself.
+pub fn move_label(mv: &str, detail: Option<MoveDetail>, lang: Lang) -> String {
+    use Lang::{En, Ja};
+    // Notation is ASCII: "B3B2", "E*B2", "d3".
+    let (from, to) = (mv.get(0..2).unwrap_or(mv), mv.get(2..4).unwrap_or(""));
+    match (detail, lang) {
+        (None, _) => mv.into(),
+        (Some(MoveDetail::Pass), En) => "Pass".into(),
+        (Some(MoveDetail::Pass), Ja) => "パス".into(),
+        (Some(MoveDetail::Place { flips }), En) => format!("{mv} (flips {flips})"),
+        (Some(MoveDetail::Place { flips }), Ja) => format!("{mv}（{flips}枚返す）"),
+        (Some(MoveDetail::Step { role, captures }), lang) => {
+            let taken = match (captures, lang) {
+                (None, _) => String::new(),
+                (Some(c), En) => format!(" (takes {})", animal_emoji(c)),
+                (Some(c), Ja) => format!("（{}を取る）", animal_emoji(c)),
+            };
+            format!("{} {from} → {to}{taken}", animal_emoji(role))
+        }
+        (Some(MoveDetail::Drop { role }), En) => format!("Drop {} on {to}", animal_emoji(role)),
+        (Some(MoveDetail::Drop { role }), Ja) => format!("{}を{to}に打つ", animal_emoji(role)),
+    }
+}
+
 /// `/settings show`: the settings in effect, those of this channel marked.
 fn settings_text(settings: &Settings, lang: Lang) -> String {
     use Lang::{En, Ja};
@@ -626,6 +763,12 @@ fn settings_text(settings: &Settings, lang: Lang) -> String {
                 (Ja, false) => "家族チーム：**オフ**（始めた人だけが指せます）".into(),
             },
             Setting::Language => Msg::LanguageSet { language: settings.language }.text(lang),
+            Setting::ReminderHours => match (lang, settings.reminder_hours) {
+                (En, 0) => "Reminders of waiting games: **off**".into(),
+                (Ja, 0) => "待っている対局のお知らせ：**オフ**".into(),
+                (En, hours) => format!("A game waiting **{hours} hours** for a move reminds its player once"),
+                (Ja, hours) => format!("**{hours}時間**指されていない対局はお知らせします"),
+            },
             Setting::IdleDays => match lang {
                 En => format!("Games waiting longer than **{} days** for a move are closed", settings.idle_days),
                 Ja => format!("**{}日**指されなかった対局は終了します", settings.idle_days),

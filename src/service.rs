@@ -11,7 +11,7 @@ use crate::games::doubutsu::TableFile;
 use crate::games::story::{story, Story};
 use crate::games::{self, AiError, Commentary, Game, GameKind, Level, MoveError, Side};
 use crate::store::{
-    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Place, Record, Scope, Settings, Store,
+    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, Record, Scope, Settings, Store,
     StoreError,
 };
 
@@ -237,6 +237,29 @@ impl Service {
     /// Closes games idle past their server's limit; returns them with the limit in days.
     pub async fn expire_idle(&self) -> Result<Vec<(GameRecord, u32)>, PlayError> {
         Ok(self.store.expire_idle_games().await?)
+    }
+
+    /// Games owed a reminder or a final notice now (see [`Store::games_owed_nudges`]); only
+    /// those waiting for their player, not for the bot.
+    pub async fn owed_nudges(&self) -> Result<Vec<(GameRecord, Nudge)>, PlayError> {
+        let owed = self.store.games_owed_nudges().await?;
+        Ok(owed.into_iter().filter(|(record, _)| record.human_to_move()).collect())
+    }
+
+    /// Records that `nudge` goes out for `record` now; false when it already went (or the game
+    /// moved on), and then it must not be sent.
+    pub async fn claim_nudge(&self, record: &GameRecord, nudge: Nudge) -> Result<bool, PlayError> {
+        Ok(self.store.claim_nudge(record, nudge).await?)
+    }
+
+    /// Remembers `message_id` as the board of `record` (as it was when the board was drawn).
+    pub async fn set_board_message(&self, record: &GameRecord, message_id: u64) -> Result<bool, PlayError> {
+        Ok(self.store.set_board_message(record.id, record.ply, message_id).await?)
+    }
+
+    /// The seat's player wants reminders of their waiting games, or not (on every server).
+    pub async fn set_reminders_wanted(&self, seat: &Seat, on: bool) -> Result<(), PlayError> {
+        Ok(self.store.set_reminders_wanted(seat.user_id, on).await?)
     }
 
     /// The commentary on a player's move (for servers that have it on); `None` when there is

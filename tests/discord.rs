@@ -12,7 +12,7 @@ use settai::discord::{self, Connection};
 use settai::games::doubutsu::{self, table::BuildOptions, Table as _, TableFile};
 use settai::games::{reversi, DoubutsuGame, Game, GameKind, Level, Side};
 use settai::service::Service;
-use settai::store::{Change, GameRecord, GameStatus, NewGame, NewMove, Place, Scope, Store};
+use settai::store::{Change, GameRecord, GameStatus, NewGame, NewMove, Nudge, Place, Scope, Store};
 use sqlx::PgPool;
 use support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use support::{screenshot, Exchange, ReplyKind, StandIn};
@@ -155,6 +155,21 @@ fn move_menu(x: &Exchange) -> (String, Vec<String>) {
     (id, values)
 }
 
+/// A move menu as shown: (custom_id, placeholder, [(label, value)]).
+type ShownMenu = (String, String, Vec<(String, String)>);
+
+/// Every move menu of the newest board.
+fn move_menus(x: &Exchange) -> Vec<ShownMenu> {
+    x.component_list()
+        .iter()
+        .filter_map(|c| {
+            let id = c["custom_id"].as_str().filter(|id| id.starts_with("mv:"))?.to_string();
+            let placeholder = c["placeholder"].as_str().unwrap_or_default().to_string();
+            Some((id.clone(), placeholder, x.select_options(&id)))
+        })
+        .collect()
+}
+
 fn assert_refused(x: &Exchange, needle: &str) {
     assert!(x.is_ephemeral(), "refusals are ephemeral:\n{x}");
     assert!(x.files().is_empty(), "refusals carry no board:\n{x}");
@@ -205,6 +220,10 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     let mut sorted = values.clone();
     sorted.sort();
     assert_eq!(sorted, ["c4", "d3", "e6", "f5"]);
+    let menus = move_menus(&start);
+    assert_eq!(menus.len(), 1, "{start}");
+    assert_eq!(menus[0].1, "Place a disc");
+    assert!(menus[0].2.iter().all(|(label, value)| label == &format!("{value} (flips 1)")), "{menus:?}");
     assert_eq!(bot.snapshot(&ctx).await.1, 0);
 
     // Tap f5 in the menu: the bot answers with a new board message and retires the old menu.
@@ -630,10 +649,19 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     assert!(!start.is_ephemeral(), "{start}");
     assert!(start.content().contains("doubutsu shogi"), "{}", start.content());
     board_image(&start);
-    let (menu, values) = move_menu(&start);
-    let mut sorted = values.clone();
-    sorted.sort();
-    assert_eq!(sorted, ["B3B2", "B4A3", "B4C3", "C4C3"]);
+    // One menu per kind of move, its placeholder saying which; options a child can read.
+    let menus = move_menus(&start);
+    let shown: Vec<(&str, Vec<(&str, &str)>)> =
+        menus.iter().map(|(_, p, o)| (p.as_str(), o.iter().map(|(l, v)| (l.as_str(), v.as_str())).collect())).collect();
+    assert_eq!(
+        shown,
+        [
+            ("Move the lion 🦁", vec![("🦁 B4 → A3", "B4A3"), ("🦁 B4 → C3", "B4C3")]),
+            ("Move another animal", vec![("🐥 B3 → B2 (takes 🐥)", "B3B2"), ("🦒 C4 → C3", "C4C3")]),
+        ],
+        "{start}"
+    );
+    let menu = menus[1].0.clone();
 
     // Autocomplete is case-insensitive.
     let ac = bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "b4")).await;
@@ -652,16 +680,17 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     assert_eq!(record.level, settai::games::Level::Weakest);
 
     // A drop is offered in its own menu once the hand holds a piece, and typed moves work.
-    let drops: Vec<String> = tap.custom_ids().into_iter().filter(|id| id.starts_with("mv:")).collect();
-    let all_values: Vec<String> = drops.iter().flat_map(|id| tap.select_options(id)).map(|(_, v)| v).collect();
+    let menus = move_menus(&tap);
+    let all_values: Vec<String> = menus.iter().flat_map(|(_, _, o)| o.iter().map(|(_, v)| v.clone())).collect();
     let mut legal = record.game.legal_moves();
     legal.sort();
     let mut offered = all_values.clone();
     offered.sort();
     assert_eq!(offered, legal, "the menus offer exactly the legal moves");
-    if legal.iter().any(|m| m.contains('*')) {
-        assert!(drops.len() >= 2, "drops get a menu of their own: {drops:?}");
-    }
+    // Drops have a menu of their own, each option naming the animal.
+    let hand = menus.iter().find(|(_, p, _)| p == "Drop a piece from your hand").expect("the chick is in hand");
+    assert!(hand.2.iter().all(|(l, v)| v.starts_with("C*") && l == &format!("Drop 🐥 on {}", &v[2..])), "{hand:?}");
+    assert_eq!(hand.2.len(), legal.iter().filter(|m| m.contains('*')).count());
     let illegal = bot.standin.interact(play_move(&ctx, "A4A1")).await;
     assert_refused(&illegal, "not legal here");
     let typed = legal[0].to_lowercase();
@@ -1093,6 +1122,9 @@ async fn a_server_language_overrides_each_players_locale(pool: PgPool) {
     // An English-locale player now gets Japanese, on the board image too.
     let started = bot.standin.interact(play_reversi(&en)).await;
     assert!(started.content().contains("リバーシを始めます"), "{}", started.content());
+    let menus = move_menus(&started);
+    assert_eq!(menus[0].1, "石を置く", "the menu speaks Japanese too");
+    assert!(menus[0].2.iter().any(|(label, _)| label == "d3（1枚返す）"), "{menus:?}");
     let ja_board = started.file(".png").unwrap().to_vec();
     let board = bot.standin.interact(fixtures::slash(&en, "play", "board", json!([]))).await;
     assert_eq!(board.file(".png").unwrap(), ja_board.as_slice());
@@ -1626,4 +1658,240 @@ async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool)
         .iter()
         .all(|c| c.kind != ReplyKind::ChannelMessage { channel_id: fresh.channel_id }));
     bot.stop().await;
+}
+
+/// Moves the last change of each channel's active game the given hours into the past, in one
+/// statement (a sweep sees all of them or none); the sweeps read the database's clock.
+async fn waited(bot: &Bot, waits: &[(&Ctx, f64)]) {
+    let channels: Vec<i64> = waits.iter().map(|(c, _)| c.channel_id as i64).collect();
+    let secs: Vec<f64> = waits.iter().map(|(_, h)| h * 3600.0).collect();
+    sqlx::query(
+        "UPDATE games g SET updated_at = now() - make_interval(secs => w.secs)
+         FROM unnest($1::BIGINT[], $2::FLOAT8[]) AS w(channel_id, secs)
+         WHERE g.channel_id = w.channel_id AND g.status = 'active'",
+    )
+    .bind(channels)
+    .bind(secs)
+    .execute(bot.store.pool())
+    .await
+    .unwrap();
+}
+
+/// Waits until the channel's game remembers `message_id` as its board: the bot records it as
+/// soon as Discord has told it the id, which is just after the board was shown.
+async fn board_remembered(bot: &Bot, ctx: &Ctx, message_id: u64) {
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        let stored = bot.game(ctx).await.and_then(|g| g.board_message_id);
+        if stored == Some(message_id) {
+            return;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the board {message_id} was not remembered: {stored:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A message the bot posted in `ctx`'s channel containing `needle`.
+fn posted_in(ctx: &Ctx, needle: &'static str) -> impl Fn(&support::Reply) -> bool {
+    let channel = ctx.channel_id;
+    move |c| {
+        c.ok()
+            && c.kind == ReplyKind::ChannelMessage { channel_id: channel }
+            && c.content().is_some_and(|t| t.contains(needle))
+    }
+}
+
+const REMINDER: &str = "is waiting for your move";
+const FINAL_NOTICE: &str = "will be closed tomorrow";
+
+/// Issue 17: a player whose move a game has waited for gets one reminder after the server's
+/// time (24 hours unless set), linking to the board and pinging only them; none where the
+/// server or the player said no; a final notice the day before the game is closed; a move
+/// starts a new wait.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let channel = |n: u64| Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 10 + n);
+    let (mine, quiet_here, witness) = (Ctx::en(), channel(1), channel(2));
+    let other = Ctx::en().with_user(OTHER_USER_ID).with_channel(fixtures::OTHER_CHANNEL_ID);
+    // A manager turns reminders off in one channel; the other player turns their own off.
+    let off = json!([{ "name": "hours", "type": 4, "value": 0 }, { "name": "here", "type": 5, "value": true }]);
+    let set = bot.standin.interact(settings(&quiet_here, "reminders", off, true)).await;
+    assert!(set.is_ephemeral() && set.content().contains("Reminders are **off**"), "{set}");
+    let show = bot.standin.interact(settings(&quiet_here, "show", json!([]), true)).await;
+    assert!(show.content().contains("Reminders of waiting games: **off** *(this channel)*"), "{}", show.content());
+    let remind_off = fixtures::slash(&other, "play", "remind", json!([{ "name": "on", "type": 5, "value": false }]));
+    let said = bot.standin.interact(remind_off).await;
+    assert!(said.is_ephemeral() && said.content().contains("Reminders are **off**"), "{said}");
+    let mut boards = std::collections::HashMap::new();
+    for ctx in [&mine, &quiet_here, &witness, &other] {
+        let start = bot.standin.interact(play_reversi(ctx)).await;
+        let id = start.message_id().unwrap();
+        board_remembered(&bot, ctx, id).await;
+        boards.insert(ctx.channel_id, id);
+    }
+
+    // 23 hours is not yet 24; the witness's reminder shows that a sweep looked at every game.
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&mine, 23.0), (&quiet_here, 25.0), (&other, 25.0), (&witness, 25.0)]).await;
+    let reminder = bot.standin.wait_call(since, T, posted_in(&witness, REMINDER)).await;
+    let link = format!(
+        "https://discord.com/channels/{}/{}/{}",
+        witness.guild_id, witness.channel_id, boards[&witness.channel_id]
+    );
+    let text = reminder.content().unwrap();
+    assert!(text.contains(&format!("<@{USER_ID}>")) && text.contains(&link), "{reminder}");
+    assert_eq!(reminder.json.pointer("/allowed_mentions/users"), Some(&json!([USER_ID.to_string()])), "{reminder}");
+    assert!(reminder.files.is_empty(), "the board is there: a link is enough");
+    let reminders =
+        |ctx: &Ctx, needle: &'static str| bot.standin.all_calls().iter().filter(|c| posted_in(ctx, needle)(c)).count();
+    for ctx in [&mine, &quiet_here, &other] {
+        assert_eq!(reminders(ctx, REMINDER), 0, "channel {}", ctx.channel_id);
+    }
+
+    // Past 24 hours the player is reminded, once: the witness's final notice (a day before its
+    // 14 days are up) comes from a later sweep.
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&mine, 25.0)]).await;
+    bot.standin.wait_call(since, T, posted_in(&mine, REMINDER)).await;
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&witness, 13.5 * 24.0)]).await;
+    let final_notice = bot.standin.wait_call(since, T, posted_in(&witness, FINAL_NOTICE)).await;
+    assert!(final_notice.content().unwrap().contains(&link), "{final_notice}");
+    assert_eq!(reminders(&mine, REMINDER), 1);
+    assert_eq!(reminders(&witness, REMINDER), 1, "the final notice comes once, without a second reminder");
+    for ctx in [&quiet_here, &other] {
+        assert_eq!(reminders(ctx, REMINDER) + reminders(ctx, FINAL_NOTICE), 0, "channel {}", ctx.channel_id);
+    }
+    // Then the close, after the final notice.
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&witness, 14.5 * 24.0)]).await;
+    let closed = bot.standin.wait_call(since, T, posted_in(&witness, "waited 14 days")).await;
+    assert!(final_notice.seq < closed.seq);
+    assert_eq!(reminders(&witness, FINAL_NOTICE), 1);
+
+    // A move starts a new wait, with a reminder of its own.
+    let record = bot.game(&mine).await.unwrap();
+    let mv = record.game.legal_moves()[0].clone();
+    bot.standin.interact(play_move(&mine, &mv)).await;
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&mine, 25.0)]).await;
+    let again = bot.standin.wait_call(since, T, posted_in(&mine, REMINDER)).await;
+    assert_eq!(reminders(&mine, REMINDER), 2, "{again}");
+    // The player who said no changes their mind.
+    let remind_on = fixtures::slash(&other, "play", "remind", json!([{ "name": "on", "type": 5, "value": true }]));
+    assert!(bot.standin.interact(remind_on).await.content().contains("Reminders are **on**"));
+    bot.standin.wait_call(since, T, posted_in(&other, REMINDER)).await;
+    assert_eq!(reminders(&quiet_here, REMINDER), 0);
+    bot.stop().await;
+}
+
+/// Issue 17: the idle sweep never sends a reminder twice for one wait, whatever process
+/// looks: what was sent is in the database.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
+    let store = Store::from_pool(pool);
+    let ctx = Ctx::en();
+    let record = game_in(&store, &ctx, Side::First, Level::Standard, Game::new(GameKind::Reversi)).await;
+    sqlx::query("UPDATE games SET updated_at = now() - interval '25 hours'").execute(store.pool()).await.unwrap();
+    let owed = store.games_owed_nudges().await.unwrap();
+    assert_eq!(owed.iter().map(|(r, n)| (r.id, *n)).collect::<Vec<_>>(), [(record.id, Nudge::Reminder)]);
+    let read = &owed[0].0;
+    assert!(store.claim_nudge(read, Nudge::Reminder).await.unwrap());
+    // A second sweep (this process after a restart, or another one) finds nothing owed, and
+    // could not claim it anyway.
+    assert!(store.games_owed_nudges().await.unwrap().is_empty());
+    assert!(!store.claim_nudge(read, Nudge::Reminder).await.unwrap());
+    // The final notice is owed once too, and says nothing more is owed.
+    sqlx::query("UPDATE games SET updated_at = now() - interval '13 days 1 hour'").execute(store.pool()).await.unwrap();
+    let owed = store.games_owed_nudges().await.unwrap();
+    assert_eq!(
+        owed.iter().map(|(r, n)| (r.id, *n)).collect::<Vec<_>>(),
+        [(record.id, Nudge::FinalNotice { days: 14 })]
+    );
+    assert!(store.claim_nudge(&owed[0].0, Nudge::FinalNotice { days: 14 }).await.unwrap());
+    assert!(store.games_owed_nudges().await.unwrap().is_empty());
+    // A player who does not want reminders is owed none.
+    store.set_reminders_wanted(USER_ID, false).await.unwrap();
+    assert!(!store.reminders_wanted(USER_ID).await.unwrap());
+    let fresh = game_in(
+        &store,
+        &ctx.with_channel(fixtures::OTHER_CHANNEL_ID),
+        Side::First,
+        Level::Standard,
+        Game::new(GameKind::Reversi),
+    )
+    .await;
+    sqlx::query("UPDATE games SET updated_at = now() - interval '25 hours' WHERE id = $1")
+        .bind(fresh.id)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert!(store.games_owed_nudges().await.unwrap().is_empty());
+}
+
+/// The move menu of a stored message: (custom_id, move values).
+fn menu_of(message: &Value) -> (String, Vec<String>) {
+    let menu = &message["components"][0]["components"][0];
+    let id = menu["custom_id"].as_str().unwrap_or_else(|| panic!("no menu: {message}")).to_string();
+    let values = menu["options"].as_array().unwrap().iter().map(|o| o["value"].as_str().unwrap().to_string()).collect();
+    (id, values)
+}
+
+/// Issue 17: a board someone deleted comes back with nothing of the game lost: `/play board`
+/// posts a fresh one, which becomes the game's board (the board it replaces loses its menu),
+/// and a reminder whose board is gone brings a fresh board along.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_deleted_board_is_recovered_by_play_board_and_by_a_reminder(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let board = || fixtures::slash(&ctx, "play", "board", json!([]));
+    let stripped = |id: u64| {
+        move |c: &support::Reply| c.kind == ReplyKind::EditChannelMessage { channel_id: ctx.channel_id, message_id: id }
+    };
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let first = start.message_id().unwrap();
+    board_remembered(&bot, &ctx, first).await;
+    bot.standin.delete_message(first);
+
+    let since = bot.standin.cursor();
+    let again = bot.standin.interact(board()).await;
+    board_image(&again);
+    let second = again.message_id().unwrap();
+    assert_ne!(second, first);
+    // Letting go of the deleted board's menu fails, and changes nothing.
+    let gone = bot.standin.wait_call(since, T, stripped(first)).await;
+    assert_eq!(gone.status, 404, "{gone}");
+    assert_eq!(bot.game(&ctx).await.unwrap().board_message_id, Some(second));
+    assert_eq!(bot.snapshot(&ctx).await.1, 0);
+
+    // Another /play board: the live board is the newest, the one before loses its menu.
+    let since = bot.standin.cursor();
+    let third = bot.standin.interact(board()).await.message_id().unwrap();
+    assert!(bot.standin.wait_call(since, T, stripped(second)).await.ok());
+    let old = bot.standin.message(second).unwrap();
+    assert!(old["components"].as_array().is_none_or(|c| c.is_empty()), "{old}");
+    assert_eq!(bot.game(&ctx).await.unwrap().board_message_id, Some(third));
+
+    // The newest board is deleted too; a day later the reminder brings a fresh board.
+    bot.standin.delete_message(third);
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&ctx, 25.0)]).await;
+    let reminder = bot.standin.wait_call(since, T, posted_in(&ctx, REMINDER)).await;
+    assert!(!reminder.files.is_empty(), "{reminder}");
+    assert!(!reminder.content().unwrap().contains("https://discord.com/channels"), "no link to a deleted board");
+    assert_eq!(reminder.json.pointer("/allowed_mentions/users"), Some(&json!([USER_ID.to_string()])), "{reminder}");
+    let fresh = reminder.message_id.unwrap();
+    board_remembered(&bot, &ctx, fresh).await;
+    // It plays on: nothing of the game was lost.
+    let message = bot.standin.message(fresh).unwrap();
+    let (menu, values) = menu_of(&message);
+    let tap = bot.standin.interact(fixtures::select_on(&ctx, &menu, &[&values[0]], &message)).await;
+    assert!(!tap.is_ephemeral() && tap.content().contains("You played"), "{tap}");
+    assert_eq!(bot.game(&ctx).await.unwrap().ply, 2);
+    // Discord refused only the edits of the deleted boards.
+    bot.shards.shutdown_all().await;
+    let refused: Vec<_> = bot.standin.all_calls().into_iter().filter(|c| !c.ok()).collect();
+    assert!(refused.iter().all(|c| [stripped(first), stripped(third)].iter().any(|s| s(c))), "{refused:?}");
+    assert_eq!(refused.len(), 2, "{refused:?}");
 }

@@ -13,6 +13,7 @@ use settai::discord::Connection;
 use settai::service::Service;
 use settai::store::Store;
 use sqlx::PgPool;
+use support::discord::Signed;
 use support::fixtures::{self, Ctx};
 use support::{Exchange, ReplyKind, StandIn};
 
@@ -136,6 +137,56 @@ async fn two_http_processes_share_the_games(pool: PgPool) {
     assert!(refused.is_ephemeral() && refused.files().is_empty(), "{refused}");
     let after = Store::from_pool(pool).active_game(ctx.channel_id).await.unwrap().unwrap();
     assert_eq!((after.ply, after.version), (record.ply, record.version));
+}
+
+/// Issue 17: a well-signed request sent again within the signature's window (a replay) is
+/// answered without being handled twice: a replayed `/play` after the game ended would
+/// otherwise start a new game, a replayed tap would be answered as a stale board.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_replayed_request_is_answered_once_and_applied_once(pool: PgPool) {
+    let standin = StandIn::start().await;
+    let key = SigningKey::from_bytes(&[42; 32]);
+    let url = endpoint_process(&standin, &pool, &key).await;
+    standin.wait_commands(T).await;
+    let store = Store::from_pool(pool.clone());
+    let ctx = Ctx::en();
+    let start = fixtures::slash(&ctx, "play", "reversi", json!([]));
+    let signed_start = Signed::new(&key, &start);
+    let started = standin.try_interact_http_signed(&url, &signed_start, start, Exchange::answered).await.unwrap();
+    let menu = started.custom_ids().into_iter().find(|id| id.starts_with("mv:")).expect("a move menu");
+    let message = standin.message(started.message_id().unwrap()).unwrap();
+    let tap = fixtures::select_on(&ctx, &menu, &["f5"], &message);
+    let signed_tap = Signed::new(&key, &tap);
+    let token = fixtures::token(&tap);
+    // Done once the new board is posted and the old one's menu taken off.
+    let stripped = |x: &Exchange| x.answered() && x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal);
+    let moved = standin.try_interact_http_signed(&url, &signed_tap, tap, stripped).await.unwrap();
+    assert!(moved.content().contains("You played **f5**"), "{moved}");
+    let record = store.active_game(ctx.channel_id).await.unwrap().unwrap();
+    assert_eq!(record.ply, 2);
+
+    // The same bytes again: answered "already done", privately, and nothing else happens.
+    let calls = standin.calls_for(&token).await.len();
+    let replay = signed_tap.post(&url).await.unwrap();
+    assert_eq!(replay.status().as_u16(), 200);
+    let answer: Value = replay.json().await.unwrap();
+    assert_eq!(answer["type"], 4, "{answer}");
+    assert_eq!(answer["data"]["flags"], 64, "{answer}");
+    assert_eq!(answer["data"]["content"], "This was already done.", "{answer}");
+    let after = store.active_game(ctx.channel_id).await.unwrap().unwrap();
+    assert_eq!((after.ply, after.version), (record.ply, record.version));
+
+    // The game is resigned; the replayed /play does not start another one.
+    let resign = fixtures::slash(&ctx, "play", "resign", json!([]));
+    standin.try_interact_http(&url, &key, resign).await.unwrap();
+    assert!(store.active_game(ctx.channel_id).await.unwrap().is_none());
+    let replay = signed_start.post(&url).await.unwrap();
+    assert_eq!(replay.status().as_u16(), 200);
+    assert_eq!(replay.json::<Value>().await.unwrap()["data"]["content"], "This was already done.");
+    assert!(store.active_game(ctx.channel_id).await.unwrap().is_none(), "the replay started no game");
+    let games: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(&pool).await.unwrap();
+    assert_eq!(games, 1);
+    assert_eq!(standin.calls_for(&token).await.len(), calls, "the replayed tap made no call");
 }
 
 /// Issue 20: load balancers ask `/healthz` whether this process can answer (no signature needed).

@@ -48,6 +48,11 @@ pub fn play_command() -> CreateCommand {
             option(CommandOptionType::SubCommand, "stats", "Your results on this server")
                 .description_localized("ja", "このサーバーでのあなたの成績"),
         )
+        .add_option(
+            option(CommandOptionType::SubCommand, "remind", "Reminders when a game waits for your move")
+                .description_localized("ja", "対局があなたの番で待っているときのお知らせ")
+                .add_sub_option(on_off()),
+        )
 }
 
 /// `/settings`: server managers choose how the bot plays (Discord hides it from others; the
@@ -102,6 +107,21 @@ pub fn settings_command() -> CreateCommand {
                         .max_int_value(365)
                         .required(true),
                 ),
+        ))
+        .add_option(setting(
+            option(
+                CommandOptionType::SubCommand,
+                "reminders",
+                "Remind a player once after this many hours without a move",
+            )
+            .description_localized("ja", "この時間指されなかったら、プレイヤーに一度お知らせする")
+            .add_sub_option(
+                option(CommandOptionType::Integer, "hours", "Hours (1-8760), or 0 for no reminders")
+                    .description_localized("ja", "時間（1〜8760）。0 でお知らせしない")
+                    .min_int_value(0)
+                    .max_int_value(u64::from(crate::store::MAX_REMINDER_HOURS))
+                    .required(true),
+            ),
         ))
         .add_option(setting(
             option(CommandOptionType::SubCommand, "commentary", "Show after each move how good it was")
@@ -160,6 +180,9 @@ fn ja_name(kind: Option<CommandOptionType>, name: &str) -> Option<&'static str> 
         (true, "board") => "盤面",
         (true, "resign") => "投了",
         (true, "stats") => "成績",
+        (true, "remind") => "お知らせ",
+        (true, "reminders") => "お知らせ",
+        (false, "hours") => "時間",
         (true, "show") => "表示",
         (true, "level") => "レベル",
         (true, "commentary") => "解説",

@@ -4,11 +4,14 @@
 //!
 //! Every request must carry Discord's Ed25519 signature of its timestamp and body, made with
 //! the application's key; anything unsigned, forged or older than [`MAX_AGE`] is refused with
-//! 401 before it is read. The first response is the body of the HTTP answer (JSON only, so a
-//! reply with files is acknowledged there and then posted by editing the original response).
+//! 401 before it is read. A well-signed request that comes again within that window (a replay)
+//! is answered "already done" without being handled twice. The first response is the body of
+//! the HTTP answer (JSON only, so a reply with files is acknowledged there and then posted by
+//! editing the original response).
 
-use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context as _;
 use axum::body::Bytes;
@@ -62,10 +65,54 @@ impl Signatures {
     }
 }
 
+/// How many interaction ids are remembered at most (a few MB): far more than one process
+/// answers in [`SEEN_FOR`]. Past it the oldest are forgotten first.
+pub const MAX_SEEN: usize = 100_000;
+
+/// How long an interaction id is remembered after it arrived: a request is accepted while its
+/// signature is at most [`MAX_AGE`] old or ahead, so a copy can come up to twice that later.
+pub const SEEN_FOR: Duration = Duration::from_secs(2 * MAX_AGE.as_secs());
+
+/// The interaction ids answered lately, oldest first (bounded by [`MAX_SEEN`] and [`SEEN_FOR`]).
+#[derive(Default)]
+pub struct Seen {
+    ids: HashSet<u64>,
+    order: VecDeque<(Instant, u64)>,
+}
+
+impl Seen {
+    /// Records `id` arriving at `now`; false when it was already seen (a replay).
+    pub fn first_time(&mut self, id: u64, now: Instant) -> bool {
+        while let Some(&(at, old)) = self.order.front() {
+            if now.duration_since(at) <= SEEN_FOR && self.order.len() < MAX_SEEN {
+                break;
+            }
+            self.order.pop_front();
+            self.ids.remove(&old);
+        }
+        if !self.ids.insert(id) {
+            return false;
+        }
+        self.order.push_back((now, id));
+        true
+    }
+
+    /// How many ids are remembered.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+}
+
 struct Endpoint {
     bot: Arc<Bot>,
     http: Arc<Http>,
     signatures: Signatures,
+    seen: Mutex<Seen>,
 }
 
 /// Serves interactions on `listener` until the process stops: registers the commands, pays
@@ -106,7 +153,7 @@ pub async fn serve_until(
         // Every process pays owed replies; the version check lets only one of them post each.
         tokio::spawn(async move { bot.on_connected(&http, (0, 1)).await });
     }
-    let endpoint = Arc::new(Endpoint { bot, http, signatures });
+    let endpoint = Arc::new(Endpoint { bot, http, signatures, seen: Mutex::default() });
     let app = Router::new()
         .route("/", post(interaction))
         .route("/interactions", post(interaction))
@@ -144,6 +191,12 @@ async fn interaction(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, 
     if let Interaction::Ping(_) = interaction {
         return Json(serde_json::json!({ "type": 1 })).into_response();
     }
+    let first_time =
+        endpoint.seen.lock().unwrap_or_else(|e| e.into_inner()).first_time(interaction.id().get(), Instant::now());
+    if !first_time {
+        tracing::warn!(interaction = %interaction.id(), "a signed interaction came again; not handled twice");
+        return Json(already_done(&interaction)).into_response();
+    }
     let Some(responder) = responder_for(endpoint.http.clone(), &interaction) else {
         return StatusCode::NOT_IMPLEMENTED.into_response();
     };
@@ -159,9 +212,48 @@ async fn interaction(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, 
     }
 }
 
+/// The answer to a replayed interaction: no choices for autocomplete, else a private
+/// "already done" (Discord refuses it when the first answer went out, as it should).
+fn already_done(interaction: &Interaction) -> serde_json::Value {
+    let locale = match interaction {
+        Interaction::Command(c) | Interaction::Autocomplete(c) => c.locale.as_str(),
+        Interaction::Component(c) => c.locale.as_str(),
+        _ => "",
+    };
+    if let Interaction::Autocomplete(_) = interaction {
+        return serde_json::json!({ "type": 8, "data": { "choices": [] } });
+    }
+    let text = crate::i18n::Msg::AlreadyHandled.text(crate::i18n::Lang::from_locale(locale));
+    serde_json::json!({
+        "type": 4,
+        "data": { "content": text, "flags": 64, "allowed_mentions": { "parse": [], "users": [], "roles": [] } },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn interaction_ids_are_remembered_for_the_window_and_no_more_than_the_bound() {
+        let mut seen = Seen::default();
+        let t0 = Instant::now();
+        assert!(seen.first_time(1, t0));
+        assert!(!seen.first_time(1, t0 + SEEN_FOR), "a replay within the window");
+        assert!(seen.first_time(2, t0 + SEEN_FOR));
+        // Past the window the first id is forgotten (a copy that late has a stale signature).
+        assert!(seen.first_time(3, t0 + SEEN_FOR + Duration::from_secs(1)));
+        assert_eq!(seen.len(), 2);
+        assert!(!seen.first_time(2, t0 + SEEN_FOR + Duration::from_secs(2)));
+        // However many arrive at once, memory stays bounded, the oldest forgotten first.
+        let later = t0 + 3 * SEEN_FOR;
+        for id in 10..10 + MAX_SEEN as u64 + 5 {
+            assert!(seen.first_time(id, later));
+        }
+        assert_eq!(seen.len(), MAX_SEEN);
+        assert!(!seen.first_time(10 + MAX_SEEN as u64 + 4, later), "the newest are remembered");
+        assert!(seen.first_time(10, later), "the oldest were let go");
+    }
 
     #[test]
     fn public_keys_must_be_64_hex_digits_of_a_valid_key() {

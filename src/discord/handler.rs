@@ -10,24 +10,25 @@ use std::time::Duration;
 use serenity::all::{
     ButtonStyle, ChannelId, ChannelType, CommandDataOptionValue, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, Context, CreateActionRow, CreateAutocompleteResponse, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateMessage, CreateSelectMenu,
-    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Member,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateSelectMenu, CreateSelectMenuKind,
+    CreateSelectMenuOption, EditInteractionResponse, EventHandler, GuildId, Interaction, Member, MessageId,
     PartialChannel, Ready, User,
 };
 use serenity::async_trait;
 use serenity::http::Http;
 
 use super::commands::{play_command, settings_command};
+use super::menus::move_menus;
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use crate::games::story::Story;
 use crate::games::{GameKind, Level, MoveError, Side};
 use crate::i18n::{Lang, Msg, Needed};
 use crate::render;
 use crate::service::{PlayError, PlayedMove, Seat, Service, Turn};
-use crate::store::{Change, GameRecord, GameResult, GameStatus, Place, Scope, Settings};
+use crate::store::{Change, GameRecord, GameResult, GameStatus, Place, Scope, Settings, MAX_REMINDER_HOURS};
 
 /// Discord's limit of options in one select menu.
-const SELECT_MAX: usize = 25;
+pub(super) const SELECT_MAX: usize = 25;
 
 /// How often games waiting for the bot's reply are looked for while the process runs.
 const OWED_REPLY_SWEEP: Duration = Duration::from_secs(60);
@@ -68,34 +69,8 @@ impl Bot {
     }
 
     /// Whether the games of `guild_id` are this process's to answer.
-    fn owns(&self, guild_id: Option<u64>) -> bool {
+    pub(super) fn owns(&self, guild_id: Option<u64>) -> bool {
         self.shards.is_none_or(|r| (r.first..=r.last).contains(&super::ShardRange::shard_of(guild_id, r.total)))
-    }
-
-    /// Closes games that waited too long for a move and tells their channels, forever.
-    async fn sweep_idle_games(service: Service, http: Arc<Http>, every: Duration) {
-        let mut ticks = tokio::time::interval(every);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            ticks.tick().await;
-            let expired = match service.expire_idle().await {
-                Ok(e) => e,
-                Err(e) => {
-                    tracing::warn!(error = %e, "could not close idle games; will try again");
-                    continue;
-                }
-            };
-            for (record, days) in expired {
-                tracing::info!(game = record.id, days, "closed an idle game");
-                let lang = lang_of(service.settings(&record.place()).await.ok().as_ref(), "");
-                let text = Msg::Expired { human: record.human_id, days }.text(lang);
-                // The player hears that their game was closed; nobody else is pinged.
-                let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[record.human_id]));
-                if let Err(e) = ChannelId::new(record.channel_id).send_message(&http, message).await {
-                    tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game");
-                }
-            }
-        }
     }
 
     /// Registers the slash commands (to the test server when one is configured).
@@ -115,12 +90,17 @@ impl Bot {
         let this_shard = |guild_id| super::ShardRange::shard_of(guild_id, total) == shard;
         self.finish_interrupted_turns(http, &this_shard, Duration::ZERO).await;
         if !self.sweeping.swap(true, Ordering::SeqCst) {
-            tokio::spawn(Bot::sweep_idle_games(self.service.clone(), http.clone(), self.idle_sweep));
-            // The sweep runs beside the handler on a handle of its own (same service).
-            let sweeper = Bot::new(self.service.clone(), self.guild_id, self.idle_sweep).with_shards(self.shards);
-            let http = http.clone();
-            tokio::spawn(async move { sweeper.sweep_owed_replies(&http).await });
+            // The sweeps run beside the handler on handles of their own (same service).
+            let (sweeper, rest, every) = (self.sibling(), http.clone(), self.idle_sweep);
+            tokio::spawn(async move { sweeper.sweep_waiting_games(&rest, every).await });
+            let (sweeper, rest) = (self.sibling(), http.clone());
+            tokio::spawn(async move { sweeper.sweep_owed_replies(&rest).await });
         }
+    }
+
+    /// Another handler over the same service, for work beside this one.
+    fn sibling(&self) -> Bot {
+        Bot::new(self.service.clone(), self.guild_id, self.idle_sweep).with_shards(self.shards)
     }
 
     /// Pays, forever, the replies of games left waiting for the bot for [`OWED_REPLY_AGE`]
@@ -237,7 +217,7 @@ fn subcommand(cmd: &CommandInteraction) -> Option<(&str, Vec<(&str, String)>)> {
 }
 
 /// The language of replies under `settings`: the one they impose, else the player's locale.
-fn lang_of(settings: Option<&Settings>, locale: &str) -> Lang {
+pub(super) fn lang_of(settings: Option<&Settings>, locale: &str) -> Lang {
     settings.and_then(|s| s.language).unwrap_or_else(|| Lang::from_locale(locale))
 }
 
@@ -261,7 +241,7 @@ impl Bot {
         };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
         // Nothing is stored where the game could not be shown.
-        if cmd.data.name == "play" && name != "stats" {
+        if cmd.data.name == "play" && name != "stats" && name != "remind" {
             let needed = missing_permissions(cmd.app_permissions, seat.parent_id.is_some());
             if !needed.is_empty() {
                 return self.refuse_missing(responder, &needed, lang).await;
@@ -284,6 +264,7 @@ impl Bot {
             "board" => self.show_board(responder, seat, &settings, lang).await,
             "resign" => self.resign(responder, seat, &settings, lang).await,
             "stats" => self.stats(responder, seat, lang).await,
+            "remind" => self.remind_me(responder, &seat, option("on").and_then(|v| v.parse().ok()), lang).await,
             other => {
                 tracing::warn!(subcommand = other, "unknown subcommand");
                 Ok(())
@@ -306,7 +287,8 @@ impl Bot {
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
-                self.play(responder, seat, &settings, choice, Some((target.game_id, target.ply)), lang).await
+                let tapped = Some((target.game_id, target.ply, c.message.id));
+                self.play(responder, seat, &settings, choice, tapped, lang).await
             }
             (None, ComponentInteractionDataKind::StringSelect { values }) => {
                 match (OpponentSelect::parse(&c.data.custom_id), values.first()) {
@@ -359,8 +341,8 @@ impl Bot {
         lang: Lang,
     ) -> String {
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
-        let (game, value) =
-            (option("game"), option("level").or(option("on")).or(option("days")).or(option("language")));
+        let value = ["level", "on", "days", "language", "hours"].into_iter().find_map(option);
+        let game = option("game");
         let scope = if option("here") == Some("true") { Scope::Channel } else { Scope::Server };
         let Some(guild) = cmd.guild_id.map(|g| g.get()) else { return Msg::ServerOnly.text(lang) };
         // Discord hides the command from others, but the permission is checked here too.
@@ -382,6 +364,10 @@ impl Bot {
                 };
             }
             "idle" => value.and_then(|d| d.parse::<u32>().ok()).filter(|d| (1..=365).contains(d)).map(Change::IdleDays),
+            "reminders" => value
+                .and_then(|h| h.parse::<u32>().ok())
+                .filter(|h| *h <= MAX_REMINDER_HOURS)
+                .map(Change::ReminderHours),
             "commentary" => on().map(Change::Commentary),
             "team" => on().map(Change::TeamPlay),
             "choice" => on().map(Change::LevelChoice),
@@ -415,6 +401,7 @@ impl Bot {
             Change::TeamPlay(on) => Msg::TeamSet { on }.text(lang),
             Change::Language(language) => Msg::LanguageSet { language }.text(lang),
             Change::LevelChoice(on) => Msg::ChoiceSet { on }.text(lang),
+            Change::ReminderHours(hours) => Msg::RemindersSet { hours }.text(lang),
         };
         if scope == Scope::Channel {
             text = format!("{text} {}", Msg::ForThisChannel.text(lang));
@@ -484,7 +471,13 @@ impl Bot {
                 Ok(turn) => {
                     let lines = narrate(&turn.moves, lang);
                     let board = self.board(&turn.record, turn.last_move(), lines, commentary, lang).await;
-                    channel.send_message(http, board.channel_message()).await.map(drop)
+                    match channel.send_message(http, board.channel_message()).await {
+                        Ok(posted) => {
+                            self.board_posted(http, &turn.record, posted.id, None).await;
+                            Ok(())
+                        }
+                        Err(e) => Err(e),
+                    }
                 }
                 Err(PlayError::AlreadyPlayed) => Ok(()),
                 Err(e) => return tracing::error!(error = %e, "could not finish an interrupted game"),
@@ -497,7 +490,7 @@ impl Bot {
 
     /// The board message for `record`, rendered on the blocking pool; a finished game also gets
     /// its replay and, with `commentary` on, its chart and summary.
-    async fn board(
+    pub(super) async fn board(
         &self,
         record: &GameRecord,
         last: Option<&PlayedMove>,
@@ -577,8 +570,9 @@ impl Bot {
         let record =
             self.service.start(&seat, picker.kind, picker.side, Some(level)).await.map_err(Failure::Refused)?;
         responder.defer().await?;
-        let board = self.first_board(record, &seat, settings, lang).await?;
-        responder.follow_up(board.follow_up()).await?;
+        let (board, shown) = self.first_board(record, &seat, settings, lang).await?;
+        let posted = responder.follow_up_posted(board.follow_up()).await?;
+        self.board_posted(responder.http(), &shown, posted, None).await;
         let chosen = EditInteractionResponse::new()
             .content(Msg::OpponentChosen { level }.text(lang))
             .allowed_mentions(allowed_mentions(&[]))
@@ -598,24 +592,28 @@ impl Bot {
     ) -> Result<(), Failure> {
         let record = self.service.start(&seat, kind, side, None).await.map_err(Failure::Refused)?;
         responder.defer().await?;
-        let board = self.first_board(record, &seat, settings, lang).await?;
-        responder.answer(board).await?;
+        let (board, shown) = self.first_board(record, &seat, settings, lang).await?;
+        if let Some(posted) = responder.post(board).await? {
+            self.board_posted(responder.http(), &shown, posted, None).await;
+        }
         Ok(())
     }
 
-    /// The first board of a new game: the greeting, and the bot's opening if it moves first.
+    /// The first board of a new game (the greeting, and the bot's opening if it moves first)
+    /// and the game as it shows it.
     async fn first_board(
         &self,
         record: GameRecord,
         seat: &Seat,
         settings: &Settings,
         lang: Lang,
-    ) -> Result<Reply, Failure> {
+    ) -> Result<(Reply, GameRecord), Failure> {
         let (kind, human_side) = (record.kind(), record.human_side);
         let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side }.text(lang)];
         lines.extend(narrate(&reply.moves, lang));
-        Ok(self.board(&reply.record, reply.last_move(), lines, settings.commentary, lang).await)
+        let board = self.board(&reply.record, reply.last_move(), lines, settings.commentary, lang).await;
+        Ok((board, reply.record))
     }
 
     async fn play(
@@ -624,9 +622,11 @@ impl Bot {
         seat: Seat,
         settings: &Settings,
         input: &str,
-        expected: Option<(i64, u32)>,
+        tapped: Option<(i64, u32, MessageId)>,
         lang: Lang,
     ) -> Result<(), Failure> {
+        // A tap names the game, the ply and the board message it was made on.
+        let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
         let human = self.service.human_move(&seat, input, expected).await.map_err(Failure::Refused)?;
         responder.defer().await?;
         // The bot's reply and the commentary on the player's move are thought out together.
@@ -650,13 +650,14 @@ impl Bot {
             // A new message per move keeps a readable history and notifies the player. It goes
             // first: the old board losing its menu (so it cannot be tapped again) is best effort,
             // and a failed edit (the message was deleted) must not hide the stored move.
-            responder.follow_up(board.follow_up()).await?;
+            let posted = responder.follow_up_posted(board.follow_up()).await?;
             let strip = EditInteractionResponse::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));
             if let Err(e) = responder.edit(strip).await {
                 tracing::warn!(error = %e, game = turn.record.id, "could not take the menu off the old board");
             }
-        } else {
-            responder.answer(board).await?;
+            self.board_posted(responder.http(), &turn.record, posted, tapped.map(|(_, _, m)| m)).await;
+        } else if let Some(posted) = responder.post(board).await? {
+            self.board_posted(responder.http(), &turn.record, posted, None).await;
         }
         Ok(())
     }
@@ -673,7 +674,10 @@ impl Bot {
         let lines =
             if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
         let board = self.board(&record, last.as_ref(), lines, settings.commentary, lang).await;
-        responder.answer(board).await?;
+        // A fresh board every time: it also brings back a board someone deleted.
+        if let Some(posted) = responder.post(board).await? {
+            self.board_posted(responder.http(), &record, posted, None).await;
+        }
         Ok(())
     }
 
@@ -687,6 +691,20 @@ impl Bot {
     async fn stats(&self, responder: &Responder, seat: Seat, lang: Lang) -> Result<(), Failure> {
         let records = self.service.record_of(&seat).await.map_err(Failure::Refused)?;
         responder.answer(Reply::public(Msg::Stats { human: seat.user_id, records }.text(lang))).await?;
+        Ok(())
+    }
+
+    /// `/play remind on|off`: the player's own choice, on every server (a private answer).
+    async fn remind_me(&self, responder: &Responder, seat: &Seat, on: Option<bool>, lang: Lang) -> Result<(), Failure> {
+        // Discord always sends the required option; without it the request was forged.
+        let text = match on {
+            Some(on) => {
+                self.service.set_reminders_wanted(seat, on).await.map_err(Failure::Refused)?;
+                Msg::RemindSet { on }.text(lang)
+            }
+            None => Msg::TryAgain.text(lang),
+        };
+        responder.answer(Reply::private(text)).await?;
         Ok(())
     }
 
@@ -798,14 +816,14 @@ fn refusal_text(e: &PlayError, lang: Lang) -> String {
 /// The custom id of a board's move menu: the game and the ply it was made for, so a tap on an
 /// old board is recognised and refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct MoveSelect {
-    game_id: i64,
-    ply: u32,
-    part: u8,
+pub(super) struct MoveSelect {
+    pub(super) game_id: i64,
+    pub(super) ply: u32,
+    pub(super) part: u8,
 }
 
 impl MoveSelect {
-    fn custom_id(&self) -> String {
+    pub(super) fn custom_id(&self) -> String {
         format!("mv:{}:{}:{}", self.game_id, self.ply, self.part)
     }
 
@@ -854,7 +872,7 @@ impl OpponentSelect {
 /// The Resign button under a board and the two buttons of its confirmation, each naming the
 /// game it belongs to (so an old board cannot resign a newer game).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ResignButton {
+pub(super) enum ResignButton {
     /// "Resign" under the board.
     Ask { game_id: i64 },
     /// "Yes, resign".
@@ -864,7 +882,7 @@ enum ResignButton {
 }
 
 impl ResignButton {
-    fn custom_id(&self) -> String {
+    pub(super) fn custom_id(&self) -> String {
         match self {
             ResignButton::Ask { game_id } => format!("rs:ask:{game_id}"),
             ResignButton::Confirm { game_id } => format!("rs:yes:{game_id}"),
@@ -958,38 +976,6 @@ fn board_reply(
     // Only the player whose turn it is may be pinged.
     let mentions = if record.human_to_move() { vec![record.human_id] } else { Vec::new() };
     Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(record, lang), mentions }
-}
-
-/// Select menus of the human's legal moves, or none when it is not the human's turn. Board moves
-/// and drops get menus of their own (a doubutsu position can have more than 25 moves), each
-/// split in chunks of 25.
-fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
-    if !record.human_to_move() {
-        return Vec::new();
-    }
-    let (drops, board): (Vec<String>, Vec<String>) =
-        record.game.legal_moves().into_iter().partition(|m| m.contains('*'));
-    let resign =
-        CreateActionRow::Buttons(vec![CreateButton::new(ResignButton::Ask { game_id: record.id }.custom_id())
-            .label(Msg::ResignButton.text(lang))
-            .emoji('🏳')
-            .style(ButtonStyle::Secondary)]);
-    // Discord allows five rows: at most four menus (a doubutsu position never needs more).
-    let menus: Vec<CreateActionRow> = board
-        .chunks(SELECT_MAX)
-        .chain(drops.chunks(SELECT_MAX))
-        .enumerate()
-        .map(|(part, chunk)| {
-            let id = MoveSelect { game_id: record.id, ply: record.ply, part: part as u8 };
-            let options = chunk.iter().map(|m| CreateSelectMenuOption::new(m.clone(), m.clone())).collect();
-            CreateActionRow::SelectMenu(
-                CreateSelectMenu::new(id.custom_id(), CreateSelectMenuKind::String { options })
-                    .placeholder(Msg::ChooseMove.text(lang)),
-            )
-        })
-        .take(4)
-        .collect();
-    menus.into_iter().chain([resign]).collect()
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@
 mod commands;
 pub mod endpoint;
 mod handler;
+mod menus;
+mod reminders;
 mod reply;
 
 use anyhow::Context as _;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serenity::all::{
     CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateInteractionResponse,
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse,
-    InteractionId,
+    InteractionId, MessageId,
 };
 use serenity::builder::Builder;
 use serenity::http::Http;
@@ -244,27 +244,50 @@ impl Responder {
     /// nobody of a mention added by an edit, so after a "thinking…" it is replaced by a
     /// follow-up rather than edited.
     pub async fn answer(&self, reply: Reply) -> serenity::Result<()> {
+        self.deliver(reply, false).await.map(drop)
+    }
+
+    /// [`Self::answer`], returning the id of the message that shows `reply` (a board is
+    /// remembered by it) when Discord tells it.
+    pub async fn post(&self, reply: Reply) -> serenity::Result<Option<MessageId>> {
+        self.deliver(reply, true).await
+    }
+
+    /// Shows `reply`; with `want_id`, also learns the id of its message when the callback
+    /// itself carried it (which costs a request).
+    async fn deliver(&self, reply: Reply, want_id: bool) -> serenity::Result<Option<MessageId>> {
         let mut stage = self.stage.lock().await;
         if *stage == Stage::Fresh && !self.carries(&reply) {
             self.first(&mut stage, self.deferral.response(), Stage::Deferred).await?;
         }
         match *stage {
             Stage::Fresh => {
-                self.first(&mut stage, CreateInteractionResponse::Message(reply.message()), Stage::Answered).await
+                self.first(&mut stage, CreateInteractionResponse::Message(reply.message()), Stage::Answered).await?;
+                if !want_id {
+                    return Ok(None);
+                }
+                // The callback does not say which message it made; the original response is it.
+                match self.http.get_original_interaction_response(&self.token).await {
+                    Ok(message) => Ok(Some(message.id)),
+                    Err(e) => {
+                        tracing::debug!(error = %e, "the answer's message id is unknown");
+                        Ok(None)
+                    }
+                }
             }
             Stage::Deferred => match self.deferral {
-                Deferral::Update => self.follow_up(reply.follow_up()).await,
+                Deferral::Update => self.follow_up_posted(reply.follow_up()).await.map(Some),
                 Deferral::Thinking { ephemeral } if (reply.ephemeral && !ephemeral) || !reply.mentions.is_empty() => {
                     *stage = Stage::Answered;
                     self.http.delete_original_interaction_response(&self.token).await?;
-                    self.follow_up(reply.follow_up()).await
+                    self.follow_up_posted(reply.follow_up()).await.map(Some)
                 }
                 Deferral::Thinking { .. } => {
                     *stage = Stage::Answered;
-                    self.edit(reply.edit()).await
+                    reply.edit().execute(&*self.http, &self.token).await.map(|m| Some(m.id))
                 }
             },
-            Stage::Answered => self.follow_up(reply.follow_up()).await,
+            Stage::Answered => self.follow_up_posted(reply.follow_up()).await.map(Some),
         }
     }
 
@@ -304,7 +327,17 @@ impl Responder {
 
     /// Sends a follow-up message.
     pub async fn follow_up(&self, follow_up: CreateInteractionResponseFollowup) -> serenity::Result<()> {
-        follow_up.execute(&*self.http, (None, &self.token)).await.map(drop)
+        self.follow_up_posted(follow_up).await.map(drop)
+    }
+
+    /// Sends a follow-up message; returns its id.
+    pub async fn follow_up_posted(&self, follow_up: CreateInteractionResponseFollowup) -> serenity::Result<MessageId> {
+        follow_up.execute(&*self.http, (None, &self.token)).await.map(|m| m.id)
+    }
+
+    /// The REST client this responder answers through.
+    pub fn http(&self) -> &Http {
+        &self.http
     }
 
     fn inline_pending(&self) -> bool {

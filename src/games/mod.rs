@@ -617,8 +617,74 @@ pub struct ReplayError {
     pub error: MoveError,
 }
 
+/// What a legal move does, for labels a child can read (see [`Game::move_detail`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveDetail {
+    /// A reversi disc placed, turning `flips` of the opponent's discs.
+    Place {
+        /// Discs turned over.
+        flips: u32,
+    },
+    /// A reversi pass.
+    Pass,
+    /// A doubutsu animal stepping on the board, taking `captures` if it lands on one.
+    Step {
+        /// The animal that moves.
+        role: doubutsu::Role,
+        /// The animal it takes.
+        captures: Option<doubutsu::Role>,
+    },
+    /// A doubutsu animal put down from the hand.
+    Drop {
+        /// The animal put down.
+        role: doubutsu::Role,
+    },
+}
+
+impl Game {
+    /// What the move `mv` (canonical notation, legal here) does; `None` if it is not a move
+    /// of this position.
+    pub fn move_detail(&self, mv: &str) -> Option<MoveDetail> {
+        match self {
+            Game::Reversi(p) => match mv.parse::<reversi::Move>().ok()? {
+                reversi::Move::Pass => Some(MoveDetail::Pass),
+                reversi::Move::Place(sq) => {
+                    let flips = p.flips(sq).count_ones();
+                    (flips > 0).then_some(MoveDetail::Place { flips })
+                }
+            },
+            Game::Doubutsu(g) => {
+                let position = g.0.position();
+                match mv.parse::<doubutsu::Move>().ok()? {
+                    doubutsu::Move::Normal { from, to } => {
+                        let mover = position.piece_at(from)?;
+                        let captures = position.piece_at(to).filter(|p| p.color != mover.color).map(|p| p.role);
+                        Some(MoveDetail::Step { role: mover.role, captures })
+                    }
+                    doubutsu::Move::Drop { role, .. } => Some(MoveDetail::Drop { role }),
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn move_details_name_the_animal_the_capture_and_the_flips() {
+        use super::{doubutsu::Role, Game, GameKind, MoveDetail};
+        let reversi = Game::new(GameKind::Reversi);
+        assert_eq!(reversi.move_detail("d3"), Some(MoveDetail::Place { flips: 1 }));
+        assert_eq!(reversi.move_detail("a1"), None, "not a move here");
+        let doubutsu = Game::new(GameKind::Doubutsu);
+        let chick_takes_chick = Some(MoveDetail::Step { role: Role::Chick, captures: Some(Role::Chick) });
+        assert_eq!(doubutsu.move_detail("B3B2"), chick_takes_chick);
+        assert_eq!(doubutsu.move_detail("B4A3"), Some(MoveDetail::Step { role: Role::Lion, captures: None }));
+        let (after, _) = doubutsu.play("B3B2").unwrap();
+        let (after, _) = after.play("B1B2").unwrap();
+        assert_eq!(after.move_detail("C*B3"), Some(MoveDetail::Drop { role: Role::Chick }));
+    }
+
     use super::*;
     use rand::SeedableRng;
 

@@ -140,6 +140,8 @@ pub struct GameRecord {
     pub created_at: DateTime<Utc>,
     /// When the game last changed.
     pub updated_at: DateTime<Utc>,
+    /// The newest board message posted for it (the one players tap), when known.
+    pub board_message_id: Option<u64>,
 }
 
 impl GameRecord {
@@ -202,11 +204,11 @@ pub struct Finish {
 /// Days a game may wait for a move where the server set nothing (the column's default).
 pub const DEFAULT_IDLE_DAYS: u32 = 14;
 
-const GAME_COLUMNS: &str =
+pub(super) const GAME_COLUMNS: &str =
     "id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position, ply, \
-                            status, result, version, created_at, updated_at";
+                            status, result, version, created_at, updated_at, board_message_id";
 
-fn decode_game(row: &sqlx::postgres::PgRow) -> Result<GameRecord, StoreError> {
+pub(super) fn decode_game(row: &sqlx::postgres::PgRow) -> Result<GameRecord, StoreError> {
     let id: i64 = row.try_get("id")?;
     let corrupt = |reason: String| StoreError::Corrupt { game_id: id, reason };
     let kind_text: String = row.try_get("kind")?;
@@ -238,6 +240,7 @@ fn decode_game(row: &sqlx::postgres::PgRow) -> Result<GameRecord, StoreError> {
         version: row.try_get("version")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
+        board_message_id: row.try_get::<Option<i64>, _>("board_message_id")?.map(|m| m as u64),
     })
 }
 
@@ -404,7 +407,7 @@ impl Store {
         };
         let row = sqlx::query(&format!(
             "UPDATE games SET position = $1, ply = $2, status = $3, result = $4, final_score = $5,
-                    version = version + 1, updated_at = now(),
+                    version = version + 1, updated_at = now(), reminded_at = NULL, final_notice_at = NULL,
                     finished_at = CASE WHEN $3 = 'active' THEN NULL ELSE now() END
              WHERE id = $6 AND version = $7 AND status = 'active'
              RETURNING {GAME_COLUMNS}"

@@ -1,14 +1,16 @@
-//! Postgres storage through sqlx: games, their moves and per-server settings.
+//! Postgres storage through sqlx: games, their moves, per-server settings and reminders.
 //!
 //! Every state change is one transaction guarded by the game's `version`, so two moves arriving
 //! together can never both apply; the database itself enforces one active game per channel.
 //! Queries are checked at runtime, so building the crate needs no database.
 
 mod games;
+mod reminders;
 mod settings;
 
 pub use games::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Record, DEFAULT_IDLE_DAYS};
-pub use settings::{Change, Place, Scope, Setting, Settings};
+pub use reminders::Nudge;
+pub use settings::{Change, Place, Scope, Setting, Settings, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS};
 
 use std::str::FromStr;
 use std::time::Duration;

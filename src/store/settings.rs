@@ -6,6 +6,12 @@
 use sqlx::Row;
 
 use super::{Store, StoreError, DEFAULT_IDLE_DAYS};
+
+/// Hours a game waits for a move before its player is reminded, where nobody set otherwise.
+pub const DEFAULT_REMINDER_HOURS: u32 = 24;
+
+/// The longest wait before a reminder that can be set (a year, the longest idle limit).
+pub const MAX_REMINDER_HOURS: u32 = 8760;
 use crate::games::{GameKind, Level};
 use crate::i18n::Lang;
 
@@ -38,17 +44,20 @@ pub enum Setting {
     Language,
     /// Whether players choose the level when they start.
     LevelChoice,
+    /// Hours without a move before a player is reminded (0: never).
+    ReminderHours,
 }
 
 impl Setting {
     /// Every setting, in the order `/settings show` lists them.
-    pub const ALL: [Setting; 7] = [
+    pub const ALL: [Setting; 8] = [
         Setting::DoubutsuLevel,
         Setting::ReversiLevel,
         Setting::LevelChoice,
         Setting::Commentary,
         Setting::TeamPlay,
         Setting::Language,
+        Setting::ReminderHours,
         Setting::IdleDays,
     ];
 
@@ -70,6 +79,7 @@ impl Setting {
             Setting::TeamPlay => "team_play",
             Setting::Language => "language",
             Setting::LevelChoice => "level_choice",
+            Setting::ReminderHours => "reminder_hours",
         }
     }
 }
@@ -89,6 +99,8 @@ pub enum Change {
     Language(Option<Lang>),
     /// Players choose the level, or not.
     LevelChoice(bool),
+    /// Hours (1..=8760) without a move before the reminder, or 0 for none.
+    ReminderHours(u32),
 }
 
 impl Change {
@@ -101,6 +113,7 @@ impl Change {
             Change::TeamPlay(_) => Setting::TeamPlay,
             Change::Language(_) => Setting::Language,
             Change::LevelChoice(_) => Setting::LevelChoice,
+            Change::ReminderHours(_) => Setting::ReminderHours,
         }
     }
 }
@@ -131,6 +144,8 @@ pub struct Settings {
     pub language: Option<Lang>,
     /// Players choose the level when they start.
     pub level_choice: bool,
+    /// Hours without a move before the player is reminded (0: no reminders).
+    pub reminder_hours: u32,
     /// The settings that come from this channel (or its parent) rather than the server.
     pub from_channel: Vec<Setting>,
 }
@@ -145,6 +160,7 @@ impl Default for Settings {
             team_play: false,
             language: None,
             level_choice: false,
+            reminder_hours: DEFAULT_REMINDER_HOURS,
             from_channel: Vec::new(),
         }
     }
@@ -219,6 +235,9 @@ impl Store {
         if let Some(on) = row.try_get::<Option<bool>, _>("level_choice")? {
             settings.level_choice = on;
         }
+        if let Some(hours) = row.try_get::<Option<i32>, _>("reminder_hours")? {
+            settings.reminder_hours = hours.clamp(0, MAX_REMINDER_HOURS as i32) as u32;
+        }
         for setting in Setting::ALL {
             if row.try_get::<bool, _>(format!("{}_here", setting.column()).as_str())? {
                 settings.from_channel.push(setting);
@@ -245,6 +264,10 @@ impl Store {
                 self.upsert(guild_id, place, scope, change.setting(), days.clamp(1, 365) as i32).await
             }
             Change::Language(lang) => self.upsert(guild_id, place, scope, change.setting(), language_code(lang)).await,
+            Change::ReminderHours(hours) => {
+                let hours = hours.min(MAX_REMINDER_HOURS) as i32;
+                self.upsert(guild_id, place, scope, change.setting(), hours).await
+            }
         }
     }
 

@@ -389,6 +389,39 @@ impl fmt::Display for Incomplete {
 
 impl std::error::Error for Incomplete {}
 
+/// An interaction request as Discord sends it to an HTTP endpoint: the body, and its Ed25519
+/// signature of the timestamp and body.
+#[derive(Clone, Debug)]
+pub struct Signed {
+    pub body: Vec<u8>,
+    pub signature: String,
+    pub timestamp: String,
+}
+
+impl Signed {
+    /// `payload` signed by `key` now.
+    pub fn new(key: &ed25519_dalek::SigningKey, payload: &Value) -> Signed {
+        use ed25519_dalek::Signer as _;
+        let body = serde_json::to_vec(payload).expect("payload serializes");
+        let timestamp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs().to_string();
+        let signature = key.sign(&[timestamp.as_bytes(), &body].concat());
+        let signature = signature.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
+        Signed { body, signature, timestamp }
+    }
+
+    /// POSTs the request to `url`.
+    pub async fn post(&self, url: &str) -> reqwest::Result<reqwest::Response> {
+        reqwest::Client::new()
+            .post(url)
+            .header("content-type", "application/json")
+            .header("x-signature-ed25519", &self.signature)
+            .header("x-signature-timestamp", &self.timestamp)
+            .body(self.body.clone())
+            .send()
+            .await
+    }
+}
+
 // ───────────────────────────── shared state ─────────────────────────────
 
 struct Session {
@@ -768,23 +801,24 @@ impl StandIn {
         payload: Value,
         done: impl Fn(&Exchange) -> bool + Sync,
     ) -> Result<Exchange, Incomplete> {
-        use ed25519_dalek::Signer as _;
+        let signed = Signed::new(key, &payload);
+        self.try_interact_http_signed(url, &signed, payload, done).await
+    }
+
+    /// [`Self::try_interact_http_until`] with a request signed beforehand (a test may send the
+    /// very same request again, as a replay).
+    pub async fn try_interact_http_signed(
+        &self,
+        url: &str,
+        signed: &Signed,
+        payload: Value,
+        done: impl Fn(&Exchange) -> bool + Sync,
+    ) -> Result<Exchange, Incomplete> {
         let token = payload.get("token").and_then(Value::as_str).unwrap_or_default().to_string();
         let id = id_of(payload.get("id")).unwrap_or(0).to_string();
         register(&mut self.shared.lock(), &payload, 0);
         self.shared.bump();
-        let body = serde_json::to_vec(&payload).expect("payload serializes");
-        let timestamp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs().to_string();
-        let signature = key.sign(&[timestamp.as_bytes(), &body].concat());
-        let signature: String = signature.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
-        let answer = reqwest::Client::new()
-            .post(url)
-            .header("content-type", "application/json")
-            .header("x-signature-ed25519", signature)
-            .header("x-signature-timestamp", timestamp)
-            .body(body)
-            .send()
-            .await;
+        let answer = signed.post(url).await;
         let reason = match answer {
             Ok(a) if a.status().as_u16() == 200 => match a.json::<Value>().await {
                 Ok(json) => {

@@ -1,0 +1,48 @@
+//! The move menus under a board: one per kind of move, with options a child can read.
+
+use serenity::all::{
+    ButtonStyle, CreateActionRow, CreateButton, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
+};
+
+use super::handler::{MoveSelect, ResignButton, SELECT_MAX};
+use crate::i18n::{move_label, Lang, MoveMenu, Msg};
+use crate::store::GameRecord;
+
+/// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
+/// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the
+/// discs), with options a child can read; a list longer than Discord's 25 goes on in another
+/// menu.
+pub(super) fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
+    if !record.human_to_move() {
+        return Vec::new();
+    }
+    let mut kinds: std::collections::BTreeMap<MoveMenu, Vec<CreateSelectMenuOption>> = Default::default();
+    for mv in record.game.legal_moves() {
+        let detail = record.game.move_detail(&mv);
+        let option = CreateSelectMenuOption::new(move_label(&mv, detail, lang), mv);
+        kinds.entry(MoveMenu::of(detail)).or_default().push(option);
+    }
+    let resign =
+        CreateActionRow::Buttons(vec![CreateButton::new(ResignButton::Ask { game_id: record.id }.custom_id())
+            .label(Msg::ResignButton.text(lang))
+            .emoji('🏳')
+            .style(ButtonStyle::Secondary)]);
+    // Discord allows five rows: at most four menus (a doubutsu position never needs more).
+    let menus: Vec<CreateActionRow> = kinds
+        .into_iter()
+        .flat_map(|(menu, options)| {
+            let chunks: Vec<Vec<CreateSelectMenuOption>> = options.chunks(SELECT_MAX).map(<[_]>::to_vec).collect();
+            chunks.into_iter().enumerate().map(move |(i, chunk)| (menu, i > 0, chunk))
+        })
+        .enumerate()
+        .map(|(part, (menu, more, options))| {
+            let id = MoveSelect { game_id: record.id, ply: record.ply, part: part as u8 };
+            CreateActionRow::SelectMenu(
+                CreateSelectMenu::new(id.custom_id(), CreateSelectMenuKind::String { options })
+                    .placeholder(Msg::MenuOf { menu, more }.text(lang)),
+            )
+        })
+        .take(4)
+        .collect();
+    menus.into_iter().chain([resign]).collect()
+}

@@ -1,0 +1,155 @@
+//! Games waiting for a player, swept every [`super::IDLE_SWEEP`]: games idle past their limit
+//! are closed with a notice; a player whose move a game has waited for gets one reminder, and a
+//! final notice a day before the game would be closed. What was sent is stored before sending,
+//! so a restart or a second process never sends it again; each move starts a new wait.
+//!
+//! A reminder links to the game's board; when that message is gone (deleted in the channel, or
+//! never known), a fresh board goes with the reminder and becomes the game's board.
+
+use std::time::Duration;
+
+use serenity::all::{ChannelId, CreateMessage, EditMessage, MessageId};
+use serenity::http::Http;
+
+use super::handler::{lang_of, Bot};
+use super::reply::allowed_mentions;
+use crate::i18n::Msg;
+use crate::store::{GameRecord, Nudge};
+
+impl Bot {
+    /// Closes idle games and sends the reminders owed, every `every`, forever.
+    pub(super) async fn sweep_waiting_games(&self, http: &Http, every: Duration) {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            // Closing first: a game past its limit gets the closing notice, not a reminder.
+            self.close_idle_games(http).await;
+            self.send_reminders(http).await;
+        }
+    }
+
+    /// Closes games that waited too long for a move and tells their channels.
+    async fn close_idle_games(&self, http: &Http) {
+        let service = self.service();
+        let expired = match service.expire_idle().await {
+            Ok(e) => e,
+            Err(e) => return tracing::warn!(error = %e, "could not close idle games; will try again"),
+        };
+        for (record, days) in expired {
+            tracing::info!(game = record.id, days, "closed an idle game");
+            let lang = lang_of(service.settings(&record.place()).await.ok().as_ref(), "");
+            let text = Msg::Expired { human: record.human_id, days }.text(lang);
+            // The player hears that their game was closed; nobody else is pinged.
+            let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[record.human_id]));
+            if let Err(e) = ChannelId::new(record.channel_id).send_message(http, message).await {
+                tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game");
+            }
+        }
+    }
+
+    /// Sends each reminder and final notice owed now, once.
+    async fn send_reminders(&self, http: &Http) {
+        let owed = match self.service().owed_nudges().await {
+            Ok(o) => o,
+            Err(e) => return tracing::warn!(error = %e, "could not look for games to remind of; will try again"),
+        };
+        for (record, nudge) in owed.into_iter().filter(|(r, _)| self.owns(r.guild_id)) {
+            match self.service().claim_nudge(&record, nudge).await {
+                Ok(true) => {}
+                // Sent already, or the game moved on since it was read.
+                Ok(false) => continue,
+                Err(e) => {
+                    tracing::warn!(error = %e, game = record.id, "could not record a reminder; will try again");
+                    continue;
+                }
+            }
+            if let Err(e) = self.remind(http, &record, nudge).await {
+                // Recorded as sent: a channel the bot can no longer post in is not retried forever.
+                tracing::warn!(error = %e, game = record.id, channel = record.channel_id, "could not send a reminder");
+            }
+        }
+    }
+
+    /// Posts `nudge` for `record` in its channel, pinging only its player: with a link to the
+    /// board, or with a fresh board when the old one is gone.
+    async fn remind(&self, http: &Http, record: &GameRecord, nudge: Nudge) -> serenity::Result<()> {
+        let settings = self.service().settings(&record.place()).await.ok();
+        let lang = lang_of(settings.as_ref(), "");
+        let channel = ChannelId::new(record.channel_id);
+        let board = match record.board_message_id {
+            Some(id) if board_is_there(http, channel, MessageId::new(id)).await => Some(id),
+            _ => None,
+        };
+        let link = board.map(|id| message_link(record, id));
+        let (human, kind, link) = (record.human_id, record.kind(), link.as_deref());
+        let text = match nudge {
+            Nudge::Reminder => Msg::Reminder { human, kind, link },
+            Nudge::FinalNotice { .. } => Msg::FinalNotice { human, kind, link },
+        }
+        .text(lang);
+        if board.is_some() {
+            let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[human]));
+            return channel.send_message(http, message).await.map(drop);
+        }
+        let last = match self.service().last_move(record).await {
+            Ok(last) => last,
+            Err(e) => {
+                tracing::warn!(error = %e, game = record.id, "the board of a reminder shows no last move");
+                None
+            }
+        };
+        let commentary = settings.is_some_and(|s| s.commentary);
+        let fresh = self.board(record, last.as_ref(), vec![text], commentary, lang).await;
+        let posted = channel.send_message(http, fresh.channel_message()).await?;
+        self.board_posted(http, record, posted.id, None).await;
+        Ok(())
+    }
+
+    /// Remembers `posted` as the board of `record` (the state it shows) and takes the menu off
+    /// the board it replaces, best effort (that message may be gone). `tapped`: the board an
+    /// interaction came from, whose menu the interaction itself takes off.
+    pub(super) async fn board_posted(
+        &self,
+        http: &Http,
+        record: &GameRecord,
+        posted: MessageId,
+        tapped: Option<MessageId>,
+    ) {
+        match self.service().set_board_message(record, posted.get()).await {
+            Ok(true) => {}
+            // The game moved on or ended meanwhile: a newer board is the one.
+            Ok(false) => return,
+            Err(e) => return tracing::warn!(error = %e, game = record.id, "could not remember a board message"),
+        }
+        let Some(old) = record.board_message_id.map(MessageId::new) else { return };
+        if old == posted || Some(old) == tapped {
+            return;
+        }
+        let strip = EditMessage::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));
+        if let Err(e) = ChannelId::new(record.channel_id).edit_message(http, old, strip).await {
+            tracing::debug!(error = %e, game = record.id, "could not take the menu off an old board");
+        }
+    }
+}
+
+/// Whether the board message is still in the channel. Only Discord's "Unknown Message" says it
+/// is gone; when the bot cannot tell (it may not read the history), the link is given anyway.
+async fn board_is_there(http: &Http, channel: ChannelId, message: MessageId) -> bool {
+    match http.get_message(channel, message).await {
+        Ok(_) => true,
+        Err(e) => !is_unknown_message(&e),
+    }
+}
+
+/// Whether Discord answered "Unknown Message" (the message was deleted).
+pub(super) fn is_unknown_message(e: &serenity::Error) -> bool {
+    const UNKNOWN_MESSAGE: isize = 10008;
+    matches!(e, serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) if r.error.code == UNKNOWN_MESSAGE)
+}
+
+/// The link that opens a message of `record`'s channel in Discord.
+fn message_link(record: &GameRecord, message_id: u64) -> String {
+    let guild = record.guild_id.map_or_else(|| "@me".to_string(), |g| g.to_string());
+    format!("https://discord.com/channels/{guild}/{}/{message_id}", record.channel_id)
+}

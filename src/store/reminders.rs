@@ -1,0 +1,117 @@
+//! Reminders of games waiting for a player: which are due, what was sent (so a restart or a
+//! second process never sends one twice), each player's own choice, and the board message a
+//! reminder links to.
+
+use sqlx::Row;
+
+use super::games::{decode_game, GAME_COLUMNS};
+use super::settings::DEFAULT_REMINDER_HOURS;
+use super::{GameRecord, Store, StoreError, DEFAULT_IDLE_DAYS};
+
+/// What a waiting game is owed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nudge {
+    /// The one reminder of this wait.
+    Reminder,
+    /// The notice a day before the idle limit closes the game (`days`: that limit).
+    FinalNotice {
+        /// The idle limit in days.
+        days: u32,
+    },
+}
+
+impl Store {
+    /// Active games owed a reminder or a final notice now, by the settings of their place and
+    /// their player's own choice: the reminder after the place's reminder hours without a
+    /// change, the final notice one day before the idle limit (limits of two days or more).
+    /// Nothing is owed where reminders are off. Games may be the bot's to move: the caller
+    /// reminds only players.
+    pub async fn games_owed_nudges(&self) -> Result<Vec<(GameRecord, Nudge)>, StoreError> {
+        let columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
+        let rows = sqlx::query(&format!(
+            "SELECT {}, limits.days,
+                    (g.final_notice_at IS NULL AND limits.days >= 2
+                     AND g.updated_at <= now() - make_interval(days => limits.days - 1)) AS final_due
+             FROM games g
+             JOIN (SELECT a.id, COALESCE(t.idle_days, p.idle_days, s.idle_days, {DEFAULT_IDLE_DAYS}) AS days,
+                          COALESCE(t.reminder_hours, p.reminder_hours, s.reminder_hours, {DEFAULT_REMINDER_HOURS})
+                              AS hours
+                   FROM games a LEFT JOIN guild_settings s ON s.guild_id = a.guild_id
+                   LEFT JOIN channel_settings t ON t.channel_id = a.channel_id AND t.guild_id = a.guild_id
+                   LEFT JOIN channel_settings p ON p.channel_id = a.parent_id AND p.guild_id = a.guild_id
+                   WHERE a.status = 'active') AS limits ON limits.id = g.id
+             LEFT JOIN player_settings ps ON ps.user_id = g.human_id
+             WHERE g.status = 'active' AND limits.hours > 0 AND COALESCE(ps.reminders, TRUE)
+               AND ((g.reminded_at IS NULL AND g.updated_at <= now() - make_interval(hours => limits.hours))
+                    OR (g.final_notice_at IS NULL AND limits.days >= 2
+                        AND g.updated_at <= now() - make_interval(days => limits.days - 1)))
+             ORDER BY g.id",
+            columns.join(", ")
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let days: i32 = row.try_get("days")?;
+                let final_due: bool = row.try_get("final_due")?;
+                let nudge = if final_due { Nudge::FinalNotice { days: days as u32 } } else { Nudge::Reminder };
+                Ok((decode_game(row)?, nudge))
+            })
+            .collect()
+    }
+
+    /// Records that `nudge` is being sent for `game` as read (at its version); false when it
+    /// was already recorded (by another sweep) or the game moved on meanwhile. Recorded before
+    /// sending: at most one of each per wait, whatever happens to the process. A final notice
+    /// also stands for the reminder (one message per wait is enough that late).
+    pub async fn claim_nudge(&self, game: &GameRecord, nudge: Nudge) -> Result<bool, StoreError> {
+        let query = match nudge {
+            Nudge::Reminder => {
+                "UPDATE games SET reminded_at = now()
+                 WHERE id = $1 AND version = $2 AND status = 'active' AND reminded_at IS NULL"
+            }
+            Nudge::FinalNotice { .. } => {
+                "UPDATE games SET final_notice_at = now(), reminded_at = COALESCE(reminded_at, now())
+                 WHERE id = $1 AND version = $2 AND status = 'active' AND final_notice_at IS NULL"
+            }
+        };
+        let done = sqlx::query(query).bind(game.id).bind(game.version).execute(&self.pool).await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Records `message_id` as the board of `game_id` showing ply `ply`, unless the game has
+    /// moved on or ended since (an older board never replaces a newer one). Returns whether it
+    /// was recorded.
+    pub async fn set_board_message(&self, game_id: i64, ply: u32, message_id: u64) -> Result<bool, StoreError> {
+        let done =
+            sqlx::query("UPDATE games SET board_message_id = $3 WHERE id = $1 AND ply = $2 AND status = 'active'")
+                .bind(game_id)
+                .bind(ply as i32)
+                .bind(message_id as i64)
+                .execute(&self.pool)
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Whether `user_id` wants reminders of their waiting games (yes unless they said no).
+    pub async fn reminders_wanted(&self, user_id: u64) -> Result<bool, StoreError> {
+        let on: Option<bool> = sqlx::query_scalar("SELECT reminders FROM player_settings WHERE user_id = $1")
+            .bind(user_id as i64)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(on.unwrap_or(true))
+    }
+
+    /// Records whether `user_id` wants reminders, on every server.
+    pub async fn set_reminders_wanted(&self, user_id: u64, on: bool) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO player_settings (user_id, reminders) VALUES ($1, $2)
+             ON CONFLICT (user_id) DO UPDATE SET reminders = EXCLUDED.reminders, updated_at = now()",
+        )
+        .bind(user_id as i64)
+        .bind(on)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}
