@@ -408,6 +408,37 @@ mod tests {
         assert!(!is_tell(&pos, mv("d2")));
     }
 
+    /// The guests that read with the classic search (and the two that look one ply) choose as
+    /// the committed fixture says on the golden position set (issue 18).
+    #[test]
+    fn reading_guests_match_the_golden_fixture() {
+        use crate::games::reversi::golden;
+        use std::fmt::Write as _;
+        let eval = PatternEval::shared();
+        let level = ReversiLevel::parse("standard", 1.0).unwrap();
+        let mut out = String::new();
+        for (i, pos) in golden::positions().iter().enumerate() {
+            for guest in [
+                ReversiGuest::Greedy,
+                ReversiGuest::Positional,
+                ReversiGuest::AlphaBeta(2),
+                ReversiGuest::AlphaBeta(4),
+                ReversiGuest::AlphaBeta(6),
+                ReversiGuest::AlphaBeta(8),
+                ReversiGuest::Foundation,
+            ] {
+                // Depth 8 on every fifth position only: the suite stays fast on two cores.
+                if guest == ReversiGuest::AlphaBeta(8) && i % 5 != 0 {
+                    continue;
+                }
+                let mut rng = rand::rngs::StdRng::seed_from_u64(1000 + i as u64);
+                let mv = guest.choose(eval, pos, &level, &mut rng);
+                writeln!(out, "{i}\t{}\t{mv}", guest.name()).unwrap();
+            }
+        }
+        golden::check_fixture("guests.txt", &out);
+    }
+
     #[test]
     fn games_are_consistent_and_reproducible_on_the_node_clock() {
         let eval = PatternEval::builtin();

@@ -23,6 +23,8 @@ pub mod ai;
 pub mod board;
 pub mod endgame;
 pub mod eval;
+#[cfg(test)]
+pub(crate) mod golden;
 pub mod level;
 #[cfg(test)]
 mod naive;

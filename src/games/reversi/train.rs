@@ -348,4 +348,22 @@ mod tests {
         assert_eq!(one, three);
         std::fs::remove_dir_all(&dir).ok();
     }
+
+    /// The self-play games (the trainer's use of the classic search, depth 2) are pinned by a
+    /// committed fixture: per game, the number of positions and a digest of them (issue 18).
+    #[test]
+    fn self_play_matches_the_golden_fixture() {
+        use std::fmt::Write as _;
+        let config = TrainConfig::default();
+        let mut out = String::new();
+        for game in 0..8 {
+            let positions = self_play(&config, game);
+            // FNV-1a over both bitboards of every position, in order.
+            let digest = positions.iter().flat_map(|&(p, o)| [p, o]).fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
+                x.to_le_bytes().iter().fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+            });
+            writeln!(out, "game {game}	{} positions	{digest:016x}", positions.len()).unwrap();
+        }
+        super::super::golden::check_fixture("trainer_self_play.txt", &out);
+    }
 }
