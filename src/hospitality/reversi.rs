@@ -13,7 +13,7 @@ use rand::Rng;
 use super::{GameRecord, GuestResult};
 use crate::games::reversi::eval::{PatternEval, DISC};
 use crate::games::reversi::level::{position_value, Strong, DEFAULT_BUDGET, SONTAKU_BUDGET, TT_BITS};
-use crate::games::reversi::search::{Clock, Engine};
+use crate::games::reversi::search::{Clock, Engine, CORNERS};
 use crate::games::reversi::strength;
 use crate::games::reversi::{ai, Color, Level, Move, Position};
 
@@ -246,8 +246,6 @@ fn softmax_pick<R: Rng>(scores: &[(u8, i32)], t: f64, rng: &mut R) -> Move {
     }
     Move::Place(crate::games::reversi::Square::new(scores[0].0).expect("square"))
 }
-
-const CORNERS: u64 = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63);
 
 /// Whether `mv` in `pos` is a "tell": after it the opponent may take a corner, while another
 /// move would have left no corner to take.
