@@ -228,18 +228,7 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::SeedableRng;
 
-    /// Plays `plies` random moves from the start (fewer if the game ends).
-    fn random_position(rng: &mut StdRng, plies: usize) -> Position {
-        let mut pos = Position::start();
-        for _ in 0..plies {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
-        }
-        pos
-    }
+    use super::super::naive::random_playout as random_position;
 
     /// Plain full-width negamax through the public API, with no pruning: the reference.
     fn reference_value(pos: &Position) -> i32 {

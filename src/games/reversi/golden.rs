@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 use super::ai::{self, eval_pp, DISC_SCORE};
 use super::board::{moves, Position};
@@ -26,14 +26,7 @@ pub(crate) fn positions() -> Vec<Position> {
     let mut out = Vec::with_capacity(POSITIONS);
     while out.len() < POSITIONS {
         let plies = 4 + out.len() * 52 / (POSITIONS - 1);
-        let mut pos = Position::start();
-        for _ in 0..plies {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            pos = pos.play(legal[rng.gen_range(0..legal.len())]).expect("legal move");
-        }
+        let pos = super::naive::random_playout(&mut rng, plies);
         if !pos.is_game_over() {
             out.push(pos);
         }
