@@ -13,7 +13,7 @@ use rand::Rng;
 use super::{GameRecord, GuestResult};
 use crate::games::reversi::eval::{PatternEval, DISC};
 use crate::games::reversi::level::{position_value, Strong, DEFAULT_BUDGET, SONTAKU_BUDGET, TT_BITS};
-use crate::games::reversi::search::{Clock, Engine};
+use crate::games::reversi::search::{Clock, Engine, CORNERS};
 use crate::games::reversi::strength;
 use crate::games::reversi::{ai, Color, Level, Move, Position};
 
@@ -247,8 +247,6 @@ fn softmax_pick<R: Rng>(scores: &[(u8, i32)], t: f64, rng: &mut R) -> Move {
     Move::Place(crate::games::reversi::Square::new(scores[0].0).expect("square"))
 }
 
-const CORNERS: u64 = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63);
-
 /// Whether `mv` in `pos` is a "tell": after it the opponent may take a corner, while another
 /// move would have left no corner to take.
 pub fn is_tell(pos: &Position, mv: Move) -> bool {
@@ -406,6 +404,37 @@ mod tests {
         assert!(is_tell(&pos, mv("b2")));
         assert!(!is_tell(&pos, mv("e4")));
         assert!(!is_tell(&pos, mv("d2")));
+    }
+
+    /// The guests that read with the classic search (and the two that look one ply) choose as
+    /// the committed fixture says on the golden position set (issue 18).
+    #[test]
+    fn reading_guests_match_the_golden_fixture() {
+        use crate::games::reversi::golden;
+        use std::fmt::Write as _;
+        let eval = PatternEval::shared();
+        let level = ReversiLevel::parse("standard", 1.0).unwrap();
+        let mut out = String::new();
+        for (i, pos) in golden::positions().iter().enumerate() {
+            for guest in [
+                ReversiGuest::Greedy,
+                ReversiGuest::Positional,
+                ReversiGuest::AlphaBeta(2),
+                ReversiGuest::AlphaBeta(4),
+                ReversiGuest::AlphaBeta(6),
+                ReversiGuest::AlphaBeta(8),
+                ReversiGuest::Foundation,
+            ] {
+                // Depth 8 on every fifth position only: the suite stays fast on two cores.
+                if guest == ReversiGuest::AlphaBeta(8) && i % 5 != 0 {
+                    continue;
+                }
+                let mut rng = rand::rngs::StdRng::seed_from_u64(1000 + i as u64);
+                let mv = guest.choose(eval, pos, &level, &mut rng);
+                writeln!(out, "{i}\t{}\t{mv}", guest.name()).unwrap();
+            }
+        }
+        golden::check_fixture("guests.txt", &out);
     }
 
     #[test]

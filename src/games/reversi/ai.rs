@@ -1,5 +1,11 @@
-//! First reversi AI: negamax alpha-beta with a classic square-table evaluation, and an exact
-//! endgame solver near the end of the game.
+//! The classic evaluation (square table with corner cancellation, mobility, discs late in the
+//! game) and the plain fixed-depth search on it that the guests of the hospitality benchmark,
+//! the trainer's self-play, the gallery and `settai bench` use.
+//!
+//! The search is the shared engine ([`Engine::pvs`]) with the [`Classic`] objective, every root
+//! move searched with a full window, so each gets its exact negamax value at the given depth
+//! (the transposition table and move ordering change how many nodes it takes, not a value).
+//! `sontaku`'s `highest` reads the human's advantage with the same evaluation ([`eval_pp`]).
 //!
 //! Scores are from the side to move's view. Exact results are the final disc margin (empty
 //! squares going to the winner, as in tournament scoring) times [`DISC_SCORE`]; heuristic
@@ -7,7 +13,8 @@
 
 use rand::Rng;
 
-use super::board::{flips, moves, Move, Position, Square};
+use super::board::{moves, Move, Position, Square};
+use super::search::{final_margin, Children, Engine, Objective, INF};
 
 /// Score of one disc of exact final margin; larger than any heuristic evaluation.
 pub const DISC_SCORE: i32 = 1000;
@@ -18,8 +25,9 @@ pub const EXACT_EMPTIES: u32 = 12;
 /// Heuristic evaluations are clamped to this so they never reach one disc of exact margin.
 const EVAL_LIMIT: i32 = DISC_SCORE - 1;
 
-/// Beyond every reachable score (64 discs × DISC_SCORE).
-const INF: i32 = 100 * DISC_SCORE;
+/// Transposition table of the engines [`search`] and [`choose_move`] make (2^16 entries, 2 MiB):
+/// their searches are small, and a bigger table costs more to allocate than it saves.
+pub const CLASSIC_TT_BITS: u32 = 16;
 
 /// Result of a search.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,8 +85,6 @@ const CORNER_NEIGHBOURS: [(u64, u64); 4] = [
     (1 << 63, (1 << 62) | (1 << 55) | (1 << 54)),
 ];
 
-const CORNERS: u64 = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63);
-
 fn popcount_diff(p: u64, o: u64) -> i32 {
     p.count_ones() as i32 - o.count_ones() as i32
 }
@@ -125,123 +131,70 @@ pub fn square_score(p: u64, o: u64) -> i32 {
     score
 }
 
-/// Final disc margin for `p`, with empty squares credited to the winner.
-fn final_margin(p: u64, o: u64) -> i32 {
-    let diff = popcount_diff(p, o);
-    let empties = 64 - (p | o).count_ones() as i32;
-    match diff {
-        d if d > 0 => d + empties,
-        d if d < 0 => d - empties,
-        _ => 0,
+/// The classic evaluation as an [`Objective`] for the side to move (the searching side plays for
+/// itself, so `cpu` does not matter): [`eval_pp`], and the final margin × [`DISC_SCORE`] once
+/// the game is over.
+pub struct Classic;
+
+impl Objective for Classic {
+    #[inline]
+    fn eval(&self, p: u64, o: u64, _: bool) -> i32 {
+        eval_pp(p, o)
+    }
+    #[inline]
+    fn terminal(&self, p: u64, o: u64, _: bool) -> i32 {
+        final_margin(p, o) * DISC_SCORE
     }
 }
 
-/// A placement with its resulting (opponent, player) bitboards and an ordering key.
-#[derive(Clone, Copy)]
-struct Child {
-    sq: u32,
-    next_p: u64,
-    next_o: u64,
-    key: i32,
-}
-
-/// Children of `p` to move, expanded from the move mask (the position must have moves).
-fn children(p: u64, o: u64, mut mask: u64, out: &mut Vec<Child>) {
-    out.clear();
-    while mask != 0 {
-        let sq = mask.trailing_zeros();
-        mask &= mask - 1;
-        let f = flips(p, o, sq);
-        out.push(Child { sq, next_p: o & !f, next_o: p | f | (1 << sq), key: 0 });
-    }
-}
-
-struct Searcher {
-    nodes: u64,
-}
-
-impl Searcher {
-    /// Depth-limited negamax alpha-beta; passes do not use depth, finished games score exactly.
-    fn negamax(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
+impl Engine {
+    /// [`search_with`] on this engine. The table and history are cleared first (a value found
+    /// at another depth must not leak into this one) and a deadline set on the engine is
+    /// ignored: the search always completes.
+    pub fn classic(&mut self, pos: &Position, depth: u32, exact_from: u32) -> Analysis {
+        let depth = depth.max(1);
+        let (p, o) = (pos.player(), pos.opponent());
+        let empties = pos.empties();
         let mask = moves(p, o);
-        if mask == 0 {
-            if moves(o, p) == 0 {
-                return final_margin(p, o) * DISC_SCORE;
-            }
-            if depth == 0 {
-                return eval_pp(p, o);
-            }
-            return -self.negamax(o, p, depth, -beta, -alpha);
+        if mask == 0 && moves(o, p) == 0 {
+            let score = Classic.terminal(p, o, true);
+            return Analysis { best: Move::Pass, score, scores: Vec::new(), nodes: 1, depth: 0 };
         }
-        if depth == 0 {
-            return eval_pp(p, o);
-        }
-        let mut list = Vec::with_capacity(mask.count_ones() as usize);
-        children(p, o, mask, &mut list);
-        if depth >= 3 {
-            // Worth a static look at each child: best-looking first makes cut-offs early.
-            for c in &mut list {
-                c.key = eval_pp(c.next_p, c.next_o);
-            }
+        let exact = empties <= exact_from.max(depth);
+        // Reading to the end is the same search with more plies than any line has.
+        let plies = if exact { 64 } else { depth };
+        self.clear();
+        let deadline = self.deadline.take();
+        self.aborted = false;
+        let start = self.nodes;
+        let mut value = |p: u64, o: u64| -self.pvs(&Classic, p, o, plies - 1, -INF, INF, false);
+        let scores: Vec<(Move, i32)> = if mask == 0 {
+            vec![(Move::Pass, value(o, p))]
         } else {
-            for c in &mut list {
-                c.key = -SQUARE_VALUES[c.sq as usize];
-            }
-        }
-        list.sort_unstable_by_key(|c| c.key);
-        let mut best = -INF;
-        for c in &list {
-            let v = -self.negamax(c.next_p, c.next_o, depth - 1, -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
+            let children = Children::new(p, o, mask);
+            children.list[..children.len]
+                .iter()
+                .map(|c| (Move::Place(Square::new(c.sq).expect("move squares are below 64")), value(c.p, c.o)))
+                .collect()
+        };
+        self.deadline = deadline;
+        let (best, score) = scores
+            .iter()
+            .copied()
+            .reduce(|a, b| if b.1 > a.1 { b } else { a })
+            .expect("a position that is not over has at least one move");
+        let nodes = self.nodes - start + 1;
+        Analysis { best, score, scores, nodes, depth: if exact { empties } else { depth } }
     }
 
-    /// Exact endgame solver in disc units (fail-soft alpha-beta).
-    fn solve(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        let mask = moves(p, o);
-        if mask == 0 {
-            if moves(o, p) == 0 {
-                return final_margin(p, o);
-            }
-            return -self.solve(o, p, -beta, -alpha);
+    /// [`choose_move_with`] on this engine (see [`Engine::classic`]).
+    pub fn choose_classic(&mut self, pos: &Position, depth: u32, exact_from: u32, rng: &mut impl Rng) -> Analysis {
+        let mut analysis = self.classic(pos, depth, exact_from);
+        let tied: Vec<Move> = analysis.scores.iter().filter(|(_, s)| *s == analysis.score).map(|(m, _)| *m).collect();
+        if !tied.is_empty() {
+            analysis.best = tied[rng.gen_range(0..tied.len())];
         }
-        let empties = 64 - (p | o).count_ones();
-        let mut list = Vec::with_capacity(mask.count_ones() as usize);
-        children(p, o, mask, &mut list);
-        if empties > 5 {
-            // Fastest-first: replies that leave the opponent few moves are usually best and
-            // cut the tree most; corners get a nudge.
-            for c in &mut list {
-                let corner = i32::from(CORNERS & (1 << c.sq) != 0);
-                c.key = 4 * moves(c.next_p, c.next_o).count_ones() as i32 - 3 * corner;
-            }
-            list.sort_unstable_by_key(|c| c.key);
-        }
-        let mut best = -INF;
-        for c in &list {
-            let v = -self.solve(c.next_p, c.next_o, -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
+        analysis
     }
 }
 
@@ -255,45 +208,7 @@ pub fn search(pos: &Position, depth: u32) -> Analysis {
 /// [`search`] that reads to the end only from `exact_from` empties (or when `depth` reaches
 /// it): `search_with(pos, d, 0)` is a plain depth-`d` alpha-beta.
 pub fn search_with(pos: &Position, depth: u32, exact_from: u32) -> Analysis {
-    let depth = depth.max(1);
-    let (p, o) = (pos.player(), pos.opponent());
-    let empties = pos.empties();
-    let exact = empties <= exact_from.max(depth);
-    let mut s = Searcher { nodes: 1 };
-    let mask = moves(p, o);
-    let scores: Vec<(Move, i32)> = if mask == 0 {
-        if moves(o, p) == 0 {
-            return Analysis {
-                best: Move::Pass,
-                score: final_margin(p, o) * DISC_SCORE,
-                scores: Vec::new(),
-                nodes: 1,
-                depth: 0,
-            };
-        }
-        let score = if exact { -s.solve(o, p, -64, 64) * DISC_SCORE } else { -s.negamax(o, p, depth - 1, -INF, INF) };
-        vec![(Move::Pass, score)]
-    } else {
-        let mut list = Vec::new();
-        children(p, o, mask, &mut list);
-        list.iter()
-            .map(|c| {
-                let score = if exact {
-                    -s.solve(c.next_p, c.next_o, -64, 64) * DISC_SCORE
-                } else {
-                    -s.negamax(c.next_p, c.next_o, depth - 1, -INF, INF)
-                };
-                let sq = Square::new(c.sq as u8).expect("move squares are below 64");
-                (Move::Place(sq), score)
-            })
-            .collect()
-    };
-    let (best, score) = scores
-        .iter()
-        .copied()
-        .reduce(|a, b| if b.1 > a.1 { b } else { a })
-        .expect("a position that is not over has at least one move");
-    Analysis { best, score, scores, nodes: s.nodes, depth: if exact { empties } else { depth } }
+    Engine::new(CLASSIC_TT_BITS).classic(pos, depth, exact_from)
 }
 
 /// Like [`search`], but picks uniformly among the moves sharing the best score.
@@ -303,12 +218,7 @@ pub fn choose_move(pos: &Position, depth: u32, rng: &mut impl Rng) -> Analysis {
 
 /// [`choose_move`] over [`search_with`].
 pub fn choose_move_with(pos: &Position, depth: u32, exact_from: u32, rng: &mut impl Rng) -> Analysis {
-    let mut analysis = search_with(pos, depth, exact_from);
-    let tied: Vec<Move> = analysis.scores.iter().filter(|(_, s)| *s == analysis.score).map(|(m, _)| *m).collect();
-    if !tied.is_empty() {
-        analysis.best = tied[rng.gen_range(0..tied.len())];
-    }
-    analysis
+    Engine::new(CLASSIC_TT_BITS).choose_classic(pos, depth, exact_from, rng)
 }
 
 #[cfg(test)]
@@ -318,18 +228,7 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::SeedableRng;
 
-    /// Plays `plies` random moves from the start (fewer if the game ends).
-    fn random_position(rng: &mut StdRng, plies: usize) -> Position {
-        let mut pos = Position::start();
-        for _ in 0..plies {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
-        }
-        pos
-    }
+    use super::super::naive::random_playout as random_position;
 
     /// Plain full-width negamax through the public API, with no pruning: the reference.
     fn reference_value(pos: &Position) -> i32 {
@@ -454,15 +353,33 @@ mod tests {
     fn depth_limited_search_agrees_with_reference_when_the_end_is_in_reach() {
         // With unbounded depth the midgame search reaches every game end, so it must be exact.
         let mut rng = StdRng::seed_from_u64(5);
+        let mut engine = Engine::new(CLASSIC_TT_BITS);
         for _ in 0..6 {
             let pos = random_position(&mut rng, 53);
             if pos.is_game_over() {
                 continue;
             }
             let (p, o) = (pos.player(), pos.opponent());
-            let mut s = Searcher { nodes: 0 };
-            let v = s.negamax(p, o, 64, -INF, INF);
+            let v = engine.pvs(&Classic, p, o, 64, -INF, INF, true);
             assert_eq!(v, reference_value(&pos), "{}", pos.to_text());
+        }
+    }
+
+    #[test]
+    fn a_reused_engine_answers_as_a_fresh_one() {
+        // The table is cleared between searches: a value stored at one depth must not be
+        // reused at another, nor a deadline left on the engine cut the search short.
+        let mut rng = StdRng::seed_from_u64(18);
+        let mut engine = Engine::new(CLASSIC_TT_BITS);
+        engine.set_deadline(Some(engine.now()));
+        for plies in [10, 20, 30, 40, 48] {
+            let pos = random_position(&mut rng, plies);
+            if pos.is_game_over() {
+                continue;
+            }
+            for depth in [5, 3, 4] {
+                assert_eq!(engine.classic(&pos, depth, 0).scores, search_with(&pos, depth, 0).scores);
+            }
         }
     }
 

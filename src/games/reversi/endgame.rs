@@ -214,9 +214,24 @@ impl Engine {
         let mut children = Children::new(p, o, mask);
         let tt_move = self.tt.probe(p, o, TAG_END).map_or(64, |e| e.mv);
         self.order_end(eval, &mut children, n, tt_move);
-        let mut alpha = alpha;
+        let (best, best_sq) = self.pvs_children(eval, &mut children, n, alpha, beta)?;
+        let sq = Square::new(best_sq).expect("square below 64");
+        Some((Move::Place(sq), best))
+    }
+
+    /// The principal-variation loop over ordered children of a node with `n` empties: the first
+    /// with the full window, the others null-window first. Best value and square, or `None` if
+    /// the deadline passed.
+    fn pvs_children(
+        &mut self,
+        eval: &PatternEval,
+        children: &mut Children,
+        n: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, u8)> {
         let mut best = -65;
-        let mut best_sq = children.list[0].sq;
+        let mut best_sq = 64;
         for i in 0..children.len {
             let c = children.pick(i);
             let v = if i == 0 {
@@ -243,8 +258,7 @@ impl Engine {
                 }
             }
         }
-        let sq = Square::new(best_sq).expect("square below 64");
-        Some((Move::Place(sq), best))
+        Some((best, best_sq))
     }
 
     /// Exact solve with an aspiration window around a midgame estimate (narrow windows cut
@@ -294,7 +308,7 @@ impl Engine {
     }
 
     /// Full-window principal-variation node of the exact solver.
-    fn pvs_end(&mut self, eval: &PatternEval, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
+    fn pvs_end(&mut self, eval: &PatternEval, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let n = (!(p | o)).count_ones();
         if beta <= alpha + 1 || n <= SHALLOW {
             // Narrow windows, and tiny trees where the PV bookkeeping costs more than it saves.
@@ -326,36 +340,10 @@ impl Engine {
         }
         let mut children = Children::new(p, o, mask);
         self.order_end(eval, &mut children, n, tt_move);
-        let alpha0 = alpha;
-        let mut best = -65;
-        let mut best_sq = 64;
-        for i in 0..children.len {
-            let c = children.pick(i);
-            let v = if i == 0 {
-                -self.pvs_end(eval, c.p, c.o, -beta, -alpha)
-            } else {
-                let v = -self.nws_end(eval, c.p, c.o, -alpha - 1, n - 1);
-                if v > alpha && v < beta {
-                    -self.pvs_end(eval, c.p, c.o, -beta, -v)
-                } else {
-                    v
-                }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_sq = c.sq;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.tt.store(p, o, TAG_END, n, alpha0, beta, best, best_sq);
+        let Some((best, best_sq)) = self.pvs_children(eval, &mut children, n, alpha, beta) else {
+            return 0;
+        };
+        self.tt.store(p, o, TAG_END, n, alpha, beta, best, best_sq);
         best
     }
 

@@ -10,7 +10,8 @@
 //! - [`notation`]: parsing/printing squares, moves, move lists and the 64+2 character
 //!   position format (`X` black, `O` white, `-` empty, then the side to move), and [`replay`].
 //! - [`perft`](mod@perft): move-sequence counting for checking and benchmarking the move generator.
-//! - [`ai`]: alpha-beta search with a classic square-table evaluation and exact endgame solving.
+//! - [`ai`]: the classic square-table evaluation and the fixed-depth search on it (the shared
+//!   engine with the [`ai::Classic`] objective) that the guests, the trainer and the gallery use.
 //! - [`level`]: the three AI levels behind [`reply`] (`standard`, `highest`, `none`).
 //! - [`search`](mod@search): the shared engine ([`search::Engine`]): PVS, transposition table ([`tt`]),
 //!   move ordering, iterative deepening with a deadline; the direction of evaluation is an
@@ -23,6 +24,8 @@ pub mod ai;
 pub mod board;
 pub mod endgame;
 pub mod eval;
+#[cfg(test)]
+pub(crate) mod golden;
 pub mod level;
 #[cfg(test)]
 mod naive;

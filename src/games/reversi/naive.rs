@@ -137,6 +137,19 @@ impl NaiveBoard {
     }
 }
 
+/// The position after `plies` uniformly random moves from the start (fewer if the game ends).
+pub fn random_playout(rng: &mut impl Rng, plies: usize) -> Position {
+    let mut pos = Position::start();
+    for _ in 0..plies {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+    }
+    pos
+}
+
 /// A position reached by random play with at most `empties` empty squares, game not over, and
 /// at least `min_placements` placements for the side to move (0 allows a forced pass).
 pub fn random_position(rng: &mut impl Rng, empties: u32, min_placements: u32) -> Position {

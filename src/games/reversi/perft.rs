@@ -47,7 +47,7 @@ mod tests {
     use super::super::naive::NaiveBoard;
     use super::*;
     use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
 
     /// Published perft counts from the start position (with passes counted as plies).
     const START_COUNTS: [u64; 11] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800];
@@ -74,14 +74,7 @@ mod tests {
     fn perft_matches_naive_from_random_midgames() {
         let mut rng = StdRng::seed_from_u64(2024);
         for (plies, max_depth) in [(20usize, 6u32), (34, 6), (46, 6), (54, 6)] {
-            let mut pos = Position::start();
-            for _ in 0..plies {
-                let legal = pos.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
-            }
+            let pos = super::super::naive::random_playout(&mut rng, plies);
             let naive = NaiveBoard::from_position(&pos);
             for depth in 1..=max_depth {
                 assert_eq!(perft(&pos, depth), naive.perft(depth), "{} depth {depth}", pos.to_text());

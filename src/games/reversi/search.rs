@@ -20,8 +20,8 @@ const CHECK_INTERVAL: u64 = 2048;
 /// TT depth of a result that holds at any depth: its subtree reached every game end.
 const COMPLETE: u8 = 255;
 
-/// Corner squares, worth a lot for move ordering.
-pub(super) const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// Corner squares, worth a lot for move ordering (and what a guest's tell gives away).
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// What a leaf is worth to the side to move; `cpu` says whether that side is the root player.
 ///

@@ -89,7 +89,7 @@ struct Sample {
 }
 
 /// One self-play game's positions where the side to move has a placement.
-fn self_play(config: &TrainConfig, game: usize) -> Vec<(u64, u64)> {
+fn self_play(config: &TrainConfig, game: usize, engine: &mut Engine) -> Vec<(u64, u64)> {
     let mut rng = StdRng::seed_from_u64(config.seed ^ (game as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut pos = Position::start();
     let mut out = Vec::with_capacity(60);
@@ -103,7 +103,7 @@ fn self_play(config: &TrainConfig, game: usize) -> Vec<(u64, u64)> {
             // Near the end moves only matter for the sample, so random ones save solving time.
             legal[rng.gen_range(0..legal.len())]
         } else {
-            ai::choose_move(&pos, 2, &mut rng).best
+            engine.choose_classic(&pos, 2, ai::EXACT_EMPTIES, &mut rng).best
         };
         pos = pos.play(m).expect("legal move");
         ply += 1;
@@ -243,7 +243,7 @@ pub fn train(config: TrainConfig, out: &Path) -> io::Result<TrainReport> {
     };
     let layout = Layout::new();
     let game_ids: Vec<usize> = (0..config.games).collect();
-    let games = parallel_map(&game_ids, config.threads, |&g, _| self_play(&config, g));
+    let games = parallel_map(&game_ids, config.threads, |&g, engine| self_play(&config, g, engine));
     let mut by_phase: Vec<Vec<(u64, u64)>> = vec![Vec::new(); N_PHASES];
     for (p, o) in games.into_iter().flatten() {
         by_phase[phase((!(p | o)).count_ones())].push((p, o));
@@ -347,5 +347,24 @@ mod tests {
         let (one, three) = (run(1), run(3));
         assert_eq!(one, three);
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The self-play games (the trainer's use of the classic search, depth 2) are pinned by a
+    /// committed fixture: per game, the number of positions and a digest of them (issue 18).
+    #[test]
+    fn self_play_matches_the_golden_fixture() {
+        use std::fmt::Write as _;
+        let config = TrainConfig::default();
+        let mut out = String::new();
+        let mut engine = Engine::new(16);
+        for game in 0..8 {
+            let positions = self_play(&config, game, &mut engine);
+            // FNV-1a over both bitboards of every position, in order.
+            let digest = positions.iter().flat_map(|&(p, o)| [p, o]).fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
+                x.to_le_bytes().iter().fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+            });
+            writeln!(out, "game {game}	{} positions	{digest:016x}", positions.len()).unwrap();
+        }
+        super::super::golden::check_fixture("trainer_self_play.txt", &out);
     }
 }
