@@ -158,6 +158,11 @@ impl Service {
         self
     }
 
+    /// Whether the AI pool is full, so that a new move would be refused as busy.
+    pub fn ai_is_full(&self) -> bool {
+        self.ai.is_full()
+    }
+
     /// The same service with the doubutsu table (memory-mapped, shared read-only) for the
     /// `settai` and `strongest` levels.
     pub fn with_doubutsu_table(mut self, table: Option<Arc<TableFile>>) -> Service {

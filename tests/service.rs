@@ -226,13 +226,19 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
     service.start(&bob, GameKind::Reversi, Side::First, None).await.unwrap();
     let alice = service.human_move(&seat(ALICE), "f5", None).await.unwrap();
-    // Polled once, the reply has entered the pool (it asks for its search before anything else
-    // it waits for); then it runs on by itself.
+    // The reply enters the pool once it has read the game's moves: driven until that event
+    // (never for a quiet period), then it runs on by itself.
     let mut thinking = Box::pin({
         let service = service.clone();
         async move { service.bot_reply(alice.record).await }
     });
-    assert!(futures::poll!(&mut thinking).is_pending(), "a 2.4 s search is still thinking");
+    let entered = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+        while !service.ai_is_full() {
+            assert!(futures::poll!(&mut thinking).is_pending(), "a 2.4 s search is still thinking");
+            tokio::task::yield_now().await;
+        }
+    });
+    entered.await.expect("the reply enters the AI pool");
     let thinking = tokio::spawn(thinking);
     let before = snapshot(&service, 501).await;
     assert!(matches!(service.human_move(&bob, "f5", None).await, Err(PlayError::Busy)));
