@@ -1,4 +1,7 @@
 //! Every player-facing sentence, in English and Japanese, in one place.
+//!
+//! Past 500 lines on purpose: one job, the catalogue; keeping every sentence of both languages
+//! in one file is what lets a translator read them side by side.
 
 use crate::games::doubutsu::Role;
 use crate::games::doubutsu::Value;

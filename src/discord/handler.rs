@@ -2,6 +2,9 @@
 //! call and one reply. Validation happens before any response when it is quick, so refusals
 //! are private and change nothing; the bot's own move comes after acknowledging, and a
 //! [`Responder`] acknowledges by itself when anything takes too long (Discord's 3 s).
+//!
+//! Past 1,000 lines and more than one job (command flows, `/settings` parsing, custom ids,
+//! board messages): to be split by job under issue 18 item 3.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -21,6 +21,12 @@ pub enum GameStatus {
     Void,
 }
 
+/// The settings that apply to game `a`, from the most specific: `t` its channel, `p` the
+/// channel its thread belongs to, `s` its server (SQL `FROM` clause; pick with `COALESCE`).
+pub(super) const SETTINGS_OF_GAME: &str = "FROM games a LEFT JOIN guild_settings s ON s.guild_id = a.guild_id
+                   LEFT JOIN channel_settings t ON t.channel_id = a.channel_id AND t.guild_id = a.guild_id
+                   LEFT JOIN channel_settings p ON p.channel_id = a.parent_id AND p.guild_id = a.guild_id";
+
 impl GameStatus {
     fn as_str(self) -> &'static str {
         match self {
@@ -310,9 +316,7 @@ impl Store {
             "UPDATE games g SET status = 'expired', result = 'draw', finished_at = now(), updated_at = now(),
                     version = g.version + 1
              FROM (SELECT a.id, COALESCE(t.idle_days, p.idle_days, s.idle_days, {DEFAULT_IDLE_DAYS}) AS days
-                   FROM games a LEFT JOIN guild_settings s ON s.guild_id = a.guild_id
-                   LEFT JOIN channel_settings t ON t.channel_id = a.channel_id AND t.guild_id = a.guild_id
-                   LEFT JOIN channel_settings p ON p.channel_id = a.parent_id AND p.guild_id = a.guild_id
+                   {SETTINGS_OF_GAME}
                    WHERE a.status = 'active') AS limits
              WHERE g.id = limits.id AND g.status = 'active'
                AND g.updated_at < now() - make_interval(days => limits.days)

@@ -4,7 +4,7 @@
 
 use sqlx::Row;
 
-use super::games::{decode_game, GAME_COLUMNS};
+use super::games::{decode_game, GAME_COLUMNS, SETTINGS_OF_GAME};
 use super::settings::DEFAULT_REMINDER_HOURS;
 use super::{GameRecord, Store, StoreError, DEFAULT_IDLE_DAYS};
 
@@ -36,9 +36,7 @@ impl Store {
              JOIN (SELECT a.id, COALESCE(t.idle_days, p.idle_days, s.idle_days, {DEFAULT_IDLE_DAYS}) AS days,
                           COALESCE(t.reminder_hours, p.reminder_hours, s.reminder_hours, {DEFAULT_REMINDER_HOURS})
                               AS hours
-                   FROM games a LEFT JOIN guild_settings s ON s.guild_id = a.guild_id
-                   LEFT JOIN channel_settings t ON t.channel_id = a.channel_id AND t.guild_id = a.guild_id
-                   LEFT JOIN channel_settings p ON p.channel_id = a.parent_id AND p.guild_id = a.guild_id
+                   {SETTINGS_OF_GAME}
                    WHERE a.status = 'active') AS limits ON limits.id = g.id
              LEFT JOIN player_settings ps ON ps.user_id = g.human_id
              WHERE g.status = 'active' AND limits.hours > 0 AND COALESCE(ps.reminders, TRUE)
