@@ -69,6 +69,22 @@ pub const TRUSTED_STRENGTH: f64 = 0.6;
 /// the small slips a good player still makes.
 pub const SLIP_ALLOWANCE: f64 = 10.0;
 
+/// While more than this many squares are empty the human has made too few moves for the
+/// strength estimate to tell a child from an expert, so `standard` does not give the lead away
+/// yet: whatever the estimate, its moves keep the human's best-play lead at most
+/// [`OPENING_LEAD_CEILING`] (a deviation from seed 001, measured in BENCHMARKS.md).
+pub const OPENING_GUARD_EMPTIES: u32 = 40;
+/// The human's best-play lead (tenths of a disc, by the strong engine) that no opening move of
+/// `standard` may exceed, unless every move does (then only the moves within a disc of the
+/// CPU's best remain).
+pub const OPENING_LEAD_CEILING: i32 = 60;
+/// From this many empties a trusted human's game is solved exactly, as `none` does, rather than
+/// searched: a strong player reads the endgame from here, and a heuristic gift there is final.
+pub const TRUSTED_SOLVE_EMPTIES: u32 = 20;
+
+/// One disc in the tenths that leads are counted in.
+const DISC_TENTHS: i32 = 10;
+
 /// Who `standard` believes it plays against (a deviation from seed 001, measured in
 /// BENCHMARKS.md, 2026-12-01).
 ///
@@ -351,10 +367,11 @@ impl Engine {
         rng: &mut impl Rng,
     ) -> SontakuChoice {
         let s = if level == Sontaku::Standard { human.strength.clamp(0.0, 1.0) } else { 0.0 };
-        if s >= MODELLED_FROM {
+        let n = (!(p | o)).count_ones();
+        if level == Sontaku::Standard && (s >= MODELLED_FROM || n > OPENING_GUARD_EMPTIES) {
+            let s = if s >= MODELLED_FROM { s } else { 0.0 };
             return self.standard_for(p, o, s, rng);
         }
-        let n = (!(p | o)).count_ones();
         self.clear();
         if level == Sontaku::Highest && n <= COOPERATIVE_EMPTIES {
             if let Some(c) = self.try_cooperative(p, o) {
@@ -407,15 +424,20 @@ impl Engine {
     fn standard_for(&mut self, p: u64, o: u64, s: f64, rng: &mut impl Rng) -> SontakuChoice {
         let n = (!(p | o)).count_ones();
         let full_read = n <= STANDARD_FULL_READ;
-        let exact = if full_read { self.standard_exact_values(p, o, s) } else { None };
-        let (values, depth, stage) = match exact {
-            Some(values) => (values, n, SontakuStage::FullRead),
-            None => {
-                // A full read that ran out of time answers from a short search instead.
-                let limit = if full_read { FALLBACK_DEPTH } else { 60 };
-                let (values, depth) = self.standard_midgame_values(p, o, s, limit);
-                (values, depth, SontakuStage::Midgame)
+        let (values, depth, stage) = if full_read {
+            match self.standard_exact_values(p, o, s) {
+                Some(values) => (values, n, SontakuStage::FullRead),
+                None => {
+                    // A full read that ran out of time answers from a short search instead.
+                    let (values, depth) = self.standard_midgame_values(p, o, s, FALLBACK_DEPTH);
+                    (values, depth, SontakuStage::Midgame)
+                }
             }
+        } else if s >= TRUSTED_STRENGTH && n <= TRUSTED_SOLVE_EMPTIES {
+            self.standard_solved_values(p, o, s)
+        } else {
+            let (values, depth) = self.standard_midgame_values(p, o, s, 60);
+            (values, depth, SontakuStage::Midgame)
         };
         let near = if stage == SontakuStage::FullRead { 0 } else { NEAR_EQUAL };
         let top = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
@@ -424,7 +446,7 @@ impl Engine {
         let ranked = rank_moves(&values, &own, near);
         let span = (JITTER_SPAN as f64 * (1.0 - s)).max(JITTER_SPAN_STRONG as f64) as i32;
         let reasonable = ranked.iter().take_while(|&&(_, v)| v >= top - span).count();
-        let index = jitter_index(reasonable, full_read, rng);
+        let index = jitter_index(reasonable, full_read || stage == SontakuStage::FullRead, rng);
         SontakuChoice { best: ranked[index].0, ranked, depth, stage, jittered: index > 0 }
     }
 
@@ -441,6 +463,33 @@ impl Engine {
         let slip = (SLIP_ALLOWANCE * (1.0 - s)).round() as i32;
         let cpu_margins = self.read_to_end(&Strong(PatternEval::shared()), p, o)?;
         Some(cpu_margins.into_iter().map(|(sq, cpu)| (sq, standard_final_value(-cpu / DISC - slip))).collect())
+    }
+
+    /// A trusted human's values between [`TRUSTED_SOLVE_EMPTIES`] and the full read: every root
+    /// move solved exactly by the endgame solver (the best-play margin aimed at +6 plus the slip
+    /// allowance, as in the full read), after a midgame search with half the time that answers
+    /// if the solves do not finish.
+    fn standard_solved_values(&mut self, p: u64, o: u64, s: f64) -> (Vec<(u8, i32)>, u32, SontakuStage) {
+        let deadline = self.deadline;
+        let start = self.now();
+        if let Some(d) = deadline {
+            self.set_deadline(Some(start + d.saturating_duration_since(start) / 2));
+        }
+        let (midgame, depth) = self.standard_midgame_values(p, o, s, 60);
+        self.set_deadline(deadline);
+        let slip = (SLIP_ALLOWANCE * (1.0 - s)).round() as i32;
+        let eval = PatternEval::shared();
+        let children = Children::new(p, o, moves(p, o));
+        let mut solved = Vec::with_capacity(children.len);
+        for c in &children.list[..children.len] {
+            // The child is the human's turn: its exact value is the human's final margin.
+            match self.solve_exact(eval, c.p, c.o) {
+                Some((_, human)) if !self.aborted => solved.push((c.sq, standard_final_value(human - slip))),
+                _ => return (midgame, depth, SontakuStage::Midgame),
+            }
+        }
+        let n = (!(p | o)).count_ones();
+        (solved, n, SontakuStage::FullRead)
     }
 
     /// The midgame value of every root move against a human of strength `s` (searches of at
@@ -472,6 +521,8 @@ impl Engine {
         let lead_of = |sq: u8| leads.iter().find(|&&(m, _)| m == sq).map(|&(_, l)| l);
         let least = leads.iter().map(|&(_, l)| l).min().unwrap_or(0);
         let capped = s >= TRUSTED_STRENGTH;
+        let n = (!(p | o)).count_ones();
+        let ceiling = (n > OPENING_GUARD_EMPTIES).then_some(OPENING_LEAD_CEILING);
         // Both searches value every root move; the seed's order (when it ran) breaks ties.
         let order: Vec<(u8, Option<i32>)> = match &seed {
             Some(v) => v.iter().map(|&(sq, a)| (sq, Some(a))).collect(),
@@ -483,6 +534,11 @@ impl Engine {
                 let lead = lead_of(sq)?;
                 if capped && lead - least > GIFT_CAP {
                     return None;
+                }
+                if let Some(c) = ceiling {
+                    if lead > c.max(least + DISC_TENTHS) {
+                        return None;
+                    }
                 }
                 let best_play = standard_desirability(lead) as f64;
                 let v = seed_value.map_or(best_play, |a| (1.0 - s) * a as f64 + s * best_play);
@@ -749,6 +805,73 @@ mod tests {
                 .unwrap();
             assert_eq!(value(c.best), best, "{}", pos.to_text());
         }
+    }
+
+    #[test]
+    fn a_trusted_human_is_solved_from_twenty_empties_aiming_the_margin_at_six() {
+        let mut rng = StdRng::seed_from_u64(78);
+        let mut checked = 0;
+        while checked < 4 {
+            let pos = random_position(&mut rng, STANDARD_FULL_READ + 1 + checked, 2);
+            if pos.legal_mask().count_ones() < 2 {
+                continue;
+            }
+            checked += 1;
+            let human = pos.turn().opposite();
+            let clock = crate::games::reversi::search::Clock::Nodes { mid_ns: 400.0, end_ns: 50.0 };
+            let mut engine = Engine::new(18).with_clock(clock);
+            // Half of it for the midgame fallback (about 2.5M nodes), half for the solves.
+            engine.set_deadline(Some(engine.now() + Duration::from_secs(2)));
+            let strong = HumanModel { strength: 1.0 };
+            let c = engine.sontaku_for(Sontaku::Standard, pos.player(), pos.opponent(), strong, &mut rng);
+            assert_eq!(c.stage, SontakuStage::FullRead, "{}", pos.to_text());
+            assert!(!c.jittered);
+            // The exact best-play margin after each move, by the independent solver.
+            let value = |sq: u8| {
+                let after = play_sq(&pos, sq);
+                let human_margin = super::super::endgame::solve(&after).score;
+                let human_margin = if after.turn() == human { human_margin } else { -human_margin };
+                standard_final_value(human_margin)
+            };
+            let best = pos.legal_moves().into_iter().filter_map(|m| match m {
+                Move::Place(sq) => Some(value(sq.index())),
+                Move::Pass => None,
+            });
+            let best = best.max();
+            assert_eq!(Some(value(c.best)), best, "{}", pos.to_text());
+        }
+    }
+
+    #[test]
+    fn in_the_opening_no_move_lets_the_humans_best_play_lead_pass_the_ceiling() {
+        let mut rng = StdRng::seed_from_u64(42);
+        let eval = PatternEval::shared();
+        let mut excluded = 0;
+        for i in 0..8 {
+            let pos = random_position(&mut rng, OPENING_GUARD_EMPTIES + 2 + 2 * i, 2);
+            if pos.legal_mask().count_ones() < 3 {
+                continue;
+            }
+            // Whatever the estimate says (a newcomer, a middling player, a strong one).
+            for s in [0.0, 0.4, 1.0] {
+                let mut engine = Engine::new(16);
+                engine.set_deadline(None);
+                let (values, depth) = engine.standard_midgame_values(pos.player(), pos.opponent(), s, 4);
+                assert_eq!(depth, 4);
+                let mut judge = Engine::new(16);
+                let r = judge.iterate(&Strong(eval), pos.player(), pos.opponent(), 4, true, DISC).unwrap();
+                let lead = |sq: u8| -r.scores.iter().find(|&&(m, _)| m == sq).unwrap().1 * 10 / DISC;
+                let least = r.scores.iter().map(|&(sq, _)| lead(sq)).min().unwrap();
+                assert!(!values.is_empty());
+                for &(sq, _) in &values {
+                    let allowed = OPENING_LEAD_CEILING.max(least + DISC_TENTHS);
+                    assert!(lead(sq) <= allowed, "{} s={s}: {sq} leaves a lead of {}", pos.to_text(), lead(sq));
+                }
+                excluded += r.scores.len() - values.len();
+            }
+        }
+        // The ceiling did bind somewhere, so the check above could fail.
+        assert!(excluded > 0);
     }
 
     #[test]
