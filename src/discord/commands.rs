@@ -49,6 +49,10 @@ pub fn play_command() -> CreateCommand {
                 .description_localized("ja", "このサーバーでのあなたの成績"),
         )
         .add_option(
+            option(CommandOptionType::SubCommand, "help", "How to play both games, and how to tap your moves")
+                .description_localized("ja", "2つのゲームの遊び方と、タップでの指し方"),
+        )
+        .add_option(
             option(CommandOptionType::SubCommand, "remind", "Reminders when a game waits for your move")
                 .description_localized("ja", "対局があなたの番で待っているときのお知らせ")
                 .add_sub_option(on_off()),
@@ -181,6 +185,7 @@ fn ja_name(kind: Option<CommandOptionType>, name: &str) -> Option<&'static str> 
         (true, "resign") => "投了",
         (true, "stats") => "成績",
         (true, "remind") => "お知らせ",
+        (true, "help") => "遊び方",
         (true, "reminders") => "お知らせ",
         (false, "hours") => "時間",
         (true, "show") => "表示",

@@ -244,7 +244,8 @@ impl Bot {
         };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
         // Nothing is stored where the game could not be shown.
-        if cmd.data.name == "play" && name != "stats" && name != "remind" {
+        // Private answers need no permission of the channel's.
+        if cmd.data.name == "play" && !matches!(name, "stats" | "remind" | "help") {
             let needed = missing_permissions(cmd.app_permissions, seat.parent_id.is_some());
             if !needed.is_empty() {
                 return self.refuse_missing(responder, &needed, lang).await;
@@ -268,6 +269,13 @@ impl Bot {
             "resign" => self.resign(responder, seat, &settings, lang).await,
             "stats" => self.stats(responder, seat, lang).await,
             "remind" => self.remind_me(responder, &seat, option("on").and_then(|v| v.parse().ok()), lang).await,
+            "help" => {
+                let commentary = settings.commentary;
+                let reply = tokio::task::spawn_blocking(move || super::help::help_reply(commentary, lang))
+                    .await
+                    .expect("the help picture is drawn without panicking");
+                responder.answer(reply).await.map_err(Failure::from)
+            }
             other => {
                 tracing::warn!(subcommand = other, "unknown subcommand");
                 Ok(())
@@ -923,10 +931,11 @@ struct Review {
 /// The seats as the images name them: the player who started the game, and the computer.
 fn seat_names(record: &GameRecord, lang: Lang) -> render::Names {
     let (human, bot) = (record.human_name.clone(), Msg::Computer.text(lang));
-    match record.human_side {
+    let names = match record.human_side {
         Side::First => render::Names::new(human, bot),
         Side::Second => render::Names::new(bot, human),
-    }
+    };
+    names.with_human(record.human_side)
 }
 
 /// The board reply for `record`: text, the board PNG (plus, once the game is over, its replay

@@ -6,6 +6,7 @@
 mod commands;
 pub mod endpoint;
 mod handler;
+mod help;
 mod menus;
 mod reminders;
 mod reply;
