@@ -170,6 +170,16 @@ pub enum Msg<'a> {
     RemindersSet { hours: u32 },
     /// HTTP mode: a request that was already answered came again.
     AlreadyHandled,
+    /// Take-backs were allowed or not (`/settings takeback`).
+    TakebackSet { on: bool },
+    /// The board after a take-back.
+    TookBack,
+    /// The Take back button under a board.
+    TakebackButton,
+    /// A take-back where they are not allowed.
+    TakebackOff,
+    /// A take-back before the player has moved.
+    NothingToTakeBack,
     /// `/play help`: the rules of both games and how to tap; the levels only with the
     /// commentary on (else no word of them, as everywhere).
     Help { commentary: bool },
@@ -364,6 +374,22 @@ impl Msg<'_> {
             (Msg::BoardSeat { kind, side, .. }, lang) => side_name(*kind, *side, lang).into(),
             (Msg::Comment(c), lang) => comment_text(c, lang),
             (Msg::Help { commentary }, lang) => help_text(*commentary, lang),
+            (Msg::TakebackSet { on: true }, En) => {
+                "Players may now **take back** their last move (待った) with the ↩ button under the board or `/play takeback`; `/play stats` counts them.".into()
+            }
+            (Msg::TakebackSet { on: false }, En) => "Take-backs are **off**: a move stands once played.".into(),
+            (Msg::TakebackSet { on: true }, Ja) => {
+                "**待った**をオンにしました。盤面の下の ↩ ボタンか `/play takeback` で直前の自分の手を取り消せます（回数は `/play stats` に出ます）。".into()
+            }
+            (Msg::TakebackSet { on: false }, Ja) => "**待った**をオフにしました。指した手は取り消せません。".into(),
+            (Msg::TookBack, En) => "↩ Move taken back: the board is as it was before your last move.".into(),
+            (Msg::TookBack, Ja) => "↩ 待った！あなたの直前の手の前にもどしました。".into(),
+            (Msg::TakebackButton, En) => "Take back".into(),
+            (Msg::TakebackButton, Ja) => "待った".into(),
+            (Msg::TakebackOff, En) => "Take-backs are not allowed here.".into(),
+            (Msg::TakebackOff, Ja) => "ここでは待ったはできません。".into(),
+            (Msg::NothingToTakeBack, En) => "You have no move to take back yet.".into(),
+            (Msg::NothingToTakeBack, Ja) => "まだ取り消せる手がありません。".into(),
             (Msg::HowAnimalsMove, En) => "How the animals move (the dots show the way)".into(),
             (Msg::HowAnimalsMove, Ja) => "どうぶつの動き方（点の向きに1マス）".into(),
             (Msg::Promotion, En) => "A chick on the far row becomes a hen".into(),
@@ -373,8 +399,12 @@ impl Msg<'_> {
                     .iter()
                     .map(|(k, r)| {
                         let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+                        let taken = match r.takebacks {
+                            0 => String::new(),
+                            n => format!(" ({})", plural(n, "take-back", "take-backs")),
+                        };
                         format!(
-                            "{}: {}, {}, {}",
+                            "{}: {}, {}, {}{taken}",
                             kind_name(*k, En),
                             plural(r.wins, "win", "wins"),
                             plural(r.losses, "loss", "losses"),
@@ -387,7 +417,10 @@ impl Msg<'_> {
             (Msg::Stats { human, records }, Ja) => {
                 let parts: Vec<String> = records
                     .iter()
-                    .map(|(k, r)| format!("{} {}勝{}敗{}分", kind_name(*k, Ja), r.wins, r.losses, r.draws))
+                    .map(|(k, r)| {
+                        let taken = if r.takebacks == 0 { String::new() } else { format!("（待った{}回）", r.takebacks) };
+                        format!("{} {}勝{}敗{}分{taken}", kind_name(*k, Ja), r.wins, r.losses, r.draws)
+                    })
                     .collect();
                 format!("<@{human}> さんの成績：{}", parts.join("、"))
             }
@@ -898,6 +931,10 @@ fn settings_text(settings: &Settings, lang: Lang) -> String {
                 (Ja, 0) => "待っている対局のお知らせ：**オフ**".into(),
                 (En, hours) => format!("A game waiting **{hours} hours** for a move reminds its player once"),
                 (Ja, hours) => format!("**{hours}時間**指されていない対局はお知らせします"),
+            },
+            Setting::Takeback => match lang {
+                En => format!("Take-backs (待った): **{}**", on_off(settings.takeback)),
+                Ja => format!("待った：**{}**", on_off(settings.takeback)),
             },
             Setting::IdleDays => match lang {
                 En => format!("Games waiting longer than **{} days** for a move are closed", settings.idle_days),

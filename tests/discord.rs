@@ -1979,3 +1979,88 @@ async fn english_boards_say_you_and_computer_and_japanese_boards_keep_the_seats(
     }
     bot.stop().await;
 }
+
+/// Issue 17 item 3: take-backs (待った). Off by default (refused, nothing changes, no button);
+/// where a manager allows them, the button under the board undoes the player's last move and
+/// the bot's reply, two presses at once undo once, only the player whose game it is may, and
+/// there must be a move to take back; `/play takeback` does the same, and `/play stats` counts
+/// every take-back.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_take_back_undoes_the_players_move_and_the_reply_once_and_only_where_allowed(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let takeback = |ctx: &Ctx| fixtures::slash(ctx, "play", "takeback", json!([]));
+    let button = |x: &Exchange| x.custom_ids().into_iter().find(|id| id.starts_with("tb:"));
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let moved = bot.standin.interact(play_move(&ctx, "f5")).await;
+    assert_eq!(button(&moved), None, "no button while take-backs are off:\n{moved}");
+    let after_move = bot.snapshot(&ctx).await;
+    assert_eq!((after_move.1, after_move.3), (2, 2));
+    let off = bot.standin.interact(takeback(&ctx)).await;
+    assert_refused(&off, "not allowed");
+    assert_eq!(bot.snapshot(&ctx).await, after_move, "nothing changed");
+
+    // Allowed for the server: a fresh board has the button.
+    let allowed = bot.standin.interact(settings(&ctx, "takeback", on(true), true)).await;
+    assert!(allowed.content().contains("take back"), "{}", allowed.content());
+    let shown = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
+    assert!(shown.content().contains("Take-backs (待った): **on**"), "{}", shown.content());
+    let board_x = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
+    let id = button(&board_x).unwrap_or_else(|| panic!("a Take back button:\n{board_x}"));
+    let board = bot.standin.message(board_x.message_id().unwrap()).unwrap();
+
+    // Not the player's game: refused, nothing changes.
+    let other = bot.standin.interact(fixtures::button_on(&ctx.with_user(OTHER_USER_ID), &id, &board)).await;
+    assert_refused(&other, &format!("<@{USER_ID}>"));
+    assert_eq!(bot.snapshot(&ctx).await, after_move);
+
+    // Two presses at once: one takes back (the player's f5 and the reply), the other is stale.
+    // Done: refused privately, or the new board posted and the old one's buttons taken off.
+    let done =
+        |x: &Exchange| x.answered() && (x.is_ephemeral() || x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal));
+    let (a, b) = tokio::join!(
+        bot.standin.interact_until(fixtures::button_on(&ctx, &id, &board), done),
+        bot.standin.interact_until(fixtures::button_on(&ctx, &id, &board), done),
+    );
+    let (applied, refused) = if a.is_ephemeral() { (b, a) } else { (a, b) };
+    assert!(applied.contents().join("\n").contains("Move taken back"), "{applied}");
+    assert_refused(&refused, "out of date");
+    let start = Game::new(GameKind::Reversi).encode();
+    let back = bot.snapshot(&ctx).await;
+    assert_eq!((back.0.as_str(), back.1, back.3), (start.as_str(), 0, 0), "back at the start, once");
+    let (_, values) = move_menu(&applied);
+    assert_eq!(values.len(), 4, "the start's moves are offered again");
+    assert_eq!(button(&applied), None, "nothing left to take back, so no button");
+
+    // Nothing to take back: refused, nothing changes.
+    let nothing = bot.standin.interact(takeback(&ctx)).await;
+    assert_refused(&nothing, "no move to take back");
+    assert_eq!(bot.snapshot(&ctx).await.1, 0);
+
+    // By command, in Japanese: two moves, one taken back.
+    let ja = Ctx::ja();
+    bot.standin.interact(play_move(&ja, "d3")).await;
+    let (_, values) = move_menu(&bot.standin.interact(fixtures::slash(&ja, "play", "board", json!([]))).await);
+    bot.standin.interact(play_move(&ja, &values[0])).await;
+    let four = bot.snapshot(&ctx).await;
+    assert_eq!(four.1, 4);
+    let undone = bot.standin.interact(takeback(&ja)).await;
+    assert!(!undone.is_ephemeral() && undone.content().contains("待った"), "{undone}");
+    board_image(&undone);
+    let two = bot.snapshot(&ctx).await;
+    assert_eq!((two.1, two.3), (2, 2));
+    let moves = bot.store.moves(bot.game(&ctx).await.unwrap().id).await.unwrap();
+    assert_eq!(moves[0].notation, "d3", "the first move stays");
+
+    // The stats count both take-backs.
+    let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
+    assert!(stats.content().contains("reversi: 0 wins, 0 losses, 0 draws (2 take-backs)"), "{}", stats.content());
+    let stats_ja = bot.standin.interact(fixtures::slash(&ja, "play", "stats", json!([]))).await;
+    assert!(stats_ja.content().contains("（待った2回）"), "{}", stats_ja.content());
+    // Turned off again, the button's board is refused too.
+    bot.standin.interact(settings(&ctx, "takeback", on(false), true)).await;
+    let late = bot.standin.interact(takeback(&ctx)).await;
+    assert_refused(&late, "not allowed");
+    assert_eq!(bot.snapshot(&ctx).await.1, 2);
+    bot.stop().await;
+}

@@ -10,6 +10,7 @@ mod help;
 mod menus;
 mod reminders;
 mod reply;
+mod takeback;
 
 use anyhow::Context as _;
 use serenity::all::{Client, ClientBuilder, GatewayIntents, Http, HttpBuilder};
