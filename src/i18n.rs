@@ -152,6 +152,13 @@ pub enum Msg<'a> {
     Replay,
     /// The bot's seat as the board images name it.
     Computer,
+    /// A board image's turn line: whose move it is (`None`: the game is over). Knowing the
+    /// player's seat (`human`), English speaks to the child ("Your move"); Japanese keeps the
+    /// seats' names, as Japanese boards always do.
+    BoardTurn { kind: GameKind, to_move: Option<Side>, human: Option<Side> },
+    /// A seat's caption on a board image (a hand tray, a pill without a name); with the
+    /// player's seat known, "You" and "Computer" in English.
+    BoardSeat { kind: GameKind, side: Side, human: Option<Side> },
     /// A game has waited a while for the player's move; `link` is its board (`None`: a fresh
     /// board comes with the message).
     Reminder { human: u64, kind: GameKind, link: Option<&'a str> },
@@ -163,6 +170,23 @@ pub enum Msg<'a> {
     RemindersSet { hours: u32 },
     /// HTTP mode: a request that was already answered came again.
     AlreadyHandled,
+    /// Take-backs were allowed or not (`/settings takeback`).
+    TakebackSet { on: bool },
+    /// The board after a take-back.
+    TookBack,
+    /// The Take back button under a board.
+    TakebackButton,
+    /// A take-back where they are not allowed.
+    TakebackOff,
+    /// A take-back before the player has moved.
+    NothingToTakeBack,
+    /// `/play help`: the rules of both games and how to tap; the levels only with the
+    /// commentary on (else no word of them, as everywhere).
+    Help { commentary: bool },
+    /// Title of the picture of how the animals move.
+    HowAnimalsMove,
+    /// The picture's last panel: a chick reaching the far row becomes a hen.
+    Promotion,
 }
 
 impl Msg<'_> {
@@ -337,14 +361,50 @@ impl Msg<'_> {
             (Msg::Replay, Ja) => "🎞️ 対局をふりかえり（一手ずつ再生）".into(),
             (Msg::Computer, En) => "Computer".into(),
             (Msg::Computer, Ja) => "コンピューター".into(),
+            (Msg::BoardTurn { to_move: None, .. }, En) => "Game over".into(),
+            (Msg::BoardTurn { to_move: None, .. }, Ja) => "終局".into(),
+            (Msg::BoardTurn { to_move: Some(side), human: Some(human), .. }, En) if side == human => "Your move".into(),
+            (Msg::BoardTurn { to_move: Some(_), human: Some(_), .. }, En) => "Computer's move".into(),
+            (Msg::BoardTurn { kind, to_move: Some(side), human: None }, En) => {
+                format!("{} to move", side_name(*kind, *side, En))
+            }
+            (Msg::BoardTurn { kind, to_move: Some(side), .. }, Ja) => format!("{}の番", side_name(*kind, *side, Ja)),
+            (Msg::BoardSeat { side, human: Some(human), .. }, En) if side == human => "You".into(),
+            (Msg::BoardSeat { human: Some(_), .. }, En) => Msg::Computer.text(En),
+            (Msg::BoardSeat { kind, side, .. }, lang) => side_name(*kind, *side, lang).into(),
             (Msg::Comment(c), lang) => comment_text(c, lang),
+            (Msg::Help { commentary }, lang) => help_text(*commentary, lang),
+            (Msg::TakebackSet { on: true }, En) => {
+                "Players may now **take back** their last move (待った) with the ↩ button under the board or `/play takeback`; `/play stats` counts them.".into()
+            }
+            (Msg::TakebackSet { on: false }, En) => "Take-backs are **off**: a move stands once played.".into(),
+            (Msg::TakebackSet { on: true }, Ja) => {
+                "**待った**をオンにしました。盤面の下の ↩ ボタンか `/play takeback` で直前の自分の手を取り消せます（回数は `/play stats` に出ます）。".into()
+            }
+            (Msg::TakebackSet { on: false }, Ja) => "**待った**をオフにしました。指した手は取り消せません。".into(),
+            (Msg::TookBack, En) => "↩ Move taken back: the board is as it was before your last move.".into(),
+            (Msg::TookBack, Ja) => "↩ 待った！あなたの直前の手の前にもどしました。".into(),
+            (Msg::TakebackButton, En) => "Take back".into(),
+            (Msg::TakebackButton, Ja) => "待った".into(),
+            (Msg::TakebackOff, En) => "Take-backs are not allowed here.".into(),
+            (Msg::TakebackOff, Ja) => "ここでは待ったはできません。".into(),
+            (Msg::NothingToTakeBack, En) => "You have no move to take back yet.".into(),
+            (Msg::NothingToTakeBack, Ja) => "まだ取り消せる手がありません。".into(),
+            (Msg::HowAnimalsMove, En) => "How the animals move (the dots show the way)".into(),
+            (Msg::HowAnimalsMove, Ja) => "どうぶつの動き方（点の向きに1マス）".into(),
+            (Msg::Promotion, En) => "A chick on the far row becomes a hen".into(),
+            (Msg::Promotion, Ja) => "ひよこは奥の段でニワトリに".into(),
             (Msg::Stats { human, records }, En) => {
                 let parts: Vec<String> = records
                     .iter()
                     .map(|(k, r)| {
                         let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+                        let taken = match r.takebacks {
+                            0 => String::new(),
+                            n => format!(" ({})", plural(n, "take-back", "take-backs")),
+                        };
                         format!(
-                            "{}: {}, {}, {}",
+                            "{}: {}, {}, {}{taken}",
                             kind_name(*k, En),
                             plural(r.wins, "win", "wins"),
                             plural(r.losses, "loss", "losses"),
@@ -357,7 +417,10 @@ impl Msg<'_> {
             (Msg::Stats { human, records }, Ja) => {
                 let parts: Vec<String> = records
                     .iter()
-                    .map(|(k, r)| format!("{} {}勝{}敗{}分", kind_name(*k, Ja), r.wins, r.losses, r.draws))
+                    .map(|(k, r)| {
+                        let taken = if r.takebacks == 0 { String::new() } else { format!("（待った{}回）", r.takebacks) };
+                        format!("{} {}勝{}敗{}分{taken}", kind_name(*k, Ja), r.wins, r.losses, r.draws)
+                    })
                     .collect();
                 format!("<@{human}> さんの成績：{}", parts.join("、"))
             }
@@ -615,6 +678,103 @@ fn comment_text(c: &Commentary, lang: Lang) -> String {
     }
 }
 
+/// `/play help` (see [`Msg::Help`]); well under Discord's 2,000 characters in both languages.
+fn help_text(commentary: bool, lang: Lang) -> String {
+    let mut parts: Vec<String> = match lang {
+        Lang::En => vec![
+            "**How to play**".into(),
+            "**Reversi** (8×8): put a disc so that a line of the computer's discs lies between it and one of \
+             yours; they all turn to your colour. Black starts. If you cannot put a disc anywhere, you pass. \
+             When neither side can, whoever has more discs wins."
+                .into(),
+            "**Doubutsu shogi** (3×4): you sit at the bottom and move first. Each animal steps one square \
+             the ways its dots show (see the picture). Step onto an animal to take it: it joins your hand, \
+             and on a later turn you may drop it on any empty square instead of moving. A chick that reaches \
+             the far row becomes a hen. Take the lion to win, or walk your lion onto the far row where it \
+             cannot be taken (a *try*). The same position three times is a draw."
+                .into(),
+            "**Tapping**: under each board, open the menu and tap your move. `d3 (flips 2)` puts a disc on \
+             d3; `🐥 B3 → B2 (takes 🐥)` moves your chick from B3 to B2; `Drop 🐘 on B2` puts the elephant \
+             from your hand on B2. Letters name the columns and numbers the rows, as written around the \
+             board. `/play move` works too, `/play board` shows the board again, and **Resign** asks \
+             before it gives up."
+                .into(),
+        ],
+        Lang::Ja => vec![
+            "**遊び方**".into(),
+            "**リバーシ**（8×8）：相手の石を自分の石ではさむように置くと、はさんだ石がぜんぶ自分の色になります。\
+             黒が先に打ちます。打てる場所がなければパス。どちらも打てなくなったら、石の多いほうの勝ちです。"
+                .into(),
+            "**どうぶつしょうぎ**（3×4）：あなたは下側で、先に指します。どうぶつは、こまの点の向きに1マス動けます\
+             （絵を見てね）。相手のこまのマスに動くと取れて、持ち駒になります。持ち駒は、動かすかわりに空いている\
+             マスに打てます。ひよこは奥の段に着くとニワトリになります。ライオンを取るか、自分のライオンが取られずに\
+             奥の段に着けば（トライ）勝ち。同じ局面が3回あらわれたら引き分けです。"
+                .into(),
+            "**タップで指す**：盤面の下のメニューを開いて、手をタップします。`d3（2枚返す）` は d3 に石を置く手、\
+             `🐥 B3 → B2（🐥を取る）` はひよこを B3 から B2 へ動かす手、`🐘をB2に打つ` は持ち駒のゾウを B2 に\
+             打つ手です。アルファベットが列、数字が行で、盤のまわりに書いてあります。`/play move` でも指せます。\
+             `/play board` で盤面をもう一度表示、**投了**ボタンは確かめてから投了します。"
+                .into(),
+        ],
+    };
+    if commentary {
+        let levels = |kind: GameKind, what: &dyn Fn(Level) -> &'static str| {
+            let list: Vec<String> =
+                Level::for_kind(kind).iter().map(|&l| format!("**{}** {}", level_name(l, lang), what(l))).collect();
+            match lang {
+                Lang::En => format!("{}: {}", kind_name(kind, lang), list.join("; ")),
+                Lang::Ja => format!("{}：{}", kind_name(kind, lang), list.join("、")),
+            }
+        };
+        let meaning = |l: Level| match (l, lang) {
+            (Level::Standard, Lang::En) => "— a close game you usually win by a few discs",
+            (Level::Standard, Lang::Ja) => "…数枚差で勝てることの多い接戦",
+            (Level::Highest, Lang::En) => "— you win by a lot",
+            (Level::Highest, Lang::Ja) => "…大差で勝てる",
+            (Level::None, Lang::En) => "— the computer plays to win",
+            (Level::None, Lang::Ja) => "…コンピューターが本気で勝ちにくる",
+            (Level::Settai, Lang::En) => "— answers a good move with a good one and a slip with a slip: always close",
+            (Level::Settai, Lang::Ja) => "…よい手にはよい手、ゆるい手にはゆるい手で応える、いつもいい勝負",
+            (Level::Strongest, Lang::En) => "— perfect play",
+            (Level::Strongest, Lang::Ja) => "…完全に読み切った手",
+            (Level::Weakest, Lang::En) => "— plays at random, but never misses a win in one",
+            (Level::Weakest, Lang::Ja) => "…でたらめに指すが、一手で勝てる手は逃さない",
+        };
+        let (title, how) = match lang {
+            Lang::En => (
+                "**Levels** (server managers choose them with `/settings level`)",
+                "The commentary after each move says how good it was.",
+            ),
+            Lang::Ja => (
+                "**レベル**（サーバー管理者が `/settings level` で選びます）",
+                "毎手のあとの解説で、その手の良さがわかります。",
+            ),
+        };
+        parts.push(format!(
+            "{title}\n{}\n{}\n{how}",
+            levels(GameKind::Reversi, &meaning),
+            levels(GameKind::Doubutsu, &meaning)
+        ));
+    }
+    parts.join("\n\n")
+}
+
+/// An animal's name under its picture in `/play help`.
+pub fn animal_name(role: Role, lang: Lang) -> &'static str {
+    match (role, lang) {
+        (Role::Lion, Lang::En) => "Lion",
+        (Role::Lion, Lang::Ja) => "ライオン",
+        (Role::Giraffe, Lang::En) => "Giraffe",
+        (Role::Giraffe, Lang::Ja) => "キリン",
+        (Role::Elephant, Lang::En) => "Elephant",
+        (Role::Elephant, Lang::Ja) => "ゾウ",
+        (Role::Chick, Lang::En) => "Chick",
+        (Role::Chick, Lang::Ja) => "ひよこ",
+        (Role::Hen, Lang::En) => "Hen",
+        (Role::Hen, Lang::Ja) => "ニワトリ",
+    }
+}
+
 /// The game's name.
 pub fn kind_name(kind: GameKind, lang: Lang) -> &'static str {
     match (kind, lang) {
@@ -771,6 +931,10 @@ fn settings_text(settings: &Settings, lang: Lang) -> String {
                 (Ja, 0) => "待っている対局のお知らせ：**オフ**".into(),
                 (En, hours) => format!("A game waiting **{hours} hours** for a move reminds its player once"),
                 (Ja, hours) => format!("**{hours}時間**指されていない対局はお知らせします"),
+            },
+            Setting::Takeback => match lang {
+                En => format!("Take-backs (待った): **{}**", on_off(settings.takeback)),
+                Ja => format!("待った：**{}**", on_off(settings.takeback)),
             },
             Setting::IdleDays => match lang {
                 En => format!("Games waiting longer than **{} days** for a move are closed", settings.idle_days),

@@ -63,6 +63,12 @@ pub enum PlayError {
     /// closed and a new one can be started.
     #[error("the stored game was corrupt and has been closed")]
     Corrupt,
+    /// Take-backs are not allowed where the game is played.
+    #[error("take-backs are off here")]
+    TakebackOff,
+    /// The player has made no move that could be taken back.
+    #[error("nothing to take back")]
+    NothingToTakeBack,
     /// An opponent was chosen where players may not choose (a stale picker, or a forged one).
     #[error("players cannot choose the opponent here")]
     NoLevelChoice,
@@ -396,6 +402,62 @@ impl Service {
             return Err(PlayError::NotYourGame { owner: record.human_id });
         }
         Ok(self.store.end_game(&record, GameStatus::Resigned, GameResult::Bot).await?)
+    }
+
+    /// Takes back the player's last move and the bot's reply to it (待った) where the settings
+    /// allow it: only the player who started the game, on their turn. `expected` is the (game
+    /// id, ply) of the board whose button was pressed: a second press of that board finds the
+    /// game moved on and is [`PlayError::Stale`], so two presses take back once. Returns the
+    /// game as now stored and its last move (to mark on the board).
+    pub async fn take_back(
+        &self,
+        seat: &Seat,
+        expected: Option<(i64, u32)>,
+    ) -> Result<(GameRecord, Option<PlayedMove>), PlayError> {
+        let record = self.current(seat.channel_id).await.map_err(|e| match (e, expected) {
+            (PlayError::NoGame, Some(_)) => PlayError::Stale,
+            (e, _) => e,
+        })?;
+        if let Some((id, ply)) = expected {
+            if record.id != id || record.ply != ply {
+                return Err(PlayError::Stale);
+            }
+        }
+        if record.human_id != seat.user_id {
+            return Err(PlayError::NotYourGame { owner: record.human_id });
+        }
+        if !self.settings(&record.place()).await?.takeback {
+            return Err(PlayError::TakebackOff);
+        }
+        if !record.human_to_move() {
+            return Err(PlayError::NotYourTurn);
+        }
+        let (history, _) = self.replayed(&record).await?;
+        let moves = self.store.moves(record.id).await?;
+        // A take-back racing this one changed the game since it was read (the replay reads it
+        // afresh then): this request is out of date, whatever the new state allows.
+        if history.len() != record.ply as usize || moves.len() != record.ply as usize {
+            return Err(PlayError::Stale);
+        }
+        // Back to just before the player's own last choice (forced passes have no player).
+        let Some(back_to) = moves.iter().rposition(|m| !m.by_bot && m.user_id.is_some()) else {
+            return Err(PlayError::NothingToTakeBack);
+        };
+        let mut game = record.game.initial();
+        let mut last = None;
+        for (mv, stored) in history.iter().zip(&moves).take(back_to) {
+            let (next, notation) = game.play(mv).map_err(|e| {
+                PlayError::Store(StoreError::Corrupt { game_id: record.id, reason: format!("ply {}: {e}", stored.ply) })
+            })?;
+            last = Some(PlayedMove { before: game, notation, by_bot: stored.by_bot });
+            game = next;
+        }
+        // A press racing another finds the game taken back already: its board is out of date.
+        let updated = self.store.take_back(&record, back_to as u32, &game).await.map_err(|e| match e {
+            StoreError::Conflict => PlayError::Stale,
+            e => e.into(),
+        })?;
+        Ok((updated, last))
     }
 
     /// Legal moves for the human in the channel's game (empty when there is none or it is not

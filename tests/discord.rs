@@ -187,7 +187,7 @@ async fn the_play_command_is_registered_with_japanese_names(pool: PgPool) {
     let commands = bot.standin.registered_commands().await;
     let play = commands.iter().find(|c| c["name"] == "play").expect("/play is registered");
     let subs: Vec<&str> = play["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
-    for wanted in ["reversi", "doubutsu", "move", "board", "resign", "stats"] {
+    for wanted in ["reversi", "doubutsu", "move", "board", "resign", "stats", "help"] {
         assert!(subs.contains(&wanted), "missing /play {wanted}: {subs:?}");
     }
     assert!(play["description_localizations"]["ja"].is_string());
@@ -1360,6 +1360,9 @@ async fn readme_screenshots_are_drawn_from_real_replies(pool: PgPool) {
     shots.push(("opponent-picker-en", card(&offer, &names, true), 0));
     let shown = bot.standin.interact(settings(&family, "show", json!([]), true)).await;
     shots.push(("settings-show-en", card(&shown, &names, false), 0));
+    let help = bot.standin.interact(fixtures::slash(&family, "play", "help", json!([]))).await;
+    assert!(help.is_ephemeral() && help.file("animals.png").is_some(), "{help}");
+    shots.push(("help-en", card(&help, &names, false), 1));
 
     // The end of the first game: result, replay and the chart of how it went.
     let (over, _) = tap_to_the_end(&bot, &mika, start).await;
@@ -1900,4 +1903,164 @@ async fn a_deleted_board_is_recovered_by_play_board_and_by_a_reminder(pool: PgPo
     let refused: Vec<_> = bot.standin.all_calls().into_iter().filter(|c| !c.ok()).collect();
     assert!(refused.iter().all(|c| [stripped(first), stripped(third)].iter().any(|s| s(c))), "{refused:?}");
     assert_eq!(refused.len(), 2, "{refused:?}");
+}
+
+/// Issue 17 item 4: `/play help` tells privately, in the player's language, the rules of both
+/// games and how to tap, with the picture of how the animals move; what the levels mean only
+/// when the commentary is on; and it leaves a game in the channel as it was.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commentary_on(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let help = |ctx: &Ctx| fixtures::slash(ctx, "play", "help", json!([]));
+    let (en, ja) = (Ctx::en(), Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID));
+    // In the middle of a game: the help changes nothing of it.
+    let started = bot.standin.interact(play_reversi(&en)).await;
+    let before = bot.snapshot(&en).await;
+
+    let told = bot.standin.interact(help(&en)).await;
+    assert!(told.is_ephemeral() && told.answered(), "{told}");
+    for words in ["**Reversi**", "**Doubutsu shogi**", "a hen", "*try*", "`d3 (flips 2)`", "B3 → B2", "Drop 🐘 on B2"]
+    {
+        assert!(told.content().contains(words), "no {words:?} in {}", told.content());
+    }
+    assert!(told.content().chars().count() < 2000, "Discord's limit");
+    assert_no_hidden_word("/play help", &told.content());
+    let picture = image::load_from_memory(told.file("animals.png").unwrap_or_else(|| panic!("no picture:\n{told}")))
+        .expect("a valid PNG")
+        .to_rgb8();
+    assert_eq!(picture, settai::render::help::animals_image(settai::i18n::Lang::En));
+    assert_eq!(bot.snapshot(&en).await, before, "the game is as it was");
+    assert_eq!(move_menu(&started).1.len(), 4);
+
+    let japanese = bot.standin.interact(help(&ja)).await;
+    assert!(japanese.is_ephemeral(), "{japanese}");
+    for words in ["**リバーシ**", "**どうぶつしょうぎ**", "ニワトリ", "トライ", "🐘をB2に打つ", "投了"]
+    {
+        assert!(japanese.content().contains(words), "no {words:?} in {}", japanese.content());
+    }
+    assert_no_hidden_word("/play help (ja)", &japanese.content());
+    let picture_ja = image::load_from_memory(japanese.file("animals.png").expect("a picture")).unwrap().to_rgb8();
+    assert_ne!(picture_ja, picture, "the picture's words follow the language");
+
+    // With the commentary on, the levels are named and explained, in each language.
+    bot.standin.interact(settings(&en, "commentary", on(true), true)).await;
+    let levels = bot.standin.interact(help(&en)).await.content();
+    for words in
+        ["**Levels**", "**standard**", "**no mercy**", "**settai (hospitable)**", "**weakest**", "`/settings level`"]
+    {
+        assert!(levels.contains(words), "no {words:?} in {levels}");
+    }
+    let levels_ja = bot.standin.interact(help(&ja)).await.content();
+    for words in ["**レベル**", "**標準**", "**忖度無し**", "**接待**", "**雑魚**"] {
+        assert!(levels_ja.contains(words), "no {words:?} in {levels_ja}");
+    }
+    assert!(levels.chars().count() < 2000 && levels_ja.chars().count() < 2000, "Discord's limit");
+    bot.stop().await;
+}
+
+/// Issue 17 item 3: English boards speak to the child ("Your move", "You" and "Computer" over
+/// the hands) where they said "Sente"/"Gote"; Japanese boards keep 先手/後手, pixel for pixel.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn english_boards_say_you_and_computer_and_japanese_boards_keep_the_seats(pool: PgPool) {
+    use settai::i18n::{Lang, Msg};
+    use settai::render::{game_image, Names};
+    let bot = Bot::start(pool).await;
+    bot.standin.interact(settings(&Ctx::en(), "level", level_options("doubutsu", "weakest"), true)).await;
+    let ja = Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID).with_nick("Mika");
+    for (ctx, lang) in [(Ctx::en().with_nick("Mika"), Lang::En), (ja, Lang::Ja)] {
+        let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
+        let shown = board_image(&started).to_rgb8();
+        let game = bot.game(&ctx).await.expect("a game").game;
+        let names = Names::new("Mika", Msg::Computer.text(lang));
+        let spoken = game_image(&game, None, lang, None, &names.clone().with_human(Side::First));
+        assert_eq!(shown, spoken, "{lang:?}: the board is drawn for the player's seat");
+        let outside = game_image(&game, None, lang, None, &names);
+        assert_eq!(shown == outside, lang == Lang::Ja, "{lang:?}: only English boards change their words");
+    }
+    bot.stop().await;
+}
+
+/// Issue 17 item 3: take-backs (待った). Off by default (refused, nothing changes, no button);
+/// where a manager allows them, the button under the board undoes the player's last move and
+/// the bot's reply, two presses at once undo once, only the player whose game it is may, and
+/// there must be a move to take back; `/play takeback` does the same, and `/play stats` counts
+/// every take-back.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_take_back_undoes_the_players_move_and_the_reply_once_and_only_where_allowed(pool: PgPool) {
+    let bot = Bot::start(pool).await;
+    let ctx = Ctx::en();
+    let takeback = |ctx: &Ctx| fixtures::slash(ctx, "play", "takeback", json!([]));
+    let button = |x: &Exchange| x.custom_ids().into_iter().find(|id| id.starts_with("tb:"));
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let moved = bot.standin.interact(play_move(&ctx, "f5")).await;
+    assert_eq!(button(&moved), None, "no button while take-backs are off:\n{moved}");
+    let after_move = bot.snapshot(&ctx).await;
+    assert_eq!((after_move.1, after_move.3), (2, 2));
+    let off = bot.standin.interact(takeback(&ctx)).await;
+    assert_refused(&off, "not allowed");
+    assert_eq!(bot.snapshot(&ctx).await, after_move, "nothing changed");
+
+    // Allowed for the server: a fresh board has the button.
+    let allowed = bot.standin.interact(settings(&ctx, "takeback", on(true), true)).await;
+    assert!(allowed.content().contains("take back"), "{}", allowed.content());
+    let shown = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
+    assert!(shown.content().contains("Take-backs (待った): **on**"), "{}", shown.content());
+    let board_x = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
+    let id = button(&board_x).unwrap_or_else(|| panic!("a Take back button:\n{board_x}"));
+    let board = bot.standin.message(board_x.message_id().unwrap()).unwrap();
+
+    // Not the player's game: refused, nothing changes.
+    let other = bot.standin.interact(fixtures::button_on(&ctx.with_user(OTHER_USER_ID), &id, &board)).await;
+    assert_refused(&other, &format!("<@{USER_ID}>"));
+    assert_eq!(bot.snapshot(&ctx).await, after_move);
+
+    // Two presses at once: one takes back (the player's f5 and the reply), the other is stale.
+    // Done: refused privately, or the new board posted and the old one's buttons taken off.
+    let done =
+        |x: &Exchange| x.answered() && (x.is_ephemeral() || x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal));
+    let (a, b) = tokio::join!(
+        bot.standin.interact_until(fixtures::button_on(&ctx, &id, &board), done),
+        bot.standin.interact_until(fixtures::button_on(&ctx, &id, &board), done),
+    );
+    let (applied, refused) = if a.is_ephemeral() { (b, a) } else { (a, b) };
+    assert!(applied.contents().join("\n").contains("Move taken back"), "{applied}");
+    assert_refused(&refused, "out of date");
+    let start = Game::new(GameKind::Reversi).encode();
+    let back = bot.snapshot(&ctx).await;
+    assert_eq!((back.0.as_str(), back.1, back.3), (start.as_str(), 0, 0), "back at the start, once");
+    let (_, values) = move_menu(&applied);
+    assert_eq!(values.len(), 4, "the start's moves are offered again");
+    assert_eq!(button(&applied), None, "nothing left to take back, so no button");
+
+    // Nothing to take back: refused, nothing changes.
+    let nothing = bot.standin.interact(takeback(&ctx)).await;
+    assert_refused(&nothing, "no move to take back");
+    assert_eq!(bot.snapshot(&ctx).await.1, 0);
+
+    // By command, in Japanese: two moves, one taken back.
+    let ja = Ctx::ja();
+    bot.standin.interact(play_move(&ja, "d3")).await;
+    let (_, values) = move_menu(&bot.standin.interact(fixtures::slash(&ja, "play", "board", json!([]))).await);
+    bot.standin.interact(play_move(&ja, &values[0])).await;
+    let four = bot.snapshot(&ctx).await;
+    assert_eq!(four.1, 4);
+    let undone = bot.standin.interact(takeback(&ja)).await;
+    assert!(!undone.is_ephemeral() && undone.content().contains("待った"), "{undone}");
+    board_image(&undone);
+    let two = bot.snapshot(&ctx).await;
+    assert_eq!((two.1, two.3), (2, 2));
+    let moves = bot.store.moves(bot.game(&ctx).await.unwrap().id).await.unwrap();
+    assert_eq!(moves[0].notation, "d3", "the first move stays");
+
+    // The stats count both take-backs.
+    let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
+    assert!(stats.content().contains("reversi: 0 wins, 0 losses, 0 draws (2 take-backs)"), "{}", stats.content());
+    let stats_ja = bot.standin.interact(fixtures::slash(&ja, "play", "stats", json!([]))).await;
+    assert!(stats_ja.content().contains("（待った2回）"), "{}", stats_ja.content());
+    // Turned off again, the button's board is refused too.
+    bot.standin.interact(settings(&ctx, "takeback", on(false), true)).await;
+    let late = bot.standin.interact(takeback(&ctx)).await;
+    assert_refused(&late, "not allowed");
+    assert_eq!(bot.snapshot(&ctx).await.1, 2);
+    bot.stop().await;
 }

@@ -64,7 +64,7 @@ fn doubutsu_game(
 /// The seats of the samples: a child against the computer, named in `lang`.
 fn names(lang: Lang) -> render::Names {
     let child = if lang == Lang::Ja { "はると" } else { "Mika" };
-    render::Names::new(child, Msg::Computer.text(lang))
+    render::Names::new(child, Msg::Computer.text(lang)).with_human(Side::First)
 }
 
 /// The board after `moves[..n]` from `start`, with its last move marked and, at the end, the

@@ -49,6 +49,14 @@ pub fn play_command() -> CreateCommand {
                 .description_localized("ja", "このサーバーでのあなたの成績"),
         )
         .add_option(
+            option(CommandOptionType::SubCommand, "takeback", "Take back your last move (where the server allows it)")
+                .description_localized("ja", "待った：直前の自分の手を取り消す（サーバーが許可しているとき）"),
+        )
+        .add_option(
+            option(CommandOptionType::SubCommand, "help", "How to play both games, and how to tap your moves")
+                .description_localized("ja", "2つのゲームの遊び方と、タップでの指し方"),
+        )
+        .add_option(
             option(CommandOptionType::SubCommand, "remind", "Reminders when a game waits for your move")
                 .description_localized("ja", "対局があなたの番で待っているときのお知らせ")
                 .add_sub_option(on_off()),
@@ -129,6 +137,11 @@ pub fn settings_command() -> CreateCommand {
                 .add_sub_option(on_off()),
         ))
         .add_option(setting(
+            option(CommandOptionType::SubCommand, "takeback", "Let players take back their last move (off by default)")
+                .description_localized("ja", "待った：直前の手を取り消せるようにする（初期設定はオフ）")
+                .add_sub_option(on_off()),
+        ))
+        .add_option(setting(
             option(CommandOptionType::SubCommand, "team", "Family team mode: anyone in the channel may move")
                 .description_localized("ja", "家族チーム：チャンネルの誰でも指せる")
                 .add_sub_option(on_off()),
@@ -181,6 +194,8 @@ fn ja_name(kind: Option<CommandOptionType>, name: &str) -> Option<&'static str> 
         (true, "resign") => "投了",
         (true, "stats") => "成績",
         (true, "remind") => "お知らせ",
+        (true, "help") => "遊び方",
+        (true, "takeback") => "待った",
         (true, "reminders") => "お知らせ",
         (false, "hours") => "時間",
         (true, "show") => "表示",

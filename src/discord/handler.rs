@@ -145,7 +145,7 @@ pub fn responder_for(http: Arc<Http>, interaction: &Interaction) -> Option<Respo
 }
 
 /// Where a request failed, which decides how the player hears of it.
-enum Failure {
+pub(super) enum Failure {
     /// Refused before the request changed anything: a private message.
     Refused(PlayError),
     /// Failed after the move was accepted: a private follow-up.
@@ -244,7 +244,8 @@ impl Bot {
         };
         let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
         // Nothing is stored where the game could not be shown.
-        if cmd.data.name == "play" && name != "stats" && name != "remind" {
+        // Private answers need no permission of the channel's.
+        if cmd.data.name == "play" && !matches!(name, "stats" | "remind" | "help") {
             let needed = missing_permissions(cmd.app_permissions, seat.parent_id.is_some());
             if !needed.is_empty() {
                 return self.refuse_missing(responder, &needed, lang).await;
@@ -268,6 +269,14 @@ impl Bot {
             "resign" => self.resign(responder, seat, &settings, lang).await,
             "stats" => self.stats(responder, seat, lang).await,
             "remind" => self.remind_me(responder, &seat, option("on").and_then(|v| v.parse().ok()), lang).await,
+            "takeback" => self.take_back(responder, seat, &settings, None, lang).await,
+            "help" => {
+                let commentary = settings.commentary;
+                let reply = tokio::task::spawn_blocking(move || super::help::help_reply(commentary, lang))
+                    .await
+                    .expect("the help picture is drawn without panicking");
+                responder.answer(reply).await.map_err(Failure::from)
+            }
             other => {
                 tracing::warn!(subcommand = other, "unknown subcommand");
                 Ok(())
@@ -304,7 +313,12 @@ impl Bot {
             }
             (None, ComponentInteractionDataKind::Button) => match ResignButton::parse(&c.data.custom_id) {
                 Some(button) => self.resign_button(responder, seat, &settings, button, lang).await,
-                None => Err(Failure::Refused(PlayError::Stale)),
+                None => match TakebackButton::parse(&c.data.custom_id) {
+                    Some(b) => {
+                        self.take_back(responder, seat, &settings, Some((b.game_id, b.ply, c.message.id)), lang).await
+                    }
+                    None => Err(Failure::Refused(PlayError::Stale)),
+                },
             },
             _ => Err(Failure::Refused(PlayError::Stale)),
         };
@@ -374,6 +388,7 @@ impl Bot {
             "commentary" => on().map(Change::Commentary),
             "team" => on().map(Change::TeamPlay),
             "choice" => on().map(Change::LevelChoice),
+            "takeback" => on().map(Change::Takeback),
             "language" => match value {
                 Some("auto") => Some(Change::Language(None)),
                 Some("en") => Some(Change::Language(Some(Lang::En))),
@@ -405,6 +420,7 @@ impl Bot {
             Change::Language(language) => Msg::LanguageSet { language }.text(lang),
             Change::LevelChoice(on) => Msg::ChoiceSet { on }.text(lang),
             Change::ReminderHours(hours) => Msg::RemindersSet { hours }.text(lang),
+            Change::Takeback(on) => Msg::TakebackSet { on }.text(lang),
         };
         if scope == Scope::Channel {
             text = format!("{text} {}", Msg::ForThisChannel.text(lang));
@@ -469,11 +485,11 @@ impl Bot {
             let channel = ChannelId::new(record.channel_id);
             let settings = self.service.settings(&record.place()).await.ok();
             let lang = lang_of(settings.as_ref(), "");
-            let commentary = settings.is_some_and(|s| s.commentary);
+            let settings = settings.unwrap_or_default();
             let posted = match self.service.bot_reply(record).await {
                 Ok(turn) => {
                     let lines = narrate(&turn.moves, lang);
-                    let board = self.board(&turn.record, turn.last_move(), lines, commentary, lang).await;
+                    let board = self.board(&turn.record, turn.last_move(), lines, &settings, lang).await;
                     match channel.send_message(http, board.channel_message()).await {
                         Ok(posted) => {
                             self.board_posted(http, &turn.record, posted.id, None).await;
@@ -492,15 +508,17 @@ impl Bot {
     }
 
     /// The board message for `record`, rendered on the blocking pool; a finished game also gets
-    /// its replay and, with `commentary` on, its chart and summary.
+    /// its replay and, with the commentary on, its chart and summary; where take-backs are
+    /// allowed, a game on gets the button.
     pub(super) async fn board(
         &self,
         record: &GameRecord,
         last: Option<&PlayedMove>,
         lines: Vec<String>,
-        commentary: bool,
+        settings: &Settings,
         lang: Lang,
     ) -> Reply {
+        let (commentary, takeback) = (settings.commentary, settings.takeback);
         let review = if record.status == GameStatus::Active {
             None
         } else {
@@ -516,7 +534,7 @@ impl Bot {
             }
         };
         let (record, last) = (record.clone(), last.cloned());
-        tokio::task::spawn_blocking(move || board_reply(&record, last.as_ref(), lines, review, lang))
+        tokio::task::spawn_blocking(move || board_reply(&record, last.as_ref(), lines, review, takeback, lang))
             .await
             .expect("board rendering panicked")
     }
@@ -615,7 +633,7 @@ impl Bot {
         let reply = self.service.bot_reply(record).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side }.text(lang)];
         lines.extend(narrate(&reply.moves, lang));
-        let board = self.board(&reply.record, reply.last_move(), lines, settings.commentary, lang).await;
+        let board = self.board(&reply.record, reply.last_move(), lines, settings, lang).await;
         Ok((board, reply.record))
     }
 
@@ -648,19 +666,30 @@ impl Bot {
             // Right under the player's own move.
             lines.insert(1.min(lines.len()), Msg::Comment(c).text(lang));
         }
-        let board = self.board(&turn.record, turn.last_move(), lines, settings.commentary, lang).await;
+        let board = self.board(&turn.record, turn.last_move(), lines, settings, lang).await;
+        self.post_new_board(responder, board, &turn.record, tapped.map(|(_, _, m)| m)).await
+    }
+
+    /// Posts the board of a changed game. From a component, a new message (it keeps a readable
+    /// history and notifies the player) goes first: the old board losing its menu (so it cannot
+    /// be tapped again) is best effort, and a failed edit (the message was deleted) must not
+    /// hide the stored change.
+    pub(super) async fn post_new_board(
+        &self,
+        responder: &Responder,
+        board: Reply,
+        record: &GameRecord,
+        tapped: Option<MessageId>,
+    ) -> Result<(), Failure> {
         if responder.is_component() {
-            // A new message per move keeps a readable history and notifies the player. It goes
-            // first: the old board losing its menu (so it cannot be tapped again) is best effort,
-            // and a failed edit (the message was deleted) must not hide the stored move.
             let posted = responder.follow_up_posted(board.follow_up()).await?;
             let strip = EditInteractionResponse::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));
             if let Err(e) = responder.edit(strip).await {
-                tracing::warn!(error = %e, game = turn.record.id, "could not take the menu off the old board");
+                tracing::warn!(error = %e, game = record.id, "could not take the menu off the old board");
             }
-            self.board_posted(responder.http(), &turn.record, posted, tapped.map(|(_, _, m)| m)).await;
+            self.board_posted(responder.http(), record, posted, tapped).await;
         } else if let Some(posted) = responder.post(board).await? {
-            self.board_posted(responder.http(), &turn.record, posted, None).await;
+            self.board_posted(responder.http(), record, posted, None).await;
         }
         Ok(())
     }
@@ -676,7 +705,7 @@ impl Bot {
         let last = self.service.last_move(&record).await.map_err(Failure::Refused)?;
         let lines =
             if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
-        let board = self.board(&record, last.as_ref(), lines, settings.commentary, lang).await;
+        let board = self.board(&record, last.as_ref(), lines, settings, lang).await;
         // A fresh board every time: it also brings back a board someone deleted.
         if let Some(posted) = responder.post(board).await? {
             self.board_posted(responder.http(), &record, posted, None).await;
@@ -686,7 +715,7 @@ impl Bot {
 
     async fn resign(&self, responder: &Responder, seat: Seat, settings: &Settings, lang: Lang) -> Result<(), Failure> {
         let record = self.service.resign(&seat, None).await.map_err(Failure::Refused)?;
-        let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings.commentary, lang).await;
+        let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
         responder.answer(board).await?;
         Ok(())
     }
@@ -750,7 +779,7 @@ impl Bot {
             ResignButton::Confirm { game_id } => {
                 let record = self.service.resign(&seat, Some(game_id)).await.map_err(Failure::Refused)?;
                 responder.update(Reply::public(Msg::Resigned.text(lang))).await?;
-                let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings.commentary, lang).await;
+                let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
                 responder.follow_up(board.follow_up()).await?;
             }
         }
@@ -803,6 +832,8 @@ fn refusal_text(e: &PlayError, lang: Lang) -> String {
         }
         PlayError::Unavailable { kind } => Msg::Unavailable { kind: *kind }.text(lang),
         PlayError::NoLevelChoice => Msg::NoLevelChoice.text(lang),
+        PlayError::TakebackOff => Msg::TakebackOff.text(lang),
+        PlayError::NothingToTakeBack => Msg::NothingToTakeBack.text(lang),
         PlayError::Corrupt => Msg::CorruptGame.text(lang),
         PlayError::Busy => Msg::Busy.text(lang),
         PlayError::Ai(e) => {
@@ -912,6 +943,29 @@ impl ResignButton {
     }
 }
 
+/// The Take back button under a board: the game and the ply it was drawn at, so a second
+/// press (or a press on an older board) is refused as stale and a move is taken back once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct TakebackButton {
+    pub(super) game_id: i64,
+    pub(super) ply: u32,
+}
+
+impl TakebackButton {
+    pub(super) fn custom_id(&self) -> String {
+        format!("tb:{}:{}", self.game_id, self.ply)
+    }
+
+    fn parse(id: &str) -> Option<TakebackButton> {
+        let mut parts = id.split(':');
+        if parts.next()? != "tb" {
+            return None;
+        }
+        let parsed = TakebackButton { game_id: parts.next()?.parse().ok()?, ply: parts.next()?.parse().ok()? };
+        parts.next().is_none().then_some(parsed)
+    }
+}
+
 /// What a finished game's message adds: its moves for the replay and, with commentary on,
 /// its story for the chart.
 struct Review {
@@ -923,10 +977,11 @@ struct Review {
 /// The seats as the images name them: the player who started the game, and the computer.
 fn seat_names(record: &GameRecord, lang: Lang) -> render::Names {
     let (human, bot) = (record.human_name.clone(), Msg::Computer.text(lang));
-    match record.human_side {
+    let names = match record.human_side {
         Side::First => render::Names::new(human, bot),
         Side::Second => render::Names::new(bot, human),
-    }
+    };
+    names.with_human(record.human_side)
 }
 
 /// The board reply for `record`: text, the board PNG (plus, once the game is over, its replay
@@ -936,6 +991,7 @@ fn board_reply(
     last: Option<&PlayedMove>,
     mut lines: Vec<String>,
     review: Option<Review>,
+    takeback: bool,
     lang: Lang,
 ) -> Reply {
     let banner = match (record.status, record.result) {
@@ -978,7 +1034,13 @@ fn board_reply(
     }
     // Only the player whose turn it is may be pinged.
     let mentions = if record.human_to_move() { vec![record.human_id] } else { Vec::new() };
-    Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(record, lang), mentions }
+    Reply {
+        content: lines.join("\n"),
+        ephemeral: false,
+        files,
+        components: move_menus(record, takeback, lang),
+        mentions,
+    }
 }
 
 #[cfg(test)]
@@ -995,7 +1057,7 @@ mod tests {
         fn component_ids_from_anywhere_parse_to_what_they_print(
             id in prop_oneof![
                 any::<String>(),
-                "(mv|rs|op|xx):(ask|yes|no|[-0-9a-z]{0,20})(:[-0-9a-z]{0,20}){0,3}",
+                "(mv|rs|op|tb|xx):(ask|yes|no|[-0-9a-z]{0,20})(:[-0-9a-z]{0,20}){0,3}",
                 "op:(reversi|doubutsu|chess):[0-9]{1,3}",
             ],
             value in prop_oneof![any::<String>(), "[0-9]{1,3}", "-1"],
@@ -1005,6 +1067,10 @@ mod tests {
             }
             if let Some(b) = ResignButton::parse(&id) {
                 prop_assert_eq!(ResignButton::parse(&b.custom_id()), Some(b));
+            }
+            if let Some(t) = TakebackButton::parse(&id) {
+                prop_assert_eq!(TakebackButton::parse(&t.custom_id()), Some(t));
+                prop_assert!(ResignButton::parse(&id).is_none() && MoveSelect::parse(&id).is_none());
             }
             if let Some(o) = OpponentSelect::parse(&id) {
                 prop_assert_eq!(OpponentSelect::parse(&o.custom_id()), Some(o));

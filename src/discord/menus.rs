@@ -4,15 +4,16 @@ use serenity::all::{
     ButtonStyle, CreateActionRow, CreateButton, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
 };
 
-use super::handler::{MoveSelect, ResignButton, SELECT_MAX};
+use super::handler::{MoveSelect, ResignButton, TakebackButton, SELECT_MAX};
 use crate::i18n::{move_label, Lang, MoveMenu, Msg};
 use crate::store::GameRecord;
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
 /// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the
 /// discs), with options a child can read; a list longer than Discord's 25 goes on in another
-/// menu.
-pub(super) fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow> {
+/// menu. With `takeback` (the settings allow it), a Take back button beside Resign once the
+/// player has moved.
+pub(super) fn move_menus(record: &GameRecord, takeback: bool, lang: Lang) -> Vec<CreateActionRow> {
     if !record.human_to_move() {
         return Vec::new();
     }
@@ -22,11 +23,22 @@ pub(super) fn move_menus(record: &GameRecord, lang: Lang) -> Vec<CreateActionRow
         let option = CreateSelectMenuOption::new(move_label(&mv, detail, lang), mv);
         kinds.entry(MoveMenu::of(detail)).or_default().push(option);
     }
-    let resign =
-        CreateActionRow::Buttons(vec![CreateButton::new(ResignButton::Ask { game_id: record.id }.custom_id())
-            .label(Msg::ResignButton.text(lang))
-            .emoji('🏳')
-            .style(ButtonStyle::Secondary)]);
+    let mut buttons = vec![CreateButton::new(ResignButton::Ask { game_id: record.id }.custom_id())
+        .label(Msg::ResignButton.text(lang))
+        .emoji('🏳')
+        .style(ButtonStyle::Secondary)];
+    // The bot's opening move is not the player's: a game the bot began has one more ply first.
+    let opened_by_bot = usize::from(record.human_side == crate::games::Side::Second) as u32;
+    if takeback && record.ply > opened_by_bot {
+        let id = TakebackButton { game_id: record.id, ply: record.ply };
+        buttons.push(
+            CreateButton::new(id.custom_id())
+                .label(Msg::TakebackButton.text(lang))
+                .emoji('↩')
+                .style(ButtonStyle::Secondary),
+        );
+    }
+    let resign = CreateActionRow::Buttons(buttons);
     // Discord allows five rows: at most four menus (a doubutsu position never needs more).
     let menus: Vec<CreateActionRow> = kinds
         .into_iter()

@@ -6,9 +6,11 @@
 mod commands;
 pub mod endpoint;
 mod handler;
+mod help;
 mod menus;
 mod reminders;
 mod reply;
+mod takeback;
 
 use anyhow::Context as _;
 use serenity::all::{Client, ClientBuilder, GatewayIntents, Http, HttpBuilder};

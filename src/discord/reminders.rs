@@ -99,8 +99,7 @@ impl Bot {
                 None
             }
         };
-        let commentary = settings.is_some_and(|s| s.commentary);
-        let fresh = self.board(record, last.as_ref(), vec![text], commentary, lang).await;
+        let fresh = self.board(record, last.as_ref(), vec![text], &settings.unwrap_or_default(), lang).await;
         let posted = channel.send_message(http, fresh.channel_message()).await?;
         self.board_posted(http, record, posted.id, None).await;
         Ok(())

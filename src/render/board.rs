@@ -60,6 +60,7 @@ pub fn game_image(
                 to_move,
                 banner: banner.map(str::to_string),
                 names: [names.first.clone(), names.second.clone()],
+                human: names.human,
             };
             reversi_image(&view, lang)
         }
@@ -100,7 +101,31 @@ fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, names: &Names) -
         // An empty name shows the side's label in the viewer's language.
         sente_name: names.first.clone(),
         gote_name: names.second.clone(),
+        human: names.human,
     }
+}
+
+/// Every result a board of `kind` may carry in `lang`: the players' banners (won, lost, drawn;
+/// finished by each reason the game has, or resigned and closed without one) and the outside
+/// view's. The renderers' tests lay each of them out.
+#[cfg(test)]
+pub(crate) fn every_result_text(kind: crate::games::GameKind, lang: Lang) -> Vec<String> {
+    use crate::games::{EndReason, GameKind, Outcome, Side};
+    let reasons: &[EndReason] = match kind {
+        GameKind::Reversi => &[EndReason::Count],
+        GameKind::Doubutsu => &[EndReason::LionCaptured, EndReason::Try, EndReason::Repetition, EndReason::NoMoves],
+    };
+    let mut texts = Vec::new();
+    for winner in [Some(Side::First), Some(Side::Second), None] {
+        let score = (kind == GameKind::Reversi).then_some((40, 24));
+        for &reason in reasons {
+            texts.push(Msg::Result { kind, outcome: Outcome { winner, score, reason } }.text(lang));
+            let human_won = winner.map(|w| w == Side::First);
+            texts.push(Msg::GameOver { human_won, score, reason: Some(reason) }.text(lang));
+            texts.push(Msg::GameOver { human_won, score: None, reason: None }.text(lang));
+        }
+    }
+    texts
 }
 
 #[cfg(test)]
@@ -264,5 +289,53 @@ mod tests {
             }
         }
         assert_eq!(result_banner(&Game::new(GameKind::Doubutsu), Lang::En), None);
+    }
+
+    #[test]
+    fn english_boards_speak_to_the_child_and_japanese_boards_keep_the_seats_names() {
+        use crate::i18n::Msg::{BoardSeat, BoardTurn};
+        for kind in [GameKind::Reversi, GameKind::Doubutsu] {
+            for human in [Side::First, Side::Second] {
+                let bot = human.opposite();
+                let turn = |to_move, human| BoardTurn { kind, to_move, human };
+                let seat = |side, human| BoardSeat { kind, side, human };
+                assert_eq!(turn(Some(human), Some(human)).text(Lang::En), "Your move");
+                assert_eq!(turn(Some(bot), Some(human)).text(Lang::En), "Computer's move");
+                assert_eq!(seat(human, Some(human)).text(Lang::En), "You");
+                assert_eq!(seat(bot, Some(human)).text(Lang::En), "Computer");
+                for side in [Side::First, Side::Second] {
+                    // Japanese says the same with or without knowing the player's seat.
+                    assert_eq!(turn(Some(side), Some(human)).text(Lang::Ja), turn(Some(side), None).text(Lang::Ja));
+                    assert_eq!(seat(side, Some(human)).text(Lang::Ja), seat(side, None).text(Lang::Ja));
+                    assert_eq!(
+                        turn(Some(side), None).text(Lang::Ja),
+                        format!("{}の番", side_name(kind, side, Lang::Ja))
+                    );
+                }
+            }
+            // Seen from outside a game (`settai render`), the seats keep their names.
+            let outside = BoardTurn { kind, to_move: Some(Side::First), human: None }.text(Lang::En);
+            assert_eq!(outside, format!("{} to move", side_name(kind, Side::First, Lang::En)));
+        }
+        assert_eq!(BoardSeat { kind: GameKind::Doubutsu, side: Side::Second, human: None }.text(Lang::En), "Gote");
+
+        // On the images: an English doubutsu board with the player's seat known no longer says
+        // "Sente"/"Gote" (its header and trays change), a Japanese one stays pixel for pixel.
+        let game = Game::new(GameKind::Doubutsu).play("B3B2").unwrap().0;
+        let names = Names::new("Mika", Msg::Computer.text(Lang::En));
+        let child = names.clone().with_human(Side::First);
+        for lang in [Lang::En, Lang::Ja] {
+            let outside = game_image(&game, None, lang, None, &names);
+            let spoken = game_image(&game, None, lang, None, &child);
+            if lang == Lang::Ja {
+                assert_eq!(outside, spoken, "Japanese boards are unchanged");
+            } else {
+                let rows: Vec<u32> = (0..outside.height())
+                    .filter(|&y| (0..outside.width()).any(|x| outside.get_pixel(x, y) != spoken.get_pixel(x, y)))
+                    .collect();
+                assert!(rows.iter().any(|&y| y < 64), "the turn line changes");
+                assert!(rows.iter().any(|&y| y > 64), "the trays' captions change");
+            }
+        }
     }
 }

@@ -11,11 +11,14 @@ use std::sync::OnceLock;
 use image::imageops::{self, FilterType};
 use image::{Rgb, RgbImage, Rgba, Rgba32FImage};
 
+use super::text::{draw_block, fit_block, Across, Block, Rect as TextBox};
 use super::{
     blend, draw_label, draw_text, encode_png, fill_circle, fill_rect, fill_round_rect, fit_size, fit_text, font,
     inlay_groove, mix, printable, rgb, text_width, Align, Lang, Sprite, BANNER_TEXT, BG, LABEL, PILL, PILL_ACTIVE,
     PILL_RING, TEXT, WOOD, WOOD_EDGE, WOOD_LIGHT,
 };
+use crate::games::{GameKind, Side};
+use crate::i18n::Msg;
 
 /// A kind of piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -79,6 +82,9 @@ pub struct DoubutsuView {
     pub sente_name: String,
     /// Gote's display name.
     pub gote_name: String,
+    /// The player's seat against the computer (English then says "You" and "Your move"; see
+    /// [`Msg::BoardSeat`]); `None` for a board seen from outside a game.
+    pub human: Option<Side>,
 }
 
 // Layout, in pixels. The 3 × 4 board sits in a wooden frame carrying the
@@ -91,7 +97,10 @@ const BOARD_W: i32 = CELL * COLS;
 const BOARD_H: i32 = CELL * ROWS;
 const PAD: i32 = 14;
 const HEADER: i32 = 64;
-const FRAME: i32 = 30;
+const FRAME: i32 = 34;
+/// Em size of the coordinates, which the move menus name ("🐥 B3 → B2"): a child finds them
+/// on a phone, where the image is shown at about two thirds of its size.
+const LABEL_PX: f32 = 21.0;
 const HAND_W: i32 = 104;
 const HAND_H: i32 = 270;
 const GAP: i32 = 12;
@@ -116,9 +125,9 @@ const HAND_TOP: i32 = 40;
 
 // Palette (the header and frame colours are shared, in render/mod.rs).
 const TRAY: Rgb<u8> = rgb(76, 48, 28);
-const FIELD: Rgb<u8> = rgb(232, 204, 150);
-const GRID: Rgb<u8> = rgb(120, 82, 46);
-const HIGHLIGHT: Rgb<u8> = rgb(250, 214, 40);
+pub(super) const FIELD: Rgb<u8> = rgb(232, 204, 150);
+pub(super) const GRID: Rgb<u8> = rgb(120, 82, 46);
+pub(super) const HIGHLIGHT: Rgb<u8> = rgb(250, 214, 40);
 const FROM_ALPHA: f32 = 0.38;
 const TO_ALPHA: f32 = 0.72;
 const CHECK: Rgb<u8> = rgb(226, 38, 38);
@@ -138,11 +147,11 @@ const fn tint(owner: Owner) -> Tint {
     }
 }
 
-const ANIMALS: [Animal; 5] = [Animal::Lion, Animal::Giraffe, Animal::Elephant, Animal::Chick, Animal::Hen];
+pub(super) const ANIMALS: [Animal; 5] = [Animal::Lion, Animal::Giraffe, Animal::Elephant, Animal::Chick, Animal::Hen];
 
 impl Animal {
     /// Steps this piece may take for sente, as (dx, dy) with dy = -1 forward (up).
-    fn steps(self) -> &'static [(i8, i8)] {
+    pub(super) fn steps(self) -> &'static [(i8, i8)] {
         match self {
             Animal::Lion => &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)],
             Animal::Giraffe => &[(0, -1), (-1, 0), (1, 0), (0, 1)],
@@ -300,6 +309,12 @@ struct Tiles {
     icon: Vec<Sprite>,
 }
 
+/// Stamps sente's hand-sized tile of `animal` (with its dots) centred at `at` (the pictures
+/// of `/play help`).
+pub(super) fn stamp_hand_tile(img: &mut RgbImage, at: (i32, i32), animal: Animal) {
+    tiles().hand[tile_index(Owner::Sente, animal)].stamp(img, at);
+}
+
 fn tile_index(owner: Owner, animal: Animal) -> usize {
     owner as usize * ANIMALS.len() + animal as usize
 }
@@ -348,7 +363,7 @@ fn background() -> &'static RgbImage {
 }
 
 /// A bevelled wooden slab like the reversi frame.
-fn wood_slab(img: &mut RgbImage, r: Rect, radius: f32) {
+pub(super) fn wood_slab(img: &mut RgbImage, r: Rect, radius: f32) {
     fill_round_rect(img, r, radius, WOOD_EDGE, 1.0);
     fill_round_rect(img, (r.0 + 1.0, r.1 + 1.0, r.2 - 2.0, r.3 - 2.0), radius - 1.0, WOOD_LIGHT, 1.0);
     fill_round_rect(img, (r.0 + 2.0, r.1 + 2.0, r.2 - 2.0, r.3 - 2.0), radius - 2.0, WOOD, 1.0);
@@ -386,12 +401,13 @@ fn build_background() -> RgbImage {
     for k in 0..COLS {
         let c = (BX + k * CELL + CELL / 2) as f32;
         let col = char::from(b'A' + k as u8).to_string();
-        draw_label(&mut img, f, 15.0, (c, (BY - FRAME / 2) as f32), LABEL, &col, "ABC");
+        // The groove takes the frame's inner 4 px: the labels are centred on what is left.
+        draw_label(&mut img, f, LABEL_PX, (c, (BY - FRAME / 2 - 2) as f32), LABEL, &col, "ABC");
     }
     for k in 0..ROWS {
         let c = (BY + k * CELL + CELL / 2) as f32;
         let row = (k + 1).to_string();
-        draw_label(&mut img, f, 15.0, ((BX - FRAME / 2) as f32, c), LABEL, &row, "1234");
+        draw_label(&mut img, f, LABEL_PX, ((BX - FRAME / 2 - 2) as f32, c), LABEL, &row, "1234");
     }
     img
 }
@@ -409,24 +425,16 @@ fn field_colour(idx: usize) -> Rgb<u8> {
 // ---------------------------------------------------------------------------
 // Text.
 
-fn side_label(owner: Owner, lang: Lang) -> &'static str {
-    match (owner, lang) {
-        (Owner::Sente, Lang::En) => "Sente",
-        (Owner::Sente, Lang::Ja) => "先手",
-        (Owner::Gote, Lang::En) => "Gote",
-        (Owner::Gote, Lang::Ja) => "後手",
+fn side(owner: Owner) -> Side {
+    match owner {
+        Owner::Sente => Side::First,
+        Owner::Gote => Side::Second,
     }
 }
 
-fn status_text(to_move: Option<Owner>, lang: Lang) -> &'static str {
-    match (to_move, lang) {
-        (Some(Owner::Sente), Lang::En) => "Sente to move",
-        (Some(Owner::Sente), Lang::Ja) => "先手の番",
-        (Some(Owner::Gote), Lang::En) => "Gote to move",
-        (Some(Owner::Gote), Lang::Ja) => "後手の番",
-        (None, Lang::En) => "Game over",
-        (None, Lang::Ja) => "終局",
-    }
+/// A seat's caption: "You" / "Computer" in English when the player's seat is known.
+fn side_label(owner: Owner, human: Option<Side>, lang: Lang) -> String {
+    Msg::BoardSeat { kind: GameKind::Doubutsu, side: side(owner), human }.text(lang)
 }
 
 /// Header strip: a pill per player (lion badge in their colour, name), the side
@@ -435,10 +443,11 @@ fn draw_header(img: &mut RgbImage, view: &DoubutsuView, lang: Lang) {
     let f = font();
     let mid = (HEADER / 2) as f32;
     let right = (WIDTH as i32 - PAD - 4) as f32;
-    let status = status_text(view.to_move, lang);
-    let status_px = fit_size(f, 20.0, 220.0, status);
-    let status_w = text_width(f, status_px, status);
-    draw_text(img, f, status_px, (right, mid), Align::Right, TEXT, status);
+    let status = Msg::BoardTurn { kind: GameKind::Doubutsu, to_move: view.to_move.map(side), human: view.human };
+    let status = status.text(lang);
+    let status_px = fit_size(f, 20.0, 220.0, &status);
+    let status_w = text_width(f, status_px, &status);
+    draw_text(img, f, status_px, (right, mid), Align::Right, TEXT, &status);
 
     let avail = right - status_w - 18.0 - PAD as f32;
     let pill_w = ((avail - 10.0) / 2.0).min(210.0).floor();
@@ -454,7 +463,7 @@ fn draw_header(img: &mut RgbImage, view: &DoubutsuView, lang: Lang) {
         tiles().icon[owner as usize].stamp(img, ((x + 22.0) as i32, mid as i32));
         let mut shown = printable(f, name);
         if shown.is_empty() {
-            shown = side_label(owner, lang).to_string();
+            shown = side_label(owner, view.human, lang);
         }
         let (px, shown) = fit_text(f, 18.0, 13.0, pill_w - 42.0 - 14.0, &shown);
         draw_text(img, f, px, (x + 42.0, mid), Align::Left, TEXT, &shown);
@@ -473,13 +482,14 @@ fn hand_rows(hand: &[(Animal, u8)]) -> Vec<(Animal, u32)> {
 }
 
 /// A side's hand tray: caption, then one small tile and "×n" per kind held.
-fn draw_hand(img: &mut RgbImage, owner: Owner, hand: &[(Animal, u8)], lang: Lang) {
+fn draw_hand(img: &mut RgbImage, owner: Owner, hand: &[(Animal, u8)], human: Option<Side>, lang: Lang) {
     let f = font();
     let (x, y) = tray_origin(owner);
-    let label = side_label(owner, lang);
-    let w = text_width(f, 17.0, label);
+    let label = side_label(owner, human, lang);
+    let px = fit_size(f, 17.0, (HAND_W - 14) as f32, &label);
+    let w = text_width(f, px, &label);
     let mid = (x + HAND_W / 2) as f32;
-    draw_text(img, f, 17.0, (mid - w / 2.0, (y + 18) as f32), Align::Left, mix(tint(owner).body, LABEL, 0.3), label);
+    draw_text(img, f, px, (mid - w / 2.0, (y + 18) as f32), Align::Left, mix(tint(owner).body, LABEL, 0.3), &label);
     let rows = hand_rows(hand);
     let avail = HAND_H - HAND_TOP - 8;
     // Three kinds fit at the normal pitch; more (unusual views) are squeezed in.
@@ -494,6 +504,24 @@ fn draw_hand(img: &mut RgbImage, owner: Owner, hand: &[(Animal, u8)], lang: Lang
     }
 }
 
+/// The band across the board that holds the result: full width, over the middle two ranks.
+fn banner_band() -> TextBox {
+    let mid = (BY + BOARD_H / 2) as f32;
+    (PAD as f32, mid - 44.0, (WIDTH as i32 - PAD) as f32, mid + 44.0)
+}
+
+/// Where the result's text may ink: inside the band's gold rule, with a margin.
+fn banner_box() -> TextBox {
+    let band = banner_band();
+    (band.0 + 18.0, band.1 + 10.0, band.2 - 18.0, band.3 - 10.0)
+}
+
+/// The result laid out in the band: one line at 30 px when it fits, else wrapped and shrunk
+/// (a Japanese result with its reason runs to two lines).
+fn banner_block(text: &str) -> Block {
+    fit_block(font(), text, banner_box(), Across::Centre, 30.0)
+}
+
 /// The result stamped across the whole width of the board.
 fn draw_banner(img: &mut RgbImage, text: &str) {
     let f = font();
@@ -502,16 +530,16 @@ fn draw_banner(img: &mut RgbImage, text: &str) {
     if text.is_empty() {
         return;
     }
-    let mid = (BY + BOARD_H / 2) as f32;
-    let band = (PAD as f32, mid - 36.0, (WIDTH as i32 - PAD) as f32, mid + 36.0);
+    draw_band(img);
+    draw_block(img, f, &banner_block(&text), BANNER_TEXT);
+}
+
+/// The dark band with its gold rule that the result is written on.
+fn draw_band(img: &mut RgbImage) {
+    let band = banner_band();
     round_glow(img, band, 12.0, 8.0, rgb(0, 0, 0), 0.35);
     fill_round_rect(img, band, 12.0, rgb(24, 26, 30), 0.88);
     stroke_round_rect(img, (band.0 + 4.0, band.1 + 4.0, band.2 - 4.0, band.3 - 4.0), 9.0, 2.0, BANNER_TEXT, 0.9);
-    let max_w = band.2 - band.0 - 40.0;
-    let (px, shown) = fit_text(f, 30.0, 14.0, max_w, &text);
-    let w = text_width(f, px, &shown);
-    let x = ((band.0 + band.2) / 2.0 - w / 2.0).round();
-    draw_text(img, f, px, (x, mid), Align::Left, BANNER_TEXT, &shown);
 }
 
 /// Tints a whole square (inside the grid lines) towards `c`.
@@ -576,8 +604,8 @@ pub fn doubutsu_image(view: &DoubutsuView, lang: Lang) -> RgbImage {
         stroke_round_rect(&mut img, tile_rect(i, 1.5), 16.0, 3.0, CHECK, 1.0);
     }
 
-    draw_hand(&mut img, Owner::Gote, &view.gote_hand, lang);
-    draw_hand(&mut img, Owner::Sente, &view.sente_hand, lang);
+    draw_hand(&mut img, Owner::Gote, &view.gote_hand, view.human, lang);
+    draw_hand(&mut img, Owner::Sente, &view.sente_hand, view.human, lang);
     draw_header(&mut img, view, lang);
     if let Some(b) = view.banner.as_deref() {
         draw_banner(&mut img, b);
@@ -603,6 +631,7 @@ mod tests {
             banner: None,
             sente_name: "Mika".into(),
             gote_name: "Dad".into(),
+            human: None,
         }
     }
 
@@ -912,5 +941,65 @@ mod tests {
         // A blank banner is not drawn.
         v.banner = Some("  ".into());
         assert_eq!(render(&v, Lang::En), plain);
+    }
+
+    #[test]
+    fn every_result_fits_the_band_measured_by_its_ink_and_by_the_pixels_drawn() {
+        use crate::render::text::inside;
+        let f = font();
+        let mut band = background().clone();
+        draw_band(&mut band);
+        for lang in [Lang::En, Lang::Ja] {
+            for text in crate::render::board::every_result_text(GameKind::Doubutsu, lang) {
+                let block = banner_block(&text);
+                let ink = block.ink(f).expect("a result inks");
+                assert!(inside(ink, banner_box()), "{text:?}: ink {ink:?} leaves {:?}", banner_box());
+                assert!(block.px >= 16.0 && block.lines.len() <= 2, "{text:?}: {block:?}");
+                let said: String = block.lines.iter().map(|(_, _, l)| l.replace(' ', "")).collect();
+                assert_eq!(said, text.replace(' ', ""), "nothing is cut");
+                // Drawn: the text changes only pixels inside the band's gold rule.
+                let mut with = background().clone();
+                draw_banner(&mut with, &text);
+                let changed: Vec<(u32, u32)> = with
+                    .enumerate_pixels()
+                    .filter(|&(x, y, p)| p != band.get_pixel(x, y))
+                    .map(|(x, y, _)| (x, y))
+                    .collect();
+                assert!(changed.len() > 300, "{text:?} is drawn ({} pixels)", changed.len());
+                for (x, y) in changed {
+                    let px = (x as f32, y as f32, x as f32 + 1.0, y as f32 + 1.0);
+                    assert!(inside(px, banner_box()), "{text:?} inks ({x},{y}), outside {:?}", banner_box());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn coordinates_are_large_and_stay_on_the_frame() {
+        let img = render(&empty(), Lang::En);
+        let luma = |p: &Rgb<u8>| (p.0[0] as u32 * 3 + p.0[1] as u32 * 6 + p.0[2] as u32) / 10;
+        let ink = |(x0, y0, x1, y1): (i32, i32, i32, i32)| {
+            let mut b = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    if luma(img.get_pixel(x as u32, y as u32)) > 150 {
+                        b = (b.0.min(x), b.1.min(y), b.2.max(x + 1), b.3.max(y + 1));
+                    }
+                }
+            }
+            assert!(b.0 < b.2, "no label in {:?}", (x0, y0, x1, y1));
+            b
+        };
+        // The menus name squares such as B3: rows 1-4 at least 14 px tall, columns A-C too.
+        for k in 0..ROWS {
+            let row = ink((BX - FRAME + 3, BY + k * CELL, BX - 4, BY + (k + 1) * CELL));
+            assert!(row.3 - row.1 >= 14, "row {} is {} px tall", k + 1, row.3 - row.1);
+            assert!(row.0 >= BX - FRAME + 4 && row.2 <= BX - 5, "row {} leaves the frame: {row:?}", k + 1);
+        }
+        for k in 0..COLS {
+            let col = ink((BX + k * CELL, HEADER + 3, BX + (k + 1) * CELL, BY - 4));
+            assert!(col.3 - col.1 >= 14, "column {k} is {} px tall", col.3 - col.1);
+            assert!(col.1 >= HEADER + 4 && col.3 <= BY - 5, "column {k} leaves the frame: {col:?}");
+        }
     }
 }

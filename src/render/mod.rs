@@ -5,9 +5,11 @@
 
 mod board;
 pub mod doubutsu;
+pub mod help;
 pub mod replay;
 pub mod reversi;
 pub mod story;
+mod text;
 
 pub use board::{game_image, game_png, result_banner};
 pub use reversi::{render_reversi, Disc, ReversiView};
@@ -18,6 +20,7 @@ use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use image::{ExtendedColorType, ImageEncoder, Rgb, RgbImage};
 
+use crate::games::Side;
 /// Language of the text drawn into images (the players' language).
 pub use crate::i18n::Lang;
 
@@ -30,12 +33,20 @@ pub struct Names {
     pub first: String,
     /// White's or gote's name.
     pub second: String,
+    /// The player's seat when the other is the computer: English boards then say "Your move",
+    /// "You" and "Computer" instead of the seats' names (`None`: a board seen from outside).
+    pub human: Option<Side>,
 }
 
 impl Names {
     /// Names for the two seats in order.
     pub fn new(first: impl Into<String>, second: impl Into<String>) -> Names {
-        Names { first: first.into(), second: second.into() }
+        Names { first: first.into(), second: second.into(), human: None }
+    }
+
+    /// The same names, the player sitting at `side` against the computer.
+    pub fn with_human(self, side: Side) -> Names {
+        Names { human: Some(side), ..self }
     }
 
     /// Whether neither seat has a name (the images then show only the generic labels).

@@ -4,11 +4,14 @@ use std::sync::OnceLock;
 
 use image::{Rgb, RgbImage};
 
+use super::text::{draw_block, fit_block, Across, Block, Rect};
 use super::{
     draw_label, draw_text, encode_png, fill_circle, fill_circle_with, fill_rect, fill_round_rect, fit_size, fit_text,
     font, inlay_groove, mix, printable, rgb, soft_shadow, stroke_circle, text_width, Align, Lang, Sprite, BANNER_TEXT,
     BG, LABEL, PILL, PILL_ACTIVE, PILL_RING, TEXT, WOOD, WOOD_EDGE, WOOD_LIGHT,
 };
+use crate::games::{GameKind, Side};
+use crate::i18n::Msg;
 
 /// Contents of one square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -39,14 +42,20 @@ pub struct ReversiView {
     pub banner: Option<String>,
     /// Display names of black and white, shown beside their disc counts (empty: counts only).
     pub names: [String; 2],
+    /// The player's seat against the computer (English then says "Your move"; see
+    /// [`Msg::BoardTurn`]); `None` for a board seen from outside a game.
+    pub human: Option<Side>,
 }
 
-// Layout, in pixels. The board is 8 × 64 px inside a 30 px frame that carries
+// Layout, in pixels. The board is 8 × 64 px inside a 34 px frame that carries
 // the coordinates; the header strip above holds counts and status.
 const CELL: i32 = 64;
 const BOARD: i32 = CELL * 8;
 const PAD: i32 = 14;
-const FRAME: i32 = 30;
+const FRAME: i32 = 34;
+/// Em size of the coordinates: large enough for a child to find "d3" on a phone, where the
+/// image is shown at about two thirds of its size.
+const LABEL_PX: f32 = 21.0;
 const HEADER: i32 = 64;
 const BX: i32 = PAD + FRAME;
 const BY: i32 = HEADER + FRAME;
@@ -104,8 +113,10 @@ fn build_background() -> RgbImage {
         let c = (CELL / 2 + k * CELL) as f32;
         let col = char::from(b'a' + k as u8).to_string();
         let row = (k + 1).to_string();
-        draw_label(&mut img, f, 14.0, (BX as f32 + c, (BY - FRAME / 2) as f32), LABEL, &col, "abcdefh");
-        draw_label(&mut img, f, 14.0, ((BX - FRAME / 2) as f32, BY as f32 + c), LABEL, &row, "12345678");
+        // The groove takes the frame's inner 4 px: the labels are centred on what is left.
+        let across = (BX - FRAME / 2 - 2) as f32;
+        draw_label(&mut img, f, LABEL_PX, (BX as f32 + c, (BY - FRAME / 2 - 2) as f32), LABEL, &col, "abcdefh");
+        draw_label(&mut img, f, LABEL_PX, (across, BY as f32 + c), LABEL, &row, "12345678");
     }
     img
 }
@@ -156,24 +167,20 @@ fn draw_header(img: &mut RgbImage, view: &ReversiView, lang: Lang) {
         Some(d @ (Disc::Black | Disc::White)) => Some(d),
         _ => None,
     };
-    let (text, colour) = match (&view.banner, to_move, lang) {
-        (Some(b), _, _) => (printable(f, b), BANNER_TEXT),
-        (None, Some(Disc::Black), Lang::En) => ("Black to move".into(), TEXT),
-        (None, Some(Disc::Black), Lang::Ja) => ("黒の番".into(), TEXT),
-        (None, Some(_), Lang::En) => ("White to move".into(), TEXT),
-        (None, Some(_), Lang::Ja) => ("白の番".into(), TEXT),
-        (None, None, Lang::En) => ("Game over".into(), TEXT),
-        (None, None, Lang::Ja) => ("終局".into(), TEXT),
-    };
+    let banner = view.banner.as_deref().map(|b| printable(f, b)).filter(|b| !b.is_empty());
+    let status = Msg::BoardTurn { kind: GameKind::Reversi, to_move: to_move.map(seat), human: view.human }.text(lang);
     let mid = (HEADER / 2) as f32;
     let right = (WIDTH as i32 - PAD - 4) as f32;
     let named = view.names.iter().any(|n| !printable(f, n).is_empty());
-    // Named pills share what the status leaves (at most 200 px each); bare counts need 92.
-    let pill_w = if named {
-        let status_w = text_width(f, fit_size(f, 20.0, 200.0, &text), &text).min(200.0);
-        ((right - status_w - 18.0 - PAD as f32 - 10.0) / 2.0).clamp(150.0, 200.0).floor()
-    } else {
+    // Named pills share what the status leaves (at most 200 px each); bare counts need 92. A
+    // result takes what the pills can give: it is wrapped into the room left (`banner_box`).
+    let pill_w = if !named {
         92.0
+    } else if banner.is_some() {
+        NAMED_PILL_MIN
+    } else {
+        let status_w = text_width(f, fit_size(f, 20.0, 200.0, &status), &status).min(200.0);
+        ((right - status_w - 18.0 - PAD as f32 - 10.0) / 2.0).clamp(NAMED_PILL_MIN, 200.0).floor()
     };
     let mut x = PAD as f32;
     for (side, name) in [(Disc::Black, &view.names[0]), (Disc::White, &view.names[1])] {
@@ -191,7 +198,11 @@ fn draw_header(img: &mut RgbImage, view: &ReversiView, lang: Lang) {
             let count_right = x + pill_w - 14.0;
             draw_text(img, f, 20.0, (count_right, mid), Align::Right, TEXT, &n);
             let shown = printable(f, name);
-            let shown = if shown.is_empty() { side_label(side, lang).to_string() } else { shown };
+            let shown = if shown.is_empty() {
+                Msg::BoardSeat { kind: GameKind::Reversi, side: seat(side), human: view.human }.text(lang)
+            } else {
+                shown
+            };
             let max_w = count_right - text_width(f, 20.0, &n) - 8.0 - (x + 42.0);
             let (px, shown) = fit_text(f, 17.0, 12.0, max_w, &shown);
             draw_text(img, f, px, (x + 42.0, mid), Align::Left, TEXT, &shown);
@@ -201,17 +212,34 @@ fn draw_header(img: &mut RgbImage, view: &ReversiView, lang: Lang) {
         x += pill_w + 10.0;
     }
 
-    let max_w = right - x - 8.0;
-    let (px, text) = fit_text(f, 20.0, 11.0, max_w, &text);
-    draw_text(img, f, px, (right, mid), Align::Right, colour, &text);
+    match banner {
+        Some(b) => draw_block(img, f, &banner_block(&b, banner_box(named)), BANNER_TEXT),
+        None => {
+            let (px, text) = fit_text(f, 20.0, 11.0, right - x - 8.0, &status);
+            draw_text(img, f, px, (right, mid), Align::Right, TEXT, &text);
+        }
+    }
 }
 
-fn side_label(side: Disc, lang: Lang) -> &'static str {
-    match (side, lang) {
-        (Disc::White, Lang::En) => "White",
-        (Disc::White, Lang::Ja) => "白",
-        (_, Lang::En) => "Black",
-        (_, Lang::Ja) => "黒",
+/// The narrowest a pill with a name gets.
+const NAMED_PILL_MIN: f32 = 150.0;
+
+/// Where a result is written: the header right of the pills, above the frame.
+fn banner_box(named: bool) -> Rect {
+    let pill_w = if named { NAMED_PILL_MIN } else { 92.0 };
+    (PAD as f32 + 2.0 * (pill_w + 10.0) + 8.0, 3.0, (WIDTH as i32 - PAD - 4) as f32, (HEADER - 3) as f32)
+}
+
+/// A result laid out in `area`: one line at 20 px when it fits, else wrapped and shrunk.
+fn banner_block(text: &str, area: Rect) -> Block {
+    fit_block(font(), text, area, Across::Right, 20.0)
+}
+
+fn seat(d: Disc) -> Side {
+    if d == Disc::White {
+        Side::Second
+    } else {
+        Side::First
     }
 }
 
@@ -287,6 +315,7 @@ mod tests {
             to_move: Some(Disc::Black),
             banner: None,
             names: Default::default(),
+            human: None,
         }
     }
 
@@ -450,5 +479,69 @@ mod tests {
         assert_eq!((odd.width(), odd.height()), (WIDTH, HEIGHT));
         v.names = ["黒".into(), "🦁🦁 \u{1F1EF}\u{1F1F5}".into()];
         assert_eq!(odd, decode(&render_reversi(&v, Lang::Ja)), "an undrawable name reads as its colour");
+    }
+
+    #[test]
+    fn every_result_fits_the_header_measured_by_its_ink_and_by_the_pixels_drawn() {
+        use crate::render::text::inside;
+        let f = font();
+        for lang in [Lang::En, Lang::Ja] {
+            for text in crate::render::board::every_result_text(GameKind::Reversi, lang) {
+                for named in [true, false] {
+                    let area = banner_box(named);
+                    let block = banner_block(&text, area);
+                    let ink = block.ink(f).expect("a result inks");
+                    assert!(inside(ink, area), "{text:?}: ink {ink:?} leaves {area:?}");
+                    assert!(block.px >= 13.0 && block.lines.len() <= 2, "{text:?}: {block:?}");
+                    let said: String = block.lines.iter().map(|(_, _, l)| l.replace(' ', "")).collect();
+                    assert_eq!(said, text.replace(' ', ""), "nothing is cut");
+                }
+                // Drawn: every gold pixel of the header lies in that box, right of the pills.
+                let mut v = start();
+                (v.to_move, v.legal, v.banner) = (None, 0, Some(text.clone()));
+                v.names = ["Mika".into(), "Computer".into()];
+                let img = decode(&render_reversi(&v, lang));
+                let area = banner_box(true);
+                let gold: Vec<(u32, u32)> = img
+                    .enumerate_pixels()
+                    .filter(|&(_, y, p)| y < HEADER as u32 && p.0[0] as i32 - p.0[2] as i32 > 30)
+                    .map(|(x, y, _)| (x, y))
+                    .collect();
+                assert!(gold.len() > 100, "{text:?} is drawn ({} pixels)", gold.len());
+                for (x, y) in gold {
+                    let px = (x as f32, y as f32, x as f32 + 1.0, y as f32 + 1.0);
+                    assert!(inside(px, area), "{text:?} inks ({x},{y}), outside {area:?}");
+                }
+            }
+        }
+    }
+
+    /// The ink box of the light pixels (the coordinates) in `r` of the board's background.
+    fn label_ink(img: &RgbImage, (x0, y0, x1, y1): (i32, i32, i32, i32)) -> (i32, i32, i32, i32) {
+        let mut b = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if luma(*img.get_pixel(x as u32, y as u32)) > 150 {
+                    b = (b.0.min(x), b.1.min(y), b.2.max(x + 1), b.3.max(y + 1));
+                }
+            }
+        }
+        assert!(b.0 < b.2, "no label in {:?}", (x0, y0, x1, y1));
+        b
+    }
+
+    #[test]
+    fn coordinates_are_large_and_stay_on_the_frame() {
+        let img = decode(&render_reversi(&start(), Lang::En));
+        for k in 0..8 {
+            // Rows 1-8 left of the board: digits at least 14 px tall, clear of the groove.
+            let row = label_ink(&img, (PAD + 2, BY + k * CELL, BX - 4, BY + (k + 1) * CELL));
+            assert!(row.3 - row.1 >= 14, "row {} is {} px tall", k + 1, row.3 - row.1);
+            assert!(row.0 >= PAD + 3 && row.2 <= BX - 5, "row {} leaves the frame: {row:?}", k + 1);
+            // Columns a-h above it: at least 10 px (the x-height of a, c, e), inside the frame.
+            let col = label_ink(&img, (BX + k * CELL, HEADER + 2, BX + (k + 1) * CELL, BY - 4));
+            assert!(col.3 - col.1 >= 10, "column {k} is {} px tall", col.3 - col.1);
+            assert!(col.1 >= HEADER + 3 && col.3 <= BY - 5, "column {k} leaves the frame: {col:?}");
+        }
     }
 }

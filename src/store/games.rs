@@ -90,6 +90,8 @@ pub struct Record {
     pub losses: u32,
     /// Games drawn.
     pub draws: u32,
+    /// Moves the player took back (待った), in any of their games here, finished or not.
+    pub takebacks: u32,
 }
 
 /// A game to create.
@@ -293,6 +295,20 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         let mut out: Vec<(GameKind, Record)> = GameKind::ALL.iter().map(|&k| (k, Record::default())).collect();
+        let taken: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT kind, COALESCE(SUM(takebacks), 0)::BIGINT FROM games
+             WHERE human_id = $1 AND guild_id IS NOT DISTINCT FROM $2 GROUP BY kind",
+        )
+        .bind(user_id as i64)
+        .bind(guild_id.map(|g| g as i64))
+        .fetch_all(&self.pool)
+        .await?;
+        for (kind, n) in taken {
+            if let Some((_, record)) = kind.parse::<GameKind>().ok().and_then(|k| out.iter_mut().find(|(o, _)| *o == k))
+            {
+                record.takebacks = n as u32;
+            }
+        }
         for (kind, result, n) in rows {
             let (Ok(kind), Some(result)) = (kind.parse::<GameKind>(), GameResult::parse(&result)) else { continue };
             let record = &mut out.iter_mut().find(|(k, _)| *k == kind).expect("every kind listed").1;
@@ -437,6 +453,35 @@ impl Store {
                 .await
                 .map_err(|e| if is_unique_violation(&e) { StoreError::Conflict } else { e.into() })?;
         }
+        let updated = decode_game(&row)?;
+        tx.commit().await?;
+        Ok(updated)
+    }
+
+    /// Takes `game` (as read) back to `ply`, fewer moves than it has, at `position` (where its
+    /// first `ply` moves lead): the later moves are deleted and the take-back is counted. Guarded
+    /// like a move: fails with [`StoreError::Conflict`] and changes nothing when the game moved
+    /// on since it was read.
+    pub async fn take_back(&self, game: &GameRecord, ply: u32, position: &Game) -> Result<GameRecord, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(&format!(
+            "UPDATE games SET position = $1, ply = $2, version = version + 1, updated_at = now(),
+                    takebacks = takebacks + 1, reminded_at = NULL, final_notice_at = NULL
+             WHERE id = $3 AND version = $4 AND status = 'active' AND ply > $2
+             RETURNING {GAME_COLUMNS}"
+        ))
+        .bind(position.encode())
+        .bind(ply as i32)
+        .bind(game.id)
+        .bind(game.version)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else { return Err(StoreError::Conflict) };
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
+            .bind(game.id)
+            .bind(ply as i32)
+            .execute(&mut *tx)
+            .await?;
         let updated = decode_game(&row)?;
         tx.commit().await?;
         Ok(updated)

@@ -46,16 +46,19 @@ pub enum Setting {
     LevelChoice,
     /// Hours without a move before a player is reminded (0: never).
     ReminderHours,
+    /// Whether players may take back their last move (待った).
+    Takeback,
 }
 
 impl Setting {
     /// Every setting, in the order `/settings show` lists them.
-    pub const ALL: [Setting; 8] = [
+    pub const ALL: [Setting; 9] = [
         Setting::DoubutsuLevel,
         Setting::ReversiLevel,
         Setting::LevelChoice,
         Setting::Commentary,
         Setting::TeamPlay,
+        Setting::Takeback,
         Setting::Language,
         Setting::ReminderHours,
         Setting::IdleDays,
@@ -80,6 +83,7 @@ impl Setting {
             Setting::Language => "language",
             Setting::LevelChoice => "level_choice",
             Setting::ReminderHours => "reminder_hours",
+            Setting::Takeback => "takeback",
         }
     }
 }
@@ -101,6 +105,8 @@ pub enum Change {
     LevelChoice(bool),
     /// Hours (1..=8760) without a move before the reminder, or 0 for none.
     ReminderHours(u32),
+    /// Take-backs allowed, or not.
+    Takeback(bool),
 }
 
 impl Change {
@@ -114,6 +120,7 @@ impl Change {
             Change::Language(_) => Setting::Language,
             Change::LevelChoice(_) => Setting::LevelChoice,
             Change::ReminderHours(_) => Setting::ReminderHours,
+            Change::Takeback(_) => Setting::Takeback,
         }
     }
 }
@@ -146,6 +153,8 @@ pub struct Settings {
     pub level_choice: bool,
     /// Hours without a move before the player is reminded (0: no reminders).
     pub reminder_hours: u32,
+    /// Players may take back their last move (待った); off by default.
+    pub takeback: bool,
     /// The settings that come from this channel (or its parent) rather than the server.
     pub from_channel: Vec<Setting>,
 }
@@ -161,6 +170,7 @@ impl Default for Settings {
             language: None,
             level_choice: false,
             reminder_hours: DEFAULT_REMINDER_HOURS,
+            takeback: false,
             from_channel: Vec::new(),
         }
     }
@@ -238,6 +248,9 @@ impl Store {
         if let Some(hours) = row.try_get::<Option<i32>, _>("reminder_hours")? {
             settings.reminder_hours = hours.clamp(0, MAX_REMINDER_HOURS as i32) as u32;
         }
+        if let Some(on) = row.try_get::<Option<bool>, _>("takeback")? {
+            settings.takeback = on;
+        }
         for setting in Setting::ALL {
             if row.try_get::<bool, _>(format!("{}_here", setting.column()).as_str())? {
                 settings.from_channel.push(setting);
@@ -257,7 +270,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         match change {
             Change::Level(level) => self.upsert(guild_id, place, scope, change.setting(), level.as_str()).await,
-            Change::Commentary(on) | Change::TeamPlay(on) | Change::LevelChoice(on) => {
+            Change::Commentary(on) | Change::TeamPlay(on) | Change::LevelChoice(on) | Change::Takeback(on) => {
                 self.upsert(guild_id, place, scope, change.setting(), on).await
             }
             Change::IdleDays(days) => {
