@@ -256,11 +256,11 @@ pub(super) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
     Ok(())
 }
 
-fn micros(d: Duration) -> String {
+pub(super) fn micros(d: Duration) -> String {
     format!("{:.2} µs", d.as_secs_f64() * 1e6)
 }
 
-fn percentiles(latencies: &mut [Duration]) -> String {
+pub(super) fn percentiles(latencies: &mut [Duration]) -> String {
     if latencies.is_empty() {
         return "no samples".into();
     }

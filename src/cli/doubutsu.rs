@@ -209,3 +209,167 @@ pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
     let banner = crate::render::result_banner(&game, lang);
     Ok(crate::render::game_png(&game, None, lang, banner.as_deref(), &Default::default()))
 }
+
+/// `settai tablebase solve`: runs the new builder (every legal position over the perfect
+/// index, in place; issue 19) in memory and prints what it cost: wall and CPU time, peak
+/// memory (sampled from /proc every 50 ms, and the kernel's mark), the size its file will
+/// have, the start's value and, with `compare`, its agreement with the old table file on the
+/// positions of `games` seeded random games. The bot does not read its values yet.
+pub fn solve(out: Option<&Path>, compare: Option<&Path>, games: usize) -> anyhow::Result<()> {
+    use crate::games::doubutsu::table::index::{Index, Material};
+    use crate::games::doubutsu::table::retro;
+    use crate::games::doubutsu::table::slots_file::{write_slots, SlotsFile};
+    use crate::games::doubutsu::Value;
+
+    let sampler = RssSampler::start();
+    let started = Instant::now();
+    let cpu_before = process_cpu_seconds();
+    let terminal = std::io::stderr().is_terminal();
+    let index = Index::new(Material::FULL);
+    let solved = retro::solve(&index, &BuildOptions { progress: terminal, log: !terminal })?;
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds() - cpu_before;
+    let (sampled, kernel) = sampler.stop();
+    let (mut wins, mut losses, mut draws, mut longest) = (0u64, 0u64, 0u64, 0u16);
+    for &b in solved.values() {
+        match Value::from_byte(b) {
+            Value::Win(d) | Value::Loss(d) if d > longest => longest = d,
+            _ => {}
+        }
+        match Value::from_byte(b) {
+            Value::Win(_) => wins += 1,
+            Value::Loss(_) => losses += 1,
+            Value::Draw => draws += 1,
+        }
+    }
+    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+    println!("slots: {} ({} MiB of values), {} levels", index.len(), index.len() >> 20, solved.levels);
+    println!("slots won / lost / drawn by the side to move: {wins} / {losses} / {draws}; longest distance {longest}");
+    println!(
+        "wall {wall:.1} s, CPU {cpu:.1} s, peak memory {:.3} GiB sampled, {:.3} GiB kernel mark",
+        gib(sampled),
+        gib(kernel)
+    );
+    println!("start position: {} for sente", value_words(solved.probe(&Position::start())?, Lang::En));
+    if let Some(out) = out {
+        let started = Instant::now();
+        write_slots(&solved, out)?;
+        println!(
+            "wrote {} ({} bytes) in {:.1} s",
+            out.display(),
+            std::fs::metadata(out)?.len(),
+            started.elapsed().as_secs_f64()
+        );
+        let started = Instant::now();
+        let file = SlotsFile::open(out)?;
+        println!("open: {:.2} ms", started.elapsed().as_secs_f64() * 1e3);
+        let started = Instant::now();
+        file.verify()?;
+        println!("checksum of the whole file: {:.2} s", started.elapsed().as_secs_f64());
+        // Positions of seeded random games (missed captures included: all have values).
+        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(20);
+        let mut sample = Vec::new();
+        while sample.len() < 200_000 {
+            let mut p = Position::start();
+            for _ in 0..200 {
+                sample.push(p);
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play(moves[rng.gen_range(0..moves.len())])?;
+            }
+        }
+        for pass in ["first pass", "second pass (warm)"] {
+            let mut latencies = Vec::with_capacity(sample.len());
+            for p in &sample {
+                let t = Instant::now();
+                let v = std::hint::black_box(file.probe(p)?);
+                latencies.push(t.elapsed());
+                if v != solved.probe(p)? {
+                    bail!("{p}: the file and the memory disagree");
+                }
+            }
+            let mean = latencies.iter().sum::<std::time::Duration>() / latencies.len() as u32;
+            println!(
+                "probe of {} positions, {pass}: mean {}, {}",
+                sample.len(),
+                super::bench::micros(mean),
+                super::bench::percentiles(&mut latencies)
+            );
+        }
+    }
+    if let Some(path) = compare {
+        let old = TableFile::open(path)?;
+        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(19);
+        let (mut same, mut only_new) = (0u64, 0u64);
+        for _ in 0..games {
+            let mut p = Position::start();
+            for _ in 0..200 {
+                let new = solved.probe(&p)?;
+                match old.probe(&p) {
+                    Ok(v) if v == new => same += 1,
+                    Ok(v) => bail!("{p}: old table {v:?}, new {new:?}"),
+                    Err(_) => only_new += 1,
+                }
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play(moves[rng.gen_range(0..moves.len())])?;
+            }
+        }
+        println!("against {}: {same} positions agree, {only_new} only in the new table", path.display());
+    }
+    Ok(())
+}
+
+/// User + system CPU seconds of the whole process.
+fn process_cpu_seconds() -> f64 {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getrusage only writes the struct it is given.
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } == 0 {
+            let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+            return t(u.ru_utime) + t(u.ru_stime);
+        }
+    }
+    0.0
+}
+
+/// Samples the process's resident memory (VmRSS) every 50 ms on a thread.
+struct RssSampler {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<u64>,
+}
+
+impl RssSampler {
+    fn start() -> RssSampler {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut peak = 0;
+            while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                peak = peak.max(status_kib("VmRSS:") * 1024);
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            peak
+        });
+        RssSampler { stop, thread }
+    }
+
+    /// (the sampled peak, the kernel's VmHWM), in bytes.
+    fn stop(self) -> (u64, u64) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (self.thread.join().unwrap_or(0), status_kib("VmHWM:") * 1024)
+    }
+}
+
+/// A `kB` field of /proc/self/status (0 where there is none).
+fn status_kib(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with(field))?.split_whitespace().nth(1)?.parse().ok())
+        .unwrap_or(0)
+}

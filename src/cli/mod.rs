@@ -231,6 +231,19 @@ enum TableAction {
         #[arg(long)]
         verify: bool,
     },
+    /// Run the new builder (every legal position, issue 19) in memory and print its cost,
+    /// the start's value and, with --compare, its agreement with an old table file.
+    Solve {
+        /// Also write the version 2 file here and time probes through it.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// An old table file to compare values with.
+        #[arg(long)]
+        compare: Option<PathBuf>,
+        /// Seeded random games whose positions are compared.
+        #[arg(long, default_value_t = 2000)]
+        games: usize,
+    },
     /// The value of the position after some moves, and of every move there.
     Probe {
         /// The table file.
@@ -414,6 +427,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tablebase { action } => match action {
             TableAction::Build { out } => doubutsu::build(&doubutsu::table_path(out, &data_dir())),
             TableAction::Stats { table, verify } => doubutsu::stats(&doubutsu::table_path(table, &data_dir()), verify),
+            TableAction::Solve { out, compare, games } => doubutsu::solve(out.as_deref(), compare.as_deref(), games),
             TableAction::Probe { table, moves } => doubutsu::probe(&doubutsu::table_path(table, &data_dir()), &moves),
         },
         Command::Bench { what: None, perft_depth, renders } => bench::quick(perft_depth, renders),

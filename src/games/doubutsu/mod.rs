@@ -11,7 +11,9 @@
 //! - [`game`]: move history and the draw on the third occurrence of a position.
 //! - [`perft`](mod@perft): move-path counting.
 //! - [`table`]: the builder ([`table::build`]), the memory-mapped file ([`table::TableFile`])
-//!   and the [`table::Table`] trait players use.
+//!   and the [`table::Table`] trait players use; beside them, not yet read by the bot (issue
+//!   19), the table of every legal position: its perfect index ([`table::index`]), the
+//!   in-place builder ([`table::retro`]) and its file ([`table::slots_file`]).
 //! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
 
 pub mod game;

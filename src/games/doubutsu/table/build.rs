@@ -156,13 +156,13 @@ const UNSETTLED: u8 = 0xFF;
 
 /// One line on stderr per level/phase when `log` is set (for runs without a terminal,
 /// where indicatif draws nothing).
-fn log(opts: &BuildOptions, args: std::fmt::Arguments<'_>) {
+pub(super) fn log(opts: &BuildOptions, args: std::fmt::Arguments<'_>) {
     if opts.log {
         eprintln!("{args}");
     }
 }
 
-fn bar(opts: &BuildOptions, len: u64, what: &'static str) -> ProgressBar {
+pub(super) fn bar(opts: &BuildOptions, len: u64, what: &'static str) -> ProgressBar {
     if !opts.progress {
         return ProgressBar::hidden();
     }
@@ -214,7 +214,7 @@ fn zeroed_atomics(n: usize) -> Vec<AtomicU64> {
     unsafe { Vec::from_raw_parts(v.as_ptr() as *mut AtomicU64, v.len(), v.capacity()) }
 }
 
-fn filled_atomic_bytes(n: usize, value: u8) -> Vec<AtomicU8> {
+pub(super) fn filled_atomic_bytes(n: usize, value: u8) -> Vec<AtomicU8> {
     let mut v = std::mem::ManuallyDrop::new(vec![0u8; n]);
     advise_huge_pages(&v);
     if value != 0 {

@@ -35,8 +35,16 @@
 //! failed to capture a lion on the far row) and `2 + d` otherwise, where `d` is the distance
 //! in plies: odd `d` is a win in `d`, even `d` a loss in `d` (a loss in 0 is a completed try
 //! against the side to move). Distances count the winning capture or try as the last ply.
+//!
+//! # Version 2 (issue 19, being built)
+//! The table of every legal position, with no list of positions: [`index`] numbers them,
+//! [`retro`] solves them in place (one byte each), [`slots_file`] is its file. The bot reads
+//! version 1 until version 2 is proven and wired in.
 
 mod build;
+pub mod index;
+pub mod retro;
+pub mod slots_file;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};

@@ -1,8 +1,11 @@
 //! Tests: rules as stated in the issue, notation, brute-force cross-checks, the table against
 //! an independent solver on sub-games, the file format, and the players' properties.
 
+mod index_tests;
 mod naive;
 mod player_tests;
+mod retro_tests;
+mod slots_file_tests;
 mod table_tests;
 
 use std::collections::HashSet;

@@ -12,7 +12,7 @@ fn quiet() -> BuildOptions {
     BuildOptions::default()
 }
 
-fn naive_value(v: naive::NValue) -> Value {
+pub(super) fn naive_value(v: naive::NValue) -> Value {
     match v {
         Some((true, d)) => Value::Win(d),
         Some((false, d)) => Value::Loss(d),

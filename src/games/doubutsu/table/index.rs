@@ -1,0 +1,391 @@
+//! The perfect index of the table of every legal position: a bijection between the numbers
+//! `0..len` ("slots") and the positions whose value the table stores, computed from the
+//! position itself (no hash set, no list of positions).
+//!
+//! # Domain
+//! Keys are mover-relative (see `position.rs`), so the side to move costs no bit. The rules
+//! value some positions outright, and those need no slot: the mover's lion on its far row
+//! has won (try completed), an opponent's lion on the mover's home row has won or can be
+//! captured, and adjacent lions can always be captured. That leaves 39 lion placements: the
+//! mover's lion on rows 2-4, the opponent's on rows 1-3, not adjacent. The left-right mirror
+//! (same value) keeps 21 of them: a placement is kept when `(mover's square, opponent's
+//! square)` is no greater than its mirror image's. Three are their own mirror image (both
+//! lions in column B); there both halves of a mirror pair have a slot (7% of the slots).
+//!
+//! The other pieces are a [`Material`]: how many giraffes, elephants and chicks (a hen
+//! counts as a chick) there are besides the lions. Moves never change it (a captured piece
+//! goes to the captor's hand), so the real game is the material (2, 2, 2) and a test can
+//! solve a smaller one exactly.
+//!
+//! # Number
+//! `slot = lion class × per_lion + cohort offset + local`. A cohort is how many pieces of
+//! each kind stand on the board `(bg, be, bc)`; its size is the product of the ranges of
+//! `local`'s digits, most significant first:
+//!
+//! | digit | range | what |
+//! | --- | --- | --- |
+//! | giraffes' squares | C(10, bg) | colex rank of their set among the 10 squares the lions leave |
+//! | elephants' squares | C(10 - bg, be) | the same among the squares still free |
+//! | chicks' squares | C(10 - bg - be, bc) | the same |
+//! | owners | 2^(bg + be + bc) | one bit per board piece (giraffes, elephants, chicks, each by square): 1 = opponent's |
+//! | promotions | 2^bc | one bit per board chick: 1 = hen |
+//! | hands | (hg + 1)(he + 1)(hc + 1) | per kind, how many of the `h` pieces in hand the mover holds |
+//!
+//! Every combination is a legal key, so the index has no holes except the mirror halves
+//! above; with the full material `len` is 21 × 11,878,227 = 249,442,767.
+
+use super::super::position::{hand, mirror, nib, set_nib, CHICK, ELEPHANT, GIRAFFE, HEN, LION, MOVES, OPP};
+
+/// The pieces besides the lions: how many giraffes, elephants and chicks (hens counted as
+/// chicks) the game holds, on the board or in hand, 0..=2 each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Material(pub [u8; 3]);
+
+impl Material {
+    /// The real game: two of each.
+    pub const FULL: Material = Material([2, 2, 2]);
+
+    /// The material of a key (both hands and the board).
+    pub fn of_key(k: u64) -> Material {
+        let mut m = [0u8; 3];
+        for i in 0..12 {
+            match nib(k, i) & 7 {
+                GIRAFFE => m[0] += 1,
+                ELEPHANT => m[1] += 1,
+                CHICK | HEN => m[2] += 1,
+                _ => {}
+            }
+        }
+        for (idx, count) in m.iter_mut().enumerate() {
+            *count += hand(k, false, idx) + hand(k, true, idx);
+        }
+        Material(m)
+    }
+}
+
+/// Lion placements that have slots, after the mirror.
+pub const LION_CLASSES: usize = 21;
+const NO_CLASS: u8 = u8::MAX;
+/// Squares left to the other pieces once the lions stand.
+const FREE: u32 = 10;
+
+const fn mirror_square(s: usize) -> usize {
+    s - s % 3 + 2 - s % 3
+}
+
+/// Whether a placement of the lions (mover's, opponent's square) needs a slot in either
+/// orientation (see the module docs).
+pub(crate) const fn lions_in_domain(ml: usize, ol: usize) -> bool {
+    ml >= 3 && ml < 12 && ol < 9 && ml != ol && MOVES[LION as usize][ml] & (1 << ol) == 0
+}
+
+/// `(class by ml * 12 + ol, placement by class)`.
+const LION_TABLES: ([u8; 144], [(u8, u8); LION_CLASSES]) = {
+    let mut class = [NO_CLASS; 144];
+    let mut pairs = [(0u8, 0u8); LION_CLASSES];
+    let mut n = 0;
+    let mut ml = 0;
+    while ml < 12 {
+        let mut ol = 0;
+        while ol < 12 {
+            let (mm, mo) = (mirror_square(ml), mirror_square(ol));
+            if lions_in_domain(ml, ol) && (ml < mm || (ml == mm && ol <= mo)) {
+                class[ml * 12 + ol] = n as u8;
+                pairs[n] = (ml as u8, ol as u8);
+                n += 1;
+            }
+            ol += 1;
+        }
+        ml += 1;
+    }
+    assert!(n == LION_CLASSES);
+    (class, pairs)
+};
+
+const BINOM: [[u64; 13]; 13] = {
+    let mut b = [[0u64; 13]; 13];
+    let mut n = 0;
+    while n < 13 {
+        b[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            b[n][k] = b[n - 1][k - 1] + if k < n { b[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    b
+};
+
+#[inline(always)]
+fn binom(n: u32, k: u32) -> u64 {
+    BINOM[n as usize][k as usize]
+}
+
+/// The squares of the two lions, `None` unless both stand on the board.
+#[inline]
+pub(crate) fn lions(k: u64) -> Option<(usize, usize)> {
+    let (mut ml, mut ol) = (12, 12);
+    for i in 0..12 {
+        match nib(k, i) {
+            n if n == LION => ml = i,
+            n if n == LION | OPP => ol = i,
+            _ => {}
+        }
+    }
+    (ml < 12 && ol < 12).then_some((ml, ol))
+}
+
+/// The orientation of `k` (itself or its mirror image) that has a slot, `None` when the
+/// lions' placement has none (the rules value the position).
+#[inline]
+pub(crate) fn slot_orientation(k: u64) -> Option<u64> {
+    let (ml, ol) = lions(k)?;
+    if !lions_in_domain(ml, ol) {
+        return None;
+    }
+    Some(if LION_TABLES.0[ml * 12 + ol] != NO_CLASS { k } else { mirror(k) })
+}
+
+/// The one representative of `k` and its mirror image that the builder solves: the slot
+/// orientation, and where the lions are symmetric the smaller key of the two.
+#[inline]
+pub(crate) fn canonical(k: u64) -> Option<u64> {
+    let k = slot_orientation(k)?;
+    let (ml, ol) = lions(k)?;
+    Some(if mirror_square(ml) == ml && mirror_square(ol) == ol { k.min(mirror(k)) } else { k })
+}
+
+/// Packs the bits of `x` selected by `mask` into the low bits (software PEXT).
+#[inline(always)]
+fn pext(x: u16, mut mask: u16) -> u16 {
+    let (mut out, mut bit) = (0, 1);
+    while mask != 0 {
+        if x & mask & mask.wrapping_neg() != 0 {
+            out |= bit;
+        }
+        bit <<= 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+/// Spreads the low bits of `x` onto the bits of `mask` (software PDEP).
+#[inline(always)]
+fn pdep(x: u16, mut mask: u16) -> u16 {
+    let (mut out, mut bit) = (0, 1);
+    while mask != 0 {
+        if x & bit != 0 {
+            out |= mask & mask.wrapping_neg();
+        }
+        bit <<= 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+/// Colex rank of a set among the sets of its size: `sum C(position, i)` over its members.
+#[inline(always)]
+fn rank(mut set: u16) -> u64 {
+    let (mut r, mut i) = (0, 1);
+    while set != 0 {
+        r += binom(set.trailing_zeros(), i);
+        i += 1;
+        set &= set - 1;
+    }
+    r
+}
+
+/// The [`rank`] of `set` among the squares not in `taken` (renumbered without them).
+#[inline(always)]
+fn rank_among(mut set: u16, taken: u16) -> u64 {
+    let (mut r, mut i) = (0, 1);
+    while set != 0 {
+        let p = set.trailing_zeros();
+        r += binom(p - (taken & ((1 << p) - 1)).count_ones(), i);
+        i += 1;
+        set &= set - 1;
+    }
+    r
+}
+
+/// Inverse of [`rank`] for sets of `size` members.
+#[inline(always)]
+fn unrank(mut r: u64, size: u32) -> u16 {
+    let mut set = 0;
+    for i in (1..=size).rev() {
+        let mut c = i - 1;
+        while binom(c + 1, i) <= r {
+            c += 1;
+        }
+        r -= binom(c, i);
+        set |= 1 << c;
+    }
+    set
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Cohort {
+    /// Pieces of each kind on the board.
+    board: [u32; 3],
+    offset: u64,
+}
+
+/// The perfect index of one [`Material`] (see the module docs).
+#[derive(Debug, Clone)]
+pub struct Index {
+    material: Material,
+    /// By cohort id `(bg * (ne + 1) + be) * (nc + 1) + bc`, which is also offset order.
+    cohorts: Vec<Cohort>,
+    per_lion: u64,
+}
+
+impl Index {
+    /// The index of every position of `material`. Panics if a count exceeds 2.
+    pub fn new(material: Material) -> Index {
+        let n = material.0.map(u32::from);
+        assert!(n.iter().all(|&c| c <= 2), "at most two pieces of a kind: {material:?}");
+        let mut cohorts = Vec::new();
+        let mut offset = 0;
+        for bg in 0..=n[0] {
+            for be in 0..=n[1] {
+                for bc in 0..=n[2] {
+                    let board = [bg, be, bc];
+                    cohorts.push(Cohort { board, offset });
+                    let b = bg + be + bc;
+                    let hands: u64 = (0..3).map(|i| (n[i] - board[i] + 1) as u64).product();
+                    let places = binom(FREE, bg) * binom(FREE - bg, be) * binom(FREE - bg - be, bc);
+                    offset += (places << (b + bc)) * hands;
+                }
+            }
+        }
+        Index { material, cohorts, per_lion: offset }
+    }
+
+    /// The material this index covers.
+    pub fn material(&self) -> Material {
+        self.material
+    }
+
+    /// Number of slots.
+    pub fn len(&self) -> u64 {
+        self.per_lion * LION_CLASSES as u64
+    }
+
+    /// Whether there are no slots (never: every material has positions).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The slot of a mover-relative key (either mirror orientation), `None` when the rules
+    /// value it outright (see the module docs) or its material is another.
+    pub fn slot(&self, k: u64) -> Option<u64> {
+        self.encode(slot_orientation(k)?)
+    }
+
+    /// The slot of a key already in its slot orientation ([`slot_orientation`]).
+    #[inline]
+    pub(crate) fn encode(&self, k: u64) -> Option<u64> {
+        let (ml, ol) = lions(k)?;
+        let class = LION_TABLES.0[ml * 12 + ol];
+        if class == NO_CLASS {
+            return None;
+        }
+        // Masks over the 10 squares the lions leave, in square order.
+        let (mut kinds, mut opp, mut hen) = ([0u16; 3], 0u16, 0u16);
+        let mut bit = 1u16;
+        for i in 0..12 {
+            if i == ml || i == ol {
+                continue;
+            }
+            let n = nib(k, i);
+            match n & 7 {
+                GIRAFFE => kinds[0] |= bit,
+                ELEPHANT => kinds[1] |= bit,
+                CHICK => kinds[2] |= bit,
+                HEN => {
+                    kinds[2] |= bit;
+                    hen |= bit;
+                }
+                _ => {}
+            }
+            if n & OPP != 0 {
+                opp |= bit;
+            }
+            bit <<= 1;
+        }
+        let [g, e, c] = kinds;
+        let b = [g.count_ones(), e.count_ones(), c.count_ones()];
+        let mut mine = [0u32; 3];
+        for idx in 0..3 {
+            let (m, o) = (hand(k, false, idx) as u32, hand(k, true, idx) as u32);
+            if b[idx] + m + o != self.material.0[idx] as u32 {
+                return None;
+            }
+            mine[idx] = m;
+        }
+        let cohort = &self.cohorts[self.cohort_id(b)];
+        let mut x = rank(g);
+        x = x * binom(FREE - b[0], b[1]) + rank_among(e, g);
+        x = x * binom(FREE - b[0] - b[1], b[2]) + rank_among(c, g | e);
+        let owners = pext(opp, g) as u64 | (pext(opp, e) as u64) << b[0] | (pext(opp, c) as u64) << (b[0] + b[1]);
+        x = x << (b[0] + b[1] + b[2]) | owners;
+        x = x << b[2] | pext(hen, c) as u64;
+        for idx in 0..3 {
+            x = x * (self.material.0[idx] as u64 - b[idx] as u64 + 1) + mine[idx] as u64;
+        }
+        Some(class as u64 * self.per_lion + cohort.offset + x)
+    }
+
+    #[inline(always)]
+    fn cohort_id(&self, b: [u32; 3]) -> usize {
+        let n = self.material.0.map(u32::from);
+        ((b[0] * (n[1] + 1) + b[1]) * (n[2] + 1) + b[2]) as usize
+    }
+
+    /// The key in `slot` (inverse of [`Index::encode`]). Panics when `slot >= len`.
+    pub fn key(&self, slot: u64) -> u64 {
+        assert!(slot < self.len(), "slot {slot} out of range {}", self.len());
+        let class = (slot / self.per_lion) as usize;
+        let mut r = slot % self.per_lion;
+        let c = self.cohorts[self.cohorts.partition_point(|c| c.offset <= r) - 1];
+        r -= c.offset;
+        let b = c.board;
+        let mut mine = [0u64; 3];
+        let mut held = [0u64; 3];
+        for idx in (0..3).rev() {
+            held[idx] = self.material.0[idx] as u64 - b[idx] as u64;
+            mine[idx] = r % (held[idx] + 1);
+            r /= held[idx] + 1;
+        }
+        let promo = (r & ((1 << b[2]) - 1)) as u16;
+        r >>= b[2];
+        let on_board = b[0] + b[1] + b[2];
+        let owners = (r & ((1 << on_board) - 1)) as u16;
+        r >>= on_board;
+        let (nc, ne) = (binom(FREE - b[0] - b[1], b[2]), binom(FREE - b[0], b[1]));
+        let (rc, re, rg) = (r % nc, (r / nc) % ne, r / nc / ne);
+        let g = unrank(rg, b[0]);
+        let e = pdep(unrank(re, b[1]), !g & 0x3FF);
+        let ch = pdep(unrank(rc, b[2]), !(g | e) & 0x3FF);
+        let opp = pdep(owners, g) | pdep(owners >> b[0], e) | pdep(owners >> (b[0] + b[1]), ch);
+        let hen = pdep(promo, ch);
+        let (ml, ol) = LION_TABLES.1[class];
+        let free: u16 = 0xFFF & !(1 << ml) & !(1 << ol);
+        let [g, e, ch, opp, hen] = [g, e, ch, opp, hen].map(|m| pdep(m, free));
+        let mut k = set_nib(set_nib(0, ml as usize, LION), ol as usize, LION | OPP);
+        for (set, code) in [(g, GIRAFFE), (e, ELEPHANT), (ch, CHICK)] {
+            let mut s = set;
+            while s != 0 {
+                let i = s.trailing_zeros() as usize;
+                s &= s - 1;
+                let code = if hen & (1 << i) != 0 { HEN } else { code };
+                k = set_nib(k, i, code | if opp & (1 << i) != 0 { OPP } else { 0 });
+            }
+        }
+        for idx in 0..3 {
+            k |= mine[idx] << (48 + 2 * idx) | (held[idx] - mine[idx]) << (54 + 2 * idx);
+        }
+        k
+    }
+}
