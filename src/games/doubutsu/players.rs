@@ -7,9 +7,10 @@
 //! of a move is `(score + 300) / (best score in that position + 300)`: 1 for a best move and
 //! at least 0.5 for the worst.
 //!
-//! [`settai`] is the seed's policy with four measured deviations, listed on it: the bot's
+//! [`settai`] is the seed's policy with five measured deviations, listed on it: the bot's
 //! repetition draw, the loss-in-one exclusion lifted after the guest's own loss-in-one,
-//! conceding a lost game rather than drawing it by repetition, and giving the win slowly.
+//! conceding a lost game rather than drawing it by repetition, giving the win slowly, and
+//! keeping a careless guest's game going.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -208,11 +209,35 @@ pub fn weakest<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Result<Move, Player
 ///    walked into capture next to settai's lion or onto its home row: then the only moves that
 ///    do not lose at once capture that lion, and there is no slow gift to give.
 ///
+/// 5. Keeping a careless guest's game going (issue 15). Against a guest who has left a win in
+///    one on the board this game ([`guest_was_careless`]: a child who does not yet see
+///    captures), for the first [`KEEP_GOING_PLIES`] plies settai plays neither a move that wins
+///    at once nor one that loses at once while another remains, and prefers, first, the moves
+///    that leave the guest a reply that does not lose at once ([`leaves_only_losing_moves`]),
+///    then those with the least chance that a guest tapping at random reaches within two moves
+///    a position where settai has only such moves ([`dead_end_risk`]: its lion touched by the
+///    guest's with no safe square, or the guest's lion on its home row);
+///    the divergence rule chooses among those. Such a guest's game otherwise ended at its first
+///    lion walk into capture, where settai could only take the lion or hand over a win in one
+///    (median 11 plies against the child). From ply 20 on the rules above hand the win over.
+///    A guest who never blunders into a loss-in-one never sees it.
+///
 /// After a missed lion capture the table may not value every move (see
 /// [`build`](super::table::build)); such moves are skipped and an unvalued guest move counts
 /// as divergence 0.5. A [`PlayerError::Probe`] therefore only comes when no move at all
 /// can be valued; callers may then fall back to [`weakest`].
 pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) -> Result<Move, PlayerError> {
+    settai_keeping_going(table, game, rng, KEEP_GOING_PLIES)
+}
+
+/// [`settai`] with deviation 5 applied before ply `keep_going_plies` (0: never), so that the
+/// other deviations can be checked on their own in short games.
+pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
+    table: &T,
+    game: &Game,
+    rng: &mut R,
+    keep_going_plies: usize,
+) -> Result<Move, PlayerError> {
     if game.outcome().is_some() {
         return Err(PlayerError::GameOver);
     }
@@ -268,6 +293,19 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
     if best < 0 && candidates.iter().any(|c| seen(c.0) + 1 < REPETITION_DRAW as usize) {
         candidates.retain(|c| seen(c.0) + 1 < REPETITION_DRAW as usize);
     }
+    // Keeping a careless guest's game going (deviation 5 above): early on, neither win at once
+    // nor hand over a win in one, and keep clear of the replies that would leave no choice (two guest moves ahead).
+    if game.moves().len() < keep_going_plies && guest_was_careless(game) {
+        let quiet: Vec<(Move, i32)> = candidates
+            .iter()
+            .copied()
+            .filter(|c| !loses_at_once_move(&evals, c.0) && !wins_at_once(pos, c.0))
+            .collect();
+        let trouble = |m: Move| (leaves_only_losing_moves(pos, m), dead_end_risk(pos, m, 2));
+        if let Some(least) = quiet.iter().map(|c| trouble(c.0)).min() {
+            candidates = quiet.into_iter().filter(|c| trouble(c.0) == least).collect();
+        }
+    }
     let qualifies = |s: i32| (s + 300) as i64 * den as i64 <= num as i64 * (best + 300) as i64;
     let qualifying: Vec<(Move, i32)> = candidates.iter().copied().filter(|&(_, s)| qualifies(s)).collect();
     let mut target =
@@ -312,6 +350,62 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
 /// forced to lose at once do not count. Rules only, no table.
 pub fn guest_lost_at_once(before: &Position, mv: Move) -> bool {
     before.loses_at_once(mv) && before.legal_moves().into_iter().any(|m| !before.loses_at_once(m))
+}
+
+/// Plies before which [`settai`] keeps a careless guest's game going (deviation 5).
+pub const KEEP_GOING_PLIES: usize = 20;
+
+/// Whether the guest (the side not to move) has made a move in `game` that lost at once
+/// although another did not ([`guest_lost_at_once`]): a guest who does not yet see captures.
+pub fn guest_was_careless(game: &Game) -> bool {
+    let guest = game.position().turn().opposite();
+    let positions = game.positions();
+    game.moves().iter().enumerate().any(|(i, &mv)| {
+        let before = &positions[i];
+        before.turn() == guest && guest_lost_at_once(before, mv)
+    })
+}
+
+/// Whether `mv` wins on the spot (captures the lion or completes a try).
+pub fn wins_at_once(pos: &Position, mv: Move) -> bool {
+    pos.play(mv).ok().and_then(|c| c.outcome()).and_then(Outcome::winner) == Some(pos.turn())
+}
+
+/// The chance, in millionths, that a guest replying at random reaches within `depth` of its
+/// moves a position where the mover has only moves that win or lose at once, when the mover
+/// then always plays the quiet move of least such chance. Rules only.
+pub fn dead_end_risk(pos: &Position, mv: Move, depth: u32) -> u64 {
+    let Ok(after) = pos.play(mv) else { return 0 };
+    if after.outcome().is_some() {
+        return 0;
+    }
+    let replies = after.legal_moves();
+    let total: u64 = replies
+        .iter()
+        .map(|&r| {
+            let back = after.play(r).expect("legal move");
+            if back.outcome().is_some() {
+                return 0;
+            }
+            let quiet: Vec<Move> =
+                back.legal_moves().into_iter().filter(|&q| !wins_at_once(&back, q) && !back.loses_at_once(q)).collect();
+            if quiet.is_empty() {
+                1_000_000
+            } else if depth > 1 {
+                quiet.iter().map(|&q| dead_end_risk(&back, q, depth - 1)).min().unwrap_or(0)
+            } else {
+                0
+            }
+        })
+        .sum();
+    total / replies.len().max(1) as u64
+}
+
+/// Whether after `mv` every reply of the opponent loses at once (it must hang its lion or
+/// leave a try open). Rules only.
+pub fn leaves_only_losing_moves(pos: &Position, mv: Move) -> bool {
+    let Ok(after) = pos.play(mv) else { return false };
+    after.outcome().is_none() && after.legal_moves().into_iter().all(|r| after.loses_at_once(r))
 }
 
 /// Whether a move of score `s` lets the opponent win at once (see [`loses_at_once`]).

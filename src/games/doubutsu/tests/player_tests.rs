@@ -96,6 +96,13 @@ fn aimed_score(
     }
 }
 
+/// Settai as it plays from ply [`players::KEEP_GOING_PLIES`] on: deviations 1-4 without
+/// deviation 5, whose early-game rule has its own tests below. The sub-game's histories are
+/// short, so `settai` itself would apply deviation 5 after any careless guest move.
+fn late_settai(t: &Tablebase, g: &Game, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
+    players::settai_keeping_going(t, g, rng, 0)
+}
+
 fn move_score(t: &Tablebase, p: &Position, m: super::super::Move) -> i32 {
     score(t.probe(&p.play(m).unwrap()).unwrap().parent())
 }
@@ -116,7 +123,7 @@ proptest! {
         prop_assume!(g.legal_moves().iter().all(|&m| players::seen_before(&g, m) == 0));
         let (before, guest_move) = g.last_move().unwrap();
         let guest = analyze(t, &before, guest_move).unwrap();
-        let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let reply = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
         let p = *g.position();
         let evals = evaluate_moves(t, &p).unwrap();
         let best = evals.iter().map(|e| score(e.1)).max().unwrap();
@@ -416,7 +423,7 @@ proptest! {
         let best = evals.iter().map(|e| score(e.1)).max().unwrap();
         let any_safe = evals.iter().any(|e| !loses_at_once(e.1));
         let candidates: Vec<_> = evals.iter().filter(|e| !any_safe || !loses_at_once(e.1)).map(|e| e.0).collect();
-        let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let reply = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
         if best <= 0 && candidates.iter().any(|&m| players::seen_before(&g, m) == 0) {
             prop_assert_eq!(players::seen_before(&g, reply), 0, "{} after {:?}", reply, g.moves());
         }
@@ -490,7 +497,7 @@ fn settai_answers_a_guest_loss_in_one_in_kind() {
             }
             let p = *g.position();
             let any_safe = p.legal_moves().iter().any(|&r| !p.loses_at_once(r));
-            let reply = settai(t, &g, &mut rng).unwrap();
+            let reply = late_settai(t, &g, &mut rng).unwrap();
             if any_safe && p.loses_at_once(reply) {
                 assert!(is_blunder, "{reply} answered the safe {m} after {:?}", g.moves());
                 in_kind += 1;
@@ -534,7 +541,7 @@ fn settai_gives_the_win_slowly_where_the_bare_rule_would_lose_at_once() {
             .filter(|&c| divergence(c, best) <= guest.divergence + 1e-12)
             .max()
             .unwrap_or_else(|| pool.iter().map(|c| c.1).min().unwrap());
-        let reply = settai(t, &g, &mut rng).unwrap();
+        let reply = late_settai(t, &g, &mut rng).unwrap();
         let v = players::value_of(t, &p.play(reply).unwrap()).unwrap().parent();
         if bare <= score(Value::Loss(2)) && pool.iter().any(|c| c.1 < 0 && c.1 > score(Value::Loss(2))) {
             assert!(matches!(v, Value::Loss(n) if n > 2), "{reply} ({v:?}) after {:?}", g.moves());
@@ -600,7 +607,7 @@ proptest! {
         let GuestBlunder { game: g, guest, valued } = blunder.unwrap();
         let p = *g.position();
         let best = valued.iter().map(|e| score(e.1)).max().unwrap();
-        let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let reply = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
         let s = score(players::value_of(t, &p.play(reply).unwrap()).unwrap().parent());
         let pool: Vec<i32> = candidates(&p, &valued, true).into_iter().map(|c| c.1).collect();
         if pool.len() < valued.len() {
@@ -637,7 +644,7 @@ proptest! {
         let p = *g.position();
         // A move that keeps the game going and leaves the guest a forced win by the table.
         let slow_exists = valued.iter().any(|e| matches!(e.1, Value::Loss(_)) && !loses_at_once(e.1));
-        let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let reply = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
         let v = players::value_of(t, &p.play(reply).unwrap()).unwrap().parent();
         let best = valued.iter().map(|e| score(e.1)).max().unwrap();
         if slow_exists {
@@ -668,7 +675,7 @@ fn a_lost_settai_concedes_rather_than_draw_by_repetition() {
                 continue;
             }
             let Ok(evals) = evaluate_moves(t, &p) else { break };
-            let reply = settai(t, &g, &mut rng).unwrap();
+            let reply = late_settai(t, &g, &mut rng).unwrap();
             let blundered = g.last_move().is_some_and(|(b, m)| guest_lost_at_once(&b, m));
             let any_safe = evals.iter().any(|e| !loses_at_once(e.1));
             if any_safe && !blundered && p.loses_at_once(reply) {
@@ -693,4 +700,68 @@ fn a_lost_settai_concedes_rather_than_draw_by_repetition() {
         }
     }
     assert!(conceded > 0, "no concession seen (draws with the guest winning: {drawn_while_won})");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Deviation 5: early in a careless guest's game settai neither wins nor loses at once while
+    /// another move remains, and its move leaves the guest a safe reply and as little risk of a dead end as any such move; a
+    /// guest who has never blundered into a loss-in-one gets the rules of deviations 1-4.
+    #[test]
+    fn early_in_a_careless_guests_game_settai_keeps_it_going(
+        choices in prop::collection::vec(any::<u32>(), 0..18),
+        pick in any::<usize>(),
+        seed in any::<u64>(),
+    ) {
+        let t = table();
+        let blunder = guest_blunder(&choices, pick);
+        prop_assume!(blunder.is_some());
+        let GuestBlunder { game: g, .. } = blunder.unwrap();
+        prop_assume!(g.moves().len() < players::KEEP_GOING_PLIES);
+        prop_assert!(players::guest_was_careless(&g));
+        let p = *g.position();
+        let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        // The moves the table values that neither win nor lose at once (as settai sees them).
+        let quiet: Vec<_> = p
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| players::value_of(t, &p.play(m).unwrap()).is_ok())
+            .filter(|&m| !p.loses_at_once(m) && !players::wins_at_once(&p, m))
+            .collect();
+        if !quiet.is_empty() {
+            prop_assert!(quiet.contains(&reply), "{} wins or loses at once after {:?}", reply, g.moves());
+            let trouble = |m| (players::leaves_only_losing_moves(&p, m), players::dead_end_risk(&p, m, 2));
+            let least = quiet.iter().map(|&m| trouble(m)).min().unwrap();
+            prop_assert_eq!(trouble(reply), least);
+        }
+    }
+}
+
+#[test]
+fn deviation_five_changes_early_replies_to_careless_guests_only() {
+    use rand::Rng;
+    // Against a guest who never left a win in one, settai is the same with or without
+    // deviation 5; after a guest's loss-in-one in the first plies the rule does change replies
+    // (it is not idle), and only there.
+    let t = table();
+    let mut rng = StdRng::seed_from_u64(21);
+    let (mut careful, mut changed) = (0, 0);
+    for _ in 0..400 {
+        let choices: Vec<u32> = (0..rng.gen_range(0..16)).map(|_| rng.gen()).collect();
+        let g = history(&choices);
+        if g.outcome().is_some() || g.moves().is_empty() {
+            continue;
+        }
+        let seed = rng.gen();
+        let with = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let without = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        if !players::guest_was_careless(&g) {
+            assert_eq!(with, without, "after {:?}", g.moves());
+            careful += 1;
+        } else if with != without {
+            changed += 1;
+        }
+    }
+    assert!(careful > 50 && changed > 5, "{careful} {changed}");
 }
