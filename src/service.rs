@@ -1,6 +1,9 @@
 //! The game flow shared by every front end: start a game, take a human move, let the bot answer,
 //! resign. It loads every game from the store (never from process memory), validates before it
 //! writes, and runs CPU-heavy AI work on a bounded blocking pool off the async runtime.
+//!
+//! Past 500 lines on purpose: one job, the game flow every front end shares, one method of
+//! `Service` per step; its tests are in `tests/service.rs`.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -4,7 +4,8 @@ use serenity::all::{
     ButtonStyle, CreateActionRow, CreateButton, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
 };
 
-use super::handler::{MoveSelect, ResignButton, TakebackButton, SELECT_MAX};
+use super::custom_id::{MoveSelect, ResignButton, TakebackButton};
+use super::handler::SELECT_MAX;
 use crate::i18n::{move_label, Lang, MoveMenu, Msg};
 use crate::store::GameRecord;
 

@@ -3,13 +3,18 @@
 //! Thin by design: it parses interactions, calls the service, renders the board and answers.
 //! Every handler loads the game from the database, so a restart loses nothing.
 
+mod board_message;
 mod commands;
+mod custom_id;
 pub mod endpoint;
+mod flows;
 mod handler;
 mod help;
 mod menus;
 mod reminders;
 mod reply;
+mod settings;
+mod sweeps;
 mod takeback;
 
 use anyhow::Context as _;

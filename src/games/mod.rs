@@ -1,5 +1,8 @@
 //! Pure game logic (no I/O, no async) and the small game-agnostic interface the bot uses.
 //!
+//! Past 500 lines on purpose: one job, the vocabulary that puts both games behind one interface
+//! (kinds, levels, sides, outcomes, `Game`); about 120 lines are tests.
+//!
 //! Each game lives in its own folder (rules, notation, AI players). [`Game`] wraps any of them
 //! behind one vocabulary: legal moves and moves as canonical notation strings, play, outcome and
 //! a stable text serialization for the database.

@@ -1,6 +1,9 @@
 //! The hospitality benchmark: many simulated games between a level and guests of graded
 //! strength, measuring whether the guest wins, how closely and how naturally.
 //!
+//! Just past 500 lines with its tests: one job, playing a run and summing it up (records, rates,
+//! tables); each game's guests and the charts have files of their own.
+//!
 //! Every game is reproducible: its random source is seeded from the run's seed, the guest and
 //! the game's number, so the results do not depend on how many threads played them.
 

@@ -1,5 +1,8 @@
 //! Board-image rendering: pure functions from a view of a position to PNG bytes.
 //!
+//! Past 500 lines on purpose: one job, the room's shared toolkit (font, PNG encoding, pixel and
+//! text primitives, palette) every picture draws with; the pictures have files of their own.
+//!
 //! Everything here is synchronous and deterministic; the only shared state is
 //! immutable caches (the parsed font, pre-rendered backgrounds).
 

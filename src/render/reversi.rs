@@ -1,4 +1,6 @@
 //! Reversi board image: a plain view of a position in, PNG bytes out.
+//!
+//! Past 500 lines by its pixel tests (nearly half the file); the picture itself is about 290 lines.
 
 use std::sync::OnceLock;
 

@@ -1,5 +1,7 @@
 //! Bitboard core: colours, squares, moves, positions and the rules of play.
 //!
+//! Past 500 lines by its tests (about 150): one job, the rules of play on bitboards.
+//!
 //! Bit `row * 8 + col` is the square in column `col` (a..h) and row `row` (1..8, top to bottom),
 //! so a1 is bit 0, h1 bit 7, a8 bit 56 and h8 bit 63.
 

@@ -1,6 +1,9 @@
 //! The sontaku (接待) levels: the CPU searches with the shared engine, but scores positions by
 //! how desirable they are for the human instead of for itself.
 //!
+//! Past 500 lines by its tests (over a third of the file): one job, the sontaku levels, which share
+//! the search and the desirability scores below.
+//!
 //! `highest` evaluates with [`ai`](super::ai)'s classic evaluation (square table with corner
 //! cancellation, mobility × 12, discs from 16 empties), read from the human's side. `standard`
 //! measures the human's lead with the trained pattern evaluation instead (see

@@ -1,5 +1,8 @@
 //! Table builder: enumerate the reachable set, index it, then retrograde analysis.
 //!
+//! Past 500 lines on purpose: one job, the build, whose four steps below run in turn over the same
+//! arrays and share their helpers.
+//!
 //! 1. Enumerate: breadth-first over mirror-normalized keys in a lock-free open-addressing
 //!    set. Each entry also carries which of the two mirror orientations were reached, so the
 //!    side-to-move-normalized count (mirror images counted) comes out exactly.

@@ -1,6 +1,9 @@
 //! The exact game-theoretic table: win, loss or draw and distance for every position
 //! reachable from a set of roots (the official start for the real table).
 //!
+//! Past 500 lines on purpose: one job, the table's format (index, file layout, probing), beside the
+//! documentation of that format below; building it is in `build.rs`.
+//!
 //! Positions are normalized by side to move (keys are mover-relative) and by the left-right
 //! mirror (the smaller key of the two represents both), which halves the table. As in
 //! Tanaka's analysis, positions where the side to move can capture the lion, and completed

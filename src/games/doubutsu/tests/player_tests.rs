@@ -1,4 +1,7 @@
 //! Properties of the players from the seed, on a sub-game table built once.
+//!
+//! Past 500 lines: tests only, the players' properties side by side on the one sub-game table they
+//! share.
 
 use std::sync::OnceLock;
 

@@ -1,0 +1,276 @@
+//! The command flows: start a game or offer the opponents, play a move, show the board, resign, stats, remind.
+
+use serenity::all::{
+    ButtonStyle, CreateActionRow, CreateButton, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
+    EditInteractionResponse, MessageId,
+};
+
+use super::board_message::narrate;
+use super::custom_id::{OpponentSelect, ResignButton};
+use super::handler::{Bot, Failure};
+use super::reply::{allowed_mentions, Reply, Responder};
+use crate::games::{GameKind, Level, Side};
+use crate::i18n::{Lang, Msg};
+use crate::service::{PlayError, PlayedMove, Seat, Turn};
+use crate::store::{GameRecord, Settings};
+
+impl Bot {
+    /// `/play <game>`: starts at once, or where players choose their opponent, offers the
+    /// choice first (a menu only the player sees).
+    pub(super) async fn start_or_offer(
+        &self,
+        responder: &Responder,
+        seat: Seat,
+        settings: &Settings,
+        kind: GameKind,
+        side: Side,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        if !settings.level_choice {
+            return self.start(responder, seat, settings, kind, side, lang).await;
+        }
+        // A busy channel says so now rather than after the choice.
+        match self.service().current(seat.channel_id).await {
+            Ok(_) => return Err(Failure::Refused(PlayError::ChannelBusy)),
+            Err(PlayError::NoGame) => {}
+            Err(e) => return Err(Failure::Refused(e)),
+        }
+        // The values are positions in the game's list of levels: not even the payload names them.
+        let options = Level::for_kind(kind)
+            .iter()
+            .enumerate()
+            .map(|(i, &level)| {
+                CreateSelectMenuOption::new(Msg::Opponent { level }.text(lang), i.to_string())
+                    .description(Msg::OpponentHint { level, reveal: settings.commentary }.text(lang))
+            })
+            .collect();
+        let menu =
+            CreateSelectMenu::new(OpponentSelect { kind, side }.custom_id(), CreateSelectMenuKind::String { options })
+                .placeholder(Msg::PickOpponent.text(lang));
+        let offer = Reply::private(Msg::ChooseOpponent { kind }.text(lang))
+            .with_components(vec![CreateActionRow::SelectMenu(menu)]);
+        responder.answer(offer).await?;
+        Ok(())
+    }
+
+    /// The player picked an opponent: the game starts in the channel for all to see, and the
+    /// private menu says what was chosen.
+    pub(super) async fn start_chosen(
+        &self,
+        responder: &Responder,
+        seat: Seat,
+        settings: &Settings,
+        picker: OpponentSelect,
+        level: Level,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        let record =
+            self.service().start(&seat, picker.kind, picker.side, Some(level)).await.map_err(Failure::Refused)?;
+        responder.defer().await?;
+        let (board, shown) = self.first_board(record, &seat, settings, lang).await?;
+        let posted = responder.follow_up_posted(board.follow_up()).await?;
+        self.board_posted(responder.http(), &shown, posted, None).await;
+        let chosen = EditInteractionResponse::new()
+            .content(Msg::OpponentChosen { level }.text(lang))
+            .allowed_mentions(allowed_mentions(&[]))
+            .components(vec![]);
+        responder.edit(chosen).await?;
+        Ok(())
+    }
+
+    async fn start(
+        &self,
+        responder: &Responder,
+        seat: Seat,
+        settings: &Settings,
+        kind: GameKind,
+        side: Side,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        let record = self.service().start(&seat, kind, side, None).await.map_err(Failure::Refused)?;
+        responder.defer().await?;
+        let (board, shown) = self.first_board(record, &seat, settings, lang).await?;
+        if let Some(posted) = responder.post(board).await? {
+            self.board_posted(responder.http(), &shown, posted, None).await;
+        }
+        Ok(())
+    }
+
+    /// The first board of a new game (the greeting, and the bot's opening if it moves first)
+    /// and the game as it shows it.
+    async fn first_board(
+        &self,
+        record: GameRecord,
+        seat: &Seat,
+        settings: &Settings,
+        lang: Lang,
+    ) -> Result<(Reply, GameRecord), Failure> {
+        let (kind, human_side) = (record.kind(), record.human_side);
+        let reply = self.service().bot_reply(record).await.map_err(Failure::Late)?;
+        let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side }.text(lang)];
+        lines.extend(narrate(&reply.moves, lang));
+        let board = self.board(&reply.record, reply.last_move(), lines, settings, lang).await;
+        Ok((board, reply.record))
+    }
+
+    pub(super) async fn play(
+        &self,
+        responder: &Responder,
+        seat: Seat,
+        settings: &Settings,
+        input: &str,
+        tapped: Option<(i64, u32, MessageId)>,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        // A tap names the game, the ply and the board message it was made on.
+        let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
+        let human = self.service().human_move(&seat, input, expected).await.map_err(Failure::Refused)?;
+        responder.defer().await?;
+        // The bot's reply and the commentary on the player's move are thought out together.
+        let played = human.moves.first().cloned();
+        let (reply, comment) = tokio::join!(self.service().bot_reply(human.record.clone()), async {
+            match &played {
+                Some(m) if settings.commentary => self.service().comment(m).await,
+                _ => None,
+            }
+        });
+        let reply = reply.map_err(Failure::Late)?;
+        let moves: Vec<PlayedMove> = human.moves.into_iter().chain(reply.moves.iter().cloned()).collect();
+        let turn = Turn { record: reply.record, moves };
+        let mut lines = narrate(&turn.moves, lang);
+        if let Some(c) = &comment {
+            // Right under the player's own move.
+            lines.insert(1.min(lines.len()), Msg::Comment(c).text(lang));
+        }
+        let board = self.board(&turn.record, turn.last_move(), lines, settings, lang).await;
+        self.post_new_board(responder, board, &turn.record, tapped.map(|(_, _, m)| m)).await
+    }
+
+    /// Posts the board of a changed game. From a component, a new message (it keeps a readable
+    /// history and notifies the player) goes first: the old board losing its menu (so it cannot
+    /// be tapped again) is best effort, and a failed edit (the message was deleted) must not
+    /// hide the stored change.
+    pub(super) async fn post_new_board(
+        &self,
+        responder: &Responder,
+        board: Reply,
+        record: &GameRecord,
+        tapped: Option<MessageId>,
+    ) -> Result<(), Failure> {
+        if responder.is_component() {
+            let posted = responder.follow_up_posted(board.follow_up()).await?;
+            let strip = EditInteractionResponse::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));
+            if let Err(e) = responder.edit(strip).await {
+                tracing::warn!(error = %e, game = record.id, "could not take the menu off the old board");
+            }
+            self.board_posted(responder.http(), record, posted, tapped).await;
+        } else if let Some(posted) = responder.post(board).await? {
+            self.board_posted(responder.http(), record, posted, None).await;
+        }
+        Ok(())
+    }
+
+    pub(super) async fn show_board(
+        &self,
+        responder: &Responder,
+        seat: Seat,
+        settings: &Settings,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        let record = self.service().current(seat.channel_id).await.map_err(Failure::Refused)?;
+        let last = self.service().last_move(&record).await.map_err(Failure::Refused)?;
+        let lines =
+            if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
+        let board = self.board(&record, last.as_ref(), lines, settings, lang).await;
+        // A fresh board every time: it also brings back a board someone deleted.
+        if let Some(posted) = responder.post(board).await? {
+            self.board_posted(responder.http(), &record, posted, None).await;
+        }
+        Ok(())
+    }
+
+    pub(super) async fn resign(
+        &self,
+        responder: &Responder,
+        seat: Seat,
+        settings: &Settings,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        let record = self.service().resign(&seat, None).await.map_err(Failure::Refused)?;
+        let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
+        responder.answer(board).await?;
+        Ok(())
+    }
+
+    pub(super) async fn stats(&self, responder: &Responder, seat: Seat, lang: Lang) -> Result<(), Failure> {
+        let records = self.service().record_of(&seat).await.map_err(Failure::Refused)?;
+        responder.answer(Reply::public(Msg::Stats { human: seat.user_id, records }.text(lang))).await?;
+        Ok(())
+    }
+
+    /// `/play remind on|off`: the player's own choice, on every server (a private answer).
+    pub(super) async fn remind_me(
+        &self,
+        responder: &Responder,
+        seat: &Seat,
+        on: Option<bool>,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        // Discord always sends the required option; without it the request was forged.
+        let text = match on {
+            Some(on) => {
+                self.service().set_reminders_wanted(seat, on).await.map_err(Failure::Refused)?;
+                Msg::RemindSet { on }.text(lang)
+            }
+            None => Msg::TryAgain.text(lang),
+        };
+        responder.answer(Reply::private(text)).await?;
+        Ok(())
+    }
+
+    /// The board's Resign button asks first (privately); "Yes" resigns that very game and
+    /// posts the final board for everyone, "Keep playing" just closes the question.
+    pub(super) async fn resign_button(
+        &self,
+        responder: &Responder,
+        seat: Seat,
+        settings: &Settings,
+        button: ResignButton,
+        lang: Lang,
+    ) -> Result<(), Failure> {
+        match button {
+            ResignButton::Ask { game_id } => {
+                // Only the player of that game, while it is on, is asked.
+                let record = self.service().current(seat.channel_id).await.map_err(|e| match e {
+                    PlayError::NoGame => Failure::Refused(PlayError::Stale),
+                    e => Failure::Refused(e),
+                })?;
+                if record.id != game_id {
+                    return Err(Failure::Refused(PlayError::Stale));
+                }
+                if record.human_id != seat.user_id {
+                    return Err(Failure::Refused(PlayError::NotYourGame { owner: record.human_id }));
+                }
+                let buttons = CreateActionRow::Buttons(vec![
+                    CreateButton::new(ResignButton::Confirm { game_id }.custom_id())
+                        .label(Msg::ResignYes.text(lang))
+                        .style(ButtonStyle::Danger),
+                    CreateButton::new(ResignButton::Cancel { game_id }.custom_id())
+                        .label(Msg::ResignNo.text(lang))
+                        .style(ButtonStyle::Secondary),
+                ]);
+                responder.answer(Reply::private(Msg::ResignConfirm.text(lang)).with_components(vec![buttons])).await?;
+            }
+            ResignButton::Cancel { .. } => {
+                responder.update(Reply::public(Msg::KeepPlaying.text(lang))).await?;
+            }
+            ResignButton::Confirm { game_id } => {
+                let record = self.service().resign(&seat, Some(game_id)).await.map_err(Failure::Refused)?;
+                responder.update(Reply::public(Msg::Resigned.text(lang))).await?;
+                let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
+                responder.follow_up(board.follow_up()).await?;
+            }
+        }
+        Ok(())
+    }
+}

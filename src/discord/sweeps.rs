@@ -1,0 +1,70 @@
+//! The owed-reply sweep: games left waiting for the bot's reply are answered and their boards posted.
+
+use std::time::Duration;
+
+use serenity::all::ChannelId;
+use serenity::http::Http;
+
+use super::board_message::narrate;
+use super::handler::{lang_of, Bot};
+use crate::service::PlayError;
+
+/// How often games waiting for the bot's reply are looked for while the process runs.
+const OWED_REPLY_SWEEP: Duration = Duration::from_secs(60);
+
+/// How long the bot must have been to move before a sweep pays the reply itself: longer than
+/// any reply takes in its own request (a search waiting behind a full AI backlog included), so
+/// the sweep never races a request that is still working.
+pub const OWED_REPLY_AGE: Duration = Duration::from_secs(120);
+
+impl Bot {
+    /// Pays, forever, the replies of games left waiting for the bot for [`OWED_REPLY_AGE`]
+    /// while this process ran: a reply that failed after the player's move was stored (the
+    /// database blinked) would otherwise wait for a restart.
+    pub(super) async fn sweep_owed_replies(&self, http: &Http) {
+        let mut ticks = tokio::time::interval(self.idle_sweep.min(OWED_REPLY_SWEEP));
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            self.finish_interrupted_turns(http, &|guild_id| self.owns(guild_id), OWED_REPLY_AGE).await;
+        }
+    }
+
+    /// Answers games left waiting for the bot for at least `waiting_for` (the process stopped,
+    /// or the reply failed, between a human move and the reply) and posts their boards.
+    pub(super) async fn finish_interrupted_turns(
+        &self,
+        http: &Http,
+        ours: &(dyn Fn(Option<u64>) -> bool + Sync),
+        waiting_for: Duration,
+    ) {
+        let waiting = match self.service().games_awaiting_bot_for(waiting_for).await {
+            Ok(w) => w,
+            Err(e) => return tracing::error!(error = %e, "could not look for interrupted games"),
+        };
+        for record in waiting.into_iter().filter(|r| ours(r.guild_id)) {
+            let channel = ChannelId::new(record.channel_id);
+            let settings = self.service().settings(&record.place()).await.ok();
+            let lang = lang_of(settings.as_ref(), "");
+            let settings = settings.unwrap_or_default();
+            let posted = match self.service().bot_reply(record).await {
+                Ok(turn) => {
+                    let lines = narrate(&turn.moves, lang);
+                    let board = self.board(&turn.record, turn.last_move(), lines, &settings, lang).await;
+                    match channel.send_message(http, board.channel_message()).await {
+                        Ok(posted) => {
+                            self.board_posted(http, &turn.record, posted.id, None).await;
+                            Ok(())
+                        }
+                        Err(e) => Err(e),
+                    }
+                }
+                Err(PlayError::AlreadyPlayed) => Ok(()),
+                Err(e) => return tracing::error!(error = %e, "could not finish an interrupted game"),
+            };
+            if let Err(e) = posted {
+                tracing::warn!(error = %e, channel = %channel, "could not post a recovered board");
+            }
+        }
+    }
+}
