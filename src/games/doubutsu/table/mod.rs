@@ -436,6 +436,28 @@ fn le_bytes_u16(v: &[u16]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
+/// Opens and maps a table file of either format version: a missing or unreadable file, one
+/// shorter than the 128-byte header (both versions' length) or without the magic bytes gets
+/// its error here, naming the file.
+pub(super) fn map_table_file(path: &Path) -> Result<memmap2::Mmap, TableError> {
+    let path = path.to_path_buf();
+    let file = File::open(&path).map_err(|source| match source.kind() {
+        io::ErrorKind::NotFound => TableError::Missing { path: path.clone() },
+        _ => TableError::Io { path: path.clone(), source },
+    })?;
+    let actual = file.metadata().map_err(|source| TableError::Io { path: path.clone(), source })?.len();
+    if actual < HEADER_LEN as u64 {
+        return Err(TableError::Truncated { path: path.clone(), expected: HEADER_LEN as u64, actual });
+    }
+    // SAFETY: the file is opened read-only; the builders replace it by rename, never in
+    // place, so the mapping is not modified under us by settai itself.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|source| TableError::Io { path: path.clone(), source })?;
+    if map[0..8] != MAGIC {
+        return Err(TableError::Corrupt { path, reason: "not a doubutsu table (bad magic)".into() });
+    }
+    Ok(map)
+}
+
 /// The table file, memory-mapped. Opening checks the header and the size only; call
 /// [`TableFile::verify`] (in the background) to check the payload checksum.
 pub struct TableFile {
@@ -451,24 +473,11 @@ impl TableFile {
     pub fn open(path: impl AsRef<Path>) -> Result<TableFile, TableError> {
         let path = path.as_ref().to_path_buf();
         let corrupt = |reason: String| TableError::Corrupt { path: path.clone(), reason };
-        let file = File::open(&path).map_err(|source| match source.kind() {
-            io::ErrorKind::NotFound => TableError::Missing { path: path.clone() },
-            _ => TableError::Io { path: path.clone(), source },
-        })?;
-        let actual = file.metadata().map_err(|source| TableError::Io { path: path.clone(), source })?.len();
-        if actual < HEADER_LEN as u64 {
-            return Err(TableError::Truncated { path: path.clone(), expected: HEADER_LEN as u64, actual });
-        }
-        // SAFETY: the file is opened read-only; the builder replaces it by rename, never in
-        // place, so the mapping is not modified under us by settai itself.
-        let map =
-            unsafe { memmap2::Mmap::map(&file) }.map_err(|source| TableError::Io { path: path.clone(), source })?;
+        let map = map_table_file(&path)?;
+        let actual = map.len() as u64;
         let h = &map[..HEADER_LEN];
         let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
-        if h[0..8] != MAGIC {
-            return Err(corrupt("not a doubutsu table (bad magic)".into()));
-        }
         if u32_at(8) != FORMAT_VERSION {
             return Err(corrupt(format!("format version {} (this build reads {FORMAT_VERSION})", u32_at(8))));
         }

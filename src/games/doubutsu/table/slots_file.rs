@@ -21,12 +21,12 @@
 //! placements included, so a probe is the index's arithmetic and one byte.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::index::{Index, Material};
 use super::retro::{probe_slots, Solved};
-use super::{checksum, ProbeError, Table, TableError, Value, MAGIC};
+use super::{checksum, map_table_file, ProbeError, Table, TableError, Value, MAGIC};
 use crate::games::doubutsu::Position;
 
 /// The version this module writes and reads.
@@ -117,24 +117,11 @@ impl SlotsFile {
     pub fn open(path: impl AsRef<Path>) -> Result<SlotsFile, TableError> {
         let path = path.as_ref().to_path_buf();
         let corrupt = |reason: String| TableError::Corrupt { path: path.clone(), reason };
-        let file = File::open(&path).map_err(|source| match source.kind() {
-            io::ErrorKind::NotFound => TableError::Missing { path: path.clone() },
-            _ => TableError::Io { path: path.clone(), source },
-        })?;
-        let actual = file.metadata().map_err(|source| TableError::Io { path: path.clone(), source })?.len();
-        if actual < HEADER_LEN as u64 {
-            return Err(TableError::Truncated { path: path.clone(), expected: HEADER_LEN as u64, actual });
-        }
-        // SAFETY: the file is opened read-only and replaced by rename, never rewritten in
-        // place by settai.
-        let map =
-            unsafe { memmap2::Mmap::map(&file) }.map_err(|source| TableError::Io { path: path.clone(), source })?;
+        let map = map_table_file(&path)?;
+        let actual = map.len() as u64;
         let h = &map[..HEADER_LEN];
         let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
-        if h[0..8] != MAGIC {
-            return Err(corrupt("not a doubutsu table (bad magic)".into()));
-        }
         if u32_at(8) != SLOTS_FORMAT_VERSION {
             return Err(corrupt(format!("format version {} (this reader reads {SLOTS_FORMAT_VERSION})", u32_at(8))));
         }
