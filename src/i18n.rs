@@ -48,8 +48,9 @@ pub enum Msg<'a> {
     /// A finished game's result told without a "you": who won, the score, why (the banner of
     /// boards rendered outside a game, such as `settai render`).
     Result { kind: GameKind, outcome: Outcome },
-    /// The game cannot be started at this server's level yet.
-    Unavailable { kind: GameKind },
+    /// The game cannot be started at this server's level yet; `minutes` is about how long
+    /// until it can, while its table is being built.
+    Unavailable { kind: GameKind, minutes: Option<u64> },
     /// The human resigned.
     Resigned,
     /// The channel already has a game.
@@ -254,11 +255,19 @@ impl Msg<'_> {
             (Msg::NoGame, Ja) => {
                 "このチャンネルに対局はありません。`/play reversi` か `/play doubutsu` で始めましょう。".into()
             }
-            (Msg::Unavailable { kind }, En) => {
+            (Msg::Unavailable { kind, minutes: None }, En) => {
                 format!("{} is not ready on this server yet. Please try another game for now.", kind_name(*kind, En))
             }
-            (Msg::Unavailable { kind }, Ja) => {
+            (Msg::Unavailable { kind, minutes: None }, Ja) => {
                 format!("{}はまだ準備中です。いまは別のゲームで遊んでください。", kind_name(*kind, Ja))
+            }
+            (Msg::Unavailable { kind, minutes: Some(m) }, En) => format!(
+                "{} is being set up on this server: ready in about {m} minute{}. Reversi is ready now.",
+                kind_name(*kind, En),
+                if *m == 1 { "" } else { "s" }
+            ),
+            (Msg::Unavailable { kind, minutes: Some(m) }, Ja) => {
+                format!("{}は準備中です。あと{m}分ほどで遊べます。リバーシならすぐ遊べます。", kind_name(*kind, Ja))
             }
             (Msg::NotYourGame { owner }, En) => {
                 format!("This is <@{owner}>'s game. Start your own in another channel or thread.")

@@ -3,7 +3,7 @@
 //! Layout: pure game logic lives in [`games`] (no I/O, no async); [`render`] turns positions into
 //! PNG images; [`hospitality`] measures how the levels treat guests of every strength;
 //! [`store`] keeps games in Postgres; [`service`] is the game flow shared by every
-//! front end; [`discord`] and [`cli`] are thin shells over it.
+//! front end, reading the doubutsu table through its keeper (which builds it when missing); [`discord`] and [`cli`] are thin shells over it.
 
 pub mod cli;
 pub mod config;

@@ -5,6 +5,8 @@
 //! Past 500 lines on purpose: one job, the game flow every front end shares, one method of
 //! `Service` per step; its tests are in `tests/service.rs`.
 
+pub mod table_keeper;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -17,6 +19,7 @@ use crate::store::{
     Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, Record, Scope, Settings, Store,
     StoreError,
 };
+use table_keeper::{TableKeeper, TableState};
 
 /// Why a request was refused. Nothing was changed when one of these is returned.
 #[derive(Debug, thiserror::Error)]
@@ -53,11 +56,13 @@ pub enum PlayError {
         legal: Vec<String>,
     },
     /// The game cannot be played at the server's level right now (the doubutsu table is
-    /// missing); nothing was created.
+    /// missing or still being built); nothing was created.
     #[error("{kind} is not available at this level yet")]
     Unavailable {
         /// The game asked for.
         kind: GameKind,
+        /// While the table is being built: about how long until it is ready.
+        ready_in: Option<std::time::Duration>,
     },
     /// The bot has too many searches waiting; nothing was stored, the player may try again.
     #[error("too busy right now")]
@@ -125,7 +130,7 @@ impl Turn {
 pub struct Service {
     store: Store,
     ai: AiPool,
-    doubutsu_table: Option<Arc<TableFile>>,
+    doubutsu_table: Arc<TableKeeper>,
 }
 
 /// Longest display name kept with a game (Discord's own limit is 32).
@@ -157,7 +162,7 @@ impl Service {
     /// A service over `store`; AI work runs on at most as many threads as there are cores.
     pub fn new(store: Store) -> Service {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Service { store, ai: AiPool::new(cores, cores * BACKLOG_PER_CORE), doubutsu_table: None }
+        Service { store, ai: AiPool::new(cores, cores * BACKLOG_PER_CORE), doubutsu_table: TableKeeper::with(None) }
     }
 
     /// The same service with `slots` AI searches at once and at most `backlog` waiting or
@@ -174,9 +179,24 @@ impl Service {
 
     /// The same service with the doubutsu table (memory-mapped, shared read-only) for the
     /// `settai` and `strongest` levels.
-    pub fn with_doubutsu_table(mut self, table: Option<Arc<TableFile>>) -> Service {
-        self.doubutsu_table = table;
+    pub fn with_doubutsu_table(self, table: Option<Arc<TableFile>>) -> Service {
+        self.with_table_keeper(TableKeeper::with(table))
+    }
+
+    /// The same service reading the doubutsu table from `keeper` (which may still be
+    /// building it: table levels are refused with an estimate until it is ready).
+    pub fn with_table_keeper(mut self, keeper: Arc<TableKeeper>) -> Service {
+        self.doubutsu_table = keeper;
         self
+    }
+
+    /// Why table levels cannot be played now, if they cannot.
+    fn table_unavailable(&self, kind: GameKind) -> Option<PlayError> {
+        match self.doubutsu_table.state() {
+            TableState::Ready(_) => None,
+            TableState::Building { ready_in } => Some(PlayError::Unavailable { kind, ready_in: Some(ready_in) }),
+            TableState::Unavailable => Some(PlayError::Unavailable { kind, ready_in: None }),
+        }
     }
 
     /// The store underneath.
@@ -199,8 +219,10 @@ impl Service {
             Some(level) if settings.level_choice && level.kind() == kind => level,
             Some(_) => return Err(PlayError::NoLevelChoice),
         };
-        if Game::needs_table(kind, level) && self.doubutsu_table.is_none() {
-            return Err(PlayError::Unavailable { kind });
+        if Game::needs_table(kind, level) {
+            if let Some(refusal) = self.table_unavailable(kind) {
+                return Err(refusal);
+            }
         }
         if Game::thinks_long(level) && self.ai.is_full() {
             return Err(PlayError::Busy);
@@ -283,7 +305,7 @@ impl Service {
         if played.by_bot || played.notation == "pass" {
             return None;
         }
-        let (before, mv, table) = (played.before.clone(), played.notation.clone(), self.doubutsu_table.clone());
+        let (before, mv, table) = (played.before.clone(), played.notation.clone(), self.doubutsu_table.get());
         self.ai.run(move || games::commentary(&before, &mv, table.as_deref())).await.unwrap_or_else(|e| {
             tracing::error!(error = %e, "commentary task failed");
             None
@@ -533,7 +555,7 @@ impl Service {
     /// How the game of `record` went for its human (values, slips, finds) after `moves` from
     /// its start; computed on the bounded AI pool. `None` if it cannot be told (logged).
     pub async fn story(&self, record: &GameRecord, moves: Vec<String>) -> Option<Story> {
-        let (start, human, table) = (record.game.initial(), record.human_side, self.doubutsu_table.clone());
+        let (start, human, table) = (record.game.initial(), record.human_side, self.doubutsu_table.get());
         let told = self.ai.run(move || story(&start, &moves, human, table.as_deref())).await;
         match told {
             Ok(Ok(s)) => Some(s),
@@ -565,7 +587,7 @@ impl Service {
     /// Computes the bot's move on the blocking pool, bounded so AI work never starves the
     /// runtime (and the gateway heartbeat with it).
     async fn think(&self, game: Game, level: Level, history: Vec<String>) -> Result<String, PlayError> {
-        let table = self.doubutsu_table.clone();
+        let table = self.doubutsu_table.get();
         let work = move || {
             let mut rng = rand::rngs::StdRng::from_entropy();
             game.ai_move_after(level, table.as_deref(), &history, &mut rng)
@@ -577,7 +599,9 @@ impl Service {
             tokio::task::spawn_blocking(work).await.expect("AI task panicked")
         };
         let mv = mv.map_err(|e| match e {
-            AiError::NoTable => PlayError::Unavailable { kind: GameKind::Doubutsu },
+            AiError::NoTable => self
+                .table_unavailable(GameKind::Doubutsu)
+                .unwrap_or(PlayError::Unavailable { kind: GameKind::Doubutsu, ready_in: None }),
             other => PlayError::Ai(other),
         })?;
         Ok(mv.expect("the bot is only asked to move in a live game"))
@@ -621,7 +645,7 @@ impl AiPool {
         let threads = rayon::ThreadPoolBuilder::new()
             .num_threads(slots.max(1))
             .thread_name(|i| format!("settai-ai-{i}"))
-            .start_handler(|_| lower_priority())
+            .start_handler(|_| lower_priority(AI_NICENESS))
             .build()
             .expect("the AI threads can be started");
         AiPool { threads: Arc::new(threads), in_flight: Arc::default(), backlog }
@@ -647,15 +671,15 @@ impl AiPool {
     }
 }
 
-/// Lowers the calling thread's CPU priority by [`AI_NICENESS`] (on Linux a nice value is per
-/// thread); elsewhere, or if refused, the thread keeps its priority.
-fn lower_priority() {
+/// Lowers the calling thread's CPU priority by `by` (on Linux a nice value is per thread, and
+/// capped at 19); elsewhere, or if refused, the thread keeps its priority.
+pub(crate) fn lower_priority(by: i32) {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority has no memory effects; `who = 0` is the calling thread on Linux.
     unsafe {
         let current = libc::getpriority(libc::PRIO_PROCESS, 0);
-        if libc::setpriority(libc::PRIO_PROCESS, 0, current + AI_NICENESS) != 0 {
-            tracing::debug!("could not lower the AI threads' priority");
+        if libc::setpriority(libc::PRIO_PROCESS, 0, (current + by).min(19)) != 0 {
+            tracing::debug!("could not lower a thread's priority");
         }
     }
 }

@@ -9,8 +9,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use serenity::gateway::ShardManager;
 use settai::discord::{self, Connection};
-use settai::games::doubutsu::{self, table::BuildOptions, Table as _, TableFile};
+use settai::games::doubutsu::{self, table::BuildOptions, table::Material, Table as _, TableFile};
 use settai::games::{reversi, DoubutsuGame, Game, GameKind, Level, Side};
+use settai::service::table_keeper::TableKeeper;
 use settai::service::Service;
 use settai::store::{Change, GameRecord, GameStatus, NewGame, NewMove, Nudge, Place, Scope, Store};
 use sqlx::PgPool;
@@ -46,6 +47,11 @@ impl Bot {
     }
 
     async fn launch_on(store: Store, guild_id: Option<u64>, table: Option<Arc<TableFile>>) -> Bot {
+        Bot::launch_with_keeper(store, guild_id, TableKeeper::with(table)).await
+    }
+
+    /// A bot reading its doubutsu table from `keeper`, as `serve` does.
+    async fn launch_with_keeper(store: Store, guild_id: Option<u64>, keeper: Arc<TableKeeper>) -> Bot {
         let standin = StandIn::start().await;
         let connection = Connection {
             token: StandIn::TOKEN.into(),
@@ -54,7 +60,7 @@ impl Bot {
             idle_sweep: Duration::from_millis(300),
             shards: None,
         };
-        let service = Service::new(store.clone()).with_doubutsu_table(table);
+        let service = Service::new(store.clone()).with_table_keeper(keeper);
         let mut client = discord::client(connection, service).await.unwrap();
         let shards = client.shard_manager.clone();
         tokio::spawn(async move { client.start().await });
@@ -714,7 +720,7 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
 /// maps like the real one; and that sub-game's first position.
 fn small_table(name: &str) -> (Arc<TableFile>, doubutsu::Position) {
     let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
-    let (table, _) = doubutsu::table::build(&[root], &BuildOptions::default());
+    let table = doubutsu::table::build(Material::of(&root), &BuildOptions::default()).unwrap();
     let path = std::env::temp_dir().join(format!("settai-e2e-{name}-{}.tb", std::process::id()));
     table.write(&path).unwrap();
     let file = TableFile::open(&path).unwrap();
@@ -796,6 +802,54 @@ async fn without_the_table_doubutsu_is_refused_politely_and_reversi_still_works(
     assert!(!reversi.is_ephemeral());
     board_image(&reversi);
     bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_missing_table_is_built_in_the_background_and_table_levels_wait_for_it_politely(pool: PgPool) {
+    // A fresh install: no table file. The bot builds it (here a sub-game's, in a moment) and
+    // is held at the start of the build until the refusal has been seen.
+    let dir = std::env::temp_dir().join(format!("settai-e2e-keeper-{}", std::process::id()));
+    let path = dir.join("doubutsu.tb");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (release, gate) = std::sync::mpsc::channel::<()>();
+    let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
+    let keeper = TableKeeper::open_or_build_after(&path, Material::of(&root), move || {
+        let _ = gate.recv();
+    });
+    let bot = Bot::launch_with_keeper(Store::from_pool(pool), None, keeper.clone()).await;
+    let ctx = Ctx::en();
+    let refused = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
+    assert_refused(&refused, "ready in about 1 minute");
+    assert!(bot.game(&ctx).await.is_none(), "no game was created");
+    let ja = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "doubutsu", json!([]))).await;
+    assert!(ja.is_ephemeral() && ja.content().contains("あと1分ほど"), "{}", ja.content());
+    // Reversi plays meanwhile.
+    let reversi = bot.standin.interact(play_reversi(&Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID))).await;
+    assert!(!reversi.is_ephemeral(), "{reversi}");
+
+    release.send(()).unwrap();
+    assert!(tokio::time::timeout(T, keeper.wait_ready()).await.unwrap(), "the build finished and opened the table");
+    assert!(TableFile::open(&path).is_ok(), "the table was written where serve looks for it");
+    let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
+    assert!(!started.is_ephemeral(), "{started}");
+    board_image(&started);
+    // Table levels now answer as the table says (a game at the sub-game's root).
+    let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 7);
+    let record = bot.doubutsu_game_at(&ctx, root, Level::Strongest).await;
+    let mut local = doubutsu::Game::from_position(root);
+    let human = doubutsu::weakest(&local, &mut <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(1)).unwrap();
+    let x = bot.standin.interact(play_move(&ctx, &human.to_string())).await;
+    assert!(!x.is_ephemeral(), "{x}");
+    local.play(human).unwrap();
+    let stored = bot.store.game(record.id).await.unwrap().unwrap();
+    let Game::Doubutsu(stored_game) = &stored.game else { unreachable!("a doubutsu game") };
+    let reply = *stored_game.0.moves().last().unwrap();
+    let table = keeper.get().unwrap();
+    let best = doubutsu::strongest(&*table, &local).unwrap();
+    let value = |m: doubutsu::Move| table.probe(&local.position().play(m).unwrap()).unwrap();
+    assert_eq!(value(reply), value(best), "the bot played {reply}, the table's best is {best}");
+    bot.stop().await;
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A `/settings` interaction by a member with (or without) Manage Server.
@@ -1363,6 +1417,17 @@ async fn readme_screenshots_are_drawn_from_real_replies(pool: PgPool) {
     let help = bot.standin.interact(fixtures::slash(&family, "play", "help", json!([]))).await;
     assert!(help.is_ephemeral() && help.file("animals.png").is_some(), "{help}");
     shots.push(("help-en", card(&help, &names, false), 1));
+
+    // A take-back (待った) where a manager allows them: the board goes back to before the move.
+    let undo = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 9).with_nick("Mika");
+    let mut options = on(true);
+    options.as_array_mut().unwrap().push(here());
+    bot.standin.interact(settings(&undo, "takeback", options, true)).await;
+    bot.standin.interact(play_reversi(&undo)).await;
+    bot.standin.interact(play_move(&undo, "f5")).await;
+    let undone = bot.standin.interact(fixtures::slash(&undo, "play", "takeback", json!([]))).await;
+    assert!(undone.contents().join("\n").contains("Move taken back"), "{undone}");
+    shots.push(("takeback-en", card(&undone, &names, false), 1));
 
     // The end of the first game: result, replay and the chart of how it went.
     let (over, _) = tap_to_the_end(&bot, &mika, start).await;

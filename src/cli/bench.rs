@@ -186,9 +186,9 @@ pub(super) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
     let started = Instant::now();
     let table = TableFile::open(path)?;
     println!(
-        "open: {:.2} ms ({} positions, {:.0} MB)",
+        "open: {:.2} ms ({} slots, {:.0} MB)",
         started.elapsed().as_secs_f64() * 1e3,
-        table.stats().positions,
+        table.stats().slots,
         size as f64 / 1e6
     );
     let started = Instant::now();

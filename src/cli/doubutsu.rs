@@ -7,7 +7,9 @@ use std::time::Instant;
 use anyhow::{bail, Context as _};
 use rand::Rng;
 
-use crate::games::doubutsu::table::{build_standard, BuildOptions, Table, TableFile};
+use crate::games::doubutsu::table::{
+    build_standard, reach, BuildOptions, ReachStats, Table, TableFile, TableStats, REBUILD_COMMAND,
+};
 use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
 use crate::games::{GameKind, Level, Side};
 use crate::i18n::{side_name, value_words, Lang};
@@ -58,38 +60,56 @@ pub fn perft(depth: u32) -> u64 {
     dob::perft_parallel(&Position::start(), depth)
 }
 
-/// `settai tablebase build`.
+/// `settai tablebase build`: builds the table of every legal position over the perfect index
+/// and prints what it cost (wall and CPU time, peak memory sampled from /proc every 50 ms
+/// and the kernel's mark), then writes the file and checks it (`settai bench table` times
+/// probes through it).
 pub fn build(out: &Path) -> anyhow::Result<()> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
     }
+    let sampler = RssSampler::start();
     let started = Instant::now();
+    let cpu_before = process_cpu_seconds();
     // Without a terminal (CI, nohup, logs) indicatif draws nothing: print plain lines instead.
     let terminal = std::io::stderr().is_terminal();
-    let (table, report) = build_standard(&BuildOptions { progress: terminal, log: !terminal });
-    for phase in &report.phases {
-        eprintln!(
-            "phase {:<11} {:8.1} s, peak memory {:.2} GiB",
-            phase.name,
-            phase.wall.as_secs_f64(),
-            phase.peak_rss as f64 / (1u64 << 30) as f64
-        );
-    }
-    let start = table.probe(&Position::start())?;
+    let table = build_standard(&BuildOptions { progress: terminal, log: !terminal, observer: None })?;
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds() - cpu_before;
+    let (sampled, kernel) = sampler.stop();
+    let s = TableStats::of(&table);
+    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+    println!("slots: {} ({} MiB of values), {} levels", s.slots, s.slots >> 20, table.levels);
+    println!(
+        "slots won / lost / drawn by the side to move: {} / {} / {}; longest distance {}",
+        s.wins, s.losses, s.draws, s.max_distance
+    );
+    println!(
+        "wall {wall:.1} s, CPU {cpu:.1} s, peak memory {:.3} GiB sampled, {:.3} GiB kernel mark",
+        gib(sampled),
+        gib(kernel)
+    );
+    println!("start position: {} for sente", value_words(table.probe(&Position::start())?, Lang::En));
+    let started = Instant::now();
     table.write(out)?;
     println!(
-        "wrote {} ({} positions, {} bytes) in {:.1} s; start position: {} for sente",
+        "wrote {} ({} bytes) in {:.1} s",
         out.display(),
-        report.stats.positions,
         std::fs::metadata(out)?.len(),
-        started.elapsed().as_secs_f64(),
-        value_words(start, Lang::En)
+        started.elapsed().as_secs_f64()
     );
+    let started = Instant::now();
+    let file = TableFile::open(out)?;
+    println!("open: {:.2} ms", started.elapsed().as_secs_f64() * 1e3);
+    let started = Instant::now();
+    file.verify()?;
+    println!("checksum of the whole file: {:.2} s", started.elapsed().as_secs_f64());
     Ok(())
 }
 
-/// `settai tablebase stats`.
-pub fn stats(path: &Path, verify: bool) -> anyhow::Result<()> {
+/// `settai tablebase stats`: the header figures, the start's value and, with `reachable`,
+/// Tanaka's figures from a reachability pass over the table.
+pub fn stats(path: &Path, verify: bool, reachable: bool) -> anyhow::Result<()> {
     let started = Instant::now();
     let table = TableFile::open(path)?;
     println!("{}: opened in {:.1} ms", path.display(), started.elapsed().as_secs_f64() * 1000.0);
@@ -99,6 +119,25 @@ pub fn stats(path: &Path, verify: bool) -> anyhow::Result<()> {
         let started = Instant::now();
         table.verify()?;
         println!("checksum verified in {:.1} s", started.elapsed().as_secs_f64());
+    }
+    if reachable {
+        let started = Instant::now();
+        let terminal = std::io::stderr().is_terminal();
+        let opts = BuildOptions { progress: terminal, log: !terminal, observer: None };
+        let r = reach(table.index(), table.values(), &[Position::start()], &opts)?;
+        println!("reachable from the start ({} levels, {:.1} s):", r.levels, started.elapsed().as_secs_f64());
+        println!("  positions (one per mirror pair): {}", r.positions);
+        println!("  with mirror images apart: {}", r.reachable);
+        println!("  won / lost / drawn by the side to move: {} / {} / {}", r.wins, r.losses, r.draws);
+        println!("  longest distance: {}", r.max_distance);
+        if r.same_figures(&ReachStats::TANAKA) {
+            println!("  these are Tanaka's (2009) figures");
+        } else {
+            bail!(
+                "these differ from Tanaka's (2009) figures {:?}; rebuild the table with `{REBUILD_COMMAND}`",
+                ReachStats::TANAKA
+            );
+        }
     }
     Ok(())
 }
@@ -208,120 +247,6 @@ pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
     let game = crate::games::Game::Doubutsu(crate::games::DoubutsuGame(replay(moves)?));
     let banner = crate::render::result_banner(&game, lang);
     Ok(crate::render::game_png(&game, None, lang, banner.as_deref(), &Default::default()))
-}
-
-/// `settai tablebase solve`: runs the new builder (every legal position over the perfect
-/// index, in place; issue 19) in memory and prints what it cost: wall and CPU time, peak
-/// memory (sampled from /proc every 50 ms, and the kernel's mark), the size its file will
-/// have, the start's value and, with `compare`, its agreement with the old table file on the
-/// positions of `games` seeded random games. The bot does not read its values yet.
-pub fn solve(out: Option<&Path>, compare: Option<&Path>, games: usize) -> anyhow::Result<()> {
-    use crate::games::doubutsu::table::index::{Index, Material};
-    use crate::games::doubutsu::table::retro;
-    use crate::games::doubutsu::table::slots_file::{write_slots, SlotsFile};
-    use crate::games::doubutsu::Value;
-
-    let sampler = RssSampler::start();
-    let started = Instant::now();
-    let cpu_before = process_cpu_seconds();
-    let terminal = std::io::stderr().is_terminal();
-    let index = Index::new(Material::FULL);
-    let solved = retro::solve(&index, &BuildOptions { progress: terminal, log: !terminal })?;
-    let wall = started.elapsed().as_secs_f64();
-    let cpu = process_cpu_seconds() - cpu_before;
-    let (sampled, kernel) = sampler.stop();
-    let (mut wins, mut losses, mut draws, mut longest) = (0u64, 0u64, 0u64, 0u16);
-    for &b in solved.values() {
-        match Value::from_byte(b) {
-            Value::Win(d) | Value::Loss(d) if d > longest => longest = d,
-            _ => {}
-        }
-        match Value::from_byte(b) {
-            Value::Win(_) => wins += 1,
-            Value::Loss(_) => losses += 1,
-            Value::Draw => draws += 1,
-        }
-    }
-    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
-    println!("slots: {} ({} MiB of values), {} levels", index.len(), index.len() >> 20, solved.levels);
-    println!("slots won / lost / drawn by the side to move: {wins} / {losses} / {draws}; longest distance {longest}");
-    println!(
-        "wall {wall:.1} s, CPU {cpu:.1} s, peak memory {:.3} GiB sampled, {:.3} GiB kernel mark",
-        gib(sampled),
-        gib(kernel)
-    );
-    println!("start position: {} for sente", value_words(solved.probe(&Position::start())?, Lang::En));
-    if let Some(out) = out {
-        let started = Instant::now();
-        write_slots(&solved, out)?;
-        println!(
-            "wrote {} ({} bytes) in {:.1} s",
-            out.display(),
-            std::fs::metadata(out)?.len(),
-            started.elapsed().as_secs_f64()
-        );
-        let started = Instant::now();
-        let file = SlotsFile::open(out)?;
-        println!("open: {:.2} ms", started.elapsed().as_secs_f64() * 1e3);
-        let started = Instant::now();
-        file.verify()?;
-        println!("checksum of the whole file: {:.2} s", started.elapsed().as_secs_f64());
-        // Positions of seeded random games (missed captures included: all have values).
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(20);
-        let mut sample = Vec::new();
-        while sample.len() < 200_000 {
-            let mut p = Position::start();
-            for _ in 0..200 {
-                sample.push(p);
-                let moves = p.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                p = p.play(moves[rng.gen_range(0..moves.len())])?;
-            }
-        }
-        for pass in ["first pass", "second pass (warm)"] {
-            let mut latencies = Vec::with_capacity(sample.len());
-            for p in &sample {
-                let t = Instant::now();
-                let v = std::hint::black_box(file.probe(p)?);
-                latencies.push(t.elapsed());
-                if v != solved.probe(p)? {
-                    bail!("{p}: the file and the memory disagree");
-                }
-            }
-            let mean = latencies.iter().sum::<std::time::Duration>() / latencies.len() as u32;
-            println!(
-                "probe of {} positions, {pass}: mean {}, {}",
-                sample.len(),
-                super::bench::micros(mean),
-                super::bench::percentiles(&mut latencies)
-            );
-        }
-    }
-    if let Some(path) = compare {
-        let old = TableFile::open(path)?;
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(19);
-        let (mut same, mut only_new) = (0u64, 0u64);
-        for _ in 0..games {
-            let mut p = Position::start();
-            for _ in 0..200 {
-                let new = solved.probe(&p)?;
-                match old.probe(&p) {
-                    Ok(v) if v == new => same += 1,
-                    Ok(v) => bail!("{p}: old table {v:?}, new {new:?}"),
-                    Err(_) => only_new += 1,
-                }
-                let moves = p.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                p = p.play(moves[rng.gen_range(0..moves.len())])?;
-            }
-        }
-        println!("against {}: {same} positions agree, {only_new} only in the new table", path.display());
-    }
-    Ok(())
 }
 
 /// User + system CPU seconds of the whole process.

@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::games::doubutsu::table::{build, BuildOptions};
+use crate::games::doubutsu::table::{build, BuildOptions, Material};
 use crate::games::story::story;
 use crate::games::{doubutsu, reversi, DoubutsuGame, Game, GameKind, Side};
 use crate::i18n::{Lang, Msg};
@@ -148,7 +148,7 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
 
     // The exact chart needs the table: a small one, from a set-up endgame, is built here.
     let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b Gg".parse().expect("a valid position");
-    let (table, _) = build(&[root], &BuildOptions::default());
+    let table = build(Material::of(&root), &BuildOptions::default())?;
     let moves = doubutsu_game(root, 3, |g, rng| doubutsu::settai(&table, g, rng).expect("the table holds the game"));
     let start = Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root)));
     let t = Instant::now();

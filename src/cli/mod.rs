@@ -133,7 +133,7 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         threads: usize,
     },
-    /// The doubutsu shogi table: the exact value of every position reachable from the start.
+    /// The doubutsu shogi table: the exact value of every legal position.
     Tablebase {
         #[command(subcommand)]
         action: TableAction,
@@ -216,33 +216,25 @@ enum BenchWhat {
 
 #[derive(Debug, Subcommand)]
 enum TableAction {
-    /// Compute the table by retrograde analysis and write it.
+    /// Compute the table by retrograde analysis and write it (about 4 minutes on two idle
+    /// cores, under 0.5 GiB of memory) and print what it cost.
     Build {
         /// Output file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Open the table and print its header figures.
+    /// Open the table, print its header figures, and count and value the positions reachable
+    /// from the start (Tanaka's figures; a few minutes).
     Stats {
         /// The table file.
         #[arg(long)]
         table: Option<PathBuf>,
-        /// Also check the payload checksum.
+        /// Also check the values' checksum.
         #[arg(long)]
         verify: bool,
-    },
-    /// Run the new builder (every legal position, issue 19) in memory and print its cost,
-    /// the start's value and, with --compare, its agreement with an old table file.
-    Solve {
-        /// Also write the version 2 file here and time probes through it.
+        /// Only the header figures, without the reachability pass.
         #[arg(long)]
-        out: Option<PathBuf>,
-        /// An old table file to compare values with.
-        #[arg(long)]
-        compare: Option<PathBuf>,
-        /// Seeded random games whose positions are compared.
-        #[arg(long, default_value_t = 2000)]
-        games: usize,
+        header_only: bool,
     },
     /// The value of the position after some moves, and of every move there.
     Probe {
@@ -426,8 +418,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Tablebase { action } => match action {
             TableAction::Build { out } => doubutsu::build(&doubutsu::table_path(out, &data_dir())),
-            TableAction::Stats { table, verify } => doubutsu::stats(&doubutsu::table_path(table, &data_dir()), verify),
-            TableAction::Solve { out, compare, games } => doubutsu::solve(out.as_deref(), compare.as_deref(), games),
+            TableAction::Stats { table, verify, header_only } => {
+                doubutsu::stats(&doubutsu::table_path(table, &data_dir()), verify, !header_only)
+            }
             TableAction::Probe { table, moves } => doubutsu::probe(&doubutsu::table_path(table, &data_dir()), &moves),
         },
         Command::Bench { what: None, perft_depth, renders } => bench::quick(perft_depth, renders),
@@ -505,22 +498,13 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
             () = stopped() => return Ok(()),
         };
         tracing::info!("database ready (migrations applied)");
-        let table_path = config.data_dir.join("doubutsu.tb");
-        let table = match crate::games::doubutsu::TableFile::open(&table_path) {
-            Ok(t) => {
-                tracing::info!("doubutsu table ready ({})", table_path.display());
-                Some(std::sync::Arc::new(t))
-            }
-            Err(e) => {
-                // Reversi and the table-free doubutsu level keep working without it.
-                tracing::warn!(
-                    "{}; doubutsu games at the settai and strongest levels are refused until it exists",
-                    shell::for_this_shell(&e.to_string())
-                );
-                None
-            }
-        };
-        let service = service::Service::new(store).with_doubutsu_table(table);
+        // A missing (or outdated) table is built in the background: reversi and the
+        // table-free doubutsu level play meanwhile, the table levels say when they will be ready.
+        let table = crate::service::table_keeper::TableKeeper::open_or_build(
+            &config.data_dir.join("doubutsu.tb"),
+            crate::games::doubutsu::table::Material::FULL,
+        );
+        let service = service::Service::new(store).with_table_keeper(table);
         let connection = discord::Connection {
             token,
             guild_id: config.discord_guild_id,
@@ -742,7 +726,7 @@ fn play(
 pub(crate) fn open_table(path: &std::path::Path) -> anyhow::Result<games::doubutsu::TableFile> {
     games::doubutsu::TableFile::open(path).map_err(|e| match e {
         games::doubutsu::TableError::Missing { .. } => {
-            anyhow::anyhow!("{e} (about 6-8 minutes), or play without it at `--level weakest`")
+            anyhow::anyhow!("{e} (about 4 minutes), or play without it at `--level weakest`")
         }
         e => e.into(),
     })

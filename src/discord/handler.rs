@@ -385,7 +385,11 @@ pub(super) fn refusal_text(e: &PlayError, lang: Lang) -> String {
         PlayError::BadMove { input, error: MoveError::Illegal(_), legal } => {
             Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
         }
-        PlayError::Unavailable { kind } => Msg::Unavailable { kind: *kind }.text(lang),
+        PlayError::Unavailable { kind, ready_in } => {
+            // Whole minutes, rounded up: "about 0 minutes" would promise too much.
+            let minutes = ready_in.map(|d| d.as_secs().div_ceil(60).max(1));
+            Msg::Unavailable { kind: *kind, minutes }.text(lang)
+        }
         PlayError::NoLevelChoice => Msg::NoLevelChoice.text(lang),
         PlayError::TakebackOff => Msg::TakebackOff.text(lang),
         PlayError::NothingToTakeBack => Msg::NothingToTakeBack.text(lang),

@@ -156,7 +156,7 @@ fn human_plies(games: &[Game], human: Side) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::doubutsu::table::{build, BuildOptions};
+    use crate::games::doubutsu::table::{build, BuildOptions, Material};
     use crate::games::{DoubutsuGame, GameKind};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn a_doubutsu_story_reads_the_table_and_names_result_changing_slips() {
         let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
-        let (table, _) = build(&[root], &BuildOptions::default());
+        let table = build(Material::of(&root), &BuildOptions::default()).unwrap();
         let start = Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root)));
         let mut rng = StdRng::seed_from_u64(4);
         let mut slips = 0;

@@ -214,8 +214,8 @@ pub fn play_game<T: Table, R: Rng>(
     let mut game = Game::from_position(start);
     let mut record = GameRecord::default();
     let mut ai_time = Duration::ZERO;
-    // Positions the table cannot value (play went on after a missed lion capture) keep the
-    // last known value and are counted.
+    // Positions the table cannot value (only a table of other pieces has any) keep the last
+    // known value and are counted.
     let value_for_guest = |pos: &Position, record: &mut GameRecord| {
         let v = match dob::value_of(table, pos) {
             Ok(v) => {
@@ -320,7 +320,7 @@ pub fn ending(game: &Game) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::doubutsu::table::{build, BuildOptions, Tablebase};
+    use crate::games::doubutsu::table::{build, BuildOptions, Material, Tablebase};
     use crate::hospitality::GuestResult;
     use rand::SeedableRng;
     use std::sync::OnceLock;
@@ -329,7 +329,7 @@ mod tests {
 
     fn table() -> &'static Tablebase {
         static T: OnceLock<Tablebase> = OnceLock::new();
-        T.get_or_init(|| build(&[ROOT.parse().unwrap()], &BuildOptions::default()).0)
+        T.get_or_init(|| build(Material::of(&ROOT.parse().unwrap()), &BuildOptions::default()).unwrap())
     }
 
     #[test]

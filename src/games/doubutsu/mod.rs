@@ -10,10 +10,10 @@
 //! - [`notation`]: move notation (`B3B2`, `E*B2`) and the position text format.
 //! - [`game`]: move history and the draw on the third occurrence of a position.
 //! - [`perft`](mod@perft): move-path counting.
-//! - [`table`]: the builder ([`table::build`]), the memory-mapped file ([`table::TableFile`])
-//!   and the [`table::Table`] trait players use; beside them, not yet read by the bot (issue
-//!   19), the table of every legal position: its perfect index ([`table::index`]), the
-//!   in-place builder ([`table::retro`]) and its file ([`table::slots_file`]).
+//! - [`table`]: the exact table of every legal position: its perfect index, the in-place
+//!   builder ([`table::build`]), the memory-mapped file ([`table::TableFile`]), the
+//!   reachability pass behind Tanaka's figures ([`table::reach`]) and the [`table::Table`]
+//!   trait players use.
 //! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
 
 pub mod game;

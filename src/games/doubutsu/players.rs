@@ -48,30 +48,10 @@ pub fn preference(v: Value) -> (u8, i32) {
     }
 }
 
-/// How many plies [`value_of`] searches past positions the table does not hold.
-pub const FALLBACK_DEPTH: u32 = 3;
-
-/// The exact value of `pos`: a table probe, or for positions the table leaves out (reached
-/// only after someone failed to capture a lion) the best of its moves' values, searched up
-/// to [`FALLBACK_DEPTH`] plies until the table answers.
+/// The exact value of `pos` for its side to move. The table holds every legal position of
+/// its material, so this only fails for a table of other pieces (a test's small one).
 pub fn value_of<T: Table>(table: &T, pos: &Position) -> Result<Value, ProbeError> {
-    search(table, pos, FALLBACK_DEPTH)
-}
-
-fn search<T: Table>(table: &T, pos: &Position, depth: u32) -> Result<Value, ProbeError> {
-    let err = match table.probe(pos) {
-        Ok(v) => return Ok(v),
-        Err(e) if depth == 0 => return Err(e),
-        Err(e) => e,
-    };
-    let mut best: Option<Value> = None;
-    for m in pos.legal_moves() {
-        let v = search(table, &pos.play(m).expect("legal move"), depth - 1)?.parent();
-        if best.is_none_or(|b| preference(v) > preference(b)) {
-            best = Some(v);
-        }
-    }
-    best.ok_or(err)
+    table.probe(pos)
 }
 
 /// Every legal move with its value for the mover (plies counted from this move).
@@ -222,10 +202,10 @@ pub fn weakest<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Result<Move, Player
 ///    (median 11 plies against the child). From ply 20 on the rules above hand the win over.
 ///    A guest who never blunders into a loss-in-one never sees it.
 ///
-/// After a missed lion capture the table may not value every move (see
-/// [`build`](super::table::build)); such moves are skipped and an unvalued guest move counts
-/// as divergence 0.5. A [`PlayerError::Probe`] therefore only comes when no move at all
-/// can be valued; callers may then fall back to [`weakest`].
+/// A table of other pieces (a test's small one) may not value every move; such moves are
+/// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
+/// therefore only comes when no move at all can be valued; callers may then fall back to
+/// [`weakest`].
 pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) -> Result<Move, PlayerError> {
     settai_keeping_going(table, game, rng, KEEP_GOING_PLIES)
 }
@@ -243,8 +223,8 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     }
     let guest_blundered = game.last_move().is_some_and(|(before, mv)| guest_lost_at_once(&before, mv));
     // Guest divergence as the fraction num/den, compared exactly by cross-multiplication.
-    // A guest move the table cannot value (it followed a missed lion capture) counts as the
-    // worst possible, 0.5.
+    // A guest move the table cannot value (a table of other pieces) counts as the worst
+    // possible, 0.5.
     let (num, den) = match game.last_move() {
         Some((before, mv)) => match analyze(table, &before, mv) {
             Ok(a) => (a.score + 300, a.best_score + 300),
@@ -254,8 +234,8 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
         None => (1, 1),
     };
     let pos = game.position();
-    // Moves into positions beyond the table (only after a missed lion capture) are left out;
-    // the capture itself is always valued, so something remains whenever it matters.
+    // Moves the table cannot value (a table of other pieces) are left out; a capture of the
+    // lion is valued by the rules, so something remains whenever it matters.
     let mut evals = Vec::new();
     let mut first_err = None;
     for m in pos.legal_moves() {
@@ -438,9 +418,9 @@ pub fn try_attempt(pos: &Position, mv: Move) -> bool {
 /// How deep [`strongest_or_heuristic`] reads where the table cannot help.
 pub const FALLBACK_HEURISTIC_DEPTH: u32 = 4;
 
-/// [`settai`] as the bot plays it: where no move can be valued (the game left the table
-/// after a missed lion capture, beyond [`FALLBACK_DEPTH`]) it plays [`weakest`], which stays
-/// gentle: it only refuses to lose at once and takes a win in one.
+/// [`settai`] as the bot plays it: where no move can be valued (a table of other pieces) it
+/// plays [`weakest`], which stays gentle: it only refuses to lose at once and takes a win in
+/// one.
 pub fn settai_or_weakest<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) -> Result<Move, PlayerError> {
     match settai(table, game, rng) {
         Err(PlayerError::Probe(_)) => weakest(game, rng),

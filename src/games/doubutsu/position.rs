@@ -692,12 +692,6 @@ fn raw_is_legal(k: u64, m: RawMove) -> bool {
     buf.as_slice().contains(&m)
 }
 
-/// Whether the move captures the opponent's lion.
-#[inline(always)]
-pub(crate) fn is_lion_capture(k: u64, m: RawMove) -> bool {
-    m.from < 12 && nib(k, m.to as usize) == LION | OPP
-}
-
 /// Applies `m` and returns the position from the opponent's point of view.
 #[inline]
 pub(crate) fn child(k: u64, m: RawMove) -> u64 {

@@ -45,6 +45,11 @@ impl Material {
     /// The real game: two of each.
     pub const FULL: Material = Material([2, 2, 2]);
 
+    /// The material of a position (both hands and the board).
+    pub fn of(pos: &crate::games::doubutsu::Position) -> Material {
+        Material::of_key(pos.key())
+    }
+
     /// The material of a key (both hands and the board).
     pub fn of_key(k: u64) -> Material {
         let mut m = [0u8; 3];
@@ -291,6 +296,20 @@ impl Index {
         if class == NO_CLASS {
             return None;
         }
+        Some(class as u64 * self.per_lion + self.local(k, ml, ol)?)
+    }
+
+    /// Slots per lion placement: how many ways the other pieces can stand on the ten squares
+    /// the lions leave, with their owners, promotions and hands.
+    pub fn per_lion(&self) -> u64 {
+        self.per_lion
+    }
+
+    /// The number, `0..per_lion`, of the other pieces of `k` around lions on `ml` and `ol`,
+    /// wherever the lions stand (the reachability pass also numbers positions without
+    /// slots this way); `None` when `k`'s material is another.
+    #[inline]
+    pub(crate) fn local(&self, k: u64, ml: usize, ol: usize) -> Option<u64> {
         // Masks over the 10 squares the lions leave, in square order.
         let (mut kinds, mut opp, mut hen) = ([0u16; 3], 0u16, 0u16);
         let mut bit = 1u16;
@@ -334,7 +353,7 @@ impl Index {
         for idx in 0..3 {
             x = x * (self.material.0[idx] as u64 - b[idx] as u64 + 1) + mine[idx] as u64;
         }
-        Some(class as u64 * self.per_lion + cohort.offset + x)
+        Some(cohort.offset + x)
     }
 
     #[inline(always)]

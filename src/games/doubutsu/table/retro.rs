@@ -23,8 +23,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::super::position::{can_capture_lion, child, gen_moves, status, unmoves, MoveBuf, Status};
-use super::build::{bar, filled_atomic_bytes, log, BuildOptions};
-use super::index::{canonical, Index};
+use super::index::{canonical, Index, Material};
+use super::progress::{bar, filled_atomic_bytes, log, BuildOptions};
 use super::{ProbeError, Table, Value};
 use crate::games::doubutsu::Position;
 
@@ -42,15 +42,16 @@ pub enum SolveError {
     DistanceOverflow(u32),
 }
 
-/// The value of every slot of an [`Index`], held in memory.
-pub struct Solved {
+/// The value of every slot of an [`Index`], held in memory, as [`build`] returns it; write
+/// it with [`Tablebase::write`], read it back as a [`TableFile`](super::TableFile).
+pub struct Tablebase {
     index: Index,
     values: Vec<u8>,
     /// Retrograde levels run (the longest distance + 1).
     pub levels: u32,
 }
 
-impl Solved {
+impl Tablebase {
     /// The index the values follow.
     pub fn index(&self) -> &Index {
         &self.index
@@ -62,7 +63,7 @@ impl Solved {
     }
 }
 
-impl Table for Solved {
+impl Table for Tablebase {
     fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         probe_slots(&self.index, &self.values, pos)
     }
@@ -71,14 +72,19 @@ impl Table for Solved {
 /// The value of `pos` from a value array laid out by `index`: finished positions and
 /// positions where the lion can be captured by the rules, the rest by its slot.
 pub fn probe_slots(index: &Index, values: &[u8], pos: &Position) -> Result<Value, ProbeError> {
-    let k = pos.key();
+    value_of_key(index, values, pos.key()).ok_or_else(|| ProbeError::NotInTable(pos.to_text()))
+}
+
+/// [`probe_slots`] on a key: `None` when its material is not the index's.
+#[inline]
+pub(super) fn value_of_key(index: &Index, values: &[u8], k: u64) -> Option<Value> {
     match status(k) {
-        Status::MoverWon(_) => return Ok(Value::Win(0)),
-        Status::MoverLost(_) => return Ok(Value::Loss(0)),
-        Status::Ongoing if can_capture_lion(k) => return Ok(Value::Win(1)),
+        Status::MoverWon(_) => return Some(Value::Win(0)),
+        Status::MoverLost(_) => return Some(Value::Loss(0)),
+        Status::Ongoing if can_capture_lion(k) => return Some(Value::Win(1)),
         Status::Ongoing => {}
     }
-    index.slot(k).map(|s| Value::from_byte(values[s as usize])).ok_or_else(|| ProbeError::NotInTable(pos.to_text()))
+    index.slot(k).map(|s| Value::from_byte(values[s as usize]))
 }
 
 #[inline(always)]
@@ -86,9 +92,24 @@ fn enc(v: Value) -> u8 {
     v.to_byte().expect("distances are checked against the byte before they are written")
 }
 
+/// Builds the table of the real game: every legal position with two giraffes, elephants and
+/// chicks besides the lions.
+pub fn build_standard(opts: &BuildOptions) -> Result<Tablebase, SolveError> {
+    build(Material::FULL, opts)
+}
+
+/// Builds the table of every legal position of `material` (tests use small ones; a
+/// position's own is [`Material::of`]).
+pub fn build(material: Material, opts: &BuildOptions) -> Result<Tablebase, SolveError> {
+    solve(&Index::new(material), opts)
+}
+
 /// Solves every position of `index`'s material.
-pub fn solve(index: &Index, opts: &BuildOptions) -> Result<Solved, SolveError> {
+pub fn solve(index: &Index, opts: &BuildOptions) -> Result<Tablebase, SolveError> {
     let n = usize::try_from(index.len()).expect("the index fits in memory");
+    if let Some(o) = &opts.observer {
+        o.start(index.len());
+    }
     let values = filled_atomic_bytes(n, 0);
     let counters = filled_atomic_bytes(n, 0);
     init(index, &values, &counters, opts);
@@ -99,7 +120,7 @@ pub fn solve(index: &Index, opts: &BuildOptions) -> Result<Solved, SolveError> {
     // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and `values` is no
     // longer shared.
     let values = unsafe { Vec::from_raw_parts(values.as_ptr() as *mut u8, values.len(), values.capacity()) };
-    Ok(Solved { index: index.clone(), values, levels })
+    Ok(Tablebase { index: index.clone(), values, levels })
 }
 
 fn init(index: &Index, values: &[AtomicU8], counters: &[AtomicU8], opts: &BuildOptions) {
@@ -118,6 +139,7 @@ fn init(index: &Index, values: &[AtomicU8], counters: &[AtomicU8], opts: &BuildO
             }
         }
         pb.inc(vals.len() as u64);
+        opts.advance(vals.len() as u64);
     });
     pb.finish();
     log(opts, format_args!("init: {} slots", values.len()));
@@ -226,6 +248,7 @@ fn retrograde(
         );
         let found = found.into_inner();
         pb.inc(found);
+        opts.advance(found);
         pb.set_message(format!("distance {d}"));
         log(opts, format_args!("retrograde: distance {d}, {found} slots"));
         if found > 0 && code == 255 {

@@ -5,7 +5,6 @@ mod index_tests;
 mod naive;
 mod player_tests;
 mod retro_tests;
-mod slots_file_tests;
 mod table_tests;
 
 use std::collections::HashSet;
@@ -377,94 +376,4 @@ fn unmoves_are_exactly_the_inverse_of_moves() {
             assert!(buf.as_slice().iter().any(|&m| child(q, m) == k), "{}", p.text());
         }
     }
-}
-
-/// The straightforward form of the table's dense key, to check the fast one against.
-fn reference_dense_key(k: u64) -> u64 {
-    use super::position::{nib, CHICK, ELEPHANT, GIRAFFE, HEN, LION, OPP};
-
-    let (mut ml, mut ol) = (0u64, 0u64);
-    let mut st = [[26u8; 2], [26u8; 2], [50u8; 2]];
-    let mut n = [0usize; 3];
-    for i in 0..12 {
-        let p = nib(k, i);
-        if p == 0 {
-            continue;
-        }
-        let opp = (p & OPP != 0) as u8;
-        let s = i as u8 + 12 * opp;
-        match p & 7 {
-            LION => {
-                if opp == 1 {
-                    ol = i as u64
-                } else {
-                    ml = i as u64
-                }
-            }
-            GIRAFFE | ELEPHANT => {
-                let idx = ((p & 7) - GIRAFFE) as usize;
-                st[idx][n[idx].min(1)] = s;
-                n[idx] += 1;
-            }
-            CHICK | HEN => {
-                st[2][n[2].min(1)] = s + if p & 7 == HEN { 24 } else { 0 };
-                n[2] += 1;
-            }
-            _ => {}
-        }
-    }
-    for (idx, hand_base) in [(0usize, 24u8), (1, 24), (2, 48)] {
-        for opp in 0..2u8 {
-            let h = (k >> (48 + 6 * opp as u32 + 2 * idx as u32)) & 3;
-            for _ in 0..h {
-                st[idx][n[idx].min(1)] = hand_base + opp;
-                n[idx] += 1;
-            }
-        }
-    }
-    let pair = |a: [u8; 2], base: u64| {
-        let (lo, hi) = if a[0] <= a[1] { (a[0], a[1]) } else { (a[1], a[0]) };
-        lo as u64 * base + hi as u64
-    };
-    (((ml * 12 + ol) * 729 + pair(st[0], 27)) * 729 + pair(st[1], 27)) * 2601 + pair(st[2], 51)
-}
-
-#[test]
-fn dense_key_matches_the_straightforward_definition() {
-    let mut checked = 0;
-    for seed in [6u64, 8, 10] {
-        for p in random_positions(seed, 300) {
-            let k = to_engine(&p).key();
-            // Sub-game keys too: no pieces in hand, and each non-lion piece taken away.
-            let mut variants = vec![k, super::position::flip(k), canon(k), k & super::position::BOARD_MASK];
-            for i in 0..12 {
-                let piece = super::position::nib(k, i);
-                if piece != 0 && piece & 7 != super::position::LION {
-                    variants.push(super::position::set_nib(k, i, 0));
-                }
-            }
-            for k in variants {
-                assert_eq!(super::table::dense_key(k), reference_dense_key(k), "{}", p.text());
-                checked += 1;
-            }
-        }
-    }
-    assert!(checked > 1000);
-}
-
-#[test]
-fn dense_keys_are_distinct_and_fit_38_bits() {
-    let mut seen = std::collections::HashMap::new();
-    for p in random_positions(6, 400) {
-        let k = canon(to_engine(&p).key());
-        let d = super::table::dense_key(k);
-        assert!(d < 1 << 38);
-        let h = super::table::scramble(d);
-        assert!(h < 1 << 38);
-        if let Some(&other) = seen.get(&h) {
-            assert_eq!(other, k, "two keys share an index number");
-        }
-        seen.insert(h, k);
-    }
-    assert!(seen.len() > 1000);
 }

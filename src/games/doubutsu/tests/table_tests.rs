@@ -1,16 +1,14 @@
-//! The table against the independent solver on sub-games, and the file format.
+//! The reachability pass against the independent solver on sub-games (Tanaka's kind of
+//! figures: counts, values, longest distance), and the file format with its errors.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use super::super::table::{build, BuildOptions, REBUILD_COMMAND};
-use super::super::{Position, Table, TableError, TableFile, Tablebase, Value};
+use super::super::table::index::{Index, Material};
+use super::super::table::{build, reach, BuildOptions, ReachStats, TableStats, REBUILD_COMMAND};
+use super::super::{Color, Position, Table, TableError, TableFile, Tablebase, Value};
 use super::naive::{self, NPos};
 use super::{pos, to_engine};
-
-fn quiet() -> BuildOptions {
-    BuildOptions::default()
-}
 
 pub(super) fn naive_value(v: naive::NValue) -> Value {
     match v {
@@ -20,43 +18,76 @@ pub(super) fn naive_value(v: naive::NValue) -> Value {
     }
 }
 
-/// Builds the table of `roots` and checks every reachable position's value and the count
-/// against the brute-force solver. Returns the table and the number of positions checked.
-fn check_subgame(roots: &[&str]) -> (Tablebase, usize) {
+fn mirrored(p: &NPos) -> NPos {
+    let mut q = p.clone();
+    for row in &mut q.board {
+        row.reverse();
+    }
+    q
+}
+
+/// The figures the reachability pass should give, computed by the brute-force solver: its
+/// positions normalized by side to move, then paired with their mirror images.
+fn brute_force_figures(roots: &[NPos]) -> (ReachStats, naive::Solved) {
+    let solved = naive::solve(roots);
+    let normalized: HashSet<NPos> = solved.values.keys().map(NPos::normalized).collect();
+    let mut pairs: HashMap<String, Value> = HashMap::new();
+    let mut longest = 0;
+    for (p, v) in &solved.values {
+        let (a, b) = (p.normalized().text(), mirrored(p).normalized().text());
+        let v = naive_value(*v);
+        if let Value::Win(d) | Value::Loss(d) = v {
+            longest = longest.max(d as u32);
+        }
+        pairs.insert(a.min(b), v);
+    }
+    let count = |f: fn(&Value) -> bool| pairs.values().filter(|v| f(v)).count() as u64;
+    let figures = ReachStats {
+        positions: pairs.len() as u64,
+        reachable: normalized.len() as u64,
+        wins: count(|v| matches!(v, Value::Win(_))),
+        losses: count(|v| matches!(v, Value::Loss(_))),
+        draws: count(|v| matches!(v, Value::Draw)),
+        max_distance: longest,
+        levels: 0,
+    };
+    (figures, solved)
+}
+
+/// Builds the table of the roots' material, runs the reachability pass from them and checks
+/// its figures and every reachable position's value against the brute-force solver.
+fn check_subgame(roots: &[&str]) -> (Tablebase, ReachStats) {
     let engine_roots: Vec<Position> = roots.iter().map(|r| pos(r)).collect();
     let naive_roots: Vec<NPos> = engine_roots.iter().map(super::from_engine).collect();
-    let (tb, report) = build(&engine_roots, &quiet());
-    let solved = naive::solve(&naive_roots);
-    let normalized: HashSet<NPos> = solved.values.keys().map(NPos::normalized).collect();
-    assert_eq!(report.stats.reachable, normalized.len() as u64, "reachable count for {roots:?}");
-    assert!(tb.len() as u64 <= report.stats.reachable && 2 * tb.len() as u64 >= report.stats.reachable);
+    let table = build(Material::of(&engine_roots[0]), &BuildOptions::default()).unwrap();
+    let got = reach(table.index(), table.values(), &engine_roots, &BuildOptions::default()).unwrap();
+    let (want, solved) = brute_force_figures(&naive_roots);
+    assert!(got.same_figures(&want), "{roots:?}: pass {got:?}, brute force {want:?}");
     for (p, v) in &solved.values {
-        let got = tb.probe(&to_engine(p)).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(got, naive_value(*v), "{}", p.text());
+        assert_eq!(table.probe(&to_engine(p)), Ok(naive_value(*v)), "{}", p.text());
     }
-    let s = tb.stats();
-    assert_eq!(s.wins + s.losses + s.draws, tb.len() as u64);
-    (tb, solved.values.len())
+    (table, got)
 }
 
 #[test]
 fn lions_only() {
-    let (_, n) = check_subgame(&["1l1/3/3/1L1 b -"]);
-    assert!(n > 100, "{n}");
+    let (_, r) = check_subgame(&["1l1/3/3/1L1 b -"]);
+    assert!(r.positions > 30 && r.wins > 0 && r.draws > 0, "{r:?}");
 }
 
 #[test]
 fn lions_and_chicks() {
-    let (tb, n) = check_subgame(&["1l1/1c1/1C1/1L1 b -"]);
-    assert!(n > 10_000, "{n}");
-    let s = tb.stats();
-    assert!(s.wins > 0 && s.losses > 0, "{s:?}");
+    let (_, r) = check_subgame(&["1l1/1c1/1C1/1L1 b -"]);
+    assert!(r.positions > 5_000 && r.wins > 0 && r.losses > 0, "{r:?}");
+    // A symmetric start reaches both halves of every mirror pair.
+    assert!(r.reachable > r.positions && r.reachable < 2 * r.positions, "{r:?}");
 }
 
 #[test]
-fn lions_chick_and_giraffe_with_pieces_in_hand() {
-    let (_, n) = check_subgame(&["1l1/3/1C1/1L1 b g", "l2/3/3/2L w Gc"]);
-    assert!(n > 10_000, "{n}");
+fn lions_chick_and_giraffe_with_pieces_in_hand_from_lopsided_roots() {
+    // Neither root is its own mirror image: the orientations are counted as reached.
+    let (_, r) = check_subgame(&["1l1/3/1C1/1L1 b g", "l2/3/3/2L w Gc"]);
+    assert!(r.positions > 5_000, "{r:?}");
 }
 
 #[test]
@@ -65,14 +96,23 @@ fn lions_and_elephants() {
 }
 
 #[test]
-fn positions_outside_the_roots_are_a_typed_error_and_finished_ones_are_valued_by_rules() {
-    let (tb, _) = build(&[pos("1l1/3/3/1L1 b -")], &quiet());
-    let err = tb.probe(&Position::start()).unwrap_err();
+fn the_official_start_is_a_root_of_the_real_material_only() {
+    let table = build(Material([0, 0, 2]), &BuildOptions::default()).unwrap();
+    let err = reach(table.index(), table.values(), &[Position::start()], &BuildOptions::default()).unwrap_err();
     assert!(err.to_string().contains("gle/1c1/1C1/ELG b -"), "{err}");
-    // A completed try and a captured lion need no table entry.
-    assert_eq!(tb.probe(&pos("L1l/3/3/3 w -")), Ok(Value::Loss(0)));
+    assert_eq!(Material::of(&Position::start()), Material::FULL);
+    assert_eq!(Index::new(Material::FULL).len(), 249_442_767);
+}
+
+#[test]
+fn positions_of_other_pieces_are_a_typed_error_and_finished_ones_are_valued_by_rules() {
+    let table = build(Material([0, 0, 0]), &BuildOptions::default()).unwrap();
+    let err = table.probe(&Position::start()).unwrap_err();
+    assert!(err.to_string().contains("gle/1c1/1C1/ELG b -"), "{err}");
+    // A completed try and a captured lion need no slot.
+    assert_eq!(table.probe(&pos("L1l/3/3/3 w -")), Ok(Value::Loss(0)));
     let captured = pos("3/1l1/1L1/3 b -").play("B3B2".parse().unwrap()).unwrap();
-    assert_eq!(tb.probe(&captured), Ok(Value::Loss(0)));
+    assert_eq!(table.probe(&captured), Ok(Value::Loss(0)));
 }
 
 #[test]
@@ -89,65 +129,63 @@ fn value_bytes_round_trip() {
 }
 
 fn temp_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("doubutsu-test-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("doubutsu-table-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
 
 #[test]
-fn file_round_trip_is_deterministic_and_verifiable() {
-    let roots = [pos("1l1/1c1/1C1/1L1 b -")];
-    let (tb, _) = build(&roots, &quiet());
-    let a = temp_path("a.tb");
-    let b = temp_path("b.tb");
-    tb.write(&a).unwrap();
-    build(&roots, &quiet()).0.write(&b).unwrap();
-    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap(), "deterministic output");
+fn file_round_trip_is_deterministic_and_verifiable_and_bad_files_name_the_rebuild() {
+    let material = Material([1, 0, 1]);
+    let table = build(material, &BuildOptions::default()).unwrap();
+    let (a, b, c) = (temp_path("a.tb"), temp_path("b.tb"), temp_path("c.tb"));
+    table.write(&a).unwrap();
+    build(material, &BuildOptions::default()).unwrap().write(&b).unwrap();
+    let bytes = std::fs::read(&a).unwrap();
+    assert_eq!(bytes, std::fs::read(&b).unwrap(), "deterministic output");
+    let index = table.index();
+    assert_eq!(bytes.len() as u64, 128 + index.len());
 
     let f = TableFile::open(&a).unwrap();
-    assert_eq!(f.stats(), tb.stats());
     f.verify().unwrap();
-    let solved = naive::solve(&[super::from_engine(&roots[0])]);
-    for p in solved.values.keys() {
-        let e = to_engine(p);
-        assert_eq!(f.probe(&e), tb.probe(&e));
+    let stats = f.stats();
+    assert_eq!(stats, TableStats::of(&table));
+    assert_eq!(stats.wins + stats.losses + stats.draws, index.len());
+    assert!(stats.wins > 0 && stats.losses > 0 && stats.max_distance > 3, "{stats:?}");
+    for s in (0..index.len()).step_by(7) {
+        let p = Position::from_key(index.key(s), Color::Sente).unwrap();
+        assert_eq!(f.probe(&p), table.probe(&p), "{p}");
     }
 
-    // Flip one byte of the values: open still succeeds (header + size), verify does not.
-    let mut bytes = std::fs::read(&a).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x5A;
-    let c = temp_path("c.tb");
-    std::fs::write(&c, &bytes).unwrap();
+    // One flipped value: open succeeds (header + size), verify does not.
+    let mut bad = bytes.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 0x5A;
+    std::fs::write(&c, &bad).unwrap();
     let err = TableFile::open(&c).unwrap().verify().unwrap_err();
     assert!(matches!(err, TableError::Corrupt { .. }), "{err}");
-    assert!(err.to_string().contains("c.tb") && err.to_string().contains(REBUILD_COMMAND));
-
-    // Truncated.
-    bytes[last] ^= 0x5A;
-    std::fs::write(&c, &bytes[..bytes.len() - 10]).unwrap();
+    assert!(err.to_string().contains("c.tb") && err.to_string().contains(REBUILD_COMMAND), "{err}");
+    // Truncated, shorter than a header, not a table, the old version, another material.
+    std::fs::write(&c, &bytes[..bytes.len() - 1]).unwrap();
     let err = TableFile::open(&c).err().unwrap();
-    assert!(matches!(err, TableError::Truncated { .. }), "{err}");
-    assert!(err.to_string().contains(REBUILD_COMMAND));
+    assert!(matches!(err, TableError::Truncated { .. }) && err.to_string().contains(REBUILD_COMMAND), "{err}");
     std::fs::write(&c, &bytes[..20]).unwrap();
     assert!(matches!(TableFile::open(&c), Err(TableError::Truncated { .. })));
-
-    // Not a table.
     let mut junk = bytes.clone();
     junk[0] = b'X';
     std::fs::write(&c, &junk).unwrap();
     assert!(matches!(TableFile::open(&c), Err(TableError::Corrupt { .. })));
-    // Another version.
-    let mut other = bytes.clone();
-    other[8] = 99;
-    std::fs::write(&c, &other).unwrap();
+    let mut old = bytes.clone();
+    old[8] = 1;
+    std::fs::write(&c, &old).unwrap();
     let err = TableFile::open(&c).err().unwrap();
-    assert!(err.to_string().contains("version 99"), "{err}");
-
-    // Missing.
-    let missing = temp_path("missing.tb");
-    let err = TableFile::open(&missing).err().unwrap();
-    assert!(matches!(err, TableError::Missing { .. }));
-    assert!(err.to_string().contains("missing.tb") && err.to_string().contains("settai tablebase build"));
+    assert!(err.to_string().contains("format version 1") && err.to_string().contains(REBUILD_COMMAND), "{err}");
+    let mut other = bytes.clone();
+    other[12] = 2;
+    std::fs::write(&c, &other).unwrap();
+    assert!(matches!(TableFile::open(&c), Err(TableError::Corrupt { .. })));
+    let err = TableFile::open(temp_path("missing.tb")).err().unwrap();
+    assert!(matches!(err, TableError::Missing { .. }), "{err}");
+    assert!(err.to_string().contains("missing.tb") && err.to_string().contains(REBUILD_COMMAND), "{err}");
     let _ = std::fs::remove_dir_all(a.parent().unwrap());
 }

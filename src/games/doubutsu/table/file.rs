@@ -1,41 +1,21 @@
-//! The file of the table of every legal position (issue 19; not yet the file the bot reads):
-//! a header, then one value byte per slot of the perfect index ([`super::index`]),
-//! memory-mapped at run time.
-//!
-//! # File format (little-endian), version 2
-//! | offset | size | field |
-//! | --- | --- | --- |
-//! | 0 | 8 | magic `DBTSUTB\0` (as version 1) |
-//! | 8 | 4 | format version (2) |
-//! | 12 | 3 | material: giraffes, elephants, chicks besides the lions |
-//! | 15 | 1 | zero |
-//! | 16 | 8 | slots (the index's length; 249,442,767 for the real game) |
-//! | 24 | 8×3 | slots won, lost, drawn by the side to move |
-//! | 48 | 4 | longest distance |
-//! | 52 | 4 | zero |
-//! | 56 | 8 | checksum of the values ([`super::checksum`]) |
-//! | 64 | 64 | zero |
-//! | 128 | slots | values, slot by slot, bytes as in version 1 ([`Value::from_byte`]) |
-//!
-//! Every slot holds the value of the position it decodes to, the mirror halves of symmetric
-//! placements included, so a probe is the index's arithmetic and one byte.
+//! The table file (format in the [module docs](super)): a 128-byte header, then one value
+//! byte per slot of the perfect index, memory-mapped at run time.
 
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::index::{Index, Material};
-use super::retro::{probe_slots, Solved};
-use super::{checksum, map_table_file, ProbeError, Table, TableError, Value, MAGIC};
+use super::retro::{probe_slots, Tablebase};
+use super::{checksum, map_table_file, ProbeError, Table, TableError, Value, FORMAT_VERSION, MAGIC};
 use crate::games::doubutsu::Position;
 
-/// The version this module writes and reads.
-pub const SLOTS_FORMAT_VERSION: u32 = 2;
-const HEADER_LEN: usize = 128;
+use super::HEADER_LEN;
 
-/// Header figures of a version 2 file.
+/// Header figures: what the values hold, slot by slot (for Tanaka's figures, which count
+/// the positions reachable from the start, see [`super::reach`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SlotsStats {
+pub struct TableStats {
     /// The pieces besides the lions.
     pub material: Material,
     /// Slots (positions whose value is stored).
@@ -50,10 +30,10 @@ pub struct SlotsStats {
     pub max_distance: u32,
 }
 
-impl SlotsStats {
-    /// Counts the values of a solved table.
-    pub fn of(solved: &Solved) -> SlotsStats {
-        let mut s = SlotsStats {
+impl TableStats {
+    /// Counts the values of a built table.
+    pub fn of(solved: &Tablebase) -> TableStats {
+        let mut s = TableStats {
             material: solved.index().material(),
             slots: solved.values().len() as u64,
             wins: 0,
@@ -78,13 +58,21 @@ impl SlotsStats {
     }
 }
 
-/// Writes `solved` to `path` (a temporary name first, then renamed into place).
-pub fn write_slots(solved: &Solved, path: &Path) -> Result<(), TableError> {
+impl Tablebase {
+    /// Writes the table file (to a temporary name first, then renamed into place, so a crash
+    /// never leaves a half-written table under `path`). The bytes depend only on the
+    /// material: two builds write identical files.
+    pub fn write(&self, path: &Path) -> Result<(), TableError> {
+        write(self, path)
+    }
+}
+
+fn write(solved: &Tablebase, path: &Path) -> Result<(), TableError> {
     let io_err = |source| TableError::Io { path: path.to_path_buf(), source };
-    let s = SlotsStats::of(solved);
+    let s = TableStats::of(solved);
     let mut h = [0u8; HEADER_LEN];
     h[0..8].copy_from_slice(&MAGIC);
-    h[8..12].copy_from_slice(&SLOTS_FORMAT_VERSION.to_le_bytes());
+    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
     h[12..15].copy_from_slice(&s.material.0);
     for (off, v) in [(16, s.slots), (24, s.wins), (32, s.losses), (40, s.draws)] {
         h[off..off + 8].copy_from_slice(&v.to_le_bytes());
@@ -94,7 +82,8 @@ pub fn write_slots(solved: &Solved, path: &Path) -> Result<(), TableError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io_err)?;
     }
-    let tmp = path.with_extension("tmp");
+    // Per process: two `serve`s on one machine may build at once (the bytes are the same).
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
     let mut f = File::create(&tmp).map_err(io_err)?;
     f.write_all(&h).map_err(io_err)?;
     f.write_all(solved.values()).map_err(io_err)?;
@@ -102,19 +91,19 @@ pub fn write_slots(solved: &Solved, path: &Path) -> Result<(), TableError> {
     std::fs::rename(&tmp, path).map_err(io_err)
 }
 
-/// A version 2 file, memory-mapped. Opening checks the header and the size; call
-/// [`SlotsFile::verify`] (in the background) to check the values' checksum.
-pub struct SlotsFile {
+/// The table file, memory-mapped. Opening checks the header and the size; call
+/// [`TableFile::verify`] (in the background) to check the values' checksum.
+pub struct TableFile {
     path: PathBuf,
     map: memmap2::Mmap,
     index: Index,
-    stats: SlotsStats,
+    stats: TableStats,
     checksum: u64,
 }
 
-impl SlotsFile {
+impl TableFile {
     /// Maps `path` and checks its header and size.
-    pub fn open(path: impl AsRef<Path>) -> Result<SlotsFile, TableError> {
+    pub fn open(path: impl AsRef<Path>) -> Result<TableFile, TableError> {
         let path = path.as_ref().to_path_buf();
         let corrupt = |reason: String| TableError::Corrupt { path: path.clone(), reason };
         let map = map_table_file(&path)?;
@@ -122,8 +111,8 @@ impl SlotsFile {
         let h = &map[..HEADER_LEN];
         let u32_at = |o: usize| u32::from_le_bytes(h[o..o + 4].try_into().expect("4 bytes"));
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().expect("8 bytes"));
-        if u32_at(8) != SLOTS_FORMAT_VERSION {
-            return Err(corrupt(format!("format version {} (this reader reads {SLOTS_FORMAT_VERSION})", u32_at(8))));
+        if u32_at(8) != FORMAT_VERSION {
+            return Err(corrupt(format!("format version {} (this build reads {FORMAT_VERSION})", u32_at(8))));
         }
         let material = Material([h[12], h[13], h[14]]);
         if material.0.iter().any(|&c| c > 2) {
@@ -138,7 +127,7 @@ impl SlotsFile {
         if actual != expected {
             return Err(TableError::Truncated { path: path.clone(), expected, actual });
         }
-        let stats = SlotsStats {
+        let stats = TableStats {
             material,
             slots,
             wins: u64_at(24),
@@ -146,11 +135,16 @@ impl SlotsFile {
             draws: u64_at(40),
             max_distance: u32_at(48),
         };
-        Ok(SlotsFile { path, checksum: u64_at(56), map, index, stats })
+        Ok(TableFile { path, checksum: u64_at(56), map, index, stats })
+    }
+
+    /// The path the table was opened from.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Header figures.
-    pub fn stats(&self) -> SlotsStats {
+    pub fn stats(&self) -> TableStats {
         self.stats
     }
 
@@ -177,7 +171,13 @@ impl SlotsFile {
     }
 }
 
-impl Table for SlotsFile {
+impl std::fmt::Debug for TableFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableFile").field("path", &self.path).field("stats", &self.stats).finish_non_exhaustive()
+    }
+}
+
+impl Table for TableFile {
     fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         probe_slots(&self.index, self.values(), pos)
     }
