@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::index::{Index, Material};
 use super::retro::{probe_slots, Tablebase};
-use super::{checksum, map_table_file, ProbeError, Table, TableError, Value, FORMAT_VERSION, MAGIC};
+use super::{checksum, map_table_file, ProbeError, Table, TableError, Value, ValueCounts, FORMAT_VERSION, MAGIC};
 use crate::games::doubutsu::Position;
 
 use super::HEADER_LEN;
@@ -33,28 +33,18 @@ pub struct TableStats {
 impl TableStats {
     /// Counts the values of a built table.
     pub fn of(solved: &Tablebase) -> TableStats {
-        let mut s = TableStats {
+        let mut c = ValueCounts::default();
+        for &b in solved.values() {
+            c.add(Value::from_byte(b));
+        }
+        TableStats {
             material: solved.index().material(),
             slots: solved.values().len() as u64,
-            wins: 0,
-            losses: 0,
-            draws: 0,
-            max_distance: 0,
-        };
-        for &b in solved.values() {
-            match Value::from_byte(b) {
-                Value::Win(d) => {
-                    s.wins += 1;
-                    s.max_distance = s.max_distance.max(d as u32);
-                }
-                Value::Loss(d) => {
-                    s.losses += 1;
-                    s.max_distance = s.max_distance.max(d as u32);
-                }
-                Value::Draw => s.draws += 1,
-            }
+            wins: c.wins,
+            losses: c.losses,
+            draws: c.draws,
+            max_distance: c.max_distance,
         }
-        s
     }
 }
 

@@ -34,7 +34,7 @@
 //! Every combination is a legal key, so the index has no holes except the mirror halves
 //! above; with the full material `len` is 21 × 11,878,227 = 249,442,767.
 
-use super::super::position::{hand, mirror, nib, set_nib, CHICK, ELEPHANT, GIRAFFE, HEN, LION, MOVES, OPP};
+use super::super::position::{hand, mirror, nib, set_nib, BOARD_MASK, CHICK, ELEPHANT, GIRAFFE, HEN, LION, MOVES, OPP};
 
 /// The pieces besides the lions: how many giraffes, elephants and chicks (hens counted as
 /// chicks) the game holds, on the board or in hand, 0..=2 each.
@@ -127,18 +127,23 @@ fn binom(n: u32, k: u32) -> u64 {
     BINOM[n as usize][k as usize]
 }
 
+/// One bit per square (bit 4i for square i) of a board.
+const NIBBLE_LOW_BITS: u64 = 0x1111_1111_1111;
+
+/// The square whose nibble is `code`, if any (the lowest such).
+#[inline(always)]
+fn square_holding(k: u64, code: u8) -> Option<usize> {
+    // SWAR: a nibble equal to `code` becomes zero under the xor, and only a zero nibble has
+    // none of its four bits set.
+    let y = (k & BOARD_MASK) ^ (NIBBLE_LOW_BITS * code as u64);
+    let zero = !(y | y >> 1 | y >> 2 | y >> 3) & NIBBLE_LOW_BITS;
+    (zero != 0).then(|| zero.trailing_zeros() as usize / 4)
+}
+
 /// The squares of the two lions, `None` unless both stand on the board.
 #[inline]
 pub(crate) fn lions(k: u64) -> Option<(usize, usize)> {
-    let (mut ml, mut ol) = (12, 12);
-    for i in 0..12 {
-        match nib(k, i) {
-            n if n == LION => ml = i,
-            n if n == LION | OPP => ol = i,
-            _ => {}
-        }
-    }
-    (ml < 12 && ol < 12).then_some((ml, ol))
+    Some((square_holding(k, LION)?, square_holding(k, LION | OPP)?))
 }
 
 /// The orientation of `k` (itself or its mirror image) that has a slot, `None` when the
@@ -161,21 +166,7 @@ pub(crate) fn canonical(k: u64) -> Option<u64> {
     Some(if mirror_square(ml) == ml && mirror_square(ol) == ol { k.min(mirror(k)) } else { k })
 }
 
-/// Packs the bits of `x` selected by `mask` into the low bits (software PEXT).
-#[inline(always)]
-fn pext(x: u16, mut mask: u16) -> u16 {
-    let (mut out, mut bit) = (0, 1);
-    while mask != 0 {
-        if x & mask & mask.wrapping_neg() != 0 {
-            out |= bit;
-        }
-        bit <<= 1;
-        mask &= mask - 1;
-    }
-    out
-}
-
-/// Spreads the low bits of `x` onto the bits of `mask` (software PDEP).
+/// Spreads the low bits of `x` onto the bits of `mask` (software PDEP), for masks of a few bits.
 #[inline(always)]
 fn pdep(x: u16, mut mask: u16) -> u16 {
     let (mut out, mut bit) = (0, 1);
@@ -189,44 +180,41 @@ fn pdep(x: u16, mut mask: u16) -> u16 {
     out
 }
 
-/// Colex rank of a set among the sets of its size: `sum C(position, i)` over its members.
+/// `x` with a zero bit inserted at each member of `holes`, lowest first: the PDEP of `x` onto
+/// the complement of `holes`, in as many steps as `holes` has members (at most four here).
 #[inline(always)]
-fn rank(mut set: u16) -> u64 {
-    let (mut r, mut i) = (0, 1);
-    while set != 0 {
-        r += binom(set.trailing_zeros(), i);
-        i += 1;
-        set &= set - 1;
+fn insert_gaps(mut x: u16, mut holes: u16) -> u16 {
+    while holes != 0 {
+        let h = holes.trailing_zeros();
+        x = (x & ((1 << h) - 1)) | ((x >> h) << (h + 1));
+        holes &= holes - 1;
     }
-    r
+    x
 }
 
-/// The [`rank`] of `set` among the squares not in `taken` (renumbered without them).
-#[inline(always)]
-fn rank_among(mut set: u16, taken: u16) -> u64 {
-    let (mut r, mut i) = (0, 1);
-    while set != 0 {
-        let p = set.trailing_zeros();
-        r += binom(p - (taken & ((1 << p) - 1)).count_ones(), i);
-        i += 1;
-        set &= set - 1;
-    }
-    r
-}
-
-/// Inverse of [`rank`] for sets of `size` members.
-#[inline(always)]
-fn unrank(mut r: u64, size: u32) -> u16 {
-    let mut set = 0;
-    for i in (1..=size).rev() {
-        let mut c = i - 1;
-        while binom(c + 1, i) <= r {
-            c += 1;
+/// The sets of two of the ten free squares in colex order: `PAIRS[a + C(b, 2)]` is `{a, b}`.
+const PAIRS: [u16; 45] = {
+    let mut t = [0u16; 45];
+    let mut b = 1;
+    while b < 10 {
+        let mut a = 0;
+        while a < b {
+            t[a + b * (b - 1) / 2] = 1 << a | 1 << b;
+            a += 1;
         }
-        r -= binom(c, i);
-        set |= 1 << c;
+        b += 1;
     }
-    set
+    t
+};
+
+/// Inverse of the colex rank `sum C(position, i)` for sets of `size` (at most two) members.
+#[inline(always)]
+fn unrank(r: u64, size: u32) -> u16 {
+    match size {
+        0 => 0,
+        1 => 1 << r,
+        _ => PAIRS[r as usize],
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -310,31 +298,39 @@ impl Index {
     /// slots this way); `None` when `k`'s material is another.
     #[inline]
     pub(crate) fn local(&self, k: u64, ml: usize, ol: usize) -> Option<u64> {
-        // Masks over the 10 squares the lions leave, in square order.
-        let (mut kinds, mut opp, mut hen) = ([0u16; 3], 0u16, 0u16);
-        let mut bit = 1u16;
-        for i in 0..12 {
-            if i == ml || i == ol {
-                continue;
-            }
+        // One pass over the occupied squares in square order, building per kind (giraffes,
+        // elephants, chicks) the count, the colex rank of its squares among those the earlier
+        // kinds leave, and its owner (and promotion) bits in square order.
+        let board = k & BOARD_MASK;
+        let lion_bits = 1u64 << (4 * ml) | 1u64 << (4 * ol);
+        let mut occupied = (board | board >> 1 | board >> 2 | board >> 3) & NIBBLE_LOW_BITS & !lion_bits;
+        let (mut count, mut ranks, mut owners) = ([0u32; 3], [0u64; 3], [0u64; 3]);
+        let mut hens = 0u64;
+        while occupied != 0 {
+            let i = occupied.trailing_zeros() as usize / 4;
+            occupied &= occupied - 1;
             let n = nib(k, i);
-            match n & 7 {
-                GIRAFFE => kinds[0] |= bit,
-                ELEPHANT => kinds[1] |= bit,
-                CHICK => kinds[2] |= bit,
-                HEN => {
-                    kinds[2] |= bit;
-                    hen |= bit;
-                }
-                _ => {}
+            let t = match n & 7 {
+                GIRAFFE => 0,
+                ELEPHANT => 1,
+                CHICK | HEN => 2,
+                _ => return None,
+            };
+            // The square among the ten the lions leave, then among those the earlier kinds leave.
+            let free = (i - (ml < i) as usize - (ol < i) as usize) as u32;
+            let among = match t {
+                0 => free,
+                1 => free - count[0],
+                _ => free - count[0] - count[1],
+            };
+            count[t] += 1;
+            ranks[t] += binom(among, count[t]);
+            owners[t] |= ((n & OPP != 0) as u64) << (count[t] - 1);
+            if n & 7 == HEN {
+                hens |= 1 << (count[2] - 1);
             }
-            if n & OPP != 0 {
-                opp |= bit;
-            }
-            bit <<= 1;
         }
-        let [g, e, c] = kinds;
-        let b = [g.count_ones(), e.count_ones(), c.count_ones()];
+        let b = count;
         let mut mine = [0u32; 3];
         for idx in 0..3 {
             let (m, o) = (hand(k, false, idx) as u32, hand(k, true, idx) as u32);
@@ -344,12 +340,12 @@ impl Index {
             mine[idx] = m;
         }
         let cohort = &self.cohorts[self.cohort_id(b)];
-        let mut x = rank(g);
-        x = x * binom(FREE - b[0], b[1]) + rank_among(e, g);
-        x = x * binom(FREE - b[0] - b[1], b[2]) + rank_among(c, g | e);
-        let owners = pext(opp, g) as u64 | (pext(opp, e) as u64) << b[0] | (pext(opp, c) as u64) << (b[0] + b[1]);
-        x = x << (b[0] + b[1] + b[2]) | owners;
-        x = x << b[2] | pext(hen, c) as u64;
+        let mut x = ranks[0];
+        x = x * binom(FREE - b[0], b[1]) + ranks[1];
+        x = x * binom(FREE - b[0] - b[1], b[2]) + ranks[2];
+        let owner_bits = owners[0] | owners[1] << b[0] | owners[2] << (b[0] + b[1]);
+        x = x << (b[0] + b[1] + b[2]) | owner_bits;
+        x = x << b[2] | hens;
         for idx in 0..3 {
             x = x * (self.material.0[idx] as u64 - b[idx] as u64 + 1) + mine[idx] as u64;
         }
@@ -385,13 +381,13 @@ impl Index {
         let (nc, ne) = (binom(FREE - b[0] - b[1], b[2]), binom(FREE - b[0], b[1]));
         let (rc, re, rg) = (r % nc, (r / nc) % ne, r / nc / ne);
         let g = unrank(rg, b[0]);
-        let e = pdep(unrank(re, b[1]), !g & 0x3FF);
-        let ch = pdep(unrank(rc, b[2]), !(g | e) & 0x3FF);
+        let e = insert_gaps(unrank(re, b[1]), g);
+        let ch = insert_gaps(unrank(rc, b[2]), g | e);
         let opp = pdep(owners, g) | pdep(owners >> b[0], e) | pdep(owners >> (b[0] + b[1]), ch);
         let hen = pdep(promo, ch);
         let (ml, ol) = LION_TABLES.1[class];
-        let free: u16 = 0xFFF & !(1 << ml) & !(1 << ol);
-        let [g, e, ch, opp, hen] = [g, e, ch, opp, hen].map(|m| pdep(m, free));
+        let lion_squares: u16 = 1 << ml | 1 << ol;
+        let [g, e, ch, opp, hen] = [g, e, ch, opp, hen].map(|m| insert_gaps(m, lion_squares));
         let mut k = set_nib(set_nib(0, ml as usize, LION), ol as usize, LION | OPP);
         for (set, code) in [(g, GIRAFFE), (e, ELEPHANT), (ch, CHICK)] {
             let mut s = set;

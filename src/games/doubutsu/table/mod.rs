@@ -120,6 +120,43 @@ impl Value {
     }
 }
 
+/// How many values of each kind a set of positions holds, and the longest distance among them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ValueCounts {
+    /// Won by the side to move.
+    pub wins: u64,
+    /// Lost by the side to move.
+    pub losses: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// The longest distance of a win or a loss.
+    pub max_distance: u32,
+}
+
+impl ValueCounts {
+    /// Counts one more value.
+    #[inline]
+    pub fn add(&mut self, v: Value) {
+        match v {
+            Value::Win(d) | Value::Loss(d) => self.max_distance = self.max_distance.max(d as u32),
+            Value::Draw => {}
+        }
+        match v {
+            Value::Win(_) => self.wins += 1,
+            Value::Loss(_) => self.losses += 1,
+            Value::Draw => self.draws += 1,
+        }
+    }
+
+    /// Adds another set's counts.
+    pub fn merge(&mut self, o: &ValueCounts) {
+        self.wins += o.wins;
+        self.losses += o.losses;
+        self.draws += o.draws;
+        self.max_distance = self.max_distance.max(o.max_distance);
+    }
+}
+
 /// Why a probe failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProbeError {

@@ -27,7 +27,7 @@ use super::super::position::{can_capture_lion, child, gen_moves, mirror, status,
 use super::index::{canonical, lions, lions_in_domain, Index, Material};
 use super::progress::{bar, log, zeroed_atomic_words, BuildOptions};
 use super::retro::value_of_key;
-use super::{ProbeError, Value};
+use super::{ProbeError, ValueCounts};
 use crate::games::doubutsu::Position;
 
 /// What a game from the roots can meet.
@@ -132,10 +132,7 @@ enum Place {
 struct Tally {
     positions: u64,
     reachable: u64,
-    wins: u64,
-    losses: u64,
-    draws: u64,
-    max_distance: u32,
+    values: ValueCounts,
     frontier: u64,
 }
 
@@ -143,10 +140,7 @@ impl Tally {
     fn merge(&mut self, o: &Tally) {
         self.positions += o.positions;
         self.reachable += o.reachable;
-        self.wins += o.wins;
-        self.losses += o.losses;
-        self.draws += o.draws;
-        self.max_distance = self.max_distance.max(o.max_distance);
+        self.values.merge(&o.values);
         self.frontier += o.frontier;
     }
 }
@@ -189,17 +183,7 @@ impl Pass<'_> {
         t.reachable += new.count_ones() as u64;
         if old == 0 {
             t.positions += 1;
-            match value_of_key(self.index, self.values, rep).expect("a marked key has the index's material") {
-                Value::Win(d) => {
-                    t.wins += 1;
-                    t.max_distance = t.max_distance.max(d as u32);
-                }
-                Value::Loss(d) => {
-                    t.losses += 1;
-                    t.max_distance = t.max_distance.max(d as u32);
-                }
-                Value::Draw => t.draws += 1,
-            }
+            t.values.add(value_of_key(self.index, self.values, rep).expect("a marked key has the index's material"));
         }
         if let Place::Slot(s) = place {
             next[(s / 64) as usize].fetch_or(1 << (s % 64), Relaxed);
@@ -282,10 +266,10 @@ pub fn reach(index: &Index, values: &[u8], roots: &[Position], opts: &BuildOptio
     Ok(ReachStats {
         positions: total.positions,
         reachable: total.reachable,
-        wins: total.wins,
-        losses: total.losses,
-        draws: total.draws,
-        max_distance: total.max_distance,
+        wins: total.values.wins,
+        losses: total.values.losses,
+        draws: total.values.draws,
+        max_distance: total.values.max_distance,
         levels,
     })
 }
