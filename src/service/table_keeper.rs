@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use crate::games::doubutsu::table::{build, BuildOptions, BuildProgress, Material, TableError, TableFile};
 
-/// On-CPU seconds the real game's build needs on this project's machines (measured: 380 s;
+/// On-CPU seconds the real game's build needs on this project's machines (measured: 262 s;
 /// BENCHMARKS.md), the basis of the estimate before the build's own progress tells better.
-const FULL_BUILD_CPU_SECONDS: f64 = 400.0;
+const FULL_BUILD_CPU_SECONDS: f64 = 270.0;
 
 /// How much nicer than the rest of the process the build's threads are: the lowest priority,
 /// so that the gateway, the database and the AI replies never wait for the build.
