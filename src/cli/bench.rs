@@ -134,11 +134,8 @@ pub(super) fn engine(ffo: &[super::FfoCase], perft_depth: u32, positions: usize)
     println!("|---|---|---|---|---|---|---|---|");
     for i in 0..positions {
         let pos = random_reversi_position(&mut rng, 20);
-        for (level, budget) in [
-            (reversi::Level::None, reversi::level::DEFAULT_BUDGET),
-            (reversi::Level::Standard, reversi::level::SONTAKU_BUDGET),
-            (reversi::Level::Highest, reversi::level::SONTAKU_BUDGET),
-        ] {
+        for level in [reversi::Level::None, reversi::Level::Standard, reversi::Level::Highest] {
+            let budget = level.budget();
             let started = Instant::now();
             let reply = reversi::reply(&pos, pos.turn().opposite(), level, budget, &mut rng);
             let wall = started.elapsed().as_secs_f64();
