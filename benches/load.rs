@@ -17,7 +17,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 use settai::discord::{self, Connection};
-use settai::games::Level;
+use settai::games::{doubutsu, reversi, Level};
 use settai::service::Service;
 use settai::store::{Change, Place, Scope, Store};
 use support::fixtures::{self, Ctx};
@@ -171,9 +171,9 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
         let ctx = Ctx::en().with_channel(fixtures::THREAD_ID + 10_000 + i).with_user(fixtures::USER_ID + 10 + i);
         let place = Place { guild_id: Some(ctx.guild_id), channel_id: ctx.channel_id, parent_id: None };
         let (game, level) = match i % 10 {
-            0..=6 => ("doubutsu", Level::Weakest),
-            7 | 8 => ("reversi", Level::Standard),
-            _ => ("reversi", Level::None),
+            0..=6 => ("doubutsu", Level::Doubutsu(doubutsu::Level::Weakest)),
+            7 | 8 => ("reversi", Level::Reversi(reversi::Level::Standard)),
+            _ => ("reversi", Level::Reversi(reversi::Level::None)),
         };
         store.change_setting(ctx.guild_id, &place, Scope::Channel, Change::Level(level)).await?;
         players.push((ctx, game));

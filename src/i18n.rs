@@ -6,7 +6,7 @@
 use crate::games::doubutsu::Role;
 use crate::games::doubutsu::Value;
 use crate::games::story::Moment;
-use crate::games::{Commentary, EndReason, GameKind, Level, MoveDetail, Outcome, Side};
+use crate::games::{doubutsu, reversi, Commentary, EndReason, GameKind, Level, MoveDetail, Outcome, Side};
 use crate::store::{Record, Setting, Settings};
 
 /// A language players read.
@@ -736,18 +736,22 @@ fn help_text(commentary: bool, lang: Lang) -> String {
             }
         };
         let meaning = |l: Level| match (l, lang) {
-            (Level::Standard, Lang::En) => "— a close game you usually win by a few discs",
-            (Level::Standard, Lang::Ja) => "…数枚差で勝てることの多い接戦",
-            (Level::Highest, Lang::En) => "— you win by a lot",
-            (Level::Highest, Lang::Ja) => "…大差で勝てる",
-            (Level::None, Lang::En) => "— the computer plays to win",
-            (Level::None, Lang::Ja) => "…コンピューターが本気で勝ちにくる",
-            (Level::Settai, Lang::En) => "— answers a good move with a good one and a slip with a slip: always close",
-            (Level::Settai, Lang::Ja) => "…よい手にはよい手、ゆるい手にはゆるい手で応える、いつもいい勝負",
-            (Level::Strongest, Lang::En) => "— perfect play",
-            (Level::Strongest, Lang::Ja) => "…完全に読み切った手",
-            (Level::Weakest, Lang::En) => "— plays at random, but never misses a win in one",
-            (Level::Weakest, Lang::Ja) => "…でたらめに指すが、一手で勝てる手は逃さない",
+            (Level::Reversi(reversi::Level::Standard), Lang::En) => "— a close game you usually win by a few discs",
+            (Level::Reversi(reversi::Level::Standard), Lang::Ja) => "…数枚差で勝てることの多い接戦",
+            (Level::Reversi(reversi::Level::Highest), Lang::En) => "— you win by a lot",
+            (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "…大差で勝てる",
+            (Level::Reversi(reversi::Level::None), Lang::En) => "— the computer plays to win",
+            (Level::Reversi(reversi::Level::None), Lang::Ja) => "…コンピューターが本気で勝ちにくる",
+            (Level::Doubutsu(doubutsu::Level::Settai), Lang::En) => {
+                "— answers a good move with a good one and a slip with a slip: always close"
+            }
+            (Level::Doubutsu(doubutsu::Level::Settai), Lang::Ja) => {
+                "…よい手にはよい手、ゆるい手にはゆるい手で応える、いつもいい勝負"
+            }
+            (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "— perfect play",
+            (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "…完全に読み切った手",
+            (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "— plays at random, but never misses a win in one",
+            (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "…でたらめに指すが、一手で勝てる手は逃さない",
         };
         let (title, how) = match lang {
             Lang::En => (
@@ -798,34 +802,36 @@ pub fn kind_name(kind: GameKind, lang: Lang) -> &'static str {
 /// how the level plays beyond what a child sees across the board.
 pub fn opponent_name(level: Level, lang: Lang) -> &'static str {
     match (level, lang) {
-        (Level::Settai, Lang::En) => "🐘 Elephant",
-        (Level::Settai, Lang::Ja) => "🐘 ゾウさん",
-        (Level::Strongest, Lang::En) => "🦁 Lion",
-        (Level::Strongest, Lang::Ja) => "🦁 ライオンさん",
-        (Level::Weakest, Lang::En) => "🐥 Chick",
-        (Level::Weakest, Lang::Ja) => "🐥 ひよこさん",
-        (Level::Standard, Lang::En) => "🦉 Owl",
-        (Level::Standard, Lang::Ja) => "🦉 フクロウさん",
-        (Level::Highest, Lang::En) => "🐰 Rabbit",
-        (Level::Highest, Lang::Ja) => "🐰 ウサギさん",
-        (Level::None, Lang::En) => "🐺 Wolf",
-        (Level::None, Lang::Ja) => "🐺 オオカミさん",
+        (Level::Doubutsu(doubutsu::Level::Settai), Lang::En) => "🐘 Elephant",
+        (Level::Doubutsu(doubutsu::Level::Settai), Lang::Ja) => "🐘 ゾウさん",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "🦁 Lion",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "🦁 ライオンさん",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "🐥 Chick",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "🐥 ひよこさん",
+        (Level::Reversi(reversi::Level::Standard), Lang::En) => "🦉 Owl",
+        (Level::Reversi(reversi::Level::Standard), Lang::Ja) => "🦉 フクロウさん",
+        (Level::Reversi(reversi::Level::Highest), Lang::En) => "🐰 Rabbit",
+        (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "🐰 ウサギさん",
+        (Level::Reversi(reversi::Level::None), Lang::En) => "🐺 Wolf",
+        (Level::Reversi(reversi::Level::None), Lang::Ja) => "🐺 オオカミさん",
     }
 }
 
 /// The line under an opponent in the picker.
 fn opponent_hint(level: Level, lang: Lang) -> &'static str {
     match (level, lang) {
-        (Level::Settai | Level::Standard, Lang::En) => "A good match",
-        (Level::Settai | Level::Standard, Lang::Ja) => "いい勝負",
-        (Level::Strongest, Lang::En) => "The champion",
-        (Level::Strongest, Lang::Ja) => "チャンピオン",
-        (Level::Weakest, Lang::En) => "Still learning",
-        (Level::Weakest, Lang::Ja) => "れんしゅう中",
-        (Level::Highest, Lang::En) => "Easy-going",
-        (Level::Highest, Lang::Ja) => "のんびり屋",
-        (Level::None, Lang::En) => "Plays to win",
-        (Level::None, Lang::Ja) => "本気でくる",
+        (Level::Doubutsu(doubutsu::Level::Settai) | Level::Reversi(reversi::Level::Standard), Lang::En) => {
+            "A good match"
+        }
+        (Level::Doubutsu(doubutsu::Level::Settai) | Level::Reversi(reversi::Level::Standard), Lang::Ja) => "いい勝負",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "The champion",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "チャンピオン",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "Still learning",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "れんしゅう中",
+        (Level::Reversi(reversi::Level::Highest), Lang::En) => "Easy-going",
+        (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "のんびり屋",
+        (Level::Reversi(reversi::Level::None), Lang::En) => "Plays to win",
+        (Level::Reversi(reversi::Level::None), Lang::Ja) => "本気でくる",
     }
 }
 
@@ -964,18 +970,18 @@ fn settings_text(settings: &Settings, lang: Lang) -> String {
 /// A level's name as admins see it.
 pub fn level_name(level: Level, lang: Lang) -> &'static str {
     match (level, lang) {
-        (Level::Standard, Lang::En) => "standard",
-        (Level::Standard, Lang::Ja) => "標準",
-        (Level::Highest, Lang::En) => "highest",
-        (Level::Highest, Lang::Ja) => "最高",
-        (Level::None, Lang::En) => "no mercy",
-        (Level::None, Lang::Ja) => "忖度無し",
-        (Level::Settai, Lang::En) => "settai (hospitable)",
-        (Level::Settai, Lang::Ja) => "接待",
-        (Level::Strongest, Lang::En) => "strongest",
-        (Level::Strongest, Lang::Ja) => "最強",
-        (Level::Weakest, Lang::En) => "weakest",
-        (Level::Weakest, Lang::Ja) => "雑魚",
+        (Level::Reversi(reversi::Level::Standard), Lang::En) => "standard",
+        (Level::Reversi(reversi::Level::Standard), Lang::Ja) => "標準",
+        (Level::Reversi(reversi::Level::Highest), Lang::En) => "highest",
+        (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "最高",
+        (Level::Reversi(reversi::Level::None), Lang::En) => "no mercy",
+        (Level::Reversi(reversi::Level::None), Lang::Ja) => "忖度無し",
+        (Level::Doubutsu(doubutsu::Level::Settai), Lang::En) => "settai (hospitable)",
+        (Level::Doubutsu(doubutsu::Level::Settai), Lang::Ja) => "接待",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "strongest",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "最強",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "weakest",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "雑魚",
     }
 }
 

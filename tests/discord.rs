@@ -590,7 +590,7 @@ async fn passes_are_played_and_announced(pool: PgPool) {
             human_name: "Mika".into(),
             parent_id: None,
             human_side: Side::First,
-            level: settai::games::Level::Standard,
+            level: settai::games::Level::Reversi(settai::games::reversi::Level::Standard),
             game: Game::new(GameKind::Reversi),
         })
         .await
@@ -654,7 +654,7 @@ async fn with_a_development_guild_commands_are_registered_there_only(pool: PgPoo
 async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPool) {
     let bot = Bot::start(pool).await;
     let ctx = Ctx::en();
-    let weakest = Change::Level(settai::games::Level::Weakest);
+    let weakest = Change::Level(settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest));
     bot.store.change_setting(ctx.guild_id, &place(&ctx), Scope::Server, weakest).await.unwrap();
 
     let start = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
@@ -689,7 +689,7 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     board_image(&tap);
     let record = bot.game(&ctx).await.unwrap();
     assert_eq!(record.ply, 2);
-    assert_eq!(record.level, settai::games::Level::Weakest);
+    assert_eq!(record.level, settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest));
 
     // A drop is offered in its own menu once the hand holds a piece, and typed moves work.
     let menus = move_menus(&tap);
@@ -736,7 +736,9 @@ async fn doubutsu_table_levels_answer_through_the_bot_as_the_table_says(pool: Pg
     let bot = Bot::start_with_table(pool, table.clone()).await;
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     let mut checked = 0;
-    for (i, level) in [Level::Strongest, Level::Settai].into_iter().enumerate() {
+    for (i, level) in
+        [Level::Doubutsu(doubutsu::Level::Strongest), Level::Doubutsu(doubutsu::Level::Settai)].into_iter().enumerate()
+    {
         let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 1 + i as u64);
         let record = bot.doubutsu_game_at(&ctx, root, level).await;
         let mut local = doubutsu::Game::from_position(root);
@@ -763,7 +765,7 @@ async fn doubutsu_table_levels_answer_through_the_bot_as_the_table_says(pool: Pg
             let values = doubutsu::evaluate_moves(&*table, &pos).unwrap();
             let value_of = |m: doubutsu::Move| values.iter().find(|(v, _)| *v == m).unwrap().1;
             let expected = match level {
-                Level::Strongest => doubutsu::strongest(&*table, &local).unwrap(),
+                Level::Doubutsu(doubutsu::Level::Strongest) => doubutsu::strongest(&*table, &local).unwrap(),
                 _ => doubutsu::settai(&*table, &local, &mut rng).unwrap(),
             };
             assert_eq!(
@@ -835,7 +837,7 @@ async fn a_missing_table_is_built_in_the_background_and_table_levels_wait_for_it
     board_image(&started);
     // Table levels now answer as the table says (a game at the sub-game's root).
     let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 7);
-    let record = bot.doubutsu_game_at(&ctx, root, Level::Strongest).await;
+    let record = bot.doubutsu_game_at(&ctx, root, Level::Doubutsu(doubutsu::Level::Strongest)).await;
     let mut local = doubutsu::Game::from_position(root);
     let human = doubutsu::weakest(&local, &mut <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(1)).unwrap();
     let x = bot.standin.interact(play_move(&ctx, &human.to_string())).await;
@@ -876,14 +878,17 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     // A player who is not a manager changes nothing.
     let denied = bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "weakest"), false)).await;
     assert_refused(&denied, "manage this server");
-    assert_eq!(bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu), settai::games::Level::Settai);
+    assert_eq!(
+        bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
+        settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Settai)
+    );
 
     // A level of the other game is refused.
     let wrong = bot.standin.interact(settings(&ctx, "level", level_options("reversi", "weakest"), true)).await;
     assert!(wrong.is_ephemeral() && wrong.content().contains("no mercy"), "{}", wrong.content());
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Reversi),
-        settai::games::Level::Standard
+        settai::games::Level::Reversi(settai::games::reversi::Level::Standard)
     );
 
     // A manager sets doubutsu to weakest: the table is not needed, so doubutsu can start.
@@ -891,7 +896,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert!(set.is_ephemeral() && set.content().contains("weakest"), "{}", set.content());
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
-        settai::games::Level::Weakest
+        settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest)
     );
     let shown = bot.standin.interact(settings(&Ctx::ja(), "show", json!([]), true)).await;
     assert!(
@@ -901,11 +906,17 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     );
     let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
     assert!(!started.is_ephemeral(), "{started}");
-    assert_eq!(bot.game(&ctx).await.unwrap().level, settai::games::Level::Weakest);
+    assert_eq!(
+        bot.game(&ctx).await.unwrap().level,
+        settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest)
+    );
 
     // Changing the level later does not touch the running game.
     bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "strongest"), true)).await;
-    assert_eq!(bot.game(&ctx).await.unwrap().level, settai::games::Level::Weakest);
+    assert_eq!(
+        bot.game(&ctx).await.unwrap().level,
+        settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest)
+    );
     bot.stop().await;
 }
 
@@ -995,7 +1006,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
 
     // Doubutsu, in Japanese: the exact value and the divergence from the table.
     let ja = Ctx::ja();
-    bot.doubutsu_game_at(&ja, root, Level::Settai).await;
+    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::Level::Settai)).await;
     let game = doubutsu::Game::from_position(root);
     let best = doubutsu::strongest(&*table, &game).unwrap();
     let worst = game
@@ -1007,7 +1018,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     assert!(good.content().contains(&format!("💡 **{best}** は最善手です")), "{}", good.content());
     let over = bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
     assert!(over.file("chart.png").is_some() && over.content().contains("🎞️ 対局をふりかえり"), "{over}");
-    bot.doubutsu_game_at(&ja, root, Level::Settai).await;
+    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::Level::Settai)).await;
     let bad = bot.standin.interact(play_move(&ja, &worst.to_string())).await;
     assert!(bad.content().contains("最善手乖離度"), "{}", bad.content());
 
@@ -1278,9 +1289,15 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
     // A thread of the channel follows it; another channel follows the server.
     bot.standin.interact(play_reversi(&thread)).await;
     bot.standin.interact(play_reversi(&other)).await;
-    assert_eq!(bot.game(&thread).await.unwrap().level, settai::games::Level::Highest);
+    assert_eq!(
+        bot.game(&thread).await.unwrap().level,
+        settai::games::Level::Reversi(settai::games::reversi::Level::Highest)
+    );
     assert_eq!(bot.game(&thread).await.unwrap().parent_id, Some(family.channel_id));
-    assert_eq!(bot.game(&other).await.unwrap().level, settai::games::Level::Standard);
+    assert_eq!(
+        bot.game(&other).await.unwrap().level,
+        settai::games::Level::Reversi(settai::games::reversi::Level::Standard)
+    );
     // A language set for the channel only answers there, on the board too.
     let ja = json!([{ "name": "language", "type": 3, "value": "ja" }, here()]);
     let set = bot.standin.interact(settings(&family, "language", ja, true)).await;
@@ -1298,10 +1315,13 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
     let s = bot.store.settings(&place(&thread)).await.unwrap();
     assert_eq!(
         (s.level(GameKind::Reversi), s.language, s.from_channel.len()),
-        (settai::games::Level::Standard, None, 0)
+        (settai::games::Level::Reversi(settai::games::reversi::Level::Standard), None, 0)
     );
     // The running game keeps the level it started with.
-    assert_eq!(bot.game(&thread).await.unwrap().level, settai::games::Level::Highest);
+    assert_eq!(
+        bot.game(&thread).await.unwrap().level,
+        settai::games::Level::Reversi(settai::games::reversi::Level::Highest)
+    );
     bot.stop().await;
 }
 
@@ -1338,7 +1358,7 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     assert_eq!(posted.len(), 1, "{chosen}");
     assert!(posted[0].flags() & 64 == 0 && !posted[0].files.is_empty(), "the board is public: {chosen}");
     assert!(chosen.content().contains("Wolf"), "{}", chosen.content());
-    assert_eq!(bot.game(&ctx).await.unwrap().level, settai::games::Level::None);
+    assert_eq!(bot.game(&ctx).await.unwrap().level, settai::games::Level::Reversi(settai::games::reversi::Level::None));
     // The same menu again, or /play again, finds the channel busy.
     let again = bot.standin.interact(fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message)).await;
     assert_refused(&again, "already");
@@ -1459,7 +1479,7 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
     let mika = Ctx::en();
     // The quick level keeps the test about the race, not the thinking; half the channels play
     // as a family team.
-    let weakest = Change::Level(settai::games::Level::Weakest);
+    let weakest = Change::Level(settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest));
     bot.store.change_setting(mika.guild_id, &place(&mika), Scope::Server, weakest).await.unwrap();
     let channels: Vec<Ctx> = (0..PAIRS).map(|i| mika.with_channel(fixtures::THREAD_ID + 1_000 + i)).collect();
     for ctx in channels.iter().step_by(2) {
@@ -1693,7 +1713,14 @@ async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool)
     // before it started marks the end of that first pass, after which this test's games are made.
     let earlier = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 2);
     let reversi = || Game::new(GameKind::Reversi);
-    game_in(&Store::from_pool(pool.clone()), &earlier, Side::Second, Level::Standard, reversi()).await;
+    game_in(
+        &Store::from_pool(pool.clone()),
+        &earlier,
+        Side::Second,
+        Level::Reversi(reversi::Level::Standard),
+        reversi(),
+    )
+    .await;
     let bot = Bot::start(pool.clone()).await;
     let paid_earlier = |c: &support::Reply| c.kind == ReplyKind::ChannelMessage { channel_id: earlier.channel_id };
     bot.standin.wait_call(0, T, paid_earlier).await;
@@ -1705,7 +1732,7 @@ async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool)
     let mut ids = Vec::new();
     for ctx in [&owed, &fresh, &later] {
         // The player took white: the bot is to move.
-        let record = bot.game_of(ctx, Side::Second, Level::Standard, reversi()).await;
+        let record = bot.game_of(ctx, Side::Second, Level::Reversi(reversi::Level::Standard), reversi()).await;
         ids.push(record.id);
     }
     let backdate = |id: i64| {
@@ -1866,7 +1893,9 @@ async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgP
 async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
     let store = Store::from_pool(pool);
     let ctx = Ctx::en();
-    let record = game_in(&store, &ctx, Side::First, Level::Standard, Game::new(GameKind::Reversi)).await;
+    let record =
+        game_in(&store, &ctx, Side::First, Level::Reversi(reversi::Level::Standard), Game::new(GameKind::Reversi))
+            .await;
     sqlx::query("UPDATE games SET updated_at = now() - interval '25 hours'").execute(store.pool()).await.unwrap();
     let owed = store.games_owed_nudges().await.unwrap();
     assert_eq!(owed.iter().map(|(r, n)| (r.id, *n)).collect::<Vec<_>>(), [(record.id, Nudge::Reminder)]);
@@ -1892,7 +1921,7 @@ async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
         &store,
         &ctx.with_channel(fixtures::OTHER_CHANNEL_ID),
         Side::First,
-        Level::Standard,
+        Level::Reversi(reversi::Level::Standard),
         Game::new(GameKind::Reversi),
     )
     .await;

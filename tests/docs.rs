@@ -1,7 +1,7 @@
 //! The README and the package's papers say what is true: how to get the `settai` command, level
 //! names the parsers accept, the licence and the toolchain.
 
-use settai::games::{GameKind, Level};
+use settai::games::{reversi, GameKind, Level};
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
@@ -42,7 +42,7 @@ fn every_level_the_readme_names_is_accepted() {
     }
     // The words the picker and the README show for `none`.
     for shown in ["no mercy", "no-mercy"] {
-        assert_eq!(Level::parse(GameKind::Reversi, shown), Ok(Level::None));
+        assert_eq!(Level::parse(GameKind::Reversi, shown), Ok(Level::Reversi(reversi::Level::None)));
     }
     for line in lines_with(&readme, "settai play reversi") {
         if let Some(levels) = line.split("levels: ").nth(1) {

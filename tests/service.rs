@@ -187,7 +187,7 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
     use rand::{Rng, SeedableRng};
     let service = Service::new(Store::from_pool(pool));
     let place = seat(ALICE).place();
-    let weakest = Change::Level(settai::games::Level::Weakest);
+    let weakest = Change::Level(settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest));
     service.store().change_setting(1, &place, Scope::Server, weakest).await.unwrap();
     let record = service.start(&seat(ALICE), GameKind::Doubutsu, Side::First, None).await.unwrap();
     assert!(record.human_to_move());
@@ -220,7 +220,7 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     // One search at a time and one request in the pool: a single reply fills it.
     let service = Service::new(Store::from_pool(pool)).with_ai_capacity(1, 1);
     let place = seat(ALICE).place();
-    let strong = Change::Level(settai::games::Level::None); // thinks 2.4 s a move
+    let strong = Change::Level(settai::games::Level::Reversi(settai::games::reversi::Level::None)); // thinks 2.4 s a move
     service.store().change_setting(1, &place, Scope::Server, strong).await.unwrap();
     let bob = Seat { channel_id: 501, ..seat(BOB) };
     service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();

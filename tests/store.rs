@@ -1,6 +1,6 @@
 //! The store against a real Postgres: one fresh database per test (`#[sqlx::test]`).
 
-use settai::games::{Game, GameKind, Level, Side};
+use settai::games::{doubutsu, reversi, Game, GameKind, Level, Side};
 use settai::i18n::Lang;
 use settai::store::{
     Change, Finish, GameResult, GameStatus, NewGame, NewMove, Place, Scope, Setting, Settings, Store, StoreError,
@@ -15,7 +15,7 @@ fn new_game(channel_id: u64) -> NewGame {
         human_name: "Mika".into(),
         parent_id: None,
         human_side: Side::First,
-        level: Level::Standard,
+        level: Level::Reversi(reversi::Level::Standard),
         game: Game::new(GameKind::Reversi),
     }
 }
@@ -150,42 +150,66 @@ async fn settings_default_then_follow_the_server_then_the_channel_then_the_threa
         assert_eq!(store.settings(place).await.unwrap(), Settings::default());
     }
     // The server's choice holds everywhere on it (not in direct messages, nor on other servers).
-    store.change_setting(guild, &in_channel, Scope::Server, Change::Level(Level::None)).await.unwrap();
+    store
+        .change_setting(guild, &in_channel, Scope::Server, Change::Level(Level::Reversi(reversi::Level::None)))
+        .await
+        .unwrap();
     store.change_setting(guild, &in_channel, Scope::Server, Change::IdleDays(3)).await.unwrap();
     for place in [&in_channel, &in_thread, &elsewhere] {
         let s = store.settings(place).await.unwrap();
-        assert_eq!((s.level(GameKind::Reversi), s.idle_days, s.from_channel.len()), (Level::None, 3, 0));
+        assert_eq!(
+            (s.level(GameKind::Reversi), s.idle_days, s.from_channel.len()),
+            (Level::Reversi(reversi::Level::None), 3, 0)
+        );
     }
     assert_eq!(store.settings(&dm).await.unwrap(), Settings::default());
     let other_server = Place { guild_id: Some(56), ..in_channel };
-    assert_eq!(store.settings(&other_server).await.unwrap().level(GameKind::Reversi), Level::Standard);
+    assert_eq!(
+        store.settings(&other_server).await.unwrap().level(GameKind::Reversi),
+        Level::Reversi(reversi::Level::Standard)
+    );
     // A channel's override holds there and in its threads, and is marked as the channel's.
-    store.change_setting(guild, &in_channel, Scope::Channel, Change::Level(Level::Highest)).await.unwrap();
+    store
+        .change_setting(guild, &in_channel, Scope::Channel, Change::Level(Level::Reversi(reversi::Level::Highest)))
+        .await
+        .unwrap();
     store.change_setting(guild, &in_channel, Scope::Channel, Change::Commentary(true)).await.unwrap();
     for place in [&in_channel, &in_thread] {
         let s = store.settings(place).await.unwrap();
-        assert_eq!((s.level(GameKind::Reversi), s.commentary, s.idle_days), (Level::Highest, true, 3));
+        assert_eq!(
+            (s.level(GameKind::Reversi), s.commentary, s.idle_days),
+            (Level::Reversi(reversi::Level::Highest), true, 3)
+        );
         assert_eq!(s.from_channel, vec![Setting::ReversiLevel, Setting::Commentary]);
     }
     let s = store.settings(&elsewhere).await.unwrap();
-    assert_eq!((s.level(GameKind::Reversi), s.commentary), (Level::None, false));
+    assert_eq!((s.level(GameKind::Reversi), s.commentary), (Level::Reversi(reversi::Level::None), false));
     // A thread's own override wins over its channel's; a server change does not undo overrides.
     store.change_setting(guild, &in_thread, Scope::Channel, Change::Commentary(false)).await.unwrap();
     store.change_setting(guild, &in_thread, Scope::Channel, Change::Language(Some(Lang::Ja))).await.unwrap();
-    store.change_setting(guild, &in_channel, Scope::Server, Change::Level(Level::Standard)).await.unwrap();
+    store
+        .change_setting(guild, &in_channel, Scope::Server, Change::Level(Level::Reversi(reversi::Level::Standard)))
+        .await
+        .unwrap();
     let s = store.settings(&in_thread).await.unwrap();
-    assert_eq!((s.level(GameKind::Reversi), s.commentary, s.language), (Level::Highest, false, Some(Lang::Ja)));
+    assert_eq!(
+        (s.level(GameKind::Reversi), s.commentary, s.language),
+        (Level::Reversi(reversi::Level::Highest), false, Some(Lang::Ja))
+    );
     assert!(store.settings(&in_channel).await.unwrap().commentary);
     // Resetting the channel brings back the server's values there; the thread keeps its own.
     assert!(store.clear_channel_settings(guild, &in_channel).await.unwrap());
     assert!(!store.clear_channel_settings(guild, &in_channel).await.unwrap(), "nothing left to clear");
     let s = store.settings(&in_channel).await.unwrap();
-    assert_eq!((s.level(GameKind::Reversi), s.commentary, s.from_channel.len()), (Level::Standard, false, 0));
+    assert_eq!(
+        (s.level(GameKind::Reversi), s.commentary, s.from_channel.len()),
+        (Level::Reversi(reversi::Level::Standard), false, 0)
+    );
     let s = store.settings(&in_thread).await.unwrap();
-    assert_eq!((s.level(GameKind::Reversi), s.language), (Level::Standard, Some(Lang::Ja)));
+    assert_eq!((s.level(GameKind::Reversi), s.language), (Level::Reversi(reversi::Level::Standard), Some(Lang::Ja)));
     // Every kind of change reads back.
     for change in [
-        Change::Level(Level::Weakest),
+        Change::Level(Level::Doubutsu(doubutsu::Level::Weakest)),
         Change::TeamPlay(true),
         Change::LevelChoice(true),
         Change::IdleDays(365),
@@ -196,7 +220,7 @@ async fn settings_default_then_follow_the_server_then_the_channel_then_the_threa
     let s = store.settings(&elsewhere).await.unwrap();
     assert_eq!(
         (s.level(GameKind::Doubutsu), s.team_play, s.level_choice, s.idle_days, s.language),
-        (Level::Weakest, true, true, 365, None)
+        (Level::Doubutsu(doubutsu::Level::Weakest), true, true, 365, None)
     );
 }
 

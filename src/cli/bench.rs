@@ -134,11 +134,8 @@ pub(super) fn engine(ffo: &[super::FfoCase], perft_depth: u32, positions: usize)
     println!("|---|---|---|---|---|---|---|---|");
     for i in 0..positions {
         let pos = random_reversi_position(&mut rng, 20);
-        for (level, budget) in [
-            (reversi::Level::None, reversi::level::DEFAULT_BUDGET),
-            (reversi::Level::Standard, reversi::level::SONTAKU_BUDGET),
-            (reversi::Level::Highest, reversi::level::SONTAKU_BUDGET),
-        ] {
+        for level in [reversi::Level::None, reversi::Level::Standard, reversi::Level::Highest] {
+            let budget = level.budget();
             let started = Instant::now();
             let reply = reversi::reply(&pos, pos.turn().opposite(), level, budget, &mut rng);
             let wall = started.elapsed().as_secs_f64();
@@ -278,9 +275,11 @@ pub(super) fn hospitality_doubutsu(
     seed: u64,
     out: &Path,
 ) -> anyhow::Result<()> {
-    use crate::hospitality::doubutsu::{play_game, DoubutsuGuest, DoubutsuLevel};
+    use crate::hospitality::doubutsu::{play_game, DoubutsuGuest};
     use crate::hospitality::{self, Summary};
-    let level = DoubutsuLevel::parse(level)
+    let level = level
+        .parse::<dob::Level>()
+        .ok()
         .with_context(|| format!("unknown doubutsu level {level:?} (settai, strongest, weakest)"))?;
     let guests = parse_guests(guests, DoubutsuGuest::all, DoubutsuGuest::parse)?;
     // Every level is measured against the exact values, so the table is needed even for weakest.
@@ -293,19 +292,19 @@ pub(super) fn hospitality_doubutsu(
         .iter()
         .zip(&records)
         .map(|(guest, games)| {
-            let row = Summary::of("doubutsu", level.name(), &guest.name(), games);
+            let row = Summary::of("doubutsu", level.as_str(), &guest.name(), games);
             match (level, guest) {
-                (DoubutsuLevel::Settai, DoubutsuGuest::Perfect) => row,
-                (DoubutsuLevel::Settai, DoubutsuGuest::Random | DoubutsuGuest::Child) => {
+                (dob::Level::Settai, DoubutsuGuest::Perfect) => row,
+                (dob::Level::Settai, DoubutsuGuest::Random | DoubutsuGuest::Child) => {
                     row.with_min_win_rate(0.95, "issue 15").with_min_median_plies(20.0)
                 }
-                (DoubutsuLevel::Settai, DoubutsuGuest::Weakest) => row.with_min_win_rate(0.70, "seed 000"),
-                (DoubutsuLevel::Settai, _) => row.with_min_win_rate(0.85, "issue 5"),
+                (dob::Level::Settai, DoubutsuGuest::Weakest) => row.with_min_win_rate(0.70, "seed 000"),
+                (dob::Level::Settai, _) => row.with_min_win_rate(0.85, "issue 5"),
                 _ => row,
             }
         })
         .collect();
-    report(&format!("doubutsu {}", level.name()), games, seed, started, &rows, &records, out)
+    report(&format!("doubutsu {}", level.as_str()), games, seed, started, &rows, &records, out)
 }
 
 /// The guests named on the command line (`all`, or a comma-separated list), shared by both games.

@@ -11,35 +11,12 @@ use crate::games::doubutsu::table::{
     build_standard, reach, BuildOptions, ReachStats, Table, TableFile, TableStats, REBUILD_COMMAND,
 };
 use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
-use crate::games::{GameKind, Level, Side};
+use crate::games::{GameKind, Side};
 use crate::i18n::{side_name, value_words, Lang};
 
 /// The table file: `--table`, else `<SETTAI_DATA_DIR>/doubutsu.tb`.
 pub fn table_path(explicit: Option<PathBuf>, data_dir: &Path) -> PathBuf {
     explicit.unwrap_or_else(|| data_dir.join("doubutsu.tb"))
-}
-
-/// The doubutsu levels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DoubutsuLevel {
-    /// 接待: answers a move of divergence d with the best move of divergence at most d.
-    Settai,
-    /// 最強: perfect play from the table.
-    Strongest,
-    /// 雑魚: random, but takes a win in one and avoids a loss in one.
-    Weakest,
-}
-
-impl DoubutsuLevel {
-    /// From a level that [`Level::parse`] accepted for doubutsu.
-    pub fn from_level(level: Level) -> DoubutsuLevel {
-        match level {
-            Level::Strongest => DoubutsuLevel::Strongest,
-            Level::Weakest => DoubutsuLevel::Weakest,
-            // Level::parse(GameKind::Doubutsu, ..) gives only the three doubutsu levels.
-            _ => DoubutsuLevel::Settai,
-        }
-    }
 }
 
 /// Replays a move list such as "B3B2 C1C2", naming the first bad move.
@@ -159,24 +136,19 @@ pub fn probe(path: &Path, moves: &str) -> anyhow::Result<()> {
 }
 
 /// The AI's reply, needing the table for settai and strongest.
-pub fn reply(level: DoubutsuLevel, game: &Game, table: Option<&TableFile>, rng: &mut impl Rng) -> anyhow::Result<Move> {
-    Ok(match (level, table) {
-        (DoubutsuLevel::Weakest, _) => dob::weakest(game, rng)?,
-        (DoubutsuLevel::Settai, Some(t)) => dob::settai_or_weakest(t, game, rng)?,
-        (DoubutsuLevel::Strongest, Some(t)) => dob::strongest_or_heuristic(t, game, rng)?,
-        (_, None) => unreachable!("the table is opened for table levels"),
-    })
+pub fn reply(level: dob::Level, game: &Game, table: Option<&TableFile>, rng: &mut impl Rng) -> anyhow::Result<Move> {
+    Ok(level.reply(table, game, rng)?)
 }
 
-fn open_for(level: DoubutsuLevel, path: &Path) -> anyhow::Result<Option<TableFile>> {
-    match level {
-        DoubutsuLevel::Weakest => Ok(None),
-        _ => Ok(Some(super::open_table(path)?)),
+fn open_for(level: dob::Level, path: &Path) -> anyhow::Result<Option<TableFile>> {
+    match level.needs_table() {
+        false => Ok(None),
+        true => Ok(Some(super::open_table(path)?)),
     }
 }
 
 /// `settai ai doubutsu`.
-pub fn ai(level: DoubutsuLevel, moves: &str, json: bool, table_path: &Path, rng: &mut impl Rng) -> anyhow::Result<()> {
+pub fn ai(level: dob::Level, moves: &str, json: bool, table_path: &Path, rng: &mut impl Rng) -> anyhow::Result<()> {
     let game = replay(moves)?;
     if game.outcome().is_some() {
         bail!("the game is over after these moves; there is nothing to reply");

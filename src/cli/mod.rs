@@ -305,17 +305,24 @@ impl clap::builder::TypedValueParser for LevelNames {
 /// What a level does, for `--help`.
 fn level_help(level: Level) -> &'static str {
     match level {
-        Level::Standard => "a close game the human wins by a few discs",
-        Level::Highest => "the human wins big",
-        Level::None => "no mercy: plays to win",
-        Level::Settai => "hospitable: answers each move with one as good, never better (needs the table)",
-        Level::Strongest => "perfect play from the table (needs the table)",
-        Level::Weakest => "random, but takes a win in one and avoids a loss in one (no table needed)",
+        Level::Reversi(reversi::Level::Standard) => "a close game the human wins by a few discs",
+        Level::Reversi(reversi::Level::Highest) => "the human wins big",
+        Level::Reversi(reversi::Level::None) => "no mercy: plays to win",
+        Level::Doubutsu(games::doubutsu::Level::Settai) => {
+            "hospitable: answers each move with one as good, never better (needs the table)"
+        }
+        Level::Doubutsu(games::doubutsu::Level::Strongest) => "perfect play from the table (needs the table)",
+        Level::Doubutsu(games::doubutsu::Level::Weakest) => {
+            "random, but takes a win in one and avoids a loss in one (no table needed)"
+        }
     }
 }
 
-fn doubutsu_level(level: Option<String>) -> anyhow::Result<doubutsu::DoubutsuLevel> {
-    Ok(doubutsu::DoubutsuLevel::from_level(level_or_default(GameKind::Doubutsu, level)?))
+fn doubutsu_level(level: Option<String>) -> anyhow::Result<games::doubutsu::Level> {
+    Ok(match level {
+        Some(l) => l.parse()?,
+        None => games::doubutsu::Level::DEFAULT,
+    })
 }
 
 fn data_dir() -> PathBuf {
@@ -598,8 +605,8 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
         bail!("the game is over after these moves; there is nothing to reply");
     }
     let mut rng = rng_from(seed);
-    match &game {
-        Game::Reversi(pos) => {
+    match (&game, level) {
+        (Game::Reversi(pos), Level::Reversi(level)) => {
             let reply = games::reversi_reply(pos, level, &mut rng);
             if json {
                 // `none` evaluates in 1/32 disc for itself; the sontaku levels report the
@@ -622,7 +629,7 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
                 println!("{}", reply.best);
             }
         }
-        Game::Doubutsu(_) => bail!("doubutsu replies come from `settai ai doubutsu`"),
+        _ => bail!("doubutsu replies come from `settai ai doubutsu`"),
     }
     Ok(())
 }

@@ -44,8 +44,8 @@ impl GameKind {
     /// The level used when a server has not chosen one.
     pub fn default_level(self) -> Level {
         match self {
-            GameKind::Reversi => Level::Standard,
-            GameKind::Doubutsu => Level::Settai,
+            GameKind::Reversi => Level::Reversi(reversi::Level::DEFAULT),
+            GameKind::Doubutsu => Level::Doubutsu(doubutsu::Level::DEFAULT),
         }
     }
 }
@@ -72,74 +72,86 @@ impl FromStr for GameKind {
     }
 }
 
-/// How the bot plays. Each game has its own three levels; server admins choose them.
+/// How the bot plays: a level of one game, so a level of the other game cannot be asked of
+/// it. Each game has its own three levels ([`reversi::Level`], [`doubutsu::Level`]); server
+/// admins choose them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Level {
-    /// Reversi 標準: a close game the human wins by a few discs.
-    Standard,
-    /// Reversi 最高: the human wins big.
-    Highest,
-    /// Reversi 忖度無し: the bot plays to win.
-    None,
-    /// Doubutsu 接待: answers a move of divergence d with the best move of divergence ≤ d.
-    Settai,
-    /// Doubutsu 最強: perfect play from the table.
-    Strongest,
-    /// Doubutsu 雑魚: random, but takes a win in one and avoids a loss in one.
-    Weakest,
+    /// A reversi level.
+    Reversi(reversi::Level),
+    /// A doubutsu shogi level.
+    Doubutsu(doubutsu::Level),
 }
+
+impl From<reversi::Level> for Level {
+    fn from(level: reversi::Level) -> Level {
+        Level::Reversi(level)
+    }
+}
+
+impl From<doubutsu::Level> for Level {
+    fn from(level: doubutsu::Level) -> Level {
+        Level::Doubutsu(level)
+    }
+}
+
+const REVERSI_LEVELS: [Level; 3] = [
+    Level::Reversi(reversi::Level::ALL[0]),
+    Level::Reversi(reversi::Level::ALL[1]),
+    Level::Reversi(reversi::Level::ALL[2]),
+];
+const DOUBUTSU_LEVELS: [Level; 3] = [
+    Level::Doubutsu(doubutsu::Level::ALL[0]),
+    Level::Doubutsu(doubutsu::Level::ALL[1]),
+    Level::Doubutsu(doubutsu::Level::ALL[2]),
+];
 
 impl Level {
     /// The levels a game offers.
     pub fn for_kind(kind: GameKind) -> &'static [Level] {
         match kind {
-            GameKind::Reversi => &[Level::Standard, Level::Highest, Level::None],
-            GameKind::Doubutsu => &[Level::Settai, Level::Strongest, Level::Weakest],
+            GameKind::Reversi => &REVERSI_LEVELS,
+            GameKind::Doubutsu => &DOUBUTSU_LEVELS,
         }
     }
 
     /// The game this level belongs to.
     pub fn kind(self) -> GameKind {
         match self {
-            Level::Standard | Level::Highest | Level::None => GameKind::Reversi,
-            Level::Settai | Level::Strongest | Level::Weakest => GameKind::Doubutsu,
+            Level::Reversi(_) => GameKind::Reversi,
+            Level::Doubutsu(_) => GameKind::Doubutsu,
         }
     }
 
     /// Stable identifier used in the database and the CLI.
     pub fn as_str(self) -> &'static str {
         match self {
-            Level::Standard => "standard",
-            Level::Highest => "highest",
-            Level::None => "none",
-            Level::Settai => "settai",
-            Level::Strongest => "strongest",
-            Level::Weakest => "weakest",
+            Level::Reversi(l) => l.as_str(),
+            Level::Doubutsu(l) => l.as_str(),
         }
     }
 
-    /// Other names accepted for the level: the names admins are shown in English and Japanese
-    /// (`no mercy`, `忖度無し`, ...) and the spellings people type for them.
+    /// Other names accepted for the level (see [`reversi::Level::aliases`],
+    /// [`doubutsu::Level::aliases`]).
     pub fn aliases(self) -> &'static [&'static str] {
         match self {
-            Level::Standard => &["標準"],
-            Level::Highest => &["最高"],
-            Level::None => &["no mercy", "no-mercy", "no_mercy", "nomercy", "忖度無し", "忖度なし"],
-            Level::Settai => &["settai (hospitable)", "hospitable", "接待"],
-            Level::Strongest => &["最強"],
-            Level::Weakest => &["雑魚", "ざこ"],
+            Level::Reversi(l) => l.aliases(),
+            Level::Doubutsu(l) => l.aliases(),
         }
     }
 
-    /// Parses a level name or alias (any case, any spacing) and checks that `kind` offers it.
+    /// Parses a level name or alias (any case, any spacing) of the game `kind`.
     pub fn parse(kind: GameKind, s: &str) -> Result<Level, UnknownLevel> {
-        let wanted = s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
-        Level::for_kind(kind)
-            .iter()
-            .copied()
-            .find(|l| l.as_str() == wanted || l.aliases().contains(&wanted.as_str()))
-            .ok_or_else(|| UnknownLevel { kind, name: s.to_string() })
+        match kind {
+            GameKind::Reversi => s.parse::<reversi::Level>().map(Level::Reversi),
+            GameKind::Doubutsu => s.parse::<doubutsu::Level>().map(Level::Doubutsu),
+        }
     }
+}
+
+/// A level name as the parsers compare it: lower case, single spaces.
+fn normalize_level_name(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
 }
 
 impl fmt::Display for Level {
@@ -331,6 +343,18 @@ pub enum AiError {
     /// The table could not answer for this position.
     #[error(transparent)]
     Doubutsu(#[from] doubutsu::PlayerError),
+    /// The level is one of the other game's.
+    #[error("{0} is not a level of this game")]
+    WrongGame(Level),
+}
+
+impl From<doubutsu::ReplyError> for AiError {
+    fn from(e: doubutsu::ReplyError) -> AiError {
+        match e {
+            doubutsu::ReplyError::NoTable => AiError::NoTable,
+            doubutsu::ReplyError::Player(e) => AiError::Doubutsu(e),
+        }
+    }
 }
 
 impl Game {
@@ -496,15 +520,12 @@ impl Game {
         if self.to_move().is_none() {
             return Ok(None);
         }
-        Ok(Some(match self {
-            Game::Reversi(p) => reversi_reply_after(p, level, &human_moves(p, moves), rng).best.to_string(),
-            Game::Doubutsu(g) => match (level, table) {
-                (Level::Strongest, Some(t)) => doubutsu::strongest_or_heuristic(t, &g.0, rng)?,
-                (Level::Weakest, _) => doubutsu::weakest(&g.0, rng)?,
-                (_, Some(t)) => doubutsu::settai_or_weakest(t, &g.0, rng)?,
-                (_, None) => return Err(AiError::NoTable),
+        Ok(Some(match (self, level) {
+            (Game::Reversi(p), Level::Reversi(level)) => {
+                reversi_reply_after(p, level, &human_moves(p, moves), rng).best.to_string()
             }
-            .to_string(),
+            (Game::Doubutsu(g), Level::Doubutsu(level)) => level.reply(table, &g.0, rng)?.to_string(),
+            (_, level) => return Err(AiError::WrongGame(level)),
         }))
     }
 
@@ -512,12 +533,15 @@ impl Game {
     /// 0.8-2.4 s) rather than a lookup of a millisecond (every doubutsu level: the exact table,
     /// or the weakest level's one-ply check).
     pub fn thinks_long(level: Level) -> bool {
-        level.kind() == GameKind::Reversi
+        matches!(level, Level::Reversi(_))
     }
 
     /// Whether [`Game::ai_move`] at `level` needs the doubutsu table.
     pub fn needs_table(kind: GameKind, level: Level) -> bool {
-        kind == GameKind::Doubutsu && level != Level::Weakest
+        match level {
+            Level::Doubutsu(level) => kind == GameKind::Doubutsu && level.needs_table(),
+            Level::Reversi(_) => false,
+        }
     }
 }
 
@@ -555,27 +579,16 @@ fn human_moves(pos: &reversi::Position, moves: &[String]) -> Vec<(reversi::Posit
 /// [`reversi_reply`] knowing the human's moves so far (see [`reversi::Engine::reply_with`]).
 pub fn reversi_reply_after(
     pos: &reversi::Position,
-    level: Level,
+    level: reversi::Level,
     human_moves: &[(reversi::Position, reversi::Move)],
     rng: &mut impl Rng,
 ) -> reversi::Reply {
-    let (level, budget) = reversi_level(level);
-    reversi::level::reply_after(pos, pos.turn().opposite(), level, budget, human_moves, rng)
-}
-
-fn reversi_level(level: Level) -> (reversi::Level, std::time::Duration) {
-    match level {
-        Level::Standard => (reversi::Level::Standard, reversi::level::SONTAKU_BUDGET),
-        Level::Highest => (reversi::Level::Highest, reversi::level::SONTAKU_BUDGET),
-        Level::None => (reversi::Level::None, reversi::level::DEFAULT_BUDGET),
-        // Doubutsu levels never reach a reversi game (Level::parse checks the kind).
-        Level::Settai | Level::Strongest | Level::Weakest => (reversi::Level::Standard, reversi::level::SONTAKU_BUDGET),
-    }
+    reversi::level::reply_after(pos, pos.turn().opposite(), level, level.budget(), human_moves, rng)
 }
 
 /// The reversi level's reply for the side to move (the bot); the human is the other colour.
 /// `none` thinks for the seed's 2.4 s budget, the sontaku levels for at most 0.8 s.
-pub fn reversi_reply(pos: &reversi::Position, level: Level, rng: &mut impl Rng) -> reversi::Reply {
+pub fn reversi_reply(pos: &reversi::Position, level: reversi::Level, rng: &mut impl Rng) -> reversi::Reply {
     reversi_reply_after(pos, level, &[], rng)
 }
 
@@ -699,7 +712,7 @@ mod tests {
             if game.to_move().is_none() {
                 break;
             }
-            let mv = game.ai_move(Level::Weakest, None, &mut rng).unwrap().unwrap();
+            let mv = game.ai_move(Level::Doubutsu(doubutsu::Level::Weakest), None, &mut rng).unwrap().unwrap();
             game = game.play(&mv).unwrap().0;
             let stored = game.encode();
             assert_eq!(Game::decode(GameKind::Doubutsu, &stored).unwrap(), game, "{stored}");
@@ -737,11 +750,17 @@ mod tests {
     fn table_levels_need_the_table_and_say_so() {
         let game = Game::new(GameKind::Doubutsu);
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-        assert!(matches!(game.ai_move(Level::Settai, None, &mut rng), Err(AiError::NoTable)));
-        assert!(matches!(game.ai_move(Level::Strongest, None, &mut rng), Err(AiError::NoTable)));
-        assert!(Game::needs_table(GameKind::Doubutsu, Level::Settai));
-        assert!(!Game::needs_table(GameKind::Doubutsu, Level::Weakest));
-        assert!(!Game::needs_table(GameKind::Reversi, Level::None));
+        assert!(matches!(
+            game.ai_move(Level::Doubutsu(doubutsu::Level::Settai), None, &mut rng),
+            Err(AiError::NoTable)
+        ));
+        assert!(matches!(
+            game.ai_move(Level::Doubutsu(doubutsu::Level::Strongest), None, &mut rng),
+            Err(AiError::NoTable)
+        ));
+        assert!(Game::needs_table(GameKind::Doubutsu, Level::Doubutsu(doubutsu::Level::Settai)));
+        assert!(!Game::needs_table(GameKind::Doubutsu, Level::Doubutsu(doubutsu::Level::Weakest)));
+        assert!(!Game::needs_table(GameKind::Reversi, Level::Reversi(reversi::Level::None)));
     }
 
     #[test]
@@ -766,16 +785,37 @@ mod tests {
     }
 
     #[test]
+    fn each_game_names_and_parses_its_own_levels() {
+        for l in reversi::Level::ALL {
+            assert_eq!(l.as_str().parse::<reversi::Level>(), Ok(l));
+            assert_eq!(Level::from(l).as_str(), l.as_str());
+        }
+        for l in doubutsu::Level::ALL {
+            assert_eq!(l.as_str().parse::<doubutsu::Level>(), Ok(l));
+            assert_eq!(Level::from(l).to_string(), l.to_string());
+        }
+        assert!("settai".parse::<reversi::Level>().is_err());
+        assert!("no mercy".parse::<doubutsu::Level>().is_err());
+        assert_eq!(reversi::Level::None.budget(), reversi::level::DEFAULT_BUDGET);
+        assert_eq!(reversi::Level::Standard.budget(), reversi::level::SONTAKU_BUDGET);
+        assert!(!doubutsu::Level::Weakest.needs_table());
+        // A level of the other game is refused, never played.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let wrong = Level::Doubutsu(doubutsu::Level::Weakest);
+        assert!(matches!(Game::new(GameKind::Reversi).ai_move(wrong, None, &mut rng), Err(AiError::WrongGame(_))));
+    }
+
+    #[test]
     fn levels_belong_to_their_game() {
-        assert_eq!(Level::parse(GameKind::Doubutsu, " Settai "), Ok(Level::Settai));
+        assert_eq!(Level::parse(GameKind::Doubutsu, " Settai "), Ok(Level::Doubutsu(doubutsu::Level::Settai)));
         assert!(Level::parse(GameKind::Reversi, "settai").is_err());
         assert!(Level::parse(GameKind::Doubutsu, "none").is_err());
         // The name admins see for `none`, as typed, and the Japanese names.
         for alias in ["no mercy", "No-Mercy", "  no   mercy ", "nomercy", "忖度無し"] {
-            assert_eq!(Level::parse(GameKind::Reversi, alias), Ok(Level::None), "{alias:?}");
+            assert_eq!(Level::parse(GameKind::Reversi, alias), Ok(Level::Reversi(reversi::Level::None)), "{alias:?}");
         }
         assert!(Level::parse(GameKind::Doubutsu, "no mercy").is_err());
-        assert_eq!(Level::parse(GameKind::Doubutsu, "雑魚"), Ok(Level::Weakest));
+        assert_eq!(Level::parse(GameKind::Doubutsu, "雑魚"), Ok(Level::Doubutsu(doubutsu::Level::Weakest)));
         for kind in GameKind::ALL {
             for &level in Level::for_kind(kind) {
                 for &alias in level.aliases() {

@@ -15,46 +15,8 @@ use crate::games::doubutsu::players::score;
 use crate::games::doubutsu::Value;
 use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square, Table};
 
-/// The level under test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DoubutsuLevel {
-    /// 接待: the seed's divergence policy.
-    Settai,
-    /// 最強: perfect play.
-    Strongest,
-    /// 雑魚: random with one ply of win/loss awareness.
-    Weakest,
-}
-
-impl DoubutsuLevel {
-    /// Parses `settai`, `strongest` or `weakest` (or an alias: the bot's own parser decides).
-    pub fn parse(s: &str) -> Option<DoubutsuLevel> {
-        match crate::games::Level::parse(crate::games::GameKind::Doubutsu, s).ok()? {
-            crate::games::Level::Settai => Some(DoubutsuLevel::Settai),
-            crate::games::Level::Strongest => Some(DoubutsuLevel::Strongest),
-            crate::games::Level::Weakest => Some(DoubutsuLevel::Weakest),
-            _ => None,
-        }
-    }
-
-    /// The name used in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            DoubutsuLevel::Settai => "settai",
-            DoubutsuLevel::Strongest => "strongest",
-            DoubutsuLevel::Weakest => "weakest",
-        }
-    }
-
-    fn reply<T: Table, R: Rng>(self, table: &T, game: &Game, rng: &mut R) -> Result<Move, dob::PlayerError> {
-        match self {
-            // As the bot plays them, fallbacks included.
-            DoubutsuLevel::Settai => dob::settai_or_weakest(table, game, rng),
-            DoubutsuLevel::Strongest => dob::strongest_or_heuristic(table, game, rng),
-            DoubutsuLevel::Weakest => dob::weakest(game, rng),
-        }
-    }
-}
+/// The level under test: the bot's own.
+use crate::games::doubutsu::Level as DoubutsuLevel;
 
 /// A simulated guest, from a child who taps anything to a perfect player.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -210,7 +172,7 @@ pub fn play_game<T: Table, R: Rng>(
     level: DoubutsuLevel,
     guest: DoubutsuGuest,
     rng: &mut R,
-) -> Result<GameRecord, dob::PlayerError> {
+) -> Result<GameRecord, dob::ReplyError> {
     let mut game = Game::from_position(start);
     let mut record = GameRecord::default();
     let mut ai_time = Duration::ZERO;
@@ -241,7 +203,7 @@ pub fn play_game<T: Table, R: Rng>(
             guest.choose(table, &game, rng)?
         } else {
             let started = Instant::now();
-            let mv = level.reply(table, &game, rng)?;
+            let mv = level.reply(Some(table), &game, rng)?;
             ai_time += started.elapsed();
             mv
         };
@@ -342,10 +304,10 @@ mod tests {
         assert_eq!(DoubutsuGuest::parse("heuristic(9)"), None);
         assert_eq!(DoubutsuGuest::parse("grandmaster"), None);
         for l in ["settai", "strongest", "weakest"] {
-            assert_eq!(DoubutsuLevel::parse(l).map(DoubutsuLevel::name), Some(l));
+            assert_eq!(l.parse::<DoubutsuLevel>().map(DoubutsuLevel::as_str), Ok(l));
         }
-        assert_eq!(DoubutsuLevel::parse("雑魚"), Some(DoubutsuLevel::Weakest));
-        assert_eq!(DoubutsuLevel::parse("none"), None);
+        assert_eq!("雑魚".parse::<DoubutsuLevel>(), Ok(DoubutsuLevel::Weakest));
+        assert!("none".parse::<DoubutsuLevel>().is_err());
     }
 
     #[test]

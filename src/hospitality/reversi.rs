@@ -12,7 +12,7 @@ use rand::Rng;
 
 use super::{GameRecord, GuestResult};
 use crate::games::reversi::eval::{PatternEval, DISC};
-use crate::games::reversi::level::{position_value, Strong, DEFAULT_BUDGET, SONTAKU_BUDGET, TT_BITS};
+use crate::games::reversi::level::{position_value, Strong, TT_BITS};
 use crate::games::reversi::search::{Clock, Engine, CORNERS};
 use crate::games::reversi::strength;
 use crate::games::reversi::{ai, Color, Level, Move, Position};
@@ -48,12 +48,7 @@ impl ReversiLevel {
             let level = Level::Standard;
             return Some(ReversiLevel { level, budget: bot_budget(level).mul_f64(scale), scale, models_human: false });
         }
-        let level = match crate::games::Level::parse(crate::games::GameKind::Reversi, s).ok()? {
-            crate::games::Level::Standard => Level::Standard,
-            crate::games::Level::Highest => Level::Highest,
-            crate::games::Level::None => Level::None,
-            _ => return None,
-        };
+        let level: Level = s.parse().ok()?;
         let models_human = level == Level::Standard;
         Some(ReversiLevel { level, budget: bot_budget(level).mul_f64(scale), scale, models_human })
     }
@@ -81,11 +76,7 @@ impl ReversiLevel {
 }
 
 fn bot_budget(level: Level) -> Duration {
-    if level == Level::None {
-        DEFAULT_BUDGET
-    } else {
-        SONTAKU_BUDGET
-    }
+    level.budget()
 }
 
 /// A simulated guest, from a child who taps anything to a strong engine.
@@ -345,6 +336,7 @@ pub fn play_game<R: Rng>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::reversi::level::DEFAULT_BUDGET;
     use rand::SeedableRng;
 
     #[test]

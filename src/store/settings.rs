@@ -12,7 +12,7 @@ pub const DEFAULT_REMINDER_HOURS: u32 = 24;
 
 /// The longest wait before a reminder that can be set (a year, the longest idle limit).
 pub const MAX_REMINDER_HOURS: u32 = 8760;
-use crate::games::{GameKind, Level};
+use crate::games::{doubutsu, reversi, GameKind, Level};
 use crate::i18n::Lang;
 
 /// Where something happens: the server (none in direct messages), the channel or thread, and
@@ -138,9 +138,9 @@ pub enum Scope {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// Reversi's level.
-    pub reversi_level: Level,
+    pub reversi_level: reversi::Level,
     /// Doubutsu shogi's level.
-    pub doubutsu_level: Level,
+    pub doubutsu_level: doubutsu::Level,
     /// Move commentary and after-game charts.
     pub commentary: bool,
     /// Days a game may wait for a move.
@@ -162,8 +162,8 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            reversi_level: GameKind::Reversi.default_level(),
-            doubutsu_level: GameKind::Doubutsu.default_level(),
+            reversi_level: reversi::Level::DEFAULT,
+            doubutsu_level: doubutsu::Level::DEFAULT,
             commentary: false,
             idle_days: DEFAULT_IDLE_DAYS,
             team_play: false,
@@ -180,8 +180,8 @@ impl Settings {
     /// The level `kind` is played at.
     pub fn level(&self, kind: GameKind) -> Level {
         match kind {
-            GameKind::Reversi => self.reversi_level,
-            GameKind::Doubutsu => self.doubutsu_level,
+            GameKind::Reversi => Level::Reversi(self.reversi_level),
+            GameKind::Doubutsu => Level::Doubutsu(self.doubutsu_level),
         }
     }
 }
@@ -218,14 +218,11 @@ impl Store {
         .fetch_one(&self.pool)
         .await?;
         let mut settings = Settings::default();
-        let level = |kind: GameKind, column: &str| -> Result<Option<Level>, StoreError> {
-            let text: Option<String> = row.try_get(column)?;
-            Ok(text.and_then(|t| Level::parse(kind, &t).ok()))
-        };
-        if let Some(l) = level(GameKind::Reversi, "reversi_level")? {
+        // A level the game does not know (edited by hand) leaves the default in effect.
+        if let Some(l) = row.try_get::<Option<String>, _>("reversi_level")?.and_then(|t| t.parse().ok()) {
             settings.reversi_level = l;
         }
-        if let Some(l) = level(GameKind::Doubutsu, "doubutsu_level")? {
+        if let Some(l) = row.try_get::<Option<String>, _>("doubutsu_level")?.and_then(|t| t.parse().ok()) {
             settings.doubutsu_level = l;
         }
         if let Some(on) = row.try_get::<Option<bool>, _>("commentary")? {

@@ -17,6 +17,7 @@
 //! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
 
 pub mod game;
+pub mod level;
 pub mod notation;
 pub mod perft;
 pub mod players;
@@ -27,6 +28,7 @@ pub mod table;
 mod tests;
 
 pub use game::{Game, REPETITION_DRAW};
+pub use level::{Level, ReplyError};
 pub use notation::{parse_moves, ParseMoveError, ParsePositionError, ParseSquareError};
 pub use perft::{perft, perft_divide, perft_parallel};
 pub use players::{

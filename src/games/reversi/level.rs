@@ -33,7 +33,7 @@ pub const WLD_EMPTIES: u32 = 24;
 pub const TT_BITS: u32 = 20;
 
 /// An AI level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
     /// 標準: keeps the game close and lets the human win by about 6.
     Standard,
@@ -41,6 +41,59 @@ pub enum Level {
     Highest,
     /// 忖度無し: plays to win.
     None,
+}
+
+impl Level {
+    /// Every level, in the order menus list them.
+    pub const ALL: [Level; 3] = [Level::Standard, Level::Highest, Level::None];
+    /// The level used when a server has not chosen one.
+    pub const DEFAULT: Level = Level::Standard;
+
+    /// Stable identifier used in the database and the CLI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Standard => "standard",
+            Level::Highest => "highest",
+            Level::None => "none",
+        }
+    }
+
+    /// Other names accepted for the level: the names admins are shown in English and Japanese
+    /// (`no mercy`, `忖度無し`, ...) and the spellings people type for them.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Level::Standard => &["標準"],
+            Level::Highest => &["最高"],
+            Level::None => &["no mercy", "no-mercy", "no_mercy", "nomercy", "忖度無し", "忖度なし"],
+        }
+    }
+
+    /// The bot's thinking time at this level: `none` thinks for the seed's 2.4 s, the sontaku
+    /// levels for at most 0.8 s.
+    pub fn budget(self) -> Duration {
+        match self {
+            Level::None => DEFAULT_BUDGET,
+            Level::Standard | Level::Highest => SONTAKU_BUDGET,
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = crate::games::UnknownLevel;
+    /// A level name or alias, in any case and spacing.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = crate::games::normalize_level_name(s);
+        Level::ALL
+            .into_iter()
+            .find(|l| l.as_str() == wanted || l.aliases().contains(&wanted.as_str()))
+            .ok_or_else(|| crate::games::UnknownLevel { kind: crate::games::GameKind::Reversi, name: s.to_string() })
+    }
 }
 
 /// How a reply was found.
