@@ -216,7 +216,7 @@ enum BenchWhat {
 
 #[derive(Debug, Subcommand)]
 enum TableAction {
-    /// Compute the table by retrograde analysis and write it (about 4 minutes on two idle
+    /// Compute the table by retrograde analysis and write it (about 2 minutes on two idle
     /// cores, under 0.5 GiB of memory) and print what it cost.
     Build {
         /// Output file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
@@ -733,7 +733,7 @@ fn play(
 pub(crate) fn open_table(path: &std::path::Path) -> anyhow::Result<games::doubutsu::TableFile> {
     games::doubutsu::TableFile::open(path).map_err(|e| match e {
         games::doubutsu::TableError::Missing { .. } => {
-            anyhow::anyhow!("{e} (about 4 minutes), or play without it at `--level weakest`")
+            anyhow::anyhow!("{e} (about 2 minutes), or play without it at `--level weakest`")
         }
         e => e.into(),
     })
