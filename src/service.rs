@@ -332,19 +332,25 @@ impl Service {
         }
     }
 
-    /// Plays the human's move. `expected` is the (game id, ply) the request was made for, when it
-    /// came from a board component; a mismatch is [`PlayError::Stale`]. Records only the human's
-    /// move: call [`Service::bot_reply`] afterwards (after deferring the interaction).
-    pub async fn human_move(&self, seat: &Seat, input: &str, expected: Option<(i64, u32)>) -> Result<Turn, PlayError> {
+    /// The channel's game, which must still be the (game id, ply) a board component was made
+    /// for, when the request came from one: otherwise (or when the game is gone) the board is
+    /// [`PlayError::Stale`].
+    async fn current_as_expected(&self, seat: &Seat, expected: Option<(i64, u32)>) -> Result<GameRecord, PlayError> {
         let record = self.current(seat.channel_id).await.map_err(|e| match (e, expected) {
             (PlayError::NoGame, Some(_)) => PlayError::Stale,
             (e, _) => e,
         })?;
-        if let Some((id, ply)) = expected {
-            if record.id != id || record.ply != ply {
-                return Err(PlayError::Stale);
-            }
+        match expected {
+            Some((id, ply)) if record.id != id || record.ply != ply => Err(PlayError::Stale),
+            _ => Ok(record),
         }
+    }
+
+    /// Plays the human's move. `expected` is the (game id, ply) the request was made for, when it
+    /// came from a board component; a mismatch is [`PlayError::Stale`]. Records only the human's
+    /// move: call [`Service::bot_reply`] afterwards (after deferring the interaction).
+    pub async fn human_move(&self, seat: &Seat, input: &str, expected: Option<(i64, u32)>) -> Result<Turn, PlayError> {
+        let record = self.current_as_expected(seat, expected).await?;
         if !self.may_move(&record, seat).await? {
             return Err(PlayError::NotYourGame { owner: record.human_id });
         }
@@ -439,15 +445,7 @@ impl Service {
         seat: &Seat,
         expected: Option<(i64, u32)>,
     ) -> Result<(GameRecord, Option<PlayedMove>), PlayError> {
-        let record = self.current(seat.channel_id).await.map_err(|e| match (e, expected) {
-            (PlayError::NoGame, Some(_)) => PlayError::Stale,
-            (e, _) => e,
-        })?;
-        if let Some((id, ply)) = expected {
-            if record.id != id || record.ply != ply {
-                return Err(PlayError::Stale);
-            }
-        }
+        let record = self.current_as_expected(seat, expected).await?;
         if record.human_id != seat.user_id {
             return Err(PlayError::NotYourGame { owner: record.human_id });
         }
