@@ -719,6 +719,27 @@ mod tests {
     use rand::SeedableRng;
     use std::time::{Duration, Instant};
 
+    /// The human's best-play lead (tenths of a disc) after each CPU move, by the strong search
+    /// at `depth`: the judge the sontaku properties are checked against.
+    struct Leads {
+        by_move: Vec<(u8, i32)>,
+        /// The lead after the CPU's best move.
+        least: i32,
+    }
+
+    impl Leads {
+        fn of(&self, sq: u8) -> i32 {
+            self.by_move.iter().find(|&&(m, _)| m == sq).unwrap().1
+        }
+    }
+
+    fn judged_leads(p: u64, o: u64, depth: u32) -> Leads {
+        let r = Engine::new(16).iterate(&Strong(PatternEval::shared()), p, o, depth, true, DISC).unwrap();
+        let by_move: Vec<(u8, i32)> = r.scores.iter().map(|&(sq, cpu)| (sq, -cpu * 10 / DISC)).collect();
+        let least = by_move.iter().map(|&(_, l)| l).min().unwrap();
+        Leads { by_move, least }
+    }
+
     /// Human's final margin (empties to the winner) of a finished game.
     fn human_margin(pos: &Position, human: Color) -> i32 {
         let m = final_margin(pos.black(), pos.white());
@@ -1002,7 +1023,6 @@ mod tests {
         // moves within the gift cap and the ceiling, one whose best-play lead is most desirable
         // around the aim; a middling player (not trusted) meets no ceiling after the opening.
         let mut rng = StdRng::seed_from_u64(7);
-        let eval = PatternEval::shared();
         let (mut checked, mut bound, mut open) = (0, 0, 0);
         for i in 0..16 {
             let pos = random_position(&mut rng, TRUSTED_SOLVE_EMPTIES + 1 + i, 2);
@@ -1011,10 +1031,8 @@ mod tests {
             }
             let n = pos.empties();
             assert!(n > TRUSTED_SOLVE_EMPTIES && n <= OPENING_GUARD_EMPTIES);
-            let mut judge = Engine::new(16);
-            let r = judge.iterate(&Strong(eval), pos.player(), pos.opponent(), 4, true, DISC).unwrap();
-            let lead = |sq: u8| -r.scores.iter().find(|&&(m, _)| m == sq).unwrap().1 * 10 / DISC;
-            let least = r.scores.iter().map(|&(sq, _)| lead(sq)).min().unwrap();
+            let leads = judged_leads(pos.player(), pos.opponent(), 4);
+            let (lead, least) = (|sq: u8| leads.of(sq), leads.least);
             let allowed = |l: i32| l - least <= GIFT_CAP && l <= TRUSTED_LEAD_CEILING.max(least + DISC_TENTHS);
             let mut engine = Engine::new(16);
             engine.set_deadline(None);
@@ -1022,8 +1040,8 @@ mod tests {
             for &(sq, _) in &values {
                 assert!(allowed(lead(sq)), "{}: {sq} leaves a lead of {}", pos.to_text(), lead(sq));
             }
-            let want = r
-                .scores
+            let want = leads
+                .by_move
                 .iter()
                 .map(|&(sq, _)| lead(sq))
                 .filter(|&l| allowed(l))
@@ -1033,11 +1051,11 @@ mod tests {
             let &(chosen, _) = values.iter().max_by_key(|&&(_, v)| v).unwrap();
             assert_eq!(desirability_around(lead(chosen), trusted_target(n)), want, "{}", pos.to_text());
             let over = |sq: u8| lead(sq) > TRUSTED_LEAD_CEILING.max(least + DISC_TENTHS);
-            bound += r.scores.iter().filter(|&&(sq, _)| lead(sq) - least <= GIFT_CAP && over(sq)).count();
+            bound += leads.by_move.iter().filter(|&&(sq, _)| lead(sq) - least <= GIFT_CAP && over(sq)).count();
             let mut engine = Engine::new(16);
             engine.set_deadline(None);
             let (middling, _) = engine.standard_midgame_values(pos.player(), pos.opponent(), 0.4, 4);
-            let within_cap = r.scores.iter().filter(|&&(sq, _)| lead(sq) - least <= GIFT_CAP).count();
+            let within_cap = leads.by_move.iter().filter(|&&(sq, _)| lead(sq) - least <= GIFT_CAP).count();
             assert_eq!(middling.len(), within_cap, "{}", pos.to_text());
             open += middling.iter().filter(|&&(sq, _)| over(sq)).count();
             checked += 1;
@@ -1050,7 +1068,6 @@ mod tests {
     #[test]
     fn a_trusted_human_ahead_of_the_plan_meets_the_strongest_move_unjittered() {
         let mut rng = StdRng::seed_from_u64(19);
-        let eval = PatternEval::shared();
         let (mut chased, mut held) = (0, 0);
         for i in 0..40 {
             if chased >= 4 && held >= 2 {
@@ -1061,10 +1078,8 @@ mod tests {
                 continue;
             }
             let (p, o) = (pos.player(), pos.opponent());
-            let mut judge = Engine::new(16);
-            let r = judge.iterate(&Strong(eval), p, o, 4, true, DISC).unwrap();
-            let lead = |sq: u8| -r.scores.iter().find(|&&(m, _)| m == sq).unwrap().1 * 10 / DISC;
-            let least = r.scores.iter().map(|&(sq, _)| lead(sq)).min().unwrap();
+            let leads = judged_leads(p, o, 4);
+            let (lead, least) = (|sq: u8| leads.of(sq), leads.least);
             let mut engine = Engine::new(16);
             engine.set_deadline(None);
             let chase = engine.standard_chase(p, o, 1.0, 4);
@@ -1115,7 +1130,6 @@ mod tests {
     #[test]
     fn in_the_opening_no_move_lets_the_humans_best_play_lead_pass_the_ceiling() {
         let mut rng = StdRng::seed_from_u64(42);
-        let eval = PatternEval::shared();
         let mut excluded = 0;
         for i in 0..8 {
             let pos = random_position(&mut rng, OPENING_GUARD_EMPTIES + 2 + 2 * i, 2);
@@ -1128,10 +1142,8 @@ mod tests {
                 engine.set_deadline(None);
                 let (values, depth) = engine.standard_midgame_values(pos.player(), pos.opponent(), s, 4);
                 assert_eq!(depth, 4);
-                let mut judge = Engine::new(16);
-                let r = judge.iterate(&Strong(eval), pos.player(), pos.opponent(), 4, true, DISC).unwrap();
-                let lead = |sq: u8| -r.scores.iter().find(|&&(m, _)| m == sq).unwrap().1 * 10 / DISC;
-                let least = r.scores.iter().map(|&(sq, _)| lead(sq)).min().unwrap();
+                let leads = judged_leads(pos.player(), pos.opponent(), 4);
+                let (lead, least) = (|sq: u8| leads.of(sq), leads.least);
                 assert!(!values.is_empty());
                 for &(sq, _) in &values {
                     let n = pos.empties();
@@ -1140,7 +1152,7 @@ mod tests {
                     let allowed = ceiling.max(least + DISC_TENTHS);
                     assert!(lead(sq) <= allowed, "{} s={s}: {sq} leaves a lead of {}", pos.to_text(), lead(sq));
                 }
-                excluded += r.scores.len() - values.len();
+                excluded += leads.by_move.len() - values.len();
             }
         }
         // The ceiling did bind somewhere, so the check above could fail.
@@ -1171,7 +1183,6 @@ mod tests {
     #[test]
     fn no_midgame_move_gives_away_more_than_the_cap_against_a_strong_human() {
         let mut rng = StdRng::seed_from_u64(31);
-        let eval = PatternEval::shared();
         for i in 0..6 {
             let pos = random_position(&mut rng, 30 + 3 * i, 2);
             if pos.legal_mask().count_ones() < 3 {
@@ -1191,10 +1202,8 @@ mod tests {
             assert_eq!(c.stage, SontakuStage::Midgame);
             // Every move the choice was made among gives the human at most GIFT_CAP more than
             // the CPU's best move, by the strong search at the depth the choice reached.
-            let mut judge = Engine::new(16);
-            let r = judge.iterate(&Strong(eval), pos.player(), pos.opponent(), c.depth, true, DISC).unwrap();
-            let lead = |sq: u8| -r.scores.iter().find(|&&(m, _)| m == sq).unwrap().1 * 10 / DISC;
-            let least = r.scores.iter().map(|&(sq, _)| lead(sq)).min().unwrap();
+            let leads = judged_leads(pos.player(), pos.opponent(), c.depth);
+            let (lead, least) = (|sq: u8| leads.of(sq), leads.least);
             for &(sq, _) in &c.ranked {
                 assert!(lead(sq) - least <= GIFT_CAP, "{}: {} gives {}", pos.to_text(), sq, lead(sq) - least);
             }
@@ -1205,7 +1214,6 @@ mod tests {
     #[test]
     fn the_gift_cap_holds_for_every_modelled_human_and_not_for_a_beginner() {
         let mut rng = StdRng::seed_from_u64(32);
-        let eval = PatternEval::shared();
         let (mut checked, mut beyond) = (0, 0);
         for i in 0..24 {
             let pos = random_position(&mut rng, 24 + i % 16, 2);
@@ -1213,10 +1221,8 @@ mod tests {
                 continue;
             }
             let (p, o) = (pos.player(), pos.opponent());
-            let mut judge = Engine::new(16);
-            let r = judge.iterate(&Strong(eval), p, o, 4, true, DISC).unwrap();
-            let lead = |sq: u8| -r.scores.iter().find(|&&(m, _)| m == sq).unwrap().1 * 10 / DISC;
-            let least = r.scores.iter().map(|&(sq, _)| lead(sq)).min().unwrap();
+            let leads = judged_leads(p, o, 4);
+            let (lead, least) = (|sq: u8| leads.of(sq), leads.least);
             for s in [GIFT_CAP_FROM, 0.4, TRUSTED_STRENGTH - 0.01] {
                 let mut engine = Engine::new(16);
                 engine.set_deadline(None);
@@ -1230,7 +1236,7 @@ mod tests {
             let mut engine = Engine::new(16);
             engine.set_deadline(None);
             let (values, _) = engine.standard_midgame_values(p, o, GIFT_CAP_FROM - 0.01, 4);
-            assert_eq!(values.len(), r.scores.len());
+            assert_eq!(values.len(), leads.by_move.len());
             beyond += values.iter().filter(|&&(sq, _)| lead(sq) - least > GIFT_CAP).count();
             checked += 1;
         }
