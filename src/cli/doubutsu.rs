@@ -8,7 +8,7 @@ use anyhow::{bail, Context as _};
 use rand::Rng;
 
 use crate::games::doubutsu::table::{
-    build_standard, reach, BuildOptions, ReachStats, Table, TableFile, TableStats, REBUILD_COMMAND,
+    build_standard, reach, BuildOptions, ReachStats, Table, TableFile, REBUILD_COMMAND,
 };
 use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
 use crate::games::{GameKind, Side};
@@ -54,13 +54,9 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
     let wall = started.elapsed().as_secs_f64();
     let cpu = process_cpu_seconds() - cpu_before;
     let (sampled, kernel) = sampler.stop();
-    let s = TableStats::of(&table);
     let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
-    println!("slots: {} ({} MiB of values), {} levels", s.slots, s.slots >> 20, table.levels);
-    println!(
-        "slots won / lost / drawn by the side to move: {} / {} / {}; longest distance {}",
-        s.wins, s.losses, s.draws, s.max_distance
-    );
+    let slots = table.values().len();
+    println!("slots: {slots} ({} MiB of values), {} levels", slots >> 20, table.levels);
     println!(
         "wall {wall:.1} s, CPU {cpu:.1} s, peak memory {:.3} GiB sampled, {:.3} GiB kernel mark",
         gib(sampled),
@@ -78,6 +74,12 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
     let started = Instant::now();
     let file = TableFile::open(out)?;
     println!("open: {:.2} ms", started.elapsed().as_secs_f64() * 1e3);
+    // The figures the write just counted into the header.
+    let s = file.stats();
+    println!(
+        "slots won / lost / drawn by the side to move: {} / {} / {}; longest distance {}",
+        s.wins, s.losses, s.draws, s.max_distance
+    );
     let started = Instant::now();
     file.verify()?;
     println!("checksum of the whole file: {:.2} s", started.elapsed().as_secs_f64());
