@@ -430,3 +430,22 @@ pub(super) fn hospitality_reversi(
     let path = out.join("diagnosis.md");
     std::fs::write(&path, &table).with_context(|| format!("could not write {}", path.display()))
 }
+
+/// `settai bench child-bound`: the exact bound on how long any gote keeps the child guest's
+/// game going, for every even length up to `max_length` (one pass over the index per ply).
+pub(super) fn child_bound(max_length: u32) -> anyhow::Result<()> {
+    use crate::games::doubutsu::table::{survival::survival, BuildOptions, Material};
+    let opts = BuildOptions { progress: std::io::stderr().is_terminal(), log: true, observer: None };
+    let index = dob::table::index::Index::new(Material::FULL);
+    println!("index: {} slots; three passes of 4 bytes a slot are alive at once", index.len());
+    let watch = Stopwatch::start();
+    let result = survival(&index, &dob::Position::start(), max_length, &opts)?;
+    let (wall, _) = watch.stop();
+    println!("\n| game length (plies) | best chance over every gote policy that the child's game lasts that long |");
+    println!("|---|---|");
+    for (length, chance) in &result.chances {
+        println!("| {length} | {chance:.4} |");
+    }
+    println!("\nwall {wall:.1} s (the passes run on every core)");
+    Ok(())
+}

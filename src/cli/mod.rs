@@ -200,6 +200,14 @@ enum BenchWhat {
         #[arg(long, default_value_t = 1.0)]
         budget_scale: f64,
     },
+    /// Doubutsu: the best chance any gote policy has that a game against the child guest
+    /// (takes a win in one, else taps at random) lasts at least N plies, for every even N up
+    /// to `--max-length` (exact: one pass over the table's index per ply, 3 GiB of memory).
+    ChildBound {
+        /// The longest game length to bound, in plies.
+        #[arg(long, default_value_t = 20)]
+        max_length: u32,
+    },
     /// The doubutsu table: open, checksum, probe latency and the players' reply times.
     Table {
         /// The table file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
@@ -455,6 +463,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 }),
             ..
         } => bench::hospitality_reversi(&level, &guests, games, seed, budget_scale, &out),
+        Command::Bench { what: Some(BenchWhat::ChildBound { max_length }), .. } => bench::child_bound(max_length),
         Command::Bench { what: Some(BenchWhat::Table { table, probes, seed }), .. } => {
             bench::table(&doubutsu::table_path(table, &data_dir()), probes, seed)
         }

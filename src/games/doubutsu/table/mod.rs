@@ -9,6 +9,8 @@
 //! - [`file`]: the file ([`TableFile`]), laid out below.
 //! - [`reach`]: the positions reachable from a start, counted over the index (Tanaka's
 //!   figures: 246,803,167 positions from the official start).
+//! - [`survival`]: over the same index, the best chance that a careless player's game lasts
+//!   each length (the hospitality benchmark's child guest; `settai bench child-bound`).
 //! - [`progress`]: the builder's settings and how it reports progress.
 //!
 //! Positions are mover-relative (see `position.rs`), so the side to move costs nothing; the
@@ -48,6 +50,7 @@ pub mod index;
 pub mod progress;
 pub mod reach;
 pub mod retro;
+pub mod survival;
 
 use std::fs::File;
 use std::io;
