@@ -306,8 +306,8 @@ impl Bot {
         let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         let matches = |mv: &&String| mv.to_ascii_lowercase().starts_with(&typed);
-        let moves = match self.service.legal_moves_for(&seat_of_command(cmd)).await {
-            Ok(moves) => moves,
+        let moves: Vec<String> = match self.service.legal_moves_for(&seat_of_command(cmd)).await {
+            Ok(moves) => moves.iter().map(ToString::to_string).collect(),
             Err(e) => {
                 tracing::warn!(error = %e, "autocomplete without moves");
                 Vec::new()
@@ -383,6 +383,7 @@ pub(super) fn refusal_text(e: &PlayError, lang: Lang) -> String {
         PlayError::AlreadyPlayed => Msg::AlreadyPlayed.text(lang),
         PlayError::BadMove { input, error: MoveError::Syntax(reason), .. } => Msg::BadMove { input, reason }.text(lang),
         PlayError::BadMove { input, error: MoveError::Illegal(_), legal } => {
+            let legal: Vec<String> = legal.iter().map(ToString::to_string).collect();
             Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
         }
         PlayError::Unavailable { kind, ready_in } => {

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::{Place, Store, StoreError};
-use crate::games::{Game, GameKind, Level, Side};
+use crate::games::{Game, GameKind, GameMove, Level, Side};
 
 /// Where a game stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,8 +177,8 @@ impl GameRecord {
 /// A move to record.
 #[derive(Debug, Clone)]
 pub struct NewMove {
-    /// Canonical notation.
-    pub notation: String,
+    /// The move (stored in canonical notation).
+    pub mv: GameMove,
     /// True for the bot's moves.
     pub by_bot: bool,
     /// The Discord user who made it (None for the bot and forced passes).
@@ -442,13 +442,13 @@ impl Store {
         .fetch_optional(&mut *tx)
         .await?;
         let Some(row) = row else { return Err(StoreError::Conflict) };
-        for (i, mv) in moves.iter().enumerate() {
+        for (i, new) in moves.iter().enumerate() {
             sqlx::query("INSERT INTO moves (game_id, ply, notation, actor, user_id) VALUES ($1, $2, $3, $4, $5)")
                 .bind(game.id)
                 .bind((game.ply + 1 + i as u32) as i32)
-                .bind(&mv.notation)
-                .bind(if mv.by_bot { "bot" } else { "human" })
-                .bind(mv.user_id.map(|u| u as i64))
+                .bind(new.mv.to_string())
+                .bind(if new.by_bot { "bot" } else { "human" })
+                .bind(new.user_id.map(|u| u as i64))
                 .execute(&mut *tx)
                 .await
                 .map_err(|e| if is_unique_violation(&e) { StoreError::Conflict } else { e.into() })?;
