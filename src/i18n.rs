@@ -3,32 +3,13 @@
 //! Past 500 lines on purpose: one job, the catalogue; keeping every sentence of both languages
 //! in one file is what lets a translator read them side by side.
 
+use crate::domain::{PlayerRecord, Setting, Settings};
 use crate::games::doubutsu::Role;
 use crate::games::doubutsu::Value;
 use crate::games::story::Moment;
-use crate::games::{doubutsu, reversi, Commentary, EndReason, GameKind, Level, MoveDetail, Outcome, Side};
-use crate::store::{Record, Setting, Settings};
+use crate::games::{doubutsu, reversi, Commentary, EndReason, GameKind, GameMove, Level, MoveDetail, Outcome, Side};
 
-/// A language players read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// Japanese.
-    Ja,
-}
-
-impl Lang {
-    /// Picks the language from a Discord locale such as `ja` or `en-US`.
-    pub fn from_locale(locale: &str) -> Lang {
-        if locale.to_ascii_lowercase().starts_with("ja") {
-            Lang::Ja
-        } else {
-            Lang::En
-        }
-    }
-}
+pub use crate::domain::Lang;
 
 /// Something the bot says.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,9 +19,9 @@ pub enum Msg<'a> {
     /// It is the human's turn.
     YourMove { human: u64 },
     /// The human's move (echo).
-    YouPlayed { mv: &'a str },
+    YouPlayed { mv: GameMove },
     /// The bot's move.
-    BotPlayed { mv: &'a str },
+    BotPlayed { mv: GameMove },
     /// The human had no move and passed automatically.
     YouPassed,
     /// The game ended; `human_won` is None for a draw.
@@ -90,7 +71,7 @@ pub enum Msg<'a> {
     /// The bot lacks permissions it needs here to show a game.
     MissingPermissions { needed: &'a [Needed] },
     /// A player's results, per game.
-    Stats { human: u64, records: Vec<(GameKind, Record)> },
+    Stats { human: u64, records: Vec<(GameKind, PlayerRecord)> },
     /// The server's settings.
     Settings { settings: &'a Settings },
     /// Players may (or may not) choose their opponent from now on.
@@ -209,8 +190,8 @@ impl Msg<'_> {
             (Msg::YourMove { human }, Ja) => format!("<@{human}> さんの番です。"),
             (Msg::YouPlayed { mv }, En) => format!("You played **{mv}**."),
             (Msg::YouPlayed { mv }, Ja) => format!("あなたの手：**{mv}**"),
-            (Msg::BotPlayed { mv }, En) if *mv == "pass" => "I have no move and pass.".into(),
-            (Msg::BotPlayed { mv }, Ja) if *mv == "pass" => "打てる場所がないのでパスします。".into(),
+            (Msg::BotPlayed { mv }, En) if mv.is_pass() => "I have no move and pass.".into(),
+            (Msg::BotPlayed { mv }, Ja) if mv.is_pass() => "打てる場所がないのでパスします。".into(),
             (Msg::BotPlayed { mv }, En) => format!("I play **{mv}**."),
             (Msg::BotPlayed { mv }, Ja) => format!("わたしの手：**{mv}**"),
             (Msg::YouPassed, En) => "You have no move, so you pass.".into(),
@@ -657,7 +638,7 @@ fn comment_text(c: &Commentary, lang: Lang) -> String {
                     Lang::Ja => format!("💡 **{mv}** は最善手です（{value}）。"),
                 }
             } else {
-                let best = best.join(", ");
+                let best = best.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
                 match lang {
                     Lang::En => format!(
                         "💡 **{mv}**: divergence {divergence:.2}; best was **{best}** ({best_value} → {value})."
@@ -871,15 +852,18 @@ pub fn animal_emoji(role: Role) -> &'static str {
     }
 }
 
-/// A legal move `mv` (canonical notation) as a menu option shows it to a child: the animal
-/// and where it goes ("🐥 B3 → B2 (takes 🐥)", "Drop 🐘 on B2"), or for reversi the square and
-/// how many discs it turns ("d3 (flips 2)"). Without a detail, the notation itself.
-pub fn move_label(mv: &str, detail: Option<MoveDetail>, lang: Lang) -> String {
+/// A legal move `mv` as a menu option shows it to a child: the animal and where it goes
+/// ("🐥 B3 → B2 (takes 🐥)", "Drop 🐘 on B2"), or for reversi the square and how many discs it
+/// turns ("d3 (flips 2)"). Without a detail, the notation itself.
+pub fn move_label(mv: GameMove, detail: Option<MoveDetail>, lang: Lang) -> String {
     use Lang::{En, Ja};
-    // Notation is ASCII: "B3B2", "E*B2", "d3".
-    let (from, to) = (mv.get(0..2).unwrap_or(mv), mv.get(2..4).unwrap_or(""));
+    let (from, to) = match mv {
+        GameMove::Doubutsu(doubutsu::Move::Normal { from, to }) => (from.to_string(), to.to_string()),
+        GameMove::Doubutsu(doubutsu::Move::Drop { to, .. }) => (String::new(), to.to_string()),
+        GameMove::Reversi(_) => (String::new(), String::new()),
+    };
     match (detail, lang) {
-        (None, _) => mv.into(),
+        (None, _) => mv.to_string(),
         (Some(MoveDetail::Pass), En) => "Pass".into(),
         (Some(MoveDetail::Pass), Ja) => "パス".into(),
         (Some(MoveDetail::Place { flips }), En) => format!("{mv} (flips {flips})"),

@@ -12,13 +12,13 @@ use std::sync::Arc;
 
 use rand::SeedableRng;
 
+use crate::domain::{
+    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, PlayerRecord, Scope, Settings,
+};
 use crate::games::doubutsu::TableFile;
 use crate::games::story::{story, Story};
-use crate::games::{self, AiError, Commentary, Game, GameKind, Level, MoveError, Side};
-use crate::store::{
-    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, Record, Scope, Settings, Store,
-    StoreError,
-};
+use crate::games::{self, AiError, Commentary, Game, GameKind, GameMove, Level, MoveError, Side};
+use crate::store::{Store, StoreError};
 use table_keeper::{TableKeeper, TableState};
 
 /// Why a request was refused. Nothing was changed when one of these is returned.
@@ -53,7 +53,7 @@ pub enum PlayError {
         /// Why it cannot be played.
         error: MoveError,
         /// Legal moves in the position, for the error message.
-        legal: Vec<String>,
+        legal: Vec<GameMove>,
     },
     /// The game cannot be played at the server's level right now (the doubutsu table is
     /// missing or still being built); nothing was created.
@@ -103,8 +103,8 @@ impl From<StoreError> for PlayError {
 pub struct PlayedMove {
     /// The position before the move.
     pub before: Game,
-    /// Canonical notation.
-    pub notation: String,
+    /// The move.
+    pub mv: GameMove,
     /// True for the bot's moves.
     pub by_bot: bool,
 }
@@ -266,7 +266,7 @@ impl Service {
     }
 
     /// The seat's player's results on this server (or in direct messages), per game.
-    pub async fn record_of(&self, seat: &Seat) -> Result<Vec<(GameKind, Record)>, PlayError> {
+    pub async fn record_of(&self, seat: &Seat) -> Result<Vec<(GameKind, PlayerRecord)>, PlayError> {
         Ok(self.store.player_record(seat.guild_id, seat.user_id).await?)
     }
 
@@ -302,11 +302,11 @@ impl Service {
     /// nothing to say. Runs on the bounded AI pool; a failure only costs the line (it is
     /// logged), never the move.
     pub async fn comment(&self, played: &PlayedMove) -> Option<Commentary> {
-        if played.by_bot || played.notation == "pass" {
+        if played.by_bot || played.mv.is_pass() {
             return None;
         }
-        let (before, mv, table) = (played.before.clone(), played.notation.clone(), self.doubutsu_table.get());
-        self.ai.run(move || games::commentary(&before, &mv, table.as_deref())).await.unwrap_or_else(|e| {
+        let (before, mv, table) = (played.before.clone(), played.mv, self.doubutsu_table.get());
+        self.ai.run(move || games::commentary(&before, mv, table.as_deref())).await.unwrap_or_else(|e| {
             tracing::error!(error = %e, "commentary task failed");
             None
         })
@@ -363,17 +363,16 @@ impl Service {
         if Game::thinks_long(record.level) && self.ai.is_full() {
             return Err(PlayError::Busy);
         }
-        let (next, notation) = record.game.play(input).map_err(|error| PlayError::BadMove {
-            input: input.trim().to_string(),
-            error,
-            legal: record.game.legal_moves(),
-        })?;
-        let played = PlayedMove { before: record.game.clone(), notation: notation.clone(), by_bot: false };
+        let bad_move =
+            |error| PlayError::BadMove { input: input.trim().to_string(), error, legal: record.game.legal_moves() };
+        let mv = record.game.parse_move(input).map_err(bad_move)?;
+        let next = record.game.play(mv).map_err(bad_move)?;
+        let played = PlayedMove { before: record.game.clone(), mv, by_bot: false };
         let updated = self
             .store
             .record_moves(
                 &record,
-                &[NewMove { notation, by_bot: false, user_id: Some(seat.user_id) }],
+                &[NewMove { mv, by_bot: false, user_id: Some(seat.user_id) }],
                 &next,
                 finish_of(&next, record.human_side),
             )
@@ -388,29 +387,31 @@ impl Service {
         let mut played = Vec::new();
         let mut new_moves = Vec::new();
         // The whole game so far: reversi `standard` reads the human's strength from it.
-        let mut history: Vec<String> = if Game::thinks_long(record.level) {
-            self.store.moves(record.id).await?.into_iter().map(|m| m.notation).collect()
+        let mut history: Vec<GameMove> = if Game::thinks_long(record.level) {
+            // A stored move that does not read leaves no history: the human's strength is not judged.
+            let stored = self.store.moves(record.id).await?;
+            stored.iter().map(|m| game.parse_move(&m.notation)).collect::<Result<_, _>>().unwrap_or_default()
         } else {
             Vec::new()
         };
         while let Some(to_move) = game.to_move() {
             let by_bot = to_move != record.human_side;
-            let notation = if by_bot {
+            let mv = if by_bot {
                 self.think(game.clone(), record.level, history.clone()).await?
             } else {
                 match game.legal_moves().as_slice() {
-                    [only] if only == "pass" => only.clone(),
+                    [only] if only.is_pass() => *only,
                     _ => break,
                 }
             };
-            let (next, notation) = game.play(&notation).map_err(|error| PlayError::BadMove {
-                input: notation.clone(),
+            let next = game.play(mv).map_err(|error| PlayError::BadMove {
+                input: mv.to_string(),
                 error,
                 legal: game.legal_moves(),
             })?;
-            history.push(notation.clone());
-            played.push(PlayedMove { before: game, notation: notation.clone(), by_bot });
-            new_moves.push(NewMove { notation, by_bot, user_id: None });
+            history.push(mv);
+            played.push(PlayedMove { before: game, mv, by_bot });
+            new_moves.push(NewMove { mv, by_bot, user_id: None });
             game = next;
         }
         if new_moves.is_empty() {
@@ -468,11 +469,11 @@ impl Service {
         };
         let mut game = record.game.initial();
         let mut last = None;
-        for (mv, stored) in history.iter().zip(&moves).take(back_to) {
-            let (next, notation) = game.play(mv).map_err(|e| {
+        for (&mv, stored) in history.iter().zip(&moves).take(back_to) {
+            let next = game.play(mv).map_err(|e| {
                 PlayError::Store(StoreError::Corrupt { game_id: record.id, reason: format!("ply {}: {e}", stored.ply) })
             })?;
-            last = Some(PlayedMove { before: game, notation, by_bot: stored.by_bot });
+            last = Some(PlayedMove { before: game, mv, by_bot: stored.by_bot });
             game = next;
         }
         // A press racing another finds the game taken back already: its board is out of date.
@@ -485,7 +486,7 @@ impl Service {
 
     /// Legal moves for the human in the channel's game (empty when there is none or it is not
     /// their turn).
-    pub async fn legal_moves_for(&self, seat: &Seat) -> Result<Vec<String>, PlayError> {
+    pub async fn legal_moves_for(&self, seat: &Seat) -> Result<Vec<GameMove>, PlayError> {
         match self.store.active_game(seat.channel_id).await? {
             Some(r) if r.human_to_move() && self.may_move(&r, seat).await? => Ok(r.game.legal_moves()),
             _ => Ok(Vec::new()),
@@ -504,13 +505,12 @@ impl Service {
         Ok(self.replayed(record).await?.1)
     }
 
-    /// The moves of a stored game from its start, in canonical notation, checked like
-    /// [`Service::last_move`].
-    pub async fn history(&self, record: &GameRecord) -> Result<Vec<String>, PlayError> {
+    /// The moves of a stored game from its start, checked like [`Service::last_move`].
+    pub async fn history(&self, record: &GameRecord) -> Result<Vec<GameMove>, PlayError> {
         Ok(self.replayed(record).await?.0)
     }
 
-    async fn replayed(&self, record: &GameRecord) -> Result<(Vec<String>, Option<PlayedMove>), PlayError> {
+    async fn replayed(&self, record: &GameRecord) -> Result<(Vec<GameMove>, Option<PlayedMove>), PlayError> {
         let mut record = std::borrow::Cow::Borrowed(record);
         // The game and its moves are read one after the other: a move landing in between makes
         // them disagree without anything being wrong, so a disagreement is only believed when
@@ -522,10 +522,11 @@ impl Service {
             let mut history = Vec::with_capacity(moves.len());
             let mut broken = None;
             for m in &moves {
-                match game.play(&m.notation) {
-                    Ok((next, notation)) => {
-                        history.push(notation.clone());
-                        last = Some(PlayedMove { before: game, notation, by_bot: m.by_bot });
+                // The store's text is read here, where a bad one is reported as corrupt.
+                match game.parse_move(&m.notation).and_then(|mv| Ok((mv, game.play(mv)?))) {
+                    Ok((mv, next)) => {
+                        history.push(mv);
+                        last = Some(PlayedMove { before: game, mv, by_bot: m.by_bot });
                         game = next;
                     }
                     Err(e) => {
@@ -552,7 +553,7 @@ impl Service {
 
     /// How the game of `record` went for its human (values, slips, finds) after `moves` from
     /// its start; computed on the bounded AI pool. `None` if it cannot be told (logged).
-    pub async fn story(&self, record: &GameRecord, moves: Vec<String>) -> Option<Story> {
+    pub async fn story(&self, record: &GameRecord, moves: Vec<GameMove>) -> Option<Story> {
         let (start, human, table) = (record.game.initial(), record.human_side, self.doubutsu_table.get());
         let told = self.ai.run(move || story(&start, &moves, human, table.as_deref())).await;
         match told {
@@ -584,7 +585,7 @@ impl Service {
 
     /// Computes the bot's move on the blocking pool, bounded so AI work never starves the
     /// runtime (and the gateway heartbeat with it).
-    async fn think(&self, game: Game, level: Level, history: Vec<String>) -> Result<String, PlayError> {
+    async fn think(&self, game: Game, level: Level, history: Vec<GameMove>) -> Result<GameMove, PlayError> {
         let table = self.doubutsu_table.get();
         let work = move || {
             let mut rng = rand::rngs::StdRng::from_entropy();

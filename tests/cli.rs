@@ -50,13 +50,14 @@ fn the_ai_answers_with_a_legal_move_and_explains_itself_in_json() {
     let mv = stdout(&out);
     let game =
         settai::games::replay(settai::games::GameKind::Reversi, &["f5".into(), "d6".into(), "c3".into()]).unwrap();
-    assert!(game.legal_moves().contains(&mv), "{mv} is not legal");
+    let legal: Vec<String> = game.legal_moves().iter().map(ToString::to_string).collect();
+    assert!(legal.contains(&mv), "{mv} is not legal");
 
     let out = settai(&["ai", "reversi", "--level", "none", "--moves", "f5 d6 c3", "--json", "--seed", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let listed: Vec<&str> = json["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
-    let mut legal = game.legal_moves();
+    let mut legal = legal;
     legal.sort();
     let mut listed_sorted: Vec<String> = listed.iter().map(|s| s.to_string()).collect();
     listed_sorted.sort();
@@ -296,9 +297,9 @@ fn a_whole_terminal_game() {
     let mut plies = 0;
     let ended = loop {
         let legal = game.legal_moves();
-        let mv = legal[rng.gen_range(0..legal.len())].clone();
-        terminal.type_line(&mv);
-        game = game.play(&mv).unwrap().0;
+        let mv = legal[rng.gen_range(0..legal.len())];
+        terminal.type_line(&mv.to_string());
+        game = game.play(mv).unwrap();
         plies += 1;
         let ai_move = |text: &str| {
             text.lines().find_map(|l| l.strip_prefix("The AI plays ")).map(|m| m.trim_end_matches('.').to_string())
@@ -307,7 +308,7 @@ fn a_whole_terminal_game() {
             // The game ended, by this move or by the AI's answer.
             let after = &terminal.seen[terminal.seen.rfind("<prompt>").unwrap()..];
             if let Some(ai) = ai_move(after) {
-                game = game.play(&ai).unwrap().0;
+                game = game.play(game.parse_move(&ai).unwrap()).unwrap();
             }
             break true;
         };
@@ -315,7 +316,7 @@ fn a_whole_terminal_game() {
         let ai = ai_move(&answer).expect("the AI's move");
         let at_move = answer.find("The AI plays").unwrap();
         assert!(answer[at_move..].contains("Sente to move"), "the board follows the AI's move: {answer:?}");
-        game = game.play(&ai).unwrap().0;
+        game = game.play(game.parse_move(&ai).unwrap()).unwrap();
         plies += 1;
         assert!(plies < 1000, "the game did not end");
     };

@@ -9,11 +9,12 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use serenity::gateway::ShardManager;
 use settai::discord::{self, Connection};
+use settai::domain::{Change, GameRecord, GameStatus, NewGame, NewMove, Nudge, Place, Scope};
 use settai::games::doubutsu::{self, table::BuildOptions, table::Material, Table as _, TableFile};
 use settai::games::{reversi, DoubutsuGame, Game, GameKind, Level, Side};
 use settai::service::table_keeper::TableKeeper;
 use settai::service::Service;
-use settai::store::{Change, GameRecord, GameStatus, NewGame, NewMove, Nudge, Place, Scope, Store};
+use settai::store::Store;
 use sqlx::PgPool;
 use support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use support::{screenshot, Exchange, ReplyKind, StandIn};
@@ -576,10 +577,10 @@ async fn passes_are_played_and_announced(pool: PgPool) {
     let prefix = prefix_with_passes();
     let mut game = Game::new(GameKind::Reversi);
     let mut moves = Vec::new();
-    for m in &prefix {
+    for &m in &prefix {
         let by_bot = game.to_move() == Some(Side::Second);
-        game = game.play(&m.to_string()).unwrap().0;
-        moves.push(NewMove { notation: m.to_string(), by_bot, user_id: (!by_bot).then_some(USER_ID) });
+        game = game.play(m.into()).unwrap();
+        moves.push(NewMove { mv: m.into(), by_bot, user_id: (!by_bot).then_some(USER_ID) });
     }
     let record = bot
         .store
@@ -694,7 +695,8 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     // A drop is offered in its own menu once the hand holds a piece, and typed moves work.
     let menus = move_menus(&tap);
     let all_values: Vec<String> = menus.iter().flat_map(|(_, _, o)| o.iter().map(|(_, v)| v.clone())).collect();
-    let mut legal = record.game.legal_moves();
+    let moves = record.game.legal_moves();
+    let mut legal: Vec<String> = moves.iter().map(ToString::to_string).collect();
     legal.sort();
     let mut offered = all_values.clone();
     offered.sort();
@@ -702,7 +704,7 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     // Drops have a menu of their own, each option naming the animal.
     let hand = menus.iter().find(|(_, p, _)| p == "Drop a piece from your hand").expect("the chick is in hand");
     assert!(hand.2.iter().all(|(l, v)| v.starts_with("C*") && l == &format!("Drop 🐥 on {}", &v[2..])), "{hand:?}");
-    assert_eq!(hand.2.len(), legal.iter().filter(|m| m.contains('*')).count());
+    assert_eq!(hand.2.len(), moves.iter().filter(|m| m.is_drop()).count());
     let illegal = bot.standin.interact(play_move(&ctx, "A4A1")).await;
     assert_refused(&illegal, "not legal here");
     let typed = legal[0].to_lowercase();
@@ -1545,7 +1547,7 @@ async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
         .await
         .unwrap();
     let legal = Game::decode(GameKind::Reversi, &forged).unwrap().legal_moves();
-    let refused = bot.standin.interact(play_move(&ctx, &legal[0])).await;
+    let refused = bot.standin.interact(play_move(&ctx, &legal[0].to_string())).await;
     assert_refused(&refused, "damaged");
     let (position, ply, status, moves) = bot.snapshot(&ctx).await;
     assert_eq!((position, ply, status, moves), (forged, 2, GameStatus::Void, 2), "nothing was played on it");
@@ -1585,7 +1587,7 @@ async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_resta
     assert_eq!(before.ply, 2);
 
     relay.cut();
-    let next = before.game.legal_moves()[0].clone();
+    let next = before.game.legal_moves()[0].to_string();
     for payload in [
         play_move(&ctx, &next),
         fixtures::slash(&ctx, "play", "board", json!([])),
@@ -1873,7 +1875,7 @@ async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgP
 
     // A move starts a new wait, with a reminder of its own.
     let record = bot.game(&mine).await.unwrap();
-    let mv = record.game.legal_moves()[0].clone();
+    let mv = record.game.legal_moves()[0].to_string();
     bot.standin.interact(play_move(&mine, &mv)).await;
     let since = bot.standin.cursor();
     waited(&bot, &[(&mine, 25.0)]).await;

@@ -85,7 +85,7 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
         user_id: ctx.user_id,
         name: "Mika".into(),
     };
-    service.human_move(&seat, &legal[0], None).await.unwrap();
+    service.human_move(&seat, &legal[0].to_string(), None).await.unwrap();
     let cursor = standin.cursor();
 
     let _bot = Killed(serve(&standin, &url));
@@ -104,7 +104,7 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
     // And the game goes on through the new process.
     let board = standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
     assert!(board.file(".png").is_some(), "{board}");
-    let next = after.game.legal_moves()[0].clone();
+    let next = after.game.legal_moves()[0].to_string();
     let moved = standin
         .interact(fixtures::slash(&ctx, "play", "move", json!([{ "name": "move", "type": 3, "value": next }])))
         .await;
@@ -158,8 +158,8 @@ async fn the_token_is_never_logged_nor_echoed(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
     use rand::{Rng, SeedableRng};
+    use settai::domain::{Change, Place, Scope};
     use settai::games::{replay, GameKind};
-    use settai::store::{Change, Place, Scope};
 
     const RUNS: usize = 50;
     let standin = StandIn::start().await;
@@ -186,7 +186,7 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
                 None => standin.send_interaction(fixtures::slash(ctx, "play", game, json!([]))).await,
                 Some(record) if record.human_to_move() => {
                     let legal = record.game.legal_moves();
-                    let mv = legal[rng.gen_range(0..legal.len())].clone();
+                    let mv = legal[rng.gen_range(0..legal.len())].to_string();
                     let payload =
                         fixtures::slash(ctx, "play", "move", json!([{ "name": "move", "type": 3, "value": mv }]));
                     let token = payload["token"].as_str().unwrap().to_string();

@@ -1,9 +1,9 @@
 //! The game flow against a real Postgres: refusals change nothing, the bot answers, games end.
 
+use settai::domain::{Change, GameResult, GameStatus, Scope};
 use settai::games::{GameKind, Side};
 use settai::service::{PlayError, Seat, Service};
-use settai::store::{Change, Scope};
-use settai::store::{GameResult, GameStatus, Store};
+use settai::store::Store;
 use sqlx::PgPool;
 
 const ALICE: u64 = 11;
@@ -31,7 +31,9 @@ async fn refusals_change_nothing(pool: PgPool) {
     let before = snapshot(&service, 500).await;
 
     match service.human_move(&seat(ALICE), "a1", None).await {
-        Err(PlayError::BadMove { legal, .. }) => assert_eq!(legal, ["d3", "c4", "f5", "e6"]),
+        Err(PlayError::BadMove { legal, .. }) => {
+            assert_eq!(legal.iter().map(ToString::to_string).collect::<Vec<_>>(), ["d3", "c4", "f5", "e6"])
+        }
         other => panic!("expected an illegal move, got {other:?}"),
     }
     assert!(matches!(service.human_move(&seat(ALICE), "z9", None).await, Err(PlayError::BadMove { .. })));
@@ -44,7 +46,7 @@ async fn refusals_change_nothing(pool: PgPool) {
 
     // After the human's move and before the bot's reply, it is not the human's turn.
     let turn = service.human_move(&seat(ALICE), " F5 ", Some((id, 0))).await.unwrap();
-    assert_eq!(turn.moves[0].notation, "f5");
+    assert_eq!(turn.moves[0].mv.to_string(), "f5");
     assert!(matches!(service.human_move(&seat(ALICE), "d6", None).await, Err(PlayError::NotYourTurn)));
     let reply = service.bot_reply(turn.record).await.unwrap();
     assert_eq!(reply.moves.len(), 1);
@@ -65,7 +67,7 @@ async fn the_bot_moves_first_when_the_human_takes_white(pool: PgPool) {
     assert!(service.games_awaiting_bot().await.unwrap().is_empty());
     let last = service.last_move(&turn.record).await.unwrap().unwrap();
     assert!(last.by_bot);
-    assert_eq!(last.notation, turn.moves[0].notation);
+    assert_eq!(last.mv, turn.moves[0].mv);
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -76,7 +78,7 @@ async fn a_whole_game_ends_with_a_result(pool: PgPool) {
     loop {
         let record = service.current(500).await;
         let Ok(record) = record else { break };
-        let mv = record.game.legal_moves().last().unwrap().clone();
+        let mv = record.game.legal_moves().last().unwrap().to_string();
         let turn = service.human_move(&seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
         service.bot_reply(turn.record).await.unwrap();
         plies += 1;
@@ -157,8 +159,8 @@ fn prefix_forcing_a_human_pass() -> Vec<String> {
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_human_without_moves_passes_automatically(pool: PgPool) {
+    use settai::domain::NewMove;
     use settai::games::Game;
-    use settai::store::NewMove;
     let service = Service::new(Store::from_pool(pool));
     let prefix = prefix_forcing_a_human_pass();
     let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
@@ -166,20 +168,22 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
     let mut moves = Vec::new();
     for m in &prefix {
         let by_bot = game.to_move() == Some(Side::Second);
-        game = game.play(m).unwrap().0;
-        moves.push(NewMove { notation: m.clone(), by_bot, user_id: (!by_bot).then_some(ALICE) });
+        let mv = game.parse_move(m).unwrap();
+        game = game.play(mv).unwrap();
+        moves.push(NewMove { mv, by_bot, user_id: (!by_bot).then_some(ALICE) });
     }
     let record = service.store().record_moves(&record, &moves, &game, None).await.unwrap();
     assert!(record.bot_to_move());
     let turn = service.bot_reply(record).await.unwrap();
-    let summary: Vec<(bool, &str)> = turn.moves.iter().map(|m| (m.by_bot, m.notation.as_str())).collect();
+    let summary: Vec<(bool, String)> = turn.moves.iter().map(|m| (m.by_bot, m.mv.to_string())).collect();
     assert!(summary.len() >= 2, "{summary:?}");
     assert!(summary[0].0, "the bot moves first: {summary:?}");
-    assert_eq!(summary[1], (false, "pass"), "then the human passes: {summary:?}");
+    assert_eq!(summary[1], (false, "pass".to_string()), "then the human passes: {summary:?}");
+    assert!(turn.moves[1].mv.is_pass());
     let stored = service.store().moves(turn.record.id).await.unwrap();
     let pass = &stored[prefix.len() + 1];
     assert_eq!((pass.notation.as_str(), pass.by_bot, pass.user_id), ("pass", false, None));
-    assert!(turn.record.human_to_move() || turn.record.status != settai::store::GameStatus::Active);
+    assert!(turn.record.human_to_move() || turn.record.status != settai::domain::GameStatus::Active);
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -196,7 +200,7 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
     for _ in 0..400 {
         let Ok(record) = service.current(500).await else { break };
         let legal = record.game.legal_moves();
-        let mv = legal[rng.gen_range(0..legal.len())].clone();
+        let mv = legal[rng.gen_range(0..legal.len())].to_string();
         let turn = service.human_move(&seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
         service.bot_reply(turn.record).await.unwrap();
     }

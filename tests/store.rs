@@ -1,10 +1,9 @@
 //! The store against a real Postgres: one fresh database per test (`#[sqlx::test]`).
 
-use settai::games::{doubutsu, reversi, Game, GameKind, Level, Side};
+use settai::domain::{Change, Finish, GameResult, GameStatus, NewGame, NewMove, Place, Scope, Setting, Settings};
+use settai::games::{doubutsu, reversi, Game, GameKind, GameMove, Level, Side};
 use settai::i18n::Lang;
-use settai::store::{
-    Change, Finish, GameResult, GameStatus, NewGame, NewMove, Place, Scope, Setting, Settings, Store, StoreError,
-};
+use settai::store::{Store, StoreError};
 use sqlx::PgPool;
 
 fn new_game(channel_id: u64) -> NewGame {
@@ -20,8 +19,13 @@ fn new_game(channel_id: u64) -> NewGame {
     }
 }
 
+/// A reversi move from its notation.
+fn mv(notation: &str) -> GameMove {
+    GameMove::parse(GameKind::Reversi, notation).unwrap()
+}
+
 fn human(notation: &str) -> NewMove {
-    NewMove { notation: notation.into(), by_bot: false, user_id: Some(7) }
+    NewMove { mv: mv(notation), by_bot: false, user_id: Some(7) }
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -48,15 +52,10 @@ async fn moves_are_recorded_with_the_position_in_one_step(pool: PgPool) {
     let store = Store::from_pool(pool);
     let record = store.create_game(&new_game(5)).await.unwrap();
     assert_eq!((record.ply, record.version, record.status), (0, 0, GameStatus::Active));
-    let (after, _) = record.game.play("f5").unwrap();
-    let (after2, _) = after.play("d6").unwrap();
+    let after = record.game.play(mv("f5")).unwrap();
+    let after2 = after.play(mv("d6")).unwrap();
     let updated = store
-        .record_moves(
-            &record,
-            &[human("f5"), NewMove { notation: "d6".into(), by_bot: true, user_id: None }],
-            &after2,
-            None,
-        )
+        .record_moves(&record, &[human("f5"), NewMove { mv: mv("d6"), by_bot: true, user_id: None }], &after2, None)
         .await
         .unwrap();
     assert_eq!(updated.ply, 2);
@@ -77,10 +76,10 @@ async fn moves_are_recorded_with_the_position_in_one_step(pool: PgPool) {
 async fn a_stale_version_changes_nothing(pool: PgPool) {
     let store = Store::from_pool(pool);
     let record = store.create_game(&new_game(5)).await.unwrap();
-    let (after, _) = record.game.play("f5").unwrap();
+    let after = record.game.play(mv("f5")).unwrap();
     store.record_moves(&record, &[human("f5")], &after, None).await.unwrap();
     // Same read version again: refused, nothing written.
-    let (other, _) = record.game.play("c4").unwrap();
+    let other = record.game.play(mv("c4")).unwrap();
     assert!(matches!(store.record_moves(&record, &[human("c4")], &other, None).await, Err(StoreError::Conflict)));
     let reloaded = store.game(record.id).await.unwrap().unwrap();
     assert_eq!(reloaded.game, after);
@@ -93,11 +92,11 @@ async fn concurrent_moves_on_one_version_apply_exactly_once(pool: PgPool) {
     let store = Store::from_pool(pool);
     let record = store.create_game(&new_game(9)).await.unwrap();
     let mut tasks = Vec::new();
-    for mv in ["f5", "e6", "d3", "c4"] {
+    for text in ["f5", "e6", "d3", "c4"] {
         let (store, record) = (store.clone(), record.clone());
         tasks.push(tokio::spawn(async move {
-            let (after, _) = record.game.play(mv).unwrap();
-            store.record_moves(&record, &[human(mv)], &after, None).await
+            let after = record.game.play(mv(text)).unwrap();
+            store.record_moves(&record, &[human(text)], &after, None).await
         }));
     }
     let mut ok = 0;
@@ -123,7 +122,7 @@ async fn finishing_records_result_and_frees_the_channel(pool: PgPool) {
     assert_eq!(done.result, Some(GameResult::Human));
     assert!(store.active_game(3).await.unwrap().is_none());
     // A finished game takes no more moves.
-    let (after, _) = done.game.play("f5").unwrap();
+    let after = done.game.play(mv("f5")).unwrap();
     assert!(matches!(store.record_moves(&done, &[human("f5")], &after, None).await, Err(StoreError::Conflict)));
 }
 

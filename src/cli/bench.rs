@@ -76,7 +76,7 @@ pub(super) fn quick(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
         describe(wall, cpu, |s| format!("{:.2} M nodes/s", analysis.nodes as f64 / s / 1e6))
     );
 
-    let last = last.as_ref().map(|(g, m)| (g, m.as_str()));
+    let last = last.as_ref().map(|(g, m)| (g, *m));
     let mut bytes = 0;
     let watch = Stopwatch::start();
     for _ in 0..renders {
@@ -322,7 +322,7 @@ fn report(
     seed: u64,
     started: Instant,
     rows: &[crate::hospitality::Summary],
-    records: &[Vec<crate::hospitality::GameRecord>],
+    records: &[Vec<crate::hospitality::SimulatedGame>],
     out: &Path,
 ) -> anyhow::Result<()> {
     println!(

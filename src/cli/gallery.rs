@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::games::doubutsu::table::{build, BuildOptions, Material};
 use crate::games::story::story;
-use crate::games::{doubutsu, reversi, DoubutsuGame, Game, GameKind, Side};
+use crate::games::{doubutsu, reversi, DoubutsuGame, Game, GameKind, GameMove, Side};
 use crate::i18n::{Lang, Msg};
 use crate::render;
 
@@ -18,7 +18,7 @@ use crate::render;
 const DOUBUTSU_SEED: u64 = 20;
 
 /// A whole reversi game between two shallow searches with seeded tie-breaks.
-fn reversi_game(seed: u64) -> Vec<String> {
+fn reversi_game(seed: u64) -> Vec<GameMove> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut pos = reversi::Position::start();
     let mut moves = Vec::new();
@@ -30,7 +30,7 @@ fn reversi_game(seed: u64) -> Vec<String> {
             reversi::ai::choose_move(&pos, 2 + moves.len() as u32 % 2, &mut rng).best
         };
         pos = pos.play(mv).expect("the AI plays legal moves");
-        moves.push(mv.to_string());
+        moves.push(mv.into());
     }
     moves
 }
@@ -40,7 +40,7 @@ fn doubutsu_game(
     start: doubutsu::Position,
     seed: u64,
     mut second: impl FnMut(&doubutsu::Game, &mut StdRng) -> doubutsu::Move,
-) -> Vec<String> {
+) -> Vec<GameMove> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut game = doubutsu::Game::from_position(start);
     let mut moves = Vec::new();
@@ -56,7 +56,7 @@ fn doubutsu_game(
             second(&game, &mut rng)
         };
         game.play(mv).expect("legal moves only");
-        moves.push(mv.to_string());
+        moves.push(mv.into());
     }
     moves
 }
@@ -69,16 +69,21 @@ fn names(lang: Lang) -> render::Names {
 
 /// The board after `moves[..n]` from `start`, with its last move marked and, at the end, the
 /// result for the first player (the human of these samples).
-fn board_after(start: &Game, moves: &[String], n: usize, lang: Lang) -> anyhow::Result<Vec<u8>> {
+fn board_after(start: &Game, moves: &[GameMove], n: usize, lang: Lang) -> anyhow::Result<Vec<u8>> {
     let mut game = start.clone();
     let mut last = None;
-    for m in &moves[..n] {
-        let (next, canonical) = game.play(m).map_err(|e| anyhow::anyhow!("{m}: {e}"))?;
-        last = Some((game, canonical));
+    for &m in &moves[..n] {
+        let next = game.play(m).map_err(|e| anyhow::anyhow!("{m}: {e}"))?;
+        last = Some((game, m));
         game = next;
     }
     let banner = banner(&game, lang);
-    Ok(render::game_png(&game, last.as_ref().map(|(g, m)| (g, m.as_str())), lang, banner.as_deref(), &names(lang)))
+    Ok(render::game_png(&game, last.as_ref().map(|(g, m)| (g, *m)), lang, banner.as_deref(), &names(lang)))
+}
+
+/// Where `moves` played from `start` lead.
+fn final_position(start: &Game, moves: &[GameMove]) -> Result<Game, crate::games::ReplayError> {
+    Ok(crate::games::line(start, moves)?.pop().expect("a line holds its start at least"))
 }
 
 fn banner(game: &Game, lang: Lang) -> Option<String> {
@@ -109,7 +114,7 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
         write(name, board_after(&reversi_start, &moves, n, lang)?, t)?;
     }
     let t = Instant::now();
-    let end = crate::games::replay(GameKind::Reversi, &moves)?;
+    let end = final_position(&reversi_start, &moves)?;
     let gif = render::replay::replay_gif(
         &reversi_start,
         &moves,
@@ -135,8 +140,7 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
         write(name, board_after(&doubutsu_start, &moves, n, lang)?, t)?;
     }
     let t = Instant::now();
-    let end = doubutsu_start.clone();
-    let end = moves.iter().try_fold(end, |g, m| g.play(m).map(|(n, _)| n)).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let end = final_position(&doubutsu_start, &moves)?;
     let gif = render::replay::replay_gif(
         &doubutsu_start,
         &moves,
@@ -165,10 +169,10 @@ mod tests {
     fn the_sample_games_are_whole_games_and_replay() {
         let moves =
             doubutsu_game(doubutsu::Position::start(), DOUBUTSU_SEED, |g, rng| doubutsu::weakest(g, rng).unwrap());
-        let end = crate::games::replay(GameKind::Doubutsu, &moves).unwrap();
+        let end = final_position(&Game::new(GameKind::Doubutsu), &moves).unwrap();
         assert!(end.outcome().is_some() && (30..=60).contains(&moves.len()), "{} plies", moves.len());
         let moves = reversi_game(7);
-        assert!(crate::games::replay(GameKind::Reversi, &moves).unwrap().outcome().is_some());
+        assert!(final_position(&Game::new(GameKind::Reversi), &moves).unwrap().outcome().is_some());
         assert_eq!(moves, reversi_game(7), "seeded");
     }
 }

@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use rand::SeedableRng;
 
 use crate::config::Config;
-use crate::games::{self, reversi, Game, GameKind, Level, Side};
+use crate::games::{self, reversi, Game, GameKind, GameMove, Level, Side};
 use crate::i18n::{side_name, Lang, Msg};
 use crate::{discord, render, service, store};
 
@@ -400,7 +400,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     let banner = render::result_banner(&game, lang);
                     render::game_png(
                         &game,
-                        last.as_ref().map(|(g, m)| (g, m.as_str())),
+                        last.as_ref().map(|(g, m)| (g, *m)),
                         lang,
                         banner.as_deref(),
                         &Default::default(),
@@ -588,7 +588,7 @@ fn split_moves(moves: &str) -> Vec<String> {
 }
 
 /// Replays `moves`, returning the position and the last move with the position it was played from.
-fn replay_with_last(kind: GameKind, moves: &str) -> anyhow::Result<(Game, Option<(Game, String)>)> {
+fn replay_with_last(kind: GameKind, moves: &str) -> anyhow::Result<(Game, Option<(Game, GameMove)>)> {
     let moves = split_moves(moves);
     let (before, last) = match moves.split_last() {
         Some((last, rest)) => (games::replay(kind, rest)?, Some(last.clone())),
@@ -597,12 +597,10 @@ fn replay_with_last(kind: GameKind, moves: &str) -> anyhow::Result<(Game, Option
     match last {
         None => Ok((before, None)),
         Some(text) => {
-            let (after, canonical) = before.play(&text).map_err(|error| games::ReplayError {
-                ply: moves.len(),
-                text: text.clone(),
-                error,
-            })?;
-            Ok((after, Some((before, canonical))))
+            let bad = |error| games::ReplayError { ply: moves.len(), text: text.clone(), error };
+            let mv = before.parse_move(&text).map_err(bad)?;
+            let after = before.play(mv).map_err(bad)?;
+            Ok((after, Some((before, mv))))
         }
     }
 }

@@ -42,8 +42,8 @@ pub(super) fn play(
     while let Some(to_move) = game.to_move() {
         if to_move != human {
             let mv = game.ai_move(level, table, rng)?.expect("the game goes on");
-            game = game.play(&mv)?.0;
-            if mv == "pass" {
+            game = game.play(mv)?;
+            if mv.is_pass() {
                 writeln!(out, "\nThe AI has no move and passes.")?;
             } else {
                 writeln!(out, "\nThe AI plays {mv}.")?;
@@ -56,11 +56,14 @@ pub(super) fn play(
             show_board = false;
         }
         let legal = game.legal_moves();
-        if legal == ["pass"] {
-            writeln!(out, "{}", Msg::YouPassed.text(LANG))?;
-            game = game.play("pass")?.0;
-            continue;
+        if let [only] = legal[..] {
+            if only.is_pass() {
+                writeln!(out, "{}", Msg::YouPassed.text(LANG))?;
+                game = game.play(only)?;
+                continue;
+            }
         }
+        let listed = legal.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
         write!(out, "your move> ")?;
         out.flush()?;
         let Some(line) = lines.next() else {
@@ -79,10 +82,10 @@ pub(super) fn play(
                 writeln!(out, "{}", Msg::Resigned.text(LANG))?;
                 return Ok(());
             }
-            "moves" | "?" | "help" => writeln!(out, "legal: {}", legal.join(" "))?,
+            "moves" | "?" | "help" => writeln!(out, "legal: {listed}")?,
             "board" => show_board = true,
-            _ => match game.play(typed) {
-                Ok((next, _)) => {
+            _ => match game.parse_move(typed).and_then(|mv| game.play(mv)) {
+                Ok(next) => {
                     game = next;
                     show_board = true;
                 }
@@ -91,7 +94,7 @@ pub(super) fn play(
                     writeln!(out, "{}", Msg::BadMove { input: typed, reason: &reason }.text(LANG))?;
                 }
                 Err(MoveError::Illegal(_)) => {
-                    writeln!(out, "{}", Msg::IllegalMove { input: typed, legal: &legal.join(" ") }.text(LANG))?;
+                    writeln!(out, "{}", Msg::IllegalMove { input: typed, legal: &listed }.text(LANG))?;
                 }
             },
         }

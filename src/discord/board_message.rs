@@ -3,12 +3,12 @@
 use super::handler::Bot;
 use super::menus::move_menus;
 use super::reply::Reply;
+use crate::domain::{GameRecord, GameResult, GameStatus, Settings};
 use crate::games::story::Story;
-use crate::games::Side;
+use crate::games::{GameMove, Side};
 use crate::i18n::{Lang, Msg};
 use crate::render;
 use crate::service::PlayedMove;
-use crate::store::{GameRecord, GameResult, GameStatus, Settings};
 
 impl Bot {
     /// The board message for `record`, rendered on the blocking pool; a finished game also gets
@@ -48,9 +48,9 @@ impl Bot {
 pub(super) fn narrate(moves: &[PlayedMove], lang: Lang) -> Vec<String> {
     moves
         .iter()
-        .map(|m| match (m.by_bot, m.notation.as_str()) {
+        .map(|m| match (m.by_bot, m.mv) {
             (true, mv) => Msg::BotPlayed { mv }.text(lang),
-            (false, "pass") => Msg::YouPassed.text(lang),
+            (false, mv) if mv.is_pass() => Msg::YouPassed.text(lang),
             (false, mv) => Msg::YouPlayed { mv }.text(lang),
         })
         .collect()
@@ -60,7 +60,7 @@ pub(super) fn narrate(moves: &[PlayedMove], lang: Lang) -> Vec<String> {
 /// its story for the chart.
 struct Review {
     start: crate::games::Game,
-    moves: Vec<String>,
+    moves: Vec<GameMove>,
     story: Option<Story>,
 }
 
@@ -106,8 +106,7 @@ fn board_reply(
         lines.push(Msg::YourMove { human: record.human_id }.text(lang));
     }
     let names = seat_names(record, lang);
-    let png =
-        render::game_png(&record.game, last.map(|m| (&m.before, m.notation.as_str())), lang, banner.as_deref(), &names);
+    let png = render::game_png(&record.game, last.map(|m| (&m.before, m.mv)), lang, banner.as_deref(), &names);
     let mut files = vec![("board.png", png)];
     if let Some(review) = review {
         match render::replay::replay_gif(&review.start, &review.moves, lang, banner.as_deref(), &names) {

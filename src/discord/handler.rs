@@ -22,10 +22,10 @@ use serenity::http::Http;
 use super::commands::{play_command, settings_command};
 use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
+use crate::domain::{Place, Settings};
 use crate::games::{GameKind, MoveError, Side};
 use crate::i18n::{Lang, Msg, Needed};
 use crate::service::{PlayError, Seat, Service};
-use crate::store::{Place, Settings};
 
 /// Discord's limit of options in one select menu.
 pub(super) const SELECT_MAX: usize = 25;
@@ -306,8 +306,8 @@ impl Bot {
         let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         let matches = |mv: &&String| mv.to_ascii_lowercase().starts_with(&typed);
-        let moves = match self.service.legal_moves_for(&seat_of_command(cmd)).await {
-            Ok(moves) => moves,
+        let moves: Vec<String> = match self.service.legal_moves_for(&seat_of_command(cmd)).await {
+            Ok(moves) => moves.iter().map(ToString::to_string).collect(),
             Err(e) => {
                 tracing::warn!(error = %e, "autocomplete without moves");
                 Vec::new()
@@ -383,6 +383,7 @@ pub(super) fn refusal_text(e: &PlayError, lang: Lang) -> String {
         PlayError::AlreadyPlayed => Msg::AlreadyPlayed.text(lang),
         PlayError::BadMove { input, error: MoveError::Syntax(reason), .. } => Msg::BadMove { input, reason }.text(lang),
         PlayError::BadMove { input, error: MoveError::Illegal(_), legal } => {
+            let legal: Vec<String> = legal.iter().map(ToString::to_string).collect();
             Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
         }
         PlayError::Unavailable { kind, ready_in } => {

@@ -6,8 +6,8 @@ use serenity::all::{
 
 use super::custom_id::{MoveSelect, ResignButton, TakebackButton};
 use super::handler::SELECT_MAX;
+use crate::domain::GameRecord;
 use crate::i18n::{move_label, Lang, MoveMenu, Msg};
-use crate::store::GameRecord;
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
 /// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the
@@ -20,8 +20,8 @@ pub(super) fn move_menus(record: &GameRecord, takeback: bool, lang: Lang) -> Vec
     }
     let mut kinds: std::collections::BTreeMap<MoveMenu, Vec<CreateSelectMenuOption>> = Default::default();
     for mv in record.game.legal_moves() {
-        let detail = record.game.move_detail(&mv);
-        let option = CreateSelectMenuOption::new(move_label(&mv, detail, lang), mv);
+        let detail = record.game.move_detail(mv);
+        let option = CreateSelectMenuOption::new(move_label(mv, detail, lang), mv.to_string());
         kinds.entry(MoveMenu::of(detail)).or_default().push(option);
     }
     let mut buttons = vec![CreateButton::new(ResignButton::Ask { game_id: record.id }.custom_id())

@@ -16,7 +16,7 @@ fn playout(kind: GameKind, seed: u64, plies: usize) -> Game {
         if game.outcome().is_some() || legal.is_empty() {
             break;
         }
-        game = game.play(&legal[rng.gen_range(0..legal.len())]).expect("legal").0;
+        game = game.play(legal[rng.gen_range(0..legal.len())]).expect("legal");
     }
     game
 }
@@ -44,11 +44,11 @@ proptest! {
         kind in kind(), seed in any::<u64>(), plies in 0usize..60, text in move_text(),
     ) {
         let game = playout(kind, seed, plies);
-        if let Ok((next, canonical)) = game.play(&text) {
-            prop_assert!(game.legal_moves().contains(&canonical), "{text:?} -> {canonical}");
-            let (again, same) = game.play(&canonical).expect("the canonical form plays");
-            prop_assert_eq!(again, next);
-            prop_assert_eq!(same, canonical);
+        if let Ok((mv, next)) = game.parse_move(&text).and_then(|mv| Ok((mv, game.play(mv)?))) {
+            prop_assert!(game.legal_moves().contains(&mv), "{text:?} -> {mv}");
+            let canonical = game.parse_move(&mv.to_string()).expect("the canonical form parses");
+            prop_assert_eq!(canonical, mv);
+            prop_assert_eq!(game.play(canonical).expect("the canonical form plays"), next);
         }
     }
 

@@ -4,15 +4,18 @@
 //! (kinds, levels, sides, outcomes, `Game`); about 120 lines are tests.
 //!
 //! Each game lives in its own folder (rules, notation, AI players). [`Game`] wraps any of them
-//! behind one vocabulary: legal moves and moves as canonical notation strings, play, outcome and
-//! a stable text serialization for the database.
+//! behind one vocabulary: legal moves as typed [`GameMove`]s, play, outcome and a stable text
+//! serialization for the database.
 
 pub mod doubutsu;
+mod game_move;
 pub mod reversi;
 pub mod story;
 
 #[cfg(test)]
 mod fuzz_tests;
+
+pub use game_move::GameMove;
 
 use std::fmt;
 use std::str::FromStr;
@@ -283,11 +286,11 @@ pub enum Commentary {
     /// Doubutsu, from the exact table.
     Doubutsu {
         /// The move as played.
-        mv: String,
+        mv: doubutsu::Move,
         /// Its divergence: 1 for a best move, down to 0.5 for the worst.
         divergence: f64,
         /// The best moves.
-        best: Vec<String>,
+        best: Vec<doubutsu::Move>,
         /// The move's value for the player.
         value: doubutsu::Value,
         /// The best moves' value for the player.
@@ -296,11 +299,11 @@ pub enum Commentary {
     /// Reversi, from a search of every move.
     Reversi {
         /// The move as played.
-        mv: String,
+        mv: reversi::Move,
         /// The move's value in discs for the player (the final margin under good play).
         value: f64,
         /// The best move and its value.
-        best: String,
+        best: reversi::Move,
         /// See [`Commentary::Reversi::best`].
         best_value: f64,
     },
@@ -309,28 +312,28 @@ pub enum Commentary {
 /// Thinking time of the reversi commentary (a full-width search of every move).
 pub const COMMENTARY_BUDGET: Duration = Duration::from_millis(300);
 
-/// Analyses `mv` (canonical notation) played by the side to move in `before`; `None` when
-/// there is nothing to say (a forced pass, or doubutsu without the table). CPU-bound: callers
-/// on an async runtime run it on a blocking thread.
-pub fn commentary(before: &Game, mv: &str, table: Option<&doubutsu::TableFile>) -> Option<Commentary> {
-    match before {
-        Game::Reversi(pos) => {
-            let played: reversi::Move = mv.parse().ok()?;
+/// Analyses `mv` played by the side to move in `before`; `None` when there is nothing to say
+/// (a pass, a move of the other game, or doubutsu without the table). CPU-bound: callers on an
+/// async runtime run it on a blocking thread.
+pub fn commentary(before: &Game, mv: GameMove, table: Option<&doubutsu::TableFile>) -> Option<Commentary> {
+    match (before, mv) {
+        (Game::Reversi(pos), GameMove::Reversi(played)) => {
             let (moves, _) = reversi::level::analyze_moves(pos, COMMENTARY_BUDGET);
             let value = moves.iter().find(|(m, _)| *m == played)?.1;
             let (best, best_value) = *moves.first()?;
-            Some(Commentary::Reversi { mv: mv.to_string(), value, best: best.to_string(), best_value })
+            Some(Commentary::Reversi { mv: played, value, best, best_value })
         }
-        Game::Doubutsu(g) => {
-            let a = doubutsu::analyze(table?, g.0.position(), mv.parse().ok()?).ok()?;
+        (Game::Doubutsu(g), GameMove::Doubutsu(played)) => {
+            let a = doubutsu::analyze(table?, g.0.position(), played).ok()?;
             Some(Commentary::Doubutsu {
-                mv: mv.to_string(),
+                mv: played,
                 divergence: a.divergence,
-                best: a.best.iter().map(ToString::to_string).collect(),
+                best: a.best,
                 value: a.value,
                 best_value: a.best_value,
             })
         }
+        _ => None,
     }
 }
 
@@ -384,35 +387,35 @@ impl Game {
         }
     }
 
-    /// Legal moves in canonical notation (a forced reversi pass is the single move `pass`).
-    pub fn legal_moves(&self) -> Vec<String> {
+    /// Legal moves (a forced reversi pass is the single move [`GameMove::is_pass`]).
+    pub fn legal_moves(&self) -> Vec<GameMove> {
         match self {
-            Game::Reversi(p) => p.legal_moves().iter().map(|m| m.to_string()).collect(),
+            Game::Reversi(p) => p.legal_moves().iter().map(|&m| GameMove::Reversi(m)).collect(),
             Game::Doubutsu(g) if g.0.outcome().is_some() => Vec::new(),
-            Game::Doubutsu(g) => g.0.legal_moves().iter().map(|m| m.to_string()).collect(),
+            Game::Doubutsu(g) => g.0.legal_moves().iter().map(|&m| GameMove::Doubutsu(m)).collect(),
         }
     }
 
-    /// Plays a move given in any accepted spelling; returns the new position and the move's
-    /// canonical notation.
-    pub fn play(&self, text: &str) -> Result<(Game, String), MoveError> {
-        match self {
-            Game::Reversi(p) => {
-                let mv: reversi::Move =
-                    text.parse().map_err(|e: reversi::ParseMoveError| MoveError::Syntax(e.to_string()))?;
-                let next = p.play(mv).map_err(|e| MoveError::Illegal(e.to_string()))?;
-                Ok((Game::Reversi(next), mv.to_string()))
+    /// Reads a move of this game in any spelling its notation accepts (see [`GameMove::parse`]).
+    pub fn parse_move(&self, text: &str) -> Result<GameMove, MoveError> {
+        GameMove::parse(self.kind(), text)
+    }
+
+    /// Plays `mv`; returns the new position.
+    pub fn play(&self, mv: GameMove) -> Result<Game, MoveError> {
+        match (self, mv) {
+            (Game::Reversi(p), GameMove::Reversi(mv)) => {
+                p.play(mv).map(Game::Reversi).map_err(|e| MoveError::Illegal(e.to_string()))
             }
-            Game::Doubutsu(g) => {
-                let mv: doubutsu::Move =
-                    text.parse().map_err(|e: doubutsu::ParseMoveError| MoveError::Syntax(e.to_string()))?;
+            (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => {
                 if g.0.outcome().is_some() {
                     return Err(MoveError::Illegal("the game is over".into()));
                 }
                 let mut next = g.0.clone();
                 next.play(mv).map_err(|e| MoveError::Illegal(e.to_string()))?;
-                Ok((Game::Doubutsu(DoubutsuGame(next)), mv.to_string()))
+                Ok(Game::Doubutsu(DoubutsuGame(next)))
             }
+            (_, mv) => Err(MoveError::Illegal(format!("{mv} is a move of {}, not of {}", mv.kind(), self.kind()))),
         }
     }
 
@@ -495,36 +498,34 @@ impl Game {
         }
     }
 
-    /// The bot's reply at `level`: a legal move in canonical notation, or `None` when the game
-    /// is over. The doubutsu table levels need `table`. Pure and CPU-bound: callers on an async
+    /// The bot's reply at `level`: a legal move, or `None` when the game is over. The doubutsu table levels need `table`. Pure and CPU-bound: callers on an async
     /// runtime run it on a blocking thread.
     pub fn ai_move(
         &self,
         level: Level,
         table: Option<&doubutsu::TableFile>,
         rng: &mut impl Rng,
-    ) -> Result<Option<String>, AiError> {
+    ) -> Result<Option<GameMove>, AiError> {
         self.ai_move_after(level, table, &[], rng)
     }
 
-    /// [`Game::ai_move`] knowing the moves that led here from the start (`moves`, in any
-    /// accepted spelling): reversi `standard` judges from them how well the human plays (see
+    /// [`Game::ai_move`] knowing the moves that led here from the start (`moves`): reversi `standard` judges from them how well the human plays (see
     /// [`reversi::strength`]). Moves that do not lead here are ignored (the seed's human).
     pub fn ai_move_after(
         &self,
         level: Level,
         table: Option<&doubutsu::TableFile>,
-        moves: &[String],
+        moves: &[GameMove],
         rng: &mut impl Rng,
-    ) -> Result<Option<String>, AiError> {
+    ) -> Result<Option<GameMove>, AiError> {
         if self.to_move().is_none() {
             return Ok(None);
         }
         Ok(Some(match (self, level) {
             (Game::Reversi(p), Level::Reversi(level)) => {
-                reversi_reply_after(p, level, &human_moves(p, moves), rng).best.to_string()
+                GameMove::Reversi(reversi_reply_after(p, level, &human_moves(p, moves), rng).best)
             }
-            (Game::Doubutsu(g), Level::Doubutsu(level)) => level.reply(table, &g.0, rng)?.to_string(),
+            (Game::Doubutsu(g), Level::Doubutsu(level)) => GameMove::Doubutsu(level.reply(table, &g.0, rng)?),
             (_, level) => return Err(AiError::WrongGame(level)),
         }))
     }
@@ -557,12 +558,12 @@ pub const REVERSI_DEPTH: u32 = 6;
 
 /// The human's moves of a reversi game (the side not to move in `pos`), with the position each
 /// was played in, if `moves` lead from the start to `pos`; otherwise none.
-fn human_moves(pos: &reversi::Position, moves: &[String]) -> Vec<(reversi::Position, reversi::Move)> {
+fn human_moves(pos: &reversi::Position, moves: &[GameMove]) -> Vec<(reversi::Position, reversi::Move)> {
     let human = pos.turn().opposite();
     let mut at = reversi::Position::start();
     let mut out = Vec::new();
-    for text in moves {
-        let Ok(mv) = text.parse::<reversi::Move>() else { return Vec::new() };
+    for &mv in moves {
+        let GameMove::Reversi(mv) = mv else { return Vec::new() };
         if at.turn() == human {
             out.push((at, mv));
         }
@@ -582,13 +583,13 @@ pub fn reversi_reply_after(
     level: reversi::Level,
     human_moves: &[(reversi::Position, reversi::Move)],
     rng: &mut impl Rng,
-) -> reversi::Reply {
+) -> reversi::Choice {
     reversi::level::reply_after(pos, pos.turn().opposite(), level, level.budget(), human_moves, rng)
 }
 
 /// The reversi level's reply for the side to move (the bot); the human is the other colour.
 /// `none` thinks for the seed's 2.4 s budget, the sontaku levels for at most 0.8 s.
-pub fn reversi_reply(pos: &reversi::Position, level: reversi::Level, rng: &mut impl Rng) -> reversi::Reply {
+pub fn reversi_reply(pos: &reversi::Position, level: reversi::Level, rng: &mut impl Rng) -> reversi::Choice {
     reversi_reply_after(pos, level, &[], rng)
 }
 
@@ -599,26 +600,25 @@ fn reversi_side(c: reversi::Color) -> Side {
     }
 }
 
-/// Replays `moves` (canonical or not) from the start of `kind`, naming the first bad move.
+/// Reads and replays a move list given as text (any accepted spelling; the CLI's and the
+/// tests' edge) from the start of `kind`, naming the first bad move.
 pub fn replay(kind: GameKind, moves: &[String]) -> Result<Game, ReplayError> {
     let mut game = Game::new(kind);
     for (i, text) in moves.iter().enumerate() {
-        game = game.play(text).map_err(|error| ReplayError { ply: i + 1, text: text.clone(), error })?.0;
+        let bad = |error| ReplayError { ply: i + 1, text: text.clone(), error };
+        game = game.play(game.parse_move(text).map_err(bad)?).map_err(bad)?;
     }
     Ok(game)
 }
 
-/// Every position of `moves` played from `start`, the start first, and the moves in canonical
-/// notation; names the first bad move.
-pub fn line(start: &Game, moves: &[String]) -> Result<(Vec<Game>, Vec<String>), ReplayError> {
+/// Every position of `moves` played from `start`, the start first; names the first bad move.
+pub fn line(start: &Game, moves: &[GameMove]) -> Result<Vec<Game>, ReplayError> {
     let mut games = vec![start.clone()];
-    let mut canonical = Vec::with_capacity(moves.len());
-    for (i, text) in moves.iter().enumerate() {
-        let (next, mv) = games[i].play(text).map_err(|error| ReplayError { ply: i + 1, text: text.clone(), error })?;
+    for (i, &mv) in moves.iter().enumerate() {
+        let next = games[i].play(mv).map_err(|error| ReplayError { ply: i + 1, text: mv.to_string(), error })?;
         games.push(next);
-        canonical.push(mv);
     }
-    Ok((games, canonical))
+    Ok(games)
 }
 
 /// A move list that does not replay from the start.
@@ -658,20 +658,19 @@ pub enum MoveDetail {
 }
 
 impl Game {
-    /// What the move `mv` (canonical notation, legal here) does; `None` if it is not a move
-    /// of this position.
-    pub fn move_detail(&self, mv: &str) -> Option<MoveDetail> {
-        match self {
-            Game::Reversi(p) => match mv.parse::<reversi::Move>().ok()? {
+    /// What the move `mv` (legal here) does; `None` if it is not a move of this position.
+    pub fn move_detail(&self, mv: GameMove) -> Option<MoveDetail> {
+        match (self, mv) {
+            (Game::Reversi(p), GameMove::Reversi(mv)) => match mv {
                 reversi::Move::Pass => Some(MoveDetail::Pass),
                 reversi::Move::Place(sq) => {
                     let flips = p.flips(sq).count_ones();
                     (flips > 0).then_some(MoveDetail::Place { flips })
                 }
             },
-            Game::Doubutsu(g) => {
+            (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => {
                 let position = g.0.position();
-                match mv.parse::<doubutsu::Move>().ok()? {
+                match mv {
                     doubutsu::Move::Normal { from, to } => {
                         let mover = position.piece_at(from)?;
                         let captures = position.piece_at(to).filter(|p| p.color != mover.color).map(|p| p.role);
@@ -680,6 +679,7 @@ impl Game {
                     doubutsu::Move::Drop { role, .. } => Some(MoveDetail::Drop { role }),
                 }
             }
+            _ => None,
         }
     }
 }
@@ -689,16 +689,19 @@ mod tests {
     #[test]
     fn move_details_name_the_animal_the_capture_and_the_flips() {
         use super::{doubutsu::Role, Game, GameKind, MoveDetail};
+        let detail = |game: &Game, text| game.move_detail(game.parse_move(text).unwrap());
         let reversi = Game::new(GameKind::Reversi);
-        assert_eq!(reversi.move_detail("d3"), Some(MoveDetail::Place { flips: 1 }));
-        assert_eq!(reversi.move_detail("a1"), None, "not a move here");
+        assert_eq!(detail(&reversi, "d3"), Some(MoveDetail::Place { flips: 1 }));
+        assert_eq!(detail(&reversi, "a1"), None, "not a move here");
         let doubutsu = Game::new(GameKind::Doubutsu);
         let chick_takes_chick = Some(MoveDetail::Step { role: Role::Chick, captures: Some(Role::Chick) });
-        assert_eq!(doubutsu.move_detail("B3B2"), chick_takes_chick);
-        assert_eq!(doubutsu.move_detail("B4A3"), Some(MoveDetail::Step { role: Role::Lion, captures: None }));
-        let (after, _) = doubutsu.play("B3B2").unwrap();
-        let (after, _) = after.play("B1B2").unwrap();
-        assert_eq!(after.move_detail("C*B3"), Some(MoveDetail::Drop { role: Role::Chick }));
+        assert_eq!(detail(&doubutsu, "B3B2"), chick_takes_chick);
+        assert_eq!(detail(&doubutsu, "B4A3"), Some(MoveDetail::Step { role: Role::Lion, captures: None }));
+        assert_eq!(doubutsu.move_detail(reversi.parse_move("d3").unwrap()), None, "a move of the other game");
+        let after = doubutsu.play(doubutsu.parse_move("B3B2").unwrap()).unwrap();
+        let after = after.play(after.parse_move("B1B2").unwrap()).unwrap();
+        assert_eq!(detail(&after, "C*B3"), Some(MoveDetail::Drop { role: Role::Chick }));
+        assert!(after.play(reversi.parse_move("d3").unwrap()).is_err(), "a move of the other game is refused");
     }
 
     use super::*;
@@ -713,7 +716,7 @@ mod tests {
                 break;
             }
             let mv = game.ai_move(Level::Doubutsu(doubutsu::Level::Weakest), None, &mut rng).unwrap().unwrap();
-            game = game.play(&mv).unwrap().0;
+            game = game.play(mv).unwrap();
             let stored = game.encode();
             assert_eq!(Game::decode(GameKind::Doubutsu, &stored).unwrap(), game, "{stored}");
         }
@@ -766,7 +769,7 @@ mod tests {
     #[test]
     fn the_human_moves_of_a_reversi_game_come_with_their_positions_or_not_at_all() {
         let text = ["f5", "d6", "c3", "d3"];
-        let moves: Vec<String> = text.iter().map(|s| s.to_string()).collect();
+        let moves: Vec<GameMove> = text.iter().map(|s| GameMove::parse(GameKind::Reversi, s).unwrap()).collect();
         let mut positions = vec![reversi::Position::start()];
         for m in text {
             let next = positions.last().unwrap().play(m.parse().unwrap()).unwrap();
@@ -779,9 +782,11 @@ mod tests {
         let expected: Vec<(reversi::Position, reversi::Move)> =
             vec![(positions[1], "d6".parse().unwrap()), (positions[3], "d3".parse().unwrap())];
         assert_eq!(got, expected);
-        // Moves that do not lead to the position, or do not parse, tell nothing.
+        // Moves that do not lead to the position, are illegal or of the other game tell nothing.
         assert!(human_moves(&pos, &moves[..3]).is_empty());
-        assert!(human_moves(&pos, &["f5".to_string(), "zz".to_string()]).is_empty());
+        assert!(human_moves(&pos, &[moves[0], moves[0]]).is_empty());
+        let doubutsu = GameMove::parse(GameKind::Doubutsu, "B3B2").unwrap();
+        assert!(human_moves(&pos, &[doubutsu]).is_empty());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::doubutsu::{self, Table};
 use super::reversi::{self, eval::PatternEval, level::position_value, search::Engine};
-use super::{line, Game, ReplayError, Side};
+use super::{line, Game, GameMove, ReplayError, Side};
 
 /// What the values of a [`Story`] measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,8 +21,8 @@ pub enum ValueUnit {
 pub struct Moment {
     /// 1-based ply of the move.
     pub ply: usize,
-    /// The move in canonical notation.
-    pub mv: String,
+    /// The move.
+    pub mv: GameMove,
 }
 
 /// The course of a game from the human's side.
@@ -48,8 +48,8 @@ const REVERSI_FIND: i32 = 2;
 
 /// Tells the story of `moves` played from `start`, the human playing `human`. Doubutsu values
 /// need the table; without it they are all unknown.
-pub fn story<T: Table>(start: &Game, moves: &[String], human: Side, table: Option<&T>) -> Result<Story, ReplayError> {
-    let (games, canonical) = line(start, moves)?;
+pub fn story<T: Table>(start: &Game, moves: &[GameMove], human: Side, table: Option<&T>) -> Result<Story, ReplayError> {
+    let games = line(start, moves)?;
     // (ply, how notable) of the human's moves, from the position before each.
     let mut slips: Vec<(usize, i32)> = Vec::new();
     let mut finds: Vec<(usize, i32)> = Vec::new();
@@ -86,7 +86,7 @@ pub fn story<T: Table>(start: &Game, moves: &[String], human: Side, table: Optio
                 .collect();
             for ply in human_plies(&games, human) {
                 let (Game::Doubutsu(before), Some(t)) = (&games[ply - 1], table) else { continue };
-                let Ok(mv) = canonical[ply - 1].parse::<doubutsu::Move>() else { continue };
+                let GameMove::Doubutsu(mv) = moves[ply - 1] else { continue };
                 let Ok(evals) = doubutsu::evaluate_moves(t, before.0.position()) else { continue };
                 let Some(&(_, played)) = evals.iter().find(|e| e.0 == mv) else { continue };
                 let best = evals.iter().map(|e| doubutsu::players::score(e.1)).max().unwrap_or(0);
@@ -109,7 +109,7 @@ pub fn story<T: Table>(start: &Game, moves: &[String], human: Side, table: Optio
     let pick = |mut list: Vec<(usize, i32)>| -> Vec<Moment> {
         // Most notable first; earlier plies first among equals.
         list.sort_by_key(|&(ply, weight)| (-weight, ply));
-        list.into_iter().take(MOMENTS).map(|(ply, _)| Moment { ply, mv: canonical[ply - 1].clone() }).collect()
+        list.into_iter().take(MOMENTS).map(|(ply, _)| Moment { ply, mv: moves[ply - 1] }).collect()
     };
     Ok(Story { values, unit, slips: pick(slips), finds: pick(finds) })
 }
@@ -161,13 +161,13 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    fn random_moves(start: &Game, rng: &mut StdRng, max: usize) -> Vec<String> {
+    fn random_moves(start: &Game, rng: &mut StdRng, max: usize) -> Vec<GameMove> {
         let mut g = start.clone();
         let mut moves = Vec::new();
         while g.to_move().is_some() && moves.len() < max {
             let legal = g.legal_moves();
-            let mv = legal[rng.gen_range(0..legal.len())].clone();
-            g = g.play(&mv).unwrap().0;
+            let mv = legal[rng.gen_range(0..legal.len())];
+            g = g.play(mv).unwrap();
             moves.push(mv);
         }
         moves
@@ -183,13 +183,13 @@ mod tests {
         assert_eq!(s.values.len(), moves.len() + 1);
         assert!(s.values.iter().all(Option::is_some));
         // The curve ends on the exact result, from black's side.
-        let end = crate::games::replay(GameKind::Reversi, &moves).unwrap();
+        let end = line(&start, &moves).unwrap().pop().unwrap();
         let Game::Reversi(p) = end else { unreachable!() };
         assert_eq!(s.values.last().unwrap().unwrap(), reversi::search::final_margin(p.black(), p.white()));
         // Random play slips; each named slip is a human (black) move that lost value.
         assert!(!s.slips.is_empty(), "a random game has slips");
         for m in &s.slips {
-            let before = crate::games::replay(GameKind::Reversi, &moves[..m.ply - 1]).unwrap();
+            let before = line(&start, &moves[..m.ply - 1]).unwrap().pop().unwrap();
             assert_eq!(before.to_move(), Some(Side::First), "ply {} is the human's", m.ply);
             assert!(s.values[m.ply].unwrap() - s.values[m.ply - 1].unwrap() <= -REVERSI_SLIP);
             assert_eq!(m.mv, moves[m.ply - 1]);
@@ -229,7 +229,8 @@ mod tests {
     #[test]
     fn a_bad_move_list_names_its_ply() {
         let start = Game::new(GameKind::Reversi);
-        let e = story::<doubutsu::Tablebase>(&start, &["f5".into(), "zz".into()], Side::First, None).unwrap_err();
+        let f5 = start.parse_move("f5").unwrap();
+        let e = story::<doubutsu::Tablebase>(&start, &[f5, f5], Side::First, None).unwrap_err();
         assert_eq!(e.ply, 2);
     }
 }

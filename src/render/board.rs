@@ -6,13 +6,19 @@ use super::doubutsu::{doubutsu_image, Animal, DoubutsuView, LastMove, Owner};
 use super::reversi::reversi_image;
 use super::{Disc, Names, ReversiView};
 use crate::games::doubutsu::{self, Color, Move, Role, Square};
-use crate::games::{reversi, Game};
+use crate::games::{reversi, Game, GameMove};
 use crate::i18n::{Lang, Msg};
 
 /// The board image of `game` as PNG bytes. `last` is the position before the last move and the
-/// move's notation (to mark it and what it changed); `banner` is drawn when the game is over;
+/// move (to mark it and what it changed); `banner` is drawn when the game is over;
 /// `names` label the seats.
-pub fn game_png(game: &Game, last: Option<(&Game, &str)>, lang: Lang, banner: Option<&str>, names: &Names) -> Vec<u8> {
+pub fn game_png(
+    game: &Game,
+    last: Option<(&Game, GameMove)>,
+    lang: Lang,
+    banner: Option<&str>,
+    names: &Names,
+) -> Vec<u8> {
     super::encode_png(&game_image(game, last, lang, banner, names)).expect("PNG encoding of an in-memory RGB image")
 }
 
@@ -25,7 +31,7 @@ pub fn result_banner(game: &Game, lang: Lang) -> Option<String> {
 /// The board image of `game` (see [`game_png`]).
 pub fn game_image(
     game: &Game,
-    last: Option<(&Game, &str)>,
+    last: Option<(&Game, GameMove)>,
     lang: Lang,
     banner: Option<&str>,
     names: &Names,
@@ -33,10 +39,9 @@ pub fn game_image(
     match game {
         Game::Reversi(pos) => {
             let (last_move, flipped) = match last {
-                Some((Game::Reversi(before), notation)) => match notation.parse::<reversi::Move>() {
-                    Ok(reversi::Move::Place(sq)) => (Some(sq.index()), before.flips(sq)),
-                    _ => (None, 0),
-                },
+                Some((Game::Reversi(before), GameMove::Reversi(reversi::Move::Place(sq)))) => {
+                    (Some(sq.index()), before.flips(sq))
+                }
                 _ => (None, 0),
             };
             let mut cells = [Disc::Empty; 64];
@@ -249,7 +254,7 @@ mod tests {
             if game.outcome().is_some() {
                 break;
             }
-            game = game.play(mv).expect("the lions walk out and back").0;
+            game = game.play(game.parse_move(mv).unwrap()).expect("the lions walk out and back");
         }
         found.push(game);
         for i in 0..2000 {
@@ -260,7 +265,7 @@ mod tests {
                 if legal.is_empty() {
                     break;
                 }
-                game = game.play(&legal[rng.gen_range(0..legal.len())]).expect("a legal move").0;
+                game = game.play(legal[rng.gen_range(0..legal.len())]).expect("a legal move");
             }
             if let Some(o) = game.outcome() {
                 if !found.iter().any(|g| g.outcome().map(|f| f.reason) == Some(o.reason)) {
@@ -321,7 +326,8 @@ mod tests {
 
         // On the images: an English doubutsu board with the player's seat known no longer says
         // "Sente"/"Gote" (its header and trays change), a Japanese one stays pixel for pixel.
-        let game = Game::new(GameKind::Doubutsu).play("B3B2").unwrap().0;
+        let start = Game::new(GameKind::Doubutsu);
+        let game = start.play(start.parse_move("B3B2").unwrap()).unwrap();
         let names = Names::new("Mika", Msg::Computer.text(Lang::En));
         let child = names.clone().with_human(Side::First);
         for lang in [Lang::En, Lang::Ja] {

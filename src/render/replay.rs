@@ -9,7 +9,7 @@ use image::RgbImage;
 
 use super::board::game_image;
 use super::Names;
-use crate::games::{line, Game, ReplayError};
+use crate::games::{line, Game, GameMove, ReplayError};
 use crate::i18n::Lang;
 
 /// How long each move stays on screen.
@@ -38,7 +38,7 @@ pub const MAX_REPLAY_BYTES: usize = 3 << 20;
 /// (frames are scaled down for very long games).
 pub fn replay_gif(
     start: &Game,
-    moves: &[String],
+    moves: &[GameMove],
     lang: Lang,
     banner: Option<&str>,
     names: &Names,
@@ -55,16 +55,16 @@ pub fn replay_gif(
 
 fn encode(
     start: &Game,
-    moves: &[String],
+    moves: &[GameMove],
     lang: Lang,
     banner: Option<&str>,
     names: &Names,
     scale: f32,
 ) -> Result<Vec<u8>, ReplayFailure> {
-    let (games, canonical) = line(start, moves)?;
+    let games = line(start, moves)?;
     let last = games.len() - 1;
     let frame_of = |i: usize| {
-        let previous = (i > 0).then(|| (&games[i - 1], canonical[i - 1].as_str()));
+        let previous = (i > 0).then(|| (&games[i - 1], moves[i - 1]));
         let img = game_image(&games[i], previous, lang, if i == last { banner } else { None }, names);
         if scale < 1.0 {
             let (w, h) = ((img.width() as f32 * scale) as u32, (img.height() as f32 * scale) as u32);
@@ -156,7 +156,8 @@ mod tests {
     #[test]
     fn a_replay_has_a_frame_per_position_and_ends_on_the_final_board() {
         let start = Game::new(GameKind::Reversi);
-        let moves: Vec<String> = ["f5", "d6", "c3", "d3", "c4"].iter().map(|s| s.to_string()).collect();
+        let moves: Vec<GameMove> =
+            ["f5", "d6", "c3", "d3", "c4"].iter().map(|s| start.parse_move(s).unwrap()).collect();
         let gif = replay_gif(&start, &moves, Lang::En, None, &Names::default()).unwrap();
         let frames = decode(&gif);
         assert_eq!(frames.len(), moves.len() + 1);
@@ -166,11 +167,11 @@ mod tests {
         // The last composed frame looks like the final board (palette quantisation aside).
         let mut game = start.clone();
         let mut before = start.clone();
-        for m in &moves {
+        for &m in &moves {
             before = game.clone();
-            game = game.play(m).unwrap().0;
+            game = game.play(m).unwrap();
         }
-        let want = game_image(&game, Some((&before, "c4")), Lang::En, None, &Names::default());
+        let want = game_image(&game, Some((&before, moves[4])), Lang::En, None, &Names::default());
         let got = &frames.last().unwrap().0;
         let far = want
             .pixels()
@@ -184,7 +185,7 @@ mod tests {
     #[test]
     fn a_bad_move_list_is_refused_with_its_ply() {
         let start = Game::new(GameKind::Doubutsu);
-        let moves = vec!["B3B2".to_string(), "A1A4".to_string()];
+        let moves = vec![start.parse_move("B3B2").unwrap(), start.parse_move("A1A4").unwrap()];
         match replay_gif(&start, &moves, Lang::Ja, None, &Names::default()) {
             Err(ReplayFailure::Moves(e)) => assert_eq!(e.ply, 2),
             other => panic!("expected a replay error, got {other:?}"),

@@ -134,13 +134,14 @@ pub fn story_png(story: &Story, lang: Lang) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::games::story::Moment;
+    use crate::games::{GameKind, GameMove};
 
     fn sample() -> Story {
         Story {
             values: vec![Some(0), Some(10), None, Some(-20), Some(30), Some(40)],
             unit: ValueUnit::Discs,
-            slips: vec![Moment { ply: 3, mv: "b2".into() }],
-            finds: vec![Moment { ply: 4, mv: "a1".into() }],
+            slips: vec![Moment { ply: 3, mv: GameMove::parse(GameKind::Reversi, "b2").unwrap() }],
+            finds: vec![Moment { ply: 4, mv: GameMove::parse(GameKind::Reversi, "a1").unwrap() }],
         }
     }
 
