@@ -27,7 +27,13 @@ impl Bot {
         lang: Lang,
     ) -> Result<(), Failure> {
         if !settings.level_choice {
-            return self.start(responder, seat, settings, kind, side, lang).await;
+            let record = self.service().start(&seat, kind, side, None).await.map_err(Failure::Refused)?;
+            responder.defer().await?;
+            let (board, shown) = self.first_board(record, &seat, settings, lang).await?;
+            if let Some(posted) = responder.post(board).await? {
+                self.board_posted(responder.http(), &shown, posted, None).await;
+            }
+            return Ok(());
         }
         // A busy channel says so now rather than after the choice.
         match self.service().current(seat.channel_id).await {
@@ -75,24 +81,6 @@ impl Bot {
             .allowed_mentions(allowed_mentions(&[]))
             .components(vec![]);
         responder.edit(chosen).await?;
-        Ok(())
-    }
-
-    async fn start(
-        &self,
-        responder: &Responder,
-        seat: Seat,
-        settings: &Settings,
-        kind: GameKind,
-        side: Side,
-        lang: Lang,
-    ) -> Result<(), Failure> {
-        let record = self.service().start(&seat, kind, side, None).await.map_err(Failure::Refused)?;
-        responder.defer().await?;
-        let (board, shown) = self.first_board(record, &seat, settings, lang).await?;
-        if let Some(posted) = responder.post(board).await? {
-            self.board_posted(responder.http(), &shown, posted, None).await;
-        }
         Ok(())
     }
 
