@@ -17,9 +17,10 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 use settai::discord::{self, Connection};
+use settai::domain::{Change, Place, Scope};
 use settai::games::{doubutsu, reversi, Level};
 use settai::service::Service;
-use settai::store::{Change, Place, Scope, Store};
+use settai::store::Store;
 use support::fixtures::{self, Ctx};
 use support::{Exchange, StandIn};
 

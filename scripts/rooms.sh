@@ -9,7 +9,8 @@ rooms=$(ls | sed -n 's/\.rs$//p; /\./!p' | grep -vx -e lib -e main | sort -u)
 
 echo "graph TD"
 for room in $rooms; do
-  files=$( [ -d "$room" ] && find "$room" -name '*.rs' || echo "$room.rs" )
+  # A room is its file, its folder, or both (`service.rs` beside `service/`).
+  files=$( { [ -f "$room.rs" ] && echo "$room.rs"; [ -d "$room" ] && find "$room" -name '*.rs'; } | sort )
   # Paths written out, then the first segment of each item of a `use crate::{...}` group
   # (nested groups included: any `word::` or lone word right after `{` or `,`).
   used=$( { grep -ohE 'crate::[a-z0-9_]+' $files | sed 's/crate:://';

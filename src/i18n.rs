@@ -3,32 +3,13 @@
 //! Past 500 lines on purpose: one job, the catalogue; keeping every sentence of both languages
 //! in one file is what lets a translator read them side by side.
 
+use crate::domain::{PlayerRecord, Setting, Settings};
 use crate::games::doubutsu::Role;
 use crate::games::doubutsu::Value;
 use crate::games::story::Moment;
 use crate::games::{doubutsu, reversi, Commentary, EndReason, GameKind, GameMove, Level, MoveDetail, Outcome, Side};
-use crate::store::{Record, Setting, Settings};
 
-/// A language players read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// Japanese.
-    Ja,
-}
-
-impl Lang {
-    /// Picks the language from a Discord locale such as `ja` or `en-US`.
-    pub fn from_locale(locale: &str) -> Lang {
-        if locale.to_ascii_lowercase().starts_with("ja") {
-            Lang::Ja
-        } else {
-            Lang::En
-        }
-    }
-}
+pub use crate::domain::Lang;
 
 /// Something the bot says.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,7 +71,7 @@ pub enum Msg<'a> {
     /// The bot lacks permissions it needs here to show a game.
     MissingPermissions { needed: &'a [Needed] },
     /// A player's results, per game.
-    Stats { human: u64, records: Vec<(GameKind, Record)> },
+    Stats { human: u64, records: Vec<(GameKind, PlayerRecord)> },
     /// The server's settings.
     Settings { settings: &'a Settings },
     /// Players may (or may not) choose their opponent from now on.

@@ -2,12 +2,14 @@
 //!
 //! Layout: pure game logic lives in [`games`] (no I/O, no async); [`render`] turns positions into
 //! PNG images; [`hospitality`] measures how the levels treat guests of every strength;
+//! [`domain`] holds the plain data every layer shares (game records, settings);
 //! [`store`] keeps games in Postgres; [`service`] is the game flow shared by every
 //! front end, reading the doubutsu table through its keeper (which builds it when missing); [`discord`] and [`cli`] are thin shells over it.
 
 pub mod cli;
 pub mod config;
 pub mod discord;
+pub mod domain;
 pub mod games;
 pub mod hospitality;
 pub mod i18n;

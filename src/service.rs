@@ -12,13 +12,13 @@ use std::sync::Arc;
 
 use rand::SeedableRng;
 
+use crate::domain::{
+    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, PlayerRecord, Scope, Settings,
+};
 use crate::games::doubutsu::TableFile;
 use crate::games::story::{story, Story};
 use crate::games::{self, AiError, Commentary, Game, GameKind, GameMove, Level, MoveError, Side};
-use crate::store::{
-    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, Record, Scope, Settings, Store,
-    StoreError,
-};
+use crate::store::{Store, StoreError};
 use table_keeper::{TableKeeper, TableState};
 
 /// Why a request was refused. Nothing was changed when one of these is returned.
@@ -266,7 +266,7 @@ impl Service {
     }
 
     /// The seat's player's results on this server (or in direct messages), per game.
-    pub async fn record_of(&self, seat: &Seat) -> Result<Vec<(GameKind, Record)>, PlayError> {
+    pub async fn record_of(&self, seat: &Seat) -> Result<Vec<(GameKind, PlayerRecord)>, PlayError> {
         Ok(self.store.player_record(seat.guild_id, seat.user_id).await?)
     }
 

@@ -158,8 +158,8 @@ async fn the_token_is_never_logged_nor_echoed(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
     use rand::{Rng, SeedableRng};
+    use settai::domain::{Change, Place, Scope};
     use settai::games::{replay, GameKind};
-    use settai::store::{Change, Place, Scope};
 
     const RUNS: usize = 50;
     let standin = StandIn::start().await;

@@ -1,9 +1,9 @@
 //! The game flow against a real Postgres: refusals change nothing, the bot answers, games end.
 
+use settai::domain::{Change, GameResult, GameStatus, Scope};
 use settai::games::{GameKind, Side};
 use settai::service::{PlayError, Seat, Service};
-use settai::store::{Change, Scope};
-use settai::store::{GameResult, GameStatus, Store};
+use settai::store::Store;
 use sqlx::PgPool;
 
 const ALICE: u64 = 11;
@@ -159,8 +159,8 @@ fn prefix_forcing_a_human_pass() -> Vec<String> {
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_human_without_moves_passes_automatically(pool: PgPool) {
+    use settai::domain::NewMove;
     use settai::games::Game;
-    use settai::store::NewMove;
     let service = Service::new(Store::from_pool(pool));
     let prefix = prefix_forcing_a_human_pass();
     let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
@@ -183,7 +183,7 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
     let stored = service.store().moves(turn.record.id).await.unwrap();
     let pass = &stored[prefix.len() + 1];
     assert_eq!((pass.notation.as_str(), pass.by_bot, pass.user_id), ("pass", false, None));
-    assert!(turn.record.human_to_move() || turn.record.status != settai::store::GameStatus::Active);
+    assert!(turn.record.human_to_move() || turn.record.status != settai::domain::GameStatus::Active);
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]

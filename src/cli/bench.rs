@@ -322,7 +322,7 @@ fn report(
     seed: u64,
     started: Instant,
     rows: &[crate::hospitality::Summary],
-    records: &[Vec<crate::hospitality::GameRecord>],
+    records: &[Vec<crate::hospitality::SimulatedGame>],
     out: &Path,
 ) -> anyhow::Result<()> {
     println!(

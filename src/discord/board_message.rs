@@ -3,12 +3,12 @@
 use super::handler::Bot;
 use super::menus::move_menus;
 use super::reply::Reply;
+use crate::domain::{GameRecord, GameResult, GameStatus, Settings};
 use crate::games::story::Story;
 use crate::games::{GameMove, Side};
 use crate::i18n::{Lang, Msg};
 use crate::render;
 use crate::service::PlayedMove;
-use crate::store::{GameRecord, GameResult, GameStatus, Settings};
 
 impl Bot {
     /// The board message for `record`, rendered on the blocking pool; a finished game also gets

@@ -127,7 +127,7 @@ pub fn settings_command() -> CreateCommand {
                 option(CommandOptionType::Integer, "hours", "Hours (1-8760), or 0 for no reminders")
                     .description_localized("ja", "時間（1〜8760）。0 でお知らせしない")
                     .min_int_value(0)
-                    .max_int_value(u64::from(crate::store::MAX_REMINDER_HOURS))
+                    .max_int_value(u64::from(crate::domain::MAX_REMINDER_HOURS))
                     .required(true),
             ),
         ))

@@ -9,10 +9,10 @@ use super::board_message::narrate;
 use super::custom_id::{OpponentSelect, ResignButton};
 use super::handler::{Bot, Failure};
 use super::reply::{allowed_mentions, Reply, Responder};
+use crate::domain::{GameRecord, Settings};
 use crate::games::{GameKind, Level, Side};
 use crate::i18n::{Lang, Msg};
 use crate::service::{PlayError, PlayedMove, Seat, Turn};
-use crate::store::{GameRecord, Settings};
 
 impl Bot {
     /// `/play <game>`: starts at once, or where players choose their opponent, offers the

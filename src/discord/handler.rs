@@ -22,10 +22,10 @@ use serenity::http::Http;
 use super::commands::{play_command, settings_command};
 use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
+use crate::domain::{Place, Settings};
 use crate::games::{GameKind, MoveError, Side};
 use crate::i18n::{Lang, Msg, Needed};
 use crate::service::{PlayError, Seat, Service};
-use crate::store::{Place, Settings};
 
 /// Discord's limit of options in one select menu.
 pub(super) const SELECT_MAX: usize = 25;

@@ -6,8 +6,8 @@ use serenity::all::{
 
 use super::custom_id::{MoveSelect, ResignButton, TakebackButton};
 use super::handler::SELECT_MAX;
+use crate::domain::GameRecord;
 use crate::i18n::{move_label, Lang, MoveMenu, Msg};
-use crate::store::GameRecord;
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
 /// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the

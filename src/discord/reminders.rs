@@ -13,8 +13,8 @@ use serenity::http::Http;
 
 use super::handler::{lang_of, Bot};
 use super::reply::allowed_mentions;
+use crate::domain::{GameRecord, Nudge};
 use crate::i18n::Msg;
-use crate::store::{GameRecord, Nudge};
 
 impl Bot {
     /// Closes idle games and sends the reminders owed, every `every`, forever.

@@ -3,10 +3,10 @@
 use serenity::all::CommandInteraction;
 
 use super::handler::{lang_of, refusal_text, Bot};
+use crate::domain::{Change, Place, Scope, Settings, MAX_REMINDER_HOURS};
 use crate::games::{GameKind, Level};
 use crate::i18n::{Lang, Msg};
 use crate::service::Seat;
-use crate::store::{Change, Place, Scope, Settings, MAX_REMINDER_HOURS};
 
 impl Bot {
     /// `/settings`: the reply text (always ephemeral: only the admin sees levels). `options` are

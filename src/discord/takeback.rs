@@ -5,9 +5,9 @@ use serenity::all::MessageId;
 
 use super::handler::{Bot, Failure};
 use super::reply::Responder;
+use crate::domain::Settings;
 use crate::i18n::{Lang, Msg};
 use crate::service::Seat;
-use crate::store::Settings;
 
 impl Bot {
     /// Takes the player's last move back; `tapped` names the board whose button was pressed

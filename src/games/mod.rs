@@ -583,13 +583,13 @@ pub fn reversi_reply_after(
     level: reversi::Level,
     human_moves: &[(reversi::Position, reversi::Move)],
     rng: &mut impl Rng,
-) -> reversi::Reply {
+) -> reversi::Choice {
     reversi::level::reply_after(pos, pos.turn().opposite(), level, level.budget(), human_moves, rng)
 }
 
 /// The reversi level's reply for the side to move (the bot); the human is the other colour.
 /// `none` thinks for the seed's 2.4 s budget, the sontaku levels for at most 0.8 s.
-pub fn reversi_reply(pos: &reversi::Position, level: reversi::Level, rng: &mut impl Rng) -> reversi::Reply {
+pub fn reversi_reply(pos: &reversi::Position, level: reversi::Level, rng: &mut impl Rng) -> reversi::Choice {
     reversi_reply_after(pos, level, &[], rng)
 }
 

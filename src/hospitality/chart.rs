@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Context as _;
 use image::{Rgb, RgbImage};
 
-use super::{GameRecord, GuestResult, Summary};
+use super::{GuestResult, SimulatedGame, Summary};
 use crate::render::{self, draw_line, draw_text, fill_rect, fit_size, font, rgb, Align, BG, TEXT};
 
 const W: u32 = 900;
@@ -18,7 +18,7 @@ const GRID: Rgb<u8> = rgb(70, 74, 82);
 const MUTED: Rgb<u8> = rgb(160, 164, 172);
 
 /// Writes `win_rates.png`, `distribution.png`, `value_curve.png` and `median_curves.png` into `dir`.
-pub fn write_charts(dir: &Path, rows: &[Summary], games: &[Vec<GameRecord>]) -> anyhow::Result<()> {
+pub fn write_charts(dir: &Path, rows: &[Summary], games: &[Vec<SimulatedGame>]) -> anyhow::Result<()> {
     for (name, img) in [
         ("win_rates.png", win_rates(rows)),
         ("distribution.png", distribution(rows, games)),
@@ -85,8 +85,8 @@ fn target_rate(target: &str) -> Option<f64> {
 }
 
 /// Histogram of reversi margins when there are any, else of game lengths, all guests stacked.
-pub fn distribution(rows: &[Summary], games: &[Vec<GameRecord>]) -> RgbImage {
-    let all: Vec<&GameRecord> = games.iter().flatten().collect();
+pub fn distribution(rows: &[Summary], games: &[Vec<SimulatedGame>]) -> RgbImage {
+    let all: Vec<&SimulatedGame> = games.iter().flatten().collect();
     let margins = all.iter().all(|g| g.margin.is_some()) && !all.is_empty();
     let values: Vec<i32> = all.iter().map(|g| if margins { g.margin.unwrap_or(0) } else { g.plies as i32 }).collect();
     let (lo, hi) = if margins { (-64, 64) } else { (0, values.iter().copied().max().unwrap_or(1).max(1)) };
@@ -136,11 +136,11 @@ pub fn distribution(rows: &[Summary], games: &[Vec<GameRecord>]) -> RgbImage {
 }
 
 /// The value curve of a typical game: the median-length game of the middle guest.
-pub fn value_curve(rows: &[Summary], games: &[Vec<GameRecord>]) -> RgbImage {
+pub fn value_curve(rows: &[Summary], games: &[Vec<SimulatedGame>]) -> RgbImage {
     let h = 420;
     let mut img = RgbImage::from_pixel(W, h, BG);
     let middle = games.len() / 2;
-    let mut chosen: Vec<&GameRecord> = games.get(middle).map(|g| g.iter().collect()).unwrap_or_default();
+    let mut chosen: Vec<&SimulatedGame> = games.get(middle).map(|g| g.iter().collect()).unwrap_or_default();
     chosen.sort_by_key(|g| g.plies);
     let Some(game) = chosen.get(chosen.len() / 2).copied() else {
         title(&mut img, "no games");
@@ -189,7 +189,7 @@ const PALETTE: [Rgb<u8>; 8] = [
 
 /// The median value for the guest after each ply (over the games still running), one line per
 /// guest: where each guest's lead came from and when.
-pub fn median_curves(rows: &[Summary], games: &[Vec<GameRecord>]) -> RgbImage {
+pub fn median_curves(rows: &[Summary], games: &[Vec<SimulatedGame>]) -> RgbImage {
     let legend_h = 22 * rows.len().div_ceil(3) as u32;
     let h = 440 + legend_h;
     let mut img = RgbImage::from_pixel(W, h, BG);
@@ -263,7 +263,8 @@ mod tests {
 
     #[test]
     fn distribution_and_curve_draw_without_games_and_with() {
-        let g = GameRecord { result: GuestResult::Win, plies: 40, values: vec![0, -10, 20, 90], ..Default::default() };
+        let g =
+            SimulatedGame { result: GuestResult::Win, plies: 40, values: vec![0, -10, 20, 90], ..Default::default() };
         let rows = [row("random", 1.0, None)];
         let games = vec![vec![g.clone(), g]];
         let d = distribution(&rows, &games);

@@ -1,10 +1,10 @@
 //! Where a reversi level hands the lead over, per guest: the guest's value along the game, what
 //! the level's moves gave away and when, and what the guest's own mistakes cost it (a measure
-//! of the guest's strength). Built from the per-move judgements of [`GameRecord`].
+//! of the guest's strength). Built from the per-move judgements of [`SimulatedGame`].
 
 use serde::Serialize;
 
-use super::GameRecord;
+use super::SimulatedGame;
 
 /// Plies at which the guest's value is reported.
 pub const CURVE_PLIES: [usize; 6] = [10, 20, 30, 40, 50, 58];
@@ -57,7 +57,7 @@ fn mean(v: impl Iterator<Item = f64>) -> f64 {
 
 impl Diagnosis {
     /// Diagnoses one guest's games.
-    pub fn of(guest: &str, games: &[GameRecord]) -> Diagnosis {
+    pub fn of(guest: &str, games: &[SimulatedGame]) -> Diagnosis {
         let curve = CURVE_PLIES
             .iter()
             .map(|&p| median(games.iter().filter_map(|g| g.values.get(p)).map(|&v| v as f64).collect()))
@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn gifts_and_costs_are_attributed_by_phase_and_side() {
-        let game = GameRecord {
+        let game = SimulatedGame {
             values: (0..60).map(|i| i / 2).collect(),
             ai_gifts: vec![(1, 2), (25, 8), (50, -4)],
             guest_gifts: vec![(0, -1), (2, -3)],

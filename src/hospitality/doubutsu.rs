@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::{GameRecord, GuestResult};
+use super::{GuestResult, SimulatedGame};
 use crate::games::doubutsu::players::score;
 #[cfg(test)]
 use crate::games::doubutsu::Value;
@@ -172,13 +172,13 @@ pub fn play_game<T: Table, R: Rng>(
     level: DoubutsuLevel,
     guest: DoubutsuGuest,
     rng: &mut R,
-) -> Result<GameRecord, dob::ReplyError> {
+) -> Result<SimulatedGame, dob::ReplyError> {
     let mut game = Game::from_position(start);
-    let mut record = GameRecord::default();
+    let mut record = SimulatedGame::default();
     let mut ai_time = Duration::ZERO;
     // Positions the table cannot value (only a table of other pieces has any) keep the last
     // known value and are counted.
-    let value_for_guest = |pos: &Position, record: &mut GameRecord| {
+    let value_for_guest = |pos: &Position, record: &mut SimulatedGame| {
         let v = match dob::value_of(table, pos) {
             Ok(v) => {
                 let s = score(v);

@@ -38,7 +38,7 @@ pub enum GuestResult {
 
 /// One simulated game.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct GameRecord {
+pub struct SimulatedGame {
     /// The result for the guest.
     pub result: GuestResult,
     /// Plies played.
@@ -59,11 +59,11 @@ pub struct GameRecord {
     pub certain_at: Option<u32>,
     /// Moves the level played, and how many of them an observer would call careless.
     pub ai_moves: u32,
-    /// See [`GameRecord::ai_moves`].
+    /// See [`SimulatedGame::ai_moves`].
     pub ai_tells: u32,
     /// The same for the guest's own moves, for comparison.
     pub guest_moves: u32,
-    /// See [`GameRecord::guest_moves`].
+    /// See [`SimulatedGame::guest_moves`].
     pub guest_tells: u32,
     /// Time the level spent choosing its moves.
     #[serde(serialize_with = "micros")]
@@ -88,8 +88,8 @@ fn micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64(d.as_micros() as u64)
 }
 
-impl GameRecord {
-    /// Derives lead changes and the ply the win became certain from [`GameRecord::values`].
+impl SimulatedGame {
+    /// Derives lead changes and the ply the win became certain from [`SimulatedGame::values`].
     pub fn finish_curve(&mut self) {
         let mut last_sign = 0;
         self.lead_changes = 0;
@@ -183,7 +183,7 @@ pub struct Summary {
     pub target: Option<String>,
     /// Whether the target is met (`None` without a target).
     pub pass: Option<bool>,
-    /// How many games ended each way ([`GameRecord::ending`]), in label order.
+    /// How many games ended each way ([`SimulatedGame::ending`]), in label order.
     pub endings: BTreeMap<String, u32>,
 }
 
@@ -198,7 +198,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 
 impl Summary {
     /// Summarizes the games of one row.
-    pub fn of(game: &str, level: &str, guest: &str, records: &[GameRecord]) -> Summary {
+    pub fn of(game: &str, level: &str, guest: &str, records: &[SimulatedGame]) -> Summary {
         let n = records.len() as u32;
         let count = |r: GuestResult| records.iter().filter(|g| g.result == r).count() as u32;
         let (wins, draws, losses) = (count(GuestResult::Win), count(GuestResult::Draw), count(GuestResult::Loss));
@@ -210,7 +210,7 @@ impl Summary {
         margins.sort_by(f64::total_cmp);
         let mut certain: Vec<f64> = records.iter().filter_map(|g| g.certain_at.map(f64::from)).collect();
         certain.sort_by(f64::total_cmp);
-        let sum = |f: fn(&GameRecord) -> u32| records.iter().map(f).sum::<u32>() as f64;
+        let sum = |f: fn(&SimulatedGame) -> u32| records.iter().map(f).sum::<u32>() as f64;
         let per_100 = |tells: f64, moves: f64| if moves > 0.0 { 100.0 * tells / moves } else { 0.0 };
         let ai_moves = sum(|g| g.ai_moves);
         Summary {
@@ -272,7 +272,7 @@ impl Summary {
         self.also(format!("median margin {lo:+}..{hi:+}"), ok)
     }
 
-    /// Also holds the row to a median ply of certainty (see [`GameRecord::certain_at`]) no
+    /// Also holds the row to a median ply of certainty (see [`SimulatedGame::certain_at`]) no
     /// earlier than `ply`: the guest's win is not settled early.
     pub fn with_certain_no_earlier_than(self, ply: f64) -> Summary {
         let ok = self.certain_at_median.is_some_and(|c| c >= ply);
@@ -306,8 +306,8 @@ pub fn run<G: Sync, E: Send>(
     games: usize,
     seed: u64,
     progress: bool,
-    play: impl Fn(&G, usize, &mut StdRng) -> Result<GameRecord, E> + Sync,
-) -> Result<Vec<Vec<GameRecord>>, E> {
+    play: impl Fn(&G, usize, &mut StdRng) -> Result<SimulatedGame, E> + Sync,
+) -> Result<Vec<Vec<SimulatedGame>>, E> {
     let bar = if progress { ProgressBar::new((guests.len() * games) as u64) } else { ProgressBar::hidden() };
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise:>8} [{bar:40}] {pos}/{len} games, eta {eta}")
@@ -400,7 +400,7 @@ pub fn endings_table(rows: &[Summary]) -> String {
 
 /// Writes `results.json` (summaries and every game), `results.csv` (one row per summary) and
 /// the charts into `dir`.
-pub fn write_outputs(dir: &Path, rows: &[Summary], games: &[Vec<GameRecord>]) -> anyhow::Result<()> {
+pub fn write_outputs(dir: &Path, rows: &[Summary], games: &[Vec<SimulatedGame>]) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
     let json = serde_json::json!({ "summaries": rows, "games": games });
     let path = dir.join("results.json");
@@ -467,12 +467,15 @@ mod tests {
 
     #[test]
     fn lead_changes_and_certainty_come_from_the_curve() {
-        let mut g =
-            GameRecord { result: GuestResult::Win, values: vec![-5, 0, 3, -2, -1, 0, 4, 6, 99], ..Default::default() };
+        let mut g = SimulatedGame {
+            result: GuestResult::Win,
+            values: vec![-5, 0, 3, -2, -1, 0, 4, 6, 99],
+            ..Default::default()
+        };
         g.finish_curve();
         assert_eq!(g.lead_changes, 3);
         assert_eq!(g.certain_at, Some(6));
-        let mut lost = GameRecord { result: GuestResult::Loss, values: vec![1, 2, -3], ..Default::default() };
+        let mut lost = SimulatedGame { result: GuestResult::Loss, values: vec![1, 2, -3], ..Default::default() };
         lost.finish_curve();
         assert_eq!((lost.lead_changes, lost.certain_at), (1, None));
     }
@@ -487,7 +490,7 @@ mod tests {
 
     #[test]
     fn summaries_count_and_judge() {
-        let game = |result, plies| GameRecord { result, plies, ai_moves: 10, ai_tells: 1, ..Default::default() };
+        let game = |result, plies| SimulatedGame { result, plies, ai_moves: 10, ai_tells: 1, ..Default::default() };
         let games = vec![
             game(GuestResult::Win, 20),
             game(GuestResult::Win, 30),

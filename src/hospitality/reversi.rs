@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::{GameRecord, GuestResult};
+use super::{GuestResult, SimulatedGame};
 use crate::games::reversi::eval::{PatternEval, DISC};
 use crate::games::reversi::level::{position_value, Strong, TT_BITS};
 use crate::games::reversi::search::{Clock, Engine, CORNERS};
@@ -271,9 +271,9 @@ pub fn play_game<R: Rng>(
     guest: ReversiGuest,
     guest_colour: Color,
     rng: &mut R,
-) -> GameRecord {
+) -> SimulatedGame {
     let mut pos = Position::start();
-    let mut record = GameRecord::default();
+    let mut record = SimulatedGame::default();
     let mut ai_time = Duration::ZERO;
     let mut judge = Engine::new(18);
     let mut guest_moves: Vec<(Position, Move)> = Vec::new();

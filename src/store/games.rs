@@ -1,25 +1,12 @@
 //! Games and moves.
 
-use chrono::{DateTime, Utc};
 use sqlx::Row;
 
-use super::{Place, Store, StoreError};
-use crate::games::{Game, GameKind, GameMove, Level, Side};
-
-/// Where a game stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameStatus {
-    /// Being played.
-    Active,
-    /// Ended by the rules.
-    Finished,
-    /// A player resigned.
-    Resigned,
-    /// Closed after being idle too long.
-    Expired,
-    /// Closed because its stored record could not be trusted.
-    Void,
-}
+use super::{Store, StoreError};
+use crate::domain::{
+    Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerRecord, DEFAULT_IDLE_DAYS,
+};
+use crate::games::{Game, GameKind, Level, Side};
 
 /// The settings that apply to game `a`, from the most specific: `t` its channel, `p` the
 /// channel its thread belongs to, `s` its server (SQL `FROM` clause; pick with `COALESCE`).
@@ -50,17 +37,6 @@ impl GameStatus {
     }
 }
 
-/// Who won a game that is over, from the human's point of view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameResult {
-    /// The human won.
-    Human,
-    /// The bot won.
-    Bot,
-    /// Nobody won.
-    Draw,
-}
-
 impl GameResult {
     fn as_str(self) -> &'static str {
         match self {
@@ -79,138 +55,6 @@ impl GameResult {
         })
     }
 }
-
-/// A player's results in one game kind: games they won, lost and drew (resignations count
-/// as losses; games still on or closed for inactivity do not count).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Record {
-    /// Games won.
-    pub wins: u32,
-    /// Games lost.
-    pub losses: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Moves the player took back (待った), in any of their games here, finished or not.
-    pub takebacks: u32,
-}
-
-/// A game to create.
-#[derive(Debug, Clone)]
-pub struct NewGame {
-    /// The server, if not a direct message.
-    pub guild_id: Option<u64>,
-    /// The channel or thread.
-    pub channel_id: u64,
-    /// For a thread: the channel it hangs from.
-    pub parent_id: Option<u64>,
-    /// The human who started it.
-    pub human_id: u64,
-    /// Their display name (shown on the images; may be empty).
-    pub human_name: String,
-    /// The human's seat.
-    pub human_side: Side,
-    /// The bot's level, fixed for the game's life.
-    pub level: Level,
-    /// The starting position.
-    pub game: Game,
-}
-
-/// A game as stored, with its position decoded.
-#[derive(Debug, Clone)]
-pub struct GameRecord {
-    /// Database id.
-    pub id: i64,
-    /// The server, if not a direct message.
-    pub guild_id: Option<u64>,
-    /// The channel or thread.
-    pub channel_id: u64,
-    /// For a thread: the channel it hangs from (its settings apply in the thread).
-    pub parent_id: Option<u64>,
-    /// The bot's level.
-    pub level: Level,
-    /// The human who started it.
-    pub human_id: u64,
-    /// Their display name when they started it (may be empty).
-    pub human_name: String,
-    /// The human's seat.
-    pub human_side: Side,
-    /// The current position.
-    pub game: Game,
-    /// Moves played so far.
-    pub ply: u32,
-    /// Where the game stands.
-    pub status: GameStatus,
-    /// Who won, once over.
-    pub result: Option<GameResult>,
-    /// Optimistic-concurrency token: every change must name the version it read.
-    pub version: i32,
-    /// When the game started.
-    pub created_at: DateTime<Utc>,
-    /// When the game last changed.
-    pub updated_at: DateTime<Utc>,
-    /// The newest board message posted for it (the one players tap), when known.
-    pub board_message_id: Option<u64>,
-}
-
-impl GameRecord {
-    /// Where the game is played (whose settings apply).
-    pub fn place(&self) -> Place {
-        Place { guild_id: self.guild_id, channel_id: self.channel_id, parent_id: self.parent_id }
-    }
-
-    /// Which game this is.
-    pub fn kind(&self) -> GameKind {
-        self.game.kind()
-    }
-
-    /// True when the side to move is the bot.
-    pub fn bot_to_move(&self) -> bool {
-        self.status == GameStatus::Active && self.game.to_move() == Some(self.human_side.opposite())
-    }
-
-    /// True when the side to move is the human.
-    pub fn human_to_move(&self) -> bool {
-        self.status == GameStatus::Active && self.game.to_move() == Some(self.human_side)
-    }
-}
-
-/// A move to record.
-#[derive(Debug, Clone)]
-pub struct NewMove {
-    /// The move (stored in canonical notation).
-    pub mv: GameMove,
-    /// True for the bot's moves.
-    pub by_bot: bool,
-    /// The Discord user who made it (None for the bot and forced passes).
-    pub user_id: Option<u64>,
-}
-
-/// A recorded move.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MoveRecord {
-    /// 1-based ply.
-    pub ply: u32,
-    /// Canonical notation.
-    pub notation: String,
-    /// True for the bot's moves.
-    pub by_bot: bool,
-    /// The Discord user who made it.
-    pub user_id: Option<u64>,
-}
-
-/// How a game ends along with a state change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Finish {
-    /// The new status (not `Active`).
-    pub status: GameStatus,
-    /// Who won.
-    pub result: GameResult,
-    /// Final score (first, second) where the game has one.
-    pub score: Option<(u32, u32)>,
-}
-
-/// Days a game may wait for a move where the server set nothing (the column's default).
-pub const DEFAULT_IDLE_DAYS: u32 = 14;
 
 pub(super) const GAME_COLUMNS: &str =
     "id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position, ply, \
@@ -284,7 +128,7 @@ impl Store {
         &self,
         guild_id: Option<u64>,
         user_id: u64,
-    ) -> Result<Vec<(GameKind, Record)>, StoreError> {
+    ) -> Result<Vec<(GameKind, PlayerRecord)>, StoreError> {
         let rows: Vec<(String, String, i64)> = sqlx::query_as(
             "SELECT kind, result, count(*) FROM games
              WHERE human_id = $1 AND guild_id IS NOT DISTINCT FROM $2 AND status IN ('finished', 'resigned')
@@ -294,7 +138,8 @@ impl Store {
         .bind(guild_id.map(|g| g as i64))
         .fetch_all(&self.pool)
         .await?;
-        let mut out: Vec<(GameKind, Record)> = GameKind::ALL.iter().map(|&k| (k, Record::default())).collect();
+        let mut out: Vec<(GameKind, PlayerRecord)> =
+            GameKind::ALL.iter().map(|&k| (k, PlayerRecord::default())).collect();
         let taken: Vec<(String, i64)> = sqlx::query_as(
             "SELECT kind, COALESCE(SUM(takebacks), 0)::BIGINT FROM games
              WHERE human_id = $1 AND guild_id IS NOT DISTINCT FROM $2 GROUP BY kind",

@@ -8,10 +8,6 @@ mod games;
 mod reminders;
 mod settings;
 
-pub use games::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Record, DEFAULT_IDLE_DAYS};
-pub use reminders::Nudge;
-pub use settings::{Change, Place, Scope, Setting, Settings, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS};
-
 use std::str::FromStr;
 use std::time::Duration;
 

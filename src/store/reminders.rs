@@ -5,20 +5,8 @@
 use sqlx::Row;
 
 use super::games::{decode_game, GAME_COLUMNS, SETTINGS_OF_GAME};
-use super::settings::DEFAULT_REMINDER_HOURS;
-use super::{GameRecord, Store, StoreError, DEFAULT_IDLE_DAYS};
-
-/// What a waiting game is owed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Nudge {
-    /// The one reminder of this wait.
-    Reminder,
-    /// The notice a day before the idle limit closes the game (`days`: that limit).
-    FinalNotice {
-        /// The idle limit in days.
-        days: u32,
-    },
-}
+use super::{Store, StoreError};
+use crate::domain::{GameRecord, Nudge, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS};
 
 impl Store {
     /// Active games owed a reminder or a final notice now, by the settings of their place and

@@ -19,8 +19,9 @@ use super::search::{final_margin, Children, Engine, Objective, INF};
 /// Score of one disc of exact final margin; larger than any heuristic evaluation.
 pub const DISC_SCORE: i32 = 1000;
 
-/// With this many empty squares or fewer the root is solved exactly to the end of the game.
-pub const EXACT_EMPTIES: u32 = 12;
+/// With this many empty squares or fewer the classic searches ([`search`], [`choose_move`]) solve
+/// the root exactly to the end of the game (the strong level has its own threshold).
+pub const CLASSIC_EXACT_EMPTIES: u32 = 12;
 
 /// Heuristic evaluations are clamped to this so they never reach one disc of exact margin.
 const EVAL_LIMIT: i32 = DISC_SCORE - 1;
@@ -31,7 +32,7 @@ pub const CLASSIC_TT_BITS: u32 = 16;
 
 /// Result of a search.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Analysis {
+pub struct Searched {
     /// The chosen move (`Pass` when passing is forced; also `Pass` if the game is already over).
     pub best: Move,
     /// Score of `best` from the side to move's view (see the module docs for units).
@@ -151,14 +152,14 @@ impl Engine {
     /// [`search_with`] on this engine. The table and history are cleared first (a value found
     /// at another depth must not leak into this one) and a deadline set on the engine is
     /// ignored: the search always completes.
-    pub fn classic(&mut self, pos: &Position, depth: u32, exact_from: u32) -> Analysis {
+    pub fn classic(&mut self, pos: &Position, depth: u32, exact_from: u32) -> Searched {
         let depth = depth.max(1);
         let (p, o) = (pos.player(), pos.opponent());
         let empties = pos.empties();
         let mask = moves(p, o);
         if mask == 0 && moves(o, p) == 0 {
             let score = Classic.terminal(p, o, true);
-            return Analysis { best: Move::Pass, score, scores: Vec::new(), nodes: 1, depth: 0 };
+            return Searched { best: Move::Pass, score, scores: Vec::new(), nodes: 1, depth: 0 };
         }
         let exact = empties <= exact_from.max(depth);
         // Reading to the end is the same search with more plies than any line has.
@@ -184,11 +185,11 @@ impl Engine {
             .reduce(|a, b| if b.1 > a.1 { b } else { a })
             .expect("a position that is not over has at least one move");
         let nodes = self.nodes - start + 1;
-        Analysis { best, score, scores, nodes, depth: if exact { empties } else { depth } }
+        Searched { best, score, scores, nodes, depth: if exact { empties } else { depth } }
     }
 
     /// [`choose_move_with`] on this engine (see [`Engine::classic`]).
-    pub fn choose_classic(&mut self, pos: &Position, depth: u32, exact_from: u32, rng: &mut impl Rng) -> Analysis {
+    pub fn choose_classic(&mut self, pos: &Position, depth: u32, exact_from: u32, rng: &mut impl Rng) -> Searched {
         let mut analysis = self.classic(pos, depth, exact_from);
         let tied: Vec<Move> = analysis.scores.iter().filter(|(_, s)| *s == analysis.score).map(|(m, _)| *m).collect();
         if !tied.is_empty() {
@@ -199,25 +200,25 @@ impl Engine {
 }
 
 /// Searches `pos` to `depth` plies (at least 1), or exactly to the end when at most
-/// `max(EXACT_EMPTIES, depth)` squares are empty, scoring every root move with a full window.
+/// `max(CLASSIC_EXACT_EMPTIES, depth)` squares are empty, scoring every root move with a full window.
 /// Deterministic: ties go to the first move in square order.
-pub fn search(pos: &Position, depth: u32) -> Analysis {
-    search_with(pos, depth, EXACT_EMPTIES)
+pub fn search(pos: &Position, depth: u32) -> Searched {
+    search_with(pos, depth, CLASSIC_EXACT_EMPTIES)
 }
 
 /// [`search`] that reads to the end only from `exact_from` empties (or when `depth` reaches
 /// it): `search_with(pos, d, 0)` is a plain depth-`d` alpha-beta.
-pub fn search_with(pos: &Position, depth: u32, exact_from: u32) -> Analysis {
+pub fn search_with(pos: &Position, depth: u32, exact_from: u32) -> Searched {
     Engine::new(CLASSIC_TT_BITS).classic(pos, depth, exact_from)
 }
 
 /// Like [`search`], but picks uniformly among the moves sharing the best score.
-pub fn choose_move(pos: &Position, depth: u32, rng: &mut impl Rng) -> Analysis {
-    choose_move_with(pos, depth, EXACT_EMPTIES, rng)
+pub fn choose_move(pos: &Position, depth: u32, rng: &mut impl Rng) -> Searched {
+    choose_move_with(pos, depth, CLASSIC_EXACT_EMPTIES, rng)
 }
 
 /// [`choose_move`] over [`search_with`].
-pub fn choose_move_with(pos: &Position, depth: u32, exact_from: u32, rng: &mut impl Rng) -> Analysis {
+pub fn choose_move_with(pos: &Position, depth: u32, exact_from: u32, rng: &mut impl Rng) -> Searched {
     Engine::new(CLASSIC_TT_BITS).choose_classic(pos, depth, exact_from, rng)
 }
 

@@ -58,9 +58,9 @@ const SETTINGS: [(u32, u32, &str); 7] = [
     (4, 0, "alphabeta(4)"),
     (6, 0, "alphabeta(6)"),
     (8, 0, "alphabeta(8)"),
-    (2, ai::EXACT_EMPTIES, "trainer, gallery"),
-    (3, ai::EXACT_EMPTIES, "gallery"),
-    (6, ai::EXACT_EMPTIES, "foundation, bench"),
+    (2, ai::CLASSIC_EXACT_EMPTIES, "trainer, gallery"),
+    (3, ai::CLASSIC_EXACT_EMPTIES, "gallery"),
+    (6, ai::CLASSIC_EXACT_EMPTIES, "foundation, bench"),
 ];
 
 /// One fixture line per position and setting: every root move's value, the deterministic best

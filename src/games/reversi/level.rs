@@ -25,8 +25,9 @@ pub const TRUSTED_BUDGET_FACTOR: u32 = 3;
 pub const OPENING_EMPTIES: u32 = 50;
 /// Opening moves within this many evaluation units (1.5 discs) of the best may be played.
 pub const OPENING_MARGIN: i32 = 3 * DISC / 2;
-/// At or below this many empties the strong level tries the exact solver directly.
-pub const EXACT_EMPTIES: u32 = 20;
+/// At or below this many empties the strong level tries the exact solver directly (the classic
+/// searches solve from fewer, [`CLASSIC_EXACT_EMPTIES`](super::ai::CLASSIC_EXACT_EMPTIES)).
+pub const STRONG_EXACT_EMPTIES: u32 = 20;
 /// At or below this many empties the strong level first tries a win/draw/loss solve.
 pub const WLD_EMPTIES: u32 = 24;
 /// Transposition table size used by [`reply`] (2^20 entries, 32 MiB).
@@ -115,9 +116,9 @@ pub enum Stage {
     Exact,
 }
 
-/// The AI's answer.
+/// What a level chose: the move, with the values and the search that found it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
+pub struct Choice {
     /// The move to play.
     pub best: Move,
     /// Root moves with their values, in the AI's order of preference. Strong level: 1/[`DISC`]
@@ -137,10 +138,10 @@ pub struct Reply {
     pub time: Duration,
 }
 
-impl Reply {
+impl Choice {
     /// A reply found at `stage`; the engine fills in nodes and time, and only `standard` jitters.
-    fn found(best: Move, evals: Vec<(Move, i32)>, depth: u32, exact: bool, stage: Stage) -> Reply {
-        Reply { best, evals, depth, nodes: 0, exact, stage, jittered: false, time: Duration::ZERO }
+    fn found(best: Move, evals: Vec<(Move, i32)>, depth: u32, exact: bool, stage: Stage) -> Choice {
+        Choice { best, evals, depth, nodes: 0, exact, stage, jittered: false, time: Duration::ZERO }
     }
 }
 
@@ -165,7 +166,7 @@ fn place(sq: u8) -> Move {
 /// Answers `pos` at `level` with a fresh engine; the bot is `pos.turn()` and `human` must be
 /// the other colour. `budget` is the strong level's thinking time (sontaku levels use at most
 /// [`SONTAKU_BUDGET`]).
-pub fn reply(pos: &Position, human: Color, level: Level, budget: Duration, rng: &mut impl Rng) -> Reply {
+pub fn reply(pos: &Position, human: Color, level: Level, budget: Duration, rng: &mut impl Rng) -> Choice {
     reply_after(pos, human, level, budget, &[], rng)
 }
 
@@ -178,7 +179,7 @@ pub fn reply_after(
     budget: Duration,
     human_moves: &[(Position, Move)],
     rng: &mut impl Rng,
-) -> Reply {
+) -> Choice {
     let mut engine = Engine::new(TT_BITS);
     engine.reply_with(PatternEval::shared(), pos, human, level, budget, human_moves, rng)
 }
@@ -231,7 +232,7 @@ impl Engine {
         level: Level,
         budget: Duration,
         rng: &mut impl Rng,
-    ) -> Reply {
+    ) -> Choice {
         self.reply_with(eval, pos, human, level, budget, &[], rng)
     }
 
@@ -248,13 +249,13 @@ impl Engine {
         budget: Duration,
         human_moves: &[(Position, Move)],
         rng: &mut impl Rng,
-    ) -> Reply {
+    ) -> Choice {
         debug_assert_ne!(human, pos.turn(), "the bot is the side to move");
         let start = self.now();
         let nodes0 = self.nodes;
         let (p, o) = (pos.player(), pos.opponent());
         let mask = moves(p, o);
-        let simple = |best: Move, stage: Stage| Reply::found(best, vec![], 0, stage == Stage::GameOver, stage);
+        let simple = |best: Move, stage: Stage| Choice::found(best, vec![], 0, stage == Stage::GameOver, stage);
         if mask == 0 {
             let stage = if moves(o, p) == 0 { Stage::GameOver } else { Stage::Forced };
             return simple(Move::Pass, stage);
@@ -281,9 +282,9 @@ impl Engine {
                     SontakuStage::Cooperative => Stage::Cooperative,
                 };
                 let evals = c.ranked.iter().map(|&(s, v)| (place(s), v)).collect();
-                Reply {
+                Choice {
                     jittered: c.jittered,
-                    ..Reply::found(place(c.best), evals, c.depth, stage != Stage::Midgame, stage)
+                    ..Choice::found(place(c.best), evals, c.depth, stage != Stage::Midgame, stage)
                 }
             }
             Level::None => self.strong(eval, p, o, start + budget, rng),
@@ -295,7 +296,7 @@ impl Engine {
     }
 
     /// The strong level: solver near the end, otherwise iterative deepening until `deadline`.
-    fn strong(&mut self, eval: &PatternEval, p: u64, o: u64, deadline: Instant, rng: &mut impl Rng) -> Reply {
+    fn strong(&mut self, eval: &PatternEval, p: u64, o: u64, deadline: Instant, rng: &mut impl Rng) -> Choice {
         let n = (!(p | o)).count_ones();
         let obj = Strong(eval);
         self.clear();
@@ -304,28 +305,28 @@ impl Engine {
             let r = engine.iterate(&obj, p, o, 60, all, DISC).expect("a placement exists");
             let evals = r.scores.iter().map(|&(s, v)| (place(s), v)).collect();
             let stage = if r.complete { Stage::Exact } else { Stage::Midgame };
-            Reply::found(place(r.scores[0].0), evals, r.depth, r.complete, stage)
+            Choice::found(place(r.scores[0].0), evals, r.depth, r.complete, stage)
         };
         if n <= WLD_EMPTIES {
             // A quick midgame answer first, in case the solver runs out of time.
             // Solving far from the end may not finish: then the midgame answer gets more time.
-            let share = if n <= EXACT_EMPTIES { 10 } else { 3 };
+            let share = if n <= STRONG_EXACT_EMPTIES { 10 } else { 3 };
             let now = self.now();
             let fallback = midgame(self, now + (deadline - now.min(deadline)) / share, false);
             self.set_deadline(Some(deadline));
             let mut wld = None;
-            if n > EXACT_EMPTIES {
+            if n > STRONG_EXACT_EMPTIES {
                 wld = self.solve_root(eval, p, o, -1, 1);
             }
             // A drawn WLD is already exact; a failed one left no time.
-            if n <= EXACT_EMPTIES || matches!(wld, Some((_, v)) if v != 0) {
+            if n <= STRONG_EXACT_EMPTIES || matches!(wld, Some((_, v)) if v != 0) {
                 if let Some((m, v)) = self.solve_exact(eval, p, o) {
-                    return Reply::found(m, vec![(m, v * DISC)], n, true, Stage::Exact);
+                    return Choice::found(m, vec![(m, v * DISC)], n, true, Stage::Exact);
                 }
             }
             if let Some((m, v)) = wld {
                 // The sign is known exactly (a draw is exact too).
-                return Reply::found(m, vec![(m, v.signum() * DISC)], n, v == 0, Stage::Wld);
+                return Choice::found(m, vec![(m, v.signum() * DISC)], n, v == 0, Stage::Wld);
             }
             return fallback;
         }
@@ -354,7 +355,7 @@ mod tests {
     /// [`reply`] on a clock that counts nodes, at a slow machine's rates (about five times the
     /// project machine's): when the search stops, and what it found by then, no longer depend on
     /// how busy the machine is, so these tests give one answer under any load (and stay quick).
-    fn reply_on_node_clock(pos: &Position, human: Color, level: Level, budget: Duration, rng: &mut StdRng) -> Reply {
+    fn reply_on_node_clock(pos: &Position, human: Color, level: Level, budget: Duration, rng: &mut StdRng) -> Choice {
         let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
         Engine::new(TT_BITS).with_clock(clock).reply(PatternEval::shared(), pos, human, level, budget, rng)
     }

@@ -37,10 +37,10 @@ pub mod strength;
 pub mod train;
 pub mod tt;
 
-pub use ai::{choose_move, search, simple_eval, Analysis};
+pub use ai::{choose_move, search, simple_eval, Searched};
 pub use board::{Color, IllegalMove, Move, Outcome, Position, PositionError, Square};
 pub use endgame::{solve, Solved};
-pub use level::{reply, Level, Reply, Stage};
+pub use level::{reply, Choice, Level, Stage};
 pub use notation::{parse_moves, replay, ParseMoveError, ParsePositionError, ParseSquareError, ReplayError};
 pub use perft::perft;
 pub use train::{train, TrainConfig, TrainReport};

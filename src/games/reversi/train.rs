@@ -103,7 +103,7 @@ fn self_play(config: &TrainConfig, game: usize, engine: &mut Engine) -> Vec<(u64
             // Near the end moves only matter for the sample, so random ones save solving time.
             legal[rng.gen_range(0..legal.len())]
         } else {
-            engine.choose_classic(&pos, 2, ai::EXACT_EMPTIES, &mut rng).best
+            engine.choose_classic(&pos, 2, ai::CLASSIC_EXACT_EMPTIES, &mut rng).best
         };
         pos = pos.play(m).expect("legal move");
         ply += 1;
