@@ -131,6 +131,7 @@ pub struct Service {
     store: Store,
     ai: AiPool,
     doubutsu_table: Arc<TableKeeper>,
+    seed: Option<u64>,
 }
 
 /// Longest display name kept with a game (Discord's own limit is 32).
@@ -162,7 +163,19 @@ impl Service {
     /// A service over `store`; AI work runs on at most as many threads as there are cores.
     pub fn new(store: Store) -> Service {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Service { store, ai: AiPool::new(cores, cores * BACKLOG_PER_CORE), doubutsu_table: TableKeeper::with(None) }
+        Service {
+            store,
+            ai: AiPool::new(cores, cores * BACKLOG_PER_CORE),
+            doubutsu_table: TableKeeper::with(None),
+            seed: None,
+        }
+    }
+
+    /// The same service choosing the bot's moves from `seed` (and the ply) instead of fresh
+    /// randomness, so that a terminal game can be replayed (`settai play --seed`).
+    pub fn with_seed(mut self, seed: Option<u64>) -> Service {
+        self.seed = seed;
+        self
     }
 
     /// The same service with `slots` AI searches at once and at most `backlog` waiting or
@@ -219,6 +232,13 @@ impl Service {
             Some(level) if settings.level_choice && level.kind() == kind => level,
             Some(_) => return Err(PlayError::NoLevelChoice),
         };
+        self.start_at_level(seat, human_side, level).await
+    }
+
+    /// Starts a game at `level` whatever the settings say: for a front end whose player owns
+    /// the place and chooses the level (the terminal).
+    pub async fn start_at_level(&self, seat: &Seat, human_side: Side, level: Level) -> Result<GameRecord, PlayError> {
+        let kind = level.kind();
         if Game::needs_table(kind, level) {
             if let Some(refusal) = self.table_unavailable(kind) {
                 return Err(refusal);
@@ -397,7 +417,8 @@ impl Service {
         while let Some(to_move) = game.to_move() {
             let by_bot = to_move != record.human_side;
             let mv = if by_bot {
-                self.think(game.clone(), record.level, history.clone()).await?
+                let ply = record.ply + played.len() as u32;
+                self.think(game.clone(), record.level, history.clone(), ply).await?
             } else {
                 match game.legal_moves().as_slice() {
                     [only] if only.is_pass() => *only,
@@ -585,10 +606,15 @@ impl Service {
 
     /// Computes the bot's move on the blocking pool, bounded so AI work never starves the
     /// runtime (and the gateway heartbeat with it).
-    async fn think(&self, game: Game, level: Level, history: Vec<GameMove>) -> Result<GameMove, PlayError> {
+    async fn think(&self, game: Game, level: Level, history: Vec<GameMove>, ply: u32) -> Result<GameMove, PlayError> {
         let table = self.doubutsu_table.get();
+        let seed = self.seed;
         let work = move || {
-            let mut rng = rand::rngs::StdRng::from_entropy();
+            let mut rng = match seed {
+                // Each ply its own stream: the same seed replays the same game.
+                Some(seed) => rand::rngs::StdRng::seed_from_u64(seed.wrapping_add(u64::from(ply))),
+                None => rand::rngs::StdRng::from_entropy(),
+            };
             game.ai_move_after(level, table.as_deref(), &history, &mut rng)
         };
         // A lookup of a millisecond does not wait behind the searches of other games.

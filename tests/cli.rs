@@ -1,6 +1,9 @@
-//! The `settai` command line, run as a process.
+//! The `settai` command line, run as a process. Terminal games are kept in Postgres: each test
+//! that plays gets a fresh database of its own (`#[sqlx::test]`) and hands it to the process.
 
 use std::process::{Command, Output};
+
+use sqlx::PgPool;
 
 fn settai(args: &[&str]) -> Output {
     command().args(args).output().expect("the binary runs")
@@ -23,6 +26,20 @@ fn assert_one_line_failures(cases: &[(&[&str], &str)]) {
         assert_eq!(err.lines().count(), 1, "{args:?}: one line expected, got {err:?}");
         assert!(err.contains(needle), "{args:?}: {err:?} should name {needle:?}");
     }
+}
+
+/// The URL of the test's own database, for the process (the server of `DATABASE_URL`).
+fn database_url(pool: &PgPool) -> String {
+    let server = std::env::var("DATABASE_URL").expect("DATABASE_URL names the test server");
+    let base = &server[..server.rfind('/').expect("a database in the URL")];
+    format!("{base}/{}", pool.connect_options().get_database().expect("sqlx::test names its database"))
+}
+
+/// `settai play ...` on the test's database.
+fn play(pool: &PgPool, args: &[&str]) -> Command {
+    let mut command = command();
+    command.arg("play").args(args).env("DATABASE_URL", database_url(pool));
+    command
 }
 
 fn stdout(o: &Output) -> String {
@@ -79,8 +96,8 @@ fn bad_input_fails_with_one_line_naming_the_problem() {
     assert_one_line_failures(&cases);
 }
 
-#[test]
-fn render_writes_a_png_and_play_runs_in_a_terminal() {
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn render_writes_a_png_and_play_runs_in_a_terminal(pool: PgPool) {
     let dir = std::env::temp_dir().join(format!("settai-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("board.png");
@@ -90,8 +107,7 @@ fn render_writes_a_png_and_play_runs_in_a_terminal() {
     assert!(img.width() > 400);
 
     use std::io::Write;
-    let mut child = command()
-        .args(["play", "reversi", "--seed", "3"])
+    let mut child = play(&pool, &["reversi", "--seed", "3"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -103,7 +119,11 @@ fn render_writes_a_png_and_play_runs_in_a_terminal() {
     assert!(text.contains("`a1` is not legal here. Legal moves: d3 c4 f5 e6"), "{text}");
     assert!(text.contains("legal: d3 c4 f5 e6"), "{text}");
     assert!(text.contains("The AI plays"), "{text}");
-    assert!(text.trim_end().ends_with("Bye! The game is left unfinished; `play` starts a new one any time."), "{text}");
+    let kept = text[text.rfind("Bye!").expect("a goodbye")..].trim_end();
+    assert!(
+        kept.starts_with("Bye! The game is kept: `") && kept.ends_with(" play reversi` goes on with it."),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -131,8 +151,7 @@ fn doubutsu_bad_input_and_a_missing_table_are_one_line_errors() {
     };
     let (h1, h2, h3) =
         (hospitality("settai", "random"), hospitality("kind", "random"), hospitality("settai", "random,grandmaster"));
-    let cases: [(&[&str], &str); 9] = [
-        (&["play", "doubutsu", "--table", missing], "--level weakest"),
+    let cases: [(&[&str], &str); 8] = [
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "B3B2 A1A3"], "move 2 \"A1A3\""),
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "Z9Z9"], "Z9Z9"),
         (&["ai", "doubutsu", "--level", "settai", "--table", missing, "--moves", "B3B2"], "settai tablebase build"),
@@ -212,10 +231,10 @@ struct Terminal {
 }
 
 impl Terminal {
-    fn start(args: &[&str]) -> Terminal {
+    /// `settai play` with `args` on the test's database.
+    fn start(pool: &PgPool, args: &[&str]) -> Terminal {
         use std::io::Read;
-        let mut child = command()
-            .args(args)
+        let mut child = play(pool, args)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -270,11 +289,11 @@ impl Terminal {
 /// A whole doubutsu game in a terminal, typed a line at a time against the weakest level: the
 /// AI's move is named before each board, mistakes get one line naming the input and no board,
 /// and the end is told in words.
-#[test]
-fn a_whole_terminal_game() {
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_whole_terminal_game(pool: PgPool) {
     use rand::{Rng, SeedableRng};
     use settai::games::{Game, GameKind};
-    let mut terminal = Terminal::start(&["play", "doubutsu", "--level", "weakest", "--seed", "7"]);
+    let mut terminal = Terminal::start(&pool, &["doubutsu", "--level", "weakest", "--seed", "7"]);
     let mut game = Game::new(GameKind::Doubutsu);
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let intro = terminal.until_prompt().expect("a first prompt");
@@ -338,9 +357,9 @@ fn a_whole_terminal_game() {
 }
 
 /// Reversi as the second player: the AI opens, and `resign` ends the game with a word.
-#[test]
-fn a_terminal_game_can_be_resigned() {
-    let mut terminal = Terminal::start(&["play", "reversi", "--side", "second", "--seed", "1"]);
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_terminal_game_can_be_resigned(pool: PgPool) {
+    let mut terminal = Terminal::start(&pool, &["reversi", "--side", "second", "--seed", "1"]);
     let opening = terminal.until_prompt().expect("a prompt");
     assert!(opening.contains("You are white."), "{opening}");
     let ai = opening.find("The AI plays ").expect("the AI opens");
@@ -349,4 +368,94 @@ fn a_terminal_game_can_be_resigned() {
     let (text, ok) = terminal.finish();
     assert!(ok);
     assert!(text.trim_end().ends_with("You resigned. Good game!"), "{text}");
+    assert_eq!(games(&pool).await, [("reversi".to_string(), "resigned".to_string(), 1)]);
+    // The next game is a new one.
+    let mut terminal = Terminal::start(&pool, &["reversi"]);
+    let opening = terminal.until_prompt().expect("a prompt");
+    assert!(opening.contains("You are black.") && !opening.contains("goes on"), "{opening}");
+    terminal.type_line("quit");
+    assert!(terminal.finish().1);
+}
+
+/// The terminal's games as stored: (kind, status, ply), oldest first.
+async fn games(pool: &PgPool) -> Vec<(String, String, i32)> {
+    sqlx::query_as("SELECT kind, status, ply FROM games WHERE channel_id = 1 ORDER BY id")
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+/// A game left with `quit` goes on the next time, in the same position; another game waits
+/// for it to end; `--new` gives it up and starts over.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn an_unfinished_terminal_game_goes_on_the_next_time(pool: PgPool) {
+    use settai::games::{Game, GameKind};
+    let mut terminal = Terminal::start(&pool, &["reversi", "--seed", "5"]);
+    terminal.until_prompt().expect("a first prompt");
+    terminal.type_line("f5");
+    let answer = terminal.until_prompt().expect("the AI answers");
+    let ai = answer.lines().find_map(|l| l.strip_prefix("The AI plays ")).expect("the AI's move");
+    let ai = ai.trim_end_matches('.').to_string();
+    terminal.type_line("quit");
+    let (text, ok) = terminal.finish();
+    assert!(ok && text.contains("The game is kept"), "{text}");
+    assert_eq!(games(&pool).await, [("reversi".to_string(), "active".to_string(), 2)]);
+
+    // The same game, from where it was: its legal moves are those after f5 and the AI's reply.
+    let start = Game::new(GameKind::Reversi);
+    let after = start.play(start.parse_move("f5").unwrap()).unwrap();
+    let after = after.play(after.parse_move(&ai).unwrap()).unwrap();
+    let legal: Vec<String> = after.legal_moves().iter().map(ToString::to_string).collect();
+    let mut terminal = Terminal::start(&pool, &["reversi", "--seed", "5"]);
+    let opening = terminal.until_prompt().expect("a prompt");
+    assert!(opening.contains("Your unfinished game goes on from move 3"), "{opening}");
+    assert!(opening.contains("play reversi --new`"), "{opening}");
+    terminal.type_line("moves");
+    assert_eq!(terminal.until_prompt().unwrap().trim_end(), format!("legal: {}", legal.join(" ")));
+    terminal.type_line("quit");
+    assert!(terminal.finish().1);
+
+    // Another game waits: one line says which game is on and how to go on or give it up.
+    let out = play(&pool, &["doubutsu", "--level", "weakest"]).output().unwrap();
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("your reversi game is not finished") && err.contains("play doubutsu --new`"), "{err}");
+    assert_eq!(games(&pool).await, [("reversi".to_string(), "active".to_string(), 2)]);
+
+    // `--new` resigns it and starts from the beginning.
+    let mut terminal = Terminal::start(&pool, &["reversi", "--new"]);
+    let opening = terminal.until_prompt().expect("a prompt");
+    assert!(opening.contains("Your unfinished reversi game is resigned; a new one begins."), "{opening}");
+    terminal.type_line("moves");
+    assert_eq!(terminal.until_prompt().unwrap().trim_end(), "legal: d3 c4 f5 e6");
+    terminal.type_line("quit");
+    assert!(terminal.finish().1);
+    let expected =
+        [("reversi".to_string(), "resigned".to_string(), 2), ("reversi".to_string(), "active".to_string(), 0)];
+    assert_eq!(games(&pool).await, expected);
+}
+
+/// Terminal play needs the database; without it, one line says what to do. A table level
+/// without the table names the level that plays without it.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn terminal_play_without_the_database_or_the_table_is_one_line(pool: PgPool) {
+    /// The one line of stderr of a failing `command`.
+    fn one_line_failure(command: &mut Command) -> String {
+        let out = command.stdin(std::process::Stdio::null()).output().unwrap();
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        err
+    }
+    let err = one_line_failure(
+        command().args(["play", "reversi"]).env("DATABASE_URL", "postgres://postgres@127.0.0.1:9/settai"),
+    );
+    assert!(err.contains("PostgreSQL") && err.contains("DATABASE_URL") && err.contains("README"), "{err}");
+    for raw in ["sqlx", "os error", "panicked", "Connection refused"] {
+        assert!(!err.contains(raw), "{raw:?} in {err}");
+    }
+    let err = one_line_failure(&mut play(&pool, &["doubutsu", "--table", "/nonexistent/settai-doubutsu.tb"]));
+    assert!(err.contains("--level weakest"), "{err}");
+    assert!(games(&pool).await.is_empty(), "nothing was started");
 }

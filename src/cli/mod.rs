@@ -47,7 +47,8 @@ enum Command {
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
     },
-    /// Play a game against the AI in this terminal.
+    /// Play a game against the AI in this terminal (kept in the database, like the bot's games:
+    /// an unfinished one goes on the next time).
     Play {
         /// Which game.
         game: GameArg,
@@ -64,6 +65,9 @@ enum Command {
         /// Seed for the AI's random choices (default: random).
         #[arg(long)]
         seed: Option<u64>,
+        /// Give up the unfinished terminal game, if any, and start a new one.
+        #[arg(long)]
+        new: bool,
     },
     /// Print the AI's reply to the position after some moves.
     Ai {
@@ -378,7 +382,7 @@ fn init_tracing() {
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve { shards, http } => serve(shards, http),
-        Command::Play { game, level, table, side, seed } => play(game.kind(), level, table, side, seed),
+        Command::Play { game, level, table, side, seed, new } => play(game.kind(), level, table, side, seed, new),
         Command::Ai { game: GameArg::Reversi, level, moves, json, seed, .. } => {
             ai(GameKind::Reversi, level, &moves, json, seed)
         }
@@ -718,6 +722,7 @@ fn play(
     table: Option<PathBuf>,
     side: Option<SideArg>,
     seed: Option<u64>,
+    new: bool,
 ) -> anyhow::Result<()> {
     let human = match (kind, side) {
         (_, None | Some(SideArg::First | SideArg::Black)) => Side::First,
@@ -728,12 +733,18 @@ fn play(
         (GameKind::Reversi, Some(SideArg::Second | SideArg::White)) => Side::Second,
     };
     let level = level_or_default(kind, level)?;
-    let table = match Game::needs_table(kind, level) {
-        true => Some(open_table(&doubutsu::table_path(table, &data_dir()))?),
-        false => None,
-    };
-    let mut rng = rng_from(seed);
-    terminal::play(kind, level, human, table.as_ref(), &mut rng, std::io::stdin().lock(), &mut std::io::stdout().lock())
+    let config = Config::from_env()?;
+    let runtime = tokio::runtime::Runtime::new()?;
+    let store = runtime.block_on(terminal::open_store(&config.database_url))?;
+    let service = service::Service::new(store).with_seed(seed);
+    terminal::play(
+        &runtime,
+        service,
+        &doubutsu::table_path(table, &config.data_dir),
+        terminal::Request { kind, level, human, new },
+        std::io::stdin().lock(),
+        &mut std::io::stdout().lock(),
+    )
 }
 
 /// Opens the doubutsu table; a missing one names the level that plays without it.

@@ -1,34 +1,123 @@
-//! `settai play`: one game against the AI in a terminal, through the same game interface and
-//! the same catalogue sentences as the bot.
+//! `settai play`: games against the AI in a terminal, through the same [`Service`] as the bot
+//! (start, move, the bot's reply, resign) and the same catalogue sentences. The terminal is a
+//! channel of its own in the same Postgres as `serve`, so an unfinished game is picked up again
+//! the next time.
 
 use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
 
-use rand::Rng;
+use anyhow::bail;
 
-use super::{game_over_line, text_board};
-use crate::games::doubutsu::TableFile;
+use super::shell::for_this_shell;
+use super::{game_over_line, open_table, text_board};
+use crate::domain::{GameRecord, GameStatus};
 use crate::games::{Game, GameKind, Level, MoveError, Side};
 use crate::i18n::{kind_name, level_name, side_name, Lang, Msg};
+use crate::service::{PlayError, PlayedMove, Seat, Service};
+use crate::store::Store;
 
 /// The terminal speaks English (the bot follows each player's language; `settai` is a tool).
 const LANG: Lang = Lang::En;
 
-/// Plays one game reading the human's lines from `input` and writing to `out`: the human has the
-/// `human` seat, the AI plays at `level` (the doubutsu table levels with `table`). Bad input gets
-/// one short line naming it, and the board is shown again only when it changed.
+/// The place id of terminal games: Discord's ids are snowflakes (a timestamp shifted left by 22
+/// bits), far above it, so it never meets a real channel in the database `serve` shares.
+pub const TERMINAL_CHANNEL: u64 = 1;
+
+/// The player id of the person at the terminal (never a Discord user id, as above).
+pub const TERMINAL_PLAYER: u64 = 1;
+
+/// How long `settai play` waits for the database before saying how to start one.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What `settai play` was asked for.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Request {
+    /// The game.
+    pub kind: GameKind,
+    /// The AI's level for a new game.
+    pub level: Level,
+    /// The human's seat in a new game.
+    pub human: Side,
+    /// Give up an unfinished game and start a new one.
+    pub new: bool,
+}
+
+/// Opens the database `serve` uses (created and migrated if needed); an unreachable one is one
+/// line saying what to do, never a driver error.
+pub(super) async fn open_store(url: &str) -> anyhow::Result<Store> {
+    match tokio::time::timeout(CONNECT_TIMEOUT, Store::connect(url)).await {
+        Ok(Ok(store)) => Ok(store),
+        failed => {
+            if let Ok(Err(e)) = failed {
+                tracing::debug!(error = %e, "could not open the database");
+            }
+            bail!(
+                "terminal games are kept in Postgres, which did not answer at {}: start PostgreSQL (trust auth \
+                 on localhost:5432, as in the README's set-up) or set DATABASE_URL in .env",
+                crate::config::redact_url(url)
+            )
+        }
+    }
+}
+
+/// The person at the terminal.
+fn seat() -> Seat {
+    let name = std::env::var("USER").unwrap_or_default();
+    Seat { guild_id: None, channel_id: TERMINAL_CHANNEL, parent_id: None, user_id: TERMINAL_PLAYER, name }
+}
+
+/// Plays the terminal's game of `request.kind` through `service` (running its steps on
+/// `runtime`): the unfinished one, or a new one. Reads the human's lines from `input` and writes
+/// to `out`; bad input gets one short line naming it, and the board is shown again only when it
+/// changed. `table` is the doubutsu table file, opened when the game's level needs it.
 pub(super) fn play(
-    kind: GameKind,
-    level: Level,
-    human: Side,
-    table: Option<&TableFile>,
-    rng: &mut impl Rng,
+    runtime: &tokio::runtime::Runtime,
+    service: Service,
+    table: &Path,
+    request: Request,
     input: impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
+    let seat = seat();
+    let kind = request.kind;
+    let unfinished = match runtime.block_on(service.current(TERMINAL_CHANNEL)) {
+        Ok(record) => Some(record),
+        Err(PlayError::NoGame) => None,
+        Err(PlayError::Corrupt) => {
+            writeln!(out, "{}", Msg::CorruptGame.text(LANG))?;
+            None
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let resumed = match unfinished {
+        Some(record) if request.new => {
+            runtime.block_on(service.resign(&seat, Some(record.id)))?;
+            let game = kind_name(record.kind(), LANG);
+            writeln!(out, "Your unfinished {game} game is resigned; a new one begins.")?;
+            None
+        }
+        Some(record) if record.kind() != kind => bail!(
+            "{}",
+            for_this_shell(&format!(
+                "your {0} game is not finished: `settai play {0}` goes on with it, `settai play {1} --new` gives it up",
+                record.kind(),
+                kind
+            ))
+        ),
+        other => other,
+    };
+    let level = resumed.as_ref().map_or(request.level, |r| r.level);
+    let service = match Game::needs_table(kind, level) {
+        true => service.with_doubutsu_table(Some(Arc::new(open_table(table)?))),
+        false => service,
+    };
     let example = match kind {
         GameKind::Reversi => "a square like `d3`",
         GameKind::Doubutsu => "a move like `B3B2` or a drop like `E*B2`",
     };
+    let human = resumed.as_ref().map_or(request.human, |r| r.human_side);
     writeln!(
         out,
         "settai — {} against the AI ({}). You are {}.\nType {example}; `moves` lists the legal ones, `board` shows the board, `resign` gives up, `quit` leaves.",
@@ -36,38 +125,36 @@ pub(super) fn play(
         level_name(level, LANG),
         side_name(kind, human, LANG).to_lowercase(),
     )?;
-    let mut game = Game::new(kind);
+    let mut record = match resumed {
+        Some(record) => {
+            let again = for_this_shell(&format!("`settai play {kind} --new`"));
+            writeln!(
+                out,
+                "Your unfinished game goes on from move {}; `resign` or {again} starts over.",
+                record.ply + 1
+            )?;
+            record
+        }
+        None => runtime.block_on(service.start_at_level(&seat, human, level))?,
+    };
+    if record.bot_to_move() {
+        let turn = runtime.block_on(service.bot_reply(record))?;
+        narrate(&turn.moves, out)?;
+        record = turn.record;
+    }
     let mut lines = input.lines();
     let mut show_board = true;
-    while let Some(to_move) = game.to_move() {
-        if to_move != human {
-            let mv = game.ai_move(level, table, rng)?.expect("the game goes on");
-            game = game.play(mv)?;
-            if mv.is_pass() {
-                writeln!(out, "\nThe AI has no move and passes.")?;
-            } else {
-                writeln!(out, "\nThe AI plays {mv}.")?;
-            }
-            show_board = true;
-            continue;
-        }
+    while record.status == GameStatus::Active {
         if show_board {
-            writeln!(out, "\n{}", text_board(&game))?;
+            writeln!(out, "\n{}", text_board(&record.game))?;
             show_board = false;
         }
-        let legal = game.legal_moves();
-        if let [only] = legal[..] {
-            if only.is_pass() {
-                writeln!(out, "{}", Msg::YouPassed.text(LANG))?;
-                game = game.play(only)?;
-                continue;
-            }
-        }
-        let listed = legal.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
+        let legal = record.game.legal_moves().iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
         write!(out, "your move> ")?;
         out.flush()?;
+        let saved = for_this_shell(&format!("`settai play {kind}` goes on with it"));
         let Some(line) = lines.next() else {
-            writeln!(out, "\nThe input ended, so the game is left unfinished. Bye!")?;
+            writeln!(out, "\nThe input ended; the game is kept: {saved}. Bye!")?;
             return Ok(());
         };
         let line = line?;
@@ -75,31 +162,55 @@ pub(super) fn play(
         match typed.to_lowercase().as_str() {
             "" => {}
             "quit" | "exit" | "q" => {
-                writeln!(out, "Bye! The game is left unfinished; `play` starts a new one any time.")?;
+                writeln!(out, "Bye! The game is kept: {saved}.")?;
                 return Ok(());
             }
             "resign" => {
+                runtime.block_on(service.resign(&seat, Some(record.id)))?;
                 writeln!(out, "{}", Msg::Resigned.text(LANG))?;
                 return Ok(());
             }
-            "moves" | "?" | "help" => writeln!(out, "legal: {listed}")?,
+            "moves" | "?" | "help" => writeln!(out, "legal: {legal}")?,
             "board" => show_board = true,
-            _ => match game.parse_move(typed).and_then(|mv| game.play(mv)) {
-                Ok(next) => {
-                    game = next;
+            _ => match runtime.block_on(service.human_move(&seat, typed, Some((record.id, record.ply)))) {
+                Ok(turn) => {
+                    let reply = runtime.block_on(service.bot_reply(turn.record))?;
+                    narrate(&reply.moves, out)?;
+                    record = reply.record;
                     show_board = true;
                 }
-                Err(MoveError::Syntax(_)) => {
+                Err(PlayError::BadMove { error: MoveError::Syntax(_), .. }) => {
                     let reason = format!("expected {example} (`moves` lists them)");
                     writeln!(out, "{}", Msg::BadMove { input: typed, reason: &reason }.text(LANG))?;
                 }
-                Err(MoveError::Illegal(_)) => {
-                    writeln!(out, "{}", Msg::IllegalMove { input: typed, legal: &listed }.text(LANG))?;
+                Err(PlayError::BadMove { error: MoveError::Illegal(_), .. }) => {
+                    writeln!(out, "{}", Msg::IllegalMove { input: typed, legal: &legal }.text(LANG))?;
                 }
+                Err(e) => return Err(e.into()),
             },
         }
     }
-    writeln!(out, "\n{}", text_board(&game))?;
-    writeln!(out, "{}", game_over_line(&game.outcome().expect("the loop ends with the game"), human))?;
+    game_over(&record, human, out)
+}
+
+/// The moves the AI's turn made: its own, and the human's forced passes.
+fn narrate(moves: &[PlayedMove], out: &mut impl Write) -> std::io::Result<()> {
+    for m in moves {
+        match (m.by_bot, m.mv.is_pass()) {
+            (true, true) => writeln!(out, "\nThe AI has no move and passes.")?,
+            (true, false) => writeln!(out, "\nThe AI plays {}.", m.mv)?,
+            (false, _) => writeln!(out, "{}", Msg::YouPassed.text(LANG))?,
+        }
+    }
+    Ok(())
+}
+
+/// The final board and the result in words.
+fn game_over(record: &GameRecord, human: Side, out: &mut impl Write) -> anyhow::Result<()> {
+    writeln!(out, "\n{}", text_board(&record.game))?;
+    match record.game.outcome() {
+        Some(outcome) => writeln!(out, "{}", game_over_line(&outcome, human))?,
+        None => writeln!(out, "The game was closed.")?,
+    }
     Ok(())
 }

@@ -1,6 +1,5 @@
 //! Games and moves.
 
-use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::{Store, StoreError};

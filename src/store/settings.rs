@@ -6,7 +6,7 @@
 use sqlx::Row;
 
 use super::{Store, StoreError};
-use crate::domain::{Change, Lang, Place, Scope, Setting, Settings};
+use crate::domain::{Change, Lang, Place, Scope, Setting, Settings, MAX_REMINDER_HOURS};
 
 impl Setting {
     /// The column in `guild_settings` and `channel_settings` (never user input).
