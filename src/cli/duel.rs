@@ -179,7 +179,7 @@ fn summary(outcomes: &[Outcome], wall: f64, cpu: f64) -> String {
     let t = duel::tally(outcomes);
     let pairs = duel::pair_points(outcomes);
     let by_pair = Interval::over_pairs(&pairs);
-    let by_game = t.game_interval();
+    let by_game = t.wilson();
     let (lo, hi) = by_pair.elo();
     let n = outcomes.len().max(1) as f64;
     let margins: Vec<f64> = outcomes.iter().map(|o| f64::from(o.a_margin())).collect();
@@ -197,7 +197,15 @@ fn summary(outcomes: &[Outcome], wall: f64, cpu: f64) -> String {
         pairs.len()
     );
     let _ = writeln!(s, "Elo difference {} (95% CI {} to {})", elo_text(elo(t.score())), elo_text(lo), elo_text(hi));
-    let _ = writeln!(s, "(games taken as independent instead: 95% CI {}-{})", pct(by_game.low), pct(by_game.high));
+    if pairs.len() > 1 && by_pair.low == by_pair.high {
+        let _ = writeln!(s, "(zero width: every pair scored the same, which a normal approximation cannot weigh)");
+    }
+    let _ = writeln!(
+        s,
+        "(Wilson interval over games taken as independent, a draw half a win: 95% CI {}-{})",
+        pct(by_game.low),
+        pct(by_game.high)
+    );
     let _ = writeln!(s, "mean disc margin for A: {mean:+.2} (sd {sd:.1})");
     for (i, side) in ["A", "B"].into_iter().enumerate() {
         let (moves, nodes, thinking) = outcomes.iter().fold((0u64, 0u64, Duration::ZERO), |acc, o| {

@@ -1,13 +1,13 @@
 //! The arithmetic of a match result: score (a draw counts half), its 95% interval and the Elo
 //! difference it implies.
 //!
-//! The interval is a normal approximation with the sample variance, either over games or over
-//! colour-swapped pairs. A match plays each opening with both colours, so the two games of a
+//! The main interval is a normal approximation with the sample variance over colour-swapped
+//! pairs; the Wilson interval over games is the second opinion. A match plays each opening with both colours, so the two games of a
 //! pair share the opening's bias; treating the pair as the unit counts that correlation instead
 //! of pretending the games are independent (the "pentanomial" model of engine testing).
 
 /// z for a two-sided 95% interval.
-const Z95: f64 = 1.959_964;
+const Z95: f64 = 1.96;
 
 /// Wins, draws and losses of one side.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -34,13 +34,18 @@ impl Tally {
         }
     }
 
-    /// The score's 95% interval treating every game as independent (trinomial model).
-    pub fn game_interval(&self) -> Interval {
-        let mut points = Vec::with_capacity(self.games() as usize);
-        points.extend(std::iter::repeat_n(1.0, self.wins as usize));
-        points.extend(std::iter::repeat_n(0.5, self.draws as usize));
-        points.extend(std::iter::repeat_n(0.0, self.losses as usize));
-        Interval::of_mean(&points)
+    /// The score's 95% Wilson interval treating every game as independent, a draw as half a
+    /// win: unlike the normal approximation it keeps a width when every game went one way.
+    pub fn wilson(&self) -> Interval {
+        let n = f64::from(self.games());
+        if n == 0.0 {
+            return Interval { low: 0.0, high: 1.0 };
+        }
+        let (p, z2) = (self.score(), Z95 * Z95);
+        let denom = 1.0 + z2 / n;
+        let centre = (p + z2 / (2.0 * n)) / denom;
+        let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+        Interval { low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
     }
 }
 
@@ -114,14 +119,17 @@ mod tests {
         let t = Tally { wins: 60, draws: 20, losses: 20 };
         assert_eq!(t.games(), 100);
         assert!(close(t.score(), 0.70));
-        // Points 1, 0.5, 0: mean 0.7; squared deviations 60·0.09 + 20·0.04 + 20·0.49 = 16,
-        // sample variance 16/99; half width 1.96·sqrt(16/99/100) = 0.07880.
-        let ci = t.game_interval();
-        assert!(close(ci.low, 0.62120) && close(ci.high, 0.77880), "{ci:?}");
-        // −400·log10(0.3/0.7) = 147.19; the ends: −400·log10(0.3788/0.6212), −400·log10(0.2212/0.7788).
+        // Wilson with p = 0.7, n = 100, z = 1.96: centre (0.7 + z²/200) / (1 + z²/100) = 0.69260,
+        // half width z·sqrt(0.21/100 + z²/40000) / (1 + z²/100) = 0.08845.
+        let ci = t.wilson();
+        assert!(close(ci.low, 0.60415) && close(ci.high, 0.78105), "{ci:?}");
+        // −400·log10(0.3/0.7) = 147.19; the ends: −400·log10(0.39585/0.60415), −400·log10(0.21895/0.78105).
         assert!((elo(0.7) - 147.19).abs() < 0.01, "{}", elo(0.7));
         let (lo, hi) = ci.elo();
-        assert!((lo - 85.9).abs() < 0.3 && (hi - 218.6).abs() < 0.3, "{lo} {hi}");
+        assert!((lo - 73.4).abs() < 0.3 && (hi - 220.9).abs() < 0.3, "{lo} {hi}");
+        // Every game won: the Wilson interval keeps a width (the normal one would not).
+        let all = Tally { wins: 40, draws: 0, losses: 0 }.wilson();
+        assert!(close(all.low, 0.91238) && all.high == 1.0, "{all:?}");
         assert_eq!(elo_text(elo(0.7)), "+147");
     }
 
@@ -133,7 +141,7 @@ mod tests {
         assert!(close(ci.low, 0.09992) && close(ci.high, 0.90008), "{ci:?}");
         // The same eight games one by one (a split pair as a win and a loss, the other as two
         // draws): 3 wins, 2 draws, 3 losses, which look less spread than the pairs are.
-        let games = Tally { wins: 3, draws: 2, losses: 3 }.game_interval();
+        let games = Tally { wins: 3, draws: 2, losses: 3 }.wilson();
         assert!(games.high - games.low < ci.high - ci.low, "pairs won or lost whole widen the interval");
         // Every pair split: no doubt left about who is stronger than whom.
         assert_eq!(Interval::over_pairs(&[1.0; 5]), Interval { low: 0.5, high: 0.5 });
