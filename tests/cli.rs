@@ -96,6 +96,21 @@ fn bad_input_fails_with_one_line_naming_the_problem() {
     assert_one_line_failures(&cases);
 }
 
+#[test]
+fn a_bad_match_player_or_openings_file_is_named_before_any_game() {
+    let bad_line = std::env::temp_dir().join(format!("settai-openings-{}.txt", std::process::id()));
+    std::fs::write(&bad_line, "# two openings\nf5 d6 c3\nf5 d6 a1\n").unwrap();
+    let bad_line = bad_line.to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["bench", "match", "--a", "none", "--b", "edax", "--games", "2"], "unknown player \"edax\""),
+        (&["bench", "match", "--a", "none@/nonexistent/w.bin", "--b", "none", "--games", "2"], "/nonexistent/w.bin"),
+        (&["bench", "match", "--a", "none", "--b", "none", "--openings", "/nonexistent/o.txt"], "/nonexistent/o.txt"),
+        (&["bench", "match", "--a", "none", "--b", "none", "--openings", bad_line], "line 3: move 3 \"a1\""),
+    ];
+    assert_one_line_failures(&cases);
+    std::fs::remove_file(bad_line).unwrap();
+}
+
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn render_writes_a_png_and_play_runs_in_a_terminal(pool: PgPool) {
     let dir = std::env::temp_dir().join(format!("settai-cli-{}", std::process::id()));

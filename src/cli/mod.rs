@@ -19,6 +19,7 @@ use crate::{discord, render, service, store};
 
 mod bench;
 mod doubutsu;
+mod duel;
 mod gallery;
 mod shell;
 mod terminal;
@@ -211,6 +212,60 @@ enum BenchWhat {
         /// The longest game length to bound, in plies.
         #[arg(long, default_value_t = 20)]
         max_length: u32,
+    },
+    /// Reversi engine against engine (issue 16): each balanced opening played with both colours;
+    /// A's score with a 95% interval and the Elo difference. Searches run on the node clock, so a
+    /// match repeats exactly from its seed whatever the load.
+    Match {
+        /// Player A: `none`, `none@baseline` (the frozen weights of 2026-12-02), `none@FILE`
+        /// (weights from a file) or `alphabeta(D)`.
+        #[arg(long)]
+        a: String,
+        /// Player B, as A.
+        #[arg(long)]
+        b: String,
+        /// Games, rounded up to whole colour-swapped pairs.
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Thinking time per move in seconds (on the node clock), as the bot's 2.4 s.
+        #[arg(long, default_value_t = 2.4)]
+        budget: f64,
+        /// An openings file (one move sequence per line); default: assets/reversi/openings.txt,
+        /// built in.
+        #[arg(long)]
+        openings: Option<PathBuf>,
+        /// Seed of the players' random choices (the strong level varies its first moves).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Write one CSV row per game here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Write a set of balanced reversi openings for `bench match`: random lines kept when a
+    /// search with the frozen baseline weights finds them close to even and no earlier line
+    /// reaches the same position up to symmetry.
+    Openings {
+        /// Openings wanted.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// Random plies from the start (6 to 10).
+        #[arg(long, default_value_t = 8)]
+        plies: usize,
+        /// Depth of the judging search.
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+        /// Largest accepted value, in discs either way.
+        #[arg(long, default_value_t = 2.0)]
+        max_value: f64,
+        /// Seed of the random lines.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output file.
+        #[arg(long, default_value = "assets/reversi/openings.txt")]
+        out: PathBuf,
     },
     /// The doubutsu table: open, checksum, probe latency and the players' reply times.
     Table {
@@ -468,6 +523,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             ..
         } => bench::hospitality_reversi(&level, &guests, games, seed, budget_scale, &out),
         Command::Bench { what: Some(BenchWhat::ChildBound { max_length }), .. } => bench::child_bound(max_length),
+        Command::Bench {
+            what: Some(BenchWhat::Match { a, b, games, budget, openings, seed, threads, out }), ..
+        } => duel::play(&duel::MatchArgs { a, b, games, budget, openings, seed, threads, out }),
+        Command::Bench { what: Some(BenchWhat::Openings { count, plies, depth, max_value, seed, out }), .. } => {
+            duel::generate(&duel::OpeningsArgs { count, plies, depth, max_value, seed, out })
+        }
         Command::Bench { what: Some(BenchWhat::Table { table, probes, seed }), .. } => {
             bench::table(&doubutsu::table_path(table, &data_dir()), probes, seed)
         }

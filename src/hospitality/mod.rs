@@ -128,15 +128,10 @@ pub struct Rate {
 impl Rate {
     /// The Wilson interval of `k` successes in `n` trials (z = 1.96).
     pub fn wilson(k: u32, n: u32) -> Rate {
-        if n == 0 {
-            return Rate { value: 0.0, low: 0.0, high: 1.0 };
-        }
-        let (k, n, z) = (k as f64, n as f64, 1.96f64);
-        let p = k / n;
-        let denom = 1.0 + z * z / n;
-        let centre = (p + z * z / (2.0 * n)) / denom;
-        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-        Rate { value: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+        let tally = crate::games::reversi::elo::Tally { wins: k, draws: 0, losses: n.saturating_sub(k) };
+        let ci = tally.wilson();
+        let value = if n == 0 { 0.0 } else { f64::from(k) / f64::from(n) };
+        Rate { value, low: ci.low, high: ci.high }
     }
 }
 

@@ -17,6 +17,10 @@ pub const N_PHASES: usize = 10;
 /// The trained weights shipped with the crate.
 static BUILTIN: &[u8] = include_bytes!("../../../assets/reversi/weights.bin");
 
+/// The weights of 2026-12-02, frozen as the baseline of engine matches (`none@baseline`): the
+/// file never changes, so that results against it stay comparable (`assets/reversi/README.md`).
+static BASELINE: &[u8] = include_bytes!("../../../assets/reversi/weights-baseline-2026-12-02.bin");
+
 /// File signature of a weights file.
 const MAGIC: &[u8; 4] = b"RVW1";
 
@@ -178,6 +182,11 @@ impl PatternEval {
     /// The evaluator with the embedded trained weights.
     pub fn builtin() -> Self {
         Self::from_bytes(BUILTIN).expect("embedded weights are well-formed")
+    }
+
+    /// The frozen baseline evaluator of engine matches (`none@baseline`; the file never changes).
+    pub fn baseline() -> Self {
+        Self::from_bytes(BASELINE).expect("embedded baseline weights are well-formed")
     }
 
     /// The embedded evaluator, decoded once per process (decoding takes milliseconds).
@@ -411,5 +420,15 @@ mod tests {
         assert!(PatternEval::from_bytes(b"nope").is_err());
         let builtin = PatternEval::builtin();
         assert_eq!(builtin.weights.len(), N_PHASES);
+    }
+
+    /// The baseline is frozen: a changed file would silently move every match result against it.
+    #[test]
+    fn the_baseline_weights_are_the_frozen_file() {
+        // FNV-1a 64 of the file as committed on 2026-12-02 (sha256 ae41668d...4233).
+        let fnv =
+            BASELINE.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        assert_eq!((BASELINE.len(), fnv), (2_745_473, 0x093c_f0f1_5063_b29c));
+        assert_eq!(PatternEval::baseline().weights.len(), N_PHASES);
     }
 }

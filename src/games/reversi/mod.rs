@@ -19,9 +19,12 @@
 //! - [`endgame`]: the exact endgame solver and [`solve`].
 //! - [`eval`]: the trained pattern evaluation of the strong level; [`train`](mod@train) makes it.
 //! - [`sontaku`]: the objectives and move choice of the sontaku (接待) levels.
+//! - [`duel`]: engine-against-engine matches from the balanced [`openings`], scored by [`elo`].
 
 pub mod ai;
 pub mod board;
+pub mod duel;
+pub mod elo;
 pub mod endgame;
 pub mod eval;
 #[cfg(test)]
@@ -30,6 +33,7 @@ pub mod level;
 #[cfg(test)]
 mod naive;
 pub mod notation;
+pub mod openings;
 pub mod perft;
 pub mod search;
 pub mod sontaku;

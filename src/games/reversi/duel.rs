@@ -1,0 +1,313 @@
+//! Engine against engine: the games of a match between two players, each opening played twice
+//! with the colours swapped.
+//!
+//! Searches run on the clock a match is given, the node clock in practice
+//! ([`Clock::Nodes`]), and each pair of games draws its random choices (the strong level varies
+//! its first moves) from a seed of its own: a match is a pure function of its seed, repeats
+//! exactly, and its games may run on any number of threads. Both games of a pair share the
+//! seed, so two copies of one player replay the same game with the colours swapped.
+
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+use super::ai::CLASSIC_TT_BITS;
+use super::board::{Color, Move, Position};
+use super::elo::Tally;
+use super::eval::PatternEval;
+use super::level::{Level, TT_BITS};
+use super::openings::Opening;
+use super::search::{final_margin, Clock, Engine};
+
+/// A player of engine matches.
+#[derive(Debug, Clone, Copy)]
+pub enum Player<'a> {
+    /// The strong level (`none`) with these weights.
+    Strong(&'a PatternEval),
+    /// The classic evaluation's fixed-depth alpha-beta (a weak sanity opponent).
+    AlphaBeta(u32),
+}
+
+/// How long players think and on which clock.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// Thinking time of the strong level per move (alpha-beta searches its depth).
+    pub budget: Duration,
+    /// The clock the strong level's deadlines are read on.
+    pub clock: Clock,
+}
+
+/// What one side spent over a game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Effort {
+    /// Moves chosen among two or more placements (forced moves cost nothing).
+    pub searched: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Thinking time on the player's clock (zero for alpha-beta, which has none).
+    pub thinking: Duration,
+}
+
+/// A finished game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    /// The moves after the opening, passes included.
+    pub moves: Vec<Move>,
+    /// The final position.
+    pub end: Position,
+    /// What black and white spent, in that order.
+    pub effort: [Effort; 2],
+}
+
+impl Played {
+    /// Black's final margin, empty squares going to the winner.
+    pub fn black_margin(&self) -> i32 {
+        final_margin(self.end.black(), self.end.white())
+    }
+}
+
+/// A player with the engine it searches with.
+struct Seat<'a> {
+    player: Player<'a>,
+    engine: Engine,
+}
+
+impl<'a> Seat<'a> {
+    fn new(player: Player<'a>, clock: Clock) -> Seat<'a> {
+        let engine = match player {
+            Player::Strong(_) => Engine::new(TT_BITS).with_clock(clock),
+            Player::AlphaBeta(_) => Engine::new(CLASSIC_TT_BITS),
+        };
+        Seat { player, engine }
+    }
+
+    /// The move in `pos` (not over), with its nodes and thinking time.
+    fn choose(&mut self, pos: &Position, budget: Duration, rng: &mut impl Rng) -> (Move, u64, Duration) {
+        match self.player {
+            Player::Strong(eval) => {
+                let r = self.engine.reply(eval, pos, pos.turn().opposite(), Level::None, budget, rng);
+                (r.best, r.nodes, r.time)
+            }
+            Player::AlphaBeta(depth) => {
+                let a = self.engine.choose_classic(pos, depth, 0, rng);
+                (a.best, a.nodes, Duration::ZERO)
+            }
+        }
+    }
+}
+
+/// Plays `opening` to the end, `black` against `white`.
+pub fn play_game(black: Player, white: Player, opening: &Opening, settings: &Settings, rng: &mut impl Rng) -> Played {
+    let mut seats = [Seat::new(black, settings.clock), Seat::new(white, settings.clock)];
+    let mut effort = [Effort::default(); 2];
+    let mut pos = opening.position;
+    let mut moves = Vec::new();
+    while !pos.is_game_over() {
+        let side = usize::from(pos.turn() == Color::White);
+        let (mv, nodes, thinking) = seats[side].choose(&pos, settings.budget, rng);
+        if pos.legal_mask().count_ones() > 1 {
+            let e = &mut effort[side];
+            e.searched += 1;
+            e.nodes += nodes;
+            e.thinking += thinking;
+        }
+        pos = pos.play(mv).expect("players answer with legal moves");
+        moves.push(mv);
+    }
+    Played { moves, end: pos, effort }
+}
+
+/// One game of a match: the pair it belongs to, its opening and A's colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fixture {
+    /// The pair (0-based); its two games share the opening and the seed.
+    pub pair: usize,
+    /// Index of the opening.
+    pub opening: usize,
+    /// A's colour.
+    pub a: Color,
+}
+
+/// The games of a match: `games` rounded up to whole pairs; pair i plays opening i (cycling
+/// when there are more pairs than openings), A black first, then white.
+pub fn fixtures(games: usize, openings: usize) -> Vec<Fixture> {
+    assert!(openings > 0, "a match needs an opening");
+    (0..games.div_ceil(2))
+        .flat_map(|pair| [Color::Black, Color::White].map(|a| Fixture { pair, opening: pair % openings, a }))
+        .collect()
+}
+
+/// A game of a match, seen from A.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Which game it was.
+    pub fixture: Fixture,
+    /// The game.
+    pub game: Played,
+}
+
+impl Outcome {
+    /// A's final margin (empty squares to the winner).
+    pub fn a_margin(&self) -> i32 {
+        match self.fixture.a {
+            Color::Black => self.game.black_margin(),
+            Color::White => -self.game.black_margin(),
+        }
+    }
+
+    /// A's points: 1 for a win, ½ for a draw.
+    pub fn a_points(&self) -> f64 {
+        match self.a_margin().signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        }
+    }
+
+    /// What A and B spent, in that order.
+    pub fn effort(&self) -> [Effort; 2] {
+        let [black, white] = self.game.effort;
+        match self.fixture.a {
+            Color::Black => [black, white],
+            Color::White => [white, black],
+        }
+    }
+}
+
+/// The seed of pair `pair` in a match seeded with `seed` (StdRng spreads nearby seeds apart).
+fn pair_seed(seed: u64, pair: usize) -> u64 {
+    seed.rotate_left(32) ^ pair as u64
+}
+
+/// Plays every fixture, A against B, on the current rayon pool; `done` hears of each game as it
+/// ends (for progress). Results come in fixture order whatever the threads.
+pub fn play_match(
+    a: Player,
+    b: Player,
+    openings: &[Opening],
+    fixtures: &[Fixture],
+    settings: &Settings,
+    seed: u64,
+    done: impl Fn(&Outcome) + Sync,
+) -> Vec<Outcome> {
+    fixtures
+        .par_iter()
+        .map(|&fixture| {
+            let mut rng = StdRng::seed_from_u64(pair_seed(seed, fixture.pair));
+            let (black, white) = if fixture.a == Color::Black { (a, b) } else { (b, a) };
+            let game = play_game(black, white, &openings[fixture.opening], settings, &mut rng);
+            let outcome = Outcome { fixture, game };
+            done(&outcome);
+            outcome
+        })
+        .collect()
+}
+
+/// A's wins, draws and losses.
+pub fn tally(outcomes: &[Outcome]) -> Tally {
+    let mut t = Tally::default();
+    for o in outcomes {
+        match o.a_margin().signum() {
+            1 => t.wins += 1,
+            0 => t.draws += 1,
+            _ => t.losses += 1,
+        }
+    }
+    t
+}
+
+/// A's points in each complete pair (0, ½, ..., 2), in pair order.
+pub fn pair_points(outcomes: &[Outcome]) -> Vec<f64> {
+    let mut points = std::collections::BTreeMap::<usize, (u32, f64)>::new();
+    for o in outcomes {
+        let e = points.entry(o.fixture.pair).or_default();
+        e.0 += 1;
+        e.1 += o.a_points();
+    }
+    points.into_values().filter(|&(games, _)| games == 2).map(|(_, p)| p).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::openings::parse_openings;
+    use super::*;
+
+    /// The strong level's node clock at the project machine's rates (as the hospitality
+    /// benchmark's), so these games do not depend on the load.
+    const CLOCK: Clock = Clock::Nodes { mid_ns: 455.0, end_ns: 50.0 };
+
+    fn openings() -> Vec<Opening> {
+        parse_openings("f5 d6 c3 d3 c4 f4\nf5 f6 e6 f4 e3 c5\nf5 f4 e3 d6 c5 f6").unwrap()
+    }
+
+    fn tiny() -> Settings {
+        Settings { budget: Duration::from_millis(4), clock: CLOCK }
+    }
+
+    #[test]
+    fn fixtures_pair_each_opening_with_both_colours() {
+        let f = fixtures(5, 2);
+        assert_eq!(f.len(), 6, "rounded up to whole pairs");
+        for (i, x) in f.iter().enumerate() {
+            assert_eq!(x.pair, i / 2);
+            assert_eq!(x.opening, (i / 2) % 2);
+            assert_eq!(x.a, if i % 2 == 0 { Color::Black } else { Color::White });
+        }
+    }
+
+    #[test]
+    fn a_match_repeats_from_its_seed_and_swaps_colours_within_each_pair() {
+        let eval = PatternEval::shared();
+        let (a, b) = (Player::Strong(eval), Player::AlphaBeta(2));
+        let (openings, fixtures) = (openings(), fixtures(4, 3));
+        let count = std::sync::atomic::AtomicUsize::new(0);
+        let first = play_match(a, b, &openings, &fixtures, &tiny(), 7, |_| {
+            count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+        assert_eq!(count.into_inner(), 4);
+        let again = play_match(a, b, &openings, &fixtures, &tiny(), 7, |_| ());
+        assert_eq!(first, again);
+        for (o, f) in first.iter().zip(&fixtures) {
+            assert_eq!(o.fixture, *f);
+            assert!(o.game.end.is_game_over());
+            // The game went on from its opening: replaying it from there is legal.
+            let replayed = o.game.moves.iter().try_fold(openings[f.opening].position, |p, &m| p.play(m));
+            assert_eq!(replayed, Ok(o.game.end));
+            let [ea, eb] = o.effort();
+            assert!(ea.searched > 0 && ea.nodes > 0 && ea.thinking > Duration::ZERO, "{ea:?}");
+            assert!(eb.searched > 0 && eb.nodes > 0 && eb.thinking == Duration::ZERO, "{eb:?}");
+        }
+        assert_eq!(pair_points(&first).len(), 2);
+        assert_eq!(tally(&first).games(), 4);
+    }
+
+    /// Both games of a pair share their seed, so a player against itself plays the same moves
+    /// with the colours swapped, and each pair scores exactly one point.
+    #[test]
+    fn a_player_against_itself_replays_each_pair_with_the_colours_swapped() {
+        let eval = PatternEval::shared();
+        let p = Player::Strong(eval);
+        let out = play_match(p, p, &openings(), &fixtures(4, 3), &tiny(), 3, |_| ());
+        for pair in out.chunks(2) {
+            assert_eq!(pair[0].game, pair[1].game);
+            assert_eq!(pair[0].a_margin(), -pair[1].a_margin());
+        }
+        assert_eq!(pair_points(&out), [1.0, 1.0]);
+        // Another seed varies the strong level's first moves.
+        let other = play_match(p, p, &openings(), &fixtures(4, 3), &tiny(), 4, |_| ());
+        assert_ne!(out, other);
+    }
+
+    #[test]
+    fn the_strong_level_beats_one_ply_alpha_beta_clearly() {
+        let eval = PatternEval::shared();
+        let out =
+            play_match(Player::Strong(eval), Player::AlphaBeta(1), &openings(), &fixtures(6, 3), &tiny(), 1, |_| ());
+        let t = tally(&out);
+        assert!(t.score() >= 5.0 / 6.0, "{t:?}");
+        let mean = out.iter().map(Outcome::a_margin).sum::<i32>() as f64 / out.len() as f64;
+        assert!(mean > 10.0, "mean margin {mean}");
+    }
+}
