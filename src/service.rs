@@ -591,7 +591,7 @@ impl Service {
     }
 
     /// Active games in which the bot is to move: a crash between a human move and the bot's
-    /// reply leaves them so.
+    /// reply leaves them so. Not the terminal's: `settai play` replies when it is opened again.
     pub async fn games_awaiting_bot(&self) -> Result<Vec<GameRecord>, PlayError> {
         self.games_awaiting_bot_for(std::time::Duration::ZERO).await
     }
@@ -601,7 +601,8 @@ impl Service {
     /// while the process runs on).
     pub async fn games_awaiting_bot_for(&self, waiting: std::time::Duration) -> Result<Vec<GameRecord>, PlayError> {
         let since = chrono::Utc::now() - chrono::Duration::from_std(waiting).unwrap_or(chrono::Duration::MAX);
-        Ok(self.store.active_games().await?.into_iter().filter(|r| r.bot_to_move() && r.updated_at <= since).collect())
+        let games = self.store.active_games().await?.into_iter();
+        Ok(games.filter(|r| r.bot_to_move() && r.updated_at <= since && !r.at_terminal()).collect())
     }
 
     /// Computes the bot's move on the blocking pool, bounded so AI work never starves the

@@ -256,3 +256,37 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     let turn = service.human_move(&bob, "f5", None).await.unwrap();
     assert_eq!(turn.record.ply, 1);
 }
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn serve_leaves_the_terminals_game_alone(pool: PgPool) {
+    use settai::domain::{TERMINAL_CHANNEL, TERMINAL_PLAYER};
+    let service = Service::new(Store::from_pool(pool.clone()));
+    let terminal = Seat {
+        guild_id: None,
+        channel_id: TERMINAL_CHANNEL,
+        parent_id: None,
+        user_id: TERMINAL_PLAYER,
+        name: "me".into(),
+    };
+    let discord = seat(ALICE);
+    let mut games = Vec::new();
+    for seat in [&terminal, &discord] {
+        games.push(service.start(seat, GameKind::Reversi, Side::Second, None).await.unwrap());
+    }
+    // Both wait for the bot, a minute after a crash; only the Discord game is serve's to answer.
+    sqlx::query("UPDATE games SET updated_at = now() - interval '1 minute'").execute(&pool).await.unwrap();
+    let owed = service.games_awaiting_bot_for(std::time::Duration::from_secs(30)).await.unwrap();
+    assert_eq!(owed.iter().map(|r| r.channel_id).collect::<Vec<_>>(), [discord.channel_id]);
+    for record in games {
+        assert!(service.bot_reply(record).await.unwrap().record.human_to_move());
+    }
+
+    // Both wait for their player for weeks: no reminder and no closing at the terminal.
+    sqlx::query("UPDATE games SET updated_at = now() - interval '20 days'").execute(&pool).await.unwrap();
+    let nudged = service.owed_nudges().await.unwrap();
+    assert_eq!(nudged.iter().map(|(r, _)| r.channel_id).collect::<Vec<_>>(), [discord.channel_id]);
+    let expired = service.expire_idle().await.unwrap();
+    assert_eq!(expired.iter().map(|(r, _)| r.channel_id).collect::<Vec<_>>(), [discord.channel_id]);
+    assert_eq!(service.current(TERMINAL_CHANNEL).await.unwrap().status, GameStatus::Active);
+    assert!(matches!(service.current(discord.channel_id).await, Err(PlayError::NoGame)));
+}

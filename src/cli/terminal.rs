@@ -12,7 +12,7 @@ use anyhow::bail;
 
 use super::shell::for_this_shell;
 use super::{game_over_line, open_table, text_board};
-use crate::domain::{GameRecord, GameStatus};
+use crate::domain::{GameRecord, GameStatus, TERMINAL_CHANNEL, TERMINAL_PLAYER};
 use crate::games::{Game, GameKind, Level, MoveError, Side};
 use crate::i18n::{kind_name, level_name, side_name, Lang, Msg};
 use crate::service::{PlayError, PlayedMove, Seat, Service};
@@ -20,13 +20,6 @@ use crate::store::Store;
 
 /// The terminal speaks English (the bot follows each player's language; `settai` is a tool).
 const LANG: Lang = Lang::En;
-
-/// The place id of terminal games: Discord's ids are snowflakes (a timestamp shifted left by 22
-/// bits), far above it, so it never meets a real channel in the database `serve` shares.
-pub const TERMINAL_CHANNEL: u64 = 1;
-
-/// The player id of the person at the terminal (never a Discord user id, as above).
-pub const TERMINAL_PLAYER: u64 = 1;
 
 /// How long `settai play` waits for the database before saying how to start one.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);

@@ -1,12 +1,13 @@
 //! The plain data every layer shares: a game as stored and the moves to add to it, how it
 //! stands and ends, a player's results, the settings of a place and the changes managers make,
-//! the reminders a game is owed, the language a player reads. No I/O: `store` reads and writes
+//! the reminders a game is owed, the language a player reads, the terminal's seat. No I/O: `store` reads and writes
 //! these, `service` passes them on, `discord` and `i18n` show them.
 
 mod lang;
 mod nudge;
 mod record;
 mod settings;
+mod terminal;
 
 pub use lang::Lang;
 pub use nudge::Nudge;
@@ -14,3 +15,4 @@ pub use record::{
     Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerRecord, DEFAULT_IDLE_DAYS,
 };
 pub use settings::{Change, Place, Scope, Setting, Settings, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS};
+pub use terminal::{TERMINAL_CHANNEL, TERMINAL_PLAYER};

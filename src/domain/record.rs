@@ -110,6 +110,11 @@ impl GameRecord {
         Place { guild_id: self.guild_id, channel_id: self.channel_id, parent_id: self.parent_id }
     }
 
+    /// True for the game of `settai play`'s terminal, which `serve` never posts about.
+    pub fn at_terminal(&self) -> bool {
+        self.channel_id == super::TERMINAL_CHANNEL
+    }
+
     /// Which game this is.
     pub fn kind(&self) -> GameKind {
         self.game.kind()

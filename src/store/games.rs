@@ -5,6 +5,7 @@ use sqlx::Row;
 use super::{Store, StoreError};
 use crate::domain::{
     Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerRecord, DEFAULT_IDLE_DAYS,
+    TERMINAL_CHANNEL,
 };
 use crate::games::{Game, GameKind, Level, Side};
 
@@ -168,7 +169,8 @@ impl Store {
     }
 
     /// Closes every active game that waited longer than its channel's or server's idle limit (14 days in
-    /// direct messages or without a setting): status `expired`, no winner. Returns each game as
+    /// direct messages or without a setting): status `expired`, no winner. The terminal's game
+    /// waits for its player however long. Returns each game as
     /// now stored with the limit that applied. One statement: a move racing the sweep either
     /// lands first (and the game is no longer idle) or finds the game closed.
     pub async fn expire_idle_games(&self) -> Result<Vec<(GameRecord, u32)>, StoreError> {
@@ -179,7 +181,7 @@ impl Store {
              FROM (SELECT a.id, COALESCE(t.idle_days, p.idle_days, s.idle_days, {DEFAULT_IDLE_DAYS}) AS days
                    {SETTINGS_OF_GAME}
                    WHERE a.status = 'active') AS limits
-             WHERE g.id = limits.id AND g.status = 'active'
+             WHERE g.id = limits.id AND g.status = 'active' AND g.channel_id <> {TERMINAL_CHANNEL}
                AND g.updated_at < now() - make_interval(days => limits.days)
              RETURNING {}, limits.days",
             columns.join(", ")

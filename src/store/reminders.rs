@@ -6,13 +6,13 @@ use sqlx::Row;
 
 use super::games::{decode_game, GAME_COLUMNS, SETTINGS_OF_GAME};
 use super::{Store, StoreError};
-use crate::domain::{GameRecord, Nudge, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS};
+use crate::domain::{GameRecord, Nudge, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, TERMINAL_CHANNEL};
 
 impl Store {
     /// Active games owed a reminder or a final notice now, by the settings of their place and
     /// their player's own choice: the reminder after the place's reminder hours without a
     /// change, the final notice one day before the idle limit (limits of two days or more).
-    /// Nothing is owed where reminders are off. Games may be the bot's to move: the caller
+    /// Nothing is owed where reminders are off, nor at the terminal. Games may be the bot's to move: the caller
     /// reminds only players.
     pub async fn games_owed_nudges(&self) -> Result<Vec<(GameRecord, Nudge)>, StoreError> {
         let columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
@@ -27,7 +27,8 @@ impl Store {
                    {SETTINGS_OF_GAME}
                    WHERE a.status = 'active') AS limits ON limits.id = g.id
              LEFT JOIN player_settings ps ON ps.user_id = g.human_id
-             WHERE g.status = 'active' AND limits.hours > 0 AND COALESCE(ps.reminders, TRUE)
+             WHERE g.status = 'active' AND g.channel_id <> {TERMINAL_CHANNEL} AND limits.hours > 0
+               AND COALESCE(ps.reminders, TRUE)
                AND ((g.reminded_at IS NULL AND g.updated_at <= now() - make_interval(hours => limits.hours))
                     OR (g.final_notice_at IS NULL AND limits.days >= 2
                         AND g.updated_at <= now() - make_interval(days => limits.days - 1)))
