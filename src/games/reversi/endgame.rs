@@ -486,7 +486,7 @@ impl Engine {
             return match n {
                 4 => self.solve_4(p, o, alpha, x),
                 3 => self.solve_3(p, o, alpha, [x[0], x[1], x[2]]),
-                2 => self.solve_2(p, o, alpha, x[0], x[1]),
+                2 => self.solve_2(p, o, alpha, [x[0], x[1]]),
                 1 => self.last_square(p, o, x[0]),
                 _ => final_margin(p, o),
             };
@@ -539,100 +539,72 @@ impl Engine {
                 return bound;
             }
         }
-        let mut best = -65;
-        for (sq, rest) in [
-            (x[0], [x[1], x[2], x[3]]),
-            (x[1], [x[0], x[2], x[3]]),
-            (x[2], [x[0], x[1], x[3]]),
-            (x[3], [x[0], x[1], x[2]]),
-        ] {
-            if NEIGHBOURS[sq as usize] & o == 0 {
-                continue;
-            }
-            let f = flips(p, o, sq);
-            if f != 0 {
-                let v = -self.solve_3(o & !f, p | f | (1u64 << sq), -alpha - 1, rest);
-                if v > alpha {
-                    return v;
-                }
-                best = best.max(v);
-            }
-        }
-        if best > -65 {
-            return best;
-        }
-        if moves(o, p) == 0 {
-            return final_margin(p, o);
-        }
-        -self.solve_4(o, p, -alpha - 1, x)
+        let best = self.best_placement(p, o, alpha, x, |s, p, o, alpha, i| s.solve_3(p, o, alpha, others(x, i)));
+        self.or_pass(best, p, o, |s| s.solve_4(o, p, -alpha - 1, x))
     }
 
     /// Null-window search with exactly three empties `x`.
     fn solve_3(&mut self, p: u64, o: u64, alpha: i32, x: [u32; 3]) -> i32 {
         self.count_end_node();
-        let mut best = -65;
-        for (sq, a, b) in [(x[0], x[1], x[2]), (x[1], x[0], x[2]), (x[2], x[0], x[1])] {
-            if NEIGHBOURS[sq as usize] & o == 0 {
-                continue;
-            }
-            let f = flips(p, o, sq);
-            if f != 0 {
-                let v = -self.solve_2(o & !f, p | f | (1u64 << sq), -alpha - 1, a, b);
-                if v > alpha {
-                    return v;
-                }
-                best = best.max(v);
-            }
-        }
-        if best > -65 {
-            return best;
-        }
-        if moves(o, p) == 0 {
-            return final_margin(p, o);
-        }
-        -self.solve_3(o, p, -alpha - 1, x)
+        let best = self.best_placement(p, o, alpha, x, |s, p, o, alpha, i| s.solve_2(p, o, alpha, others(x, i)));
+        self.or_pass(best, p, o, |s| s.solve_3(o, p, -alpha - 1, x))
     }
 
-    /// Null-window search with exactly two empties `a` and `b`; passes are resolved here
-    /// rather than by recursion (they are common this close to the end).
-    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, a: u32, b: u32) -> i32 {
+    /// Null-window search with exactly two empties `x`; a pass is resolved here rather than
+    /// by recursion (they are common this close to the end).
+    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, x: [u32; 2]) -> i32 {
         self.count_end_node();
+        let last = |s: &mut Self, p, o, _, i: usize| s.last_square(p, o, x[1 - i]);
+        if let Some(v) = self.best_placement(p, o, alpha, x, last) {
+            return v;
+        }
+        // `p` passes: the opponent moves, against the opponent's null window.
+        match self.best_placement(o, p, -alpha - 1, x, last) {
+            Some(v) => -v,
+            None => final_margin(p, o),
+        }
+    }
+
+    /// `best`, the value of `p`'s best placement; when it had none, `p` passes and `again`
+    /// searches the opponent's turn, or the game is over.
+    #[inline(always)]
+    fn or_pass(&mut self, best: Option<i32>, p: u64, o: u64, again: impl FnOnce(&mut Self) -> i32) -> i32 {
+        match best {
+            Some(v) => v,
+            None if moves(o, p) == 0 => final_margin(p, o),
+            None => -again(self),
+        }
+    }
+
+    /// The best value for `p` of its placements on `squares`, tried in order, each valued by
+    /// `child` (on the position after it, from the opponent's side, with the opponent's null
+    /// window and the index of the square played), and the first that beats `alpha` at once;
+    /// `None` when `p` can place on none of them. One loop for the last few empties, inlined
+    /// into each so the squares stay in registers (the solvers' speed is the loop's).
+    #[inline(always)]
+    fn best_placement<const N: usize>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        squares: [u32; N],
+        child: impl Fn(&mut Self, u64, u64, i32, usize) -> i32,
+    ) -> Option<i32> {
         let mut best = -65;
-        for (sq, last) in [(a, b), (b, a)] {
+        for (i, sq) in squares.into_iter().enumerate() {
             if NEIGHBOURS[sq as usize] & o == 0 {
                 continue;
             }
             let f = flips(p, o, sq);
             if f != 0 {
-                let v = -self.last_square(o & !f, p | f | (1u64 << sq), last);
+                let v = -child(self, o & !f, p | f | (1u64 << sq), -alpha - 1, i);
                 if v > alpha {
-                    return v;
+                    return Some(v);
                 }
                 best = best.max(v);
             }
         }
-        if best > -65 {
-            return best;
-        }
-        // `p` passes: the opponent minimizes over its placements.
-        let mut worst = 65;
-        for (sq, last) in [(a, b), (b, a)] {
-            if NEIGHBOURS[sq as usize] & p == 0 {
-                continue;
-            }
-            let f = flips(o, p, sq);
-            if f != 0 {
-                let v = self.last_square(p & !f, o | f | (1u64 << sq), last);
-                if v <= alpha {
-                    return v;
-                }
-                worst = worst.min(v);
-            }
-        }
-        if worst < 65 {
-            return worst;
-        }
-        final_margin(p, o)
+        (best > -65).then_some(best)
     }
 
     /// Exact value with one empty square `sq` left, `p` to move.
@@ -656,6 +628,13 @@ impl Engine {
             d - 1
         }
     }
+}
+
+/// `x` without its `i`-th square, in the same order: what is left after playing there.
+#[inline(always)]
+fn others<const N: usize, const M: usize>(x: [u32; N], i: usize) -> [u32; M] {
+    debug_assert_eq!(M + 1, N);
+    std::array::from_fn(|k| x[k + usize::from(k >= i)])
 }
 
 #[cfg(test)]
