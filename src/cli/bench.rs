@@ -135,9 +135,8 @@ pub(super) fn engine(ffo: &[super::FfoCase], perft_depth: u32, positions: usize)
     for i in 0..positions {
         let pos = random_reversi_position(&mut rng, 20);
         for level in [reversi::Level::None, reversi::Level::Standard, reversi::Level::Highest] {
-            let budget = level.budget();
             let started = Instant::now();
-            let reply = reversi::reply(&pos, pos.turn().opposite(), level, budget, &mut rng);
+            let reply = reversi::reply(&pos, level, &[], &mut rng);
             let wall = started.elapsed().as_secs_f64();
             println!(
                 "| {level:?} | {} | {} | {} | {:.2}M | {:?} | {wall:.2} | {:.2} |",

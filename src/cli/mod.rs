@@ -679,7 +679,7 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
     let mut rng = rng_from(seed);
     match (&game, level) {
         (Game::Reversi(pos), Level::Reversi(level)) => {
-            let reply = games::reversi_reply(pos, level, &mut rng);
+            let reply = games::reversi::reply(pos, level, &[], &mut rng);
             if json {
                 // `none` evaluates in 1/32 disc for itself; the sontaku levels report the
                 // desirability of each move for the human.

@@ -523,7 +523,7 @@ impl Game {
         }
         Ok(Some(match (self, level) {
             (Game::Reversi(p), Level::Reversi(level)) => {
-                GameMove::Reversi(reversi_reply_after(p, level, &human_moves(p, moves), rng).best)
+                GameMove::Reversi(reversi::reply(p, level, &human_moves(p, moves), rng).best)
             }
             (Game::Doubutsu(g), Level::Doubutsu(level)) => GameMove::Doubutsu(level.reply(table, &g.0, rng)?),
             (_, level) => return Err(AiError::WrongGame(level)),
@@ -575,22 +575,6 @@ fn human_moves(pos: &reversi::Position, moves: &[GameMove]) -> Vec<(reversi::Pos
     } else {
         Vec::new()
     }
-}
-
-/// [`reversi_reply`] knowing the human's moves so far (see [`reversi::Engine::reply_with`]).
-pub fn reversi_reply_after(
-    pos: &reversi::Position,
-    level: reversi::Level,
-    human_moves: &[(reversi::Position, reversi::Move)],
-    rng: &mut impl Rng,
-) -> reversi::Choice {
-    reversi::level::reply_after(pos, pos.turn().opposite(), level, level.budget(), human_moves, rng)
-}
-
-/// The reversi level's reply for the side to move (the bot); the human is the other colour.
-/// `none` thinks for the seed's 2.4 s budget, the sontaku levels for at most 0.8 s.
-pub fn reversi_reply(pos: &reversi::Position, level: reversi::Level, rng: &mut impl Rng) -> reversi::Choice {
-    reversi_reply_after(pos, level, &[], rng)
 }
 
 fn reversi_side(c: reversi::Color) -> Side {

@@ -71,7 +71,7 @@ impl ReversiLevel {
         };
         let mut engine = Engine::new(TT_BITS).with_clock(clock);
         let seen = if self.models_human { guest_moves } else { &[] };
-        engine.reply_with(eval, pos, pos.turn().opposite(), self.level, self.budget, seen, rng).best
+        engine.reply(eval, pos, self.level, self.budget, seen, rng).best
     }
 }
 
@@ -210,7 +210,7 @@ impl ReversiGuest {
                     _ => level.budget,
                 };
                 let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);
-                engine.reply(eval, pos, pos.turn().opposite(), Level::None, budget, rng).best
+                engine.reply(eval, pos, Level::None, budget, &[], rng).best
             }
             ReversiGuest::Softmax(t) => {
                 let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);

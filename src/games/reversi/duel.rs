@@ -87,7 +87,7 @@ impl<'a> Seat<'a> {
     fn choose(&mut self, pos: &Position, budget: Duration, rng: &mut impl Rng) -> (Move, u64, Duration) {
         match self.player {
             Player::Strong(eval) => {
-                let r = self.engine.reply(eval, pos, pos.turn().opposite(), Level::None, budget, rng);
+                let r = self.engine.reply(eval, pos, Level::None, budget, &[], rng);
                 (r.best, r.nodes, r.time)
             }
             Player::AlphaBeta(depth) => {

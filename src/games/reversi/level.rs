@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use super::board::{moves, Color, Move, Position, Square};
+use super::board::{moves, Move, Position, Square};
 use super::eval::{PatternEval, DISC};
 use super::search::{final_margin, Engine, Objective};
 use super::sontaku::{HumanModel, Sontaku, SontakuStage, TRUSTED_STRENGTH};
@@ -163,25 +163,11 @@ fn place(sq: u8) -> Move {
     Move::Place(Square::new(sq).expect("square below 64"))
 }
 
-/// Answers `pos` at `level` with a fresh engine; the bot is `pos.turn()` and `human` must be
-/// the other colour. `budget` is the strong level's thinking time (sontaku levels use at most
-/// [`SONTAKU_BUDGET`]).
-pub fn reply(pos: &Position, human: Color, level: Level, budget: Duration, rng: &mut impl Rng) -> Choice {
-    reply_after(pos, human, level, budget, &[], rng)
-}
-
-/// [`reply`] knowing the human's moves so far (see [`Engine::reply_with`]): the bot's one
-/// entry point.
-pub fn reply_after(
-    pos: &Position,
-    human: Color,
-    level: Level,
-    budget: Duration,
-    human_moves: &[(Position, Move)],
-    rng: &mut impl Rng,
-) -> Choice {
-    let mut engine = Engine::new(TT_BITS);
-    engine.reply_with(PatternEval::shared(), pos, human, level, budget, human_moves, rng)
+/// Answers `pos` at `level` with a fresh engine within the level's thinking time
+/// ([`Level::budget`]); the bot is the side to move, the human the other colour, whose moves
+/// so far are `human_moves` (see [`Engine::reply`]). The bot's one entry point.
+pub fn reply(pos: &Position, level: Level, human_moves: &[(Position, Move)], rng: &mut impl Rng) -> Choice {
+    Engine::new(TT_BITS).reply(PatternEval::shared(), pos, level, level.budget(), human_moves, rng)
 }
 
 /// Every legal move of `pos` with its value in discs for the side to move, best first, from a
@@ -223,34 +209,19 @@ pub fn position_value(engine: &mut Engine, eval: &PatternEval, pos: &Position) -
 }
 
 impl Engine {
-    /// [`reply`] with this engine's table and the given evaluator, against seed 001's human.
+    /// [`reply`] with this engine's table and the given evaluator. `human_moves` are the
+    /// human's `(position, move)` so far, in the order played: `standard` estimates from them how
+    /// well the human plays and models its human accordingly ([`HumanModel`]; none: seed 001's
+    /// human); the estimate is part of the thinking time.
     pub fn reply(
         &mut self,
         eval: &PatternEval,
         pos: &Position,
-        human: Color,
-        level: Level,
-        budget: Duration,
-        rng: &mut impl Rng,
-    ) -> Choice {
-        self.reply_with(eval, pos, human, level, budget, &[], rng)
-    }
-
-    /// [`Engine::reply`] that also knows the human's moves so far (`(position, move)` in the
-    /// order played): `standard` estimates from them how well the human plays and models its
-    /// human accordingly ([`HumanModel`]); the estimate is part of the thinking time.
-    #[allow(clippy::too_many_arguments)]
-    pub fn reply_with(
-        &mut self,
-        eval: &PatternEval,
-        pos: &Position,
-        human: Color,
         level: Level,
         budget: Duration,
         human_moves: &[(Position, Move)],
         rng: &mut impl Rng,
     ) -> Choice {
-        debug_assert_ne!(human, pos.turn(), "the bot is the side to move");
         let start = self.now();
         let nodes0 = self.nodes;
         let (p, o) = (pos.player(), pos.opponent());
@@ -345,6 +316,7 @@ impl Engine {
 
 #[cfg(test)]
 mod tests {
+    use super::super::board::Color;
     use super::super::endgame::solve;
     use super::super::naive::random_position;
     use super::super::search::Clock;
@@ -355,9 +327,9 @@ mod tests {
     /// [`reply`] on a clock that counts nodes, at a slow machine's rates (about five times the
     /// project machine's): when the search stops, and what it found by then, no longer depend on
     /// how busy the machine is, so these tests give one answer under any load (and stay quick).
-    fn reply_on_node_clock(pos: &Position, human: Color, level: Level, budget: Duration, rng: &mut StdRng) -> Choice {
+    fn reply_on_node_clock(pos: &Position, level: Level, budget: Duration, rng: &mut StdRng) -> Choice {
         let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
-        Engine::new(TT_BITS).with_clock(clock).reply(PatternEval::shared(), pos, human, level, budget, rng)
+        Engine::new(TT_BITS).with_clock(clock).reply(PatternEval::shared(), pos, level, budget, &[], rng)
     }
 
     #[test]
@@ -365,7 +337,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(14);
         for _ in 0..6 {
             let pos = random_position(&mut rng, 14, 2);
-            let r = reply(&pos, pos.turn().opposite(), Level::None, Duration::from_secs(5), &mut rng);
+            let r = reply(&pos, Level::None, &[], &mut rng);
             assert_eq!(r.stage, Stage::Exact);
             let exact = solve(&pos).score;
             assert_eq!(r.evals[0].1, exact * DISC);
@@ -381,7 +353,7 @@ mod tests {
             let pos = random_position(&mut rng, empties, 2);
             for level in [Level::Standard, Level::Highest, Level::None] {
                 let budget = Duration::from_millis(300);
-                let r = reply_on_node_clock(&pos, pos.turn().opposite(), level, budget, &mut rng);
+                let r = reply_on_node_clock(&pos, level, budget, &mut rng);
                 assert!(pos.is_legal(r.best), "{level:?} {}", pos.to_text());
                 assert!(!r.evals.is_empty());
                 // Deadline plus the allowance for the nodes searched between two looks at the clock.
@@ -400,10 +372,10 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(1);
         let pass = Position::from_bitboards(1, 2, Color::White).unwrap();
         for level in [Level::Standard, Level::Highest, Level::None] {
-            let r = reply(&pass, Color::Black, level, DEFAULT_BUDGET, &mut rng);
+            let r = reply(&pass, level, &[], &mut rng);
             assert_eq!((r.best, r.stage), (Move::Pass, Stage::Forced));
             let end = Position::from_bitboards(7, 0, Color::White).unwrap();
-            assert_eq!(reply(&end, Color::Black, level, DEFAULT_BUDGET, &mut rng).stage, Stage::GameOver);
+            assert_eq!(reply(&end, level, &[], &mut rng).stage, Stage::GameOver);
         }
     }
 
@@ -413,7 +385,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for seed in 0..12 {
             let mut rng = StdRng::seed_from_u64(seed);
-            let r = reply_on_node_clock(&pos, Color::Black, Level::None, Duration::from_millis(150), &mut rng);
+            let r = reply_on_node_clock(&pos, Level::None, Duration::from_millis(150), &mut rng);
             let top = r.evals[0].1;
             let mine = r.evals.iter().find(|e| e.0 == r.best).unwrap().1;
             assert!(mine >= top - OPENING_MARGIN);

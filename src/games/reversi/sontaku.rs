@@ -719,6 +719,9 @@ mod tests {
     use rand::SeedableRng;
     use std::time::{Duration, Instant};
 
+    /// The model of a player who replies with the best moves.
+    const STRONG: HumanModel = HumanModel { strength: 1.0 };
+
     /// The human's best-play lead (tenths of a disc) after each CPU move, by the strong search
     /// at `depth`: the judge the sontaku properties are checked against.
     struct Leads {
@@ -940,13 +943,7 @@ mod tests {
             let human = cpu.opposite();
             let mut engine = Engine::new(18);
             engine.set_deadline(Some(Instant::now() + Duration::from_secs(30)));
-            let c = engine.sontaku_for(
-                Sontaku::Standard,
-                pos.player(),
-                pos.opponent(),
-                HumanModel { strength: 1.0 },
-                &mut rng,
-            );
+            let c = engine.sontaku_for(Sontaku::Standard, pos.player(), pos.opponent(), STRONG, &mut rng);
             assert_eq!(c.stage, SontakuStage::FullRead);
             let value = |sq: u8| standard_final_value(best_play_margin(&play_sq(&pos, sq), human));
             let best = pos
@@ -977,8 +974,7 @@ mod tests {
             let mut engine = Engine::new(18).with_clock(clock);
             // Half of it for the midgame fallback (about 2.5M nodes), half for the solves.
             engine.set_deadline(Some(engine.now() + Duration::from_secs(2)));
-            let strong = HumanModel { strength: 1.0 };
-            let c = engine.sontaku_for(Sontaku::Standard, pos.player(), pos.opponent(), strong, &mut rng);
+            let c = engine.sontaku_for(Sontaku::Standard, pos.player(), pos.opponent(), STRONG, &mut rng);
             assert_eq!(c.stage, SontakuStage::FullRead, "{}", pos.to_text());
             assert!(!c.jittered);
             // The exact best-play margin after each move, by the independent solver.
@@ -1116,8 +1112,7 @@ mod tests {
             let Some((_, _, sq)) = engine.standard_chase(p, o, 1.0, 60) else { continue };
             let mut engine = Engine::new(16).with_clock(clock);
             engine.set_deadline(Some(engine.now() + Duration::from_millis(40)));
-            let strong = HumanModel { strength: 1.0 };
-            let c = engine.sontaku_for(Sontaku::Standard, p, o, strong, &mut StepRng::new(0, 0));
+            let c = engine.sontaku_for(Sontaku::Standard, p, o, STRONG, &mut StepRng::new(0, 0));
             assert_eq!((c.best, c.ranked[0].0, c.jittered), (sq, sq, false), "{}", pos.to_text());
             seen += 1;
             if seen == 3 {
@@ -1192,13 +1187,7 @@ mod tests {
             let clock = crate::games::reversi::search::Clock::Nodes { mid_ns: 400.0, end_ns: 50.0 };
             let mut engine = Engine::new(16).with_clock(clock);
             engine.set_deadline(Some(engine.now() + Duration::from_millis(60)));
-            let c = engine.sontaku_for(
-                Sontaku::Standard,
-                pos.player(),
-                pos.opponent(),
-                HumanModel { strength: 1.0 },
-                &mut rng,
-            );
+            let c = engine.sontaku_for(Sontaku::Standard, pos.player(), pos.opponent(), STRONG, &mut rng);
             assert_eq!(c.stage, SontakuStage::Midgame);
             // Every move the choice was made among gives the human at most GIFT_CAP more than
             // the CPU's best move, by the strong search at the depth the choice reached.
