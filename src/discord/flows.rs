@@ -5,31 +5,25 @@ use serenity::all::{
     EditInteractionResponse, MessageId,
 };
 
+use super::ask::Ask;
 use super::board_message::narrate;
 use super::custom_id::{OpponentSelect, ResignButton};
 use super::handler::{Bot, Failure};
 use super::reply::{allowed_mentions, Reply, Responder};
-use crate::domain::{GameRecord, Settings};
+use crate::domain::GameRecord;
 use crate::games::{GameKind, Level, Side};
-use crate::i18n::{Lang, Msg};
-use crate::service::{PlayError, PlayedMove, Seat, Turn};
+use crate::i18n::Msg;
+use crate::service::{PlayError, PlayedMove, Turn};
 
 impl Bot {
     /// `/play <game>`: starts at once, or where players choose their opponent, offers the
     /// choice first (a menu only the player sees).
-    pub(super) async fn start_or_offer(
-        &self,
-        responder: &Responder,
-        seat: Seat,
-        settings: &Settings,
-        kind: GameKind,
-        side: Side,
-        lang: Lang,
-    ) -> Result<(), Failure> {
+    pub(super) async fn start_or_offer(&self, ask: &Ask<'_>, kind: GameKind, side: Side) -> Result<(), Failure> {
+        let (responder, seat, settings, lang) = ask.parts();
         if !settings.level_choice {
-            let record = self.service().start(&seat, kind, side, None).await.map_err(Failure::Refused)?;
+            let record = self.service().start(seat, kind, side, None).await.map_err(Failure::Refused)?;
             responder.defer().await?;
-            let (board, shown) = self.first_board(record, &seat, settings, lang).await?;
+            let (board, shown) = self.first_board(ask, record).await?;
             if let Some(posted) = responder.post(board).await? {
                 self.board_posted(responder.http(), &shown, posted, None).await;
             }
@@ -63,17 +57,15 @@ impl Bot {
     /// private menu says what was chosen.
     pub(super) async fn start_chosen(
         &self,
-        responder: &Responder,
-        seat: Seat,
-        settings: &Settings,
+        ask: &Ask<'_>,
         picker: OpponentSelect,
         level: Level,
-        lang: Lang,
     ) -> Result<(), Failure> {
+        let (responder, seat, _, lang) = ask.parts();
         let record =
-            self.service().start(&seat, picker.kind, picker.side, Some(level)).await.map_err(Failure::Refused)?;
+            self.service().start(seat, picker.kind, picker.side, Some(level)).await.map_err(Failure::Refused)?;
         responder.defer().await?;
-        let (board, shown) = self.first_board(record, &seat, settings, lang).await?;
+        let (board, shown) = self.first_board(ask, record).await?;
         let posted = responder.follow_up_posted(board.follow_up()).await?;
         self.board_posted(responder.http(), &shown, posted, None).await;
         let chosen = EditInteractionResponse::new()
@@ -86,13 +78,8 @@ impl Bot {
 
     /// The first board of a new game (the greeting, and the bot's opening if it moves first)
     /// and the game as it shows it.
-    async fn first_board(
-        &self,
-        record: GameRecord,
-        seat: &Seat,
-        settings: &Settings,
-        lang: Lang,
-    ) -> Result<(Reply, GameRecord), Failure> {
+    async fn first_board(&self, ask: &Ask<'_>, record: GameRecord) -> Result<(Reply, GameRecord), Failure> {
+        let (_, seat, settings, lang) = ask.parts();
         let (kind, human_side) = (record.kind(), record.human_side);
         let reply = self.service().bot_reply(record).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side }.text(lang)];
@@ -103,16 +90,14 @@ impl Bot {
 
     pub(super) async fn play(
         &self,
-        responder: &Responder,
-        seat: Seat,
-        settings: &Settings,
+        ask: &Ask<'_>,
         input: &str,
         tapped: Option<(i64, u32, MessageId)>,
-        lang: Lang,
     ) -> Result<(), Failure> {
+        let (responder, seat, settings, lang) = ask.parts();
         // A tap names the game, the ply and the board message it was made on.
         let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
-        let human = self.service().human_move(&seat, input, expected).await.map_err(Failure::Refused)?;
+        let human = self.service().human_move(seat, input, expected).await.map_err(Failure::Refused)?;
         responder.defer().await?;
         // The bot's reply and the commentary on the player's move are thought out together.
         let played = human.moves.first().cloned();
@@ -158,13 +143,8 @@ impl Bot {
         Ok(())
     }
 
-    pub(super) async fn show_board(
-        &self,
-        responder: &Responder,
-        seat: Seat,
-        settings: &Settings,
-        lang: Lang,
-    ) -> Result<(), Failure> {
+    pub(super) async fn show_board(&self, ask: &Ask<'_>) -> Result<(), Failure> {
+        let (responder, seat, settings, lang) = ask.parts();
         let record = self.service().current(seat.channel_id).await.map_err(Failure::Refused)?;
         let last = self.service().last_move(&record).await.map_err(Failure::Refused)?;
         let lines =
@@ -177,33 +157,24 @@ impl Bot {
         Ok(())
     }
 
-    pub(super) async fn resign(
-        &self,
-        responder: &Responder,
-        seat: Seat,
-        settings: &Settings,
-        lang: Lang,
-    ) -> Result<(), Failure> {
-        let record = self.service().resign(&seat, None).await.map_err(Failure::Refused)?;
+    pub(super) async fn resign(&self, ask: &Ask<'_>) -> Result<(), Failure> {
+        let (responder, seat, settings, lang) = ask.parts();
+        let record = self.service().resign(seat, None).await.map_err(Failure::Refused)?;
         let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
         responder.answer(board).await?;
         Ok(())
     }
 
-    pub(super) async fn stats(&self, responder: &Responder, seat: Seat, lang: Lang) -> Result<(), Failure> {
-        let records = self.service().record_of(&seat).await.map_err(Failure::Refused)?;
+    pub(super) async fn stats(&self, ask: &Ask<'_>) -> Result<(), Failure> {
+        let (responder, seat, _, lang) = ask.parts();
+        let records = self.service().record_of(seat).await.map_err(Failure::Refused)?;
         responder.answer(Reply::public(Msg::Stats { human: seat.user_id, records }.text(lang))).await?;
         Ok(())
     }
 
     /// `/play remind on|off`: the player's own choice, on every server (a private answer).
-    pub(super) async fn remind_me(
-        &self,
-        responder: &Responder,
-        seat: &Seat,
-        on: Option<bool>,
-        lang: Lang,
-    ) -> Result<(), Failure> {
+    pub(super) async fn remind_me(&self, ask: &Ask<'_>, on: Option<bool>) -> Result<(), Failure> {
+        let (responder, seat, _, lang) = ask.parts();
         // Discord always sends the required option; without it the request was forged.
         let text = match on {
             Some(on) => {
@@ -218,14 +189,8 @@ impl Bot {
 
     /// The board's Resign button asks first (privately); "Yes" resigns that very game and
     /// posts the final board for everyone, "Keep playing" just closes the question.
-    pub(super) async fn resign_button(
-        &self,
-        responder: &Responder,
-        seat: Seat,
-        settings: &Settings,
-        button: ResignButton,
-        lang: Lang,
-    ) -> Result<(), Failure> {
+    pub(super) async fn resign_button(&self, ask: &Ask<'_>, button: ResignButton) -> Result<(), Failure> {
+        let (responder, seat, settings, lang) = ask.parts();
         match button {
             ResignButton::Ask { game_id } => {
                 // Only the player of that game, while it is on, is asked.
@@ -253,7 +218,7 @@ impl Bot {
                 responder.update(Reply::public(Msg::KeepPlaying.text(lang))).await?;
             }
             ResignButton::Confirm { game_id } => {
-                let record = self.service().resign(&seat, Some(game_id)).await.map_err(Failure::Refused)?;
+                let record = self.service().resign(seat, Some(game_id)).await.map_err(Failure::Refused)?;
                 responder.update(Reply::public(Msg::Resigned.text(lang))).await?;
                 let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
                 responder.follow_up(board.follow_up()).await?;

@@ -19,6 +19,7 @@ use serenity::all::{
 use serenity::async_trait;
 use serenity::http::Http;
 
+use super::ask::Ask;
 use super::commands::{play_command, settings_command};
 use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
@@ -235,20 +236,21 @@ impl Bot {
             }
             return;
         }
+        let ask = Ask { responder, seat, settings, lang };
         let outcome = match name {
             "reversi" => {
                 let side = if option("color") == Some("white") { Side::Second } else { Side::First };
-                self.start_or_offer(responder, seat, &settings, GameKind::Reversi, side, lang).await
+                self.start_or_offer(&ask, GameKind::Reversi, side).await
             }
-            "doubutsu" => self.start_or_offer(responder, seat, &settings, GameKind::Doubutsu, Side::First, lang).await,
-            "move" => self.play(responder, seat, &settings, option("move").unwrap_or(""), None, lang).await,
-            "board" => self.show_board(responder, seat, &settings, lang).await,
-            "resign" => self.resign(responder, seat, &settings, lang).await,
-            "stats" => self.stats(responder, seat, lang).await,
-            "remind" => self.remind_me(responder, &seat, option("on").and_then(|v| v.parse().ok()), lang).await,
-            "takeback" => self.take_back(responder, seat, &settings, None, lang).await,
+            "doubutsu" => self.start_or_offer(&ask, GameKind::Doubutsu, Side::First).await,
+            "move" => self.play(&ask, option("move").unwrap_or(""), None).await,
+            "board" => self.show_board(&ask).await,
+            "resign" => self.resign(&ask).await,
+            "stats" => self.stats(&ask).await,
+            "remind" => self.remind_me(&ask, option("on").and_then(|v| v.parse().ok())).await,
+            "takeback" => self.take_back(&ask, None).await,
             "help" => {
-                let commentary = settings.commentary;
+                let commentary = ask.settings.commentary;
                 let reply = tokio::task::spawn_blocking(move || super::help::help_reply(commentary, lang))
                     .await
                     .expect("the help picture is drawn without panicking");
@@ -273,27 +275,26 @@ impl Bot {
         if !needed.is_empty() {
             return self.refuse_missing(responder, &needed, lang).await;
         }
+        let ask = Ask { responder, seat, settings, lang };
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
                 let tapped = Some((target.game_id, target.ply, c.message.id));
-                self.play(responder, seat, &settings, choice, tapped, lang).await
+                self.play(&ask, choice, tapped).await
             }
             (None, ComponentInteractionDataKind::StringSelect { values }) => {
                 match (OpponentSelect::parse(&c.data.custom_id), values.first()) {
                     (Some(picker), Some(choice)) => match picker.level(choice) {
-                        Some(level) => self.start_chosen(responder, seat, &settings, picker, level, lang).await,
+                        Some(level) => self.start_chosen(&ask, picker, level).await,
                         None => Err(Failure::Refused(PlayError::Stale)),
                     },
                     _ => Err(Failure::Refused(PlayError::Stale)),
                 }
             }
             (None, ComponentInteractionDataKind::Button) => match ResignButton::parse(&c.data.custom_id) {
-                Some(button) => self.resign_button(responder, seat, &settings, button, lang).await,
+                Some(button) => self.resign_button(&ask, button).await,
                 None => match TakebackButton::parse(&c.data.custom_id) {
-                    Some(b) => {
-                        self.take_back(responder, seat, &settings, Some((b.game_id, b.ply, c.message.id)), lang).await
-                    }
+                    Some(b) => self.take_back(&ask, Some((b.game_id, b.ply, c.message.id))).await,
                     None => Err(Failure::Refused(PlayError::Stale)),
                 },
             },

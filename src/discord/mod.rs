@@ -3,6 +3,7 @@
 //! Thin by design: it parses interactions, calls the service, renders the board and answers.
 //! Every handler loads the game from the database, so a restart loses nothing.
 
+mod ask;
 mod board_message;
 mod commands;
 mod custom_id;

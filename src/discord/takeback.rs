@@ -3,25 +3,17 @@
 
 use serenity::all::MessageId;
 
+use super::ask::Ask;
 use super::handler::{Bot, Failure};
-use super::reply::Responder;
-use crate::domain::Settings;
-use crate::i18n::{Lang, Msg};
-use crate::service::Seat;
+use crate::i18n::Msg;
 
 impl Bot {
     /// Takes the player's last move back; `tapped` names the board whose button was pressed
     /// (its game, its ply and its message).
-    pub(super) async fn take_back(
-        &self,
-        responder: &Responder,
-        seat: Seat,
-        settings: &Settings,
-        tapped: Option<(i64, u32, MessageId)>,
-        lang: Lang,
-    ) -> Result<(), Failure> {
+    pub(super) async fn take_back(&self, ask: &Ask<'_>, tapped: Option<(i64, u32, MessageId)>) -> Result<(), Failure> {
+        let (responder, seat, settings, lang) = ask.parts();
         let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
-        let (record, last) = self.service().take_back(&seat, expected).await.map_err(Failure::Refused)?;
+        let (record, last) = self.service().take_back(seat, expected).await.map_err(Failure::Refused)?;
         responder.defer().await?;
         let board = self.board(&record, last.as_ref(), vec![Msg::TookBack.text(lang)], settings, lang).await;
         self.post_new_board(responder, board, &record, tapped.map(|(_, _, m)| m)).await
