@@ -120,7 +120,7 @@ impl DoubutsuGuest {
                 }
                 Ok(evals.last().expect("non-empty").0)
             }
-            DoubutsuGuest::Heuristic(depth) => Ok(dob::players::heuristic(pos, depth, rng)),
+            DoubutsuGuest::Heuristic(depth) => Ok(dob::heuristic(pos, depth, rng)),
             DoubutsuGuest::Perfect => {
                 let Ok(evals) = dob::evaluate_moves(table, pos) else {
                     return Ok(dob::heuristic(pos, dob::players::FALLBACK_HEURISTIC_DEPTH, rng));

@@ -17,6 +17,7 @@
 //! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
 
 pub mod game;
+pub mod heuristic;
 pub mod level;
 pub mod notation;
 pub mod perft;
@@ -28,12 +29,13 @@ pub mod table;
 mod tests;
 
 pub use game::{Game, REPETITION_DRAW};
+pub use heuristic::heuristic;
 pub use level::{Level, ReplyError};
 pub use notation::{parse_moves, ParseMoveError, ParsePositionError, ParseSquareError};
 pub use perft::{perft, perft_divide, perft_parallel};
 pub use players::{
-    analyze, evaluate_moves, heuristic, settai, settai_or_weakest, strongest, strongest_or_heuristic, value_of,
-    weakest, Analysis, PlayerError,
+    analyze, evaluate_moves, settai, settai_or_weakest, strongest, strongest_or_heuristic, value_of, weakest, Analysis,
+    PlayerError,
 };
 pub use position::{Color, IllegalMove, Move, Outcome, Piece, Position, Role, Square, WinReason};
 pub use table::{ProbeError, Table, TableError, TableFile, Tablebase, Value};

@@ -315,7 +315,8 @@ fn settai_moves_where_the_guest_left_its_lion_hanging() {
 
 #[test]
 fn table_levels_fall_back_where_the_table_cannot_help() {
-    use super::super::players::{heuristic, settai_or_weakest, strongest_or_heuristic};
+    use super::super::heuristic::heuristic;
+    use super::super::players::{settai_or_weakest, strongest_or_heuristic};
     // The table of this sub-game knows nothing of positions with elephants.
     let t = table();
     let game = Game::from_position(pos("el1/1c1/1C1/1LE b -"));
@@ -667,7 +668,7 @@ fn a_lost_settai_concedes_rather_than_draw_by_repetition() {
         while g.outcome().is_none() && g.moves().len() < 200 {
             let p = *g.position();
             if g.moves().len().is_multiple_of(2) {
-                g.play(players::heuristic(&p, 2, &mut rng)).unwrap();
+                g.play(super::super::heuristic::heuristic(&p, 2, &mut rng)).unwrap();
                 continue;
             }
             let Ok(evals) = evaluate_moves(t, &p) else { break };
