@@ -14,6 +14,7 @@ use crate::games::reversi::duel::{self, Outcome, Player, Settings};
 use crate::games::reversi::elo::{elo, elo_text, Interval};
 use crate::games::reversi::eval::{PatternEval, DISC};
 use crate::games::reversi::openings::{self, GenerateConfig, Opening};
+use crate::games::reversi::probcut;
 use crate::games::reversi::search::Clock;
 use crate::games::reversi::Color;
 use crate::hospitality::reversi::STRONG_CLOCK;
@@ -26,7 +27,8 @@ const OPENINGS: &str = include_str!("../../assets/reversi/openings.txt");
 enum Spec {
     /// `none`: the strong level with the built-in weights.
     Builtin,
-    /// `none@baseline`: the strong level with the frozen baseline weights.
+    /// `none@baseline`: the strong level of 2026-12-02 (before ProbCut) with the frozen
+    /// baseline weights.
     Baseline,
     /// `none@FILE`: the strong level with weights read from a file.
     File(PathBuf),
@@ -72,6 +74,7 @@ impl Spec {
 fn player<'a>(spec: &Spec, eval: Option<&'a PatternEval>) -> Player<'a> {
     match (spec, eval) {
         (Spec::AlphaBeta(d), _) => Player::AlphaBeta(*d),
+        (Spec::Baseline, Some(e)) => Player::Baseline(e),
         (_, Some(e)) => Player::Strong(e),
         (_, None) => unreachable!("strong players have weights"),
     }
@@ -87,6 +90,31 @@ fn load_openings(path: Option<&Path>) -> anyhow::Result<(Vec<Opening>, String)> 
             Ok((set, p.display().to_string()))
         }
     }
+}
+
+/// `settai bench probcut`: measures ProbCut's spreads on games played from the first `games`
+/// committed openings and prints them, with the table to commit in `reversi/probcut.rs`.
+pub(super) fn probcut_fit(games: usize, seed: u64) -> anyhow::Result<()> {
+    let (set, _) = load_openings(None)?;
+    let set = &set[..games.clamp(1, set.len())];
+    let started = std::time::Instant::now();
+    let spreads = probcut::fit(set, &PatternEval::builtin(), seed);
+    println!(
+        "| depth | shallow | {} |",
+        (0..probcut::STAGES).map(|s| format!("stage {s}: n, mean, sigma")).collect::<Vec<_>>().join(" | ")
+    );
+    println!("|---|---|{}", "---|".repeat(probcut::STAGES));
+    for (i, row) in spreads.iter().enumerate() {
+        let depth = probcut::MIN_DEPTH + i as u32;
+        let cells: Vec<String> = row.iter().map(|s| format!("{}, {:+.1}, {:.1}", s.samples, s.mean, s.sigma)).collect();
+        println!("| {depth} | {} | {} |", probcut::shallow_depth(depth), cells.join(" | "));
+    }
+    println!(
+        "\nSPREAD (mean, sigma in 1/32 discs), for src/games/reversi/probcut.rs:\n{}",
+        probcut::spread_table(&spreads)
+    );
+    eprintln!("{} games from the committed openings, seed {seed}, {:.0} s", set.len(), started.elapsed().as_secs_f64());
+    Ok(())
 }
 
 /// What `settai bench match` was asked.

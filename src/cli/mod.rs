@@ -217,7 +217,7 @@ enum BenchWhat {
     /// A's score with a 95% interval and the Elo difference. Searches run on the node clock, so a
     /// match repeats exactly from its seed whatever the load.
     Match {
-        /// Player A: `none`, `none@baseline` (the frozen weights of 2026-12-02), `none@FILE`
+        /// Player A: `none`, `none@baseline` (the strong level of 2026-12-02: frozen weights, no ProbCut), `none@FILE`
         /// (weights from a file) or `alphabeta(D)`.
         #[arg(long)]
         a: String,
@@ -266,6 +266,17 @@ enum BenchWhat {
         /// Output file.
         #[arg(long, default_value = "assets/reversi/openings.txt")]
         out: PathBuf,
+    },
+    /// Reversi: the spread of (deep - shallow) search values that ProbCut's margins come
+    /// from, per depth and stage, on positions of play from the committed openings; prints
+    /// the table `src/games/reversi/probcut.rs` commits.
+    Probcut {
+        /// Openings to play games from (one game each).
+        #[arg(long, default_value_t = 120)]
+        games: usize,
+        /// Seed of the games' varied moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// The doubutsu table: open, checksum, probe latency and the players' reply times.
     Table {
@@ -529,6 +540,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench { what: Some(BenchWhat::Openings { count, plies, depth, max_value, seed, out }), .. } => {
             duel::generate(&duel::OpeningsArgs { count, plies, depth, max_value, seed, out })
         }
+        Command::Bench { what: Some(BenchWhat::Probcut { games, seed }), .. } => duel::probcut_fit(games, seed),
         Command::Bench { what: Some(BenchWhat::Table { table, probes, seed }), .. } => {
             bench::table(&doubutsu::table_path(table, &data_dir()), probes, seed)
         }

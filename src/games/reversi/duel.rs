@@ -26,6 +26,9 @@ use super::search::{final_margin, Clock, Engine};
 pub enum Player<'a> {
     /// The strong level (`none`) with these weights.
     Strong(&'a PatternEval),
+    /// The strong level as it was when the baseline was frozen (2026-12-02: no ProbCut) with
+    /// these weights.
+    Baseline(&'a PatternEval),
     /// The classic evaluation's fixed-depth alpha-beta (a weak sanity opponent).
     AlphaBeta(u32),
 }
@@ -78,6 +81,7 @@ impl<'a> Seat<'a> {
     fn new(player: Player<'a>, clock: Clock) -> Seat<'a> {
         let engine = match player {
             Player::Strong(_) => Engine::new(TT_BITS).with_clock(clock),
+            Player::Baseline(_) => Engine::new(TT_BITS).with_clock(clock).without_probcut(),
             Player::AlphaBeta(_) => Engine::new(CLASSIC_TT_BITS),
         };
         Seat { player, engine }
@@ -86,7 +90,7 @@ impl<'a> Seat<'a> {
     /// The move in `pos` (not over), with its nodes and thinking time.
     fn choose(&mut self, pos: &Position, budget: Duration, rng: &mut impl Rng) -> (Move, u64, Duration) {
         match self.player {
-            Player::Strong(eval) => {
+            Player::Strong(eval) | Player::Baseline(eval) => {
                 let r = self.engine.reply(eval, pos, Level::None, budget, &[], rng);
                 (r.best, r.nodes, r.time)
             }

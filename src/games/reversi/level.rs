@@ -273,7 +273,11 @@ impl Engine {
         self.clear();
         let midgame = |engine: &mut Engine, until: Instant, all: bool| {
             engine.set_deadline(Some(until));
-            let r = engine.iterate(&obj, p, o, 60, all, DISC).expect("a placement exists");
+            // The strong level's own midgame search prunes selectively; the solvers do not.
+            engine.selective = engine.probcut_allowed();
+            let r = engine.iterate(&obj, p, o, 60, all, DISC);
+            engine.selective = false;
+            let r = r.expect("a placement exists");
             let evals = r.scores.iter().map(|&(s, v)| (place(s), v)).collect();
             let stage = if r.complete { Stage::Exact } else { Stage::Midgame };
             Choice::found(place(r.scores[0].0), evals, r.depth, r.complete, stage)

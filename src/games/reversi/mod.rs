@@ -35,6 +35,7 @@ mod naive;
 pub mod notation;
 pub mod openings;
 pub mod perft;
+pub mod probcut;
 pub mod search;
 pub mod sontaku;
 pub mod strength;

@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use super::board::{flips, moves};
+use super::probcut;
 use super::tt::Tt;
 
 /// Larger than every objective's values.
@@ -166,6 +167,11 @@ pub struct Engine {
     pub(super) aborted: bool,
     /// Whether the last midgame search cut any line short at its depth limit.
     cut: bool,
+    /// Whether the strong level may prune with [`probcut`](super::probcut) (off for the frozen
+    /// baseline of engine matches).
+    probcut: bool,
+    /// Whether the search running now prunes with ProbCut (only the strong level's own).
+    pub(super) selective: bool,
 }
 
 impl Default for Engine {
@@ -188,7 +194,21 @@ impl Engine {
             next_check: 0,
             aborted: false,
             cut: false,
+            probcut: true,
+            selective: false,
         }
+    }
+
+    /// The same engine without ProbCut: the strong level searches every line, as it did
+    /// before ProbCut (the baseline of engine matches).
+    pub fn without_probcut(mut self) -> Self {
+        self.probcut = false;
+        self
+    }
+
+    /// Whether the strong level may prune with ProbCut on this engine.
+    pub fn probcut_allowed(&self) -> bool {
+        self.probcut
     }
 
     /// The same engine reading `clock`.
@@ -316,6 +336,17 @@ impl Engine {
             }
             tt_move = e.mv;
         }
+        if self.selective && depth >= probcut::MIN_DEPTH && beta - alpha == 1 {
+            let cut_before = self.cut;
+            if let Some(v) = self.probcut(obj, p, o, depth, n, alpha, cpu) {
+                self.cut = true;
+                return v;
+            }
+            if self.aborted {
+                return 0;
+            }
+            self.cut = cut_before;
+        }
         let cut_above = std::mem::replace(&mut self.cut, false);
         let mut children = Children::new(p, o, mask);
         if children.len > 1 {
@@ -358,6 +389,49 @@ impl Engine {
             self.tt.store(p, o, tag, stored_depth, alpha0, beta, best, best_move);
         }
         best
+    }
+
+    /// ProbCut at a null-window node (`beta = alpha + 1`) of `depth` plies: `Some(bound)` when
+    /// a shallow search puts the deep value outside the window by more than the measured
+    /// margin, with the side of the window it falls on.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut<O: Objective>(
+        &mut self,
+        obj: &O,
+        p: u64,
+        o: u64,
+        depth: u32,
+        empties: u32,
+        alpha: i32,
+        cpu: bool,
+    ) -> Option<i32> {
+        let beta = alpha + 1;
+        let (mean, margin) = probcut::window(depth, empties);
+        let shallow = probcut::shallow_depth(depth);
+        // Only where the bounds are values an evaluation can have (not proven wins).
+        let limit = 64 * super::eval::DISC;
+        // The deep value is predicted as shallow + mean.
+        let high = beta - mean + margin;
+        if high < limit {
+            let v = self.pvs(obj, p, o, shallow, high - 1, high, cpu);
+            if self.aborted {
+                return None;
+            }
+            if v >= high {
+                return Some(beta);
+            }
+        }
+        let low = alpha - mean - margin;
+        if low > -limit {
+            let v = self.pvs(obj, p, o, shallow, low, low + 1, cpu);
+            if self.aborted {
+                return None;
+            }
+            if v <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// Iterative deepening at the root for the side to move (`cpu` = root player), from depth 1
