@@ -11,6 +11,7 @@ use rand::SeedableRng;
 
 use super::replay_with_last;
 use crate::games::doubutsu::{self as dob, Table as _, TableFile};
+use crate::games::reversi::search::Engine;
 use crate::games::{self, reversi, Game, GameKind};
 use crate::i18n::Lang;
 use crate::render;
@@ -127,6 +128,43 @@ pub(super) fn engine(ffo: &[super::FfoCase], perft_depth: u32, positions: usize)
         );
     }
     println!("FFO total: {total_cpu:.1} s, {:.0}M nodes, {wrong} wrong", total_nodes as f64 / 1e6);
+
+    // `standard`'s handover to a trusted human (issue 15): every root move solved exactly, as
+    // its first version did, against the window solve that decides the same choice.
+    println!(
+        "\n| # | empties | every move solved exactly: nodes, on-CPU s | the handover's window solve: nodes, on-CPU s |"
+    );
+    println!("|---|---|---|---|");
+    let eval = reversi::eval::PatternEval::shared();
+    for (name, pos, ..) in ffo.iter().filter(|c| c.1.empties() <= 22) {
+        let mut engine = Engine::new(reversi::level::TT_BITS);
+        let watch = Stopwatch::start();
+        for m in pos.legal_moves() {
+            let child = pos.play(m).expect("a legal move");
+            engine.solve_exact(eval, child.player(), child.opponent()).expect("no deadline");
+        }
+        let (wall, cpu) = watch.stop();
+        let every = (engine.nodes, cpu.unwrap_or(wall));
+        // The bot orders the solves by its midgame search; here a depth-6 one (not timed).
+        let (p, o) = (pos.player(), pos.opponent());
+        let guess = Engine::new(16).iterate(&reversi::level::Strong(eval), p, o, 6, true, 1).expect("a placement");
+        let aim = reversi::sontaku::TARGET_WIN_MARGIN * reversi::eval::DISC;
+        let hint: Vec<(u8, i32)> = guess.scores.into_iter().map(|(sq, cpu)| (sq, -(-cpu - aim).abs())).collect();
+        let mut engine = Engine::new(reversi::level::TT_BITS);
+        let watch = Stopwatch::start();
+        engine.handover_values(eval, p, o, 0, &hint).expect("no deadline");
+        let (wall, cpu) = watch.stop();
+        let window = (engine.nodes, cpu.unwrap_or(wall));
+        println!(
+            "| {} | {} | {:.1}M, {:.2} | {:.1}M, {:.2} |",
+            name.trim_start_matches('#'),
+            pos.empties(),
+            every.0 as f64 / 1e6,
+            every.1,
+            window.0 as f64 / 1e6,
+            window.1
+        );
+    }
 
     // Mid-game positions: seeded random openings of 20 plies, the bot to move.
     let mut rng = StdRng::seed_from_u64(7);

@@ -14,11 +14,12 @@
 //!   engine with the [`ai::Classic`] objective) that the guests, the trainer and the gallery use.
 //! - [`level`]: the three AI levels behind [`reply`] (`standard`, `highest`, `none`).
 //! - [`search`](mod@search): the shared engine ([`search::Engine`]): PVS, transposition table ([`tt`]),
-//!   move ordering, iterative deepening with a deadline; the direction of evaluation is an
-//!   [`search::Objective`] parameter.
+//!   move ordering, a deadline; the direction of evaluation is an [`search::Objective`]
+//!   parameter. [`root`]: iterative deepening at the root ([`search::Engine::iterate`]).
 //! - [`endgame`]: the exact endgame solver and [`solve`].
 //! - [`eval`]: the trained pattern evaluation of the strong level; [`train`](mod@train) makes it.
-//! - [`sontaku`]: the objectives and move choice of the sontaku (接待) levels.
+//! - [`sontaku`]: the objectives and move choice of the sontaku (接待) levels; [`handover`]:
+//!   how `standard` hands a trusted human the lead in the endgame.
 //! - [`duel`]: engine-against-engine matches from the balanced [`openings`], scored by [`elo`].
 
 pub mod ai;
@@ -29,6 +30,7 @@ pub mod endgame;
 pub mod eval;
 #[cfg(test)]
 pub(crate) mod golden;
+pub mod handover;
 pub mod level;
 #[cfg(test)]
 mod naive;
@@ -36,6 +38,7 @@ pub mod notation;
 pub mod openings;
 pub mod perft;
 pub mod probcut;
+pub mod root;
 pub mod search;
 pub mod sontaku;
 pub mod strength;

@@ -1,5 +1,5 @@
-//! The shared search engine: one negamax core (PVS, transposition table, move ordering,
-//! iterative deepening with aspiration windows and a deadline) used by every AI level.
+//! The shared search engine: one negamax core (PVS, transposition table, move ordering, a
+//! deadline) used by every AI level; iterative deepening at the root is [`root`](super::root)'s.
 //!
 //! What a position is worth is not fixed here: an [`Objective`] scores leaves for the side to
 //! move, told whether that side is the root player ("the CPU"). The strong level scores for
@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 use super::board::{flips, moves};
 use super::probcut;
 use super::tt::Tt;
+
+pub use super::root::RootResult;
 
 /// Larger than every objective's values.
 pub const INF: i32 = 1 << 24;
@@ -121,18 +123,6 @@ pub(super) const SQUARE_ORDER: [i8; 64] = [
     18,  4, 16, 12, 12, 16,  4, 18,
 ];
 
-/// Outcome of an iterative-deepening search at the root.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RootResult {
-    /// Root moves (square index) with their values, best first; exact values for every move
-    /// when all were searched with a full window, otherwise only the first is exact.
-    pub scores: Vec<(u8, i32)>,
-    /// Plies of the last completed iteration.
-    pub depth: u32,
-    /// Whether the last iteration reached the end of the game on every line.
-    pub complete: bool,
-}
-
 /// Where an engine reads the time that its deadlines are measured against.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Clock {
@@ -166,7 +156,7 @@ pub struct Engine {
     /// Set once the deadline has passed; results computed afterwards are discarded.
     pub(super) aborted: bool,
     /// Whether the last midgame search cut any line short at its depth limit.
-    cut: bool,
+    pub(super) cut: bool,
     /// Whether the strong level may prune with [`probcut`](super::probcut) (off for the frozen
     /// baseline of engine matches).
     probcut: bool,
@@ -264,7 +254,7 @@ impl Engine {
     }
 
     /// Orders children: TT move, then (deep) static value, else fastest-first and history.
-    fn order<O: Objective>(&self, obj: &O, c: &mut Children, depth: u32, tt_move: u8, cpu: bool) {
+    pub(super) fn order<O: Objective>(&self, obj: &O, c: &mut Children, depth: u32, tt_move: u8, cpu: bool) {
         for ch in &mut c.list[..c.len] {
             ch.key = if ch.sq == tt_move {
                 i32::MAX
@@ -432,133 +422,5 @@ impl Engine {
             }
         }
         None
-    }
-
-    /// Iterative deepening at the root for the side to move (`cpu` = root player), from depth 1
-    /// to `max_depth` or the deadline; the first iteration always completes.
-    ///
-    /// With `all_moves` every root move gets an exact value (a full window each, for callers that
-    /// rank moves); otherwise PVS with an aspiration window around the previous value.
-    /// Returns `None` when the side to move has no placement.
-    #[allow(clippy::too_many_arguments)]
-    pub fn iterate<O: Objective>(
-        &mut self,
-        obj: &O,
-        p: u64,
-        o: u64,
-        max_depth: u32,
-        all_moves: bool,
-        aspiration: i32,
-    ) -> Option<RootResult> {
-        let mask = moves(p, o);
-        if mask == 0 {
-            return None;
-        }
-        let deadline = self.deadline.take();
-        self.aborted = false;
-        let mut root = Children::new(p, o, mask);
-        self.order(obj, &mut root, 3, 64, true);
-        let mut order: Vec<Child> = {
-            let mut v = root.list[..root.len].to_vec();
-            v.sort_by_key(|c| -c.key);
-            v
-        };
-        let mut result: Option<RootResult> = None;
-        let empties = (!(p | o)).count_ones();
-        for depth in 1..=max_depth.max(1) {
-            self.cut = false;
-            let scores = if all_moves {
-                let mut s = Vec::with_capacity(order.len());
-                for c in &order {
-                    let v = -self.pvs(obj, c.p, c.o, depth - 1, -INF, INF, false);
-                    if self.aborted {
-                        break;
-                    }
-                    s.push((c.sq, v));
-                }
-                s
-            } else {
-                self.root_pvs(obj, &order, depth, result.as_ref().map(|r| r.scores[0].1), aspiration)
-            };
-            if self.aborted {
-                break;
-            }
-            let mut scores = scores;
-            // Stable sort: equal values keep the previous iteration's order.
-            scores.sort_by_key(|&(_, v)| -v);
-            let complete = !self.cut;
-            order.sort_by_key(|c| scores.iter().position(|&(sq, _)| sq == c.sq).unwrap_or(usize::MAX));
-            result = Some(RootResult { scores, depth, complete });
-            if complete || depth >= empties {
-                break;
-            }
-            if depth == 1 {
-                // The first iteration is a guaranteed answer; from here on the clock rules.
-                self.set_deadline(deadline);
-            }
-        }
-        self.deadline = deadline;
-        result
-    }
-
-    /// One root iteration of PVS with an aspiration window; only the first value is exact.
-    fn root_pvs<O: Objective>(
-        &mut self,
-        obj: &O,
-        order: &[Child],
-        depth: u32,
-        guess: Option<i32>,
-        aspiration: i32,
-    ) -> Vec<(u8, i32)> {
-        let (mut lo, mut hi) = match guess {
-            Some(g) if aspiration > 0 && depth > 2 => (g - aspiration, g + aspiration),
-            _ => (-INF, INF),
-        };
-        loop {
-            let mut alpha = lo;
-            let mut best = -INF;
-            let mut scores = Vec::with_capacity(order.len());
-            let mut first = true;
-            for c in order {
-                let v = if first {
-                    -self.pvs(obj, c.p, c.o, depth - 1, -hi, -alpha, false)
-                } else {
-                    let v = -self.pvs(obj, c.p, c.o, depth - 1, -alpha - 1, -alpha, false);
-                    if v > alpha && v < hi {
-                        -self.pvs(obj, c.p, c.o, depth - 1, -hi, -v, false)
-                    } else {
-                        v
-                    }
-                };
-                if self.aborted {
-                    return scores;
-                }
-                first = false;
-                // Moves after the first that fail low carry an upper bound only.
-                scores.push((c.sq, v));
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                    }
-                }
-                if best >= hi {
-                    break;
-                }
-            }
-            if best <= lo && lo > -INF {
-                // Failed low: every value is only an upper bound; redo with the window open below.
-                lo = -INF;
-                continue;
-            }
-            if best >= hi && hi < INF {
-                hi = INF;
-                continue;
-            }
-            // The best move first with its exact value; the rest keep their bounds.
-            let bi = scores.iter().position(|&(_, v)| v == best).unwrap_or(0);
-            scores.swap(0, bi);
-            return scores;
-        }
     }
 }

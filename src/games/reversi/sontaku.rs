@@ -562,9 +562,9 @@ impl Engine {
     }
 
     /// A trusted human's values between [`TRUSTED_SOLVE_EMPTIES`] and the full read: every root
-    /// move solved exactly by the endgame solver (the best-play margin aimed at +6 plus the slip
-    /// allowance, as in the full read), after a midgame search with half the time that answers
-    /// if the solves do not finish.
+    /// move solved exactly as far as the choice needs ([`Engine::handover_values`]: the
+    /// best-play margin aimed at +6 plus the slip allowance, as in the full read), after a
+    /// midgame search with half the time that answers if the solves do not finish.
     fn standard_solved_values(&mut self, p: u64, o: u64, s: f64) -> (Vec<(u8, i32)>, u32, SontakuStage) {
         let deadline = self.deadline;
         let start = self.now();
@@ -574,18 +574,11 @@ impl Engine {
         let (midgame, depth) = self.standard_midgame_values(p, o, s, 60);
         self.set_deadline(deadline);
         let slip = (SLIP_ALLOWANCE * (1.0 - s)).round() as i32;
-        let eval = PatternEval::shared();
-        let children = Children::new(p, o, moves(p, o));
-        let mut solved = Vec::with_capacity(children.len);
-        for c in &children.list[..children.len] {
-            // The child is the human's turn: its exact value is the human's final margin.
-            match self.solve_exact(eval, c.p, c.o) {
-                Some((_, human)) if !self.aborted => solved.push((c.sq, standard_final_value(human - slip))),
-                _ => return (midgame, depth, SontakuStage::Midgame),
-            }
+        // The midgame's values order the solves: the nearer the first, the cheaper the rest.
+        match self.handover_values(PatternEval::shared(), p, o, slip, &midgame) {
+            Some(solved) if !self.aborted => (solved, (!(p | o)).count_ones(), SontakuStage::FullRead),
+            _ => (midgame, depth, SontakuStage::Midgame),
         }
-        let n = (!(p | o)).count_ones();
-        (solved, n, SontakuStage::FullRead)
     }
 
     /// Against a trusted human ahead of the plan (every move leaves a best-play lead above
