@@ -80,6 +80,14 @@ fn the_ai_answers_with_a_legal_move_and_explains_itself_in_json() {
     listed_sorted.sort();
     assert_eq!(listed_sorted, legal);
     assert!(legal.contains(&json["move"].as_str().unwrap().to_string()));
+    assert!(json["human_strength"].is_null(), "only standard judges the human");
+
+    // As the bot does, `standard` judges the human (black: f5, c3) by their moves so far.
+    let out = settai(&["ai", "reversi", "--level", "standard", "--moves", "f5 d6 c3", "--json", "--seed", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let strength = json["human_strength"].as_f64().expect("standard judged the human's two moves");
+    assert!((0.0..=1.0).contains(&strength), "{strength}");
 }
 
 #[test]

@@ -684,14 +684,15 @@ fn replay_with_last(kind: GameKind, moves: &str) -> anyhow::Result<(Game, Option
 
 fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Option<u64>) -> anyhow::Result<()> {
     let level = level_or_default(kind, level)?;
-    let game = games::replay(kind, &split_moves(moves))?;
+    let (game, played) = games::replay_moves(kind, &split_moves(moves))?;
     if game.to_move().is_none() {
         bail!("the game is over after these moves; there is nothing to reply");
     }
     let mut rng = rng_from(seed);
     match (&game, level) {
         (Game::Reversi(pos), Level::Reversi(level)) => {
-            let reply = games::reversi::reply(pos, level, &[], &mut rng);
+            // As the bot does: `standard` judges the human by their moves so far.
+            let reply = games::reversi::reply(pos, level, &games::human_moves(pos, &played), &mut rng);
             if json {
                 // `none` evaluates in 1/32 disc for itself; the sontaku levels report the
                 // desirability of each move for the human.
@@ -706,6 +707,7 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
                     "depth": reply.depth,
                     "nodes": reply.nodes,
                     "time_ms": (reply.time.as_secs_f64() * 10000.0).round() / 10.0,
+                    "human_strength": reply.human_strength,
                     "moves": evals,
                 });
                 println!("{}", serde_json::to_string_pretty(&out)?);

@@ -558,7 +558,7 @@ pub const REVERSI_DEPTH: u32 = 6;
 
 /// The human's moves of a reversi game (the side not to move in `pos`), with the position each
 /// was played in, if `moves` lead from the start to `pos`; otherwise none.
-fn human_moves(pos: &reversi::Position, moves: &[GameMove]) -> Vec<(reversi::Position, reversi::Move)> {
+pub fn human_moves(pos: &reversi::Position, moves: &[GameMove]) -> Vec<(reversi::Position, reversi::Move)> {
     let human = pos.turn().opposite();
     let mut at = reversi::Position::start();
     let mut out = Vec::new();
@@ -587,12 +587,20 @@ fn reversi_side(c: reversi::Color) -> Side {
 /// Reads and replays a move list given as text (any accepted spelling; the CLI's and the
 /// tests' edge) from the start of `kind`, naming the first bad move.
 pub fn replay(kind: GameKind, moves: &[String]) -> Result<Game, ReplayError> {
+    replay_moves(kind, moves).map(|(game, _)| game)
+}
+
+/// [`replay`], with the moves as parsed (for [`Game::ai_move_after`] and its like).
+pub fn replay_moves(kind: GameKind, moves: &[String]) -> Result<(Game, Vec<GameMove>), ReplayError> {
     let mut game = Game::new(kind);
+    let mut played = Vec::with_capacity(moves.len());
     for (i, text) in moves.iter().enumerate() {
         let bad = |error| ReplayError { ply: i + 1, text: text.clone(), error };
-        game = game.play(game.parse_move(text).map_err(bad)?).map_err(bad)?;
+        let mv = game.parse_move(text).map_err(bad)?;
+        game = game.play(mv).map_err(bad)?;
+        played.push(mv);
     }
-    Ok(game)
+    Ok((game, played))
 }
 
 /// Every position of `moves` played from `start`, the start first; names the first bad move.

@@ -18,9 +18,10 @@ use super::sontaku::{standard_final_value, TARGET_WIN_MARGIN};
 /// Beyond every final margin.
 const BEYOND: i32 = 65;
 /// A move whose best-play margin is this near the aim (in discs) is played without solving the
-/// moves after it: two discs either way of a +6 aim is nothing a player notices, and each
-/// further solve costs as much as a whole endgame.
-pub const CLOSE_ENOUGH: i32 = 2;
+/// moves after it. At 2 discs the bot thought a third less, but the margins against
+/// `none(0.5)` moved up (40 games at full time: twelve +6 wins instead of eighteen; BENCHMARKS.md,
+/// 2026-12-02, "the handover solved in a window"), so only a move exactly at the aim stops it.
+pub const CLOSE_ENOUGH: i32 = 0;
 
 impl Engine {
     /// `standard`'s value of every root move against a trusted human with `slip` discs of

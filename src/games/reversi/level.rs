@@ -117,7 +117,7 @@ pub enum Stage {
 }
 
 /// What a level chose: the move, with the values and the search that found it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
     /// The move to play.
     pub best: Move,
@@ -134,6 +134,9 @@ pub struct Choice {
     pub stage: Stage,
     /// Whether `standard` played its 2nd or 3rd move on purpose.
     pub jittered: bool,
+    /// `standard`'s estimate of the human's strength (0 to 1) from their moves, when it had
+    /// any to judge ([`strength::estimate`]).
+    pub human_strength: Option<f64>,
     /// Thinking time.
     pub time: Duration,
 }
@@ -141,7 +144,17 @@ pub struct Choice {
 impl Choice {
     /// A reply found at `stage`; the engine fills in nodes and time, and only `standard` jitters.
     fn found(best: Move, evals: Vec<(Move, i32)>, depth: u32, exact: bool, stage: Stage) -> Choice {
-        Choice { best, evals, depth, nodes: 0, exact, stage, jittered: false, time: Duration::ZERO }
+        Choice {
+            best,
+            evals,
+            depth,
+            nodes: 0,
+            exact,
+            stage,
+            jittered: false,
+            human_strength: None,
+            time: Duration::ZERO,
+        }
     }
 }
 
@@ -238,11 +251,9 @@ impl Engine {
             Level::Standard | Level::Highest => {
                 let budget = budget.min(SONTAKU_BUDGET);
                 let which = if level == Level::Standard { Sontaku::Standard } else { Sontaku::Highest };
-                let model = if which == Sontaku::Standard && !human_moves.is_empty() {
-                    HumanModel { strength: strength::estimate(self, eval, human_moves).value }
-                } else {
-                    HumanModel::SEED
-                };
+                let judged = (which == Sontaku::Standard && !human_moves.is_empty())
+                    .then(|| strength::estimate(self, eval, human_moves).value);
+                let model = judged.map_or(HumanModel::SEED, |strength| HumanModel { strength });
                 // A trusted player reads deeply: the time to match them (see TRUSTED_BUDGET_FACTOR).
                 let budget = if model.strength >= TRUSTED_STRENGTH { budget * TRUSTED_BUDGET_FACTOR } else { budget };
                 self.set_deadline(Some(start + budget));
@@ -255,6 +266,7 @@ impl Engine {
                 let evals = c.ranked.iter().map(|&(s, v)| (place(s), v)).collect();
                 Choice {
                     jittered: c.jittered,
+                    human_strength: judged,
                     ..Choice::found(place(c.best), evals, c.depth, stage != Stage::Midgame, stage)
                 }
             }
