@@ -147,9 +147,7 @@ pub(super) fn engine(ffo: &[super::FfoCase], perft_depth: u32, positions: usize)
         let every = (engine.nodes, cpu.unwrap_or(wall));
         // The bot orders the solves by its midgame search; here a depth-6 one (not timed).
         let (p, o) = (pos.player(), pos.opponent());
-        let guess = Engine::new(16).iterate(&reversi::level::Strong(eval), p, o, 6, true, 1).expect("a placement");
-        let aim = reversi::sontaku::TARGET_WIN_MARGIN * reversi::eval::DISC;
-        let hint: Vec<(u8, i32)> = guess.scores.into_iter().map(|(sq, cpu)| (sq, -(-cpu - aim).abs())).collect();
+        let hint = Engine::new(16).handover_hint(eval, p, o, 6);
         let mut engine = Engine::new(reversi::level::TT_BITS);
         let watch = Stopwatch::start();
         engine.handover_values(eval, p, o, 0, &hint).expect("no deadline");

@@ -11,7 +11,8 @@
 //! 2026-12-02, "the handover solved in a window").
 
 use super::board::moves;
-use super::eval::PatternEval;
+use super::eval::{PatternEval, DISC};
+use super::level::Strong;
 use super::search::{Child, Children, Engine};
 use super::sontaku::{standard_final_value, TARGET_WIN_MARGIN};
 
@@ -78,6 +79,15 @@ impl Engine {
             (c.sq, if exact { v } else { v.min(top - 1) })
         });
         Some(values.collect())
+    }
+
+    /// An order for [`Engine::handover_values`] without `standard`'s midgame values: each
+    /// move's distance from the aim by the strong engine's `depth`-ply search (nearer first).
+    pub fn handover_hint(&mut self, eval: &PatternEval, p: u64, o: u64, depth: u32) -> Vec<(u8, i32)> {
+        let Some(r) = self.iterate(&Strong(eval), p, o, depth, true, 1) else { return Vec::new() };
+        // The human's lead is the CPU's loss.
+        let aim = TARGET_WIN_MARGIN * DISC;
+        r.scores.into_iter().map(|(sq, cpu)| (sq, -(-cpu - aim).abs())).collect()
     }
 
     /// When no move is within six discs of the aim: the nearest move, the smallest win above
@@ -148,15 +158,6 @@ mod tests {
         standard_final_value(h - slip)
     }
 
-    /// The strong engine's guess of each move's value for `standard` (higher first is nearer).
-    fn guesses(pos: &Position) -> Vec<(u8, i32)> {
-        let eval = PatternEval::shared();
-        let r = Engine::new(16).iterate(&super::super::level::Strong(eval), pos.player(), pos.opponent(), 4, true, 1);
-        // The human's lead is the CPU's loss; nearer +6 discs is better.
-        let aim = TARGET_WIN_MARGIN * super::super::eval::DISC;
-        r.unwrap().scores.into_iter().map(|(sq, cpu)| (sq, -(-cpu - aim).abs())).collect()
-    }
-
     #[test]
     fn the_window_solve_plays_the_best_move_or_one_close_enough_to_the_aim() {
         let mut rng = StdRng::seed_from_u64(91);
@@ -164,7 +165,11 @@ mod tests {
         for i in 0..40 {
             let pos = random_position(&mut rng, 6 + i % 7, 2);
             let slip = [0, 2, 4, 10][i as usize % 4];
-            let hint = if i % 2 == 0 { Vec::new() } else { guesses(&pos) };
+            let hint = if i % 2 == 0 {
+                Vec::new()
+            } else {
+                Engine::new(16).handover_hint(PatternEval::shared(), pos.player(), pos.opponent(), 4)
+            };
             let values = Engine::new(16)
                 .handover_values(PatternEval::shared(), pos.player(), pos.opponent(), slip, &hint)
                 .unwrap();
