@@ -104,6 +104,10 @@ pub const TRUSTED_MIDGAME_TARGET: i32 = -10;
 /// BENCHMARKS.md, section "the lead handed over at the solve").
 pub const TRUSTED_LEAD_CEILING: i32 = 0;
 
+/// What [`Engine::standard_chase`] found: every root move's value (square, value), the depth
+/// searched and the square to play.
+type Chase = (Vec<(u8, i32)>, u32, u8);
+
 /// Share of the thinking time in which [`Engine::standard_chase`] values every root move to see
 /// whether a trusted human is ahead of the plan; the rest goes to the search for the strongest
 /// move, or, if the human is not ahead, to the usual midgame search (which starts afresh, so
@@ -595,7 +599,7 @@ impl Engine {
     /// ply 40 (its opponent to move) still rose from −2 at ply 10 to +4.5 (8 games), with it
     /// it stayed at −1 (BENCHMARKS.md, section "the lead handed over at the solve"). Which of
     /// the three mattered most was not measured apart.
-    fn standard_chase(&mut self, p: u64, o: u64, s: f64, limit: u32) -> Option<(Vec<(u8, i32)>, u32, u8)> {
+    fn standard_chase(&mut self, p: u64, o: u64, s: f64, limit: u32) -> Option<Chase> {
         let n = (!(p | o)).count_ones();
         let trusted = s >= TRUSTED_STRENGTH;
         let ceiling = lead_ceiling(n, s).filter(|_| trusted)?;

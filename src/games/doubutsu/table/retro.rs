@@ -230,7 +230,7 @@ fn retrograde(
                         if values[j].load(Relaxed) != 0 {
                             continue;
                         }
-                        let settled = if d % 2 == 0 {
+                        let settled = if d.is_multiple_of(2) {
                             values[j].compare_exchange(0, code as u8 + 1, Relaxed, Relaxed).is_ok()
                         } else if counters[j].fetch_sub(1, Relaxed) == 1 {
                             values[j].store(code as u8 + 1, Relaxed);

@@ -113,7 +113,7 @@ pub fn survival(index: &Index, root: &Position, max_length: u32, opts: &BuildOpt
     let (mut prev2, mut prev): (Vec<f32>, Vec<f32>) = (Vec::new(), Vec::new());
     let mut buf = MoveBuf::new();
     for plies_left in 1..=top {
-        let careless = (top - plies_left) % 2 == 0;
+        let careless = (top - plies_left).is_multiple_of(2);
         let pb = bar(opts, index.len(), "survival");
         let cur: Vec<f32> = (0..len)
             .into_par_iter()
