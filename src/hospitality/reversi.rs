@@ -13,20 +13,17 @@ use rand::Rng;
 use super::{GuestResult, SimulatedGame};
 use crate::games::reversi::eval::{PatternEval, DISC};
 use crate::games::reversi::level::{position_value, Strong, TT_BITS};
-use crate::games::reversi::search::{Clock, Engine, CORNERS};
+use crate::games::reversi::search::{Clock, Engine, CORNERS, END_NODE_NS};
 use crate::games::reversi::strength;
 use crate::games::reversi::{ai, Color, Level, Move, Position};
 
 /// Node clock of `highest` (its classic-evaluation search ran at about 7 M nodes/s here).
-pub const HIGHEST_CLOCK: Clock = Clock::Nodes { mid_ns: 140.0, end_ns: 27.0 };
+pub const HIGHEST_CLOCK: Clock = Clock::Nodes { mid_ns: 140.0, end_ns: END_NODE_NS };
 /// Node clock of `standard`, whose midgame nodes use the pattern evaluation (measured on this
 /// machine at 0.81 × the strong level's cost per node: about 2.7 M nodes/s).
-pub const STANDARD_CLOCK: Clock = Clock::Nodes { mid_ns: 370.0, end_ns: 27.0 };
-/// Node clock of the strong level (about 2.2 M midgame and 37 M endgame nodes/s here). The
-/// endgame rate was 20 M/s until 2026-12-02, when the solver's cheap last-eight-empties nodes
-/// made its nodes 0.54 times as costly (BENCHMARKS.md, "endgame constants"); every clock's
-/// `end_ns` follows.
-pub const STRONG_CLOCK: Clock = Clock::Nodes { mid_ns: 455.0, end_ns: 27.0 };
+pub const STANDARD_CLOCK: Clock = Clock::Nodes { mid_ns: 370.0, end_ns: END_NODE_NS };
+/// Node clock of the strong level (about 2.2 M midgame and 37 M endgame nodes/s here).
+pub const STRONG_CLOCK: Clock = Clock::Nodes { mid_ns: 455.0, end_ns: END_NODE_NS };
 
 /// The level under test, with its thinking time.
 #[derive(Debug, Clone, Copy, PartialEq)]

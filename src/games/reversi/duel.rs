@@ -240,7 +240,7 @@ mod tests {
 
     /// The strong level's node clock at the project machine's rates (as the hospitality
     /// benchmark's), so these games do not depend on the load.
-    const CLOCK: Clock = Clock::Nodes { mid_ns: 455.0, end_ns: 27.0 };
+    const CLOCK: Clock = Clock::Nodes { mid_ns: 455.0, end_ns: super::super::search::END_NODE_NS };
 
     fn openings() -> Vec<Opening> {
         parse_openings("f5 d6 c3 d3 c4 f4\nf5 f6 e6 f4 e3 c5\nf5 f4 e3 d6 c5 f6").unwrap()

@@ -123,6 +123,12 @@ pub(super) const SQUARE_ORDER: [i8; 64] = [
     18,  4, 16, 12, 12, 16,  4, 18,
 ];
 
+/// What one exact endgame-solver node costs on the project's machine, in nanoseconds: the
+/// `end_ns` of every calibrated node clock. 50 until 2026-12-02, when the solver's cheap
+/// last-eight-empties nodes made its nodes 0.54 times as costly (BENCHMARKS.md, "endgame
+/// constants").
+pub const END_NODE_NS: f64 = 27.0;
+
 /// Where an engine reads the time that its deadlines are measured against.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Clock {
