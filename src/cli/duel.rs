@@ -10,7 +10,8 @@ use anyhow::{bail, Context as _};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::doubutsu::process_cpu_seconds;
-use crate::games::reversi::duel::{self, Outcome, Player, Settings};
+use super::journal::Journal;
+use crate::games::reversi::duel::{self, Fixture, Outcome, Player, Settings};
 use crate::games::reversi::elo::{elo, elo_text, Interval};
 use crate::games::reversi::eval::{PatternEval, DISC};
 use crate::games::reversi::openings::{self, GenerateConfig, Opening};
@@ -127,6 +128,7 @@ pub(super) struct MatchArgs {
     pub seed: u64,
     pub threads: Option<usize>,
     pub out: Option<PathBuf>,
+    pub journal: Option<PathBuf>,
 }
 
 /// `settai bench match`.
@@ -161,14 +163,44 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
          alphabeta searches its depth), seed {}, {threads} threads",
         args.budget, args.seed
     );
-    let bar = progress(fixtures.len());
+    let (journal, prior) = match &args.journal {
+        None => (None, Vec::new()),
+        Some(path) => {
+            let fingerprint = duel::fingerprint(a, b, &settings);
+            let openings_hash = set.iter().fold(duel::FNV_START, |h, o| duel::fnv1a(h, o.text().as_bytes()));
+            let line = format!(
+                "a={}; b={}; budget={:.3}; clock={mid_ns}/{end_ns}; seed={}; openings={openings_hash:016x}; \
+                 fingerprint={fingerprint:016x}",
+                args.a.trim(),
+                args.b.trim(),
+                args.budget,
+                args.seed
+            );
+            let (journal, prior) = Journal::open(path, &line, &set, &fixtures)?;
+            println!(
+                "journal {}: {} of these games already played, {} to play",
+                path.display(),
+                prior.len(),
+                fixtures.len() - prior.len()
+            );
+            (Some(journal), prior)
+        }
+    };
+    let todo: Vec<Fixture> = fixtures.iter().filter(|f| !prior.iter().any(|o| o.fixture == **f)).copied().collect();
+    let append_failed = std::sync::Mutex::new(None);
+    let bar = progress(todo.len());
     let (started, cpu0) = (Instant::now(), process_cpu_seconds());
     let done = |o: &Outcome| {
+        if let Some(j) = &journal {
+            if let Err(e) = j.append(o) {
+                append_failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get_or_insert(e);
+            }
+        }
         if bar.is_hidden() {
             let colour = if o.fixture.a == Color::Black { "black" } else { "white" };
             eprintln!(
                 "game {} (pair {}, opening {}, A {colour}): A {:+}",
-                2 * o.fixture.pair + usize::from(o.fixture.a == Color::White) + 1,
+                o.fixture.index() + 1,
                 o.fixture.pair + 1,
                 o.fixture.opening + 1,
                 o.a_margin()
@@ -177,10 +209,16 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
             bar.inc(1);
         }
     };
-    let outcomes = pool.install(|| duel::play_match(a, b, &set, &fixtures, &settings, args.seed, done));
+    let mut outcomes = pool.install(|| duel::play_match(a, b, &set, &todo, &settings, args.seed, done));
     bar.finish_and_clear();
+    if let Some(e) = append_failed.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+        return Err(e.context("the games were played but not all were journaled"));
+    }
+    let played = outcomes.len();
+    outcomes.extend(prior);
+    outcomes.sort_by_key(|o| o.fixture.index());
     let (wall, cpu) = (started.elapsed().as_secs_f64(), process_cpu_seconds() - cpu0);
-    print!("{}", summary(&outcomes, wall, cpu));
+    print!("{}", summary(&outcomes, played, wall, cpu));
     if let Some(path) = &args.out {
         std::fs::write(path, csv(&outcomes, &set)).with_context(|| format!("could not write {}", path.display()))?;
         println!("wrote {}", path.display());
@@ -203,7 +241,7 @@ fn progress(games: usize) -> ProgressBar {
 }
 
 /// The result lines: score with its intervals, Elo, margin, effort and time.
-fn summary(outcomes: &[Outcome], wall: f64, cpu: f64) -> String {
+fn summary(outcomes: &[Outcome], played: usize, wall: f64, cpu: f64) -> String {
     let t = duel::tally(outcomes);
     let pairs = duel::pair_points(outcomes);
     let by_pair = Interval::over_pairs(&pairs);
@@ -248,7 +286,11 @@ fn summary(outcomes: &[Outcome], wall: f64, cpu: f64) -> String {
             thinking.as_secs_f64() / per
         );
     }
-    let _ = writeln!(s, "time: wall {wall:.1} s, on-CPU {cpu:.1} s ({:.2} s per game)", cpu / n);
+    let _ = writeln!(
+        s,
+        "time: wall {wall:.1} s, on-CPU {cpu:.1} s for the {played} games played in this run ({:.2} s per game)",
+        cpu / played.max(1) as f64
+    );
     s
 }
 

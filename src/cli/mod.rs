@@ -21,6 +21,7 @@ mod bench;
 mod doubutsu;
 mod duel;
 mod gallery;
+mod journal;
 mod shell;
 mod terminal;
 
@@ -243,6 +244,10 @@ enum BenchWhat {
         /// Write one CSV row per game here.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Append each game here as it ends, and first take the games this file already holds
+        /// for the same match and engine: a long match goes on across runs.
+        #[arg(long)]
+        journal: Option<PathBuf>,
     },
     /// Write a set of balanced reversi openings for `bench match`: random lines kept when a
     /// search with the frozen baseline weights finds them close to even and no earlier line
@@ -535,8 +540,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         } => bench::hospitality_reversi(&level, &guests, games, seed, budget_scale, &out),
         Command::Bench { what: Some(BenchWhat::ChildBound { max_length }), .. } => bench::child_bound(max_length),
         Command::Bench {
-            what: Some(BenchWhat::Match { a, b, games, budget, openings, seed, threads, out }), ..
-        } => duel::play(&duel::MatchArgs { a, b, games, budget, openings, seed, threads, out }),
+            what: Some(BenchWhat::Match { a, b, games, budget, openings, seed, threads, out, journal }),
+            ..
+        } => duel::play(&duel::MatchArgs { a, b, games, budget, openings, seed, threads, out, journal }),
         Command::Bench { what: Some(BenchWhat::Openings { count, plies, depth, max_value, seed, out }), .. } => {
             duel::generate(&duel::OpeningsArgs { count, plies, depth, max_value, seed, out })
         }

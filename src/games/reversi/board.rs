@@ -375,59 +375,7 @@ pub fn moves(p: u64, o: u64) -> u64 {
     m & !(p | o)
 }
 
-/// Ray masks from each square: directions E, S, SE, SW (towards higher bits), then W, N, NW, NE.
-static RAYS: [[u64; 8]; 64] = build_rays();
-
-const fn build_rays() -> [[u64; 8]; 64] {
-    const DIRS: [(i32, i32); 8] = [(1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1)];
-    let mut rays = [[0u64; 8]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (dc, dr) = DIRS[d];
-            let mut c = (sq % 8) as i32 + dc;
-            let mut r = (sq / 8) as i32 + dr;
-            let mut mask = 0u64;
-            while c >= 0 && c < 8 && r >= 0 && r < 8 {
-                mask |= 1u64 << (r * 8 + c);
-                c += dc;
-                r += dr;
-            }
-            rays[sq][d] = mask;
-            d += 1;
-        }
-        sq += 1;
-    }
-    rays
-}
-
-/// Discs flipped when player `p` places on empty square `sq` (0..64) against opponent `o`.
-///
-/// Branch-free: along each ray the first non-opponent square is found with a bit scan, and the
-/// run before it flips only if that square is the player's.
-#[inline]
-pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    let r = &RAYS[sq as usize];
-    let not_o = !o;
-    let mut f = 0;
-    // Rays towards higher bits: the nearest square is the lowest set bit.
-    for &mask in &r[..4] {
-        let x = mask & not_o;
-        let outflank = x & x.wrapping_neg() & p;
-        // outflank - 1 has bit 63 set only when outflank == 0, which must flip nothing.
-        let none = ((outflank.wrapping_sub(1) as i64) >> 63) as u64;
-        f |= mask & outflank.wrapping_sub(1) & !none;
-    }
-    // Rays towards lower bits: the nearest square is the highest set bit. With x == 0 the
-    // wrapped shift yields bit 63, which never lies on a downward ray, so it flips nothing.
-    for &mask in &r[4..] {
-        let x = mask & not_o;
-        let outflank = (1u64 << 63).wrapping_shr(x.leading_zeros()) & p;
-        f |= mask & (outflank << 1).wrapping_neg();
-    }
-    f
-}
+pub use super::flips::flips;
 
 #[cfg(test)]
 mod tests {

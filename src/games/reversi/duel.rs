@@ -134,6 +134,13 @@ pub struct Fixture {
     pub a: Color,
 }
 
+impl Fixture {
+    /// Its place among [`fixtures`] (0-based).
+    pub fn index(&self) -> usize {
+        2 * self.pair + usize::from(self.a == Color::White)
+    }
+}
+
 /// The games of a match: `games` rounded up to whole pairs; pair i plays opening i (cycling
 /// when there are more pairs than openings), A black first, then white.
 pub fn fixtures(games: usize, openings: usize) -> Vec<Fixture> {
@@ -207,6 +214,50 @@ pub fn play_match(
             outcome
         })
         .collect()
+}
+
+/// A fingerprint of how `a` and `b` play on `settings`' clock: each chooses a move in a few
+/// fixed positions on a short budget, and the moves and node counts are hashed (FNV-1a). Any
+/// change to an engine that could change a game (evaluation, ordering, pruning, time manager)
+/// changes its node counts, so a match journal written by one build is only resumed by a build
+/// that plays the same games; a change that is only faster (the node clock) keeps it.
+pub fn fingerprint(a: Player, b: Player, settings: &Settings) -> u64 {
+    const LINES: [&str; 3] = ["", "d3 e3 f3 c3 b3 c5 f6 f5", "f5 f4 c3 d6 f3 g3 f6 e3"];
+    let probe = Settings { budget: Duration::from_millis(20), clock: settings.clock };
+    let mut hash = FNV_START;
+    let mut mix = |x: u64| hash = fnv1a(hash, &x.to_le_bytes());
+    let mut positions: Vec<Position> = LINES
+        .iter()
+        .map(|line| {
+            let moves = super::notation::parse_moves(line).expect("fingerprint lines are legal");
+            moves.iter().try_fold(Position::start(), |p, &m| p.play(m)).expect("fingerprint lines are legal")
+        })
+        .collect();
+    // And one the strong level solves exactly, so that the endgame solver is fingerprinted too:
+    // 46 plies of the first legal move in square order, 18 empties left.
+    let mut late = Position::start();
+    for _ in 0..46 {
+        late = late.play(late.legal_moves()[0]).expect("a legal move");
+    }
+    positions.push(late);
+    for player in [a, b] {
+        for &pos in &positions {
+            let mut rng = StdRng::seed_from_u64(0);
+            let (mv, nodes, _) = Seat::new(player, probe.clock).choose(&pos, probe.budget, &mut rng);
+            mix(u64::from(mv.to_string().bytes().fold(0u32, |h, c| h * 31 + u32::from(c))));
+            mix(nodes);
+        }
+    }
+    hash
+}
+
+/// Where an FNV-1a hash starts.
+pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a over `bytes`, continuing from `hash`: unlike std's hasher it is the same in every
+/// build, so its values may be kept in files.
+pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// A's wins, draws and losses.
@@ -302,6 +353,25 @@ mod tests {
         // Another seed varies the strong level's first moves.
         let other = play_match(p, p, &openings(), &fixtures(4, 3), &tiny(), 4, |_| ());
         assert_ne!(out, other);
+    }
+
+    /// The fingerprint repeats, and tells engines that play differently apart (ProbCut or not,
+    /// other weights, other depths).
+    #[test]
+    fn the_fingerprint_repeats_and_tells_engines_apart() {
+        let (eval, zero) = (PatternEval::shared(), PatternEval::zero());
+        let s = tiny();
+        let f = |a, b| fingerprint(a, b, &s);
+        let strong = f(Player::Strong(eval), Player::AlphaBeta(2));
+        assert_eq!(strong, f(Player::Strong(eval), Player::AlphaBeta(2)));
+        for other in [
+            f(Player::Baseline(eval), Player::AlphaBeta(2)),
+            f(Player::Strong(&zero), Player::AlphaBeta(2)),
+            f(Player::Strong(eval), Player::AlphaBeta(3)),
+            f(Player::AlphaBeta(2), Player::Strong(eval)),
+        ] {
+            assert_ne!(strong, other);
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::board::{flips, moves, Move, Position, Square};
 use super::eval::PatternEval;
+use super::last_flip::count_last_flip;
 use super::level::Strong;
 use super::search::{final_margin, potential_mobility, weighted_mobility, Children, Engine, INF, SQUARE_ORDER};
 
@@ -503,7 +504,7 @@ impl Engine {
                 4 => self.solve_4(p, o, alpha, x),
                 3 => self.solve_3(p, o, alpha, [x[0], x[1], x[2]]),
                 2 => self.solve_2(p, o, alpha, [x[0], x[1]]),
-                1 => self.last_square(p, o, x[0]),
+                1 => self.last_square(p, o, alpha, x[0]),
                 _ => final_margin(p, o),
             };
         }
@@ -570,7 +571,7 @@ impl Engine {
     /// by recursion (they are common this close to the end).
     fn solve_2(&mut self, p: u64, o: u64, alpha: i32, x: [u32; 2]) -> i32 {
         self.count_end_node();
-        let last = |s: &mut Self, p, o, _, i: usize| s.last_square(p, o, x[1 - i]);
+        let last = |s: &mut Self, p, o, alpha, i: usize| s.last_square(p, o, alpha, x[1 - i]);
         if let Some(v) = self.best_placement(p, o, alpha, x, last) {
             return v;
         }
@@ -623,18 +624,25 @@ impl Engine {
         (best > -65).then_some(best)
     }
 
-    /// Exact value with one empty square `sq` left, `p` to move.
+    /// Value with one empty square `sq` left, `p` to move, against the null window `alpha`:
+    /// exact, except that when `p` cannot play there and even the best the opponent can leave
+    /// `p` is at most `alpha`, that bound is returned without counting the opponent's flips.
     #[inline]
-    fn last_square(&mut self, p: u64, o: u64, sq: u32) -> i32 {
+    fn last_square(&mut self, p: u64, o: u64, alpha: i32, sq: u32) -> i32 {
         self.count_end_node();
         let np = p.count_ones() as i32;
-        let f = flips(p, o, sq);
-        if f != 0 {
-            return 2 * (np + f.count_ones() as i32 + 1) - 64;
+        let n = count_last_flip(p, sq) as i32;
+        if n != 0 {
+            return 2 * (np + n + 1) - 64;
         }
-        let f = flips(o, p, sq);
-        if f != 0 {
-            return 2 * (np - f.count_ones() as i32) - 64;
+        // `p` passes: the opponent flips at least one disc, or nobody plays and `p` gets at
+        // most 2 np - 62 (the empty square going to the winner).
+        if 2 * np - 62 <= alpha {
+            return 2 * np - 62;
+        }
+        let n = count_last_flip(o, sq) as i32;
+        if n != 0 {
+            return 2 * (np - n) - 64;
         }
         // Nobody can fill it: the empty square goes to the winner (63 discs, never a draw).
         let d = 2 * np - 63;

@@ -6,7 +6,9 @@
 //! every move returns a new position.
 //!
 //! - [`board`]: colours, squares, moves, [`Position`] and the fast bitboard core
-//!   ([`board::moves`], [`board::flips`] on (player, opponent) pairs) used by search.
+//!   ([`board::moves`], [`board::flips`] on (player, opponent) pairs) used by search; the flips
+//!   are computed by one routine per square (`flips`), and [`last_flip`] counts those of a
+//!   game's last move without making it.
 //! - [`notation`]: parsing/printing squares, moves, move lists and the 64+2 character
 //!   position format (`X` black, `O` white, `-` empty, then the side to move), and [`replay`].
 //! - [`perft`](mod@perft): move-sequence counting for checking and benchmarking the move generator.
@@ -28,9 +30,11 @@ pub mod duel;
 pub mod elo;
 pub mod endgame;
 pub mod eval;
+mod flips;
 #[cfg(test)]
 pub(crate) mod golden;
 pub mod handover;
+pub mod last_flip;
 pub mod level;
 #[cfg(test)]
 mod naive;

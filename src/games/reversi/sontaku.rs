@@ -998,7 +998,7 @@ mod tests {
         assert_eq!(trusted_target(TRUSTED_SOLVE_EMPTIES + 1), TRUSTED_MIDGAME_TARGET);
         assert_eq!(trusted_target(TRUSTED_SOLVE_EMPTIES), STANDARD_TARGET);
         assert!((1..60).all(|n| trusted_target(n) >= trusted_target(n + 1)));
-        assert!(TRUSTED_MIDGAME_TARGET <= TRUSTED_LEAD_CEILING);
+        const { assert!(TRUSTED_MIDGAME_TARGET <= TRUSTED_LEAD_CEILING) };
         for n in 0..=60 {
             let opening = (n > OPENING_GUARD_EMPTIES).then_some(OPENING_LEAD_CEILING);
             let beginner = match opening {
@@ -1011,7 +1011,7 @@ mod tests {
             assert_eq!(lead_ceiling(n, TRUSTED_STRENGTH - 0.01), opening, "{n}");
             assert_eq!(lead_ceiling(n, TRUSTED_STRENGTH), trusted, "{n}");
         }
-        assert!(OPENING_LEAD_CEILING <= BEGINNER_OPENING_CEILING);
+        const { assert!(OPENING_LEAD_CEILING <= BEGINNER_OPENING_CEILING) };
         // The midgame search steers a perfect human there: its best-valued move is, among the
         // moves within the gift cap and the ceiling, one whose best-play lead is most desirable
         // around the aim; a middling player (not trusted) meets no ceiling after the opening.
