@@ -9,6 +9,7 @@
 
 pub mod doubutsu;
 mod game_move;
+pub(crate) mod huge_pages;
 pub mod reversi;
 pub mod story;
 

@@ -81,31 +81,11 @@ pub(super) fn bar(opts: &BuildOptions, len: u64, what: &'static str) -> Progress
     pb
 }
 
-/// Asks the kernel to back `v`'s memory with transparent huge pages. The arrays are hundreds
-/// of megabytes probed at random: with 4 KiB pages nearly every probe also misses the TLB
-/// (doubly costly under virtualization) and first touches fault page by page. Call it
-/// before the memory is first written; a refusal only costs speed.
-fn advise_huge_pages<T>(v: &[T]) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = (v.as_ptr() as usize).next_multiple_of(HUGE);
-        let end = (v.as_ptr() as usize + std::mem::size_of_val(v)) & !(HUGE - 1);
-        if end > start {
-            // SAFETY: the range lies inside memory this process owns; MADV_HUGEPAGE does not
-            // change its contents or validity.
-            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = v;
-}
-
 /// `n` atomic bytes holding `value`, straight from the allocator (lazily zeroed pages: no
 /// sequential pass unless `value` is not 0).
 pub(super) fn filled_atomic_bytes(n: usize, value: u8) -> Vec<AtomicU8> {
     let mut v = std::mem::ManuallyDrop::new(vec![0u8; n]);
-    advise_huge_pages(&v);
+    crate::games::huge_pages::advise_huge_pages(&v);
     if value != 0 {
         v.par_chunks_mut(1 << 20).for_each(|c| c.fill(value));
     }
@@ -116,7 +96,7 @@ pub(super) fn filled_atomic_bytes(n: usize, value: u8) -> Vec<AtomicU8> {
 /// `n` zeroed atomic words straight from the allocator.
 pub(super) fn zeroed_atomic_words(n: usize) -> Vec<AtomicU64> {
     let mut v = std::mem::ManuallyDrop::new(vec![0u64; n]);
-    advise_huge_pages(&v);
+    crate::games::huge_pages::advise_huge_pages(&v);
     // SAFETY: AtomicU64 has the same size, alignment and bit validity as u64.
     unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut AtomicU64, v.len(), v.capacity()) }
 }
