@@ -407,6 +407,8 @@ impl Engine {
         if n <= SHALLOW {
             return self.nws_shallow(p, o, alpha, n, parity_of(!(p | o)));
         }
+        // The probe below waits for memory unless the bucket is on its way meanwhile.
+        self.tt.prefetch(p, o, TAG_END);
         self.count_end_node();
         if self.tick() {
             return 0;
@@ -436,6 +438,12 @@ impl Engine {
             tt_move = e.mv;
         }
         let mut children = Children::new(p, o, mask);
+        if n > SHALLOW + 1 {
+            // Each child probes the table first thing; its bucket loads while the ordering works.
+            for c in &children.list[..children.len] {
+                self.tt.prefetch(c.p, c.o, TAG_END);
+            }
+        }
         if n >= ETC_MIN {
             // Enhanced transposition cut-off: a child already known to be bad enough for the
             // opponent proves the cut without searching.
