@@ -309,6 +309,7 @@ pub(super) fn hospitality_doubutsu(
     games: usize,
     seed: u64,
     out: &Path,
+    resume: bool,
 ) -> anyhow::Result<()> {
     use crate::hospitality::doubutsu::{play_game, DoubutsuGuest};
     use crate::hospitality::{self, Summary};
@@ -320,9 +321,17 @@ pub(super) fn hospitality_doubutsu(
     // Every level is measured against the exact values, so the table is needed even for weakest.
     let table = TableFile::open(table_path)?;
     let started = Instant::now();
-    let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), |guest, _, rng| {
-        play_game(&table, dob::Position::start(), level, *guest, rng)
-    })?;
+    let settings = format!(
+        "game=doubutsu; level={}; guests={:?}; seed={seed}",
+        level.as_str(),
+        guests.iter().map(|g| g.name()).collect::<Vec<_>>()
+    );
+    let journal = open_journal(resume, out, settings)?;
+    let records =
+        hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), journal.as_ref(), |guest, _, rng| {
+            play_game(&table, dob::Position::start(), level, *guest, rng)
+        })?;
+    journal.map(|j| j.finish()).transpose()?;
     let rows: Vec<Summary> = guests
         .iter()
         .zip(&records)
@@ -375,6 +384,24 @@ fn report(
     Ok(())
 }
 
+/// With `--resume`, the journal `<out>/journal.jsonl` of the run `settings` describes (the
+/// build's source fingerprint is added to them).
+fn open_journal(
+    resume: bool,
+    out: &Path,
+    settings: String,
+) -> anyhow::Result<Option<crate::hospitality::journal::Journal>> {
+    use crate::hospitality::journal::{Journal, SOURCE};
+    if !resume {
+        return Ok(None);
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("could not create {}", out.display()))?;
+    let path = out.join("journal.jsonl");
+    let journal = Journal::open(&path, &format!("{settings}; source={SOURCE}"))?;
+    println!("journal {}: {} games of this run already played", path.display(), journal.held());
+    Ok(Some(journal))
+}
+
 /// Splits `a,softmax(1.5),b` at the commas outside parentheses.
 fn split_guests(list: &str) -> Vec<String> {
     let mut out = vec![String::new()];
@@ -402,6 +429,7 @@ pub(super) fn hospitality_reversi(
     seed: u64,
     budget_scale: f64,
     out: &Path,
+    resume: bool,
 ) -> anyhow::Result<()> {
     use crate::games::reversi::eval::PatternEval;
     use crate::hospitality::reversi::{play_game, ReversiGuest, ReversiLevel};
@@ -414,12 +442,20 @@ pub(super) fn hospitality_reversi(
     let guests = parse_guests(guests, ReversiGuest::all, ReversiGuest::parse)?;
     let eval = PatternEval::builtin();
     let started = Instant::now();
-    let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), |guest, i, rng| {
-        // Both colours: even games the guest has black, odd ones white.
-        let colour = if i % 2 == 0 { reversi::Color::Black } else { reversi::Color::White };
-        Ok::<_, std::convert::Infallible>(play_game(&eval, level, *guest, colour, rng))
-    })
-    .unwrap_or_else(|never| match never {});
+    let settings = format!(
+        "game=reversi; level={}; budget-scale={budget_scale}; guests={:?}; seed={seed}",
+        level.name(),
+        guests.iter().map(ReversiGuest::name).collect::<Vec<_>>()
+    );
+    let journal = open_journal(resume, out, settings)?;
+    let records =
+        hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), journal.as_ref(), |guest, i, rng| {
+            // Both colours: even games the guest has black, odd ones white.
+            let colour = if i % 2 == 0 { reversi::Color::Black } else { reversi::Color::White };
+            Ok::<_, std::convert::Infallible>(play_game(&eval, level, *guest, colour, rng))
+        })
+        .unwrap_or_else(|never| match never {});
+    journal.map(|j| j.finish()).transpose()?;
     let rows: Vec<Summary> = guests
         .iter()
         .zip(&records)

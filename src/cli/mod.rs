@@ -205,6 +205,10 @@ enum BenchWhat {
         /// project's machine, so results repeat exactly from the seed.
         #[arg(long, default_value_t = 1.0)]
         budget_scale: f64,
+        /// Keep each game in <OUT>/journal.jsonl as it ends, and first take the games it already
+        /// holds for this run and build: a long run goes on across invocations.
+        #[arg(long)]
+        resume: bool,
     },
     /// Doubutsu: the best chance any gote policy has that a game against the child guest
     /// (takes a win in one, else taps at random) lasts at least N plies, for every even N up
@@ -520,10 +524,26 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench {
             what:
                 Some(BenchWhat::Hospitality {
-                    game: HospitalityGame::Doubutsu, level, guests, games, seed, out, table, ..
+                    game: HospitalityGame::Doubutsu,
+                    level,
+                    guests,
+                    games,
+                    seed,
+                    out,
+                    table,
+                    resume,
+                    ..
                 }),
             ..
-        } => bench::hospitality_doubutsu(&doubutsu::table_path(table, &data_dir()), &level, &guests, games, seed, &out),
+        } => bench::hospitality_doubutsu(
+            &doubutsu::table_path(table, &data_dir()),
+            &level,
+            &guests,
+            games,
+            seed,
+            &out,
+            resume,
+        ),
         Command::Bench {
             what:
                 Some(BenchWhat::Hospitality {
@@ -534,10 +554,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     seed,
                     out,
                     budget_scale,
+                    resume,
                     ..
                 }),
             ..
-        } => bench::hospitality_reversi(&level, &guests, games, seed, budget_scale, &out),
+        } => bench::hospitality_reversi(&level, &guests, games, seed, budget_scale, &out, resume),
         Command::Bench { what: Some(BenchWhat::ChildBound { max_length }), .. } => bench::child_bound(max_length),
         Command::Bench {
             what: Some(BenchWhat::Match { a, b, games, budget, openings, seed, threads, out, journal }),

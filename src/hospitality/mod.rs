@@ -10,6 +10,7 @@
 pub mod chart;
 pub mod diagnosis;
 pub mod doubutsu;
+pub mod journal;
 pub mod reversi;
 
 use std::collections::BTreeMap;
@@ -21,10 +22,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How a game ended, from the guest's side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GuestResult {
     /// The guest won.
@@ -37,7 +38,7 @@ pub enum GuestResult {
 }
 
 /// One simulated game.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SimulatedGame {
     /// The result for the guest.
     pub result: GuestResult,
@@ -66,19 +67,19 @@ pub struct SimulatedGame {
     /// See [`SimulatedGame::guest_moves`].
     pub guest_tells: u32,
     /// Time the level spent choosing its moves.
-    #[serde(serialize_with = "micros")]
+    #[serde(serialize_with = "micros", deserialize_with = "from_micros")]
     pub ai_time: Duration,
     /// The moves, in the game's notation.
     pub moves: Vec<String>,
     /// Reversi: (ply, change of the guest's value) for each of the level's moves: what it gave
     /// away (positive) or took back (negative), by the strong engine's judgement.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ai_gifts: Vec<(u32, i32)>,
     /// Reversi: the same for the guest's own moves (negative: what its mistakes cost it).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub guest_gifts: Vec<(u32, i32)>,
     /// Reversi: how well the guest played by `standard`'s estimate over its last moves (0..1).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guest_strength: Option<f64>,
     /// Doubutsu: how the game ended (see [`doubutsu::ending`]); reversi games end one way.
     pub ending: Option<String>,
@@ -86,6 +87,10 @@ pub struct SimulatedGame {
 
 fn micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64(d.as_micros() as u64)
+}
+
+fn from_micros<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+    u64::deserialize(d).map(Duration::from_micros)
 }
 
 impl SimulatedGame {
@@ -296,11 +301,13 @@ pub fn game_seed(seed: u64, guest: usize, index: usize) -> u64 {
 
 /// Plays `games` games for each guest on all cores, with one progress bar for the run.
 /// `play(guest, game_number, rng)` plays one game.
+/// With a journal, the games it holds are taken from it and each new one is appended to it.
 pub fn run<G: Sync, E: Send>(
     guests: &[G],
     games: usize,
     seed: u64,
     progress: bool,
+    journal: Option<&journal::Journal>,
     play: impl Fn(&G, usize, &mut StdRng) -> Result<SimulatedGame, E> + Sync,
 ) -> Result<Vec<Vec<SimulatedGame>>, E> {
     let bar = if progress { ProgressBar::new((guests.len() * games) as u64) } else { ProgressBar::hidden() };
@@ -316,8 +323,15 @@ pub fn run<G: Sync, E: Send>(
             (0..games)
                 .into_par_iter()
                 .map(|i| {
+                    if let Some(game) = journal.and_then(|j| j.take(g, i)) {
+                        bar.inc(1);
+                        return Ok(game);
+                    }
                     let mut rng = StdRng::seed_from_u64(game_seed(seed, g, i));
                     let r = play(guest, i, &mut rng);
+                    if let (Some(j), Ok(game)) = (journal, &r) {
+                        j.append(g, i, game);
+                    }
                     bar.inc(1);
                     r
                 })
