@@ -191,6 +191,44 @@ pub(super) fn engine(ffo: &[super::FfoCase], perft_depth: u32, positions: usize)
     Ok(())
 }
 
+/// `settai bench midgame`: the strong level's evaluation searched to `depth` plies (PVS, the
+/// table, no clock, no ProbCut) from the first `positions` balanced openings of the match set.
+/// The node count is a fingerprint of the search (a pure speed-up keeps it); nodes per on-CPU
+/// second measure the midgame's speed.
+pub(super) fn midgame(depth: u32, positions: usize) -> anyhow::Result<()> {
+    use crate::games::reversi::level::Strong;
+    let set = reversi::openings::parse_openings(include_str!("../../assets/reversi/openings.txt"))?;
+    let eval = reversi::eval::PatternEval::shared();
+    println!("machine: {} logical cores; one thread", cores());
+    println!("\n| # | empties | best | value | nodes | on-CPU s | M nodes/s |");
+    println!("|---|---|---|---|---|---|---|");
+    let (mut nodes, mut secs) = (0u64, 0.0);
+    for (i, opening) in set.iter().take(positions).enumerate() {
+        let pos = opening.position;
+        let mut engine = Engine::new(reversi::level::TT_BITS);
+        let watch = Stopwatch::start();
+        let r = engine
+            .iterate(&Strong(eval), pos.player(), pos.opponent(), depth, false, reversi::eval::DISC)
+            .context("an opening without a move")?;
+        let (wall, cpu) = watch.stop();
+        let cpu = cpu.unwrap_or(wall);
+        let (sq, value) = r.scores[0];
+        nodes += engine.nodes;
+        secs += cpu;
+        println!(
+            "| {} | {} | {} | {:+.2} | {} | {cpu:.3} | {:.2} |",
+            i + 1,
+            pos.empties(),
+            reversi::Square::new(sq).expect("a square"),
+            value as f64 / reversi::eval::DISC as f64,
+            engine.nodes,
+            engine.nodes as f64 / cpu / 1e6
+        );
+    }
+    println!("total: depth {depth}, {nodes} nodes, on-CPU {secs:.2} s, {:.2} M nodes/s", nodes as f64 / secs / 1e6);
+    Ok(())
+}
+
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(0, |n| n.get())
 }
@@ -326,11 +364,11 @@ pub(super) fn hospitality_doubutsu(
         level.as_str(),
         guests.iter().map(|g| g.name()).collect::<Vec<_>>()
     );
-    let journal = open_journal(resume, out, settings)?;
-    let records =
-        hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), journal.as_ref(), |guest, _, rng| {
-            play_game(&table, dob::Position::start(), level, *guest, rng)
-        })?;
+    let play = |guest: &DoubutsuGuest, _: usize, rng: &mut rand::rngs::StdRng| {
+        play_game(&table, dob::Position::start(), level, *guest, rng)
+    };
+    let journal = open_journal(resume, out, settings, &guests, seed, play)?;
+    let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), journal.as_ref(), play)?;
     journal.map(|j| j.finish()).transpose()?;
     let rows: Vec<Summary> = guests
         .iter()
@@ -384,21 +422,29 @@ fn report(
     Ok(())
 }
 
-/// With `--resume`, the journal `<out>/journal.jsonl` of the run `settings` describes (the
-/// build's source fingerprint is added to them).
-fn open_journal(
+/// With `--resume`, the journal `<out>/journal.jsonl` of the run `settings` describes, checked
+/// by playing again its first game of each guest (`play` is the run's).
+fn open_journal<G: Sync, E: std::fmt::Debug + Send>(
     resume: bool,
     out: &Path,
     settings: String,
+    guests: &[G],
+    seed: u64,
+    play: impl Fn(&G, usize, &mut rand::rngs::StdRng) -> Result<crate::hospitality::SimulatedGame, E> + Sync,
 ) -> anyhow::Result<Option<crate::hospitality::journal::Journal>> {
-    use crate::hospitality::journal::{Journal, SOURCE};
+    use crate::hospitality::journal::Journal;
     if !resume {
         return Ok(None);
     }
     std::fs::create_dir_all(out).with_context(|| format!("could not create {}", out.display()))?;
     let path = out.join("journal.jsonl");
-    let journal = Journal::open(&path, &format!("{settings}; source={SOURCE}"))?;
-    println!("journal {}: {} games of this run already played", path.display(), journal.held());
+    let journal = Journal::open(&path, &settings)?;
+    let held = journal.held();
+    println!("journal {}: {held} games of this run already played", path.display());
+    if held > 0 {
+        println!("checking that this build plays them as journaled (the first game of each guest again)...");
+        journal.verify(guests, seed, play)?;
+    }
     Ok(Some(journal))
 }
 
@@ -447,13 +493,13 @@ pub(super) fn hospitality_reversi(
         level.name(),
         guests.iter().map(ReversiGuest::name).collect::<Vec<_>>()
     );
-    let journal = open_journal(resume, out, settings)?;
-    let records =
-        hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), journal.as_ref(), |guest, i, rng| {
-            // Both colours: even games the guest has black, odd ones white.
-            let colour = if i % 2 == 0 { reversi::Color::Black } else { reversi::Color::White };
-            Ok::<_, std::convert::Infallible>(play_game(&eval, level, *guest, colour, rng))
-        })
+    let play = |guest: &ReversiGuest, i: usize, rng: &mut rand::rngs::StdRng| {
+        // Both colours: even games the guest has black, odd ones white.
+        let colour = if i.is_multiple_of(2) { reversi::Color::Black } else { reversi::Color::White };
+        Ok::<_, std::convert::Infallible>(play_game(&eval, level, *guest, colour, rng))
+    };
+    let journal = open_journal(resume, out, settings, &guests, seed, play)?;
+    let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), journal.as_ref(), play)
         .unwrap_or_else(|never| match never {});
     journal.map(|j| j.finish()).transpose()?;
     let rows: Vec<Summary> = guests

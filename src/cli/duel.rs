@@ -187,14 +187,11 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
         }
     };
     let todo: Vec<Fixture> = fixtures.iter().filter(|f| !prior.iter().any(|o| o.fixture == **f)).copied().collect();
-    let append_failed = std::sync::Mutex::new(None);
     let bar = progress(todo.len());
     let (started, cpu0) = (Instant::now(), process_cpu_seconds());
     let done = |o: &Outcome| {
         if let Some(j) = &journal {
-            if let Err(e) = j.append(o) {
-                append_failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get_or_insert(e);
-            }
+            j.append(o);
         }
         if bar.is_hidden() {
             let colour = if o.fixture.a == Color::Black { "black" } else { "white" };
@@ -211,9 +208,7 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
     };
     let mut outcomes = pool.install(|| duel::play_match(a, b, &set, &todo, &settings, args.seed, done));
     bar.finish_and_clear();
-    if let Some(e) = append_failed.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
-        return Err(e.context("the games were played but not all were journaled"));
-    }
+    journal.map(Journal::finish).transpose()?;
     let played = outcomes.len();
     outcomes.extend(prior);
     outcomes.sort_by_key(|o| o.fixture.index());

@@ -6,30 +6,26 @@
 //! [`duel::fingerprint`]), a CSV header, then one row per game in the order games ended. A game
 //! is a pure function of those settings and its fixture (the node clock), so a resumed match
 //! plays the same games as an unbroken one; a journal written for other settings or by an engine
-//! that plays differently is refused rather than mixed.
+//! that plays differently is refused rather than mixed. The file mechanics (flushed appends, a
+//! torn last line cut off) are [`crate::journal`]'s.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{bail, ensure, Context as _};
+use anyhow::{ensure, Context as _};
 
 use crate::games::reversi::duel::{Effort, Fixture, Outcome, Played};
 use crate::games::reversi::notation::parse_moves;
 use crate::games::reversi::openings::Opening;
 use crate::games::reversi::Color;
+use crate::journal::Journal as JournalFile;
 
 const MAGIC: &str = "# settai bench match journal v1; ";
 const HEADER: &str =
     "game,pair,opening,a_colour,a_margin,a_searched,a_nodes,a_thinking_ns,b_searched,b_nodes,b_thinking_ns,moves";
 
 /// An open journal, appended to by the threads that play the games.
-pub(super) struct Journal {
-    path: PathBuf,
-    file: Mutex<File>,
-}
+pub(super) struct Journal(JournalFile);
 
 impl Journal {
     /// Opens the journal at `path` for the match described by `settings` (one line), creating
@@ -41,26 +37,22 @@ impl Journal {
         fixtures: &[Fixture],
     ) -> anyhow::Result<(Journal, Vec<Outcome>)> {
         let first = format!("{MAGIC}{settings}");
-        let prior = match std::fs::read_to_string(path) {
-            Ok(text) => read(&text, &first, set, fixtures).with_context(|| format!("journal {}", path.display()))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                std::fs::write(path, format!("{first}\n{HEADER}\n"))
-                    .with_context(|| format!("could not create {}", path.display()))?;
-                Vec::new()
-            }
-            Err(e) => return Err(e).with_context(|| format!("could not read {}", path.display())),
-        };
-        let file =
-            OpenOptions::new().append(true).open(path).with_context(|| format!("could not open {}", path.display()))?;
-        Ok((Journal { path: path.to_owned(), file: Mutex::new(file) }, prior))
+        let (file, held) = JournalFile::open(path, &[first.clone(), HEADER.to_owned()], |theirs| theirs == first)?;
+        if held.torn {
+            println!("journal {}: a torn last line (a game cut by a kill) was removed", path.display());
+        }
+        let prior = read(&held.rows, set, fixtures).with_context(|| format!("journal {}", path.display()))?;
+        Ok((Journal(file), prior))
     }
 
-    /// Appends a finished game and flushes it to the file.
-    pub(super) fn append(&self, o: &Outcome) -> anyhow::Result<()> {
-        let mut file = self.file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        file.write_all(row(o).as_bytes())
-            .and_then(|()| file.sync_data())
-            .with_context(|| format!("could not append to {}", self.path.display()))
+    /// Appends a finished game and flushes it to the file (a failure is kept for [`Journal::finish`]).
+    pub(super) fn append(&self, o: &Outcome) {
+        self.0.append(&row(o));
+    }
+
+    /// Whether every game was journaled.
+    pub(super) fn finish(self) -> anyhow::Result<()> {
+        self.0.finish()
     }
 }
 
@@ -69,7 +61,7 @@ fn row(o: &Outcome) -> String {
     let [a, b] = o.effort();
     let moves: Vec<String> = o.game.moves.iter().map(ToString::to_string).collect();
     format!(
-        "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        "{},{},{},{},{},{},{},{},{},{},{},{}",
         o.fixture.index() + 1,
         o.fixture.pair + 1,
         o.fixture.opening + 1,
@@ -85,22 +77,14 @@ fn row(o: &Outcome) -> String {
     )
 }
 
-/// The games of a journal's text among `fixtures`, in fixture order, each replayed from its opening and checked
-/// against its recorded margin. Games past the requested ones are left for a longer match.
-fn read(text: &str, first: &str, set: &[Opening], fixtures: &[Fixture]) -> anyhow::Result<Vec<Outcome>> {
-    let mut lines = text.lines();
-    let theirs = lines.next().unwrap_or_default();
-    if theirs != first {
-        bail!(
-            "it was written for another match or engine:\n  it holds: {theirs}\n  this run: {first}\n\
-             (use another --journal file, or the build and settings that wrote it)"
-        );
-    }
-    ensure!(lines.next() == Some(HEADER), "the second line is not the header {HEADER:?}");
+/// The games of a journal's rows among `fixtures`, in fixture order, each replayed from its
+/// opening and checked against its recorded margin. Games past the requested ones are left for a
+/// longer match.
+fn read(rows: &[(usize, String)], set: &[Opening], fixtures: &[Fixture]) -> anyhow::Result<Vec<Outcome>> {
     let mut seen = vec![false; fixtures.len()];
     let mut out = Vec::new();
-    for (n, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let game = parse_row(line, set, fixtures).with_context(|| format!("row {}: {line:?}", n + 1))?;
+    for (n, line) in rows {
+        let game = parse_row(line, set, fixtures).with_context(|| format!("line {n}: {line:?}"))?;
         let Some(o) = game else { continue };
         let i = o.fixture.index();
         ensure!(!seen[i], "game {} appears twice", i + 1);
@@ -111,8 +95,7 @@ fn read(text: &str, first: &str, set: &[Opening], fixtures: &[Fixture]) -> anyho
     Ok(out)
 }
 
-/// One row as the game it records; `None` for a game beyond `fixtures`. A row cut short by a
-/// crash while it was written is an error (delete the last line to go on).
+/// One row as the game it records; `None` for a game beyond `fixtures`.
 fn parse_row(line: &str, set: &[Opening], fixtures: &[Fixture]) -> anyhow::Result<Option<Outcome>> {
     let cells: Vec<&str> = line.split(',').collect();
     ensure!(cells.len() == 12, "expected 12 cells, found {}", cells.len());
@@ -154,6 +137,11 @@ mod tests {
     use crate::games::reversi::openings::parse_openings;
     use crate::games::reversi::search::{Clock, END_NODE_NS};
 
+    /// How many games a journal's text holds.
+    fn prior_len(text: &str) -> usize {
+        text.lines().skip(2).filter(|l| !l.trim().is_empty()).count()
+    }
+
     fn setup() -> (Vec<Opening>, Vec<Fixture>, Settings) {
         let set = parse_openings("f5 d6 c3 d3 c4 f4\nf5 f6 e6 f4 e3 c5").unwrap();
         let settings =
@@ -175,14 +163,15 @@ mod tests {
         let (journal, prior) = Journal::open(&path, "m1", &set, &all).unwrap();
         assert!(prior.is_empty());
         let first = [all[0], all[2]];
-        play_match(a, b, &set, &first, &settings, 5, |o| journal.append(o).unwrap());
-        drop(journal);
+        play_match(a, b, &set, &first, &settings, 5, |o| journal.append(o));
+        journal.finish().unwrap();
 
         // The next one finds them and plays the rest.
         let (journal, prior) = Journal::open(&path, "m1", &set, &all).unwrap();
         assert_eq!(prior.iter().map(|o| o.fixture).collect::<Vec<_>>(), first);
         let rest: Vec<Fixture> = all.iter().filter(|f| !first.contains(f)).copied().collect();
-        let mut games = play_match(a, b, &set, &rest, &settings, 5, |o| journal.append(o).unwrap());
+        let mut games = play_match(a, b, &set, &rest, &settings, 5, |o| journal.append(o));
+        journal.finish().unwrap();
         games.extend(prior);
         games.sort_by_key(|o| o.fixture.index());
         assert_eq!(games, whole);
@@ -192,7 +181,7 @@ mod tests {
         assert_eq!(two.len(), 2);
 
         let other = Journal::open(&path, "m2", &set, &all).err().unwrap();
-        assert!(format!("{other:#}").contains("another match"), "{other:#}");
+        assert!(format!("{other:#}").contains("another run"), "{other:#}");
 
         let text = std::fs::read_to_string(&path).unwrap();
         let last = text.lines().last().unwrap();
@@ -204,9 +193,14 @@ mod tests {
         let e = Journal::open(&path, "m1", &set, &all).err().unwrap();
         assert!(format!("{e:#}").contains("the row says"), "{e:#}");
 
+        // A line torn by a kill is dropped, and its game is played again.
         std::fs::write(&path, &text[..text.len() - 5]).unwrap();
+        let (_, torn) = Journal::open(&path, "m1", &set, &all).unwrap();
+        assert_eq!(torn.len(), prior_len(&text) - 1);
+        // A whole line that is not a game is refused.
+        std::fs::write(&path, format!("{text}1,2,3\n")).unwrap();
         let e = Journal::open(&path, "m1", &set, &all).err().unwrap();
-        assert!(format!("{e:#}").contains("row 4"), "{e:#}");
+        assert!(format!("{e:#}").contains("expected 12 cells"), "{e:#}");
         std::fs::remove_file(&path).unwrap();
     }
 }

@@ -177,6 +177,16 @@ enum BenchWhat {
         #[arg(long, default_value_t = 6)]
         positions: usize,
     },
+    /// The reversi midgame search at a fixed depth (no clock) from the committed balanced
+    /// openings: nodes (the same in every build that searches alike) and nodes per second.
+    Midgame {
+        /// Search depth in plies.
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+        /// How many openings of the set, from the first.
+        #[arg(long, default_value_t = 20)]
+        positions: usize,
+    },
     /// The hospitality benchmark: a level against simulated guests from a child to an expert.
     Hospitality {
         /// Which game.
@@ -521,6 +531,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench { what: Some(BenchWhat::Engine { ffo, perft_depth, positions }), .. } => {
             bench::engine(&ffo_cases(&ffo)?, perft_depth, positions)
         }
+        Command::Bench { what: Some(BenchWhat::Midgame { depth, positions }), .. } => bench::midgame(depth, positions),
         Command::Bench {
             what:
                 Some(BenchWhat::Hospitality {

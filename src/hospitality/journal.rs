@@ -2,28 +2,30 @@
 //! appended as it ends, so a run at the bot's full thinking time that outlives a session is
 //! resumed instead of replayed.
 //!
-//! Format: a first line `# settai bench hospitality journal v1; ...` naming everything a game
-//! depends on (game, level, thinking time, guests, seed, and the fingerprint of the source the
-//! games are played by, made by `build.rs`), then one JSON object per game (`guest`: its place
+//! Format: a first line `# settai bench hospitality journal v2; ...` naming the run's settings
+//! (game, level, thinking time, guests, seed), then one JSON object per game (`guest`: its place
 //! in the run's list, `index`: its number, `game`: the record). A game is a pure function of
-//! those (node clocks, seeded per game), so a resumed run gives the games of an unbroken one; a
-//! journal of other settings or another build is refused rather than mixed.
+//! those (node clocks, seeded per game), so a resumed run gives the games of an unbroken one.
+//! That the build resuming a run plays as the one that wrote it is checked by playing again the
+//! first journaled game of each guest ([`Journal::verify`]): a build whose rules, levels, guests
+//! or weights changed the games is refused, while one changed elsewhere (a comment, a test, the
+//! Discord layer) goes on. Journals of v1 named a hash of the source instead; they are taken on
+//! the same replay check. The file mechanics are [`crate::journal`]'s.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 use anyhow::{bail, Context as _};
+use rand::{rngs::StdRng, SeedableRng as _};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::SimulatedGame;
+use super::{game_seed, SimulatedGame};
 
-const MAGIC: &str = "# settai bench hospitality journal v1; ";
-
-/// The fingerprint of the game cores, guests and assets this binary was built from.
-pub const SOURCE: &str = env!("SETTAI_BENCH_SOURCE");
+const MAGIC: &str = "# settai bench hospitality journal v2; ";
+/// v1 journals: the settings, then `; source=<hash of the source>`, which the replay check supersedes.
+const MAGIC_V1: &str = "# settai bench hospitality journal v1; ";
 
 #[derive(Serialize, Deserialize)]
 struct Row {
@@ -34,10 +36,10 @@ struct Row {
 
 /// An open journal: the games it held when opened, and the file new ones go to.
 pub struct Journal {
-    path: PathBuf,
+    file: crate::journal::Journal,
     held: Mutex<HashMap<(usize, usize), SimulatedGame>>,
-    file: Mutex<File>,
-    failed: Mutex<Option<anyhow::Error>>,
+    /// The first journaled game of each guest, replayed by [`Journal::verify`].
+    witnesses: Vec<(usize, usize, SimulatedGame)>,
 }
 
 impl Journal {
@@ -45,45 +47,65 @@ impl Journal {
     /// it if absent.
     pub fn open(path: &Path, settings: &str) -> anyhow::Result<Journal> {
         let first = format!("{MAGIC}{settings}");
-        let mut held = HashMap::new();
-        match std::fs::read_to_string(path) {
-            Ok(text) => {
-                let mut lines = text.lines();
-                let theirs = lines.next().unwrap_or_default();
-                if theirs != first {
-                    bail!(
-                        "journal {} was written for another run or build:\n  it holds: {theirs}\n  this run: {first}\n\
-                         (use another --out directory, or the build and settings that wrote it)",
-                        path.display()
-                    );
-                }
-                for (n, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-                    let row: Row = serde_json::from_str(line).with_context(|| {
-                        format!(
-                            "journal {} row {}: not a game (a torn last line may be deleted)",
-                            path.display(),
-                            n + 1
-                        )
-                    })?;
-                    if held.insert((row.guest, row.index), row.game).is_some() {
-                        bail!("journal {}: game {} of guest {} appears twice", path.display(), row.index, row.guest);
-                    }
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                std::fs::write(path, format!("{first}\n"))
-                    .with_context(|| format!("could not create {}", path.display()))?;
-            }
-            Err(e) => return Err(e).with_context(|| format!("could not read {}", path.display())),
+        let accepts = |theirs: &str| {
+            theirs == first
+                || theirs
+                    .strip_prefix(MAGIC_V1)
+                    .and_then(|rest| rest.rsplit_once("; source="))
+                    .is_some_and(|(theirs, _)| theirs == settings)
+        };
+        let (file, found) = crate::journal::Journal::open(path, std::slice::from_ref(&first), accepts)?;
+        if found.torn {
+            println!("journal {}: a torn last line (a game cut by a kill) was removed", path.display());
         }
-        let file =
-            OpenOptions::new().append(true).open(path).with_context(|| format!("could not open {}", path.display()))?;
-        Ok(Journal { path: path.to_owned(), held: Mutex::new(held), file: Mutex::new(file), failed: Mutex::new(None) })
+        let mut held = HashMap::new();
+        for (n, line) in &found.rows {
+            let row: Row = serde_json::from_str(line)
+                .with_context(|| format!("journal {} line {n}: not a game", path.display()))?;
+            if held.insert((row.guest, row.index), row.game).is_some() {
+                bail!("journal {}: game {} of guest {} appears twice", path.display(), row.index, row.guest);
+            }
+        }
+        let mut firsts: HashMap<usize, usize> = HashMap::new();
+        for &(guest, index) in held.keys() {
+            let i = firsts.entry(guest).or_insert(index);
+            *i = (*i).min(index);
+        }
+        let mut witnesses: Vec<_> = firsts.into_iter().map(|(g, i)| (g, i, held[&(g, i)].clone())).collect();
+        witnesses.sort_by_key(|&(g, i, _)| (g, i));
+        Ok(Journal { file, held: Mutex::new(held), witnesses })
     }
 
     /// How many games the journal held when opened and are not yet taken.
     pub fn held(&self) -> usize {
         lock(&self.held).len()
+    }
+
+    /// Checks that this build plays as the one that wrote the journal: plays again the first
+    /// journaled game of each of the run's `guests` (seeded as [`super::run`] seeds it) and
+    /// compares it with the record, all but the thinking time. `play` is the run's.
+    pub fn verify<G: Sync, E: std::fmt::Debug + Send>(
+        &self,
+        guests: &[G],
+        seed: u64,
+        play: impl Fn(&G, usize, &mut StdRng) -> Result<SimulatedGame, E> + Sync,
+    ) -> anyhow::Result<()> {
+        let witnesses: Vec<_> = self.witnesses.iter().filter(|(g, _, _)| *g < guests.len()).collect();
+        witnesses.into_par_iter().try_for_each(|(g, i, kept)| {
+            let mut rng = StdRng::seed_from_u64(game_seed(seed, *g, *i));
+            let again = play(&guests[*g], *i, &mut rng)
+                .map_err(|e| anyhow::anyhow!("game {i} of guest {g} could not be replayed: {e:?}"))?;
+            let timeless = |game: &SimulatedGame| SimulatedGame { ai_time: Default::default(), ..game.clone() };
+            if timeless(&again) != timeless(kept) {
+                bail!(
+                    "this build plays game {i} of guest {g} otherwise than the build that wrote the journal \
+                     (moves {} against {}): resume with that build, or start a new run",
+                    again.moves.join(" "),
+                    kept.moves.join(" ")
+                );
+            }
+            Ok(())
+        })
     }
 
     /// The game `index` of guest number `guest`, if the journal holds it.
@@ -95,19 +117,12 @@ impl Journal {
     /// the run goes on, but its end reports that the journal is incomplete.
     pub fn append(&self, guest: usize, index: usize, game: &SimulatedGame) {
         let line = serde_json::to_string(&Row { guest, index, game: game.clone() }).expect("a game serializes");
-        let mut file = lock(&self.file);
-        if let Err(e) = writeln!(file, "{line}").and_then(|()| file.sync_data()) {
-            lock(&self.failed)
-                .get_or_insert(anyhow::Error::new(e).context(format!("could not append to {}", self.path.display())));
-        }
+        self.file.append(&line);
     }
 
     /// Whether every game was journaled.
     pub fn finish(self) -> anyhow::Result<()> {
-        match self.failed.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
-            Some(e) => Err(e.context("the games were played but not all were journaled")),
-            None => Ok(()),
-        }
+        self.file.finish()
     }
 }
 
@@ -141,7 +156,8 @@ mod tests {
     }
 
     /// A run broken after some games and resumed from its journal gives the records of an
-    /// unbroken run, without replaying the journaled games; another run's journal is refused.
+    /// unbroken run, without replaying the journaled games; another build's games, another run's
+    /// journal and a bad line are refused, a torn last line cut off, a v1 journal taken.
     #[test]
     fn a_resumed_run_equals_an_unbroken_one_and_other_runs_are_refused() {
         let dir = std::env::temp_dir().join(format!("settai-hosp-journal-{}", std::process::id()));
@@ -170,12 +186,30 @@ mod tests {
         assert_eq!(played.into_inner(), 4);
         assert_eq!(resumed, whole);
 
+        // The journal's build is recognised by its games, and another build's refused.
+        let j = Journal::open(&path, "s1").unwrap();
+        j.verify(&guests, 3, play).unwrap();
+        let e = j.verify(&guests, 3, |g, i, rng| play(&(g + 1), i, rng)).err().unwrap();
+        assert!(format!("{e:#}").contains("otherwise than the build"), "{e:#}");
+        // A journal of other settings is refused.
         let e = Journal::open(&path, "s2").err().unwrap();
         assert!(format!("{e:#}").contains("another run"), "{e:#}");
+
+        // A v1 journal (settings, then the source's hash) is taken on the replay check.
         let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, &text[..text.len() - 9]).unwrap();
+        let v1 = text.replacen(&format!("{MAGIC}s1"), &format!("{MAGIC_V1}s1; source=0123abcd"), 1);
+        std::fs::write(&path, &v1).unwrap();
+        let j = Journal::open(&path, "s1").unwrap();
+        assert_eq!(j.held(), 10);
+        j.verify(&guests, 3, play).unwrap();
+        assert!(Journal::open(&path, "s2").is_err());
+
+        // A line torn by a kill is cut off and its game played again; a whole bad line is refused.
+        std::fs::write(&path, &v1[..v1.len() - 9]).unwrap();
+        assert_eq!(Journal::open(&path, "s1").unwrap().held(), 9);
+        std::fs::write(&path, format!("{}{{\"guest\": 0}}\n", &v1)).unwrap();
         let e = Journal::open(&path, "s1").err().unwrap();
-        assert!(format!("{e:#}").contains("row 10"), "{e:#}");
+        assert!(format!("{e:#}").contains("line 12: not a game"), "{e:#}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
