@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use super::pattern_index::Indexer;
+
 /// Evaluation units per disc of final margin.
 pub const DISC: i32 = 32;
 
@@ -148,18 +150,10 @@ pub fn phase(empties: u32) -> usize {
     (empties.saturating_sub(1) as usize / 6).min(N_PHASES - 1)
 }
 
-/// Compiled instance: type offset and squares in reverse digit order (for Horner's rule).
-#[derive(Clone)]
-struct Instance {
-    offset: u32,
-    squares: [u8; 10],
-    len: u8,
-}
-
 /// A pattern evaluator with its weights (per phase, in 1/[`DISC`] discs).
 #[derive(Clone)]
 pub struct PatternEval {
-    instances: Vec<Instance>,
+    indexer: Indexer,
     weights: Vec<Vec<i16>>,
     phase_len: usize,
 }
@@ -204,18 +198,7 @@ impl PatternEval {
 
     /// Builds an evaluator from per-phase weight vectors of the given layout.
     pub fn with_weights(layout: &Layout, weights: Vec<Vec<i16>>) -> Self {
-        let instances = layout
-            .instances
-            .iter()
-            .map(|(t, sq)| {
-                let mut squares = [0u8; 10];
-                for (i, &s) in sq.iter().rev().enumerate() {
-                    squares[i] = s;
-                }
-                Instance { offset: layout.offsets[*t] as u32, squares, len: sq.len() as u8 }
-            })
-            .collect();
-        PatternEval { instances, weights, phase_len: layout.phase_len() }
+        PatternEval { indexer: Indexer::new(layout), weights, phase_len: layout.phase_len() }
     }
 
     /// The weights of phase `ph`.
@@ -226,19 +209,12 @@ impl PatternEval {
     /// Table indices (offset included) of every pattern instance for `p` to move.
     #[inline]
     pub fn indices(&self, p: u64, o: u64, out: &mut [u32]) {
-        for (k, inst) in self.instances.iter().enumerate() {
-            let mut idx = 0u32;
-            for &s in &inst.squares[..inst.len as usize] {
-                // Digit 0 empty, 1 own disc, 2 opponent disc.
-                idx = idx * 3 + ((p >> s) & 1) as u32 + 2 * ((o >> s) & 1) as u32;
-            }
-            out[k] = inst.offset + idx;
-        }
+        self.indexer.for_each(p, o, |k, idx| out[k] = idx);
     }
 
     /// Number of pattern instances (46).
     pub fn n_instances(&self) -> usize {
-        self.instances.len()
+        self.indexer.len()
     }
 
     /// Evaluation for `p` to move against `o`, in 1/[`DISC`] discs of expected final margin.
@@ -247,13 +223,7 @@ impl PatternEval {
         let empties = (!(p | o)).count_ones();
         let w = &self.weights[phase(empties)];
         let mut sum = 0i32;
-        for inst in &self.instances {
-            let mut idx = 0usize;
-            for &s in &inst.squares[..inst.len as usize] {
-                idx = idx * 3 + ((p >> s) & 1) as usize + 2 * ((o >> s) & 1) as usize;
-            }
-            sum += i32::from(w[inst.offset as usize + idx]);
-        }
+        self.indexer.for_each(p, o, |_, idx| sum += i32::from(w[idx as usize]));
         let mob = super::board::moves(p, o).count_ones() as i32 - super::board::moves(o, p).count_ones() as i32;
         let n = self.phase_len;
         sum += i32::from(w[n - 2]) * mob + i32::from(w[n - 1]);

@@ -19,7 +19,8 @@
 //!   move ordering, a deadline; the direction of evaluation is an [`search::Objective`]
 //!   parameter. [`root`]: iterative deepening at the root ([`search::Engine::iterate`]).
 //! - [`endgame`]: the exact endgame solver and [`solve`].
-//! - [`eval`]: the trained pattern evaluation of the strong level; [`train`](mod@train) makes it.
+//! - [`eval`]: the trained pattern evaluation of the strong level, its indices computed by
+//!   [`pattern_index`]; [`train`](mod@train) makes it.
 //! - [`sontaku`]: the objectives and move choice of the sontaku (接待) levels; [`handover`]:
 //!   how `standard` hands a trusted human the lead in the endgame.
 //! - [`duel`]: engine-against-engine matches from the balanced [`openings`], scored by [`elo`].
@@ -40,6 +41,7 @@ pub mod level;
 mod naive;
 pub mod notation;
 pub mod openings;
+pub mod pattern_index;
 pub mod perft;
 pub mod probcut;
 pub mod root;
