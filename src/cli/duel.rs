@@ -129,6 +129,25 @@ pub(super) struct MatchArgs {
     pub threads: Option<usize>,
     pub out: Option<PathBuf>,
     pub journal: Option<PathBuf>,
+    /// A's and B's node clocks as `MID/END` nanoseconds per node; none: the strong level's.
+    pub clocks: [Option<String>; 2],
+}
+
+/// A node clock from `MID/END` (nanoseconds per midgame and per endgame node).
+fn parse_clock(text: &str) -> anyhow::Result<Clock> {
+    let rate = |x: &str| x.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
+    match text.split_once('/').map(|(m, e)| (rate(m), rate(e))) {
+        Some((Some(mid_ns), Some(end_ns))) => Ok(Clock::Nodes { mid_ns, end_ns }),
+        _ => bail!("a clock is MID/END, nanoseconds per midgame and per endgame node (e.g. 455/27), got {text:?}"),
+    }
+}
+
+/// `MID/END` of a node clock.
+fn clock_text(clock: Clock) -> String {
+    match clock {
+        Clock::Nodes { mid_ns, end_ns } => format!("{mid_ns}/{end_ns}"),
+        Clock::Wall => "wall".into(),
+    }
 }
 
 /// `settai bench match`.
@@ -145,11 +164,17 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
     let (set, source) = load_openings(args.openings.as_deref())?;
     let fixtures = duel::fixtures(args.games, set.len());
     let pairs = fixtures.len() / 2;
-    let settings = Settings { budget: Duration::from_secs_f64(args.budget), clock: STRONG_CLOCK };
+    let [clock_a, clock_b] = [0, 1].map(|i| args.clocks[i].as_deref().map_or(Ok(STRONG_CLOCK), parse_clock));
+    let settings = Settings { budget: Duration::from_secs_f64(args.budget), clocks: [clock_a?, clock_b?] };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads.unwrap_or(0)).build()?;
     let threads = pool.current_num_threads();
 
-    let Clock::Nodes { mid_ns, end_ns } = STRONG_CLOCK else { unreachable!("the strong clock counts nodes") };
+    // One clock is written as before, so that journals of matches on one clock stay valid.
+    let clocks = if settings.clocks[0] == settings.clocks[1] {
+        clock_text(settings.clocks[0])
+    } else {
+        format!("A {}, B {}", clock_text(settings.clocks[0]), clock_text(settings.clocks[1]))
+    };
     println!(
         "match: A = {}, B = {}; {} games = {pairs} openings of {source} ({} there) x both colours{}",
         args.a.trim(),
@@ -159,7 +184,7 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
         if pairs > set.len() { ", openings reused" } else { "" },
     );
     println!(
-        "{:.3} s per move on the node clock ({mid_ns} ns per midgame node, {end_ns} ns per endgame node; \
+        "{:.3} s per move on the node clock ({clocks} ns per midgame/endgame node; \
          alphabeta searches its depth), seed {}, {threads} threads",
         args.budget, args.seed
     );
@@ -169,7 +194,7 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
             let fingerprint = duel::fingerprint(a, b, &settings);
             let openings_hash = set.iter().fold(duel::FNV_START, |h, o| duel::fnv1a(h, o.text().as_bytes()));
             let line = format!(
-                "a={}; b={}; budget={:.3}; clock={mid_ns}/{end_ns}; seed={}; openings={openings_hash:016x}; \
+                "a={}; b={}; budget={:.3}; clock={clocks}; seed={}; openings={openings_hash:016x}; \
                  fingerprint={fingerprint:016x}",
                 args.a.trim(),
                 args.b.trim(),
@@ -363,6 +388,20 @@ pub(super) fn generate(args: &OpeningsArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Clocks read as `MID/END`, print back the same (a journal names them), and bad ones
+    /// say what is accepted.
+    #[test]
+    fn clocks_parse_and_bad_ones_say_what_is_accepted() {
+        assert_eq!(parse_clock("264/27").unwrap(), Clock::Nodes { mid_ns: 264.0, end_ns: 27.0 });
+        assert_eq!(parse_clock(" 263.5 / 27 ").unwrap(), Clock::Nodes { mid_ns: 263.5, end_ns: 27.0 });
+        assert_eq!(clock_text(STRONG_CLOCK), "455/27");
+        assert_eq!(clock_text(parse_clock("263.5/27").unwrap()), "263.5/27");
+        for bad in ["264", "264/", "/27", "0/27", "-1/27", "x/27", "NaN/27", "264/27/1"] {
+            let e = parse_clock(bad).unwrap_err().to_string();
+            assert!(e.contains("MID/END") && e.contains(bad), "{e}");
+        }
+    }
 
     #[test]
     fn player_specs_parse_and_bad_ones_say_what_is_accepted() {

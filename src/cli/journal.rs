@@ -144,8 +144,10 @@ mod tests {
 
     fn setup() -> (Vec<Opening>, Vec<Fixture>, Settings) {
         let set = parse_openings("f5 d6 c3 d3 c4 f4\nf5 f6 e6 f4 e3 c5").unwrap();
-        let settings =
-            Settings { budget: Duration::from_millis(3), clock: Clock::Nodes { mid_ns: 455.0, end_ns: END_NODE_NS } };
+        let settings = Settings {
+            budget: Duration::from_millis(3),
+            clocks: [Clock::Nodes { mid_ns: 455.0, end_ns: END_NODE_NS }; 2],
+        };
         (set, fixtures(4, 2), settings)
     }
 

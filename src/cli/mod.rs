@@ -262,6 +262,13 @@ enum BenchWhat {
         /// for the same match and engine: a long match goes on across runs.
         #[arg(long)]
         journal: Option<PathBuf>,
+        /// A's node clock, `MID/END` nanoseconds per midgame and per endgame node (default: the
+        /// strong level's, 455/27): a build whose nodes are cheaper gets more of them per move.
+        #[arg(long)]
+        clock_a: Option<String>,
+        /// B's node clock, as A's.
+        #[arg(long)]
+        clock_b: Option<String>,
     },
     /// Write a set of balanced reversi openings for `bench match`: random lines kept when a
     /// search with the frozen baseline weights finds them close to even and no earlier line
@@ -572,9 +579,21 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         } => bench::hospitality_reversi(&level, &guests, games, seed, budget_scale, &out, resume),
         Command::Bench { what: Some(BenchWhat::ChildBound { max_length }), .. } => bench::child_bound(max_length),
         Command::Bench {
-            what: Some(BenchWhat::Match { a, b, games, budget, openings, seed, threads, out, journal }),
+            what:
+                Some(BenchWhat::Match { a, b, games, budget, openings, seed, threads, out, journal, clock_a, clock_b }),
             ..
-        } => duel::play(&duel::MatchArgs { a, b, games, budget, openings, seed, threads, out, journal }),
+        } => duel::play(&duel::MatchArgs {
+            a,
+            b,
+            games,
+            budget,
+            openings,
+            seed,
+            threads,
+            out,
+            journal,
+            clocks: [clock_a, clock_b],
+        }),
         Command::Bench { what: Some(BenchWhat::Openings { count, plies, depth, max_value, seed, out }), .. } => {
             duel::generate(&duel::OpeningsArgs { count, plies, depth, max_value, seed, out })
         }

@@ -38,8 +38,10 @@ pub enum Player<'a> {
 pub struct Settings {
     /// Thinking time of the strong level per move (alpha-beta searches its depth).
     pub budget: Duration,
-    /// The clock the strong level's deadlines are read on.
-    pub clock: Clock,
+    /// The clocks A's and B's deadlines are read on, in that order: the node clock in practice,
+    /// each at the rates of the build it stands for, so that an engine whose nodes became
+    /// cheaper searches more of them in the same time, as it does on the wall clock.
+    pub clocks: [Clock; 2],
 }
 
 /// What one side spent over a game.
@@ -102,15 +104,23 @@ impl<'a> Seat<'a> {
     }
 }
 
-/// Plays `opening` to the end, `black` against `white`.
-pub fn play_game(black: Player, white: Player, opening: &Opening, settings: &Settings, rng: &mut impl Rng) -> Played {
-    let mut seats = [Seat::new(black, settings.clock), Seat::new(white, settings.clock)];
+/// Plays `opening` to the end, `black` against `white`, each thinking `budget` per move on its
+/// clock (`clocks`: black's, white's).
+pub fn play_game(
+    black: Player,
+    white: Player,
+    clocks: [Clock; 2],
+    budget: Duration,
+    opening: &Opening,
+    rng: &mut impl Rng,
+) -> Played {
+    let mut seats = [Seat::new(black, clocks[0]), Seat::new(white, clocks[1])];
     let mut effort = [Effort::default(); 2];
     let mut pos = opening.position;
     let mut moves = Vec::new();
     while !pos.is_game_over() {
         let side = usize::from(pos.turn() == Color::White);
-        let (mv, nodes, thinking) = seats[side].choose(&pos, settings.budget, rng);
+        let (mv, nodes, thinking) = seats[side].choose(&pos, budget, rng);
         if pos.legal_mask().count_ones() > 1 {
             let e = &mut effort[side];
             e.searched += 1;
@@ -207,8 +217,12 @@ pub fn play_match(
         .par_iter()
         .map(|&fixture| {
             let mut rng = StdRng::seed_from_u64(pair_seed(seed, fixture.pair));
-            let (black, white) = if fixture.a == Color::Black { (a, b) } else { (b, a) };
-            let game = play_game(black, white, &openings[fixture.opening], settings, &mut rng);
+            let [clock_a, clock_b] = settings.clocks;
+            let game = if fixture.a == Color::Black {
+                play_game(a, b, [clock_a, clock_b], settings.budget, &openings[fixture.opening], &mut rng)
+            } else {
+                play_game(b, a, [clock_b, clock_a], settings.budget, &openings[fixture.opening], &mut rng)
+            };
             let outcome = Outcome { fixture, game };
             done(&outcome);
             outcome
@@ -216,14 +230,14 @@ pub fn play_match(
         .collect()
 }
 
-/// A fingerprint of how `a` and `b` play on `settings`' clock: each chooses a move in a few
+/// A fingerprint of how `a` and `b` play on their clocks in `settings`: each chooses a move in a few
 /// fixed positions on a short budget, and the moves and node counts are hashed (FNV-1a). Any
 /// change to an engine that could change a game (evaluation, ordering, pruning, time manager)
 /// changes its node counts, so a match journal written by one build is only resumed by a build
 /// that plays the same games; a change that is only faster (the node clock) keeps it.
 pub fn fingerprint(a: Player, b: Player, settings: &Settings) -> u64 {
     const LINES: [&str; 3] = ["", "d3 e3 f3 c3 b3 c5 f6 f5", "f5 f4 c3 d6 f3 g3 f6 e3"];
-    let probe = Settings { budget: Duration::from_millis(20), clock: settings.clock };
+    let budget = Duration::from_millis(20);
     let mut hash = FNV_START;
     let mut mix = |x: u64| hash = fnv1a(hash, &x.to_le_bytes());
     let mut positions: Vec<Position> = LINES
@@ -240,10 +254,10 @@ pub fn fingerprint(a: Player, b: Player, settings: &Settings) -> u64 {
         late = late.play(late.legal_moves()[0]).expect("a legal move");
     }
     positions.push(late);
-    for player in [a, b] {
+    for (player, clock) in [a, b].into_iter().zip(settings.clocks) {
         for &pos in &positions {
             let mut rng = StdRng::seed_from_u64(0);
-            let (mv, nodes, _) = Seat::new(player, probe.clock).choose(&pos, probe.budget, &mut rng);
+            let (mv, nodes, _) = Seat::new(player, clock).choose(&pos, budget, &mut rng);
             mix(u64::from(mv.to_string().bytes().fold(0u32, |h, c| h * 31 + u32::from(c))));
             mix(nodes);
         }
@@ -298,7 +312,7 @@ mod tests {
     }
 
     fn tiny() -> Settings {
-        Settings { budget: Duration::from_millis(4), clock: CLOCK }
+        Settings { budget: Duration::from_millis(4), clocks: [CLOCK; 2] }
     }
 
     #[test]
@@ -353,6 +367,28 @@ mod tests {
         // Another seed varies the strong level's first moves.
         let other = play_match(p, p, &openings(), &fixtures(4, 3), &tiny(), 4, |_| ());
         assert_ne!(out, other);
+    }
+
+    /// Each side thinks on its own clock whatever its colour: with its nodes half as dear, A
+    /// searches about twice the nodes of an identical B in the same time; and the fingerprint
+    /// tells the clocks apart.
+    #[test]
+    fn each_side_thinks_on_its_own_clock() {
+        let eval = PatternEval::shared();
+        let p = Player::Strong(eval);
+        let Clock::Nodes { mid_ns, end_ns } = CLOCK else { unreachable!() };
+        let cheap = Clock::Nodes { mid_ns: mid_ns / 2.0, end_ns: end_ns / 2.0 };
+        let s = Settings { budget: Duration::from_millis(4), clocks: [cheap, CLOCK] };
+        let out = play_match(p, p, &openings(), &fixtures(6, 3), &s, 3, |_| ());
+        let (mut a, mut b) = (0u64, 0u64);
+        for o in &out {
+            let [black, white] = o.game.effort;
+            let (mine, theirs) = if o.fixture.a == Color::Black { (black, white) } else { (white, black) };
+            a += mine.nodes / u64::from(mine.searched.max(1));
+            b += theirs.nodes / u64::from(theirs.searched.max(1));
+        }
+        assert!(a as f64 > 1.5 * b as f64, "nodes per move: A {a}, B {b}");
+        assert_ne!(fingerprint(p, p, &s), fingerprint(p, p, &tiny()));
     }
 
     /// The fingerprint repeats, and tells engines that play differently apart (ProbCut or not,
