@@ -176,11 +176,21 @@ fn place(sq: u8) -> Move {
     Move::Place(Square::new(sq).expect("square below 64"))
 }
 
-/// Answers `pos` at `level` with a fresh engine within the level's thinking time
-/// ([`Level::budget`]); the bot is the side to move, the human the other colour, whose moves
-/// so far are `human_moves` (see [`Engine::reply`]). The bot's one entry point.
+thread_local! {
+    /// The engine [`reply`] answers with on this thread, kept between replies: its 32 MiB table
+    /// is allocated and first touched once per worker thread instead of once per reply.
+    static BOT_ENGINE: std::cell::RefCell<Option<Engine>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Answers `pos` at `level` within the level's thinking time ([`Level::budget`]); the bot is the
+/// side to move, the human the other colour, whose moves so far are `human_moves` (see
+/// [`Engine::reply`]). The bot's one entry point. It answers as a fresh engine would: a used
+/// engine's reply does (tested), and one whose reply panicked is not kept.
 pub fn reply(pos: &Position, level: Level, human_moves: &[(Position, Move)], rng: &mut impl Rng) -> Choice {
-    Engine::new(TT_BITS).reply(PatternEval::shared(), pos, level, level.budget(), human_moves, rng)
+    let mut engine = BOT_ENGINE.with_borrow_mut(Option::take).unwrap_or_else(|| Engine::new(TT_BITS));
+    let choice = engine.reply(PatternEval::shared(), pos, level, level.budget(), human_moves, rng);
+    BOT_ENGINE.with_borrow_mut(|slot| *slot = Some(engine));
+    choice
 }
 
 /// Every legal move of `pos` with its value in discs for the side to move, best first, from a
@@ -346,6 +356,32 @@ mod tests {
     fn reply_on_node_clock(pos: &Position, level: Level, budget: Duration, rng: &mut StdRng) -> Choice {
         let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
         Engine::new(TT_BITS).with_clock(clock).reply(PatternEval::shared(), pos, level, budget, &[], rng)
+    }
+
+    /// The bot's thread keeps its engine between replies ([`reply`]): a used engine answers
+    /// exactly as a fresh one, whatever it searched before (other positions, levels,
+    /// objectives), on a clock that makes the searches repeatable.
+    #[test]
+    fn a_used_engine_answers_as_a_fresh_one() {
+        let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
+        let mut used = Engine::new(TT_BITS).with_clock(clock);
+        let mut rng = StdRng::seed_from_u64(31);
+        for round in 0..9 {
+            let pos = random_position(&mut rng, [40, 24, 12][round % 3], 2);
+            let level = [Level::None, Level::Standard, Level::Highest][(round / 3) % 3];
+            let seed = rng.gen::<u64>();
+            let budget = Duration::from_millis(150);
+            let fresh = Engine::new(TT_BITS).with_clock(clock).reply(
+                PatternEval::shared(),
+                &pos,
+                level,
+                budget,
+                &[],
+                &mut StdRng::seed_from_u64(seed),
+            );
+            let again = used.reply(PatternEval::shared(), &pos, level, budget, &[], &mut StdRng::seed_from_u64(seed));
+            assert_eq!(fresh, again, "round {round}: {level:?} at {}", pos.to_text());
+        }
     }
 
     #[test]
