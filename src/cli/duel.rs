@@ -129,12 +129,13 @@ pub(super) struct MatchArgs {
     pub threads: Option<usize>,
     pub out: Option<PathBuf>,
     pub journal: Option<PathBuf>,
-    /// A's and B's node clocks as `MID/END` nanoseconds per node; none: the strong level's.
-    pub clocks: [Option<String>; 2],
+    /// A's and B's node clocks; none: the strong level's.
+    pub clocks: [Option<Clock>; 2],
 }
 
-/// A node clock from `MID/END` (nanoseconds per midgame and per endgame node).
-fn parse_clock(text: &str) -> anyhow::Result<Clock> {
+/// A node clock from `MID/END` (nanoseconds per midgame and per endgame node); clap's parser
+/// of `--clock-a`/`--clock-b`.
+pub(super) fn parse_clock(text: &str) -> anyhow::Result<Clock> {
     let rate = |x: &str| x.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
     match text.split_once('/').map(|(m, e)| (rate(m), rate(e))) {
         Some((Some(mid_ns), Some(end_ns))) => Ok(Clock::Nodes { mid_ns, end_ns }),
@@ -164,8 +165,10 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
     let (set, source) = load_openings(args.openings.as_deref())?;
     let fixtures = duel::fixtures(args.games, set.len());
     let pairs = fixtures.len() / 2;
-    let [clock_a, clock_b] = [0, 1].map(|i| args.clocks[i].as_deref().map_or(Ok(STRONG_CLOCK), parse_clock));
-    let settings = Settings { budget: Duration::from_secs_f64(args.budget), clocks: [clock_a?, clock_b?] };
+    let settings = Settings {
+        budget: Duration::from_secs_f64(args.budget),
+        clocks: args.clocks.map(|c| c.unwrap_or(STRONG_CLOCK)),
+    };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads.unwrap_or(0)).build()?;
     let threads = pool.current_num_threads();
 

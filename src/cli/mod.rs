@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use rand::SeedableRng;
 
 use crate::config::Config;
+use crate::games::reversi::search::Clock;
 use crate::games::{self, reversi, Game, GameKind, GameMove, Level, Side};
 use crate::i18n::{side_name, Lang, Msg};
 use crate::{discord, render, service, store};
@@ -264,11 +265,11 @@ enum BenchWhat {
         journal: Option<PathBuf>,
         /// A's node clock, `MID/END` nanoseconds per midgame and per endgame node (default: the
         /// strong level's, 455/27): a build whose nodes are cheaper gets more of them per move.
-        #[arg(long)]
-        clock_a: Option<String>,
+        #[arg(long, value_parser = duel::parse_clock)]
+        clock_a: Option<Clock>,
         /// B's node clock, as A's.
-        #[arg(long)]
-        clock_b: Option<String>,
+        #[arg(long, value_parser = duel::parse_clock)]
+        clock_b: Option<Clock>,
     },
     /// Write a set of balanced reversi openings for `bench match`: random lines kept when a
     /// search with the frozen baseline weights finds them close to even and no earlier line
