@@ -180,14 +180,20 @@ mod tests {
         Ok(g)
     }
 
+    /// A directory of this test's own and the journal path in it, with no journal there yet.
+    fn fresh_journal(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        let _ = std::fs::remove_file(&path);
+        (dir, path)
+    }
+
     /// A journaled game reads back bit for bit, floats included: the replay check compares
     /// exactly, and a strength estimate one unit in the last place off once refused a resume.
     #[test]
     fn a_journaled_game_reads_back_exactly() {
-        let dir = std::env::temp_dir().join(format!("settai-hosp-journal-f64-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("journal.jsonl");
-        let _ = std::fs::remove_file(&path);
+        let (dir, path) = fresh_journal("settai-hosp-journal-f64");
         let mut rng = StdRng::seed_from_u64(15);
         let games: Vec<SimulatedGame> = (0..200)
             .map(|i| {
@@ -217,10 +223,7 @@ mod tests {
     /// journal and a bad line are refused, a torn last line cut off, a v1 journal taken.
     #[test]
     fn a_resumed_run_equals_an_unbroken_one_and_other_runs_are_refused() {
-        let dir = std::env::temp_dir().join(format!("settai-hosp-journal-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("journal.jsonl");
-        let _ = std::fs::remove_file(&path);
+        let (dir, path) = fresh_journal("settai-hosp-journal");
         let guests = [1u32, 7];
         let whole = run(&guests, 5, 3, false, None, play).unwrap();
 
