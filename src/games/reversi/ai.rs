@@ -138,8 +138,9 @@ pub fn square_score(p: u64, o: u64) -> i32 {
 pub struct Classic;
 
 impl Objective for Classic {
+    type Features = ();
     #[inline]
-    fn eval(&self, p: u64, o: u64, _: bool) -> i32 {
+    fn eval(&self, p: u64, o: u64, _: &(), _: bool) -> i32 {
         eval_pp(p, o)
     }
     #[inline]

@@ -15,7 +15,9 @@ use super::board::{flips, moves, Move, Position, Square};
 use super::eval::PatternEval;
 use super::last_flip::count_last_flip;
 use super::level::Strong;
-use super::search::{final_margin, potential_mobility, weighted_mobility, Children, Engine, INF, SQUARE_ORDER};
+use super::search::{
+    final_margin, potential_mobility, weighted_mobility, Children, Engine, Features, INF, SQUARE_ORDER,
+};
 
 /// At or below this many empties nodes skip the table and sorting (parity order only). Eight,
 /// not six: 60% more nodes, each so much cheaper that FFO #40-#49 takes about an eighth less
@@ -227,7 +229,7 @@ impl Engine {
         let n = (!(p | o)).count_ones();
         let mut children = Children::new(p, o, mask);
         let tt_move = self.tt.probe(p, o, TAG_END).map_or(64, |e| e.mv);
-        self.order_end(eval, &mut children, n, tt_move);
+        self.order_end(eval, &mut children, p, o, n, tt_move);
         let (best, best_sq) = self.pvs_children(eval, &mut children, n, alpha, beta)?;
         let sq = Square::new(best_sq).expect("square below 64");
         Some((Move::Place(sq), best))
@@ -300,7 +302,9 @@ impl Engine {
     }
 
     /// Orders endgame children: TT move, then fewest opponent replies, then (deep) evaluation.
-    fn order_end(&mut self, eval: &PatternEval, c: &mut Children, n: u32, tt_move: u8) {
+    fn order_end(&mut self, eval: &PatternEval, c: &mut Children, p: u64, o: u64, n: u32, tt_move: u8) {
+        // Far from the end each child is evaluated: its pattern indices follow from this node's.
+        let features = (n >= EVAL_SORT).then(|| Features::of(p, o));
         for ch in &mut c.list[..c.len] {
             ch.key = if ch.sq == tt_move {
                 i32::MAX
@@ -317,10 +321,11 @@ impl Engine {
                     } else {
                         1
                     };
-                    k -= self.pvs(&Strong(eval), ch.p, ch.o, d, -INF, INF, false) * EVAL_WEIGHT;
-                } else if n >= EVAL_SORT {
+                    let f = features.as_ref().expect("computed from EVAL_SORT").after_move(ch.sq, o ^ ch.p);
+                    k -= self.pvs_node(&Strong(eval), ch.p, ch.o, &f, d, -INF, INF, false) * EVAL_WEIGHT;
+                } else if let Some(features) = &features {
                     // Far from the end the evaluation adds what mobility misses.
-                    k -= eval.eval(ch.p, ch.o) * EVAL_WEIGHT;
+                    k -= eval.eval_features(ch.p, ch.o, &features.after_move(ch.sq, o ^ ch.p)) * EVAL_WEIGHT;
                 }
                 k
             };
@@ -359,7 +364,7 @@ impl Engine {
             tt_move = e.mv;
         }
         let mut children = Children::new(p, o, mask);
-        self.order_end(eval, &mut children, n, tt_move);
+        self.order_end(eval, &mut children, p, o, n, tt_move);
         let Some((best, best_sq)) = self.pvs_children(eval, &mut children, n, alpha, beta) else {
             return 0;
         };
@@ -381,7 +386,7 @@ impl Engine {
             return -self.ab_end(eval, o, p, -beta, -alpha, n);
         }
         let mut children = Children::new(p, o, mask);
-        self.order_end(eval, &mut children, n, 64);
+        self.order_end(eval, &mut children, p, o, n, 64);
         let mut best = -65;
         for i in 0..children.len {
             let c = children.pick(i);
@@ -462,7 +467,7 @@ impl Engine {
             best = -self.nws_end(eval, c.p, c.o, -alpha - 1, n - 1);
             best_sq = c.sq;
         } else {
-            self.order_end(eval, &mut children, n, tt_move);
+            self.order_end(eval, &mut children, p, o, n, tt_move);
             for i in 0..children.len {
                 let c = children.pick(i);
                 let v = -self.nws_end(eval, c.p, c.o, -alpha - 1, n - 1);

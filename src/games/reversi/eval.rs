@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use super::features::{Features, N_INSTANCES, OFFSET};
 use super::pattern_index::Indexer;
 
 /// Evaluation units per disc of final margin.
@@ -27,7 +28,7 @@ static BASELINE: &[u8] = include_bytes!("../../../assets/reversi/weights-baselin
 const MAGIC: &[u8; 4] = b"RVW1";
 
 /// Base square lists of the pattern types, as (col, row) pairs from a1 = (0, 0).
-const BASE_PATTERNS: [&[(u8, u8)]; 11] = [
+pub(super) const BASE_PATTERNS: [&[(u8, u8)]; 11] = [
     // Corner 3x3.
     &[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2)],
     // Corner 2x5.
@@ -50,7 +51,7 @@ const BASE_PATTERNS: [&[(u8, u8)]; 11] = [
 pub const N_TYPES: usize = BASE_PATTERNS.len();
 
 /// Maps a square index through symmetry `g` (0..8) of the board.
-pub fn symmetry(g: usize, sq: u8) -> u8 {
+pub const fn symmetry(g: usize, sq: u8) -> u8 {
     let (c, r) = (sq % 8, sq / 8);
     let (c, r) = match g {
         0 => (c, r),
@@ -224,6 +225,25 @@ impl PatternEval {
         let w = &self.weights[phase(empties)];
         let mut sum = 0i32;
         self.indexer.for_each(p, o, |_, idx| sum += i32::from(w[idx as usize]));
+        self.finish(w, sum, p, o)
+    }
+
+    /// [`eval`](Self::eval) from indices kept up to date by the search (equal to it, tested in
+    /// [`features`](super::features)): no gathering from the whole board.
+    #[inline]
+    pub fn eval_features(&self, p: u64, o: u64, f: &Features) -> i32 {
+        let empties = (!(p | o)).count_ones();
+        let w = &self.weights[phase(empties)];
+        let mut sum = 0i32;
+        for (k, &offset) in OFFSET[..N_INSTANCES].iter().enumerate() {
+            sum += i32::from(w[offset as usize + usize::from(f.index(k))]);
+        }
+        self.finish(w, sum, p, o)
+    }
+
+    /// The pattern sum plus the mobility term and the bias, clamped below a certain result.
+    #[inline]
+    fn finish(&self, w: &[i16], mut sum: i32, p: u64, o: u64) -> i32 {
         let mob = super::board::moves(p, o).count_ones() as i32 - super::board::moves(o, p).count_ones() as i32;
         let n = self.phase_len;
         sum += i32::from(w[n - 2]) * mob + i32::from(w[n - 1]);

@@ -8,7 +8,7 @@ use rand::Rng;
 
 use super::board::{moves, Move, Position, Square};
 use super::eval::{PatternEval, DISC};
-use super::search::{final_margin, Engine, Objective};
+use super::search::{final_margin, Engine, Features, Objective};
 use super::sontaku::{HumanModel, Sontaku, SontakuStage, TRUSTED_STRENGTH};
 use super::strength;
 
@@ -162,9 +162,10 @@ impl Choice {
 pub struct Strong<'a>(pub &'a PatternEval);
 
 impl Objective for Strong<'_> {
+    type Features = Features;
     #[inline]
-    fn eval(&self, p: u64, o: u64, _: bool) -> i32 {
-        self.0.eval(p, o)
+    fn eval(&self, p: u64, o: u64, f: &Features, _: bool) -> i32 {
+        self.0.eval_features(p, o, f)
     }
     #[inline]
     fn terminal(&self, p: u64, o: u64, _: bool) -> i32 {

@@ -20,7 +20,8 @@
 //!   parameter. [`root`]: iterative deepening at the root ([`search::Engine::iterate`]).
 //! - [`endgame`]: the exact endgame solver and [`solve`].
 //! - [`eval`]: the trained pattern evaluation of the strong level, its indices computed by
-//!   [`pattern_index`]; [`train`](mod@train) makes it.
+//!   [`pattern_index`] from the whole board or kept up to date move by move by [`features`];
+//!   [`train`](mod@train) makes it.
 //! - [`sontaku`]: the objectives and move choice of the sontaku (接待) levels; [`handover`]:
 //!   how `standard` hands a trusted human the lead in the endgame.
 //! - [`duel`]: engine-against-engine matches from the balanced [`openings`], scored by [`elo`].
@@ -31,6 +32,7 @@ pub mod duel;
 pub mod elo;
 pub mod endgame;
 pub mod eval;
+pub mod features;
 mod flips;
 #[cfg(test)]
 pub(crate) mod golden;

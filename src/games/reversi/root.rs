@@ -2,7 +2,7 @@
 //! an iteration the clock cuts still tells (a move proven better than the last best).
 
 use super::board::moves;
-use super::search::{Child, Children, Engine, Objective, INF};
+use super::search::{Child, Children, Engine, Incremental, Objective, INF};
 
 /// A root move (square, value) proven better than an iteration's first move, if any.
 type Proven = Option<(u8, i32)>;
@@ -47,7 +47,7 @@ impl Engine {
         let deadline = self.deadline.take();
         self.aborted = false;
         let mut root = Children::new(p, o, mask);
-        self.order(obj, &mut root, 3, 64, true);
+        self.order(obj, &mut root, o, &O::Features::of(p, o), 3, 64, true);
         let mut order: Vec<Child> = {
             let mut v = root.list[..root.len].to_vec();
             v.sort_by_key(|c| -c.key);

@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use super::board::{flips, moves};
+pub use super::features::{Features, Incremental};
 use super::probcut;
 use super::tt::Tt;
 
@@ -31,8 +32,12 @@ pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// Values must be antisymmetric in spirit (a side's gain is the other's loss), which holds by
 /// construction when an objective computes a CPU-view value and negates it on the human's turn.
 pub trait Objective {
-    /// Heuristic value of a position that is not finished.
-    fn eval(&self, p: u64, o: u64, cpu: bool) -> i32;
+    /// What every node carries for [`eval`](Self::eval), kept up to date move by move: the
+    /// pattern indices ([`Features`]) for objectives on the pattern evaluation, nothing (`()`)
+    /// for the others.
+    type Features: Incremental;
+    /// Heuristic value of a position that is not finished, `f` being its features.
+    fn eval(&self, p: u64, o: u64, f: &Self::Features, cpu: bool) -> i32;
     /// Exact value of a finished game (neither side can move).
     fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32;
 }
@@ -259,14 +264,26 @@ impl Engine {
         self.aborted
     }
 
-    /// Orders children: TT move, then (deep) static value, else fastest-first and history.
-    pub(super) fn order<O: Objective>(&self, obj: &O, c: &mut Children, depth: u32, tt_move: u8, cpu: bool) {
+    /// Orders the children of a node whose opponent is `o` and features `f`: TT move, then
+    /// (deep) static value, else fastest-first and history.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn order<O: Objective>(
+        &self,
+        obj: &O,
+        c: &mut Children,
+        o: u64,
+        f: &O::Features,
+        depth: u32,
+        tt_move: u8,
+        cpu: bool,
+    ) {
         for ch in &mut c.list[..c.len] {
             ch.key = if ch.sq == tt_move {
                 i32::MAX
             } else if depth >= 3 {
                 // Worth a static look at each child when the subtree is big.
-                -obj.eval(ch.p, ch.o, !cpu) * 4 - weighted_mobility(ch.p, ch.o) * 8
+                let child = f.after_move(ch.sq, o ^ ch.p);
+                -obj.eval(ch.p, ch.o, &child, !cpu) * 4 - weighted_mobility(ch.p, ch.o) * 8
                     + self.history[ch.sq as usize].min(1 << 12) / 64
             } else {
                 -weighted_mobility(ch.p, ch.o) * 256
@@ -279,11 +296,19 @@ impl Engine {
     /// Principal-variation search to `depth` plies for the side to move; fail-soft. A pass
     /// costs no depth, so the search never stops right before a forced reply.
     #[allow(clippy::too_many_arguments)]
-    pub fn pvs<O: Objective>(
+    pub fn pvs<O: Objective>(&mut self, obj: &O, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, cpu: bool) -> i32 {
+        self.pvs_node(obj, p, o, &O::Features::of(p, o), depth, alpha, beta, cpu)
+    }
+
+    /// [`pvs`](Self::pvs) at a node whose features `f` the caller has (each child's follow
+    /// from its parent's by the move, cheaper than from the board).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn pvs_node<O: Objective>(
         &mut self,
         obj: &O,
         p: u64,
         o: u64,
+        f: &O::Features,
         depth: u32,
         mut alpha: i32,
         beta: i32,
@@ -298,14 +323,14 @@ impl Engine {
             if moves(o, p) == 0 {
                 return obj.terminal(p, o, cpu);
             }
-            return -self.pvs(obj, o, p, depth, -beta, -alpha, !cpu);
+            return -self.pvs_node(obj, o, p, &f.after_pass(), depth, -beta, -alpha, !cpu);
         }
         // Every placement fills a square, so more depth than empties changes nothing.
         let n = (!(p | o)).count_ones();
         let depth = depth.min(n);
         if depth == 0 {
             self.cut = true;
-            return obj.eval(p, o, cpu);
+            return obj.eval(p, o, f, cpu);
         }
         let tag = 1 + u8::from(cpu);
         let use_tt = n > 4;
@@ -334,7 +359,7 @@ impl Engine {
         }
         if self.selective && depth >= probcut::MIN_DEPTH && beta - alpha == 1 {
             let cut_before = self.cut;
-            if let Some(v) = self.probcut(obj, p, o, depth, n, alpha, cpu) {
+            if let Some(v) = self.probcut(obj, p, o, f, depth, n, alpha, cpu) {
                 self.cut = true;
                 return v;
             }
@@ -346,19 +371,20 @@ impl Engine {
         let cut_above = std::mem::replace(&mut self.cut, false);
         let mut children = Children::new(p, o, mask);
         if children.len > 1 {
-            self.order(obj, &mut children, depth, tt_move, cpu);
+            self.order(obj, &mut children, o, f, depth, tt_move, cpu);
         }
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = 64u8;
         for i in 0..children.len {
             let c = if children.len > 1 { children.pick(i) } else { children.list[0] };
+            let cf = f.after_move(c.sq, o ^ c.p);
             let v = if i == 0 {
-                -self.pvs(obj, c.p, c.o, depth - 1, -beta, -alpha, !cpu)
+                -self.pvs_node(obj, c.p, c.o, &cf, depth - 1, -beta, -alpha, !cpu)
             } else {
-                let v = -self.pvs(obj, c.p, c.o, depth - 1, -alpha - 1, -alpha, !cpu);
+                let v = -self.pvs_node(obj, c.p, c.o, &cf, depth - 1, -alpha - 1, -alpha, !cpu);
                 if v > alpha && v < beta {
-                    -self.pvs(obj, c.p, c.o, depth - 1, -beta, -v, !cpu)
+                    -self.pvs_node(obj, c.p, c.o, &cf, depth - 1, -beta, -v, !cpu)
                 } else {
                     v
                 }
@@ -396,6 +422,7 @@ impl Engine {
         obj: &O,
         p: u64,
         o: u64,
+        f: &O::Features,
         depth: u32,
         empties: u32,
         alpha: i32,
@@ -409,7 +436,7 @@ impl Engine {
         // The deep value is predicted as shallow + mean.
         let high = beta - mean + margin;
         if high < limit {
-            let v = self.pvs(obj, p, o, shallow, high - 1, high, cpu);
+            let v = self.pvs_node(obj, p, o, f, shallow, high - 1, high, cpu);
             if self.aborted {
                 return None;
             }
@@ -419,7 +446,7 @@ impl Engine {
         }
         let low = alpha - mean - margin;
         if low > -limit {
-            let v = self.pvs(obj, p, o, shallow, low, low + 1, cpu);
+            let v = self.pvs_node(obj, p, o, f, shallow, low, low + 1, cpu);
             if self.aborted {
                 return None;
             }

@@ -27,7 +27,7 @@ use super::ai::eval_pp;
 use super::board::moves;
 use super::eval::{PatternEval, DISC};
 use super::level::Strong;
-use super::search::{final_margin, Children, Engine, Objective, INF};
+use super::search::{final_margin, Children, Engine, Features, Objective, INF};
 
 /// The slight human lead that `standard` steers towards: 4 discs, in tenths of a disc.
 pub const STANDARD_TARGET: i32 = 40;
@@ -247,8 +247,8 @@ fn human_advantage(p: u64, o: u64, cpu: bool) -> i32 {
 /// play; BENCHMARKS.md). The seed's search, weights (1.0 / 0.7), pessimistic human and full
 /// read are unchanged.
 #[inline]
-fn human_lead(p: u64, o: u64, cpu: bool) -> i32 {
-    let v = super::eval::PatternEval::shared().eval(p, o) * 10 / super::eval::DISC;
+fn human_lead(p: u64, o: u64, f: &Features, cpu: bool) -> i32 {
+    let v = super::eval::PatternEval::shared().eval_features(p, o, f) * 10 / super::eval::DISC;
     if cpu {
         -v
     } else {
@@ -281,8 +281,9 @@ fn final_for_human(p: u64, o: u64, cpu: bool) -> (i32, u32) {
 pub struct Standard;
 
 impl Objective for Standard {
-    fn eval(&self, p: u64, o: u64, cpu: bool) -> i32 {
-        for_mover(standard_desirability(human_lead(p, o, cpu)), cpu)
+    type Features = Features;
+    fn eval(&self, p: u64, o: u64, f: &Features, cpu: bool) -> i32 {
+        for_mover(standard_desirability(human_lead(p, o, f, cpu)), cpu)
     }
     fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32 {
         for_mover(standard_final_value(final_for_human(p, o, cpu).0), cpu)
@@ -293,7 +294,8 @@ impl Objective for Standard {
 pub struct Highest;
 
 impl Objective for Highest {
-    fn eval(&self, p: u64, o: u64, cpu: bool) -> i32 {
+    type Features = ();
+    fn eval(&self, p: u64, o: u64, _: &(), cpu: bool) -> i32 {
         for_mover(human_advantage(p, o, cpu), cpu)
     }
     fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32 {
@@ -307,7 +309,8 @@ impl Objective for Highest {
 struct Guarantee;
 
 impl Objective for Guarantee {
-    fn eval(&self, _: u64, _: u64, _: bool) -> i32 {
+    type Features = ();
+    fn eval(&self, _: u64, _: u64, _: &(), _: bool) -> i32 {
         0 // Only used for complete reads.
     }
     fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32 {
@@ -319,7 +322,8 @@ impl Objective for Guarantee {
 pub struct OwnInterest;
 
 impl Objective for OwnInterest {
-    fn eval(&self, p: u64, o: u64, _: bool) -> i32 {
+    type Features = ();
+    fn eval(&self, p: u64, o: u64, _: &(), _: bool) -> i32 {
         eval_pp(p, o)
     }
     fn terminal(&self, p: u64, o: u64, _: bool) -> i32 {
