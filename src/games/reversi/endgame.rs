@@ -7,7 +7,8 @@
 //! Null-window search does most of the work. Deep nodes use the transposition table,
 //! stability cut-offs and fastest-first ordering (sharpened by a static evaluation far from
 //! the end); shallow nodes order by quadrant parity only; the last empty square is counted
-//! without playing it out.
+//! without playing it out. A full solve first makes a selective pass (ProbCut by shallow
+//! midgame searches) whose best moves order the exact one.
 
 use std::time::{Duration, Instant};
 
@@ -46,6 +47,18 @@ const ASPIRATION_MIN: u32 = 16;
 const ETC_MIN: u32 = 12;
 /// TT tag of exact endgame results (midgame tags are 1 and 2).
 const TAG_END: u8 = 0;
+/// Table depth of a result of the selective pass: no exact entry has it (they store their
+/// empties, and the solver's table nodes have more than [`SHALLOW`]).
+const SELECTIVE_DEPTH: u8 = 0;
+/// Fewest empties where the selective pass prunes by ProbCut (10 and 14 measured alike).
+const END_PROBCUT_MIN: u32 = 12;
+/// ProbCut margin in discs of the selective pass before an exact solve: FFO #40-#49 took 0.56
+/// of its time with 2 (1: 0.61, 4: 0.67, 6: 0.63; 2026-12-03, BENCHMARKS.md "selective first
+/// pass"). `None` would solve at once.
+const END_PROBCUT_MARGIN: Option<i32> = Some(2);
+/// The selective pass's shallow searches go `empties / this` plies deep (at least 2): 4 and 3
+/// measured alike, 5 cost 1.3 times the time.
+const END_PROBCUT_DIVISOR: u32 = 4;
 
 /// Alpha above which a stability bound can cut, by empties (smaller alphas rarely cut).
 const STABILITY_THRESHOLD: [i32; 65] = [
@@ -291,6 +304,14 @@ impl Engine {
         // Final margins are even unless empties remain: centre an even window on the guess.
         let guess = (r.scores[0].1 as f64 / f64::from(super::eval::DISC) / 2.0).round() as i32 * 2;
         let (lo, hi) = ((guess - ASPIRATION).max(-64), (guess + ASPIRATION).min(64));
+        if let Some(margin) = END_PROBCUT_MARGIN {
+            // A selective pass first (as Edax's solver does): cheap, and its best moves, left
+            // in the table, order the exact pass, which trusts none of its bounds.
+            self.end_probcut = Some(margin);
+            let selective = self.solve_root(eval, p, o, lo - 1, hi + 1);
+            self.end_probcut = None;
+            selective?;
+        }
         let (m, v) = self.solve_root(eval, p, o, lo - 1, hi + 1)?;
         if v < lo && lo > -64 {
             return self.solve_root(eval, p, o, -64, v + 1);
@@ -332,6 +353,52 @@ impl Engine {
         }
     }
 
+    /// Whether a table entry's bounds hold for the search running now: an exact search trusts
+    /// only exact entries, a selective one both kinds.
+    #[inline]
+    fn trusts(&self, e: &super::tt::Entry) -> bool {
+        e.depth != SELECTIVE_DEPTH || self.end_probcut.is_some()
+    }
+
+    /// The depth a node with `n` empties is stored with: `n` when exact, else the mark of a
+    /// selective result (a position's empties are fixed, so the depth field is free for it).
+    #[inline]
+    fn stored_depth(&self, n: u32) -> u32 {
+        if self.end_probcut.is_some() {
+            u32::from(SELECTIVE_DEPTH)
+        } else {
+            n
+        }
+    }
+
+    /// ProbCut in the selective pass: `Some(bound)` when a shallow midgame search puts the
+    /// exact value outside the null window at `alpha` by more than `margin` discs.
+    fn end_probcut(&mut self, eval: &PatternEval, p: u64, o: u64, n: u32, alpha: i32, margin: i32) -> Option<i32> {
+        let disc = super::eval::DISC;
+        let depth = (n / END_PROBCUT_DIVISOR).max(2);
+        let high = (alpha + 1 + margin) * disc;
+        if alpha + 1 + margin < 64 {
+            let v = self.pvs(&Strong(eval), p, o, depth, high - 1, high, false);
+            if self.aborted {
+                return None;
+            }
+            if v >= high {
+                return Some(alpha + 1);
+            }
+        }
+        let low = (alpha - margin) * disc;
+        if alpha - margin > -64 {
+            let v = self.pvs(&Strong(eval), p, o, depth, low, low + 1, false);
+            if self.aborted {
+                return None;
+            }
+            if v <= low {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
     /// Full-window principal-variation node of the exact solver.
     fn pvs_end(&mut self, eval: &PatternEval, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let n = (!(p | o)).count_ones();
@@ -352,14 +419,16 @@ impl Engine {
         }
         let mut tt_move = 64;
         if let Some(e) = self.tt.probe(p, o, TAG_END) {
-            if e.lower >= beta {
-                return e.lower;
-            }
-            if e.upper <= alpha {
-                return e.upper;
-            }
-            if e.lower == e.upper {
-                return e.lower;
+            if self.trusts(&e) {
+                if e.lower >= beta {
+                    return e.lower;
+                }
+                if e.upper <= alpha {
+                    return e.upper;
+                }
+                if e.lower == e.upper {
+                    return e.lower;
+                }
             }
             tt_move = e.mv;
         }
@@ -368,7 +437,7 @@ impl Engine {
         let Some((best, best_sq)) = self.pvs_children(eval, &mut children, n, alpha, beta) else {
             return 0;
         };
-        self.tt.store(p, o, TAG_END, n, alpha, beta, best, best_sq);
+        self.tt.store(p, o, TAG_END, self.stored_depth(n), alpha, beta, best, best_sq);
         best
     }
 
@@ -434,13 +503,25 @@ impl Engine {
         }
         let mut tt_move = 64;
         if let Some(e) = self.tt.probe(p, o, TAG_END) {
-            if e.lower > alpha {
-                return e.lower;
-            }
-            if e.upper <= alpha {
-                return e.upper;
+            if self.trusts(&e) {
+                if e.lower > alpha {
+                    return e.lower;
+                }
+                if e.upper <= alpha {
+                    return e.upper;
+                }
             }
             tt_move = e.mv;
+        }
+        if let Some(margin) = self.end_probcut {
+            if n >= END_PROBCUT_MIN {
+                if let Some(v) = self.end_probcut(eval, p, o, n, alpha, margin) {
+                    return v;
+                }
+                if self.aborted {
+                    return 0;
+                }
+            }
         }
         let mut children = Children::new(p, o, mask);
         if n > SHALLOW + 1 {
@@ -454,7 +535,7 @@ impl Engine {
             // opponent proves the cut without searching.
             for c in &children.list[..children.len] {
                 if let Some(e) = self.tt.probe(c.p, c.o, TAG_END) {
-                    if -e.upper > alpha {
+                    if self.trusts(&e) && -e.upper > alpha {
                         return -e.upper;
                     }
                 }
@@ -486,7 +567,7 @@ impl Engine {
         if self.aborted {
             return 0;
         }
-        self.tt.store(p, o, TAG_END, n, alpha, alpha + 1, best, best_sq);
+        self.tt.store(p, o, TAG_END, self.stored_depth(n), alpha, alpha + 1, best, best_sq);
         best
     }
 
@@ -757,6 +838,29 @@ mod tests {
                 assert_eq!(-v, full, "best move {best} of {}", pos.to_text());
             }
         }
+    }
+
+    /// The selective pass's bounds are never taken for exact ones: after a pass that prunes
+    /// wherever it may (a negative margin, so its values are often wrong), a solve on the same
+    /// table still gives the exact value.
+    #[test]
+    fn selective_results_only_order_the_exact_search() {
+        let mut rng = StdRng::seed_from_u64(1217);
+        let eval = PatternEval::builtin();
+        let mut wrong = 0;
+        for _ in 0..6 {
+            let pos = random_position(&mut rng, 16, 0);
+            let (p, o) = (pos.player(), pos.opponent());
+            let (_, exact) = Engine::new(18).solve_root(&eval, p, o, -64, 64).unwrap();
+            let mut engine = Engine::new(18);
+            engine.end_probcut = Some(-8);
+            let (_, selective) = engine.solve_root(&eval, p, o, -64, 64).unwrap();
+            engine.end_probcut = None;
+            wrong += usize::from(selective != exact);
+            let (_, v) = engine.solve_root(&eval, p, o, -64, 64).unwrap();
+            assert_eq!(v, exact, "{}", pos.to_text());
+        }
+        assert!(wrong > 0, "the test's selective pass should be wrong somewhere");
     }
 
     #[test]

@@ -173,6 +173,8 @@ pub struct Engine {
     probcut: bool,
     /// Whether the search running now prunes with ProbCut (only the strong level's own).
     pub(super) selective: bool,
+    /// ProbCut margin in discs while the exact solver makes a selective first pass.
+    pub(super) end_probcut: Option<i32>,
 }
 
 impl Default for Engine {
@@ -197,6 +199,7 @@ impl Engine {
             cut: false,
             probcut: true,
             selective: false,
+            end_probcut: None,
         }
     }
 
