@@ -95,9 +95,9 @@ impl Features {
             while m != 0 {
                 let d = &DELTA[m.trailing_zeros() as usize];
                 m &= m - 1;
-                for k in 0..LANES {
-                    f.mover[k] += mine * d[k];
-                    f.other[k] += theirs * d[k];
+                for ((mover, other), &digit) in f.mover.iter_mut().zip(f.other.iter_mut()).zip(d) {
+                    *mover += mine * digit;
+                    *other += theirs * digit;
                 }
             }
         }
