@@ -188,23 +188,24 @@ thread_local! {
 /// [`Engine::reply`]). The bot's one entry point. It answers as a fresh engine would: a used
 /// engine's reply does (tested), and one whose reply panicked is not kept.
 pub fn reply(pos: &Position, level: Level, human_moves: &[(Position, Move)], rng: &mut impl Rng) -> Choice {
+    with_bot_engine(|engine| engine.reply(PatternEval::shared(), pos, level, level.budget(), human_moves, rng))
+}
+
+/// Runs `work` with this thread's [`BOT_ENGINE`] (made on first use). The engine is taken out
+/// meanwhile, so a panic in `work` drops it instead of keeping a half-updated one.
+fn with_bot_engine<T>(work: impl FnOnce(&mut Engine) -> T) -> T {
     let mut engine = BOT_ENGINE.with_borrow_mut(Option::take).unwrap_or_else(|| Engine::new(TT_BITS));
-    let choice = engine.reply(PatternEval::shared(), pos, level, level.budget(), human_moves, rng);
+    let out = work(&mut engine);
     BOT_ENGINE.with_borrow_mut(|slot| *slot = Some(engine));
-    choice
+    out
 }
 
 /// Every legal move of `pos` with its value in discs for the side to move, best first, from a
 /// full-window search of all root moves within `budget` (for commentary on a player's move).
-/// Returns `(moves, exact)`; empty when the side to move must pass.
+/// Returns `(moves, exact)`; empty when the side to move must pass. Runs on the thread's bot
+/// engine, as [`reply`] does.
 pub fn analyze_moves(pos: &Position, budget: Duration) -> (Vec<(Move, f64)>, bool) {
-    let mut engine = Engine::new(TT_BITS);
-    let eval = PatternEval::shared();
-    let (p, o) = (pos.player(), pos.opponent());
-    engine.set_deadline(Some(engine.now() + budget));
-    let Some(r) = engine.iterate(&Strong(eval), p, o, 60, true, DISC) else { return (Vec::new(), true) };
-    let moves = r.scores.iter().map(|&(sq, v)| (place(sq), v as f64 / DISC as f64)).collect();
-    (moves, r.complete)
+    with_bot_engine(|engine| engine.analyze(PatternEval::shared(), pos, budget))
 }
 
 /// Depth of [`position_value`]'s midgame search.
@@ -233,6 +234,17 @@ pub fn position_value(engine: &mut Engine, eval: &PatternEval, pos: &Position) -
 }
 
 impl Engine {
+    /// [`analyze_moves`] with this engine; what an earlier search left in its table is
+    /// forgotten first, so the analysis is a fresh engine's.
+    pub fn analyze(&mut self, eval: &PatternEval, pos: &Position, budget: Duration) -> (Vec<(Move, f64)>, bool) {
+        self.clear();
+        let (p, o) = (pos.player(), pos.opponent());
+        self.set_deadline(Some(self.now() + budget));
+        let Some(r) = self.iterate(&Strong(eval), p, o, 60, true, DISC) else { return (Vec::new(), true) };
+        let moves = r.scores.iter().map(|&(sq, v)| (place(sq), v as f64 / DISC as f64)).collect();
+        (moves, r.complete)
+    }
+
     /// [`reply`] with this engine's table and the given evaluator. `human_moves` are the
     /// human's `(position, move)` so far, in the order played: `standard` estimates from them how
     /// well the human plays and models its human accordingly ([`HumanModel`]; none: seed 001's
@@ -382,6 +394,36 @@ mod tests {
             );
             let again = used.reply(PatternEval::shared(), &pos, level, budget, &[], &mut StdRng::seed_from_u64(seed));
             assert_eq!(fresh, again, "round {round}: {level:?} at {}", pos.to_text());
+        }
+    }
+
+    /// Commentary shares the bot's engine: after replies and analyses, of other positions and of
+    /// the same one, an analysis equals a fresh engine's (node clock: both search alike).
+    #[test]
+    fn a_used_engine_analyses_as_a_fresh_one() {
+        let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
+        let mut used = Engine::new(TT_BITS).with_clock(clock);
+        let mut rng = StdRng::seed_from_u64(32);
+        let budget = Duration::from_millis(100);
+        for round in 0..6 {
+            let pos = random_position(&mut rng, [40, 22, 12][round % 3], 2);
+            let fresh = Engine::new(TT_BITS).with_clock(clock).analyze(PatternEval::shared(), &pos, budget);
+            assert!(!fresh.0.is_empty(), "{}", pos.to_text());
+            // Twice: the second time the table holds this very position's search.
+            for time in 0..2 {
+                let again = used.analyze(PatternEval::shared(), &pos, budget);
+                assert_eq!(again, fresh, "round {round}, time {time}: {}", pos.to_text());
+            }
+            // Dirty the table with a reply somewhere else before the next round.
+            let other = random_position(&mut rng, 30, 2);
+            used.reply(
+                PatternEval::shared(),
+                &other,
+                Level::None,
+                budget,
+                &[],
+                &mut StdRng::seed_from_u64(round as u64),
+            );
         }
     }
 
