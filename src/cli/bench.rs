@@ -129,13 +129,40 @@ pub(super) fn engine(ffo: &[super::FfoCase], perft_depth: u32, positions: usize)
     }
     println!("FFO total: {total_cpu:.1} s, {:.0}M nodes, {wrong} wrong", total_nodes as f64 / 1e6);
 
+    // The strong level's win/loss/draw solve (21-24 empties), alone and after a selective pass.
+    println!("\n| # | empties | WLD | WLD solve: nodes, on-CPU s | after a selective pass: nodes, on-CPU s |");
+    println!("|---|---|---|---|---|");
+    let eval = reversi::eval::PatternEval::shared();
+    for (name, pos, ..) in ffo.iter().filter(|c| c.1.empties() <= 24) {
+        let (p, o) = (pos.player(), pos.opponent());
+        let timed = |selective: bool| {
+            let mut engine = Engine::new(reversi::level::TT_BITS);
+            let watch = Stopwatch::start();
+            let solved =
+                if selective { engine.solve_window(eval, p, o, -1, 1) } else { engine.solve_root(eval, p, o, -1, 1) };
+            let (wall, cpu) = watch.stop();
+            (solved.expect("no deadline").1.signum(), engine.nodes, cpu.unwrap_or(wall))
+        };
+        let (alone, selective) = (timed(false), timed(true));
+        assert_eq!(alone.0, selective.0, "both solves are exact");
+        println!(
+            "| {} | {} | {:+} | {:.1}M, {:.2} | {:.1}M, {:.2} |",
+            name.trim_start_matches('#'),
+            pos.empties(),
+            alone.0,
+            alone.1 as f64 / 1e6,
+            alone.2,
+            selective.1 as f64 / 1e6,
+            selective.2
+        );
+    }
+
     // `standard`'s handover to a trusted human (issue 15): every root move solved exactly, as
     // its first version did, against the window solve that decides the same choice.
     println!(
         "\n| # | empties | every move solved exactly: nodes, on-CPU s | the handover's window solve: nodes, on-CPU s |"
     );
     println!("|---|---|---|---|");
-    let eval = reversi::eval::PatternEval::shared();
     for (name, pos, ..) in ffo.iter().filter(|c| c.1.empties() <= 22) {
         let mut engine = Engine::new(reversi::level::TT_BITS);
         let watch = Stopwatch::start();

@@ -290,6 +290,19 @@ impl Engine {
         Some((best, best_sq))
     }
 
+    /// [`solve_root`](Self::solve_root) after a selective pass over the same window (as Edax's
+    /// solver makes): cheap, and its best moves, left in the table, order the exact pass, which
+    /// trusts none of its bounds. `None` if the deadline passed first.
+    pub fn solve_window(&mut self, eval: &PatternEval, p: u64, o: u64, alpha: i32, beta: i32) -> Option<(Move, i32)> {
+        if let Some(margin) = END_PROBCUT_MARGIN {
+            self.end_probcut = Some(margin);
+            let selective = self.solve_root(eval, p, o, alpha, beta);
+            self.end_probcut = None;
+            selective?;
+        }
+        self.solve_root(eval, p, o, alpha, beta)
+    }
+
     /// Exact solve with an aspiration window around a midgame estimate (narrow windows cut
     /// more; a miss re-searches the open side). `None` if the deadline passed first.
     pub fn solve_exact(&mut self, eval: &PatternEval, p: u64, o: u64) -> Option<(Move, i32)> {
@@ -304,15 +317,7 @@ impl Engine {
         // Final margins are even unless empties remain: centre an even window on the guess.
         let guess = (r.scores[0].1 as f64 / f64::from(super::eval::DISC) / 2.0).round() as i32 * 2;
         let (lo, hi) = ((guess - ASPIRATION).max(-64), (guess + ASPIRATION).min(64));
-        if let Some(margin) = END_PROBCUT_MARGIN {
-            // A selective pass first (as Edax's solver does): cheap, and its best moves, left
-            // in the table, order the exact pass, which trusts none of its bounds.
-            self.end_probcut = Some(margin);
-            let selective = self.solve_root(eval, p, o, lo - 1, hi + 1);
-            self.end_probcut = None;
-            selective?;
-        }
-        let (m, v) = self.solve_root(eval, p, o, lo - 1, hi + 1)?;
+        let (m, v) = self.solve_window(eval, p, o, lo - 1, hi + 1)?;
         if v < lo && lo > -64 {
             return self.solve_root(eval, p, o, -64, v + 1);
         }
