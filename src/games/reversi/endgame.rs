@@ -381,9 +381,10 @@ impl Engine {
     fn end_probcut(&mut self, eval: &PatternEval, p: u64, o: u64, n: u32, alpha: i32, margin: i32) -> Option<i32> {
         let disc = super::eval::DISC;
         let depth = (n / END_PROBCUT_DIVISOR).max(2);
+        let features = Features::of(p, o);
         let high = (alpha + 1 + margin) * disc;
         if alpha + 1 + margin < 64 {
-            let v = self.pvs(&Strong(eval), p, o, depth, high - 1, high, false);
+            let v = self.pvs_node(&Strong(eval), p, o, &features, depth, high - 1, high, false);
             if self.aborted {
                 return None;
             }
@@ -393,7 +394,7 @@ impl Engine {
         }
         let low = (alpha - margin) * disc;
         if alpha - margin > -64 {
-            let v = self.pvs(&Strong(eval), p, o, depth, low, low + 1, false);
+            let v = self.pvs_node(&Strong(eval), p, o, &features, depth, low, low + 1, false);
             if self.aborted {
                 return None;
             }
