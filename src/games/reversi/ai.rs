@@ -97,7 +97,12 @@ pub fn simple_eval(pos: &Position) -> i32 {
 
 /// Evaluation for player `p` against `o`.
 pub(super) fn eval_pp(p: u64, o: u64) -> i32 {
-    let my_moves = moves(p, o);
+    eval_pp_with_moves(p, o, moves(p, o))
+}
+
+/// [`eval_pp`] given `p`'s legal moves `my_moves`, which a search leaf has already generated.
+#[inline]
+pub(super) fn eval_pp_with_moves(p: u64, o: u64, my_moves: u64) -> i32 {
     let their_moves = moves(o, p);
     if my_moves == 0 && their_moves == 0 {
         return final_margin(p, o) * DISC_SCORE;
@@ -142,6 +147,10 @@ impl Objective for Classic {
     #[inline]
     fn eval(&self, p: u64, o: u64, _: &(), _: bool) -> i32 {
         eval_pp(p, o)
+    }
+    #[inline]
+    fn eval_with_moves(&self, p: u64, o: u64, mask: u64, _: &(), _: bool) -> i32 {
+        eval_pp_with_moves(p, o, mask)
     }
     #[inline]
     fn terminal(&self, p: u64, o: u64, _: bool) -> i32 {

@@ -225,26 +225,34 @@ impl PatternEval {
         let w = &self.weights[phase(empties)];
         let mut sum = 0i32;
         self.indexer.for_each(p, o, |_, idx| sum += i32::from(w[idx as usize]));
-        self.finish(w, sum, p, o)
+        self.finish(w, sum, p, o, super::board::moves(p, o))
     }
 
     /// [`eval`](Self::eval) from indices kept up to date by the search (equal to it, tested in
     /// [`features`](super::features)): no gathering from the whole board.
     #[inline]
     pub fn eval_features(&self, p: u64, o: u64, f: &Features) -> i32 {
+        self.eval_features_with_moves(p, o, super::board::moves(p, o), f)
+    }
+
+    /// [`eval_features`](Self::eval_features) given the mover's legal moves `mask`, which a
+    /// search leaf has already generated.
+    #[inline]
+    pub fn eval_features_with_moves(&self, p: u64, o: u64, mask: u64, f: &Features) -> i32 {
         let empties = (!(p | o)).count_ones();
         let w = &self.weights[phase(empties)];
         let mut sum = 0i32;
         for (k, &offset) in OFFSET[..N_INSTANCES].iter().enumerate() {
             sum += i32::from(w[offset as usize + usize::from(f.index(k))]);
         }
-        self.finish(w, sum, p, o)
+        self.finish(w, sum, p, o, mask)
     }
 
-    /// The pattern sum plus the mobility term and the bias, clamped below a certain result.
+    /// The pattern sum plus the mobility term and the bias, clamped below a certain result;
+    /// `mask` is the mover's legal moves.
     #[inline]
-    fn finish(&self, w: &[i16], mut sum: i32, p: u64, o: u64) -> i32 {
-        let mob = super::board::moves(p, o).count_ones() as i32 - super::board::moves(o, p).count_ones() as i32;
+    fn finish(&self, w: &[i16], mut sum: i32, p: u64, o: u64, mask: u64) -> i32 {
+        let mob = mask.count_ones() as i32 - super::board::moves(o, p).count_ones() as i32;
         let n = self.phase_len;
         sum += i32::from(w[n - 2]) * mob + i32::from(w[n - 1]);
         sum.clamp(-64 * DISC + 1, 64 * DISC - 1)

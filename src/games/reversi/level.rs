@@ -168,6 +168,10 @@ impl Objective for Strong<'_> {
         self.0.eval_features(p, o, f)
     }
     #[inline]
+    fn eval_with_moves(&self, p: u64, o: u64, mask: u64, f: &Features, _: bool) -> i32 {
+        self.0.eval_features_with_moves(p, o, mask, f)
+    }
+    #[inline]
     fn terminal(&self, p: u64, o: u64, _: bool) -> i32 {
         final_margin(p, o) * DISC
     }

@@ -38,6 +38,14 @@ pub trait Objective {
     type Features: Incremental;
     /// Heuristic value of a position that is not finished, `f` being its features.
     fn eval(&self, p: u64, o: u64, f: &Self::Features, cpu: bool) -> i32;
+    /// [`eval`](Self::eval) at a leaf whose mover's legal moves `mask` the search has just
+    /// generated (never 0); evaluations that count mobility override it to skip generating them
+    /// again. Must equal `eval`.
+    #[inline]
+    fn eval_with_moves(&self, p: u64, o: u64, mask: u64, f: &Self::Features, cpu: bool) -> i32 {
+        let _ = mask;
+        self.eval(p, o, f, cpu)
+    }
     /// Exact value of a finished game (neither side can move).
     fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32;
 }
@@ -333,7 +341,7 @@ impl Engine {
         let depth = depth.min(n);
         if depth == 0 {
             self.cut = true;
-            return obj.eval(p, o, f, cpu);
+            return obj.eval_with_moves(p, o, mask, f, cpu);
         }
         let tag = 1 + u8::from(cpu);
         let use_tt = n > 4;
@@ -458,5 +466,46 @@ impl Engine {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ai::Classic;
+    use super::super::eval::PatternEval;
+    use super::super::level::Strong;
+    use super::super::naive::random_playout;
+    use super::super::sontaku::{Highest, OwnInterest, Standard};
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// Every objective's leaf value given the mover's moves equals its value without them.
+    fn check<O: Objective>(obj: &O, p: u64, o: u64, cpu: bool) {
+        let (mask, f) = (moves(p, o), O::Features::of(p, o));
+        assert_eq!(obj.eval_with_moves(p, o, mask, &f, cpu), obj.eval(p, o, &f, cpu), "{p:#x} {o:#x} cpu {cpu}");
+    }
+
+    #[test]
+    fn eval_with_moves_equals_eval_for_every_objective() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+        let strong = Strong(PatternEval::shared());
+        let mut checked = 0;
+        for _ in 0..2_000 {
+            let plies = rng.gen_range(0..60);
+            let pos = random_playout(&mut rng, plies);
+            let (p, o) = (pos.player(), pos.opponent());
+            if moves(p, o) == 0 {
+                continue;
+            }
+            for cpu in [false, true] {
+                check(&strong, p, o, cpu);
+                check(&Standard, p, o, cpu);
+                check(&Highest, p, o, cpu);
+                check(&OwnInterest, p, o, cpu);
+                check(&Classic, p, o, cpu);
+            }
+            checked += 1;
+        }
+        assert!(checked > 1_500, "{checked} positions");
     }
 }

@@ -23,7 +23,7 @@
 
 use rand::Rng;
 
-use super::ai::eval_pp;
+use super::ai::{eval_pp, eval_pp_with_moves};
 use super::board::moves;
 use super::eval::{PatternEval, DISC};
 use super::level::Strong;
@@ -227,8 +227,8 @@ pub fn highest_final_value(human_margin: i32, cpu_discs: u32) -> i32 {
 
 /// Human advantage by the classic evaluation, from a node where `cpu` tells who moves.
 #[inline]
-fn human_advantage(p: u64, o: u64, cpu: bool) -> i32 {
-    let v = eval_pp(p, o);
+fn human_advantage(p: u64, o: u64, mask: u64, cpu: bool) -> i32 {
+    let v = eval_pp_with_moves(p, o, mask);
     if cpu {
         -v
     } else {
@@ -247,8 +247,8 @@ fn human_advantage(p: u64, o: u64, cpu: bool) -> i32 {
 /// play; BENCHMARKS.md). The seed's search, weights (1.0 / 0.7), pessimistic human and full
 /// read are unchanged.
 #[inline]
-fn human_lead(p: u64, o: u64, f: &Features, cpu: bool) -> i32 {
-    let v = super::eval::PatternEval::shared().eval_features(p, o, f) * 10 / super::eval::DISC;
+fn human_lead(p: u64, o: u64, mask: u64, f: &Features, cpu: bool) -> i32 {
+    let v = super::eval::PatternEval::shared().eval_features_with_moves(p, o, mask, f) * 10 / super::eval::DISC;
     if cpu {
         -v
     } else {
@@ -283,7 +283,10 @@ pub struct Standard;
 impl Objective for Standard {
     type Features = Features;
     fn eval(&self, p: u64, o: u64, f: &Features, cpu: bool) -> i32 {
-        for_mover(standard_desirability(human_lead(p, o, f, cpu)), cpu)
+        self.eval_with_moves(p, o, moves(p, o), f, cpu)
+    }
+    fn eval_with_moves(&self, p: u64, o: u64, mask: u64, f: &Features, cpu: bool) -> i32 {
+        for_mover(standard_desirability(human_lead(p, o, mask, f, cpu)), cpu)
     }
     fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32 {
         for_mover(standard_final_value(final_for_human(p, o, cpu).0), cpu)
@@ -296,7 +299,10 @@ pub struct Highest;
 impl Objective for Highest {
     type Features = ();
     fn eval(&self, p: u64, o: u64, _: &(), cpu: bool) -> i32 {
-        for_mover(human_advantage(p, o, cpu), cpu)
+        self.eval_with_moves(p, o, moves(p, o), &(), cpu)
+    }
+    fn eval_with_moves(&self, p: u64, o: u64, mask: u64, _: &(), cpu: bool) -> i32 {
+        for_mover(human_advantage(p, o, mask, cpu), cpu)
     }
     fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32 {
         let (m, cpu_discs) = final_for_human(p, o, cpu);
@@ -325,6 +331,9 @@ impl Objective for OwnInterest {
     type Features = ();
     fn eval(&self, p: u64, o: u64, _: &(), _: bool) -> i32 {
         eval_pp(p, o)
+    }
+    fn eval_with_moves(&self, p: u64, o: u64, mask: u64, _: &(), _: bool) -> i32 {
+        eval_pp_with_moves(p, o, mask)
     }
     fn terminal(&self, p: u64, o: u64, _: bool) -> i32 {
         final_margin(p, o) * 1000
