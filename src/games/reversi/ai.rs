@@ -145,10 +145,6 @@ pub struct Classic;
 impl Objective for Classic {
     type Features = ();
     #[inline]
-    fn eval(&self, p: u64, o: u64, _: &(), _: bool) -> i32 {
-        eval_pp(p, o)
-    }
-    #[inline]
     fn eval_with_moves(&self, p: u64, o: u64, mask: u64, _: &(), _: bool) -> i32 {
         eval_pp_with_moves(p, o, mask)
     }

@@ -164,10 +164,6 @@ pub struct Strong<'a>(pub &'a PatternEval);
 impl Objective for Strong<'_> {
     type Features = Features;
     #[inline]
-    fn eval(&self, p: u64, o: u64, f: &Features, _: bool) -> i32 {
-        self.0.eval_features(p, o, f)
-    }
-    #[inline]
     fn eval_with_moves(&self, p: u64, o: u64, mask: u64, f: &Features, _: bool) -> i32 {
         self.0.eval_features_with_moves(p, o, mask, f)
     }

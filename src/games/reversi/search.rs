@@ -36,15 +36,14 @@ pub trait Objective {
     /// pattern indices ([`Features`]) for objectives on the pattern evaluation, nothing (`()`)
     /// for the others.
     type Features: Incremental;
-    /// Heuristic value of a position that is not finished, `f` being its features.
-    fn eval(&self, p: u64, o: u64, f: &Self::Features, cpu: bool) -> i32;
-    /// [`eval`](Self::eval) at a leaf whose mover's legal moves `mask` the search has just
-    /// generated (never 0); evaluations that count mobility override it to skip generating them
-    /// again. Must equal `eval`.
+    /// Heuristic value of a position that is not finished, `f` being its features and `mask`
+    /// the mover's legal moves, which a search leaf has just generated (never 0): evaluations
+    /// that count mobility need not generate them again.
+    fn eval_with_moves(&self, p: u64, o: u64, mask: u64, f: &Self::Features, cpu: bool) -> i32;
+    /// [`eval_with_moves`](Self::eval_with_moves) where the moves are not at hand yet.
     #[inline]
-    fn eval_with_moves(&self, p: u64, o: u64, mask: u64, f: &Self::Features, cpu: bool) -> i32 {
-        let _ = mask;
-        self.eval(p, o, f, cpu)
+    fn eval(&self, p: u64, o: u64, f: &Self::Features, cpu: bool) -> i32 {
+        self.eval_with_moves(p, o, moves(p, o), f, cpu)
     }
     /// Exact value of a finished game (neither side can move).
     fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32;
@@ -479,17 +478,52 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
-    /// Every objective's leaf value given the mover's moves equals its value without them.
-    fn check<O: Objective>(obj: &O, p: u64, o: u64, cpu: bool) {
-        let (mask, f) = (moves(p, o), O::Features::of(p, o));
-        assert_eq!(obj.eval_with_moves(p, o, mask, &f, cpu), obj.eval(p, o, &f, cpu), "{p:#x} {o:#x} cpu {cpu}");
+    /// An objective that checks, at every leaf the search evaluates, that the moves and features
+    /// the search hands over give the value computed from the board alone.
+    struct Audited<'a, O>(&'a O, std::cell::Cell<u64>);
+
+    impl<O: Objective> Objective for Audited<'_, O> {
+        type Features = O::Features;
+        fn eval_with_moves(&self, p: u64, o: u64, mask: u64, f: &O::Features, cpu: bool) -> i32 {
+            let handed = self.0.eval_with_moves(p, o, mask, f, cpu);
+            let from_board = self.0.eval_with_moves(p, o, moves(p, o), &O::Features::of(p, o), cpu);
+            assert_eq!(handed, from_board, "{p:#x} {o:#x} cpu {cpu}");
+            self.1.set(self.1.get() + 1);
+            handed
+        }
+        fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32 {
+            self.0.terminal(p, o, cpu)
+        }
+    }
+
+    /// Searches `obj` from random positions; returns how many leaves were audited.
+    fn audit<O: Objective>(obj: &O, seed: u64) -> u64 {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let audited = Audited(obj, std::cell::Cell::new(0));
+        for _ in 0..12 {
+            let plies = rng.gen_range(0..50);
+            let pos = random_playout(&mut rng, plies);
+            let mut engine = Engine::new(12);
+            let cpu = rng.gen_bool(0.5);
+            engine.pvs(&audited, pos.player(), pos.opponent(), 4, -INF, INF, cpu);
+        }
+        audited.1.get()
     }
 
     #[test]
-    fn eval_with_moves_equals_eval_for_every_objective() {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+    fn search_leaves_get_the_movers_moves_and_features_of_their_board() {
         let strong = Strong(PatternEval::shared());
-        let mut checked = 0;
+        for leaves in
+            [audit(&strong, 1), audit(&Standard, 2), audit(&Highest, 3), audit(&OwnInterest, 4), audit(&Classic, 5)]
+        {
+            assert!(leaves > 100, "{leaves} leaves");
+        }
+    }
+
+    #[test]
+    fn strong_leaf_value_is_the_pattern_evaluation_gathered_from_the_board() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(16);
+        let (eval, mut checked) = (PatternEval::shared(), 0);
         for _ in 0..2_000 {
             let plies = rng.gen_range(0..60);
             let pos = random_playout(&mut rng, plies);
@@ -497,13 +531,8 @@ mod tests {
             if moves(p, o) == 0 {
                 continue;
             }
-            for cpu in [false, true] {
-                check(&strong, p, o, cpu);
-                check(&Standard, p, o, cpu);
-                check(&Highest, p, o, cpu);
-                check(&OwnInterest, p, o, cpu);
-                check(&Classic, p, o, cpu);
-            }
+            let value = Strong(eval).eval(p, o, &Features::of(p, o), false);
+            assert_eq!(value, eval.eval(p, o), "{p:#x} {o:#x}");
             checked += 1;
         }
         assert!(checked > 1_500, "{checked} positions");

@@ -23,7 +23,7 @@
 
 use rand::Rng;
 
-use super::ai::{eval_pp, eval_pp_with_moves};
+use super::ai::eval_pp_with_moves;
 use super::board::moves;
 use super::eval::{PatternEval, DISC};
 use super::level::Strong;
@@ -282,9 +282,6 @@ pub struct Standard;
 
 impl Objective for Standard {
     type Features = Features;
-    fn eval(&self, p: u64, o: u64, f: &Features, cpu: bool) -> i32 {
-        self.eval_with_moves(p, o, moves(p, o), f, cpu)
-    }
     fn eval_with_moves(&self, p: u64, o: u64, mask: u64, f: &Features, cpu: bool) -> i32 {
         for_mover(standard_desirability(human_lead(p, o, mask, f, cpu)), cpu)
     }
@@ -298,9 +295,6 @@ pub struct Highest;
 
 impl Objective for Highest {
     type Features = ();
-    fn eval(&self, p: u64, o: u64, _: &(), cpu: bool) -> i32 {
-        self.eval_with_moves(p, o, moves(p, o), &(), cpu)
-    }
     fn eval_with_moves(&self, p: u64, o: u64, mask: u64, _: &(), cpu: bool) -> i32 {
         for_mover(human_advantage(p, o, mask, cpu), cpu)
     }
@@ -316,7 +310,7 @@ struct Guarantee;
 
 impl Objective for Guarantee {
     type Features = ();
-    fn eval(&self, _: u64, _: u64, _: &(), _: bool) -> i32 {
+    fn eval_with_moves(&self, _: u64, _: u64, _: u64, _: &(), _: bool) -> i32 {
         0 // Only used for complete reads.
     }
     fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32 {
@@ -329,9 +323,6 @@ pub struct OwnInterest;
 
 impl Objective for OwnInterest {
     type Features = ();
-    fn eval(&self, p: u64, o: u64, _: &(), _: bool) -> i32 {
-        eval_pp(p, o)
-    }
     fn eval_with_moves(&self, p: u64, o: u64, mask: u64, _: &(), _: bool) -> i32 {
         eval_pp_with_moves(p, o, mask)
     }
