@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod cpu_clock;
 pub mod discord;
 pub mod domain;
 pub mod games;

@@ -10,6 +10,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use super::replay_with_last;
+use crate::cpu_clock::thread_cpu_time;
 use crate::games::doubutsu::{self as dob, Table as _, TableFile};
 use crate::games::reversi::search::Engine;
 use crate::games::{self, reversi, Game, GameKind};
@@ -36,12 +37,6 @@ impl Stopwatch {
         };
         (wall, cpu)
     }
-}
-
-/// This thread's time on a CPU (Linux: first field of /proc/thread-self/schedstat, in ns).
-fn thread_cpu_time() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    Some(Duration::from_nanos(text.split_whitespace().next()?.parse().ok()?))
 }
 
 pub(super) fn describe(wall: f64, cpu: Option<f64>, per: impl Fn(f64) -> String) -> String {

@@ -10,6 +10,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use super::{GuestResult, SimulatedGame};
+use crate::cpu_clock::CpuWatch;
 use crate::games::doubutsu::players::score;
 #[cfg(test)]
 use crate::games::doubutsu::Value;
@@ -175,7 +176,7 @@ pub fn play_game<T: Table, R: Rng>(
 ) -> Result<SimulatedGame, dob::ReplyError> {
     let mut game = Game::from_position(start);
     let mut record = SimulatedGame::default();
-    let mut ai_time = Duration::ZERO;
+    let (mut ai_time, mut ai_cpu_time) = (Duration::ZERO, Some(Duration::ZERO));
     // Positions the table cannot value (only a table of other pieces has any) keep the last
     // known value and are counted.
     let value_for_guest = |pos: &Position, record: &mut SimulatedGame| {
@@ -202,9 +203,10 @@ pub fn play_game<T: Table, R: Rng>(
         let mv = if guest_to_move {
             guest.choose(table, &game, rng)?
         } else {
-            let started = Instant::now();
+            let (started, cpu) = (Instant::now(), CpuWatch::start());
             let mv = level.reply(Some(table), &game, rng)?;
             ai_time += started.elapsed();
+            ai_cpu_time = ai_cpu_time.zip(cpu.elapsed()).map(|(sum, t)| sum + t);
             mv
         };
         let tell = is_tell(&pos, mv);
@@ -227,6 +229,7 @@ pub fn play_game<T: Table, R: Rng>(
     record.plies = game.moves().len() as u32;
     record.ending = Some(ending(&game));
     record.ai_time = ai_time;
+    record.ai_cpu_time = ai_cpu_time;
     record.finish_curve();
     Ok(record)
 }

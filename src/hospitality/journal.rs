@@ -95,7 +95,8 @@ impl Journal {
             let mut rng = StdRng::seed_from_u64(game_seed(seed, *g, *i));
             let again = play(&guests[*g], *i, &mut rng)
                 .map_err(|e| anyhow::anyhow!("game {i} of guest {g} could not be replayed: {e:?}"))?;
-            let timeless = |game: &SimulatedGame| SimulatedGame { ai_time: Default::default(), ..game.clone() };
+            let timeless =
+                |game: &SimulatedGame| SimulatedGame { ai_time: Default::default(), ai_cpu_time: None, ..game.clone() };
             if timeless(&again) != timeless(kept) {
                 bail!(
                     "this build plays game {i} of guest {g} otherwise than the build that wrote the journal \
@@ -170,6 +171,7 @@ mod tests {
             margin: Some(*guest as i32 + i as i32),
             values: (0..plies as i32).map(|v| v - 20).collect(),
             ai_time: std::time::Duration::from_micros(rng.gen_range(0..1_000_000)),
+            ai_cpu_time: Some(std::time::Duration::from_micros(rng.gen_range(0..1_000_000))),
             moves: vec![format!("m{i}")],
             ai_gifts: vec![(3, 4)],
             guest_strength: Some(0.5),

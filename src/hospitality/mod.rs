@@ -66,9 +66,18 @@ pub struct SimulatedGame {
     pub guest_moves: u32,
     /// See [`SimulatedGame::guest_moves`].
     pub guest_tells: u32,
-    /// Time the level spent choosing its moves.
+    /// Time the level spent choosing its moves (wall time: load and pauses count too).
     #[serde(serialize_with = "micros", deserialize_with = "from_micros")]
     pub ai_time: Duration,
+    /// The same on a CPU, which load and pauses do not inflate; `None` in journals written
+    /// before it was recorded, or where the platform does not tell.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "opt_micros",
+        deserialize_with = "opt_from_micros"
+    )]
+    pub ai_cpu_time: Option<Duration>,
     /// The moves, in the game's notation.
     pub moves: Vec<String>,
     /// Reversi: (ply, change of the guest's value) for each of the level's moves: what it gave
@@ -91,6 +100,17 @@ fn micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
 
 fn from_micros<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
     u64::deserialize(d).map(Duration::from_micros)
+}
+
+fn opt_micros<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => s.serialize_some(&(d.as_micros() as u64)),
+        None => s.serialize_none(),
+    }
+}
+
+fn opt_from_micros<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+    Option::<u64>::deserialize(d).map(|m| m.map(Duration::from_micros))
 }
 
 impl SimulatedGame {
@@ -177,8 +197,10 @@ pub struct Summary {
     pub ai_tells_per_100: f64,
     /// See [`Summary::ai_tells_per_100`].
     pub guest_tells_per_100: f64,
-    /// Mean time per level move, in milliseconds.
+    /// Mean time per level move, in milliseconds (wall time).
     pub ai_ms_per_move: f64,
+    /// Mean on-CPU time per level move, in milliseconds, when every game of the row has it.
+    pub ai_cpu_ms_per_move: Option<f64>,
     /// The target this row is held to, if any, e.g. "guest wins ≥ 85%".
     pub target: Option<String>,
     /// Whether the target is met (`None` without a target).
@@ -237,6 +259,12 @@ impl Summary {
             } else {
                 0.0
             },
+            ai_cpu_ms_per_move: records
+                .iter()
+                .map(|g| g.ai_cpu_time.map(|t| t.as_secs_f64()))
+                .sum::<Option<f64>>()
+                .filter(|_| ai_moves > 0.0)
+                .map(|s| s * 1e3 / ai_moves),
             target: None,
             pass: None,
             endings: records.iter().filter_map(|g| g.ending.clone()).fold(BTreeMap::new(), |mut m, e| {
@@ -342,7 +370,8 @@ pub fn run<G: Sync, E: Send>(
     out
 }
 
-/// The table printed on the terminal (also valid Markdown, for BENCHMARKS.md).
+/// The table printed on the terminal (also valid Markdown, for BENCHMARKS.md). Its ms/move is
+/// on-CPU, or wall time marked "wall" for rows with games journaled before on-CPU time was.
 pub fn markdown_table(rows: &[Summary]) -> String {
     let mut out = String::from(
         "| level | guest | games | W/D/L | guest win % (95% CI) | plies mean ± sd | plies q1/med/q3 | margin q1/med/q3 | lead changes | win certain at | tells AI / guest per 100 | ms/move | target |\n\
@@ -359,8 +388,9 @@ pub fn markdown_table(rows: &[Summary]) -> String {
             (Some(t), Some(false)) => format!("FAIL {t}"),
             _ => "report".into(),
         };
+        let ms = r.ai_cpu_ms_per_move.map_or(format!("{:.3} wall", r.ai_ms_per_move), |cpu| format!("{cpu:.3}"));
         out.push_str(&format!(
-            "| {} | {} | {} | {}/{}/{} | {:.1} ({:.1}–{:.1}) | {:.1} ± {:.1} | {:.0}/{:.0}/{:.0} | {margin} | {:.2} | {certain} | {:.1} / {:.1} | {:.3} | {target} |\n",
+            "| {} | {} | {} | {}/{}/{} | {:.1} ({:.1}–{:.1}) | {:.1} ± {:.1} | {:.0}/{:.0}/{:.0} | {margin} | {:.2} | {certain} | {:.1} / {:.1} | {ms} | {target} |\n",
             r.level,
             r.guest,
             r.games,
@@ -378,7 +408,6 @@ pub fn markdown_table(rows: &[Summary]) -> String {
             r.lead_changes_mean,
             r.ai_tells_per_100,
             r.guest_tells_per_100,
-            r.ai_ms_per_move,
         ));
     }
     out
@@ -416,13 +445,13 @@ pub fn write_outputs(dir: &Path, rows: &[Summary], games: &[Vec<SimulatedGame>])
     std::fs::write(&path, serde_json::to_vec_pretty(&json)?)
         .with_context(|| format!("could not write {}", path.display()))?;
     let mut csv = String::from(
-        "game,level,guest,games,wins,draws,losses,win_rate,win_low,win_high,plies_mean,plies_sd,plies_q1,plies_median,plies_q3,margin_q1,margin_median,margin_q3,perfect_wins,lead_changes_mean,certain_at_median,ai_tells_per_100,guest_tells_per_100,ai_ms_per_move,target,pass\n",
+        "game,level,guest,games,wins,draws,losses,win_rate,win_low,win_high,plies_mean,plies_sd,plies_q1,plies_median,plies_q3,margin_q1,margin_median,margin_q3,perfect_wins,lead_changes_mean,certain_at_median,ai_tells_per_100,guest_tells_per_100,ai_ms_per_move,ai_cpu_ms_per_move,target,pass\n",
     );
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v}"));
     for r in rows {
         let q = r.margin_quartiles;
         csv.push_str(&format!(
-            "{},{},\"{}\",{},{},{},{},{:.4},{:.4},{:.4},{:.2},{:.2},{},{},{},{},{},{},{},{:.3},{},{:.2},{:.2},{:.3},\"{}\",{}\n",
+            "{},{},\"{}\",{},{},{},{},{:.4},{:.4},{:.4},{:.2},{:.2},{},{},{},{},{},{},{},{:.3},{},{:.2},{:.2},{:.3},{},\"{}\",{}\n",
             r.game,
             r.level,
             r.guest,
@@ -447,6 +476,7 @@ pub fn write_outputs(dir: &Path, rows: &[Summary], games: &[Vec<SimulatedGame>])
             r.ai_tells_per_100,
             r.guest_tells_per_100,
             r.ai_ms_per_move,
+            r.ai_cpu_ms_per_move.map_or(String::new(), |v| format!("{v:.3}")),
             r.target.clone().unwrap_or_default(),
             r.pass.map_or(String::new(), |p| p.to_string()),
         ));
@@ -512,5 +542,31 @@ mod tests {
         assert!((s.ai_tells_per_100 - 10.0).abs() < 1e-9);
         assert_eq!(s.pass, Some(false));
         assert!(markdown_table(&[s]).contains("FAIL"));
+    }
+
+    /// ms/move is on-CPU when every game of the row has it, else wall time marked as such; and
+    /// a game journaled before on-CPU time was reads back without it.
+    #[test]
+    fn ms_per_move_is_on_cpu_unless_a_game_predates_it() {
+        let game = |cpu_ms: Option<u64>| SimulatedGame {
+            ai_moves: 10,
+            ai_time: Duration::from_millis(500),
+            ai_cpu_time: cpu_ms.map(Duration::from_millis),
+            ..Default::default()
+        };
+        let both = Summary::of("reversi", "highest", "none", &[game(Some(100)), game(Some(300))]);
+        assert_eq!(both.ai_cpu_ms_per_move, Some(20.0));
+        assert!(markdown_table(&[both]).contains("| 20.000 |"));
+        let mixed = Summary::of("reversi", "highest", "none", &[game(Some(100)), game(None)]);
+        assert_eq!(mixed.ai_cpu_ms_per_move, None);
+        assert!(markdown_table(&[mixed]).contains("| 50.000 wall |"));
+
+        let old_line = serde_json::to_string(&game(None)).unwrap();
+        assert!(!old_line.contains("ai_cpu_time"), "{old_line}");
+        let back: SimulatedGame = serde_json::from_str(&old_line).unwrap();
+        assert_eq!(back.ai_cpu_time, None);
+        let new_line = serde_json::to_string(&game(Some(7))).unwrap();
+        let back: SimulatedGame = serde_json::from_str(&new_line).unwrap();
+        assert_eq!(back.ai_cpu_time, Some(Duration::from_millis(7)));
     }
 }

@@ -11,6 +11,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use super::{GuestResult, SimulatedGame};
+use crate::cpu_clock::CpuWatch;
 use crate::games::reversi::eval::{PatternEval, DISC};
 use crate::games::reversi::level::{position_value, Strong, TT_BITS};
 use crate::games::reversi::search::{Clock, Engine, CORNERS, END_NODE_NS};
@@ -274,7 +275,7 @@ pub fn play_game<R: Rng>(
 ) -> SimulatedGame {
     let mut pos = Position::start();
     let mut record = SimulatedGame::default();
-    let mut ai_time = Duration::ZERO;
+    let (mut ai_time, mut ai_cpu_time) = (Duration::ZERO, Some(Duration::ZERO));
     let mut judge = Engine::new(18);
     let mut guest_moves: Vec<(Position, Move)> = Vec::new();
     record.values.push(value_for(&mut judge, eval, &pos, guest_colour));
@@ -283,9 +284,10 @@ pub fn play_game<R: Rng>(
         let mv = if guest_to_move {
             guest.choose(eval, &pos, &level, rng)
         } else {
-            let started = Instant::now();
+            let (started, cpu) = (Instant::now(), CpuWatch::start());
             let mv = level.reply(eval, &pos, &guest_moves, rng);
             ai_time += started.elapsed();
+            ai_cpu_time = ai_cpu_time.zip(cpu.elapsed()).map(|(sum, t)| sum + t);
             mv
         };
         if guest_to_move {
@@ -328,6 +330,7 @@ pub fn play_game<R: Rng>(
     };
     record.plies = record.moves.len() as u32;
     record.ai_time = ai_time;
+    record.ai_cpu_time = ai_cpu_time;
     record.guest_strength = Some(strength::estimate(&mut judge, eval, &guest_moves).value);
     record.finish_curve();
     record
