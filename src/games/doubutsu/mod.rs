@@ -15,9 +15,12 @@
 //!   reachability pass behind Tanaka's figures ([`table::reach`]) and the [`table::Table`]
 //!   trait players use.
 //! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
+//! - [`keep_going`]: how likely a careless guest's game is to go on (a read against a model of
+//!   the child), for `settai`'s early-game deviations.
 
 pub mod game;
 pub mod heuristic;
+pub mod keep_going;
 pub mod level;
 pub mod notation;
 pub mod perft;

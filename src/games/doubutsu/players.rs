@@ -7,16 +7,17 @@
 //! of a move is `(score + 300) / (best score in that position + 300)`: 1 for a best move and
 //! at least 0.5 for the worst.
 //!
-//! [`settai`] is the seed's policy with five measured deviations, listed on it: the bot's
+//! [`settai`] is the seed's policy with six measured deviations, listed on it: the bot's
 //! repetition draw, the loss-in-one exclusion lifted after the guest's own loss-in-one,
-//! conceding a lost game rather than drawing it by repetition, giving the win slowly, and
-//! keeping a careless guest's game going.
+//! conceding a lost game rather than drawing it by repetition, giving the win slowly, keeping
+//! a careless guest's game going, and, early on, the allowed move most likely to keep it going.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
 
 use super::game::{Game, REPETITION_DRAW};
 use super::heuristic::heuristic;
+use super::keep_going::{keep_going_chances, KEEP_GOING_HORIZON, KEEP_GOING_NODES};
 use super::position::{Color, Move, Outcome, Position, Role};
 use super::table::{ProbeError, Table, Value};
 
@@ -193,31 +194,84 @@ pub fn weakest<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Result<Move, Player
 /// 5. Keeping a careless guest's game going (issue 15). Against a guest who has left a win in
 ///    one on the board this game ([`guest_was_careless`]: a child who does not yet see
 ///    captures), for the first [`KEEP_GOING_PLIES`] plies settai plays neither a move that wins
-///    at once nor one that loses at once while another remains, and prefers, first, the moves
-///    that leave the guest a reply that does not lose at once ([`leaves_only_losing_moves`]),
-///    then those with the least chance that a guest tapping at random reaches within two moves
-///    a position where settai has only such moves ([`dead_end_risk`]: its lion touched by the
-///    guest's with no safe square, or the guest's lion on its home row);
-///    the divergence rule chooses among those. Such a guest's game otherwise ended at its first
-///    lion walk into capture, where settai could only take the lion or hand over a win in one
-///    (median 11 plies against the child). From ply 20 on the rules above hand the win over.
-///    A guest who never blunders into a loss-in-one never sees it.
+///    at once nor one that loses at once while another remains, and among the others only those
+///    with the best chance that the game reaches ply [`KEEP_GOING_PLIES`] against a child who
+///    takes a win in one and otherwise taps anything ([`keep_going_chances`]: read up to
+///    [`KEEP_GOING_HORIZON`] plies ahead within [`KEEP_GOING_NODES`] positions; a line also
+///    ends where the child has only moves that lose at once); the divergence rule chooses
+///    among those. Such a guest's game otherwise ended at its first lion walk into capture,
+///    where settai could only take the lion or hand over a win in one (median 11 plies against
+///    the child). From ply 20 on the rules above hand the win over. A guest who never blunders
+///    into a loss-in-one never sees it. (Its first form looked two guest moves ahead for
+///    positions where settai would have no quiet move: child median 15, BENCHMARKS.md.)
+///
+/// 6. The allowed move most likely to keep the game going (issue 15). Before ply
+///    [`KEEP_GOING_PLIES`], against a guest who has not blundered yet, when the divergence rule
+///    allows more than one move, settai keeps those with the best chance of 5 and plays the
+///    best-scored of them, not simply the best-scored allowed move: never a better move than
+///    the seed's, and a child's game is steered away from early dead ends before its first
+///    blunder (the exact bound of the child's game length is reached by such steering from
+///    the first move: child P(game ≥ 20 plies) 0.40 → 0.43, bound 0.49; BENCHMARKS.md).
+///    Against a perfect guest only moves of equal score are allowed, so it only breaks ties.
 ///
 /// A table of other pieces (a test's small one) may not value every move; such moves are
 /// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
 /// therefore only comes when no move at all can be valued; callers may then fall back to
 /// [`weakest`].
 pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) -> Result<Move, PlayerError> {
-    settai_keeping_going(table, game, rng, KEEP_GOING_PLIES)
+    settai_keeping_going(table, game, rng, KeepGoing::BOT)
 }
 
-/// [`settai`] with deviation 5 applied before ply `keep_going_plies` (0: never), so that the
-/// other deviations can be checked on their own in short games.
+/// How [`settai`] keeps an early game going (its deviations 5 and 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeepGoing {
+    /// The deviations apply before this ply, and the read aims at a game at least this long
+    /// (0: never, for checking the other deviations on their own in short games).
+    pub until_ply: usize,
+    /// How many plies the read looks ahead at most (tests read less, the bot
+    /// [`KEEP_GOING_HORIZON`]).
+    pub horizon: u32,
+    /// How many positions one read may value.
+    pub node_budget: u64,
+}
+
+impl KeepGoing {
+    /// As the bot plays.
+    pub const BOT: KeepGoing =
+        KeepGoing { until_ply: KEEP_GOING_PLIES, horizon: KEEP_GOING_HORIZON, node_budget: KEEP_GOING_NODES };
+    /// Deviations 5 and 6 off.
+    pub const OFF: KeepGoing = KeepGoing { until_ply: 0, ..KeepGoing::BOT };
+
+    /// The plies the read covers for a move played after `played` moves: up to the ply before
+    /// [`KeepGoing::until_ply`] (a game "lasts `n` plies" when none of its first `n - 1` ends
+    /// it), at most the horizon.
+    pub fn plies_after(&self, played: usize) -> u32 {
+        let left = self.until_ply.saturating_sub(played + 1);
+        u32::try_from(left).unwrap_or(u32::MAX).min(self.horizon)
+    }
+
+    /// The moves among `moves` with the best chance of keeping the game going (chances equal
+    /// to a millionth count as equal), all of them when the read covers no ply.
+    pub fn most_likely_to_go_on(&self, pos: &Position, played: usize, moves: &[(Move, i32)]) -> Vec<(Move, i32)> {
+        let plies = self.plies_after(played);
+        if plies == 0 || moves.len() < 2 {
+            return moves.to_vec();
+        }
+        let just_moves: Vec<Move> = moves.iter().map(|c| c.0).collect();
+        let chances = keep_going_chances(pos, &just_moves, plies, self.node_budget).per_move;
+        let millionths: Vec<i64> = chances.iter().map(|c| (c * 1e6).round() as i64).collect();
+        let top = *millionths.iter().max().expect("two moves or more");
+        moves.iter().zip(&millionths).filter(|(_, &c)| c == top).map(|(m, _)| *m).collect()
+    }
+}
+
+/// [`settai`] with deviations 5 and 6 as `keep` says, so that the other deviations can be
+/// checked on their own in short games and the read kept small in tests.
 pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     table: &T,
     game: &Game,
     rng: &mut R,
-    keep_going_plies: usize,
+    keep: KeepGoing,
 ) -> Result<Move, PlayerError> {
     if game.outcome().is_some() {
         return Err(PlayerError::GameOver);
@@ -274,24 +328,34 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     if best < 0 && candidates.iter().any(|c| seen(c.0) + 1 < REPETITION_DRAW as usize) {
         candidates.retain(|c| seen(c.0) + 1 < REPETITION_DRAW as usize);
     }
+    let played = game.moves().len();
+    let early = played < keep.until_ply;
+    let careless = early && guest_was_careless(game);
     // Keeping a careless guest's game going (deviation 5 above): early on, neither win at once
-    // nor hand over a win in one, and keep clear of the replies that would leave no choice (two guest moves ahead).
-    if game.moves().len() < keep_going_plies && guest_was_careless(game) {
+    // nor hand over a win in one, and only the moves most likely to keep the game going.
+    if careless {
         let quiet: Vec<(Move, i32)> = candidates
             .iter()
             .copied()
             .filter(|c| !loses_at_once_move(&evals, c.0) && !wins_at_once(pos, c.0))
             .collect();
-        let trouble = |m: Move| (leaves_only_losing_moves(pos, m), dead_end_risk(pos, m, 2));
-        if let Some(least) = quiet.iter().map(|c| trouble(c.0)).min() {
-            candidates = quiet.into_iter().filter(|c| trouble(c.0) == least).collect();
+        if !quiet.is_empty() {
+            candidates = keep.most_likely_to_go_on(pos, played, &quiet);
         }
     }
     let qualifies = |s: i32| (s + 300) as i64 * den as i64 <= num as i64 * (best + 300) as i64;
     let qualifying: Vec<(Move, i32)> = candidates.iter().copied().filter(|&(_, s)| qualifies(s)).collect();
-    let mut target =
-        if qualifying.is_empty() { candidates.iter().map(|c| c.1).min() } else { qualifying.iter().map(|c| c.1).max() }
-            .expect("a live position has moves");
+    // The allowed move most likely to keep the game going (deviation 6 above): before the
+    // guest's first blunder, the best-scored of the allowed moves with the best chance.
+    if early && !careless && qualifying.len() > 1 {
+        candidates = keep.most_likely_to_go_on(pos, played, &qualifying);
+    }
+    let mut target = if qualifying.is_empty() {
+        candidates.iter().map(|c| c.1).min()
+    } else {
+        candidates.iter().filter(|c| qualifies(c.1)).map(|c| c.1).max()
+    }
+    .expect("a live position has moves");
     // Giving the win slowly (deviation 4 above): the in-kind answer would hand the guest a win in
     // one; when a move that does not lose at once also leaves the guest winning by the table,
     // the best of those instead (the longest win for the guest), and the game goes on.
@@ -350,43 +414,6 @@ pub fn guest_was_careless(game: &Game) -> bool {
 /// Whether `mv` wins on the spot (captures the lion or completes a try).
 pub fn wins_at_once(pos: &Position, mv: Move) -> bool {
     pos.play(mv).ok().and_then(|c| c.outcome()).and_then(Outcome::winner) == Some(pos.turn())
-}
-
-/// The chance, in millionths, that a guest replying at random reaches within `depth` of its
-/// moves a position where the mover has only moves that win or lose at once, when the mover
-/// then always plays the quiet move of least such chance. Rules only.
-pub fn dead_end_risk(pos: &Position, mv: Move, depth: u32) -> u64 {
-    let Ok(after) = pos.play(mv) else { return 0 };
-    if after.outcome().is_some() {
-        return 0;
-    }
-    let replies = after.legal_moves();
-    let total: u64 = replies
-        .iter()
-        .map(|&r| {
-            let back = after.play(r).expect("legal move");
-            if back.outcome().is_some() {
-                return 0;
-            }
-            let quiet: Vec<Move> =
-                back.legal_moves().into_iter().filter(|&q| !wins_at_once(&back, q) && !back.loses_at_once(q)).collect();
-            if quiet.is_empty() {
-                1_000_000
-            } else if depth > 1 {
-                quiet.iter().map(|&q| dead_end_risk(&back, q, depth - 1)).min().unwrap_or(0)
-            } else {
-                0
-            }
-        })
-        .sum();
-    total / replies.len().max(1) as u64
-}
-
-/// Whether after `mv` every reply of the opponent loses at once (it must hang its lion or
-/// leave a try open). Rules only.
-pub fn leaves_only_losing_moves(pos: &Position, mv: Move) -> bool {
-    let Ok(after) = pos.play(mv) else { return false };
-    after.outcome().is_none() && after.legal_moves().into_iter().all(|r| after.loses_at_once(r))
 }
 
 /// Whether a move of score `s` lets the opponent win at once (see [`loses_at_once`]).

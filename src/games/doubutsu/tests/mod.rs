@@ -2,6 +2,7 @@
 //! an independent solver on sub-games, the file format, and the players' properties.
 
 mod index_tests;
+mod keep_going_tests;
 mod naive;
 mod player_tests;
 mod retro_tests;

@@ -10,7 +10,8 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use super::super::players::{self, guest_lost_at_once, loses_at_once, preference, score};
+use super::super::keep_going::keep_going_chances;
+use super::super::players::{self, guest_lost_at_once, loses_at_once, preference, score, KeepGoing};
 use super::super::table::{build, BuildOptions, Material};
 use super::super::{analyze, evaluate_moves, settai, strongest, weakest, Game, Position, Table, Tablebase, Value};
 use super::pos;
@@ -102,7 +103,25 @@ fn aimed_score(
 /// deviation 5, whose early-game rule has its own tests below. The sub-game's histories are
 /// short, so `settai` itself would apply deviation 5 after any careless guest move.
 fn late_settai(t: &Tablebase, g: &Game, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
-    players::settai_keeping_going(t, g, rng, 0)
+    players::settai_keeping_going(t, g, rng, KeepGoing::OFF)
+}
+
+/// Deviations 5 and 6 as the bot has them, with a shorter read (the properties below check
+/// the rule, not the horizon; the read itself is checked against a plain expectimax).
+const TEST_KEEP_GOING: KeepGoing = KeepGoing { horizon: 4, node_budget: 200_000, ..KeepGoing::BOT };
+
+fn early_settai(t: &Tablebase, g: &Game, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
+    players::settai_keeping_going(t, g, rng, TEST_KEEP_GOING)
+}
+
+/// Each move's chance of keeping the game going, in millionths, as deviations 5 and 6 read it.
+fn chances(g: &Game, moves: &[super::super::Move]) -> Vec<i64> {
+    let plies = TEST_KEEP_GOING.plies_after(g.moves().len());
+    keep_going_chances(g.position(), moves, plies, TEST_KEEP_GOING.node_budget)
+        .per_move
+        .iter()
+        .map(|c| (c * 1e6).round() as i64)
+        .collect()
 }
 
 fn move_score(t: &Tablebase, p: &Position, m: super::super::Move) -> i32 {
@@ -700,11 +719,11 @@ fn a_lost_settai_concedes_rather_than_draw_by_repetition() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 120, failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Deviation 5: early in a careless guest's game settai neither wins nor loses at once while
-    /// another move remains, and its move leaves the guest a safe reply and as little risk of a dead end as any such move; a
-    /// guest who has never blundered into a loss-in-one gets the rules of deviations 1-4.
+    /// another move remains, and its move has the best chance of keeping the game going among
+    /// such moves.
     #[test]
     fn early_in_a_careless_guests_game_settai_keeps_it_going(
         choices in prop::collection::vec(any::<u32>(), 0..18),
@@ -718,7 +737,7 @@ proptest! {
         prop_assume!(g.moves().len() < players::KEEP_GOING_PLIES);
         prop_assert!(players::guest_was_careless(&g));
         let p = *g.position();
-        let reply = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let reply = early_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
         // The moves the table values that neither win nor lose at once (as settai sees them).
         let quiet: Vec<_> = p
             .legal_moves()
@@ -728,37 +747,85 @@ proptest! {
             .collect();
         if !quiet.is_empty() {
             prop_assert!(quiet.contains(&reply), "{} wins or loses at once after {:?}", reply, g.moves());
-            let trouble = |m| (players::leaves_only_losing_moves(&p, m), players::dead_end_risk(&p, m, 2));
-            let least = quiet.iter().map(|&m| trouble(m)).min().unwrap();
-            prop_assert_eq!(trouble(reply), least);
+            let chance = chances(&g, &quiet);
+            let top = *chance.iter().max().unwrap();
+            let mine = chance[quiet.iter().position(|&m| m == reply).unwrap()];
+            prop_assert_eq!(mine, top, "{} after {:?}", reply, g.moves());
+        }
+    }
+
+    /// Deviation 6: early in the game of a guest who has not blundered, settai's reply is a
+    /// move the divergence rule allows (never better than the seed's), it has the best chance
+    /// of keeping the game going among those, and it is the best-scored of the moves with that
+    /// chance.
+    #[test]
+    fn early_on_settai_plays_the_allowed_move_most_likely_to_keep_the_game_going(
+        choices in prop::collection::vec(any::<u32>(), 1..18),
+        seed in any::<u64>(),
+    ) {
+        let t = table();
+        let g = history(&choices);
+        prop_assume!(g.last_move().is_some() && g.outcome().is_none());
+        prop_assume!(g.moves().len() < players::KEEP_GOING_PLIES && !players::guest_was_careless(&g));
+        prop_assume!(!g.legal_moves().iter().any(|&m| g.position().captures_lion(m)));
+        prop_assume!(g.legal_moves().iter().all(|&m| players::seen_before(&g, m) == 0));
+        let (before, guest_move) = g.last_move().unwrap();
+        let guest = analyze(t, &before, guest_move).unwrap();
+        let p = *g.position();
+        let evals = evaluate_moves(t, &p).unwrap();
+        let best = evals.iter().map(|e| score(e.1)).max().unwrap();
+        let cands = candidates(&p, &evals, false);
+        let allowed: Vec<_> = cands.iter().copied().filter(|c| divergence(c.1, best) <= guest.divergence + 1e-12).collect();
+        let reply = early_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let reply_score = move_score(t, &p, reply);
+        if allowed.len() < 2 {
+            // Nothing to choose between: the seed's rule alone.
+            prop_assert_eq!(reply_score, aimed_score(&cands, best, guest.divergence, false));
+        } else {
+            prop_assert!(allowed.iter().any(|c| c.0 == reply), "{} is not allowed after {:?}", reply, g.moves());
+            let moves: Vec<_> = allowed.iter().map(|c| c.0).collect();
+            let chance = chances(&g, &moves);
+            let top = *chance.iter().max().unwrap();
+            prop_assert_eq!(chance[moves.iter().position(|&m| m == reply).unwrap()], top);
+            let best_of_top = allowed.iter().zip(&chance).filter(|(_, &c)| c == top).map(|(c, _)| c.1).max().unwrap();
+            prop_assert_eq!(reply_score, best_of_top);
+            prop_assert!(reply_score <= aimed_score(&cands, best, guest.divergence, false));
         }
     }
 }
 
 #[test]
-fn deviation_five_changes_early_replies_to_careless_guests_only() {
+fn deviations_five_and_six_change_early_replies_only() {
     use rand::Rng;
-    // Against a guest who never left a win in one, settai is the same with or without
-    // deviation 5; after a guest's loss-in-one in the first plies the rule does change replies
-    // (it is not idle), and only there.
+    // From the ply where they stop, settai is the same with or without deviations 5 and 6;
+    // before it they change replies to careless and careful guests alike (they are not idle).
     let t = table();
     let mut rng = StdRng::seed_from_u64(21);
-    let (mut careful, mut changed) = (0, 0);
-    for _ in 0..400 {
+    let (mut late, mut changed_careless, mut changed_careful) = (0, 0, 0);
+    for i in 0..400 {
         let choices: Vec<u32> = (0..rng.gen_range(0..16)).map(|_| rng.gen()).collect();
-        let g = history(&choices);
+        // Every other game ends with a guest's blunder (a careless guest).
+        let g = if i % 2 == 0 {
+            history(&choices)
+        } else {
+            guest_blunder(&choices, rng.gen()).map_or(history(&choices), |b| b.game)
+        };
         if g.outcome().is_some() || g.moves().is_empty() {
             continue;
         }
         let seed = rng.gen();
-        let with = settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
+        let until_ply = if rng.gen_bool(0.5) { players::KEEP_GOING_PLIES } else { rng.gen_range(0..=g.moves().len()) };
+        let keep = KeepGoing { until_ply, ..TEST_KEEP_GOING };
+        let with = players::settai_keeping_going(t, &g, &mut StdRng::seed_from_u64(seed), keep).unwrap();
         let without = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
-        if !players::guest_was_careless(&g) {
+        if g.moves().len() >= until_ply {
             assert_eq!(with, without, "after {:?}", g.moves());
-            careful += 1;
+            late += 1;
+        } else if with != without && players::guest_was_careless(&g) {
+            changed_careless += 1;
         } else if with != without {
-            changed += 1;
+            changed_careful += 1;
         }
     }
-    assert!(careful > 50 && changed > 5, "{careful} {changed}");
+    assert!(late > 50 && changed_careless > 5 && changed_careful > 5, "{late} {changed_careless} {changed_careful}");
 }
