@@ -1,5 +1,5 @@
 //! How likely is a careless guest's game to keep going? A read ahead against a model of the
-//! child, for `settai`'s deviations 5 and 6 (see [`super::players::settai`]).
+//! child, for `settai`'s deviation 5 (see [`super::players::settai`]).
 //!
 //! The model is the hospitality benchmark's "child" (the exact bound of
 //! [`super::table::survival`] uses the same one): the guest takes a win in one whenever the
@@ -16,9 +16,9 @@
 //! budget is the one used. The repetition draw is not modelled (it needs the game's history
 //! and is rare this early).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
-use super::position::{canon, child, gen_moves, status, Move, MoveBuf, Position, Status};
+use super::position::{canon, child, gen_moves, mover_can_win_at_once, status, Move, MoveBuf, Position, Status};
 
 /// The horizon settai reads at most (plies, its own move first).
 pub const KEEP_GOING_HORIZON: u32 = 8;
@@ -41,7 +41,7 @@ pub struct Chances {
 /// goes on for `plies` more plies against the child model (see the module docs), read to the
 /// deepest horizon up to `plies` that fits within `node_budget` positions.
 pub fn keep_going_chances(pos: &Position, moves: &[Move], plies: u32, node_budget: u64) -> Chances {
-    let mut read = Read { memo: HashMap::new(), nodes: 0, budget: node_budget };
+    let mut read = Read { memo: FxHashMap::default(), nodes: 0, budget: node_budget };
     let mut best = Chances { horizon: 0, per_move: vec![1.0; moves.len()] };
     for horizon in 1..=plies {
         let per_move: Option<Vec<f64>> = moves
@@ -63,7 +63,7 @@ pub fn keep_going_chances(pos: &Position, moves: &[Move], plies: u32, node_budge
 /// depend on the horizon it was met at), and the work done so far.
 struct Read {
     /// `(canonical key, plies left, guest to move)` → chance.
-    memo: HashMap<(u64, u32, bool), f64>,
+    memo: FxHashMap<(u64, u32, bool), f64>,
     nodes: u64,
     budget: u64,
 }
@@ -110,7 +110,7 @@ impl Read {
         if kids.is_empty() || kids.iter().any(|&(_, st)| matches!(st, Status::MoverLost(_))) {
             return Some(0.0);
         }
-        if kids.iter().all(|&(c, st)| st != Status::Ongoing || can_win_at_once(c)) {
+        if kids.iter().all(|&(c, st)| st != Status::Ongoing || mover_can_win_at_once(c)) {
             return Some(0.0);
         }
         let mut sum = 0.0;
@@ -141,11 +141,4 @@ impl Read {
         }
         Some(best)
     }
-}
-
-/// Whether the mover of the ongoing `k` has a move that wins on the spot.
-fn can_win_at_once(k: u64) -> bool {
-    let mut buf = MoveBuf::new();
-    gen_moves(k, &mut buf);
-    buf.as_slice().iter().any(|&m| matches!(status(child(k, m)), Status::MoverLost(_)))
 }

@@ -7,10 +7,10 @@
 //! of a move is `(score + 300) / (best score in that position + 300)`: 1 for a best move and
 //! at least 0.5 for the worst.
 //!
-//! [`settai`] is the seed's policy with six measured deviations, listed on it: the bot's
+//! [`settai`] is the seed's policy with five measured deviations, listed on it: the bot's
 //! repetition draw, the loss-in-one exclusion lifted after the guest's own loss-in-one,
-//! conceding a lost game rather than drawing it by repetition, giving the win slowly, keeping
-//! a careless guest's game going, and, early on, the allowed move most likely to keep it going.
+//! conceding a lost game rather than drawing it by repetition, giving the win slowly, and
+//! keeping a careless guest's game going.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -202,17 +202,13 @@ pub fn weakest<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Result<Move, Player
 ///    among those. Such a guest's game otherwise ended at its first lion walk into capture,
 ///    where settai could only take the lion or hand over a win in one (median 11 plies against
 ///    the child). From ply 20 on the rules above hand the win over. A guest who never blunders
-///    into a loss-in-one never sees it. (Its first form looked two guest moves ahead for
-///    positions where settai would have no quiet move: child median 15, BENCHMARKS.md.)
-///
-/// 6. The allowed move most likely to keep the game going (issue 15). Before ply
-///    [`KEEP_GOING_PLIES`], against a guest who has not blundered yet, when the divergence rule
-///    allows more than one move, settai keeps those with the best chance of 5 and plays the
-///    best-scored of them, not simply the best-scored allowed move: never a better move than
-///    the seed's, and a child's game is steered away from early dead ends before its first
-///    blunder (the exact bound of the child's game length is reached by such steering from
-///    the first move: child P(game ≥ 20 plies) 0.40 → 0.43, bound 0.49; BENCHMARKS.md).
-///    Against a perfect guest only moves of equal score are allowed, so it only breaks ties.
+///    into a loss-in-one never sees it. Its first form looked two guest moves ahead for
+///    positions where settai would have no quiet move; the read moved the child's chance of a
+///    20-ply game from 0.40 to 0.43 (the exact bound for any policy is 0.49), random and child
+///    wins unchanged (BENCHMARKS.md, 2026-12-04). Applied before the first blunder too, among
+///    the moves the divergence rule allows, it added nothing for the child and, since every
+///    move is allowed after a best move in a lost position, threw the game to perfect play
+///    (500 of 500 in 16 plies): left out.
 ///
 /// A table of other pieces (a test's small one) may not value every move; such moves are
 /// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
@@ -222,10 +218,10 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) ->
     settai_keeping_going(table, game, rng, KeepGoing::BOT)
 }
 
-/// How [`settai`] keeps an early game going (its deviations 5 and 6).
+/// How [`settai`] keeps a careless guest's early game going (its deviation 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeepGoing {
-    /// The deviations apply before this ply, and the read aims at a game at least this long
+    /// The deviation applies before this ply, and the read aims at a game at least this long
     /// (0: never, for checking the other deviations on their own in short games).
     pub until_ply: usize,
     /// How many plies the read looks ahead at most (tests read less, the bot
@@ -239,7 +235,7 @@ impl KeepGoing {
     /// As the bot plays.
     pub const BOT: KeepGoing =
         KeepGoing { until_ply: KEEP_GOING_PLIES, horizon: KEEP_GOING_HORIZON, node_budget: KEEP_GOING_NODES };
-    /// Deviations 5 and 6 off.
+    /// Deviation 5 off.
     pub const OFF: KeepGoing = KeepGoing { until_ply: 0, ..KeepGoing::BOT };
 
     /// The plies the read covers for a move played after `played` moves: up to the ply before
@@ -265,8 +261,8 @@ impl KeepGoing {
     }
 }
 
-/// [`settai`] with deviations 5 and 6 as `keep` says, so that the other deviations can be
-/// checked on their own in short games and the read kept small in tests.
+/// [`settai`] with deviation 5 as `keep` says, so that the other deviations can be checked on
+/// their own in short games and the read kept small in tests.
 pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     table: &T,
     game: &Game,
@@ -330,10 +326,9 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     }
     let played = game.moves().len();
     let early = played < keep.until_ply;
-    let careless = early && guest_was_careless(game);
     // Keeping a careless guest's game going (deviation 5 above): early on, neither win at once
     // nor hand over a win in one, and only the moves most likely to keep the game going.
-    if careless {
+    if early && guest_was_careless(game) {
         let quiet: Vec<(Move, i32)> = candidates
             .iter()
             .copied()
@@ -345,17 +340,9 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     }
     let qualifies = |s: i32| (s + 300) as i64 * den as i64 <= num as i64 * (best + 300) as i64;
     let qualifying: Vec<(Move, i32)> = candidates.iter().copied().filter(|&(_, s)| qualifies(s)).collect();
-    // The allowed move most likely to keep the game going (deviation 6 above): before the
-    // guest's first blunder, the best-scored of the allowed moves with the best chance.
-    if early && !careless && qualifying.len() > 1 {
-        candidates = keep.most_likely_to_go_on(pos, played, &qualifying);
-    }
-    let mut target = if qualifying.is_empty() {
-        candidates.iter().map(|c| c.1).min()
-    } else {
-        candidates.iter().filter(|c| qualifies(c.1)).map(|c| c.1).max()
-    }
-    .expect("a live position has moves");
+    let mut target =
+        if qualifying.is_empty() { candidates.iter().map(|c| c.1).min() } else { qualifying.iter().map(|c| c.1).max() }
+            .expect("a live position has moves");
     // Giving the win slowly (deviation 4 above): the in-kind answer would hand the guest a win in
     // one; when a move that does not lose at once also leaves the guest winning by the table,
     // the best of those instead (the longest win for the guest), and the game goes on.

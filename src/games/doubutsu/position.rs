@@ -771,6 +771,23 @@ pub(crate) fn can_capture_lion(k: u64) -> bool {
     (0..12).find(|&i| nib(k, i) == LION | OPP).is_some_and(|ol| mover_attacks(k, ol))
 }
 
+/// Whether the mover of the ongoing `k` has a move that wins on the spot: it captures the
+/// lion, its lion steps onto the far row out of reach, or the opponent is left without a move.
+/// Exact; the full look at every move only where a try or a stalemate is possible at all.
+pub(crate) fn mover_can_win_at_once(k: u64) -> bool {
+    if can_capture_lion(k) {
+        return true;
+    }
+    let lion_next_to_far_row = (3..6).any(|i| nib(k, i) == LION);
+    let opponent_hand_empty = (k >> 54) & 0x3F == 0;
+    if !lion_next_to_far_row && !opponent_hand_empty {
+        return false;
+    }
+    let mut buf = MoveBuf::new();
+    gen_moves(k, &mut buf);
+    buf.as_slice().iter().any(|&m| matches!(status(child(k, m)), Status::MoverLost(_)))
+}
+
 /// Every predecessor of `k` (keys from the predecessor's mover's point of view): positions
 /// where the opponent was to move and one of its moves led to `k`. Terminal predecessors
 /// are included; callers skip them (the table has already valued them).

@@ -106,7 +106,7 @@ fn late_settai(t: &Tablebase, g: &Game, rng: &mut StdRng) -> Result<super::super
     players::settai_keeping_going(t, g, rng, KeepGoing::OFF)
 }
 
-/// Deviations 5 and 6 as the bot has them, with a shorter read (the properties below check
+/// Deviation 5 as the bot has it, with a shorter read (the properties below check
 /// the rule, not the horizon; the read itself is checked against a plain expectimax).
 const TEST_KEEP_GOING: KeepGoing = KeepGoing { horizon: 4, node_budget: 200_000, ..KeepGoing::BOT };
 
@@ -114,7 +114,7 @@ fn early_settai(t: &Tablebase, g: &Game, rng: &mut StdRng) -> Result<super::supe
     players::settai_keeping_going(t, g, rng, TEST_KEEP_GOING)
 }
 
-/// Each move's chance of keeping the game going, in millionths, as deviations 5 and 6 read it.
+/// Each move's chance of keeping the game going, in millionths, as deviation 5 reads it.
 fn chances(g: &Game, moves: &[super::super::Move]) -> Vec<i64> {
     let plies = TEST_KEEP_GOING.plies_after(g.moves().len());
     keep_going_chances(g.position(), moves, plies, TEST_KEEP_GOING.node_budget)
@@ -753,55 +753,17 @@ proptest! {
             prop_assert_eq!(mine, top, "{} after {:?}", reply, g.moves());
         }
     }
-
-    /// Deviation 6: early in the game of a guest who has not blundered, settai's reply is a
-    /// move the divergence rule allows (never better than the seed's), it has the best chance
-    /// of keeping the game going among those, and it is the best-scored of the moves with that
-    /// chance.
-    #[test]
-    fn early_on_settai_plays_the_allowed_move_most_likely_to_keep_the_game_going(
-        choices in prop::collection::vec(any::<u32>(), 1..18),
-        seed in any::<u64>(),
-    ) {
-        let t = table();
-        let g = history(&choices);
-        prop_assume!(g.last_move().is_some() && g.outcome().is_none());
-        prop_assume!(g.moves().len() < players::KEEP_GOING_PLIES && !players::guest_was_careless(&g));
-        prop_assume!(!g.legal_moves().iter().any(|&m| g.position().captures_lion(m)));
-        prop_assume!(g.legal_moves().iter().all(|&m| players::seen_before(&g, m) == 0));
-        let (before, guest_move) = g.last_move().unwrap();
-        let guest = analyze(t, &before, guest_move).unwrap();
-        let p = *g.position();
-        let evals = evaluate_moves(t, &p).unwrap();
-        let best = evals.iter().map(|e| score(e.1)).max().unwrap();
-        let cands = candidates(&p, &evals, false);
-        let allowed: Vec<_> = cands.iter().copied().filter(|c| divergence(c.1, best) <= guest.divergence + 1e-12).collect();
-        let reply = early_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
-        let reply_score = move_score(t, &p, reply);
-        if allowed.len() < 2 {
-            // Nothing to choose between: the seed's rule alone.
-            prop_assert_eq!(reply_score, aimed_score(&cands, best, guest.divergence, false));
-        } else {
-            prop_assert!(allowed.iter().any(|c| c.0 == reply), "{} is not allowed after {:?}", reply, g.moves());
-            let moves: Vec<_> = allowed.iter().map(|c| c.0).collect();
-            let chance = chances(&g, &moves);
-            let top = *chance.iter().max().unwrap();
-            prop_assert_eq!(chance[moves.iter().position(|&m| m == reply).unwrap()], top);
-            let best_of_top = allowed.iter().zip(&chance).filter(|(_, &c)| c == top).map(|(c, _)| c.1).max().unwrap();
-            prop_assert_eq!(reply_score, best_of_top);
-            prop_assert!(reply_score <= aimed_score(&cands, best, guest.divergence, false));
-        }
-    }
 }
 
 #[test]
-fn deviations_five_and_six_change_early_replies_only() {
+fn deviation_five_changes_early_replies_to_careless_guests_only() {
     use rand::Rng;
-    // From the ply where they stop, settai is the same with or without deviations 5 and 6;
-    // before it they change replies to careless and careful guests alike (they are not idle).
+    // Against a guest who never left a win in one, and from the ply where it stops, settai is
+    // the same with or without deviation 5; before it, after a guest's loss-in-one, the rule
+    // does change replies (it is not idle).
     let t = table();
     let mut rng = StdRng::seed_from_u64(21);
-    let (mut late, mut changed_careless, mut changed_careful) = (0, 0, 0);
+    let (mut same, mut changed) = (0, 0);
     for i in 0..400 {
         let choices: Vec<u32> = (0..rng.gen_range(0..16)).map(|_| rng.gen()).collect();
         // Every other game ends with a guest's blunder (a careless guest).
@@ -818,14 +780,12 @@ fn deviations_five_and_six_change_early_replies_only() {
         let keep = KeepGoing { until_ply, ..TEST_KEEP_GOING };
         let with = players::settai_keeping_going(t, &g, &mut StdRng::seed_from_u64(seed), keep).unwrap();
         let without = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
-        if g.moves().len() >= until_ply {
+        if g.moves().len() >= until_ply || !players::guest_was_careless(&g) {
             assert_eq!(with, without, "after {:?}", g.moves());
-            late += 1;
-        } else if with != without && players::guest_was_careless(&g) {
-            changed_careless += 1;
+            same += 1;
         } else if with != without {
-            changed_careful += 1;
+            changed += 1;
         }
     }
-    assert!(late > 50 && changed_careless > 5 && changed_careful > 5, "{late} {changed_careless} {changed_careful}");
+    assert!(same > 100 && changed > 5, "{same} {changed}");
 }
