@@ -7,10 +7,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::replay_with_last;
-use crate::cpu_clock::thread_cpu_time;
+use crate::cpu_clock::{thread_cpu_time, CpuWatch};
 use crate::games::doubutsu::{self as dob, Table as _, TableFile};
 use crate::games::reversi::search::Engine;
 use crate::games::{self, reversi, Game, GameKind};
@@ -345,6 +346,36 @@ pub(super) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
         let mean = latencies.iter().sum::<Duration>() / n.max(1) as u32;
         println!("{level} reply x{n}: mean {}, {}", micros(mean), percentiles(&mut latencies));
     }
+
+    // Settai reads ahead (deviation 5) only early in a careless guest's game, which the games
+    // above never are: its replies timed where a guest tapping at random meets it, to the ply
+    // where the read stops, on-CPU (the read is the one costly step of any doubutsu reply).
+    let mut latencies = Vec::new();
+    for _ in 0..games_sampled.len() {
+        let mut game = dob::Game::new();
+        while game.outcome().is_none() && game.moves().len() < dob::players::KEEP_GOING_PLIES {
+            let mv = if game.position().turn() == dob::Color::Sente {
+                *game.legal_moves().choose(&mut rng).expect("a live position has moves")
+            } else {
+                let careless = dob::players::guest_was_careless(&game);
+                let watch = CpuWatch::start();
+                let mv = dob::settai(&table, &game, &mut rng)?;
+                if careless {
+                    latencies.push(watch.elapsed().unwrap_or_default());
+                }
+                mv
+            };
+            game.play(mv)?;
+        }
+    }
+    let n = latencies.len();
+    let mean = latencies.iter().sum::<Duration>() / n.max(1) as u32;
+    println!(
+        "settai reply to a careless guest before ply {} x{n} (on-CPU): mean {}, {}",
+        dob::players::KEEP_GOING_PLIES,
+        micros(mean),
+        percentiles(&mut latencies)
+    );
     Ok(())
 }
 
