@@ -3,7 +3,7 @@
 //! The animals are Twemoji graphics (CC-BY 4.0), pre-rasterized to PNG under
 //! `assets/doubutsu/` so the bot needs no SVG renderer; see `assets/README.md`.
 //!
-//! About 900 lines on purpose: the drawing helpers (rounded boxes, wood, tiles, trays) serve
+//! About 1000 lines on purpose: the drawing helpers (rounded boxes, wood, tiles, trays) serve
 //! only this picture, and its pixel tests (a third of the file) sit beside them.
 
 use std::sync::OnceLock;

@@ -23,8 +23,9 @@ use super::position::{canon, child, gen_moves, mover_can_win_at_once, status, Mo
 /// The horizon settai reads at most (plies, its own move first).
 pub const KEEP_GOING_HORIZON: u32 = 8;
 
-/// The most positions one read may value (the budget of one reply; about a quarter of a
-/// second on one core of the standard machine, BENCHMARKS.md).
+/// The most positions one read may value: the budget of one reply, under a second on one
+/// core of the standard machine (`settai bench table`: p50 0.2 ms, p99 0.43 s, max 0.89 s
+/// on-CPU; BENCHMARKS.md).
 pub const KEEP_GOING_NODES: u64 = 1_500_000;
 
 /// Each candidate's chance of keeping the game going, and the horizon it was read at.

@@ -203,12 +203,12 @@ pub fn weakest<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Result<Move, Player
 ///    where settai could only take the lion or hand over a win in one (median 11 plies against
 ///    the child). From ply 20 on the rules above hand the win over. A guest who never blunders
 ///    into a loss-in-one never sees it. Its first form looked two guest moves ahead for
-///    positions where settai would have no quiet move; the read moved the child's chance of a
-///    20-ply game from 0.40 to 0.43 (the exact bound for any policy is 0.49), random and child
-///    wins unchanged (BENCHMARKS.md, 2026-12-04). Applied before the first blunder too, among
-///    the moves the divergence rule allows, it added nothing for the child and, since every
-///    move is allowed after a best move in a lost position, threw the game to perfect play
-///    (500 of 500 in 16 plies): left out.
+///    positions where settai would have no quiet move; the read gives the same lengths (the
+///    child's chance of a 20-ply game 0.42 either way over 2000 games; the exact bound for any
+///    policy is 0.49) and wins at a third of the cost (BENCHMARKS.md, 2026-12-04). Applied
+///    before the first blunder too, among the moves the divergence rule allows, it added
+///    nothing for the child and, since every move is allowed after a best move in a lost
+///    position, threw the game to perfect play (500 of 500 in 16 plies): left out.
 ///
 /// A table of other pieces (a test's small one) may not value every move; such moves are
 /// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
