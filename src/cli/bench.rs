@@ -1,5 +1,8 @@
 //! `settai bench`: speed figures for BENCHMARKS.md, with on-CPU time beside wall time so that
 //! a busy machine does not make the code look slow.
+//!
+//! Past 500 lines: one short function per `bench` subcommand, sharing the timing and report
+//! helpers of this file; the work they measure lives in the game and hospitality modules.
 
 use std::io::IsTerminal;
 use std::path::Path;
