@@ -427,7 +427,7 @@ impl Position {
         let Ok(c) = self.play(mv) else { return false };
         match c.outcome() {
             Some(o) => o.winner() == Some(c.turn),
-            None => !c.winning_moves().is_empty(),
+            None => mover_can_win_at_once(c.key),
         }
     }
 

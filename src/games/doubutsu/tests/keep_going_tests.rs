@@ -14,7 +14,14 @@ use super::pos;
 /// otherwise taps uniformly; settai takes its best move.
 fn plain(p: &Position, r: u32, guest: bool) -> f64 {
     let moves = p.legal_moves();
-    if guest && (moves.is_empty() || !p.winning_moves().is_empty() || moves.iter().all(|&m| p.loses_at_once(m))) {
+    // Stuck: every move ends the game or leaves settai a win (by the slow, move-by-move path).
+    let stuck = || {
+        moves.iter().all(|&m| {
+            let c = p.play(m).unwrap();
+            c.outcome().is_some() || !c.winning_moves().is_empty()
+        })
+    };
+    if guest && (moves.is_empty() || !p.winning_moves().is_empty() || stuck()) {
         return 0.0;
     }
     let values = moves.iter().map(|&m| {
@@ -119,4 +126,21 @@ fn a_move_that_ends_the_game_has_no_chance() {
     let read = keep_going_chances(&p, &moves, 3, u64::MAX);
     assert_eq!(read.per_move[capture], 0.0);
     assert!(read.per_move.iter().any(|&c| c > 0.0));
+}
+
+#[test]
+fn the_fast_win_in_one_test_agrees_with_playing_every_move() {
+    use super::super::position::mover_can_win_at_once;
+    // Positions of random games from the start and from small material, where tries and
+    // positions without a move for the opponent come up.
+    let mut all = positions(Position::start(), 6, 200);
+    all.extend(positions(pos("1l1/1c1/1C1/1L1 b Gg"), 7, 200));
+    all.extend(positions(pos("1l1/3/3/1L1 b -"), 8, 200));
+    let mut wins = 0;
+    for p in &all {
+        let want = !p.winning_moves().is_empty();
+        assert_eq!(mover_can_win_at_once(p.key()), want, "{p}");
+        wins += want as usize;
+    }
+    assert!(wins > 20 && wins < all.len(), "{wins} of {}", all.len());
 }
