@@ -109,14 +109,53 @@ fn a_bad_match_player_or_openings_file_is_named_before_any_game() {
     let bad_line = std::env::temp_dir().join(format!("settai-openings-{}.txt", std::process::id()));
     std::fs::write(&bad_line, "# two openings\nf5 d6 c3\nf5 d6 a1\n").unwrap();
     let bad_line = bad_line.to_str().unwrap();
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["bench", "match", "--a", "none", "--b", "edax", "--games", "2"], "unknown player \"edax\""),
         (&["bench", "match", "--a", "none@/nonexistent/w.bin", "--b", "none", "--games", "2"], "/nonexistent/w.bin"),
         (&["bench", "match", "--a", "none", "--b", "none", "--openings", "/nonexistent/o.txt"], "/nonexistent/o.txt"),
         (&["bench", "match", "--a", "none", "--b", "none", "--openings", bad_line], "line 3: move 3 \"a1\""),
+        (
+            &["bench", "hospitality", "--game", "reversi", "--guests", "gtp(/nonexistent/engine -l 3)", "--games", "1"],
+            "could not start the engine \"/nonexistent/engine -l 3\"",
+        ),
     ];
     assert_one_line_failures(&cases);
     std::fs::remove_file(bad_line).unwrap();
+}
+
+/// The benchmark's GTP guest plays whole games against `settai gtp` run as its own process:
+/// both ends of the protocol, every answer checked by the benchmark's rules as it is played.
+#[test]
+fn an_outside_engine_over_gtp_plays_whole_benchmark_games() {
+    use rand::SeedableRng;
+    use settai::games::reversi::{eval::PatternEval, Color, Move, Position};
+    use settai::hospitality::{
+        reversi::{play_game, ReversiGuest, ReversiLevel},
+        GuestResult,
+    };
+    let command = format!("gtp({} gtp --level none --budget 0.01 --seed 3)", env!("CARGO_BIN_EXE_settai"));
+    let guest = ReversiGuest::parse(&command).expect("a GTP guest");
+    assert_eq!(ReversiGuest::parse(&guest.name()), Some(guest), "the name reads back");
+    let level = ReversiLevel::parse("standard", 0.02).unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    for colour in [Color::Black, Color::White] {
+        let game = play_game(PatternEval::shared(), level, guest, colour, &mut rng).expect("the engine plays");
+        let mut pos = Position::start();
+        for mv in &game.moves {
+            pos = pos.play(mv.parse::<Move>().unwrap()).unwrap_or_else(|e| panic!("{mv} in {pos}: {e:?}"));
+        }
+        let outcome = pos.outcome().expect("the game was played to its end");
+        let (guest_discs, level_discs) =
+            if colour == Color::Black { (outcome.black, outcome.white) } else { (outcome.white, outcome.black) };
+        assert_eq!(game.margin, Some(guest_discs as i32 - level_discs as i32));
+        assert!(game.guest_moves >= 10, "the engine placed {} discs", game.guest_moves);
+        let expected = match guest_discs.cmp(&level_discs) {
+            std::cmp::Ordering::Greater => GuestResult::Win,
+            std::cmp::Ordering::Equal => GuestResult::Draw,
+            std::cmp::Ordering::Less => GuestResult::Loss,
+        };
+        assert_eq!(game.result, expected);
+    }
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]

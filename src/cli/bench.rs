@@ -552,11 +552,17 @@ pub(super) fn hospitality_reversi(
     let play = |guest: &ReversiGuest, i: usize, rng: &mut rand::rngs::StdRng| {
         // Both colours: even games the guest has black, odd ones white.
         let colour = if i.is_multiple_of(2) { reversi::Color::Black } else { reversi::Color::White };
-        Ok::<_, std::convert::Infallible>(play_game(&eval, level, *guest, colour, rng))
+        play_game(&eval, level, *guest, colour, rng)
     };
+    // An outside engine that cannot be started is said before any game is played.
+    for guest in &guests {
+        if let ReversiGuest::Gtp(command) = guest {
+            let identity = crate::hospitality::gtp::GtpEngine::spawn(command)?.identity()?;
+            println!("guest {}: {identity}", guest.name());
+        }
+    }
     let journal = open_journal(resume, out, settings, &guests, seed, play)?;
-    let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), journal.as_ref(), play)
-        .unwrap_or_else(|never| match never {});
+    let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), journal.as_ref(), play)?;
     journal.map(|j| j.finish()).transpose()?;
     let rows: Vec<Summary> = guests
         .iter()

@@ -22,6 +22,7 @@ mod bench;
 mod doubutsu;
 mod duel;
 mod gallery;
+mod gtp;
 mod journal;
 mod shell;
 mod terminal;
@@ -144,6 +145,19 @@ enum Command {
     Tablebase {
         #[command(subcommand)]
         action: TableAction,
+    },
+    /// Play reversi over the Go Text Protocol on stdin and stdout (for GUIs, engine matches and
+    /// the benchmark's `gtp(...)` guest).
+    Gtp {
+        /// The level (default: standard).
+        #[arg(long, value_parser = LevelNames)]
+        level: Option<String>,
+        /// Thinking time per move in seconds (default: the level's, as in the bot).
+        #[arg(long)]
+        budget: Option<f64>,
+        /// Seed for the AI's random choices (default: random).
+        #[arg(long)]
+        seed: Option<u64>,
     },
     /// Write the sample boards, replays and charts of the README (`docs/gallery/`).
     Gallery {
@@ -510,6 +524,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Gallery { out } => gallery::gallery(&out),
+        Command::Gtp { level, budget, seed } => {
+            let Level::Reversi(level) = level_or_default(GameKind::Reversi, level)? else {
+                bail!("GTP plays reversi levels only")
+            };
+            let budget = match budget {
+                Some(secs) if secs > 0.0 && secs <= 600.0 => std::time::Duration::from_secs_f64(secs),
+                Some(secs) => bail!("--budget must be in (0, 600] seconds, got {secs}"),
+                None => level.budget(),
+            };
+            gtp::serve(std::io::stdin().lock(), std::io::stdout().lock(), level, budget, &mut rng_from(seed))
+        }
         Command::Perft { game, depth } => {
             let started = Instant::now();
             let count = match game {

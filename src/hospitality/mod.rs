@@ -10,6 +10,7 @@
 pub mod chart;
 pub mod diagnosis;
 pub mod doubutsu;
+pub mod gtp;
 pub mod journal;
 pub mod reversi;
 

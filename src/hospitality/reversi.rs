@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
+use super::gtp::{GtpEngine, GtpError};
 use super::{GuestResult, SimulatedGame};
 use crate::cpu_clock::CpuWatch;
 use crate::games::reversi::eval::{PatternEval, DISC};
@@ -100,6 +101,10 @@ pub enum ReversiGuest {
     /// A strong player who sometimes errs: every move valued by `none` (all root moves, 0.5 s),
     /// then played with probability ∝ exp(value / T), T in discs.
     Softmax(f64),
+    /// An outside engine over GTP ([`GtpEngine`]), by its command line, e.g.
+    /// `gtp-rhino -l 3` (GRhino): an opponent nobody here tuned for. Leaked once per run so
+    /// that guests stay `Copy`.
+    Gtp(&'static str),
 }
 
 /// Thinking time of the [`ReversiGuest::Softmax`] guests' analysis.
@@ -130,7 +135,11 @@ impl ReversiGuest {
     pub fn is_strong(&self) -> bool {
         matches!(
             self,
-            ReversiGuest::AlphaBeta(7..) | ReversiGuest::None | ReversiGuest::NoneAt(_) | ReversiGuest::Softmax(_)
+            ReversiGuest::AlphaBeta(7..)
+                | ReversiGuest::None
+                | ReversiGuest::NoneAt(_)
+                | ReversiGuest::Softmax(_)
+                | ReversiGuest::Gtp(_)
         )
     }
 
@@ -145,12 +154,19 @@ impl ReversiGuest {
             ReversiGuest::None => "none".into(),
             ReversiGuest::NoneAt(ms) => format!("none({})", *ms as f64 / 1000.0),
             ReversiGuest::Softmax(t) => format!("softmax({t})"),
+            ReversiGuest::Gtp(command) => format!("gtp({command})"),
         }
     }
 
     /// Parses a name as [`ReversiGuest::name`] writes it.
     pub fn parse(s: &str) -> Option<ReversiGuest> {
-        let s = s.trim().to_ascii_lowercase();
+        // A command line keeps its case (paths); only the word `gtp` is case-insensitive.
+        let s = s.trim();
+        if s.len() > 4 && s[..4].eq_ignore_ascii_case("gtp(") && s.ends_with(')') {
+            let command = s[4..s.len() - 1].split_whitespace().collect::<Vec<_>>().join(" ");
+            return (!command.is_empty()).then(|| ReversiGuest::Gtp(Box::leak(command.into_boxed_str())));
+        }
+        let s = s.to_ascii_lowercase();
         match s.as_str() {
             "random" => Some(ReversiGuest::Random),
             "greedy" => Some(ReversiGuest::Greedy),
@@ -176,6 +192,9 @@ impl ReversiGuest {
 
     /// The guest's move in `pos` (which must not be over), against `level` (the `none` guest
     /// thinks as long as the level; the others' budgets are scaled as the level's).
+    ///
+    /// # Panics
+    /// For [`ReversiGuest::Gtp`], whose engine needs the game so far: [`play_game`] asks it.
     pub fn choose<R: Rng>(&self, eval: &PatternEval, pos: &Position, level: &ReversiLevel, rng: &mut R) -> Move {
         let moves = pos.legal_moves();
         if moves == [Move::Pass] {
@@ -221,6 +240,7 @@ impl ReversiGuest {
                     .expect("the guest has a placement");
                 softmax_pick(&r.scores, t, rng)
             }
+            ReversiGuest::Gtp(_) => unreachable!("an outside engine is asked with the game so far (play_game)"),
         }
     }
 }
@@ -272,7 +292,13 @@ pub fn play_game<R: Rng>(
     guest: ReversiGuest,
     guest_colour: Color,
     rng: &mut R,
-) -> SimulatedGame {
+) -> Result<SimulatedGame, GtpError> {
+    // An outside engine keeps one process for the game.
+    let mut outside = match guest {
+        ReversiGuest::Gtp(command) => Some(GtpEngine::spawn(command)?),
+        _ => Option::None,
+    };
+    let mut history: Vec<Move> = Vec::new();
     let mut pos = Position::start();
     let mut record = SimulatedGame::default();
     let (mut ai_time, mut ai_cpu_time) = (Duration::ZERO, Some(Duration::ZERO));
@@ -282,7 +308,12 @@ pub fn play_game<R: Rng>(
     while !pos.is_game_over() {
         let guest_to_move = pos.turn() == guest_colour;
         let mv = if guest_to_move {
-            guest.choose(eval, &pos, &level, rng)
+            match outside.as_mut() {
+                // A forced pass needs no engine (GRhino cannot even be told of one).
+                Some(_) if pos.legal_moves() == [Move::Pass] => Move::Pass,
+                Some(engine) => engine.genmove(&history)?,
+                Option::None => guest.choose(eval, &pos, &level, rng),
+            }
         } else {
             let (started, cpu) = (Instant::now(), CpuWatch::start());
             let mv = level.reply(eval, &pos, &guest_moves, rng);
@@ -304,6 +335,7 @@ pub fn play_game<R: Rng>(
             }
         }
         record.moves.push(mv.to_string());
+        history.push(mv);
         pos = pos.play(mv).expect("players choose legal moves");
         let before = *record.values.last().expect("the start is valued");
         let after = value_for(&mut judge, eval, &pos, guest_colour);
@@ -333,7 +365,7 @@ pub fn play_game<R: Rng>(
     record.ai_cpu_time = ai_cpu_time;
     record.guest_strength = Some(strength::estimate(&mut judge, eval, &guest_moves).value);
     record.finish_curve();
-    record
+    Ok(record)
 }
 
 #[cfg(test)]
@@ -438,13 +470,17 @@ mod tests {
         let level = ReversiLevel::parse("standard", 0.02).unwrap();
         for (guest, colour) in [(ReversiGuest::Greedy, Color::Black), (ReversiGuest::AlphaBeta(2), Color::White)] {
             let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-            let g = play_game(&eval, level, guest, colour, &mut rng);
+            let g = play_game(&eval, level, guest, colour, &mut rng).unwrap();
             assert_eq!(g.values.len(), g.plies as usize + 1);
             let margin = g.margin.unwrap();
             assert_eq!(*g.values.last().unwrap(), margin, "the curve ends at the final margin");
             assert_eq!(g.result == GuestResult::Win, margin > 0);
             let mut again = rand::rngs::StdRng::seed_from_u64(5);
-            assert_eq!(play_game(&eval, level, guest, colour, &mut again).moves, g.moves, "same seed, same game");
+            assert_eq!(
+                play_game(&eval, level, guest, colour, &mut again).unwrap().moves,
+                g.moves,
+                "same seed, same game"
+            );
         }
     }
 }
