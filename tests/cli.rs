@@ -115,7 +115,18 @@ fn a_bad_match_player_or_openings_file_is_named_before_any_game() {
         (&["bench", "match", "--a", "none", "--b", "none", "--openings", "/nonexistent/o.txt"], "/nonexistent/o.txt"),
         (&["bench", "match", "--a", "none", "--b", "none", "--openings", bad_line], "line 3: move 3 \"a1\""),
         (
-            &["bench", "hospitality", "--game", "reversi", "--guests", "gtp(/nonexistent/engine -l 3)", "--games", "1"],
+            &[
+                "bench",
+                "hospitality",
+                "--game",
+                "reversi",
+                "--level",
+                "standard",
+                "--guests",
+                "gtp(/nonexistent/engine -l 3)",
+                "--games",
+                "1",
+            ],
             "could not start the engine \"/nonexistent/engine -l 3\"",
         ),
     ];
