@@ -1,6 +1,7 @@
-//! Load through the Discord stand-in (issue 8): many channels playing at once at mixed levels,
-//! against the real bot (serenity, service, store, renderer) and a real Postgres. Prints reply
-//! latency percentiles, busy refusals, errors and the longest gap between gateway heartbeats.
+//! Load through the Discord stand-in (docs/design/bot-reliability.md#load): many channels playing
+//! at once at mixed levels, against the real bot (serenity, service, store, renderer) and a real
+//! Postgres. Prints reply latency percentiles, busy refusals, errors and the longest gap between
+//! gateway heartbeats.
 //!
 //! `cargo bench --bench load -- [CHANNELS] [MOVES_PER_CHANNEL] [THINK_MS]` (default 500 × 10,
 //! players thinking 0.5-1.5 × 2000 ms between moves, much faster than people do); needs the
@@ -18,9 +19,9 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 use settai::discord::{self, Connection};
 use settai::domain::{Change, Place, Scope};
-use settai::games::{doubutsu, reversi, Level};
 use settai::service::Service;
 use settai::store::Store;
+use settai_core::{doubutsu, reversi, Level};
 use support::fixtures::{self, Ctx};
 use support::{Exchange, StandIn};
 

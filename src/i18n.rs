@@ -4,10 +4,10 @@
 //! in one file is what lets a translator read them side by side.
 
 use crate::domain::{PlayerRecord, Setting, Settings};
-use crate::games::doubutsu::Role;
-use crate::games::doubutsu::Value;
-use crate::games::story::Moment;
-use crate::games::{doubutsu, reversi, Commentary, EndReason, GameKind, GameMove, Level, MoveDetail, Outcome, Side};
+use settai_core::doubutsu::Role;
+use settai_core::doubutsu::Value;
+use settai_core::story::Moment;
+use settai_core::{doubutsu, reversi, Commentary, EndReason, GameKind, GameMove, Level, MoveDetail, Outcome, Side};
 
 pub use crate::domain::Lang;
 

@@ -1,21 +1,22 @@
 //! settai: a Discord bot that plays board games with families and lets children win gracefully.
 //!
-//! Layout: pure game logic lives in [`games`] (no I/O, no async); [`render`] turns positions into
-//! PNG images; [`hospitality`] measures how the levels treat guests of every strength;
-//! [`domain`] holds the plain data every layer shares (game records, settings);
-//! [`store`] keeps games in Postgres; [`service`] is the game flow shared by every
-//! front end, reading the doubutsu table through its keeper (which builds it when missing); [`discord`] and [`cli`] are thin shells over it; [`journal`] keeps long benchmark runs across sessions.
+//! This library is the bot; the game cores are the `settai-core` crate (pure: rules, notation,
+//! levels, the reversi engine, the doubutsu table's format), and the lab that measures them is
+//! `settai-lab`, which this library never names (ARCHITECTURE.md).
+//!
+//! Layout: [`domain`] holds the plain data every layer shares (game records, settings);
+//! [`store`] keeps games in Postgres; [`table_file`] keeps the doubutsu table on disk;
+//! [`service`] is the game flow shared by every front end, reading the doubutsu table through
+//! its keeper (which builds it when missing); [`render`] turns positions into PNG images and
+//! [`i18n`] into sentences; [`discord`] and [`cli`] are thin shells over the service.
 
 pub mod cli;
 pub mod config;
-pub mod cpu_clock;
 pub mod discord;
 pub mod domain;
-pub mod games;
-pub mod hospitality;
 pub mod i18n;
-pub mod journal;
 pub mod render;
 pub mod report;
 pub mod service;
 pub mod store;
+pub mod table_file;

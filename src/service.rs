@@ -5,6 +5,7 @@
 //! Past 500 lines on purpose: one job, the game flow every front end shares, one method of
 //! `Service` per step; its tests are in `tests/service.rs`.
 
+mod priority;
 pub mod table_keeper;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,10 +16,10 @@ use rand::SeedableRng;
 use crate::domain::{
     Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, PlayerRecord, Scope, Settings,
 };
-use crate::games::doubutsu::TableFile;
-use crate::games::story::{story, Story};
-use crate::games::{self, AiError, Commentary, Game, GameKind, GameMove, Level, MoveError, Side};
 use crate::store::{Store, StoreError};
+use crate::table_file::TableFile;
+use settai_core::story::{story, Story};
+use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, MoveError, Side};
 use table_keeper::{TableKeeper, TableState};
 
 /// Why a request was refused. Nothing was changed when one of these is returned.
@@ -326,7 +327,7 @@ impl Service {
             return None;
         }
         let (before, mv, table) = (played.before.clone(), played.mv, self.doubutsu_table.get());
-        self.ai.run(move || games::commentary(&before, mv, table.as_deref())).await.unwrap_or_else(|e| {
+        self.ai.run(move || settai_core::commentary(&before, mv, table.as_deref())).await.unwrap_or_else(|e| {
             tracing::error!(error = %e, "commentary task failed");
             None
         })
@@ -671,7 +672,7 @@ impl AiPool {
         let threads = rayon::ThreadPoolBuilder::new()
             .num_threads(slots.max(1))
             .thread_name(|i| format!("settai-ai-{i}"))
-            .start_handler(|_| lower_priority(AI_NICENESS))
+            .start_handler(|_| priority::lower_priority(AI_NICENESS))
             .build()
             .expect("the AI threads can be started");
         AiPool { threads: Arc::new(threads), in_flight: Arc::default(), backlog }
@@ -693,19 +694,6 @@ impl AiPool {
         match result.await {
             Ok(Ok(out)) => Ok(out),
             _ => Err(AiPanicked),
-        }
-    }
-}
-
-/// Lowers the calling thread's CPU priority by `by` (on Linux a nice value is per thread, and
-/// capped at 19); elsewhere, or if refused, the thread keeps its priority.
-pub(crate) fn lower_priority(by: i32) {
-    #[cfg(target_os = "linux")]
-    // SAFETY: setpriority has no memory effects; `who = 0` is the calling thread on Linux.
-    unsafe {
-        let current = libc::getpriority(libc::PRIO_PROCESS, 0);
-        if libc::setpriority(libc::PRIO_PROCESS, 0, (current + by).min(19)) != 0 {
-            tracing::debug!("could not lower a thread's priority");
         }
     }
 }

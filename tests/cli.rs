@@ -65,8 +65,7 @@ fn the_ai_answers_with_a_legal_move_and_explains_itself_in_json() {
     let out = settai(&["ai", "reversi", "--moves", "f5 d6 c3", "--seed", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let mv = stdout(&out);
-    let game =
-        settai::games::replay(settai::games::GameKind::Reversi, &["f5".into(), "d6".into(), "c3".into()]).unwrap();
+    let game = settai_core::replay(settai_core::GameKind::Reversi, &["f5".into(), "d6".into(), "c3".into()]).unwrap();
     let legal: Vec<String> = game.legal_moves().iter().map(ToString::to_string).collect();
     assert!(legal.contains(&mv), "{mv} is not legal");
 
@@ -139,8 +138,9 @@ fn a_bad_match_player_or_openings_file_is_named_before_any_game() {
 #[test]
 fn an_outside_engine_over_gtp_plays_whole_benchmark_games() {
     use rand::SeedableRng;
-    use settai::games::reversi::{eval::PatternEval, Color, Move, Position};
-    use settai::hospitality::{
+    use settai_core::reversi::engine::eval::PatternEval;
+    use settai_core::reversi::{Color, Move, Position};
+    use settai_lab::hospitality::{
         reversi::{play_game, ReversiGuest, ReversiLevel},
         GuestResult,
     };
@@ -211,8 +211,8 @@ fn doubutsu_perft_matches_an_independent_count_and_the_weakest_ai_answers() {
     }
     let out = settai(&["ai", "doubutsu", "--level", "weakest", "--moves", "b3b2", "--seed", "5"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let reply: settai::games::doubutsu::Move = stdout(&out).parse().unwrap();
-    let game = settai::games::doubutsu::Game::replay(&["B3B2".parse().unwrap()]).unwrap();
+    let reply: settai_core::doubutsu::Move = stdout(&out).parse().unwrap();
+    let game = settai_core::doubutsu::Game::replay(&["B3B2".parse().unwrap()]).unwrap();
     assert!(game.legal_moves().contains(&reply));
 }
 
@@ -365,7 +365,7 @@ impl Terminal {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_whole_terminal_game(pool: PgPool) {
     use rand::{Rng, SeedableRng};
-    use settai::games::{Game, GameKind};
+    use settai_core::{Game, GameKind};
     let mut terminal = Terminal::start(&pool, &["doubutsu", "--level", "weakest", "--seed", "7"]);
     let mut game = Game::new(GameKind::Doubutsu);
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
@@ -418,7 +418,7 @@ async fn a_whole_terminal_game(pool: PgPool) {
     let last = text.trim_end().lines().last().unwrap();
     let outcome = game.outcome().expect("the local replay of the game ended too");
     let verdict = match outcome.winner {
-        Some(settai::games::Side::First) => "Game over: you win",
+        Some(settai_core::Side::First) => "Game over: you win",
         Some(_) => "Game over: I win",
         None => "Game over: a draw",
     };
@@ -462,7 +462,7 @@ async fn games(pool: &PgPool) -> Vec<(String, String, i32)> {
 /// for it to end; `--new` gives it up and starts over.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn an_unfinished_terminal_game_goes_on_the_next_time(pool: PgPool) {
-    use settai::games::{Game, GameKind};
+    use settai_core::{Game, GameKind};
     let mut terminal = Terminal::start(&pool, &["reversi", "--seed", "5"]);
     terminal.until_prompt().expect("a first prompt");
     terminal.type_line("f5");

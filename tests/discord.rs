@@ -10,11 +10,12 @@ use serde_json::{json, Value};
 use serenity::gateway::ShardManager;
 use settai::discord::{self, Connection};
 use settai::domain::{Change, GameRecord, GameStatus, NewGame, NewMove, Nudge, Place, Scope};
-use settai::games::doubutsu::{self, table::BuildOptions, table::Material, Table as _, TableFile};
-use settai::games::{reversi, DoubutsuGame, Game, GameKind, Level, Side};
 use settai::service::table_keeper::TableKeeper;
 use settai::service::Service;
 use settai::store::Store;
+use settai::table_file::TableFile;
+use settai_core::doubutsu::{self, table::BuildOptions, table::Material, Table as _};
+use settai_core::{reversi, DoubutsuGame, Game, GameKind, Level, Side};
 use sqlx::PgPool;
 use support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use support::{screenshot, Exchange, ReplyKind, StandIn};
@@ -591,7 +592,7 @@ async fn passes_are_played_and_announced(pool: PgPool) {
             human_name: "Mika".into(),
             parent_id: None,
             human_side: Side::First,
-            level: settai::games::Level::Reversi(settai::games::reversi::Level::Standard),
+            level: settai_core::Level::Reversi(settai_core::reversi::Level::Standard),
             game: Game::new(GameKind::Reversi),
         })
         .await
@@ -655,7 +656,7 @@ async fn with_a_development_guild_commands_are_registered_there_only(pool: PgPoo
 async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPool) {
     let bot = Bot::start(pool).await;
     let ctx = Ctx::en();
-    let weakest = Change::Level(settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest));
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
     bot.store.change_setting(ctx.guild_id, &place(&ctx), Scope::Server, weakest).await.unwrap();
 
     let start = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
@@ -690,7 +691,7 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     board_image(&tap);
     let record = bot.game(&ctx).await.unwrap();
     assert_eq!(record.ply, 2);
-    assert_eq!(record.level, settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest));
+    assert_eq!(record.level, settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
 
     // A drop is offered in its own menu once the hand holds a piece, and typed moves work.
     let menus = move_menus(&tap);
@@ -724,7 +725,7 @@ fn small_table(name: &str) -> (Arc<TableFile>, doubutsu::Position) {
     let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
     let table = doubutsu::table::build(Material::of(&root), &BuildOptions::default()).unwrap();
     let path = std::env::temp_dir().join(format!("settai-e2e-{name}-{}.tb", std::process::id()));
-    table.write(&path).unwrap();
+    settai::table_file::write(&table, &path).unwrap();
     let file = TableFile::open(&path).unwrap();
     // The mapping stays valid after the name is gone.
     std::fs::remove_file(&path).unwrap();
@@ -882,7 +883,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert_refused(&denied, "manage this server");
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
-        settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Settai)
+        settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Settai)
     );
 
     // A level of the other game is refused.
@@ -890,7 +891,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert!(wrong.is_ephemeral() && wrong.content().contains("no mercy"), "{}", wrong.content());
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Reversi),
-        settai::games::Level::Reversi(settai::games::reversi::Level::Standard)
+        settai_core::Level::Reversi(settai_core::reversi::Level::Standard)
     );
 
     // A manager sets doubutsu to weakest: the table is not needed, so doubutsu can start.
@@ -898,7 +899,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert!(set.is_ephemeral() && set.content().contains("weakest"), "{}", set.content());
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
-        settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest)
+        settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest)
     );
     let shown = bot.standin.interact(settings(&Ctx::ja(), "show", json!([]), true)).await;
     assert!(
@@ -910,14 +911,14 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert!(!started.is_ephemeral(), "{started}");
     assert_eq!(
         bot.game(&ctx).await.unwrap().level,
-        settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest)
+        settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest)
     );
 
     // Changing the level later does not touch the running game.
     bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "strongest"), true)).await;
     assert_eq!(
         bot.game(&ctx).await.unwrap().level,
-        settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest)
+        settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest)
     );
     bot.stop().await;
 }
@@ -1293,12 +1294,12 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
     bot.standin.interact(play_reversi(&other)).await;
     assert_eq!(
         bot.game(&thread).await.unwrap().level,
-        settai::games::Level::Reversi(settai::games::reversi::Level::Highest)
+        settai_core::Level::Reversi(settai_core::reversi::Level::Highest)
     );
     assert_eq!(bot.game(&thread).await.unwrap().parent_id, Some(family.channel_id));
     assert_eq!(
         bot.game(&other).await.unwrap().level,
-        settai::games::Level::Reversi(settai::games::reversi::Level::Standard)
+        settai_core::Level::Reversi(settai_core::reversi::Level::Standard)
     );
     // A language set for the channel only answers there, on the board too.
     let ja = json!([{ "name": "language", "type": 3, "value": "ja" }, here()]);
@@ -1317,12 +1318,12 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
     let s = bot.store.settings(&place(&thread)).await.unwrap();
     assert_eq!(
         (s.level(GameKind::Reversi), s.language, s.from_channel.len()),
-        (settai::games::Level::Reversi(settai::games::reversi::Level::Standard), None, 0)
+        (settai_core::Level::Reversi(settai_core::reversi::Level::Standard), None, 0)
     );
     // The running game keeps the level it started with.
     assert_eq!(
         bot.game(&thread).await.unwrap().level,
-        settai::games::Level::Reversi(settai::games::reversi::Level::Highest)
+        settai_core::Level::Reversi(settai_core::reversi::Level::Highest)
     );
     bot.stop().await;
 }
@@ -1360,7 +1361,7 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     assert_eq!(posted.len(), 1, "{chosen}");
     assert!(posted[0].flags() & 64 == 0 && !posted[0].files.is_empty(), "the board is public: {chosen}");
     assert!(chosen.content().contains("Wolf"), "{}", chosen.content());
-    assert_eq!(bot.game(&ctx).await.unwrap().level, settai::games::Level::Reversi(settai::games::reversi::Level::None));
+    assert_eq!(bot.game(&ctx).await.unwrap().level, settai_core::Level::Reversi(settai_core::reversi::Level::None));
     // The same menu again, or /play again, finds the channel busy.
     let again = bot.standin.interact(fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message)).await;
     assert_refused(&again, "already");
@@ -1471,9 +1472,9 @@ async fn readme_screenshots_are_drawn_from_real_replies(pool: PgPool) {
     bot.stop().await;
 }
 
-/// Issue 8: a hundred boards tapped twice at the same moment, by the same player or by two
-/// members of a family team: every game takes exactly one move, the other tap hears it was
-/// too late, and nothing is lost.
+/// Robustness (docs/design/bot-reliability.md#robustness): a hundred boards tapped twice at the
+/// same moment, by the same player or by two members of a family team: every game takes exactly one
+/// move, the other tap hears it was too late, and nothing is lost.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
     const PAIRS: u64 = 100;
@@ -1481,7 +1482,7 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
     let mika = Ctx::en();
     // The quick level keeps the test about the race, not the thinking; half the channels play
     // as a family team.
-    let weakest = Change::Level(settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest));
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
     bot.store.change_setting(mika.guild_id, &place(&mika), Scope::Server, weakest).await.unwrap();
     let channels: Vec<Ctx> = (0..PAIRS).map(|i| mika.with_channel(fixtures::THREAD_ID + 1_000 + i)).collect();
     for ctx in channels.iter().step_by(2) {
@@ -1524,9 +1525,9 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
     bot.stop().await;
 }
 
-/// Issue 8: a stored game that was tampered with (a position its moves do not lead to) or that
-/// does not even read back is detected, reported in a friendly way and closed, never played on;
-/// the channel is free for a new game.
+/// Robustness (docs/design/bot-reliability.md#robustness): a stored game that was tampered with (a
+/// position its moves do not lead to) or that does not even read back is detected, reported in a
+/// friendly way and closed, never played on; the channel is free for a new game.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
     let bot = Bot::start(pool.clone()).await;
@@ -1566,9 +1567,10 @@ async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
     bot.stop().await;
 }
 
-/// Issue 8: the database goes away mid-game (every connection cut, new ones refused): players
-/// get a friendly "try again" within Discord's three seconds and nothing changes; when it is
-/// back the same bot process carries on, its pool reconnecting by itself.
+/// Robustness (docs/design/bot-reliability.md#robustness): the database goes away mid-game (every
+/// connection cut, new ones refused): players get a friendly "try again" within Discord's three
+/// seconds and nothing changes; when it is back the same bot process carries on, its pool
+/// reconnecting by itself.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_restart(pool: PgPool) {
     let base = std::env::var("DATABASE_URL").expect("DATABASE_URL is set for sqlx::test");
@@ -1611,8 +1613,9 @@ async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_resta
     bot.stop().await;
 }
 
-/// Issue 8: two bot processes, each running one of two gateway shards, over one database: each
-/// server's interactions reach the process of its shard, and games on both servers are played.
+/// Robustness (docs/design/bot-reliability.md#robustness): two bot processes, each running one of
+/// two gateway shards, over one database: each server's interactions reach the process of its
+/// shard, and games on both servers are played.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn two_processes_on_two_shards_share_the_servers(pool: PgPool) {
     let standin = StandIn::start().await;
@@ -1656,9 +1659,10 @@ async fn two_processes_on_two_shards_share_the_servers(pool: PgPool) {
     }
 }
 
-/// Issue 8 (Discord's 3-second rule): whatever a request waits for, the interaction is
-/// acknowledged in time, and the answer comes when the wait is over: a tapped move as a new
-/// board, a refused command as a private message (its public "thinking…" withdrawn).
+/// Robustness, Discord's 3-second rule (docs/design/bot-reliability.md#robustness): whatever a
+/// request waits for, the interaction is acknowledged in time, and the answer comes when the wait
+/// is over: a tapped move as a new board, a refused command as a private message (its public
+/// "thinking…" withdrawn).
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool) {
     let bot = Bot::start(pool.clone()).await;
@@ -1706,9 +1710,9 @@ async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool)
     bot.stop().await;
 }
 
-/// Issue 8: a reply that failed after the player's move was stored (the database blinked) is
-/// paid by the running process, not left until a restart; games whose reply is still being
-/// worked on are left alone.
+/// Robustness (docs/design/bot-reliability.md#robustness): a reply that failed after the player's
+/// move was stored (the database blinked) is paid by the running process, not left until a restart;
+/// games whose reply is still being worked on are left alone.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) {
     // A connecting bot pays every reply owed at that moment, however young; a game owed from
@@ -1807,10 +1811,10 @@ fn posted_in(ctx: &Ctx, needle: &'static str) -> impl Fn(&support::Reply) -> boo
 const REMINDER: &str = "is waiting for your move";
 const FINAL_NOTICE: &str = "will be closed tomorrow";
 
-/// Issue 17: a player whose move a game has waited for gets one reminder after the server's
-/// time (24 hours unless set), linking to the board and pinging only them; none where the
-/// server or the player said no; a final notice the day before the game is closed; a move
-/// starts a new wait.
+/// Families and children (docs/design/bot-reliability.md#families-and-children): a player whose
+/// move a game has waited for gets one reminder after the server's time (24 hours unless set),
+/// linking to the board and pinging only them; none where the server or the player said no; a final
+/// notice the day before the game is closed; a move starts a new wait.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgPool) {
     let bot = Bot::start(pool).await;
@@ -1889,8 +1893,9 @@ async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgP
     bot.stop().await;
 }
 
-/// Issue 17: the idle sweep never sends a reminder twice for one wait, whatever process
-/// looks: what was sent is in the database.
+/// Families and children (docs/design/bot-reliability.md#families-and-children): the idle sweep
+/// never sends a reminder twice for one wait, whatever process looks: what was sent is in the
+/// database.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
     let store = Store::from_pool(pool);
@@ -1943,9 +1948,10 @@ fn menu_of(message: &Value) -> (String, Vec<String>) {
     (id, values)
 }
 
-/// Issue 17: a board someone deleted comes back with nothing of the game lost: `/play board`
-/// posts a fresh one, which becomes the game's board (the board it replaces loses its menu),
-/// and a reminder whose board is gone brings a fresh board along.
+/// Families and children (docs/design/bot-reliability.md#families-and-children): a board someone
+/// deleted comes back with nothing of the game lost: `/play board` posts a fresh one, which becomes
+/// the game's board (the board it replaces loses its menu), and a reminder whose board is gone
+/// brings a fresh board along.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_deleted_board_is_recovered_by_play_board_and_by_a_reminder(pool: PgPool) {
     let bot = Bot::start(pool).await;
@@ -2001,9 +2007,10 @@ async fn a_deleted_board_is_recovered_by_play_board_and_by_a_reminder(pool: PgPo
     assert_eq!(refused.len(), 2, "{refused:?}");
 }
 
-/// Issue 17 item 4: `/play help` tells privately, in the player's language, the rules of both
-/// games and how to tap, with the picture of how the animals move; what the levels mean only
-/// when the commentary is on; and it leaves a game in the channel as it was.
+/// Families and children (docs/design/bot-reliability.md#families-and-children): `/play help` tells
+/// privately, in the player's language, the rules of both games and how to tap, with the picture of
+/// how the animals move; what the levels mean only when the commentary is on; and it leaves a game
+/// in the channel as it was.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commentary_on(pool: PgPool) {
     let bot = Bot::start(pool).await;
@@ -2054,8 +2061,9 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
     bot.stop().await;
 }
 
-/// Issue 17 item 3: English boards speak to the child ("Your move", "You" and "Computer" over
-/// the hands) where they said "Sente"/"Gote"; Japanese boards keep 先手/後手, pixel for pixel.
+/// Families and children (docs/design/bot-reliability.md#families-and-children): English boards
+/// speak to the child ("Your move", "You" and "Computer" over the hands) where they said
+/// "Sente"/"Gote"; Japanese boards keep 先手/後手, pixel for pixel.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn english_boards_say_you_and_computer_and_japanese_boards_keep_the_seats(pool: PgPool) {
     use settai::i18n::{Lang, Msg};
@@ -2076,11 +2084,11 @@ async fn english_boards_say_you_and_computer_and_japanese_boards_keep_the_seats(
     bot.stop().await;
 }
 
-/// Issue 17 item 3: take-backs (待った). Off by default (refused, nothing changes, no button);
-/// where a manager allows them, the button under the board undoes the player's last move and
-/// the bot's reply, two presses at once undo once, only the player whose game it is may, and
-/// there must be a move to take back; `/play takeback` does the same, and `/play stats` counts
-/// every take-back.
+/// Families and children (docs/design/bot-reliability.md#families-and-children): take-backs
+/// (待った). Off by default (refused, nothing changes, no button); where a manager allows them, the
+/// button under the board undoes the player's last move and the bot's reply, two presses at once
+/// undo once, only the player whose game it is may, and there must be a move to take back;
+/// `/play takeback` does the same, and `/play stats` counts every take-back.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_take_back_undoes_the_players_move_and_the_reply_once_and_only_where_allowed(pool: PgPool) {
     let bot = Bot::start(pool).await;

@@ -1,6 +1,7 @@
-//! Issue 8: HTTP interactions mode. The real bot answers Discord's signed POSTs (here the
-//! stand-in's) and talks back through the stand-in's REST API, over a real database; two
-//! processes behind one address share the games, since nothing is kept between requests.
+//! Robustness (docs/design/bot-reliability.md#robustness): HTTP interactions mode. The real bot
+//! answers Discord's signed POSTs (here the stand-in's) and talks back through the stand-in's REST
+//! API, over a real database; two processes behind one address share the games, since nothing is
+//! kept between requests.
 
 mod support;
 
@@ -139,9 +140,10 @@ async fn two_http_processes_share_the_games(pool: PgPool) {
     assert_eq!((after.ply, after.version), (record.ply, record.version));
 }
 
-/// Issue 17: a well-signed request sent again within the signature's window (a replay) is
-/// answered without being handled twice: a replayed `/play` after the game ended would
-/// otherwise start a new game, a replayed tap would be answered as a stale board.
+/// Families and children (docs/design/bot-reliability.md#families-and-children): a well-signed
+/// request sent again within the signature's window (a replay) is answered without being handled
+/// twice: a replayed `/play` after the game ended would otherwise start a new game, a replayed tap
+/// would be answered as a stale board.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_replayed_request_is_answered_once_and_applied_once(pool: PgPool) {
     let standin = StandIn::start().await;
@@ -189,7 +191,8 @@ async fn a_replayed_request_is_answered_once_and_applied_once(pool: PgPool) {
     assert_eq!(standin.calls_for(&token).await.len(), calls, "the replayed tap made no call");
 }
 
-/// Issue 20: load balancers ask `/healthz` whether this process can answer (no signature needed).
+/// Operations (docs/design/bot-reliability.md#operations): load balancers ask `/healthz` whether
+/// this process can answer (no signature needed).
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn healthz_says_ready_once_discord_and_the_database_answer(pool: PgPool) {
     let standin = StandIn::start().await;

@@ -1,6 +1,7 @@
-//! Issue 20: `settai serve` as an operator sees it — one log line per startup step, errors with
-//! their cause once, a clear word while Discord cannot be reached, a token of the wrong shape
-//! refused before connecting, and SIGTERM (systemd, containers) stopping it as Ctrl-C does.
+//! Operations (docs/design/bot-reliability.md#operations): `settai serve` as an operator sees it —
+//! one log line per startup step, errors with their cause once, a clear word while Discord cannot
+//! be reached, a token of the wrong shape refused before connecting, and SIGTERM (systemd,
+//! containers) stopping it as Ctrl-C does.
 
 #![cfg(target_os = "linux")]
 

@@ -112,8 +112,9 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
     assert_eq!(store.active_game(ctx.channel_id).await.unwrap().unwrap().ply, 6);
 }
 
-/// Issue 8: the token is never logged (every crate at debug level, errors included) nor echoed
-/// to Discord, and what players are told of a failure carries no internals.
+/// Robustness (docs/design/bot-reliability.md#robustness): the token is never logged (every crate
+/// at debug level, errors included) nor echoed to Discord, and what players are told of a failure
+/// carries no internals.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn the_token_is_never_logged_nor_echoed(pool: PgPool) {
     let standin = StandIn::start().await;
@@ -152,14 +153,15 @@ async fn the_token_is_never_logged_nor_echoed(pool: PgPool) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 8: fifty SIGKILLs at random moments of play (while replying, thinking, posting) and as
-/// many restarts: every move a player was told was taken is in Postgres, the bot never plays a
-/// ply twice, and every game replays from its move list to its stored position.
+/// Robustness (docs/design/bot-reliability.md#robustness): fifty SIGKILLs at random moments of play
+/// (while replying, thinking, posting) and as many restarts: every move a player was told was taken
+/// is in Postgres, the bot never plays a ply twice, and every game replays from its move list to
+/// its stored position.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
     use rand::{Rng, SeedableRng};
     use settai::domain::{Change, Place, Scope};
-    use settai::games::{replay, GameKind};
+    use settai_core::{replay, GameKind};
 
     const RUNS: usize = 50;
     let standin = StandIn::start().await;
@@ -173,7 +175,7 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
         (Ctx::en().with_channel(fixtures::THREAD_ID + 502), "reversi"),
     ];
     let place = Place { guild_id: Some(players[0].0.guild_id), channel_id: 0, parent_id: None };
-    let weakest = Change::Level(settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest));
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
     store.change_setting(players[0].0.guild_id, &place, Scope::Server, weakest).await.unwrap();
 
     let mut sent = Vec::new(); // (channel, game id, ply, move, token)

@@ -1,9 +1,9 @@
 //! The game flow against a real Postgres: refusals change nothing, the bot answers, games end.
 
 use settai::domain::{Change, GameResult, GameStatus, Scope};
-use settai::games::{GameKind, Side};
 use settai::service::{PlayError, Seat, Service};
 use settai::store::Store;
+use settai_core::{GameKind, Side};
 use sqlx::PgPool;
 
 const ALICE: u64 = 11;
@@ -98,7 +98,7 @@ async fn a_whole_game_ends_with_a_result(pool: PgPool) {
     assert_eq!(game.result, Some(expected));
     // The stored move list replays to the stored position.
     let moves: Vec<String> = store.moves(id).await.unwrap().into_iter().map(|m| m.notation).collect();
-    assert_eq!(settai::games::replay(GameKind::Reversi, &moves).unwrap(), game.game);
+    assert_eq!(settai_core::replay(GameKind::Reversi, &moves).unwrap(), game.game);
     assert_eq!(moves.len() as u32, game.ply);
 }
 
@@ -133,7 +133,7 @@ async fn a_tampered_move_list_is_detected(pool: PgPool) {
 /// leaves black without a move, so the human's pass is forced whatever the bot plays.
 fn prefix_forcing_a_human_pass() -> Vec<String> {
     use rand::{Rng, SeedableRng};
-    use settai::games::reversi::{Color, Move, Position};
+    use settai_core::reversi::{Color, Move, Position};
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
     for _ in 0..50_000 {
         let mut pos = Position::start();
@@ -160,7 +160,7 @@ fn prefix_forcing_a_human_pass() -> Vec<String> {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_human_without_moves_passes_automatically(pool: PgPool) {
     use settai::domain::NewMove;
-    use settai::games::Game;
+    use settai_core::Game;
     let service = Service::new(Store::from_pool(pool));
     let prefix = prefix_forcing_a_human_pass();
     let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
@@ -191,7 +191,7 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
     use rand::{Rng, SeedableRng};
     let service = Service::new(Store::from_pool(pool));
     let place = seat(ALICE).place();
-    let weakest = Change::Level(settai::games::Level::Doubutsu(settai::games::doubutsu::Level::Weakest));
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
     service.store().change_setting(1, &place, Scope::Server, weakest).await.unwrap();
     let record = service.start(&seat(ALICE), GameKind::Doubutsu, Side::First, None).await.unwrap();
     assert!(record.human_to_move());
@@ -214,17 +214,18 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
     };
     assert_eq!(game.result, Some(expected));
     let moves: Vec<String> = service.store().moves(id).await.unwrap().into_iter().map(|m| m.notation).collect();
-    assert_eq!(settai::games::replay(GameKind::Doubutsu, &moves).unwrap(), game.game);
+    assert_eq!(settai_core::replay(GameKind::Doubutsu, &moves).unwrap(), game.game);
 }
 
-/// Issue 8: when the AI pool is full, a new move is refused as busy before anything is stored
-/// (so every accepted move gets its reply), and accepted again once the pool drains.
+/// Robustness (docs/design/bot-reliability.md#robustness): when the AI pool is full, a new move is
+/// refused as busy before anything is stored (so every accepted move gets its reply), and accepted
+/// again once the pool drains.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     // One search at a time and one request in the pool: a single reply fills it.
     let service = Service::new(Store::from_pool(pool)).with_ai_capacity(1, 1);
     let place = seat(ALICE).place();
-    let strong = Change::Level(settai::games::Level::Reversi(settai::games::reversi::Level::None)); // thinks 2.4 s a move
+    let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::Level::None)); // thinks 2.4 s a move
     service.store().change_setting(1, &place, Scope::Server, strong).await.unwrap();
     let bob = Seat { channel_id: 501, ..seat(BOB) };
     service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();

@@ -1,9 +1,9 @@
 //! The store against a real Postgres: one fresh database per test (`#[sqlx::test]`).
 
 use settai::domain::{Change, Finish, GameResult, GameStatus, NewGame, NewMove, Place, Scope, Setting, Settings};
-use settai::games::{doubutsu, reversi, Game, GameKind, GameMove, Level, Side};
 use settai::i18n::Lang;
 use settai::store::{Store, StoreError};
+use settai_core::{doubutsu, reversi, Game, GameKind, GameMove, Level, Side};
 use sqlx::PgPool;
 
 fn new_game(channel_id: u64) -> NewGame {

@@ -1,18 +1,17 @@
 //! The doubutsu shogi commands: perft, the table (build, stats, probe), the AI and terminal play.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context as _};
 use rand::Rng;
 
-use crate::games::doubutsu::table::{
-    build_standard, reach, BuildOptions, ReachStats, Table, TableFile, REBUILD_COMMAND,
-};
-use crate::games::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
-use crate::games::{GameKind, Side};
+use super::build_report::TerminalReport;
 use crate::i18n::{side_name, value_words, Lang};
+use crate::table_file::{TableFile, REBUILD_COMMAND};
+use settai_core::doubutsu::table::{build_standard, reach, ReachStats, Table};
+use settai_core::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
+use settai_core::{GameKind, Side};
 
 /// The table file: `--table`, else `<SETTAI_DATA_DIR>/doubutsu.tb`.
 pub fn table_path(explicit: Option<PathBuf>, data_dir: &Path) -> PathBuf {
@@ -48,9 +47,8 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
     let sampler = RssSampler::start();
     let started = Instant::now();
     let cpu_before = process_cpu_seconds();
-    // Without a terminal (CI, nohup, logs) indicatif draws nothing: print plain lines instead.
-    let terminal = std::io::stderr().is_terminal();
-    let table = build_standard(&BuildOptions { progress: terminal, log: !terminal, observer: None })?;
+    // Without a terminal (CI, nohup, logs) indicatif draws nothing: plain lines instead.
+    let table = build_standard(&TerminalReport::new(false).options())?;
     let wall = started.elapsed().as_secs_f64();
     let cpu = process_cpu_seconds() - cpu_before;
     let (sampled, kernel) = sampler.stop();
@@ -64,7 +62,7 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
     );
     println!("start position: {} for sente", value_words(table.probe(&Position::start())?, Lang::En));
     let started = Instant::now();
-    table.write(out)?;
+    crate::table_file::write(&table, out)?;
     println!(
         "wrote {} ({} bytes) in {:.1} s",
         out.display(),
@@ -101,9 +99,7 @@ pub fn stats(path: &Path, verify: bool, reachable: bool) -> anyhow::Result<()> {
     }
     if reachable {
         let started = Instant::now();
-        let terminal = std::io::stderr().is_terminal();
-        let opts = BuildOptions { progress: terminal, log: !terminal, observer: None };
-        let r = reach(table.index(), table.values(), &[Position::start()], &opts)?;
+        let r = reach(table.index(), table.values(), &[Position::start()], &TerminalReport::new(false).options())?;
         println!("reachable from the start ({} levels, {:.1} s):", r.levels, started.elapsed().as_secs_f64());
         println!("  positions (one per mirror pair): {}", r.positions);
         println!("  with mirror images apart: {}", r.reachable);
@@ -145,7 +141,7 @@ pub fn reply(level: dob::Level, game: &Game, table: Option<&TableFile>, rng: &mu
 fn open_for(level: dob::Level, path: &Path) -> anyhow::Result<Option<TableFile>> {
     match level.needs_table() {
         false => Ok(None),
-        true => Ok(Some(super::open_table(path)?)),
+        true => Ok(Some(open_table(path)?)),
     }
 }
 
@@ -218,13 +214,13 @@ pub fn text_board(game: &Game) -> String {
 
 /// `settai render doubutsu`.
 pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
-    let game = crate::games::Game::Doubutsu(crate::games::DoubutsuGame(replay(moves)?));
+    let game = settai_core::Game::Doubutsu(settai_core::DoubutsuGame(replay(moves)?));
     let banner = crate::render::result_banner(&game, lang);
     Ok(crate::render::game_png(&game, None, lang, banner.as_deref(), &Default::default()))
 }
 
 /// User + system CPU seconds of the whole process.
-pub(super) fn process_cpu_seconds() -> f64 {
+pub fn process_cpu_seconds() -> f64 {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: getrusage only writes the struct it is given.
@@ -271,4 +267,14 @@ fn status_kib(field: &str) -> u64 {
         .ok()
         .and_then(|s| s.lines().find(|l| l.starts_with(field))?.split_whitespace().nth(1)?.parse().ok())
         .unwrap_or(0)
+}
+
+/// Opens the doubutsu table; a missing one names the level that plays without it.
+pub fn open_table(path: &std::path::Path) -> anyhow::Result<crate::table_file::TableFile> {
+    crate::table_file::TableFile::open(path).map_err(|e| match e {
+        crate::table_file::TableError::Missing { .. } => {
+            anyhow::anyhow!("{e} (about 2 minutes), or play without it at `--level weakest`")
+        }
+        e => e.into(),
+    })
 }

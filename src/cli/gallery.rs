@@ -8,11 +8,11 @@ use anyhow::Context as _;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::games::doubutsu::table::{build, BuildOptions, Material};
-use crate::games::story::story;
-use crate::games::{doubutsu, reversi, DoubutsuGame, Game, GameKind, GameMove, Side};
 use crate::i18n::{Lang, Msg};
 use crate::render;
+use settai_core::doubutsu::table::{build, BuildOptions, Material};
+use settai_core::story::story;
+use settai_core::{doubutsu, reversi, DoubutsuGame, Game, GameKind, GameMove, Side};
 
 /// Seed of the sample doubutsu game (a lively one, 40-odd plies).
 const DOUBUTSU_SEED: u64 = 20;
@@ -27,7 +27,7 @@ fn reversi_game(seed: u64) -> Vec<GameMove> {
         let mv = if legal == [reversi::Move::Pass] {
             reversi::Move::Pass
         } else {
-            reversi::ai::choose_move(&pos, 2 + moves.len() as u32 % 2, &mut rng).best
+            reversi::engine::classic::choose_move(&pos, 2 + moves.len() as u32 % 2, &mut rng).best
         };
         pos = pos.play(mv).expect("the AI plays legal moves");
         moves.push(mv.into());
@@ -82,8 +82,8 @@ fn board_after(start: &Game, moves: &[GameMove], n: usize, lang: Lang) -> anyhow
 }
 
 /// Where `moves` played from `start` lead.
-fn final_position(start: &Game, moves: &[GameMove]) -> Result<Game, crate::games::ReplayError> {
-    Ok(crate::games::line(start, moves)?.pop().expect("a line holds its start at least"))
+fn final_position(start: &Game, moves: &[GameMove]) -> Result<Game, settai_core::ReplayError> {
+    Ok(settai_core::line(start, moves)?.pop().expect("a line holds its start at least"))
 }
 
 fn banner(game: &Game, lang: Lang) -> Option<String> {

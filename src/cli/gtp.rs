@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use rand::Rng;
 
-use crate::games::reversi::eval::PatternEval;
-use crate::games::reversi::level::TT_BITS;
-use crate::games::reversi::search::Engine;
-use crate::games::reversi::{Color, Level, Move, Position};
+use settai_core::reversi::engine::eval::PatternEval;
+use settai_core::reversi::engine::search::Engine;
+use settai_core::reversi::levels::level::TT_BITS;
+use settai_core::reversi::{Color, Level, Move, Position};
 
 const COMMANDS: &[&str] = &[
     "protocol_version",

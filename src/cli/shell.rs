@@ -3,7 +3,7 @@
 /// A command whose output is piped into `head` ends quietly when the reader goes away, as other
 /// Unix tools do, instead of panicking in `println!` (Rust ignores SIGPIPE by default). `serve`
 /// keeps Rust's default: a closed socket must not kill the bot.
-pub(super) fn quiet_on_closed_pipe() {
+pub fn quiet_on_closed_pipe() {
     // SAFETY: sets the disposition of one signal at startup, before any thread exists.
     #[cfg(target_os = "linux")]
     unsafe {

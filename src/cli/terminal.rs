@@ -10,13 +10,14 @@ use std::time::Duration;
 
 use anyhow::bail;
 
+use super::doubutsu::open_table;
 use super::shell::for_this_shell;
-use super::{game_over_line, open_table, text_board};
+use super::text_board::{game_over_line, text_board};
 use crate::domain::{GameRecord, GameStatus, TERMINAL_CHANNEL, TERMINAL_PLAYER};
-use crate::games::{Game, GameKind, Level, MoveError, Side};
 use crate::i18n::{kind_name, level_name, side_name, Lang, Msg};
 use crate::service::{PlayError, PlayedMove, Seat, Service};
 use crate::store::Store;
+use settai_core::{Game, GameKind, Level, MoveError, Side};
 
 /// The terminal speaks English (the bot follows each player's language; `settai` is a tool).
 const LANG: Lang = Lang::En;

@@ -4,11 +4,11 @@ use super::handler::Bot;
 use super::menus::move_menus;
 use super::reply::Reply;
 use crate::domain::{GameRecord, GameResult, GameStatus, Settings};
-use crate::games::story::Story;
-use crate::games::{GameMove, Side};
 use crate::i18n::{Lang, Msg};
 use crate::render;
 use crate::service::PlayedMove;
+use settai_core::story::Story;
+use settai_core::{GameMove, Side};
 
 impl Bot {
     /// The board message for `record`, rendered on the blocking pool; a finished game also gets
@@ -59,7 +59,7 @@ pub(super) fn narrate(moves: &[PlayedMove], lang: Lang) -> Vec<String> {
 /// What a finished game's message adds: its moves for the replay and, with commentary on,
 /// its story for the chart.
 struct Review {
-    start: crate::games::Game,
+    start: settai_core::Game,
     moves: Vec<GameMove>,
     story: Option<Story>,
 }

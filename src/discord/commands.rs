@@ -2,8 +2,8 @@
 
 use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption, InteractionContext, Permissions};
 
-use crate::games::{GameKind, Level};
 use crate::i18n::{kind_name, level_name, Lang};
+use settai_core::{GameKind, Level};
 
 /// `/play` with its subcommands, names and descriptions localized for Japanese.
 pub fn play_command() -> CreateCommand {

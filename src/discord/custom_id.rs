@@ -1,6 +1,6 @@
 //! The custom ids of buttons and menus (moves, opponent picker, Resign, Take back): printing and parsing.
 
-use crate::games::{GameKind, Level, Side};
+use settai_core::{GameKind, Level, Side};
 
 /// The custom id of a board's move menu: the game and the ply it was made for, so a tap on an
 /// old board is recognised and refused.

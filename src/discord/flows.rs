@@ -11,9 +11,9 @@ use super::custom_id::{OpponentSelect, ResignButton};
 use super::handler::{Bot, Failure};
 use super::reply::{allowed_mentions, Reply, Responder};
 use crate::domain::GameRecord;
-use crate::games::{GameKind, Level, Side};
 use crate::i18n::Msg;
 use crate::service::{PlayError, PlayedMove, Turn};
+use settai_core::{GameKind, Level, Side};
 
 impl Bot {
     /// `/play <game>`: starts at once, or where players choose their opponent, offers the

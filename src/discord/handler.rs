@@ -24,9 +24,9 @@ use super::commands::{play_command, settings_command};
 use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use crate::domain::{Place, Settings};
-use crate::games::{GameKind, MoveError, Side};
 use crate::i18n::{Lang, Msg, Needed};
 use crate::service::{PlayError, Seat, Service};
+use settai_core::{GameKind, MoveError, Side};
 
 /// Discord's limit of options in one select menu.
 pub(super) const SELECT_MAX: usize = 25;
@@ -39,7 +39,7 @@ pub struct Bot {
     /// Set once the idle sweeper runs (READY comes again after every reconnection).
     sweeping: AtomicBool,
     /// The gateway shards this process runs (`None`: all servers are its own).
-    shards: Option<super::ShardRange>,
+    shards: Option<super::shards::ShardRange>,
 }
 
 impl Bot {
@@ -56,14 +56,14 @@ impl Bot {
 
     /// The same handler for a process that runs only `shards` (its sweeps leave other
     /// processes' servers alone).
-    pub fn with_shards(mut self, shards: Option<super::ShardRange>) -> Bot {
+    pub fn with_shards(mut self, shards: Option<super::shards::ShardRange>) -> Bot {
         self.shards = shards;
         self
     }
 
     /// Whether the games of `guild_id` are this process's to answer.
     pub(super) fn owns(&self, guild_id: Option<u64>) -> bool {
-        self.shards.is_none_or(|r| (r.first..=r.last).contains(&super::ShardRange::shard_of(guild_id, r.total)))
+        self.shards.is_none_or(|r| (r.first..=r.last).contains(&super::shards::ShardRange::shard_of(guild_id, r.total)))
     }
 
     /// Registers the slash commands (to the test server when one is configured).
@@ -80,7 +80,7 @@ impl Bot {
     /// Work that starts once the bot can talk to Discord: owed replies of `shard` (of `total`)
     /// are paid, and (once per process) the idle sweeper starts.
     pub async fn on_connected(&self, http: &Arc<Http>, (shard, total): (u32, u32)) {
-        let this_shard = |guild_id| super::ShardRange::shard_of(guild_id, total) == shard;
+        let this_shard = |guild_id| super::shards::ShardRange::shard_of(guild_id, total) == shard;
         self.finish_interrupted_turns(http, &this_shard, Duration::ZERO).await;
         if !self.sweeping.swap(true, Ordering::SeqCst) {
             // The sweeps run beside the handler on handles of their own (same service).

@@ -29,7 +29,7 @@ pub(super) fn move_menus(record: &GameRecord, takeback: bool, lang: Lang) -> Vec
         .emoji('🏳')
         .style(ButtonStyle::Secondary)];
     // The bot's opening move is not the player's: a game the bot began has one more ply first.
-    let opened_by_bot = usize::from(record.human_side == crate::games::Side::Second) as u32;
+    let opened_by_bot = usize::from(record.human_side == settai_core::Side::Second) as u32;
     if takeback && record.ply > opened_by_bot {
         let id = TakebackButton { game_id: record.id, ply: record.ply };
         buttons.push(

@@ -4,9 +4,9 @@ use serenity::all::CommandInteraction;
 
 use super::handler::{lang_of, refusal_text, Bot};
 use crate::domain::{Change, Place, Scope, Settings, MAX_REMINDER_HOURS};
-use crate::games::{GameKind, Level};
 use crate::i18n::{Lang, Msg};
 use crate::service::Seat;
+use settai_core::{GameKind, Level};
 
 impl Bot {
     /// `/settings`: the reply text (always ephemeral: only the admin sees levels). `options` are

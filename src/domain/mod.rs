@@ -11,8 +11,8 @@ mod terminal;
 
 pub use lang::Lang;
 pub use nudge::Nudge;
-pub use record::{
-    Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerRecord, DEFAULT_IDLE_DAYS,
+pub use record::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerRecord};
+pub use settings::{
+    Change, Place, Scope, Setting, Settings, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS,
 };
-pub use settings::{Change, Place, Scope, Setting, Settings, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS};
 pub use terminal::{TERMINAL_CHANNEL, TERMINAL_PLAYER};

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use super::Place;
-use crate::games::{Game, GameKind, GameMove, Level, Side};
+use settai_core::{Game, GameKind, GameMove, Level, Side};
 
 /// Where a game stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,6 +165,3 @@ pub struct Finish {
     /// Final score (first, second) where the game has one.
     pub score: Option<(u32, u32)>,
 }
-
-/// Days a game may wait for a move where the server set nothing (the column's default).
-pub const DEFAULT_IDLE_DAYS: u32 = 14;

@@ -1,8 +1,11 @@
 //! What server managers choose: the settings in effect at a place, one new value for one of
 //! them, and where a change applies. Plain data; the store reads and writes it.
 
-use super::{Lang, DEFAULT_IDLE_DAYS};
-use crate::games::{doubutsu, reversi, GameKind, Level};
+use super::Lang;
+use settai_core::{doubutsu, reversi, GameKind, Level};
+
+/// Days a game may wait for a move where the server set nothing (the column's default).
+pub const DEFAULT_IDLE_DAYS: u32 = 14;
 
 /// Hours a game waits for a move before its player is reminded, where nobody set otherwise.
 pub const DEFAULT_REMINDER_HOURS: u32 = 24;

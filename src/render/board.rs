@@ -5,9 +5,9 @@ use image::RgbImage;
 use super::doubutsu::{doubutsu_image, Animal, DoubutsuView, LastMove, Owner};
 use super::reversi::reversi_image;
 use super::{Disc, Names, ReversiView};
-use crate::games::doubutsu::{self, Color, Move, Role, Square};
-use crate::games::{reversi, Game, GameMove};
 use crate::i18n::{Lang, Msg};
+use settai_core::doubutsu::{self, Color, Move, Role, Square};
+use settai_core::{reversi, Game, GameMove};
 
 /// The board image of `game` as PNG bytes. `last` is the position before the last move and the
 /// move (to mark it and what it changed); `banner` is drawn when the game is over;
@@ -114,8 +114,8 @@ fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, names: &Names) -
 /// finished by each reason the game has, or resigned and closed without one) and the outside
 /// view's. The renderers' tests lay each of them out.
 #[cfg(test)]
-pub(crate) fn every_result_text(kind: crate::games::GameKind, lang: Lang) -> Vec<String> {
-    use crate::games::{EndReason, GameKind, Outcome, Side};
+pub(crate) fn every_result_text(kind: settai_core::GameKind, lang: Lang) -> Vec<String> {
+    use settai_core::{EndReason, GameKind, Outcome, Side};
     let reasons: &[EndReason] = match kind {
         GameKind::Reversi => &[EndReason::Count],
         GameKind::Doubutsu => &[EndReason::LionCaptured, EndReason::Try, EndReason::Repetition, EndReason::NoMoves],
@@ -138,8 +138,8 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     use super::*;
-    use crate::games::{EndReason, GameKind, Outcome, Side};
     use crate::i18n::side_name;
+    use settai_core::{EndReason, GameKind, Outcome, Side};
 
     /// Every end reason. The match stops compiling when a reason is added, until it is listed.
     fn every_reason() -> [EndReason; 5] {

@@ -17,8 +17,8 @@ use super::{
     inlay_groove, mix, printable, rgb, text_width, Align, Lang, Sprite, BANNER_TEXT, BG, LABEL, PILL, PILL_ACTIVE,
     PILL_RING, TEXT, WOOD, WOOD_EDGE, WOOD_LIGHT,
 };
-use crate::games::{GameKind, Side};
 use crate::i18n::Msg;
+use settai_core::{GameKind, Side};
 
 /// A kind of piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -9,8 +9,8 @@ use image::RgbImage;
 use super::doubutsu::{stamp_hand_tile, wood_slab, Animal, ANIMALS, FIELD, GRID, HIGHLIGHT};
 use super::text::{draw_block, fit_block, Across};
 use super::{encode_png, fill_rect, font, mix, rgb, Lang, BG, TEXT};
-use crate::games::doubutsu::Role;
 use crate::i18n::{animal_name, Msg};
+use settai_core::doubutsu::Role;
 
 // Layout, in pixels: a title, then two rows of three panels (a small board and its caption).
 const MARGIN: i32 = 16;

@@ -23,9 +23,9 @@ use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
 use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use image::{ExtendedColorType, ImageEncoder, Rgb, RgbImage};
 
-use crate::games::Side;
 /// Language of the text drawn into images (the players' language).
 pub use crate::i18n::Lang;
+use settai_core::Side;
 
 /// Who sits at each side, as the images name them: display names in seat order (reversi: black
 /// then white; doubutsu: sente then gote). An empty name shows the seat's generic label; any
@@ -116,7 +116,7 @@ pub fn encode_png(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
 // integer coordinate are symmetric.
 
 /// Shorthand for an RGB colour.
-pub(crate) const fn rgb(r: u8, g: u8, b: u8) -> Rgb<u8> {
+pub const fn rgb(r: u8, g: u8, b: u8) -> Rgb<u8> {
     Rgb([r, g, b])
 }
 
@@ -144,7 +144,7 @@ fn span(a: f32, b: f32, limit: u32) -> (i32, i32) {
 }
 
 /// Fills an axis-aligned rectangle (integer pixels, no anti-aliasing needed).
-pub(crate) fn fill_rect(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, c: Rgb<u8>) {
+pub fn fill_rect(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, c: Rgb<u8>) {
     let (x0, x1) = (x.max(0), (x + w).min(img.width() as i32));
     let (y0, y1) = (y.max(0), (y + h).min(img.height() as i32));
     for yy in y0..y1 {
@@ -155,7 +155,7 @@ pub(crate) fn fill_rect(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, c: R
 }
 
 /// A straight line of square dots `width` pixels wide (charts; no anti-aliasing needed).
-pub(crate) fn draw_line(img: &mut RgbImage, (x0, y0): (f32, f32), (x1, y1): (f32, f32), c: Rgb<u8>, width: i32) {
+pub fn draw_line(img: &mut RgbImage, (x0, y0): (f32, f32), (x1, y1): (f32, f32), c: Rgb<u8>, width: i32) {
     let steps = ((x1 - x0).abs().max((y1 - y0).abs()).ceil() as i32).max(1);
     for s in 0..=steps {
         let t = s as f32 / steps as f32;
@@ -314,7 +314,7 @@ impl Sprite {
 
 /// Horizontal anchoring of a text run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Align {
+pub enum Align {
     /// `x` is the left edge.
     Left,
     /// `x` is the right edge.
@@ -347,7 +347,7 @@ pub(crate) fn text_width(font: &FontRef<'_>, px: f32, text: &str) -> f32 {
 /// Draws `text` so that its cap height is vertically centred on `mid_y`;
 /// returns the advance width. Centring on caps (not ink) keeps separate runs
 /// on one row on a shared baseline, and suits digits and kanji alike.
-pub(crate) fn draw_text(
+pub fn draw_text(
     img: &mut RgbImage,
     font: &FontRef<'_>,
     px: f32,
@@ -434,7 +434,7 @@ pub(crate) fn draw_label(
 }
 
 /// The largest em size ≤ `px` at which `text` fits in `max_w` pixels (never below 10).
-pub(crate) fn fit_size(font: &FontRef<'_>, px: f32, max_w: f32, text: &str) -> f32 {
+pub fn fit_size(font: &FontRef<'_>, px: f32, max_w: f32, text: &str) -> f32 {
     let w = text_width(font, px, text);
     if w > max_w && w > 0.0 {
         (px * max_w / w).floor().max(10.0)
@@ -444,11 +444,13 @@ pub(crate) fn fit_size(font: &FontRef<'_>, px: f32, max_w: f32, text: &str) -> f
 }
 
 // Palette shared by the boards: dark header strip, pills, wooden frame.
-pub(crate) const BG: Rgb<u8> = rgb(38, 41, 46);
+/// The background of boards and charts.
+pub const BG: Rgb<u8> = rgb(38, 41, 46);
 pub(crate) const PILL: Rgb<u8> = rgb(52, 56, 63);
 pub(crate) const PILL_ACTIVE: Rgb<u8> = rgb(70, 76, 86);
 pub(crate) const PILL_RING: Rgb<u8> = rgb(150, 162, 180);
-pub(crate) const TEXT: Rgb<u8> = rgb(236, 234, 228);
+/// The colour of text on [`BG`].
+pub const TEXT: Rgb<u8> = rgb(236, 234, 228);
 pub(crate) const BANNER_TEXT: Rgb<u8> = rgb(246, 200, 80);
 pub(crate) const WOOD: Rgb<u8> = rgb(92, 60, 36);
 pub(crate) const WOOD_LIGHT: Rgb<u8> = rgb(128, 90, 58);

@@ -9,8 +9,8 @@ use image::RgbImage;
 
 use super::board::game_image;
 use super::Names;
-use crate::games::{line, Game, GameMove, ReplayError};
 use crate::i18n::Lang;
+use settai_core::{line, Game, GameMove, ReplayError};
 
 /// How long each move stays on screen.
 pub const MOVE_DELAY_MS: u16 = 900;
@@ -127,7 +127,7 @@ fn changed_rect(a: &RgbImage, b: &RgbImage) -> Option<(u32, u32, u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::GameKind;
+    use settai_core::GameKind;
 
     /// Decodes a GIF into its composed frames (RGBA) with their delays.
     fn decode(bytes: &[u8]) -> Vec<(Vec<u8>, u16)> {

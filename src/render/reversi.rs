@@ -12,8 +12,8 @@ use super::{
     font, inlay_groove, mix, printable, rgb, soft_shadow, stroke_circle, text_width, Align, Lang, Sprite, BANNER_TEXT,
     BG, LABEL, PILL, PILL_ACTIVE, PILL_RING, TEXT, WOOD, WOOD_EDGE, WOOD_LIGHT,
 };
-use crate::games::{GameKind, Side};
 use crate::i18n::Msg;
+use settai_core::{GameKind, Side};
 
 /// Contents of one square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

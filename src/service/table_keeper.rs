@@ -6,10 +6,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::games::doubutsu::table::{build, BuildOptions, BuildProgress, Material, TableError, TableFile};
+use settai_core::doubutsu::table::{build, BuildOptions, BuildProgress, Material};
+
+use crate::table_file::{TableError, TableFile};
 
 /// On-CPU seconds the real game's build needs on this project's machines (measured: 262 s;
-/// BENCHMARKS.md), the basis of the estimate before the build's own progress tells better.
+/// docs/design/doubutsu-levels.md#without-the-table), the basis of the estimate before the build's
+/// own progress tells better.
 const FULL_BUILD_CPU_SECONDS: f64 = 270.0;
 
 /// How much nicer than the rest of the process the build's threads are: the lowest priority,
@@ -129,8 +132,8 @@ impl TableKeeper {
     ) {
         let progress = Arc::new(BuildProgress::default());
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as f64;
-        let slots = crate::games::doubutsu::table::index::Index::new(material).len() as f64;
-        let full = crate::games::doubutsu::table::index::Index::new(Material::FULL).len() as f64;
+        let slots = settai_core::doubutsu::table::index::Index::new(material).len() as f64;
+        let full = settai_core::doubutsu::table::index::Index::new(Material::FULL).len() as f64;
         let expected = Duration::from_secs_f64(FULL_BUILD_CPU_SECONDS * slots / full / cores);
         *self.building.lock().expect("the keeper's lock is never poisoned") =
             Some(Building { started: Instant::now(), progress: progress.clone(), expected });
@@ -161,7 +164,7 @@ impl TableKeeper {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("settai-table-{i}"))
-            .start_handler(|_| super::lower_priority(BUILD_NICENESS))
+            .start_handler(|_| super::priority::lower_priority(BUILD_NICENESS))
             .build()?;
         // A log line per tenth of the work, with the estimate, for whoever watches the logs.
         let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -185,12 +188,12 @@ impl TableKeeper {
                 }
             })?
         };
-        let opts = BuildOptions { progress: false, log: false, observer: Some(progress) };
+        let opts = BuildOptions { report: None, observer: Some(progress) };
         let built = pool.install(|| build(material, &opts));
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         let _ = logger.join();
         let table = built?;
-        table.write(path)?;
+        crate::table_file::write(&table, path)?;
         drop(table);
         Ok(TableFile::open(path)?)
     }

@@ -7,7 +7,7 @@ use crate::domain::{
     Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerRecord, DEFAULT_IDLE_DAYS,
     TERMINAL_CHANNEL,
 };
-use crate::games::{Game, GameKind, Level, Side};
+use settai_core::{Game, GameKind, Level, Side};
 
 /// The settings that apply to game `a`, from the most specific: `t` its channel, `p` the
 /// channel its thread belongs to, `s` its server (SQL `FROM` clause; pick with `COALESCE`).
@@ -65,7 +65,7 @@ pub(super) fn decode_game(row: &sqlx::postgres::PgRow) -> Result<GameRecord, Sto
     let id: i64 = row.try_get("id")?;
     let corrupt = |reason: String| StoreError::Corrupt { game_id: id, reason };
     let kind_text: String = row.try_get("kind")?;
-    let kind: GameKind = kind_text.parse().map_err(|e: crate::games::UnknownGame| corrupt(e.to_string()))?;
+    let kind: GameKind = kind_text.parse().map_err(|e: settai_core::UnknownGame| corrupt(e.to_string()))?;
     let level_text: String = row.try_get("level")?;
     let level = Level::parse(kind, &level_text).map_err(|e| corrupt(e.to_string()))?;
     let position: String = row.try_get("position")?;

@@ -94,7 +94,7 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use crate::games::{GameKind, Level};
+    use settai_core::{GameKind, Level};
 
     #[test]
     fn every_level_belongs_to_the_game_that_offers_it() {

@@ -1,0 +1,103 @@
+//! The doubutsu shogi levels an admin chooses, and the one place a level becomes a player.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::Rng;
+
+use super::players::{settai_or_weakest, strongest_or_heuristic, weakest, PlayerError};
+use super::table::Table;
+use super::{Game, Move};
+use crate::level_name::normalize_level_name;
+use crate::{GameKind, UnknownLevel};
+
+/// How the bot plays doubutsu shogi.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// 接待: answers a move of divergence d with the best move of divergence ≤ d.
+    Settai,
+    /// 最強: perfect play from the table.
+    Strongest,
+    /// 雑魚: random, but takes a win in one and avoids a loss in one.
+    Weakest,
+}
+
+/// A level that plays from the table was asked to move without it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplyError {
+    /// The level plays from the table, which is not available.
+    #[error("the doubutsu table is not available")]
+    NoTable,
+    /// The player could not move.
+    #[error(transparent)]
+    Player(#[from] PlayerError),
+}
+
+impl Level {
+    /// Every level, in the order menus list them.
+    pub const ALL: [Level; 3] = [Level::Settai, Level::Strongest, Level::Weakest];
+    /// The level used when a server has not chosen one.
+    pub const DEFAULT: Level = Level::Settai;
+
+    /// Every level's name ([`Level::as_str`]), in the order of [`Level::ALL`].
+    pub const NAMES: [&'static str; 3] = [Self::ALL[0].as_str(), Self::ALL[1].as_str(), Self::ALL[2].as_str()];
+
+    /// Stable identifier used in the database and the CLI.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Level::Settai => "settai",
+            Level::Strongest => "strongest",
+            Level::Weakest => "weakest",
+        }
+    }
+
+    /// Other names accepted for the level: the names admins are shown in English and Japanese
+    /// and the spellings people type for them.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Level::Settai => &["settai (hospitable)", "hospitable", "接待"],
+            Level::Strongest => &["最強"],
+            Level::Weakest => &["雑魚", "ざこ"],
+        }
+    }
+
+    /// Whether the level plays from the exact table.
+    pub fn needs_table(self) -> bool {
+        self != Level::Weakest
+    }
+
+    /// The level's reply in `game` (the side to move is the bot), as the bot plays it,
+    /// fallbacks included; the table levels need `table`. The one place a level becomes a
+    /// player.
+    pub fn reply<T: Table, R: Rng + ?Sized>(
+        self,
+        table: Option<&T>,
+        game: &Game,
+        rng: &mut R,
+    ) -> Result<Move, ReplyError> {
+        Ok(match (self, table) {
+            (Level::Weakest, _) => weakest(game, rng)?,
+            (Level::Settai, Some(t)) => settai_or_weakest(t, game, rng)?,
+            (Level::Strongest, Some(t)) => strongest_or_heuristic(t, game, rng)?,
+            (Level::Settai | Level::Strongest, None) => return Err(ReplyError::NoTable),
+        })
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Level {
+    type Err = UnknownLevel;
+    /// A level name or alias, in any case and spacing.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = normalize_level_name(s);
+        Level::ALL
+            .into_iter()
+            .find(|l| l.as_str() == wanted || l.aliases().contains(&wanted.as_str()))
+            .ok_or_else(|| UnknownLevel { kind: GameKind::Doubutsu, name: s.to_string(), offered: &Level::NAMES })
+    }
+}

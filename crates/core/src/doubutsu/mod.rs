@@ -1,0 +1,44 @@
+//! Doubutsu shogi (どうぶつしょうぎ): rules engine, notation, perft, the exact retrograde table
+//! and the table-driven players (settai / strongest / weakest). Pure logic: no async; only the
+//! table builder and reader touch files.
+//!
+//! Board: columns A-C left to right, rows 1-4 top to bottom from sente's side. Sente (the
+//! first player; in the bot always the human) starts on rows 3-4 and moves up.
+//!
+//! - [`position`](mod@position): [`Color`], [`Square`], [`Role`], [`Piece`], [`Move`],
+//!   [`Position`] (one packed `u64` seen from the side to move) and the rules.
+//! - [`notation`]: move notation (`B3B2`, `E*B2`) and the position text format.
+//! - [`game`]: move history and the draw on the third occurrence of a position.
+//! - [`perft`](mod@perft): move-path counting.
+//! - [`table`]: the exact table of every legal position: its perfect index, the in-place
+//!   builder ([`table::build`]), the memory-mapped file ([`table::TableFile`]), the
+//!   reachability pass behind Tanaka's figures ([`table::reach`]) and the [`table::Table`]
+//!   trait players use.
+//! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
+//! - [`keep_going`]: how likely a careless guest's game is to go on (a read against a model of
+//!   the child), for `settai`'s early-game deviations.
+
+pub mod game;
+pub mod heuristic;
+pub mod keep_going;
+pub mod level;
+pub mod notation;
+pub mod perft;
+pub mod players;
+pub mod position;
+pub mod table;
+
+#[cfg(test)]
+mod tests;
+
+pub use game::{Game, REPETITION_DRAW};
+pub use heuristic::heuristic;
+pub use level::{Level, ReplyError};
+pub use notation::{parse_moves, ParseMoveError, ParsePositionError, ParseSquareError};
+pub use perft::{perft, perft_divide, perft_parallel};
+pub use players::{
+    analyze, evaluate_moves, settai, settai_or_weakest, strongest, strongest_or_heuristic, value_of, weakest, Analysis,
+    PlayerError,
+};
+pub use position::{Color, IllegalMove, Move, Outcome, Piece, Position, Role, Square, WinReason};
+pub use table::{ProbeError, Table, TableBytes, Tablebase, Value};

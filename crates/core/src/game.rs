@@ -1,0 +1,343 @@
+//! A position of either game behind one vocabulary: legal moves as typed [`GameMove`]s, play,
+//! outcome, the bot's reply and a stable text serialization for the database.
+
+use rand::Rng;
+
+use crate::game_move::{GameMove, MoveError};
+use crate::kind::GameKind;
+use crate::level::Level;
+use crate::outcome::{EndReason, Outcome};
+use crate::side::Side;
+use crate::{doubutsu, reversi};
+
+/// A stored position that could not be read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("corrupt {kind} position {text:?}: {reason}")]
+pub struct DecodeError {
+    /// The game the text claimed to be.
+    pub kind: GameKind,
+    /// The text that failed.
+    pub text: String,
+    /// Why it failed.
+    pub reason: String,
+}
+
+/// A position of any game, with the vocabulary the bot and the store need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Game {
+    /// A reversi position.
+    Reversi(reversi::Position),
+    /// A doubutsu shogi game with its history (the repetition draw depends on it).
+    Doubutsu(DoubutsuGame),
+}
+
+/// A doubutsu shogi game with its history; equal when the same moves were played from the
+/// same start (the official one, or a set-up position such as a handicap or a test's).
+#[derive(Debug, Clone)]
+pub struct DoubutsuGame(pub doubutsu::Game);
+
+impl PartialEq for DoubutsuGame {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.start() == other.0.start() && self.0.moves() == other.0.moves()
+    }
+}
+
+impl Eq for DoubutsuGame {}
+
+/// The bot could not choose a move.
+#[derive(Debug, thiserror::Error)]
+pub enum AiError {
+    /// The level plays from the doubutsu table, which is not available.
+    #[error("the doubutsu table is not available")]
+    NoTable,
+    /// The table could not answer for this position.
+    #[error(transparent)]
+    Doubutsu(#[from] doubutsu::PlayerError),
+    /// The level is one of the other game's.
+    #[error("{0} is not a level of this game")]
+    WrongGame(Level),
+}
+
+impl From<doubutsu::ReplyError> for AiError {
+    fn from(e: doubutsu::ReplyError) -> AiError {
+        match e {
+            doubutsu::ReplyError::NoTable => AiError::NoTable,
+            doubutsu::ReplyError::Player(e) => AiError::Doubutsu(e),
+        }
+    }
+}
+
+impl Game {
+    /// The starting position of `kind`.
+    pub fn new(kind: GameKind) -> Game {
+        match kind {
+            GameKind::Reversi => Game::Reversi(reversi::Position::start()),
+            GameKind::Doubutsu => Game::Doubutsu(DoubutsuGame(doubutsu::Game::new())),
+        }
+    }
+
+    /// Which game this is.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            Game::Reversi(_) => GameKind::Reversi,
+            Game::Doubutsu(_) => GameKind::Doubutsu,
+        }
+    }
+
+    /// The side to move, or `None` when the game is over.
+    pub fn to_move(&self) -> Option<Side> {
+        match self {
+            Game::Reversi(p) if p.is_game_over() => None,
+            Game::Reversi(p) => Some(reversi_side(p.turn())),
+            Game::Doubutsu(g) if g.0.outcome().is_some() => None,
+            Game::Doubutsu(g) => Some(doubutsu_side(g.0.position().turn())),
+        }
+    }
+
+    /// Legal moves (a forced reversi pass is the single move [`GameMove::is_pass`]).
+    pub fn legal_moves(&self) -> Vec<GameMove> {
+        match self {
+            Game::Reversi(p) => p.legal_moves().iter().map(|&m| GameMove::Reversi(m)).collect(),
+            Game::Doubutsu(g) if g.0.outcome().is_some() => Vec::new(),
+            Game::Doubutsu(g) => g.0.legal_moves().iter().map(|&m| GameMove::Doubutsu(m)).collect(),
+        }
+    }
+
+    /// Reads a move of this game in any spelling its notation accepts (see [`GameMove::parse`]).
+    pub fn parse_move(&self, text: &str) -> Result<GameMove, MoveError> {
+        GameMove::parse(self.kind(), text)
+    }
+
+    /// Plays `mv`; returns the new position.
+    pub fn play(&self, mv: GameMove) -> Result<Game, MoveError> {
+        match (self, mv) {
+            (Game::Reversi(p), GameMove::Reversi(mv)) => {
+                p.play(mv).map(Game::Reversi).map_err(|e| MoveError::Illegal(e.to_string()))
+            }
+            (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => {
+                if g.0.outcome().is_some() {
+                    return Err(MoveError::Illegal("the game is over".into()));
+                }
+                let mut next = g.0.clone();
+                next.play(mv).map_err(|e| MoveError::Illegal(e.to_string()))?;
+                Ok(Game::Doubutsu(DoubutsuGame(next)))
+            }
+            (_, mv) => Err(MoveError::Illegal(format!("{mv} is a move of {}, not of {}", mv.kind(), self.kind()))),
+        }
+    }
+
+    /// The result once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self {
+            Game::Reversi(p) => p.outcome().map(|o| Outcome {
+                winner: o.winner().map(reversi_side),
+                score: Some((o.black, o.white)),
+                reason: EndReason::Count,
+            }),
+            Game::Doubutsu(g) => g.0.outcome().map(|o| match o {
+                doubutsu::Outcome::Draw => Outcome { winner: None, score: None, reason: EndReason::Repetition },
+                doubutsu::Outcome::Win { winner, reason } => Outcome {
+                    winner: Some(doubutsu_side(winner)),
+                    score: None,
+                    reason: match reason {
+                        doubutsu::WinReason::LionCaptured => EndReason::LionCaptured,
+                        doubutsu::WinReason::Try => EndReason::Try,
+                        doubutsu::WinReason::NoMoves => EndReason::NoMoves,
+                    },
+                },
+            }),
+        }
+    }
+
+    /// The position this game began from, without its moves: the official start, or the
+    /// set-up position of a doubutsu game that began elsewhere.
+    pub fn initial(&self) -> Game {
+        match self {
+            Game::Reversi(_) => Game::new(GameKind::Reversi),
+            Game::Doubutsu(g) => Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(*g.0.start()))),
+        }
+    }
+
+    /// Stable text form for the database. Doubutsu stores its moves (the repetition draw needs
+    /// the history) after the current position, which [`Game::decode`] checks against them,
+    /// and, for a game that did not begin at the official start, its first position:
+    /// `position;moves` or `position;moves;start`.
+    pub fn encode(&self) -> String {
+        match self {
+            Game::Reversi(p) => p.to_text(),
+            Game::Doubutsu(g) => {
+                let moves: Vec<String> = g.0.moves().iter().map(|m| m.to_string()).collect();
+                let mut text = format!("{};{}", g.0.position(), moves.join(" "));
+                if *g.0.start() != doubutsu::Position::start() {
+                    text.push_str(&format!(";{}", g.0.start()));
+                }
+                text
+            }
+        }
+    }
+
+    /// Reads back what [`Game::encode`] wrote.
+    pub fn decode(kind: GameKind, text: &str) -> Result<Game, DecodeError> {
+        let fail = |reason: String| DecodeError { kind, text: text.to_string(), reason };
+        match kind {
+            GameKind::Reversi => text.parse::<reversi::Position>().map(Game::Reversi).map_err(|e| fail(e.to_string())),
+            GameKind::Doubutsu => {
+                let mut parts = text.split(';');
+                let (Some(position), Some(moves), start, None) =
+                    (parts.next(), parts.next(), parts.next(), parts.next())
+                else {
+                    return Err(fail("expected position;moves[;start]".into()));
+                };
+                let start = match start {
+                    None => doubutsu::Position::start(),
+                    Some(s) => s.parse::<doubutsu::Position>().map_err(|e| fail(format!("start position: {e}")))?,
+                };
+                let mut game = doubutsu::Game::from_position(start);
+                for m in moves.split_whitespace() {
+                    let mv = m.parse::<doubutsu::Move>().map_err(|e| fail(e.to_string()))?;
+                    game.play(mv).map_err(|e| fail(format!("{m}: {e}")))?;
+                }
+                if game.position().to_string() != position {
+                    return Err(fail("the moves do not lead to the stored position".into()));
+                }
+                Ok(Game::Doubutsu(DoubutsuGame(game)))
+            }
+        }
+    }
+
+    /// The bot's reply at `level`: a legal move, or `None` when the game is over. The doubutsu table levels need `table`. Pure and CPU-bound: callers on an async
+    /// runtime run it on a blocking thread.
+    pub fn ai_move<T: doubutsu::Table>(
+        &self,
+        level: Level,
+        table: Option<&T>,
+        rng: &mut impl Rng,
+    ) -> Result<Option<GameMove>, AiError> {
+        self.ai_move_after(level, table, &[], rng)
+    }
+
+    /// [`Game::ai_move`] knowing the moves that led here from the start (`moves`): reversi `standard` judges from them how well the human plays (see
+    /// [`reversi::levels::strength`]). Moves that do not lead here are ignored (the seed's human).
+    pub fn ai_move_after<T: doubutsu::Table>(
+        &self,
+        level: Level,
+        table: Option<&T>,
+        moves: &[GameMove],
+        rng: &mut impl Rng,
+    ) -> Result<Option<GameMove>, AiError> {
+        if self.to_move().is_none() {
+            return Ok(None);
+        }
+        Ok(Some(match (self, level) {
+            (Game::Reversi(p), Level::Reversi(level)) => {
+                GameMove::Reversi(reversi::reply(p, level, &human_moves(p, moves), rng).best)
+            }
+            (Game::Doubutsu(g), Level::Doubutsu(level)) => GameMove::Doubutsu(level.reply(table, &g.0, rng)?),
+            (_, level) => return Err(AiError::WrongGame(level)),
+        }))
+    }
+
+    /// Whether the bot's reply at `level` is a search that takes its thinking time (reversi:
+    /// 0.8-2.4 s) rather than a lookup of a millisecond (every doubutsu level: the exact table,
+    /// or the weakest level's one-ply check).
+    pub fn thinks_long(level: Level) -> bool {
+        matches!(level, Level::Reversi(_))
+    }
+
+    /// Whether [`Game::ai_move`] at `level` needs the doubutsu table.
+    pub fn needs_table(kind: GameKind, level: Level) -> bool {
+        match level {
+            Level::Doubutsu(level) => kind == GameKind::Doubutsu && level.needs_table(),
+            Level::Reversi(_) => false,
+        }
+    }
+}
+
+fn doubutsu_side(c: doubutsu::Color) -> Side {
+    match c {
+        doubutsu::Color::Sente => Side::First,
+        doubutsu::Color::Gote => Side::Second,
+    }
+}
+
+/// Search depth of the first reversi AI (the benchmark opponent of the stronger levels).
+pub const REVERSI_DEPTH: u32 = 6;
+
+/// The human's moves of a reversi game (the side not to move in `pos`), with the position each
+/// was played in, if `moves` lead from the start to `pos`; otherwise none.
+pub fn human_moves(pos: &reversi::Position, moves: &[GameMove]) -> Vec<(reversi::Position, reversi::Move)> {
+    let human = pos.turn().opposite();
+    let mut at = reversi::Position::start();
+    let mut out = Vec::new();
+    for &mv in moves {
+        let GameMove::Reversi(mv) = mv else { return Vec::new() };
+        if at.turn() == human {
+            out.push((at, mv));
+        }
+        let Ok(next) = at.play(mv) else { return Vec::new() };
+        at = next;
+    }
+    if at == *pos {
+        out
+    } else {
+        Vec::new()
+    }
+}
+
+fn reversi_side(c: reversi::Color) -> Side {
+    match c {
+        reversi::Color::Black => Side::First,
+        reversi::Color::White => Side::Second,
+    }
+}
+
+/// What a legal move does, for labels a child can read (see [`Game::move_detail`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveDetail {
+    /// A reversi disc placed, turning `flips` of the opponent's discs.
+    Place {
+        /// Discs turned over.
+        flips: u32,
+    },
+    /// A reversi pass.
+    Pass,
+    /// A doubutsu animal stepping on the board, taking `captures` if it lands on one.
+    Step {
+        /// The animal that moves.
+        role: doubutsu::Role,
+        /// The animal it takes.
+        captures: Option<doubutsu::Role>,
+    },
+    /// A doubutsu animal put down from the hand.
+    Drop {
+        /// The animal put down.
+        role: doubutsu::Role,
+    },
+}
+
+impl Game {
+    /// What the move `mv` (legal here) does; `None` if it is not a move of this position.
+    pub fn move_detail(&self, mv: GameMove) -> Option<MoveDetail> {
+        match (self, mv) {
+            (Game::Reversi(p), GameMove::Reversi(mv)) => match mv {
+                reversi::Move::Pass => Some(MoveDetail::Pass),
+                reversi::Move::Place(sq) => {
+                    let flips = p.flips(sq).count_ones();
+                    (flips > 0).then_some(MoveDetail::Place { flips })
+                }
+            },
+            (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => {
+                let position = g.0.position();
+                match mv {
+                    doubutsu::Move::Normal { from, to } => {
+                        let mover = position.piece_at(from)?;
+                        let captures = position.piece_at(to).filter(|p| p.color != mover.color).map(|p| p.role);
+                        Some(MoveDetail::Step { role: mover.role, captures })
+                    }
+                    doubutsu::Move::Drop { role, .. } => Some(MoveDetail::Drop { role }),
+                }
+            }
+            _ => None,
+        }
+    }
+}

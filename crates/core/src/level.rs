@@ -1,0 +1,101 @@
+//! How the bot plays: a level of either game.
+
+use std::fmt;
+
+use crate::kind::GameKind;
+use crate::level_name::UnknownLevel;
+use crate::{doubutsu, reversi};
+
+/// How the bot plays: a level of one game, so a level of the other game cannot be asked of
+/// it. Each game has its own three levels ([`reversi::Level`], [`doubutsu::Level`]); server
+/// admins choose them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// A reversi level.
+    Reversi(reversi::Level),
+    /// A doubutsu shogi level.
+    Doubutsu(doubutsu::Level),
+}
+
+impl From<reversi::Level> for Level {
+    fn from(level: reversi::Level) -> Level {
+        Level::Reversi(level)
+    }
+}
+
+impl From<doubutsu::Level> for Level {
+    fn from(level: doubutsu::Level) -> Level {
+        Level::Doubutsu(level)
+    }
+}
+
+const REVERSI_LEVELS: [Level; 3] = [
+    Level::Reversi(reversi::Level::ALL[0]),
+    Level::Reversi(reversi::Level::ALL[1]),
+    Level::Reversi(reversi::Level::ALL[2]),
+];
+const DOUBUTSU_LEVELS: [Level; 3] = [
+    Level::Doubutsu(doubutsu::Level::ALL[0]),
+    Level::Doubutsu(doubutsu::Level::ALL[1]),
+    Level::Doubutsu(doubutsu::Level::ALL[2]),
+];
+
+impl Level {
+    /// The levels a game offers.
+    pub fn for_kind(kind: GameKind) -> &'static [Level] {
+        match kind {
+            GameKind::Reversi => &REVERSI_LEVELS,
+            GameKind::Doubutsu => &DOUBUTSU_LEVELS,
+        }
+    }
+
+    /// The game this level belongs to.
+    pub fn kind(self) -> GameKind {
+        match self {
+            Level::Reversi(_) => GameKind::Reversi,
+            Level::Doubutsu(_) => GameKind::Doubutsu,
+        }
+    }
+
+    /// Stable identifier used in the database and the CLI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Reversi(l) => l.as_str(),
+            Level::Doubutsu(l) => l.as_str(),
+        }
+    }
+
+    /// Other names accepted for the level (see [`reversi::Level::aliases`],
+    /// [`doubutsu::Level::aliases`]).
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Level::Reversi(l) => l.aliases(),
+            Level::Doubutsu(l) => l.aliases(),
+        }
+    }
+
+    /// Parses a level name or alias (any case, any spacing) of the game `kind`.
+    pub fn parse(kind: GameKind, s: &str) -> Result<Level, UnknownLevel> {
+        match kind {
+            GameKind::Reversi => s.parse::<reversi::Level>().map(Level::Reversi),
+            GameKind::Doubutsu => s.parse::<doubutsu::Level>().map(Level::Doubutsu),
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+// Beside the levels, so that the games' names need not know the levels.
+impl GameKind {
+    /// The level used when a server has not chosen one.
+    pub fn default_level(self) -> Level {
+        match self {
+            GameKind::Reversi => Level::Reversi(reversi::Level::DEFAULT),
+            GameKind::Doubutsu => Level::Doubutsu(doubutsu::Level::DEFAULT),
+        }
+    }
+}

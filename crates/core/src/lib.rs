@@ -1,0 +1,37 @@
+//! settai's game cores: pure game logic (no I/O, no async), and the small game-agnostic
+//! vocabulary the bot uses.
+//!
+//! Each game lives in its own folder ([`reversi`], by stage: rules, engine, levels;
+//! [`doubutsu`]: rules, notation, the exact table and the players). [`Game`] wraps either of
+//! them behind one vocabulary: legal moves as typed [`GameMove`]s, play, outcome, the bot's
+//! reply and a stable text serialization for the database; [`Level`] is a level of either game.
+
+pub mod doubutsu;
+pub mod reversi;
+pub mod story;
+
+mod commentary;
+mod game;
+mod game_move;
+pub(crate) mod huge_pages;
+mod kind;
+mod level;
+mod level_name;
+mod outcome;
+mod replay;
+mod side;
+
+#[cfg(test)]
+mod fuzz_tests;
+#[cfg(test)]
+mod tests;
+
+pub use commentary::{commentary, Commentary, COMMENTARY_BUDGET};
+pub use game::{human_moves, AiError, DecodeError, DoubutsuGame, Game, MoveDetail, REVERSI_DEPTH};
+pub use game_move::{GameMove, MoveError};
+pub use kind::{GameKind, UnknownGame};
+pub use level::Level;
+pub use level_name::UnknownLevel;
+pub use outcome::{EndReason, Outcome};
+pub use replay::{line, replay, replay_moves, ReplayError};
+pub use side::Side;

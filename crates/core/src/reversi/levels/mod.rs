@@ -1,0 +1,13 @@
+//! The reversi levels the bot plays at. Imports the rules and the engine.
+//!
+//! - [`level`]: the three levels behind [`reply`](level::reply) (`standard`, `highest`,
+//!   `none`), the strong level's own move choice, and the bot's engine per thread.
+//! - [`sontaku`]: the objectives and move choice of the sontaku (接待) levels
+//!   (docs/design/reversi-sontaku.md); [`strength`]: how well the human plays, judged from
+//!   their moves (docs/design/reversi-strength.md); [`handover`]: how `standard` hands a
+//!   trusted human the lead in the endgame (docs/design/reversi-handover.md).
+
+pub mod handover;
+pub mod level;
+pub mod sontaku;
+pub mod strength;

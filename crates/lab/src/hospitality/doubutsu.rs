@@ -1,0 +1,415 @@
+//! Doubutsu shogi guests and the game loop of the hospitality benchmark.
+//!
+//! The guest is always sente (it moves first, as the human does in the bot); the level under
+//! test plays gote. The exact table values every position, so each game also yields its value
+//! curve from the guest's side.
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::{GuestResult, SimulatedGame};
+use crate::cpu_clock::CpuWatch;
+use settai_core::doubutsu::players::score;
+#[cfg(test)]
+use settai_core::doubutsu::Value;
+use settai_core::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square, Table};
+
+/// The level under test: the bot's own.
+use settai_core::doubutsu::Level as DoubutsuLevel;
+
+/// A simulated guest, from a child who taps anything to a perfect player.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DoubutsuGuest {
+    /// Any legal move, uniformly.
+    Random,
+    /// A child who knows how a game is won: takes a win in one (a lion capture or a try that
+    /// cannot be answered) when the board offers one, and otherwise taps any legal move.
+    Child,
+    /// The seed's 雑魚: random, but wins in one when it can and avoids losing in one.
+    Weakest,
+    /// Picks move m with probability ∝ exp(score(m) / τ) over the exact move scores
+    /// (−100..100): large τ is careless, small τ nearly perfect.
+    Softmax(f64),
+    /// Alpha-beta to this depth on material and safety, as a human who reads ahead plays.
+    Heuristic(u32),
+    /// The table's best move, ties at random.
+    Perfect,
+}
+
+impl DoubutsuGuest {
+    /// Every guest, from the weakest to the strongest (roughly; the benchmark measures it),
+    /// except that `child` (added later) comes last: a run's game seeds follow the guest's
+    /// place in this list, so the earlier guests keep the games of the runs before it.
+    pub fn all() -> Vec<DoubutsuGuest> {
+        use DoubutsuGuest::*;
+        vec![
+            Random,
+            Weakest,
+            Softmax(30.0),
+            Heuristic(2),
+            Softmax(10.0),
+            Heuristic(4),
+            Softmax(3.0),
+            Softmax(1.0),
+            Perfect,
+            Child,
+        ]
+    }
+
+    /// The name used in reports and on the command line, e.g. `softmax(10)`.
+    pub fn name(&self) -> String {
+        match self {
+            DoubutsuGuest::Random => "random".into(),
+            DoubutsuGuest::Child => "child".into(),
+            DoubutsuGuest::Weakest => "weakest".into(),
+            DoubutsuGuest::Softmax(t) => format!("softmax({t})"),
+            DoubutsuGuest::Heuristic(d) => format!("heuristic({d})"),
+            DoubutsuGuest::Perfect => "perfect".into(),
+        }
+    }
+
+    /// Parses a name as [`DoubutsuGuest::name`] writes it.
+    pub fn parse(s: &str) -> Option<DoubutsuGuest> {
+        let s = s.trim().to_ascii_lowercase();
+        let arg =
+            |prefix: &str| s.strip_prefix(prefix).and_then(|r| r.strip_prefix('(')).and_then(|r| r.strip_suffix(')'));
+        match s.as_str() {
+            "random" => Some(DoubutsuGuest::Random),
+            "child" => Some(DoubutsuGuest::Child),
+            "weakest" => Some(DoubutsuGuest::Weakest),
+            "perfect" => Some(DoubutsuGuest::Perfect),
+            _ => {
+                if let Some(t) = arg("softmax").and_then(|a| a.parse::<f64>().ok()).filter(|t| *t > 0.0) {
+                    Some(DoubutsuGuest::Softmax(t))
+                } else {
+                    arg("heuristic")
+                        .and_then(|a| a.parse().ok())
+                        .filter(|d| (1..=6).contains(d))
+                        .map(DoubutsuGuest::Heuristic)
+                }
+            }
+        }
+    }
+
+    /// The guest's move in `game` (which must not be over).
+    pub fn choose<T: Table, R: Rng>(&self, table: &T, game: &Game, rng: &mut R) -> Result<Move, dob::PlayerError> {
+        let pos = game.position();
+        match *self {
+            DoubutsuGuest::Random => pos.legal_moves().choose(rng).copied().ok_or(dob::PlayerError::GameOver),
+            DoubutsuGuest::Child => match pos.winning_moves().choose(rng) {
+                Some(&m) => Ok(m),
+                None => pos.legal_moves().choose(rng).copied().ok_or(dob::PlayerError::GameOver),
+            },
+            DoubutsuGuest::Weakest => dob::weakest(game, rng),
+            DoubutsuGuest::Softmax(tau) => {
+                // Outside the table (after someone missed a lion capture) the guest reads
+                // ahead by hand instead.
+                let Ok(evals) = dob::evaluate_moves(table, pos) else {
+                    return Ok(dob::heuristic(pos, 2, rng));
+                };
+                let top = evals.iter().map(|e| score(e.1)).max().ok_or(dob::PlayerError::GameOver)?;
+                let weights: Vec<f64> = evals.iter().map(|e| ((score(e.1) - top) as f64 / tau).exp()).collect();
+                let total: f64 = weights.iter().sum();
+                let mut pick = rng.gen::<f64>() * total;
+                for (e, w) in evals.iter().zip(&weights) {
+                    if pick < *w {
+                        return Ok(e.0);
+                    }
+                    pick -= w;
+                }
+                Ok(evals.last().expect("non-empty").0)
+            }
+            DoubutsuGuest::Heuristic(depth) => Ok(dob::heuristic(pos, depth, rng)),
+            DoubutsuGuest::Perfect => {
+                let Ok(evals) = dob::evaluate_moves(table, pos) else {
+                    return Ok(dob::heuristic(pos, dob::players::FALLBACK_HEURISTIC_DEPTH, rng));
+                };
+                let best =
+                    evals.iter().map(|e| dob::players::preference(e.1)).max().ok_or(dob::PlayerError::GameOver)?;
+                let top: Vec<Move> =
+                    evals.iter().filter(|e| dob::players::preference(e.1) == best).map(|e| e.0).collect();
+                Ok(*top.choose(rng).expect("non-empty"))
+            }
+        }
+    }
+}
+
+/// How many of `owner`'s pieces (the lion aside) the other side attacks and `owner` does not
+/// defend: pieces left to be taken for nothing.
+pub fn hanging(pos: &Position, owner: Color) -> usize {
+    (0..12)
+        .filter_map(Square::new)
+        .filter(|&sq| {
+            pos.piece_at(sq).is_some_and(|p| p.color == owner && p.role != Role::Lion)
+                && pos.attacks(owner.opposite(), sq)
+                && !pos.attacks(owner, sq)
+        })
+        .count()
+}
+
+/// Whether `mv` in `pos` is a "tell": it leaves a piece hanging while another move would
+/// leave none, and it does not simply win the game.
+pub fn is_tell(pos: &Position, mv: Move) -> bool {
+    let me = pos.turn();
+    let after = pos.play(mv).expect("legal move");
+    if after.outcome().is_some() || hanging(&after, me) == 0 {
+        return false;
+    }
+    pos.legal_moves()
+        .into_iter()
+        .any(|m| m != mv && pos.play(m).is_ok_and(|q| q.outcome().is_none() && hanging(&q, me) == 0))
+}
+
+/// Plies after which an unfinished game is scored a draw (repetition ends real games first).
+pub const MAX_PLIES: usize = 400;
+
+/// Plays one game from `start` (sente to move: the official start in the benchmark), the
+/// guest as sente against `level` as gote.
+pub fn play_game<T: Table, R: Rng>(
+    table: &T,
+    start: Position,
+    level: DoubutsuLevel,
+    guest: DoubutsuGuest,
+    rng: &mut R,
+) -> Result<SimulatedGame, dob::ReplyError> {
+    let mut game = Game::from_position(start);
+    let mut record = SimulatedGame::default();
+    let (mut ai_time, mut ai_cpu_time) = (Duration::ZERO, Some(Duration::ZERO));
+    // Positions the table cannot value (only a table of other pieces has any) keep the last
+    // known value and are counted.
+    let value_for_guest = |pos: &Position, record: &mut SimulatedGame| {
+        let v = match dob::value_of(table, pos) {
+            Ok(v) => {
+                let s = score(v);
+                if pos.turn() == Color::Sente {
+                    s
+                } else {
+                    -s
+                }
+            }
+            Err(_) => {
+                record.unvalued += 1;
+                record.values.last().copied().unwrap_or(0)
+            }
+        };
+        record.values.push(v);
+    };
+    value_for_guest(game.position(), &mut record);
+    while game.outcome().is_none() && game.moves().len() < MAX_PLIES {
+        let pos = *game.position();
+        let guest_to_move = pos.turn() == Color::Sente;
+        let mv = if guest_to_move {
+            guest.choose(table, &game, rng)?
+        } else {
+            let (started, cpu) = (Instant::now(), CpuWatch::start());
+            let mv = level.reply(Some(table), &game, rng)?;
+            ai_time += started.elapsed();
+            ai_cpu_time = ai_cpu_time.zip(cpu.elapsed()).map(|(sum, t)| sum + t);
+            mv
+        };
+        let tell = is_tell(&pos, mv);
+        if guest_to_move {
+            record.guest_moves += 1;
+            record.guest_tells += tell as u32;
+        } else {
+            record.ai_moves += 1;
+            record.ai_tells += tell as u32;
+        }
+        record.moves.push(mv.to_string());
+        game.play(mv).expect("players choose legal moves");
+        value_for_guest(game.position(), &mut record);
+    }
+    record.result = match game.outcome() {
+        Some(dob::Outcome::Win { winner: Color::Sente, .. }) => GuestResult::Win,
+        Some(dob::Outcome::Win { .. }) => GuestResult::Loss,
+        Some(dob::Outcome::Draw) | None => GuestResult::Draw,
+    };
+    record.plies = game.moves().len() as u32;
+    record.ending = Some(ending(&game));
+    record.ai_time = ai_time;
+    record.ai_cpu_time = ai_cpu_time;
+    record.finish_curve();
+    Ok(record)
+}
+
+/// How a finished (or capped) game ended, as a label for the report's endings table:
+/// `W` (the guest won), `L` (it lost) or `D`, then how, then what the loser's last move was.
+///
+/// - `W lion (...)`, `W try (...)`, `L lion (...)`, `L try (...)`: the winner captured the lion
+///   or completed a try; in brackets the loser's last move (every such move lost at once):
+///   `in kind` (the winner's move before it had itself lost at once while a safe move existed:
+///   the loser answered a blunder with one), `chosen` (a move that did not lose at once was
+///   there and nothing provoked it), `forced` (every move lost at once) or `missed` (it failed
+///   to capture the winner's lion, which stood capturable).
+/// - `D repetition (guest)` / `D repetition (bot)`: the third occurrence, completed by that side's
+///   move; `D cap`: [`MAX_PLIES`] reached.
+pub fn ending(game: &Game) -> String {
+    let Some((before, _)) = game.last_move() else { return "D cap".into() };
+    let last_by = if before.turn() == Color::Sente { "guest" } else { "bot" };
+    match game.outcome() {
+        None => "D cap".into(),
+        Some(dob::Outcome::Draw) => format!("D repetition ({last_by})"),
+        Some(dob::Outcome::Win { winner, reason }) => {
+            let side = if winner == Color::Sente { "W" } else { "L" };
+            let how = match reason {
+                dob::WinReason::LionCaptured => "lion",
+                dob::WinReason::Try => "try",
+                dob::WinReason::NoMoves => "no moves",
+            };
+            // The loser's last move: the one before the winning move, or the last move itself
+            // when it was a try left uncaptured (the game ends on the loser's own move then).
+            let moves = game.moves();
+            let n = moves.len();
+            let loser_ply = if before.turn() == winner { n.checked_sub(2) } else { Some(n - 1) };
+            let why = loser_ply.map_or("forced", |i| {
+                let p = game.positions()[i];
+                let m = moves[i];
+                let provoked = i > 0 && dob::players::guest_lost_at_once(&game.positions()[i - 1], moves[i - 1]);
+                if p.legal_moves().iter().any(|&c| p.captures_lion(c)) && !p.captures_lion(m) {
+                    "missed"
+                } else if p.legal_moves().iter().all(|&c| p.loses_at_once(c)) {
+                    "forced"
+                } else if provoked {
+                    "in kind"
+                } else {
+                    "chosen"
+                }
+            });
+            format!("{side} {how} ({why})")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hospitality::GuestResult;
+    use rand::SeedableRng;
+    use settai_core::doubutsu::table::{build, BuildOptions, Material, Tablebase};
+    use std::sync::OnceLock;
+
+    const ROOT: &str = "1l1/1c1/1C1/1L1 b -";
+
+    fn table() -> &'static Tablebase {
+        static T: OnceLock<Tablebase> = OnceLock::new();
+        T.get_or_init(|| build(Material::of(&ROOT.parse().unwrap()), &BuildOptions::default()).unwrap())
+    }
+
+    #[test]
+    fn guest_names_round_trip() {
+        for g in DoubutsuGuest::all() {
+            assert_eq!(DoubutsuGuest::parse(&g.name()), Some(g), "{}", g.name());
+        }
+        assert_eq!(DoubutsuGuest::parse(" Softmax(2.5) "), Some(DoubutsuGuest::Softmax(2.5)));
+        assert_eq!(DoubutsuGuest::parse("softmax(0)"), None);
+        assert_eq!(DoubutsuGuest::parse("heuristic(9)"), None);
+        assert_eq!(DoubutsuGuest::parse("grandmaster"), None);
+        for l in ["settai", "strongest", "weakest"] {
+            assert_eq!(l.parse::<DoubutsuLevel>().map(DoubutsuLevel::as_str), Ok(l));
+        }
+        assert_eq!("雑魚".parse::<DoubutsuLevel>(), Ok(DoubutsuLevel::Weakest));
+        assert!("none".parse::<DoubutsuLevel>().is_err());
+    }
+
+    #[test]
+    fn the_child_takes_a_win_in_one_and_otherwise_plays_anything() {
+        // Sente's lion on B3 next to gote's on B2: the capture is the only win.
+        let game = Game::from_position("3/1l1/1L1/3 b -".parse().unwrap());
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        for _ in 0..20 {
+            let m = DoubutsuGuest::Child.choose(table(), &game, &mut rng).unwrap();
+            assert!(game.position().captures_lion(m), "{m}");
+        }
+        // Without a win in one it taps every legal move sooner or later.
+        let quiet = Game::from_position("1l1/3/3/1L1 b -".parse().unwrap());
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..400 {
+            seen.insert(DoubutsuGuest::Child.choose(table(), &quiet, &mut rng).unwrap());
+        }
+        assert_eq!(seen.len(), quiet.position().legal_moves().len());
+    }
+
+    #[test]
+    fn endings_name_the_winner_the_way_and_the_losers_last_move() {
+        // Gote (the bot) leaves its lion next to sente's, the guest captures it.
+        let mut g = Game::from_position("1l1/3/1L1/3 w -".parse().unwrap());
+        g.play("B1A2".parse().unwrap()).unwrap();
+        g.play("B3A2".parse().unwrap()).unwrap();
+        assert_eq!(ending(&g), "W lion (chosen)");
+        // The guest walks its lion next to the bot's (a loss-in-one although safe moves
+        // existed); the bot answers in kind and loses its lion.
+        let mut h = Game::from_position("1l1/3/1L1/3 b -".parse().unwrap());
+        h.play("B3B2".parse().unwrap()).unwrap();
+        h.play("B1A1".parse().unwrap()).unwrap();
+        h.play("B2A1".parse().unwrap()).unwrap();
+        assert_eq!(ending(&h), "W lion (missed)");
+        // A game still going at the cap.
+        assert_eq!(ending(&Game::from_position("1l1/3/3/1L1 b -".parse().unwrap())), "D cap");
+    }
+
+    #[test]
+    fn hanging_pieces_and_tells() {
+        // Sente giraffe on B2 next to gote's lion on B1, undefended: it hangs.
+        let p: Position = "1l1/1G1/3/1L1 w -".parse().unwrap();
+        assert_eq!(hanging(&p, Color::Sente), 1);
+        assert_eq!(hanging(&p, Color::Gote), 0);
+        // Defended by the sente lion on B3, it does not.
+        let q: Position = "1l1/1G1/1L1/3 w -".parse().unwrap();
+        assert_eq!(hanging(&q, Color::Sente), 0);
+        // Sente to move, giraffe safe on C3: moving it to C2 (next to the gote lion on B1,
+        // undefended) is a tell because other moves keep everything.
+        let r: Position = "1l1/3/2G/L2 b -".parse().unwrap();
+        assert!(is_tell(&r, "C3C2".parse().unwrap()));
+        assert!(!is_tell(&r, "C3C4".parse().unwrap()));
+    }
+
+    #[test]
+    fn games_are_consistent_records_and_reproducible() {
+        let start: Position = ROOT.parse().unwrap();
+        for level in [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest] {
+            for guest in DoubutsuGuest::all() {
+                let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+                let g = play_game(table(), start, level, guest, &mut rng).unwrap();
+                assert_eq!(g.values.len(), g.plies as usize + 1);
+                assert_eq!(g.moves.len(), g.plies as usize);
+                assert_eq!(g.ai_moves + g.guest_moves, g.plies);
+                assert!(g.ai_tells <= g.ai_moves && g.guest_tells <= g.guest_moves);
+                // A finished game's last value is the result itself.
+                match g.result {
+                    GuestResult::Win => assert!(*g.values.last().unwrap() > 0, "{level:?} {guest:?} {g:?}"),
+                    GuestResult::Loss => assert!(*g.values.last().unwrap() < 0, "{level:?} {guest:?} {g:?}"),
+                    GuestResult::Draw => {}
+                }
+                // The ending agrees with the result.
+                let ending = g.ending.clone().unwrap();
+                let mark = match g.result {
+                    GuestResult::Win => "W ",
+                    GuestResult::Loss => "L ",
+                    GuestResult::Draw => "D ",
+                };
+                assert!(ending.starts_with(mark), "{ending} {:?}", g.result);
+                let mut again = rand::rngs::StdRng::seed_from_u64(4);
+                assert_eq!(play_game(table(), start, level, guest, &mut again).unwrap().moves, g.moves);
+            }
+        }
+    }
+
+    #[test]
+    fn the_perfect_guest_never_loses_a_won_position_and_strongest_never_loses_a_won_one() {
+        // In this sub-game the first player wins or draws with perfect play: the perfect guest
+        // keeps the table's verdict against every level.
+        let start: Position = ROOT.parse().unwrap();
+        let verdict = dob::value_of(table(), &start).unwrap();
+        for level in [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest] {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+            let g = play_game(table(), start, level, DoubutsuGuest::Perfect, &mut rng).unwrap();
+            match verdict {
+                Value::Win(_) => assert_eq!(g.result, GuestResult::Win, "{level:?}"),
+                Value::Loss(_) if level == DoubutsuLevel::Strongest => assert_eq!(g.result, GuestResult::Loss),
+                _ => {}
+            }
+        }
+    }
+}
