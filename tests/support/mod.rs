@@ -1,4 +1,5 @@
-//! Test support shared by the integration tests in `tests/*.rs` (each does `mod support;`).
+//! Test support shared by the integration tests in `tests/*.rs` (each does `mod support;`; the
+//! folder test `tests/discord/` does `#[path = "../support/mod.rs"] mod support;`).
 //!
 //! * [`discord`]: a local stand-in for Discord's gateway WebSocket and REST API, against which
 //!   the real serenity client runs (see [`discord::StandIn`]).

@@ -1,0 +1,93 @@
+//! The move commentary: off, no player ever sees a word of the hospitality; on, each move is
+//! explained in the player's language, and a finished game comes with its chart and summary.
+
+use serde_json::json;
+use settai_core::{doubutsu, Level};
+use sqlx::PgPool;
+
+use crate::support::fixtures::{self, Ctx};
+use crate::{
+    assert_no_hidden_word, assert_refused, gif_frames, move_menu, place, play_move, play_reversi, settings,
+    small_table, Bot,
+};
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn with_the_commentary_off_no_player_ever_sees_a_word_of_hospitality(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    for ctx in [Ctx::en(), Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID)] {
+        let mut last = bot.standin.interact(play_reversi(&ctx)).await;
+        for _ in 0..4 {
+            let (menu, values) = move_menu(&last);
+            let board = bot.standin.message(last.message_id().unwrap()).unwrap();
+            last = bot.standin.interact(fixtures::select_on(&ctx, &menu, &[&values[values.len() / 2]], &board)).await;
+        }
+        bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "")).await;
+        bot.standin.interact(play_move(&ctx, "z9")).await;
+        bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
+        bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+    }
+    let calls = bot.standin.all_calls();
+    assert!(calls.len() > 20, "{} calls", calls.len());
+    for call in &calls {
+        assert_no_hidden_word(&format!("{:?}", call.kind), &call.json.to_string());
+    }
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(pool: PgPool) {
+    let (table, root) = small_table("commentary");
+    let bot = Bot::builder(pool).table(table.clone()).start().await;
+    let ctx = Ctx::en();
+    // Only managers turn it on.
+    let on = json!([{ "name": "on", "type": 5, "value": true }]);
+    let denied = bot.standin.interact(settings(&ctx, "commentary", on.clone(), false)).await;
+    assert_refused(&denied, "manage this server");
+    assert!(!bot.store.settings(&place(&ctx)).await.unwrap().commentary);
+    let set = bot.standin.interact(settings(&ctx, "commentary", on, true)).await;
+    assert!(set.is_ephemeral() && set.content().contains("**on**"), "{}", set.content());
+    let show = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
+    assert!(show.content().contains("Move commentary: **on**"), "{}", show.content());
+
+    // Reversi: the engine's evaluation of the move.
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let x = bot.standin.interact(play_move(&ctx, "d3")).await;
+    let text = x.content();
+    assert!(text.contains("💡 **d3**") && text.contains("discs"), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains("You played **d3**") && lines[1].starts_with("💡"), "under the player's move: {text}");
+    // After the game: the replay, the chart of how it went and its summary.
+    let over = bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+    assert_eq!(gif_frames(over.file("replay.gif").expect("a replay")), 3, "start, d3 and the bot's reply");
+    let chart = image::load_from_memory(over.file("chart.png").expect("a chart")).unwrap();
+    assert_eq!(chart.width(), settai::render::story::WIDTH);
+    let summary = over.content();
+    assert!(["Great moves", "Worth another look", "A steady game"].iter().any(|w| summary.contains(w)), "{summary}");
+
+    // Doubutsu, in Japanese: the exact value and the divergence from the table.
+    let ja = Ctx::ja();
+    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::Level::Settai)).await;
+    let game = doubutsu::Game::from_position(root);
+    let best = doubutsu::strongest(&*table, &game).unwrap();
+    let worst = game
+        .legal_moves()
+        .into_iter()
+        .find(|&m| doubutsu::analyze(&*table, &root, m).unwrap().divergence < 1.0)
+        .expect("a move worse than the best");
+    let good = bot.standin.interact(play_move(&ja, &best.to_string())).await;
+    assert!(good.content().contains(&format!("💡 **{best}** は最善手です")), "{}", good.content());
+    let over = bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
+    assert!(over.file("chart.png").is_some() && over.content().contains("🎞️ 対局をふりかえり"), "{over}");
+    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::Level::Settai)).await;
+    let bad = bot.standin.interact(play_move(&ja, &worst.to_string())).await;
+    assert!(bad.content().contains("最善手乖離度"), "{}", bad.content());
+
+    // Turned off again: the next move has no line.
+    let off = json!([{ "name": "on", "type": 5, "value": false }]);
+    bot.standin.interact(settings(&ctx, "commentary", off, true)).await;
+    bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let quiet = bot.standin.interact(play_move(&ctx, "d3")).await;
+    assert!(!quiet.content().contains('💡'), "{}", quiet.content());
+    bot.stop().await;
+}

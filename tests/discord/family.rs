@@ -1,0 +1,462 @@
+//! Families and children (docs/design/bot-reliability.md#families-and-children): family team mode,
+//! reminders and final notices of waiting games, deleted boards recovered, `/play help`, boards that
+//! speak to the child, and take-backs.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use settai::domain::Nudge;
+use settai::store::Store;
+use settai_core::{reversi, Game, GameKind, Level, Side};
+use sqlx::PgPool;
+
+use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
+use crate::support::{self, Exchange, ReplyKind};
+use crate::{
+    assert_no_hidden_word, assert_refused, board_image, game_in, level_options, move_menu, on, play_move, play_reversi,
+    settings, Bot, T,
+};
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn in_family_team_mode_anyone_in_the_channel_moves_but_only_the_starter_resigns(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let (parent, child) = (Ctx::en(), Ctx::en().with_user(OTHER_USER_ID));
+    bot.standin.interact(play_reversi(&parent)).await;
+    // Off by default: the child may not move in the parent's game, and sees no moves offered.
+    assert_refused(&bot.standin.interact(play_move(&child, "f5")).await, "'s game");
+    let offered = bot.standin.interact(fixtures::autocomplete(&child, "play", "move", "move", "")).await;
+    assert!(offered.autocomplete_choices().is_empty(), "{offered}");
+
+    // Only managers switch it on.
+    let on = json!([{ "name": "on", "type": 5, "value": true }]);
+    assert_refused(&bot.standin.interact(settings(&child, "team", on.clone(), false)).await, "manage this server");
+    let set = bot.standin.interact(settings(&parent, "team", on, true)).await;
+    assert!(set.is_ephemeral() && set.content().contains("team mode is **on**"), "{}", set.content());
+    let show = bot.standin.interact(settings(&parent, "show", json!([]), true)).await;
+    assert!(show.content().contains("Family team mode: **on**"), "{}", show.content());
+
+    // Now the child moves (by command, then by tapping the menu of the board the child got)...
+    let offered = bot.standin.interact(fixtures::autocomplete(&child, "play", "move", "move", "")).await;
+    assert!(offered.autocomplete_choices().iter().any(|(_, v)| v == "f5"), "{offered}");
+    let by_child = bot.standin.interact(play_move(&child, "f5")).await;
+    assert!(!by_child.is_ephemeral() && by_child.content().contains("You played **f5**"), "{by_child}");
+    let (menu, values) = move_menu(&by_child);
+    let board = bot.standin.message(by_child.message_id().unwrap()).unwrap();
+    let tap = bot.standin.interact(fixtures::select_on(&child, &menu, &[&values[0]], &board)).await;
+    assert!(!tap.is_ephemeral(), "{tap}");
+    // ...the moves are recorded as the child's, and the game stays the parent's.
+    let game = bot.store.active_game(child.channel_id).await.unwrap().expect("the game goes on");
+    assert_eq!(game.human_id, USER_ID);
+    let moves = bot.store.moves(game.id).await.unwrap();
+    let human: Vec<_> = moves.iter().filter(|m| !m.by_bot).map(|m| m.user_id).collect();
+    assert_eq!(human, vec![Some(OTHER_USER_ID), Some(OTHER_USER_ID)]);
+    // Resigning stays with the player who started.
+    let resign = bot.standin.interact(fixtures::slash(&child, "play", "resign", json!([]))).await;
+    assert_refused(&resign, "'s game");
+    let off = json!([{ "name": "on", "type": 5, "value": false }]);
+    bot.standin.interact(settings(&parent, "team", off, true)).await;
+    assert_refused(&bot.standin.interact(play_move(&child, "d3")).await, "'s game");
+    bot.stop().await;
+}
+
+/// Moves the last change of each channel's active game the given hours into the past, in one
+/// statement (a sweep sees all of them or none); the sweeps read the database's clock.
+async fn waited(bot: &Bot, waits: &[(&Ctx, f64)]) {
+    let channels: Vec<i64> = waits.iter().map(|(c, _)| c.channel_id as i64).collect();
+    let secs: Vec<f64> = waits.iter().map(|(_, h)| h * 3600.0).collect();
+    sqlx::query(
+        "UPDATE games g SET updated_at = now() - make_interval(secs => w.secs)
+         FROM unnest($1::BIGINT[], $2::FLOAT8[]) AS w(channel_id, secs)
+         WHERE g.channel_id = w.channel_id AND g.status = 'active'",
+    )
+    .bind(channels)
+    .bind(secs)
+    .execute(bot.store.pool())
+    .await
+    .unwrap();
+}
+
+/// Waits until the channel's game remembers `message_id` as its board: the bot records it as
+/// soon as Discord has told it the id, which is just after the board was shown.
+async fn board_remembered(bot: &Bot, ctx: &Ctx, message_id: u64) {
+    let deadline = tokio::time::Instant::now() + T;
+    loop {
+        let stored = bot.game(ctx).await.and_then(|g| g.board_message_id);
+        if stored == Some(message_id) {
+            return;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the board {message_id} was not remembered: {stored:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A message the bot posted in `ctx`'s channel containing `needle`.
+fn posted_in(ctx: &Ctx, needle: &'static str) -> impl Fn(&support::Reply) -> bool {
+    let channel = ctx.channel_id;
+    move |c| {
+        c.ok()
+            && c.kind == ReplyKind::ChannelMessage { channel_id: channel }
+            && c.content().is_some_and(|t| t.contains(needle))
+    }
+}
+
+const REMINDER: &str = "is waiting for your move";
+const FINAL_NOTICE: &str = "will be closed tomorrow";
+
+/// Families and children (docs/design/bot-reliability.md#families-and-children): a player whose
+/// move a game has waited for gets one reminder after the server's time (24 hours unless set),
+/// linking to the board and pinging only them; none where the server or the player said no; a final
+/// notice the day before the game is closed; a move starts a new wait.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let channel = |n: u64| Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 10 + n);
+    let (mine, quiet_here, witness) = (Ctx::en(), channel(1), channel(2));
+    let other = Ctx::en().with_user(OTHER_USER_ID).with_channel(fixtures::OTHER_CHANNEL_ID);
+    // A manager turns reminders off in one channel; the other player turns their own off.
+    let off = json!([{ "name": "hours", "type": 4, "value": 0 }, { "name": "here", "type": 5, "value": true }]);
+    let set = bot.standin.interact(settings(&quiet_here, "reminders", off, true)).await;
+    assert!(set.is_ephemeral() && set.content().contains("Reminders are **off**"), "{set}");
+    let show = bot.standin.interact(settings(&quiet_here, "show", json!([]), true)).await;
+    assert!(show.content().contains("Reminders of waiting games: **off** *(this channel)*"), "{}", show.content());
+    let remind_off = fixtures::slash(&other, "play", "remind", json!([{ "name": "on", "type": 5, "value": false }]));
+    let said = bot.standin.interact(remind_off).await;
+    assert!(said.is_ephemeral() && said.content().contains("Reminders are **off**"), "{said}");
+    let mut boards = std::collections::HashMap::new();
+    for ctx in [&mine, &quiet_here, &witness, &other] {
+        let start = bot.standin.interact(play_reversi(ctx)).await;
+        let id = start.message_id().unwrap();
+        board_remembered(&bot, ctx, id).await;
+        boards.insert(ctx.channel_id, id);
+    }
+
+    // 23 hours is not yet 24; the witness's reminder shows that a sweep looked at every game.
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&mine, 23.0), (&quiet_here, 25.0), (&other, 25.0), (&witness, 25.0)]).await;
+    let reminder = bot.standin.wait_call(since, T, posted_in(&witness, REMINDER)).await;
+    let link = format!(
+        "https://discord.com/channels/{}/{}/{}",
+        witness.guild_id, witness.channel_id, boards[&witness.channel_id]
+    );
+    let text = reminder.content().unwrap();
+    assert!(text.contains(&format!("<@{USER_ID}>")) && text.contains(&link), "{reminder}");
+    assert_eq!(reminder.json.pointer("/allowed_mentions/users"), Some(&json!([USER_ID.to_string()])), "{reminder}");
+    assert!(reminder.files.is_empty(), "the board is there: a link is enough");
+    let reminders =
+        |ctx: &Ctx, needle: &'static str| bot.standin.all_calls().iter().filter(|c| posted_in(ctx, needle)(c)).count();
+    for ctx in [&mine, &quiet_here, &other] {
+        assert_eq!(reminders(ctx, REMINDER), 0, "channel {}", ctx.channel_id);
+    }
+
+    // Past 24 hours the player is reminded, once: the witness's final notice (a day before its
+    // 14 days are up) comes from a later sweep.
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&mine, 25.0)]).await;
+    bot.standin.wait_call(since, T, posted_in(&mine, REMINDER)).await;
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&witness, 13.5 * 24.0)]).await;
+    let final_notice = bot.standin.wait_call(since, T, posted_in(&witness, FINAL_NOTICE)).await;
+    assert!(final_notice.content().unwrap().contains(&link), "{final_notice}");
+    assert_eq!(reminders(&mine, REMINDER), 1);
+    assert_eq!(reminders(&witness, REMINDER), 1, "the final notice comes once, without a second reminder");
+    for ctx in [&quiet_here, &other] {
+        assert_eq!(reminders(ctx, REMINDER) + reminders(ctx, FINAL_NOTICE), 0, "channel {}", ctx.channel_id);
+    }
+    // Then the close, after the final notice.
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&witness, 14.5 * 24.0)]).await;
+    let closed = bot.standin.wait_call(since, T, posted_in(&witness, "waited 14 days")).await;
+    assert!(final_notice.seq < closed.seq);
+    assert_eq!(reminders(&witness, FINAL_NOTICE), 1);
+
+    // A move starts a new wait, with a reminder of its own.
+    let record = bot.game(&mine).await.unwrap();
+    let mv = record.game.legal_moves()[0].to_string();
+    bot.standin.interact(play_move(&mine, &mv)).await;
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&mine, 25.0)]).await;
+    let again = bot.standin.wait_call(since, T, posted_in(&mine, REMINDER)).await;
+    assert_eq!(reminders(&mine, REMINDER), 2, "{again}");
+    // The player who said no changes their mind.
+    let remind_on = fixtures::slash(&other, "play", "remind", json!([{ "name": "on", "type": 5, "value": true }]));
+    assert!(bot.standin.interact(remind_on).await.content().contains("Reminders are **on**"));
+    bot.standin.wait_call(since, T, posted_in(&other, REMINDER)).await;
+    assert_eq!(reminders(&quiet_here, REMINDER), 0);
+    bot.stop().await;
+}
+
+/// Families and children (docs/design/bot-reliability.md#families-and-children): the idle sweep
+/// never sends a reminder twice for one wait, whatever process looks: what was sent is in the
+/// database.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
+    let store = Store::from_pool(pool);
+    let ctx = Ctx::en();
+    let record =
+        game_in(&store, &ctx, Side::First, Level::Reversi(reversi::Level::Standard), Game::new(GameKind::Reversi))
+            .await;
+    sqlx::query("UPDATE games SET updated_at = now() - interval '25 hours'").execute(store.pool()).await.unwrap();
+    let owed = store.games_owed_nudges().await.unwrap();
+    assert_eq!(owed.iter().map(|(r, n)| (r.id, *n)).collect::<Vec<_>>(), [(record.id, Nudge::Reminder)]);
+    let read = &owed[0].0;
+    assert!(store.claim_nudge(read, Nudge::Reminder).await.unwrap());
+    // A second sweep (this process after a restart, or another one) finds nothing owed, and
+    // could not claim it anyway.
+    assert!(store.games_owed_nudges().await.unwrap().is_empty());
+    assert!(!store.claim_nudge(read, Nudge::Reminder).await.unwrap());
+    // The final notice is owed once too, and says nothing more is owed.
+    sqlx::query("UPDATE games SET updated_at = now() - interval '13 days 1 hour'").execute(store.pool()).await.unwrap();
+    let owed = store.games_owed_nudges().await.unwrap();
+    assert_eq!(
+        owed.iter().map(|(r, n)| (r.id, *n)).collect::<Vec<_>>(),
+        [(record.id, Nudge::FinalNotice { days: 14 })]
+    );
+    assert!(store.claim_nudge(&owed[0].0, Nudge::FinalNotice { days: 14 }).await.unwrap());
+    assert!(store.games_owed_nudges().await.unwrap().is_empty());
+    // A player who does not want reminders is owed none.
+    store.set_reminders_wanted(USER_ID, false).await.unwrap();
+    assert!(!store.reminders_wanted(USER_ID).await.unwrap());
+    let fresh = game_in(
+        &store,
+        &ctx.with_channel(fixtures::OTHER_CHANNEL_ID),
+        Side::First,
+        Level::Reversi(reversi::Level::Standard),
+        Game::new(GameKind::Reversi),
+    )
+    .await;
+    sqlx::query("UPDATE games SET updated_at = now() - interval '25 hours' WHERE id = $1")
+        .bind(fresh.id)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert!(store.games_owed_nudges().await.unwrap().is_empty());
+}
+
+/// The move menu of a stored message: (custom_id, move values).
+fn menu_of(message: &Value) -> (String, Vec<String>) {
+    let menu = &message["components"][0]["components"][0];
+    let id = menu["custom_id"].as_str().unwrap_or_else(|| panic!("no menu: {message}")).to_string();
+    let values = menu["options"].as_array().unwrap().iter().map(|o| o["value"].as_str().unwrap().to_string()).collect();
+    (id, values)
+}
+
+/// Families and children (docs/design/bot-reliability.md#families-and-children): a board someone
+/// deleted comes back with nothing of the game lost: `/play board` posts a fresh one, which becomes
+/// the game's board (the board it replaces loses its menu), and a reminder whose board is gone
+/// brings a fresh board along.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_deleted_board_is_recovered_by_play_board_and_by_a_reminder(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let ctx = Ctx::en();
+    let board = || fixtures::slash(&ctx, "play", "board", json!([]));
+    let stripped = |id: u64| {
+        move |c: &support::Reply| c.kind == ReplyKind::EditChannelMessage { channel_id: ctx.channel_id, message_id: id }
+    };
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let first = start.message_id().unwrap();
+    board_remembered(&bot, &ctx, first).await;
+    bot.standin.delete_message(first);
+
+    let since = bot.standin.cursor();
+    let again = bot.standin.interact(board()).await;
+    board_image(&again);
+    let second = again.message_id().unwrap();
+    assert_ne!(second, first);
+    // Letting go of the deleted board's menu fails, and changes nothing.
+    let gone = bot.standin.wait_call(since, T, stripped(first)).await;
+    assert_eq!(gone.status, 404, "{gone}");
+    assert_eq!(bot.game(&ctx).await.unwrap().board_message_id, Some(second));
+    assert_eq!(bot.snapshot(&ctx).await.1, 0);
+
+    // Another /play board: the live board is the newest, the one before loses its menu.
+    let since = bot.standin.cursor();
+    let third = bot.standin.interact(board()).await.message_id().unwrap();
+    assert!(bot.standin.wait_call(since, T, stripped(second)).await.ok());
+    let old = bot.standin.message(second).unwrap();
+    assert!(old["components"].as_array().is_none_or(|c| c.is_empty()), "{old}");
+    assert_eq!(bot.game(&ctx).await.unwrap().board_message_id, Some(third));
+
+    // The newest board is deleted too; a day later the reminder brings a fresh board.
+    bot.standin.delete_message(third);
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&ctx, 25.0)]).await;
+    let reminder = bot.standin.wait_call(since, T, posted_in(&ctx, REMINDER)).await;
+    assert!(!reminder.files.is_empty(), "{reminder}");
+    assert!(!reminder.content().unwrap().contains("https://discord.com/channels"), "no link to a deleted board");
+    assert_eq!(reminder.json.pointer("/allowed_mentions/users"), Some(&json!([USER_ID.to_string()])), "{reminder}");
+    let fresh = reminder.message_id.unwrap();
+    board_remembered(&bot, &ctx, fresh).await;
+    // It plays on: nothing of the game was lost.
+    let message = bot.standin.message(fresh).unwrap();
+    let (menu, values) = menu_of(&message);
+    let tap = bot.standin.interact(fixtures::select_on(&ctx, &menu, &[&values[0]], &message)).await;
+    assert!(!tap.is_ephemeral() && tap.content().contains("You played"), "{tap}");
+    assert_eq!(bot.game(&ctx).await.unwrap().ply, 2);
+    // Discord refused only the edits of the deleted boards.
+    bot.shards.shutdown_all().await;
+    let refused: Vec<_> = bot.standin.all_calls().into_iter().filter(|c| !c.ok()).collect();
+    assert!(refused.iter().all(|c| [stripped(first), stripped(third)].iter().any(|s| s(c))), "{refused:?}");
+    assert_eq!(refused.len(), 2, "{refused:?}");
+}
+
+/// Families and children (docs/design/bot-reliability.md#families-and-children): `/play help` tells
+/// privately, in the player's language, the rules of both games and how to tap, with the picture of
+/// how the animals move; what the levels mean only when the commentary is on; and it leaves a game
+/// in the channel as it was.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commentary_on(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let help = |ctx: &Ctx| fixtures::slash(ctx, "play", "help", json!([]));
+    let (en, ja) = (Ctx::en(), Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID));
+    // In the middle of a game: the help changes nothing of it.
+    let started = bot.standin.interact(play_reversi(&en)).await;
+    let before = bot.snapshot(&en).await;
+
+    let told = bot.standin.interact(help(&en)).await;
+    assert!(told.is_ephemeral() && told.answered(), "{told}");
+    for words in ["**Reversi**", "**Doubutsu shogi**", "a hen", "*try*", "`d3 (flips 2)`", "B3 → B2", "Drop 🐘 on B2"]
+    {
+        assert!(told.content().contains(words), "no {words:?} in {}", told.content());
+    }
+    assert!(told.content().chars().count() < 2000, "Discord's limit");
+    assert_no_hidden_word("/play help", &told.content());
+    let picture = image::load_from_memory(told.file("animals.png").unwrap_or_else(|| panic!("no picture:\n{told}")))
+        .expect("a valid PNG")
+        .to_rgb8();
+    assert_eq!(picture, settai::render::help::animals_image(settai::i18n::Lang::En));
+    assert_eq!(bot.snapshot(&en).await, before, "the game is as it was");
+    assert_eq!(move_menu(&started).1.len(), 4);
+
+    let japanese = bot.standin.interact(help(&ja)).await;
+    assert!(japanese.is_ephemeral(), "{japanese}");
+    for words in ["**リバーシ**", "**どうぶつしょうぎ**", "ニワトリ", "トライ", "🐘をB2に打つ", "投了"]
+    {
+        assert!(japanese.content().contains(words), "no {words:?} in {}", japanese.content());
+    }
+    assert_no_hidden_word("/play help (ja)", &japanese.content());
+    let picture_ja = image::load_from_memory(japanese.file("animals.png").expect("a picture")).unwrap().to_rgb8();
+    assert_ne!(picture_ja, picture, "the picture's words follow the language");
+
+    // With the commentary on, the levels are named and explained, in each language.
+    bot.standin.interact(settings(&en, "commentary", on(true), true)).await;
+    let levels = bot.standin.interact(help(&en)).await.content();
+    for words in
+        ["**Levels**", "**standard**", "**no mercy**", "**settai (hospitable)**", "**weakest**", "`/settings level`"]
+    {
+        assert!(levels.contains(words), "no {words:?} in {levels}");
+    }
+    let levels_ja = bot.standin.interact(help(&ja)).await.content();
+    for words in ["**レベル**", "**標準**", "**忖度無し**", "**接待**", "**雑魚**"] {
+        assert!(levels_ja.contains(words), "no {words:?} in {levels_ja}");
+    }
+    assert!(levels.chars().count() < 2000 && levels_ja.chars().count() < 2000, "Discord's limit");
+    bot.stop().await;
+}
+
+/// Families and children (docs/design/bot-reliability.md#families-and-children): English boards
+/// speak to the child ("Your move", "You" and "Computer" over the hands) where they said
+/// "Sente"/"Gote"; Japanese boards keep 先手/後手, pixel for pixel.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn english_boards_say_you_and_computer_and_japanese_boards_keep_the_seats(pool: PgPool) {
+    use settai::i18n::{Lang, Msg};
+    use settai::render::{game_image, Names};
+    let bot = Bot::builder(pool).start().await;
+    bot.standin.interact(settings(&Ctx::en(), "level", level_options("doubutsu", "weakest"), true)).await;
+    let ja = Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID).with_nick("Mika");
+    for (ctx, lang) in [(Ctx::en().with_nick("Mika"), Lang::En), (ja, Lang::Ja)] {
+        let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
+        let shown = board_image(&started).to_rgb8();
+        let game = bot.game(&ctx).await.expect("a game").game;
+        let names = Names::new("Mika", Msg::Computer.text(lang));
+        let spoken = game_image(&game, None, lang, None, &names.clone().with_human(Side::First));
+        assert_eq!(shown, spoken, "{lang:?}: the board is drawn for the player's seat");
+        let outside = game_image(&game, None, lang, None, &names);
+        assert_eq!(shown == outside, lang == Lang::Ja, "{lang:?}: only English boards change their words");
+    }
+    bot.stop().await;
+}
+
+/// Families and children (docs/design/bot-reliability.md#families-and-children): take-backs
+/// (待った). Off by default (refused, nothing changes, no button); where a manager allows them, the
+/// button under the board undoes the player's last move and the bot's reply, two presses at once
+/// undo once, only the player whose game it is may, and there must be a move to take back;
+/// `/play takeback` does the same, and `/play stats` counts every take-back.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_take_back_undoes_the_players_move_and_the_reply_once_and_only_where_allowed(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let ctx = Ctx::en();
+    let takeback = |ctx: &Ctx| fixtures::slash(ctx, "play", "takeback", json!([]));
+    let button = |x: &Exchange| x.custom_ids().into_iter().find(|id| id.starts_with("tb:"));
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let moved = bot.standin.interact(play_move(&ctx, "f5")).await;
+    assert_eq!(button(&moved), None, "no button while take-backs are off:\n{moved}");
+    let after_move = bot.snapshot(&ctx).await;
+    assert_eq!((after_move.1, after_move.3), (2, 2));
+    let off = bot.standin.interact(takeback(&ctx)).await;
+    assert_refused(&off, "not allowed");
+    assert_eq!(bot.snapshot(&ctx).await, after_move, "nothing changed");
+
+    // Allowed for the server: a fresh board has the button.
+    let allowed = bot.standin.interact(settings(&ctx, "takeback", on(true), true)).await;
+    assert!(allowed.content().contains("take back"), "{}", allowed.content());
+    let shown = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
+    assert!(shown.content().contains("Take-backs (待った): **on**"), "{}", shown.content());
+    let board_x = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
+    let id = button(&board_x).unwrap_or_else(|| panic!("a Take back button:\n{board_x}"));
+    let board = bot.standin.message(board_x.message_id().unwrap()).unwrap();
+
+    // Not the player's game: refused, nothing changes.
+    let other = bot.standin.interact(fixtures::button_on(&ctx.with_user(OTHER_USER_ID), &id, &board)).await;
+    assert_refused(&other, &format!("<@{USER_ID}>"));
+    assert_eq!(bot.snapshot(&ctx).await, after_move);
+
+    // Two presses at once: one takes back (the player's f5 and the reply), the other is stale.
+    // Done: refused privately, or the new board posted and the old one's buttons taken off.
+    let done =
+        |x: &Exchange| x.answered() && (x.is_ephemeral() || x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal));
+    let (a, b) = tokio::join!(
+        bot.standin.interact_until(fixtures::button_on(&ctx, &id, &board), done),
+        bot.standin.interact_until(fixtures::button_on(&ctx, &id, &board), done),
+    );
+    let (applied, refused) = if a.is_ephemeral() { (b, a) } else { (a, b) };
+    assert!(applied.contents().join("\n").contains("Move taken back"), "{applied}");
+    assert_refused(&refused, "out of date");
+    let start = Game::new(GameKind::Reversi).encode();
+    let back = bot.snapshot(&ctx).await;
+    assert_eq!((back.0.as_str(), back.1, back.3), (start.as_str(), 0, 0), "back at the start, once");
+    let (_, values) = move_menu(&applied);
+    assert_eq!(values.len(), 4, "the start's moves are offered again");
+    assert_eq!(button(&applied), None, "nothing left to take back, so no button");
+
+    // Nothing to take back: refused, nothing changes.
+    let nothing = bot.standin.interact(takeback(&ctx)).await;
+    assert_refused(&nothing, "no move to take back");
+    assert_eq!(bot.snapshot(&ctx).await.1, 0);
+
+    // By command, in Japanese: two moves, one taken back.
+    let ja = Ctx::ja();
+    bot.standin.interact(play_move(&ja, "d3")).await;
+    let (_, values) = move_menu(&bot.standin.interact(fixtures::slash(&ja, "play", "board", json!([]))).await);
+    bot.standin.interact(play_move(&ja, &values[0])).await;
+    let four = bot.snapshot(&ctx).await;
+    assert_eq!(four.1, 4);
+    let undone = bot.standin.interact(takeback(&ja)).await;
+    assert!(!undone.is_ephemeral() && undone.content().contains("待った"), "{undone}");
+    board_image(&undone);
+    let two = bot.snapshot(&ctx).await;
+    assert_eq!((two.1, two.3), (2, 2));
+    let moves = bot.store.moves(bot.game(&ctx).await.unwrap().id).await.unwrap();
+    assert_eq!(moves[0].notation, "d3", "the first move stays");
+
+    // The stats count both take-backs.
+    let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
+    assert!(stats.content().contains("reversi: 0 wins, 0 losses, 0 draws (2 take-backs)"), "{}", stats.content());
+    let stats_ja = bot.standin.interact(fixtures::slash(&ja, "play", "stats", json!([]))).await;
+    assert!(stats_ja.content().contains("（待った2回）"), "{}", stats_ja.content());
+    // Turned off again, the button's board is refused too.
+    bot.standin.interact(settings(&ctx, "takeback", on(false), true)).await;
+    let late = bot.standin.interact(takeback(&ctx)).await;
+    assert_refused(&late, "not allowed");
+    assert_eq!(bot.snapshot(&ctx).await.1, 2);
+    bot.stop().await;
+}

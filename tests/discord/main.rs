@@ -1,0 +1,299 @@
+//! End-to-end: the real bot (serenity client, service, store, renderer) against a local stand-in
+//! of Discord's gateway and REST API, and a real Postgres database per test.
+//!
+//! One test binary (`cargo test --test discord`), a module per feature; this file holds the test
+//! bot ([`Bot`], started with [`Bot::builder`]) and the helpers the modules share.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod commands;
+mod commentary;
+mod doubutsu_shogi;
+mod family;
+mod playing;
+mod refusals;
+mod robustness;
+mod screenshots;
+mod settings;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use serenity::gateway::ShardManager;
+use settai::discord::{self, Connection};
+use settai::domain::{GameRecord, GameStatus, NewGame, Place};
+use settai::service::table_keeper::TableKeeper;
+use settai::service::Service;
+use settai::store::Store;
+use settai::table_file::TableFile;
+use settai_core::doubutsu::{self, table::BuildOptions, table::Material};
+use settai_core::{DoubutsuGame, Game, Level, Side};
+use sqlx::PgPool;
+use support::fixtures::{self, Ctx};
+use support::{Exchange, StandIn};
+
+const T: Duration = Duration::from_secs(30);
+
+/// A bot connected to a fresh stand-in, over the test's database.
+struct Bot {
+    standin: StandIn,
+    shards: Arc<ShardManager>,
+    store: Store,
+}
+
+impl Bot {
+    /// A bot over `pool`'s database: add what differs from the default (commands registered
+    /// globally, no doubutsu table), then `.start().await`.
+    fn builder(pool: PgPool) -> BotBuilder {
+        BotBuilder { store: Store::from_pool(pool), guild_id: None, keeper: None }
+    }
+
+    /// A doubutsu game of `ctx`'s user (sente) set up at `start`, as if started there.
+    async fn doubutsu_game_at(&self, ctx: &Ctx, start: doubutsu::Position, level: Level) -> GameRecord {
+        let game = Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(start)));
+        self.game_of(ctx, Side::First, level, game).await
+    }
+
+    /// A game of `ctx`'s user on `side`, stored as if started in `ctx`'s channel.
+    async fn game_of(&self, ctx: &Ctx, human_side: Side, level: Level, game: Game) -> GameRecord {
+        game_in(&self.store, ctx, human_side, level, game).await
+    }
+
+    /// Stops the bot; fails the test if the stand-in refused any call of the bot's, including
+    /// calls made after the answers the test waited for.
+    async fn stop(self) {
+        self.shards.shutdown_all().await;
+        let refused: Vec<String> = self.standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect();
+        assert!(refused.is_empty(), "the bot made calls Discord would refuse:\n{}", refused.join("\n"));
+    }
+
+    async fn game(&self, ctx: &Ctx) -> Option<GameRecord> {
+        self.store.active_game(ctx.channel_id).await.unwrap()
+    }
+
+    /// The stored state of the channel's newest game: (position, ply, status, number of moves).
+    async fn snapshot(&self, ctx: &Ctx) -> (String, u32, GameStatus, usize) {
+        let id: i64 = sqlx::query_scalar("SELECT id FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1")
+            .bind(ctx.channel_id as i64)
+            .fetch_one(self.store.pool())
+            .await
+            .unwrap();
+        let g = self.store.game(id).await.unwrap().unwrap();
+        (g.game.encode(), g.ply, g.status, self.store.moves(id).await.unwrap().len())
+    }
+}
+
+/// How a [`Bot`] starts: `Bot::builder(pool)`, what differs from the default, `.start().await`.
+struct BotBuilder {
+    store: Store,
+    guild_id: Option<u64>,
+    keeper: Option<Arc<TableKeeper>>,
+}
+
+impl BotBuilder {
+    /// Registers the commands to `guild_id` (development mode) instead of globally.
+    fn guild(mut self, guild_id: u64) -> BotBuilder {
+        self.guild_id = Some(guild_id);
+        self
+    }
+
+    /// A bot that has a doubutsu table.
+    fn table(mut self, table: Arc<TableFile>) -> BotBuilder {
+        self.keeper = Some(TableKeeper::with(Some(table)));
+        self
+    }
+
+    /// A bot reading its doubutsu table from `keeper`, as `serve` does.
+    fn keeper(mut self, keeper: Arc<TableKeeper>) -> BotBuilder {
+        self.keeper = Some(keeper);
+        self
+    }
+
+    /// A bot reaching the database through `store` (e.g. one connected through a relay).
+    fn store(mut self, store: Store) -> BotBuilder {
+        self.store = store;
+        self
+    }
+
+    /// Connects the bot to a fresh stand-in; waits until it is ready and, registering globally,
+    /// until it has registered its commands.
+    async fn start(self) -> Bot {
+        let BotBuilder { store, guild_id, keeper } = self;
+        let keeper = keeper.unwrap_or_else(|| TableKeeper::with(None));
+        let standin = StandIn::start().await;
+        let connection = Connection {
+            token: StandIn::TOKEN.into(),
+            guild_id,
+            api_base: Some(standin.base_url()),
+            idle_sweep: Duration::from_millis(300),
+            shards: None,
+        };
+        let service = Service::new(store.clone()).with_table_keeper(keeper);
+        let mut client = discord::client(connection, service).await.unwrap();
+        let shards = client.shard_manager.clone();
+        tokio::spawn(async move { client.start().await });
+        standin.wait_ready(T).await;
+        if guild_id.is_none() {
+            standin.wait_commands(T).await;
+        }
+        Bot { standin, shards, store }
+    }
+}
+
+/// A game of `ctx`'s user on `side` in `store`, stored as if started in `ctx`'s channel.
+async fn game_in(store: &Store, ctx: &Ctx, human_side: Side, level: Level, game: Game) -> GameRecord {
+    store
+        .create_game(&NewGame {
+            guild_id: Some(ctx.guild_id),
+            channel_id: ctx.channel_id,
+            human_id: ctx.user_id,
+            human_name: "Mika".into(),
+            parent_id: None,
+            human_side,
+            level,
+            game,
+        })
+        .await
+        .unwrap()
+}
+
+fn play_reversi(ctx: &Ctx) -> Value {
+    fixtures::slash(ctx, "play", "reversi", json!([]))
+}
+
+fn play_move(ctx: &Ctx, mv: &str) -> Value {
+    fixtures::slash(ctx, "play", "move", json!([{ "name": "move", "type": 3, "value": mv }]))
+}
+
+/// Where `ctx` plays, as the store sees it.
+fn place(ctx: &Ctx) -> Place {
+    let guild_id = (ctx.guild_id != 0).then_some(ctx.guild_id);
+    Place { guild_id, channel_id: ctx.channel_id, parent_id: ctx.thread_of }
+}
+
+/// The PNG of an exchange, decoded.
+fn board_image(x: &Exchange) -> image::DynamicImage {
+    let png = x.file(".png").unwrap_or_else(|| panic!("no PNG in the reply:\n{x}"));
+    image::load_from_memory(png).expect("the board is a valid PNG")
+}
+
+/// How many frames a GIF has (it must decode).
+fn gif_frames(bytes: &[u8]) -> usize {
+    let mut decoder = gif::DecodeOptions::new().read_info(bytes).expect("a valid GIF");
+    let mut n = 0;
+    while decoder.read_next_frame().expect("a valid frame").is_some() {
+        n += 1;
+    }
+    n
+}
+
+/// The move menu of the newest board: (custom_id, move values).
+fn move_menu(x: &Exchange) -> (String, Vec<String>) {
+    let ids = x.custom_ids();
+    let id = ids.iter().find(|id| id.starts_with("mv:")).unwrap_or_else(|| panic!("no move menu:\n{x}")).clone();
+    let values = x.select_options(&id).into_iter().map(|(_, v)| v).collect();
+    (id, values)
+}
+
+/// A move menu as shown: (custom_id, placeholder, [(label, value)]).
+type ShownMenu = (String, String, Vec<(String, String)>);
+
+/// Every move menu of the newest board.
+fn move_menus(x: &Exchange) -> Vec<ShownMenu> {
+    x.component_list()
+        .iter()
+        .filter_map(|c| {
+            let id = c["custom_id"].as_str().filter(|id| id.starts_with("mv:"))?.to_string();
+            let placeholder = c["placeholder"].as_str().unwrap_or_default().to_string();
+            Some((id.clone(), placeholder, x.select_options(&id)))
+        })
+        .collect()
+}
+
+fn assert_refused(x: &Exchange, needle: &str) {
+    assert!(x.is_ephemeral(), "refusals are ephemeral:\n{x}");
+    assert!(x.files().is_empty(), "refusals carry no board:\n{x}");
+    assert!(x.content().contains(needle), "expected {needle:?} in {:?}", x.content());
+}
+
+/// Plays the human's side by tapping the first option of each new board until the game ends;
+/// returns the last exchange and how many boards were tapped.
+async fn tap_to_the_end(bot: &Bot, ctx: &Ctx, mut last: Exchange) -> (Exchange, usize) {
+    let mut taps = 0;
+    while last.custom_ids().iter().any(|id| id.starts_with("mv:")) {
+        let (menu, values) = move_menu(&last);
+        let board = bot.standin.message(last.message_id().unwrap()).unwrap();
+        last = bot.standin.interact(fixtures::select_on(ctx, &menu, &[&values[0]], &board)).await;
+        assert!(!last.is_ephemeral(), "a legal tap was refused:\n{last}");
+        taps += 1;
+        assert!(taps <= 40, "the game never ended");
+    }
+    (last, taps)
+}
+
+/// A `/settings` interaction by a member with (or without) Manage Server.
+fn settings(ctx: &Ctx, sub: &str, options: Value, manager: bool) -> Value {
+    let mut payload = fixtures::slash(ctx, "settings", sub, options);
+    // MANAGE_GUILD is bit 5; the fixture's default member has the usual member permissions only.
+    let permissions = if manager { "32" } else { "0" };
+    payload["member"]["permissions"] = json!(permissions);
+    payload
+}
+
+fn level_options(game: &str, level: &str) -> Value {
+    json!([{ "name": "game", "type": 3, "value": game }, { "name": "level", "type": 3, "value": level }])
+}
+
+fn here() -> Value {
+    json!({ "name": "here", "type": 5, "value": true })
+}
+
+fn on(value: bool) -> Value {
+    json!([{ "name": "on", "type": 5, "value": value }])
+}
+
+/// Words that give the hospitality away; with the commentary off no player may ever see them.
+const HIDDEN_WORDS: [&str; 20] = [
+    "settai",
+    "sontaku",
+    "hospitab",
+    "level",
+    "divergence",
+    "standard",
+    "highest",
+    "mercy",
+    "strongest",
+    "weakest",
+    "接待",
+    "忖度",
+    "レベル",
+    "乖離",
+    "標準",
+    "最高",
+    "最強",
+    "雑魚",
+    "おもてなし",
+    "💡",
+];
+
+fn assert_no_hidden_word(what: &str, text: &str) {
+    let lower = text.to_lowercase();
+    for word in HIDDEN_WORDS {
+        assert!(!lower.contains(word), "{what} shows {word:?}: {text}");
+    }
+}
+
+/// The table of the sub-game with lions and chicks only (built in a moment), as a file the bot
+/// maps like the real one; and that sub-game's first position.
+fn small_table(name: &str) -> (Arc<TableFile>, doubutsu::Position) {
+    let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
+    let table = doubutsu::table::build(Material::of(&root), &BuildOptions::default()).unwrap();
+    let path = std::env::temp_dir().join(format!("settai-e2e-{name}-{}.tb", std::process::id()));
+    settai::table_file::write(&table, &path).unwrap();
+    let file = TableFile::open(&path).unwrap();
+    // The mapping stays valid after the name is gone.
+    std::fs::remove_file(&path).unwrap();
+    (Arc::new(file), root)
+}

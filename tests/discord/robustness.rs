@@ -1,0 +1,346 @@
+//! Robustness (docs/design/bot-reliability.md#robustness): taps at the same moment, a dead or
+//! vanishing database, tampered games, two processes on two shards, slow requests and owed replies.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use settai::discord::{self, Connection};
+use settai::domain::{Change, GameStatus, Scope};
+use settai::service::Service;
+use settai::store::Store;
+use settai_core::{reversi, Game, GameKind, Level, Side};
+use sqlx::PgPool;
+
+use crate::support::fixtures::{self, Ctx, OTHER_USER_ID};
+use crate::support::{self, Exchange, ReplyKind, StandIn};
+use crate::{assert_refused, board_image, game_in, move_menu, place, play_move, play_reversi, Bot, T};
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn two_taps_at_once_apply_one_move(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let ctx = Ctx::en();
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let (menu, _) = move_menu(&start);
+    let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+    let (a, b) = tokio::join!(
+        bot.standin.interact(fixtures::select_on(&ctx, &menu, &["f5"], &board)),
+        bot.standin.interact(fixtures::select_on(&ctx, &menu, &["d3"], &board)),
+    );
+    let (applied, refused) = if a.is_ephemeral() { (b, a) } else { (a, b) };
+    assert!(!applied.is_ephemeral(), "one tap applies:\n{applied}");
+    assert!(refused.is_ephemeral(), "the other is refused:\n{refused}");
+    assert!(refused.files().is_empty());
+    let snapshot = bot.snapshot(&ctx).await;
+    assert_eq!((snapshot.1, snapshot.3), (2, 2), "exactly one human move and one reply");
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_dead_database_gets_a_friendly_try_again(pool: PgPool) {
+    let bot = Bot::builder(pool.clone()).start().await;
+    let ctx = Ctx::en();
+    bot.standin.interact(play_reversi(&ctx)).await;
+    pool.close().await;
+    for payload in [play_move(&ctx, "f5"), play_reversi(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID))] {
+        let x = bot.standin.interact(payload).await;
+        assert_refused(&x, "try again in a moment");
+    }
+    let ja = bot.standin.interact(play_move(&Ctx::ja(), "f5")).await;
+    assert!(ja.is_ephemeral() && ja.content().contains("もう一度"), "{}", ja.content());
+    bot.stop().await;
+}
+
+/// Robustness (docs/design/bot-reliability.md#robustness): a hundred boards tapped twice at the
+/// same moment, by the same player or by two members of a family team: every game takes exactly one
+/// move, the other tap hears it was too late, and nothing is lost.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
+    const PAIRS: u64 = 100;
+    let bot = Bot::builder(pool).start().await;
+    let mika = Ctx::en();
+    // The quick level keeps the test about the race, not the thinking; half the channels play
+    // as a family team.
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
+    bot.store.change_setting(mika.guild_id, &place(&mika), Scope::Server, weakest).await.unwrap();
+    let channels: Vec<Ctx> = (0..PAIRS).map(|i| mika.with_channel(fixtures::THREAD_ID + 1_000 + i)).collect();
+    for ctx in channels.iter().step_by(2) {
+        bot.store.change_setting(ctx.guild_id, &place(ctx), Scope::Channel, Change::TeamPlay(true)).await.unwrap();
+    }
+    let starts = futures::future::join_all(
+        channels.iter().map(|ctx| bot.standin.interact(fixtures::slash(ctx, "play", "doubutsu", json!([])))),
+    )
+    .await;
+    // Two different moves on each board, from the player twice or from the player and Dad.
+    let taps = channels.iter().zip(&starts).enumerate().flat_map(|(i, (ctx, start))| {
+        let (menu, values) = move_menu(start);
+        let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+        let second = if i % 2 == 0 { ctx.with_user(OTHER_USER_ID) } else { ctx.clone() };
+        [
+            fixtures::select_on(ctx, &menu, &[values[0].as_str()], &board),
+            fixtures::select_on(&second, &menu, &[values[1].as_str()], &board),
+        ]
+    });
+    // Each exchange is complete at its answer: for the tap that is taken, the new board (a
+    // follow-up, after the old board's menu is taken off); for the other, the refusal.
+    let answers = futures::future::join_all(taps.map(|tap| bot.standin.interact(tap))).await;
+    let mut applied = 0;
+    for (ctx, pair) in channels.iter().zip(answers.chunks(2)) {
+        let refused: Vec<&Exchange> = pair.iter().filter(|x| x.is_ephemeral()).collect();
+        assert_eq!(refused.len(), 1, "one of each pair is refused:\n{}\n{}", pair[0], pair[1]);
+        let said = refused[0].content();
+        assert!(said.contains("already played") || said.contains("out of date"), "{said}");
+        assert!(refused[0].files().is_empty());
+        let winner = pair.iter().position(|x| !x.is_ephemeral()).unwrap();
+        // The stored game has exactly the move that was acknowledged, and the bot's one reply.
+        let record = bot.game(ctx).await.unwrap();
+        let moves = bot.store.moves(record.id).await.unwrap();
+        assert_eq!((record.ply, moves.len()), (2, 2), "channel {}", ctx.channel_id);
+        let acknowledged = pair[winner].content();
+        assert!(acknowledged.contains(&moves[0].notation), "the answer names {}:\n{}", moves[0].notation, pair[winner]);
+        applied += 1;
+    }
+    assert_eq!(applied, PAIRS);
+    bot.stop().await;
+}
+
+/// Robustness (docs/design/bot-reliability.md#robustness): a stored game that was tampered with (a
+/// position its moves do not lead to) or that does not even read back is detected, reported in a
+/// friendly way and closed, never played on; the channel is free for a new game.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
+    let bot = Bot::builder(pool.clone()).start().await;
+    let ctx = Ctx::en();
+    bot.standin.interact(play_reversi(&ctx)).await;
+    bot.standin.interact(play_move(&ctx, "f5")).await;
+    let record = bot.game(&ctx).await.unwrap();
+    // A legal-looking position that the stored moves do not lead to (one more black disc).
+    let mut forged = record.game.encode().into_bytes();
+    let at = forged.iter().position(|&b| b == b'-').expect("an empty square");
+    forged[at] = b'X';
+    let forged = String::from_utf8(forged).unwrap();
+    assert!(Game::decode(GameKind::Reversi, &forged).is_ok(), "the forgery reads as a position");
+    sqlx::query("UPDATE games SET position = $1 WHERE id = $2")
+        .bind(&forged)
+        .bind(record.id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let legal = Game::decode(GameKind::Reversi, &forged).unwrap().legal_moves();
+    let refused = bot.standin.interact(play_move(&ctx, &legal[0].to_string())).await;
+    assert_refused(&refused, "damaged");
+    let (position, ply, status, moves) = bot.snapshot(&ctx).await;
+    assert_eq!((position, ply, status, moves), (forged, 2, GameStatus::Void, 2), "nothing was played on it");
+    // The channel is free again.
+    let fresh = bot.standin.interact(play_reversi(&ctx)).await;
+    assert!(!fresh.is_ephemeral(), "{fresh}");
+    // A row that does not even read back is closed as well, at whatever the player does.
+    let fresh = bot.game(&ctx).await.unwrap();
+    sqlx::query("UPDATE games SET position = 'garbage' WHERE id = $1").bind(fresh.id).execute(&pool).await.unwrap();
+    let ja = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "board", json!([]))).await;
+    assert_refused(&ja, "記録がこわれて");
+    assert!(bot.game(&ctx).await.is_none());
+    // Void games count in nobody's record.
+    let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
+    assert!(stats.content().contains("reversi: 0 wins, 0 losses, 0 draws"), "{}", stats.content());
+    bot.stop().await;
+}
+
+/// Robustness (docs/design/bot-reliability.md#robustness): the database goes away mid-game (every
+/// connection cut, new ones refused): players get a friendly "try again" within Discord's three
+/// seconds and nothing changes; when it is back the same bot process carries on, its pool
+/// reconnecting by itself.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_restart(pool: PgPool) {
+    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL is set for sqlx::test");
+    let name = pool.connect_options().get_database().expect("the test database").to_string();
+    let (server, _) = base.rsplit_once('/').unwrap();
+    let authority = server.split_once("://").unwrap().1.rsplit('@').next().unwrap();
+    let relay = support::outage::Relay::start(authority).await;
+    let store = Store::connect(&relay.url_through(&format!("{server}/{name}"))).await.unwrap();
+    let bot = Bot::builder(pool.clone()).store(store).start().await;
+    let ctx = Ctx::en();
+    bot.standin.interact(play_reversi(&ctx)).await;
+    let moved = bot.standin.interact(play_move(&ctx, "f5")).await;
+    assert!(!moved.is_ephemeral(), "{moved}");
+    let direct = Store::from_pool(pool);
+    let before = direct.active_game(ctx.channel_id).await.unwrap().unwrap();
+    assert_eq!(before.ply, 2);
+
+    relay.cut();
+    let next = before.game.legal_moves()[0].to_string();
+    for payload in [
+        play_move(&ctx, &next),
+        fixtures::slash(&ctx, "play", "board", json!([])),
+        play_reversi(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID)),
+    ] {
+        let x = bot.standin.interact(payload).await;
+        assert_refused(&x, "try again in a moment");
+        let answered = x.calls.iter().find(|c| c.ok()).unwrap().after;
+        assert!(answered < Duration::from_secs(3), "answered after {answered:?}");
+    }
+    let during = direct.active_game(ctx.channel_id).await.unwrap().unwrap();
+    assert_eq!((during.ply, during.version), (before.ply, before.version), "nothing changed");
+    assert!(direct.active_game(fixtures::OTHER_CHANNEL_ID).await.unwrap().is_none());
+
+    relay.restore();
+    let connections = relay.connections();
+    let moved = bot.standin.interact(play_move(&ctx, &next)).await;
+    assert!(!moved.is_ephemeral(), "the same process plays on: {moved}");
+    assert!(relay.connections() > connections, "the pool reconnected");
+    assert_eq!(direct.active_game(ctx.channel_id).await.unwrap().unwrap().ply, 4);
+    bot.stop().await;
+}
+
+/// Robustness (docs/design/bot-reliability.md#robustness): two bot processes, each running one of
+/// two gateway shards, over one database: each server's interactions reach the process of its
+/// shard, and games on both servers are played.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn two_processes_on_two_shards_share_the_servers(pool: PgPool) {
+    let standin = StandIn::start().await;
+    let mut managers = Vec::new();
+    for range in ["0/2", "1/2"] {
+        let connection = Connection {
+            token: StandIn::TOKEN.into(),
+            guild_id: None,
+            api_base: Some(standin.base_url()),
+            idle_sweep: Duration::from_secs(3600),
+            shards: Some(range.parse().unwrap()),
+        };
+        // Each "process" has its own service and pool over the same database.
+        let service = Service::new(Store::from_pool(pool.clone()));
+        let client = discord::client(connection.clone(), service).await.unwrap();
+        managers.push(client.shard_manager.clone());
+        tokio::spawn(discord::start(client, connection.shards));
+    }
+    standin.wait_sessions(2, T).await;
+    let identified: Vec<Value> = standin.identify_payloads().iter().map(|d| d["shard"].clone()).collect();
+    assert!(identified.contains(&json!([0, 2])) && identified.contains(&json!([1, 2])), "{identified:?}");
+    // One server on each shard (Discord's rule: (id >> 22) % 2).
+    let on_shard_1 = Ctx::en();
+    let on_shard_0 =
+        Ctx { guild_id: fixtures::GUILD_ID + (1 << 22), ..Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID) };
+    let store = Store::from_pool(pool);
+    for (ctx, shard) in [(&on_shard_0, 0), (&on_shard_1, 1)] {
+        let payload = play_reversi(ctx);
+        let token = payload["token"].as_str().unwrap().to_string();
+        let started = standin.interact(payload).await;
+        assert!(!started.is_ephemeral() && started.file(".png").is_some(), "{started}");
+        let (_, identified_as) = standin.dispatched_to(&token).unwrap();
+        assert_eq!(identified_as, json!([shard, 2]), "the server's shard got it");
+        let moved = standin.interact(play_move(ctx, "f5")).await;
+        assert!(!moved.is_ephemeral(), "{moved}");
+        let game = store.active_game(ctx.channel_id).await.unwrap().unwrap();
+        assert_eq!((game.guild_id, game.ply), (Some(ctx.guild_id), 2));
+    }
+    for m in managers {
+        m.shutdown_all().await;
+    }
+}
+
+/// Robustness, Discord's 3-second rule (docs/design/bot-reliability.md#robustness): whatever a
+/// request waits for, the interaction is acknowledged in time, and the answer comes when the wait
+/// is over: a tapped move as a new board, a refused command as a private message (its public
+/// "thinking…" withdrawn).
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool) {
+    let bot = Bot::builder(pool.clone()).start().await;
+    let ctx = Ctx::en();
+    let start = bot.standin.interact(play_reversi(&ctx)).await;
+    let (menu, values) = move_menu(&start);
+    let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+
+    // Another client holds the settings tables until both requests are acknowledged: every
+    // request waits on them, so only the deadline can have acknowledged them.
+    let mut blocker = pool.begin().await.unwrap();
+    sqlx::query("LOCK TABLE guild_settings, channel_settings IN ACCESS EXCLUSIVE MODE")
+        .execute(&mut *blocker)
+        .await
+        .unwrap();
+    let tap = fixtures::select_on(&ctx, &menu, &[values[0].as_str()], &board);
+    let command = play_move(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID), "f5");
+    let tokens = [fixtures::token(&tap), fixtures::token(&command)];
+    let since = bot.standin.cursor();
+    let release = async {
+        for token in &tokens {
+            let acknowledged = |c: &support::Reply| {
+                c.token.as_deref() == Some(token.as_str()) && matches!(c.kind, ReplyKind::Callback { .. })
+            };
+            bot.standin.wait_call(since, T, acknowledged).await;
+        }
+        // Every call from here on was made after the lock was given up.
+        let released = bot.standin.cursor();
+        blocker.rollback().await.unwrap();
+        released
+    };
+    let (tap, refused, released) = tokio::join!(bot.standin.interact(tap), bot.standin.interact(command), release);
+    for (x, deferral) in [(&tap, 6), (&refused, 5)] {
+        let first = x.calls.iter().find(|c| c.ok()).unwrap_or_else(|| panic!("no answer:\n{x}"));
+        assert_eq!(first.kind, ReplyKind::Callback { type_: deferral }, "acknowledged first:\n{x}");
+        assert!(first.after < Duration::from_millis(2500), "acknowledged after {:?}:\n{x}", first.after);
+        assert!(x.calls[1..].iter().all(|c| c.seq >= released), "the answer waited for the lock:\n{x}");
+    }
+    assert!(tap.content().contains(&format!("You played **{}**", values[0])), "{tap}");
+    board_image(&tap);
+    assert!(refused.calls.iter().any(|c| c.kind == ReplyKind::DeleteOriginal), "{refused}");
+    assert_refused(&refused, "no game in this channel");
+    let record = bot.game(&ctx).await.unwrap();
+    assert_eq!(record.ply, 2, "one move and its reply, nothing else");
+    bot.stop().await;
+}
+
+/// Robustness (docs/design/bot-reliability.md#robustness): a reply that failed after the player's
+/// move was stored (the database blinked) is paid by the running process, not left until a restart;
+/// games whose reply is still being worked on are left alone.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) {
+    // A connecting bot pays every reply owed at that moment, however young; a game owed from
+    // before it started marks the end of that first pass, after which this test's games are made.
+    let earlier = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 2);
+    let reversi = || Game::new(GameKind::Reversi);
+    game_in(
+        &Store::from_pool(pool.clone()),
+        &earlier,
+        Side::Second,
+        Level::Reversi(reversi::Level::Standard),
+        reversi(),
+    )
+    .await;
+    let bot = Bot::builder(pool.clone()).start().await;
+    let paid_earlier = |c: &support::Reply| c.kind == ReplyKind::ChannelMessage { channel_id: earlier.channel_id };
+    bot.standin.wait_call(0, T, paid_earlier).await;
+    let (owed, fresh, later) = (
+        Ctx::en(),
+        Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID),
+        Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 1),
+    );
+    let mut ids = Vec::new();
+    for ctx in [&owed, &fresh, &later] {
+        // The player took white: the bot is to move.
+        let record = bot.game_of(ctx, Side::Second, Level::Reversi(reversi::Level::Standard), reversi()).await;
+        ids.push(record.id);
+    }
+    let backdate = |id: i64| {
+        sqlx::query("UPDATE games SET updated_at = now() - interval '3 minutes' WHERE id = $1").bind(id).execute(&pool)
+    };
+    let since = bot.standin.cursor();
+    backdate(ids[0]).await.unwrap();
+    let posted = bot.standin.wait_new_message(since, T).await;
+    assert_eq!(posted.kind, ReplyKind::ChannelMessage { channel_id: owed.channel_id }, "{posted:?}");
+    assert!(posted.content().is_some_and(|c| c.contains("I play **")), "{posted:?}");
+    assert!(!posted.files.is_empty(), "the board is posted");
+    assert_eq!(bot.store.game(ids[0]).await.unwrap().unwrap().ply, 1);
+    // A game whose reply may still be on its way is not the sweep's to answer: a later sweep
+    // (the one that pays a game owed only from now on) goes through the games in order and
+    // passes the fresh one by.
+    let since = bot.standin.cursor();
+    backdate(ids[2]).await.unwrap();
+    let paid_later = |c: &support::Reply| c.kind == ReplyKind::ChannelMessage { channel_id: later.channel_id };
+    bot.standin.wait_call(since, T, paid_later).await;
+    assert_eq!(bot.store.game(ids[1]).await.unwrap().unwrap().ply, 0);
+    assert!(bot
+        .standin
+        .all_calls()
+        .iter()
+        .all(|c| c.kind != ReplyKind::ChannelMessage { channel_id: fresh.channel_id }));
+    bot.stop().await;
+}

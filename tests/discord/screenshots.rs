@@ -1,0 +1,94 @@
+//! The README's screenshots, drawn from real replies of the bot (the README gives the command:
+//! `cargo test --test discord readme_screenshots`).
+
+use serde_json::json;
+use sqlx::PgPool;
+
+use crate::support::fixtures::{self, Ctx, USER_ID};
+use crate::support::{screenshot, Exchange};
+use crate::{here, move_menu, on, play_move, play_reversi, settings, tap_to_the_end, Bot};
+
+/// A screenshot of the message an exchange left, as Discord would show it.
+fn card(x: &Exchange, names: &[(u64, &str)], open_menus: bool) -> image::RgbImage {
+    let content = x.content();
+    let files = x.files().into_iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+    let card = screenshot::Card {
+        content: &content,
+        files,
+        components: x.components(),
+        ephemeral: x.is_ephemeral(),
+        names: names.to_vec(),
+        open_menus,
+    };
+    screenshot::render(&card)
+}
+
+/// The README's screenshots are real replies of the bot, drawn the way Discord shows them; they
+/// are written to the folder `SETTAI_SCREENSHOTS` names (the README gives the command).
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn readme_screenshots_are_drawn_from_real_replies(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let mut shots: Vec<(&str, image::RgbImage, usize)> = Vec::new();
+    let mika = Ctx::en().with_nick("Mika");
+    let names = [(USER_ID, "Mika")];
+
+    // A game starts, with the commentary on for the whole server.
+    bot.standin.interact(settings(&mika, "commentary", on(true), true)).await;
+    let start = bot.standin.interact(play_reversi(&mika)).await;
+    shots.push(("play-reversi-en", card(&start, &names, false), 1));
+
+    // A move in Japanese, with its one line of commentary.
+    let haruto = Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID).with_nick("はると");
+    let started = bot.standin.interact(play_reversi(&haruto)).await;
+    let (menu, values) = move_menu(&started);
+    let board = bot.standin.message(started.message_id().unwrap()).unwrap();
+    let moved = bot.standin.interact(fixtures::select_on(&haruto, &menu, &[&values[0]], &board)).await;
+    assert!(moved.contents().len() > 1 || moved.content().lines().count() > 2, "{moved}");
+    shots.push(("move-ja", card(&moved, &[(USER_ID, "はると")], false), 1));
+
+    // A family channel where the children choose their opponent (and no commentary).
+    let family = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 7).with_nick("Mika");
+    for (sub, value) in [("choice", true), ("commentary", false)] {
+        let mut options = on(value);
+        options.as_array_mut().unwrap().push(here());
+        bot.standin.interact(settings(&family, sub, options, true)).await;
+    }
+    let offer = bot.standin.interact(fixtures::slash(&family, "play", "doubutsu", json!([]))).await;
+    assert!(offer.is_ephemeral(), "{offer}");
+    shots.push(("opponent-picker-en", card(&offer, &names, true), 0));
+    let shown = bot.standin.interact(settings(&family, "show", json!([]), true)).await;
+    shots.push(("settings-show-en", card(&shown, &names, false), 0));
+    let help = bot.standin.interact(fixtures::slash(&family, "play", "help", json!([]))).await;
+    assert!(help.is_ephemeral() && help.file("animals.png").is_some(), "{help}");
+    shots.push(("help-en", card(&help, &names, false), 1));
+
+    // A take-back (待った) where a manager allows them: the board goes back to before the move.
+    let undo = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 9).with_nick("Mika");
+    let mut options = on(true);
+    options.as_array_mut().unwrap().push(here());
+    bot.standin.interact(settings(&undo, "takeback", options, true)).await;
+    bot.standin.interact(play_reversi(&undo)).await;
+    bot.standin.interact(play_move(&undo, "f5")).await;
+    let undone = bot.standin.interact(fixtures::slash(&undo, "play", "takeback", json!([]))).await;
+    assert!(undone.contents().join("\n").contains("Move taken back"), "{undone}");
+    shots.push(("takeback-en", card(&undone, &names, false), 1));
+
+    // The end of the first game: result, replay and the chart of how it went.
+    let (over, _) = tap_to_the_end(&bot, &mika, start).await;
+    assert!(over.file("replay.gif").is_some() && over.file("chart.png").is_some(), "{over}");
+    shots.push(("game-over-en", card(&over, &names, false), 3));
+
+    let out = std::env::var_os("SETTAI_SCREENSHOTS").map(std::path::PathBuf::from);
+    if let Some(dir) = &out {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    for (name, img, pictures) in &shots {
+        assert_eq!(img.width(), screenshot::WIDTH, "{name}");
+        // Each attached picture is drawn at its aspect ratio, at most 420 px wide.
+        assert!(img.height() as usize > 100 + 180 * pictures, "{name} is only {} px tall", img.height());
+        if let Some(dir) = &out {
+            img.save(dir.join(format!("{name}.png"))).unwrap();
+        }
+    }
+    bot.stop().await;
+}

@@ -1,0 +1,552 @@
+//! A local stand-in for Discord (gateway WebSocket + REST API) on 127.0.0.1, against which the
+//! real serenity 0.12 client runs in the integration tests.
+//!
+//! ```ignore
+//! let standin = StandIn::start().await;
+//! let mut client = standin.client_builder(GatewayIntents::empty()).event_handler(Handler).await?;
+//! tokio::spawn(async move { client.start().await });
+//! standin.wait_ready(Duration::from_secs(20)).await;
+//! let x = standin.interact(fixtures::slash(&Ctx::en(), "play", "shogi", json!([]))).await;
+//! assert!(x.content().contains("..."));
+//! // A flow that goes on after its answer says what it ends with:
+//! let done = standin.interact_until(confirm, |x| !x.followups().is_empty()).await;
+//! ```
+//!
+//! What it does, in short:
+//! * `GET /api/v10/gateway[/bot]` points serenity at `ws://127.0.0.1:PORT/gateway`, where the
+//!   stand-in speaks the gateway protocol (HELLO, IDENTIFY → READY, heartbeats, RESUME,
+//!   `INTERACTION_CREATE` dispatches). Every IDENTIFY is a new session, so a restarted bot is
+//!   simply the next session ([`StandIn::wait_sessions`]).
+//! * Interaction callbacks, webhook edits/follow-ups and channel messages are recorded (with
+//!   uploaded files) and answered like Discord does, including Discord's refusals that real bots
+//!   trip over: a second callback for one interaction (40060), an edit/follow-up before any callback
+//!   (10015), and invalid bodies (50035: content over 2000 characters, more than 5 action rows or 25
+//!   select options or 25 autocomplete choices, over-long custom ids and labels, bad command names
+//!   or localisation keys, ...). A refused call fails [`StandIn::interact`] with a clear message.
+//! * An exchange is complete on an event, never after a quiet period: [`StandIn::interact`]
+//!   returns as soon as the bot has answered ([`Exchange::answered`]), and
+//!   [`StandIn::interact_until`] as soon as the exchange holds what the test says the flow ends
+//!   with (a follow-up after the answer, say). Later calls are waited for explicitly
+//!   ([`StandIn::next_reply`], [`StandIn::wait_call`]).
+//! * Messages are kept as Discord would keep them (edits merged, attachments given ids and urls),
+//!   so a test can look at the current state of a message ([`StandIn::message`]) and click on it
+//!   ([`crate::support::fixtures::select_on`]).
+//! * Unknown routes are logged with `eprintln!` and answered 404; [`StandIn::unknown_routes`]
+//!   lists them.
+//!
+//! Where things are: [`StandIn`] (this file) is what the tests drive; `exchange` holds the types
+//! they get back; `gateway` and `rest` are the two servers, `replies` what the bot's answers do to
+//! the messages, `validation` what Discord refuses, `objects` the JSON Discord hands out, and
+//! `state` what is kept in between.
+#![allow(dead_code)]
+
+mod exchange;
+mod gateway;
+mod objects;
+mod replies;
+mod rest;
+mod state;
+mod validation;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::Message as WsMessage;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::get;
+use axum::Router;
+use serde_json::{json, Value};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+pub use exchange::{Exchange, Incomplete, Reply, ReplyKind, Signed};
+use gateway::{gateway, text};
+use objects::id_of;
+use replies::callback;
+use rest::{rest, Body, BODY_LIMIT};
+use state::{exchange_of, register, Inner, Shared};
+
+/// The stand-in server. Dropping it stops the server.
+pub struct StandIn {
+    shared: Arc<Shared>,
+    server: JoinHandle<()>,
+    /// Overall limit for [`Self::interact`] (default 20 s).
+    pub interact_timeout: Duration,
+}
+
+impl Drop for StandIn {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+impl StandIn {
+    /// The application id announced in READY (and expected in webhook routes).
+    pub const APP_ID: u64 = 1_100_000_000_000_000_001;
+    /// The bot user's id (same as the application id, as on Discord).
+    pub const BOT_USER_ID: u64 = Self::APP_ID;
+    pub const BOT_NAME: &'static str = "settai";
+    /// A token to give serenity (any string works; this one is shaped like a real one).
+    pub const TOKEN: &'static str = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.standin.bot-token-for-tests-only";
+
+    /// Announces `interval` as the heartbeat interval to connections opened from now on (Discord
+    /// says about 41 s; a load test asks for a short one to see whether any beat comes late).
+    pub fn set_heartbeat_interval(&self, interval: Duration) {
+        self.shared.heartbeat_ms.store(interval.as_millis() as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The longest time between two heartbeats of one gateway connection so far.
+    pub fn longest_heartbeat_gap(&self) -> Option<Duration> {
+        let inner = self.shared.lock();
+        let mut last: HashMap<u64, Instant> = HashMap::new();
+        let mut longest = None;
+        for &(conn, at) in &inner.heartbeats {
+            if let Some(before) = last.insert(conn, at) {
+                longest = longest.max(Some(at - before));
+            }
+        }
+        longest
+    }
+
+    /// Binds 127.0.0.1:0 and serves the gateway and REST API until dropped.
+    pub async fn start() -> StandIn {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("stand-in: bind 127.0.0.1:0");
+        let port = listener.local_addr().expect("stand-in: local_addr").port();
+        let (version, _) = watch::channel(0u64);
+        let shared = Arc::new(Shared {
+            inner: Mutex::new(Inner {
+                sessions: Vec::new(),
+                next_conn: 0,
+                next_id: 1_300_000_000_000_000_000,
+                global_commands: Vec::new(),
+                guild_commands: HashMap::new(),
+                interactions: HashMap::new(),
+                messages: HashMap::new(),
+                calls: Vec::new(),
+                calls_by_token: HashMap::new(),
+                unknown: Vec::new(),
+                heartbeats: Vec::new(),
+                deleted: Default::default(),
+            }),
+            version,
+            port,
+            started: Instant::now(),
+            heartbeat_ms: std::sync::atomic::AtomicU64::new(41_250),
+        });
+        let app = Router::new()
+            .route("/gateway", get(gateway))
+            .fallback(rest)
+            .layer(DefaultBodyLimit::max(BODY_LIMIT))
+            .with_state(shared.clone());
+        let server = tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                eprintln!("[stand-in] server stopped: {e}");
+            }
+        });
+        StandIn { shared, server, interact_timeout: Duration::from_secs(20) }
+    }
+
+    /// `http://127.0.0.1:PORT`, for `HttpBuilder::proxy`.
+    pub fn base_url(&self) -> String {
+        self.shared.base_url()
+    }
+
+    /// `ws://127.0.0.1:PORT/gateway`
+    pub fn gateway_url(&self) -> String {
+        self.shared.gateway_url()
+    }
+
+    pub fn port(&self) -> u16 {
+        self.shared.port
+    }
+
+    /// A serenity `Http` talking to the stand-in (proxy set, rate limiter disabled: serenity
+    /// ignores the proxy unless the rate limiter is disabled).
+    pub fn http(&self) -> serenity::http::Http {
+        serenity::http::HttpBuilder::new(Self::TOKEN).proxy(self.base_url()).ratelimiter_disabled(true).build()
+    }
+
+    /// A serenity `ClientBuilder` wired to the stand-in; add the event handler and `.await`.
+    pub fn client_builder(&self, intents: serenity::all::GatewayIntents) -> serenity::client::ClientBuilder {
+        serenity::client::ClientBuilder::new_with_http(self.http(), intents)
+    }
+
+    // ── sessions ──
+
+    /// Waits until a bot is connected and has received READY. Panics after `timeout`.
+    pub async fn wait_ready(&self, timeout: Duration) {
+        let ok = self.shared.wait_for(timeout, |i| i.live_session().map(|_| ())).await;
+        if ok.is_none() {
+            panic!("stand-in: no bot IDENTIFYed within {timeout:?} (sessions so far: {})", self.sessions());
+        }
+    }
+
+    /// Waits until `n` sessions in total have IDENTIFYed and the latest is connected (e.g.
+    /// `wait_sessions(2, ..)` after restarting the bot). Panics after `timeout`.
+    pub async fn wait_sessions(&self, n: usize, timeout: Duration) {
+        let ok = self
+            .shared
+            .wait_for(timeout, |i| (i.sessions.len() >= n && i.live_session().is_some()).then_some(()))
+            .await;
+        if ok.is_none() {
+            panic!(
+                "stand-in: expected {n} session(s) within {timeout:?}, have {} ({} connected)",
+                self.sessions(),
+                self.connected_sessions()
+            );
+        }
+    }
+
+    /// Waits until no session is connected (e.g. after shutting the bot down). Panics after
+    /// `timeout`.
+    pub async fn wait_disconnected(&self, timeout: Duration) {
+        let ok = self.shared.wait_for(timeout, |i| i.live_session().is_none().then_some(())).await;
+        if ok.is_none() {
+            panic!("stand-in: bot still connected after {timeout:?}");
+        }
+    }
+
+    /// Number of sessions that IDENTIFYed so far.
+    pub fn sessions(&self) -> usize {
+        self.shared.lock().sessions.len()
+    }
+
+    /// Number of sessions currently connected.
+    pub fn connected_sessions(&self) -> usize {
+        self.shared.lock().sessions.iter().filter(|s| s.tx.is_some()).count()
+    }
+
+    /// The IDENTIFY payloads (`d`) received, in order (e.g. to check intents).
+    pub fn identify_payloads(&self) -> Vec<Value> {
+        self.shared.lock().sessions.iter().map(|s| s.identify.clone()).collect()
+    }
+
+    /// Closes the gateway connection of the connected session with close code 4000 (as Discord
+    /// does on maintenance); serenity then reconnects (RESUME of the same session). Note:
+    /// serenity ignores a close frame without a code and would only notice at its next
+    /// heartbeat (41 s).
+    pub fn drop_connection(&self) {
+        let mut inner = self.shared.lock();
+        if let Some(idx) = inner.live_session() {
+            if let Some(tx) = inner.sessions[idx].tx.take() {
+                let _ = tx.send(WsMessage::Close(Some(axum::extract::ws::CloseFrame {
+                    code: 4000,
+                    reason: "stand-in: reconnect".into(),
+                })));
+            }
+        }
+        drop(inner);
+        self.shared.bump();
+    }
+
+    // ── commands ──
+
+    /// Global commands as the bot registered them (the stand-in's stored objects, with ids).
+    pub async fn registered_commands(&self) -> Vec<Value> {
+        self.shared.lock().global_commands.clone()
+    }
+
+    /// Guild commands as the bot registered them for `guild_id`.
+    pub async fn registered_guild_commands(&self, guild_id: u64) -> Vec<Value> {
+        self.shared.lock().guild_commands.get(&guild_id).cloned().unwrap_or_default()
+    }
+
+    /// Waits until the bot has registered at least one command (global or for any guild) and
+    /// returns all of them (global first). Panics after `timeout`.
+    pub async fn wait_commands(&self, timeout: Duration) -> Vec<Value> {
+        let got = self
+            .shared
+            .wait_for(timeout, |i| {
+                let mut all = i.global_commands.clone();
+                let mut guilds: Vec<_> = i.guild_commands.iter().collect();
+                guilds.sort_by_key(|(g, _)| **g);
+                for (_, cmds) in guilds {
+                    all.extend(cmds.iter().cloned());
+                }
+                (!all.is_empty()).then_some(all)
+            })
+            .await;
+        match got {
+            Some(all) => all,
+            None => panic!("stand-in: the bot registered no command within {timeout:?}\n{}", self.log_summary()),
+        }
+    }
+
+    // ── interactions ──
+
+    /// Dispatches `INTERACTION_CREATE` with `payload` to the connected session (the most recent
+    /// one), waiting up to 10 s for one to be connected. Panics if there is none.
+    pub async fn send_interaction(&self, payload: Value) {
+        let guild_id = id_of(payload.get("guild_id"));
+        let idx = self.shared.wait_for(Duration::from_secs(10), |i| i.session_for(guild_id)).await;
+        let Some(idx) = idx else {
+            panic!("stand-in: no connected bot to send the interaction to (sessions so far: {})", self.sessions());
+        };
+        let mut inner = self.shared.lock();
+        let number = inner.sessions[idx].number;
+        register(&mut inner, &payload, number);
+        let session = &mut inner.sessions[idx];
+        session.seq += 1;
+        let frame = json!({"op": 0, "s": session.seq, "t": "INTERACTION_CREATE", "d": payload});
+        let sent = session.tx.as_ref().map(|tx| tx.send(text(&frame)).is_ok()).unwrap_or(false);
+        drop(inner);
+        self.shared.bump();
+        if !sent {
+            panic!("stand-in: the bot's gateway connection closed while sending an interaction");
+        }
+    }
+
+    /// Delivers the interaction the way Discord does to an HTTP interactions endpoint: a POST
+    /// of the payload to `url`, signed with `key` at the current time. A 200 answer's JSON
+    /// body counts as the interaction's first response (checked like a callback call); then
+    /// waits like [`Self::try_interact`]. Another status is an [`Incomplete`] naming it.
+    pub async fn try_interact_http(
+        &self,
+        url: &str,
+        key: &ed25519_dalek::SigningKey,
+        payload: Value,
+    ) -> Result<Exchange, Incomplete> {
+        self.try_interact_http_until(url, key, payload, Exchange::answered).await
+    }
+
+    /// [`Self::try_interact_http`], waiting until the exchange satisfies `done` (see
+    /// [`Self::interact_until`]).
+    pub async fn try_interact_http_until(
+        &self,
+        url: &str,
+        key: &ed25519_dalek::SigningKey,
+        payload: Value,
+        done: impl Fn(&Exchange) -> bool + Sync,
+    ) -> Result<Exchange, Incomplete> {
+        let signed = Signed::new(key, &payload);
+        self.try_interact_http_signed(url, &signed, payload, done).await
+    }
+
+    /// [`Self::try_interact_http_until`] with a request signed beforehand (a test may send the
+    /// very same request again, as a replay).
+    pub async fn try_interact_http_signed(
+        &self,
+        url: &str,
+        signed: &Signed,
+        payload: Value,
+        done: impl Fn(&Exchange) -> bool + Sync,
+    ) -> Result<Exchange, Incomplete> {
+        let token = payload.get("token").and_then(Value::as_str).unwrap_or_default().to_string();
+        let id = id_of(payload.get("id")).unwrap_or(0).to_string();
+        register(&mut self.shared.lock(), &payload, 0);
+        self.shared.bump();
+        let answer = signed.post(url).await;
+        let reason = match answer {
+            Ok(a) if a.status().as_u16() == 200 => match a.json::<Value>().await {
+                Ok(json) => {
+                    let _ = callback(&self.shared, &id, &token, Body { json, files: Vec::new() });
+                    self.shared.bump();
+                    return self.wait_done(&token, &done).await;
+                }
+                Err(e) => format!("the endpoint's answer is not JSON: {e}"),
+            },
+            Ok(a) => format!("the endpoint answered {}", a.status()),
+            Err(e) => format!("the endpoint could not be reached: {e}"),
+        };
+        Err(Incomplete { reason, partial: self.exchange(&token) })
+    }
+
+    /// Sends the interaction and returns as soon as the bot has answered
+    /// ([`Exchange::answered`]): a refusal, a command's board, the new board after a tapped move
+    /// (the old board's menu is taken off before it), autocomplete choices. Calls the flow makes
+    /// after its answer are not waited for: use [`Self::interact_until`] to say what the
+    /// exchange ends with, or [`Self::next_reply`]. Panics after [`Self::interact_timeout`] with
+    /// what was received so far, and if the stand-in refused one of the bot's calls (use
+    /// [`Self::try_interact`] to inspect refusals).
+    pub async fn interact(&self, payload: Value) -> Exchange {
+        self.interact_until(payload, Exchange::answered).await
+    }
+
+    /// Sends the interaction and returns as soon as the exchange satisfies `done`, e.g. the
+    /// public board a confirmed resignation follows its answer with:
+    /// `|x| !x.followups().is_empty()`. `done` is checked each time a call for this interaction
+    /// arrives; a call the stand-in refused ends the exchange at once. Panics like
+    /// [`Self::interact`].
+    pub async fn interact_until(&self, payload: Value, done: impl Fn(&Exchange) -> bool + Sync) -> Exchange {
+        match self.try_interact_until(payload, done).await {
+            Ok(x) => {
+                if !x.refused().is_empty() {
+                    panic!("stand-in: the bot made a call Discord would refuse\n{x}");
+                }
+                x
+            }
+            Err(e) => panic!("stand-in: {e}"),
+        }
+    }
+
+    /// Like [`Self::interact`] without panicking: refused calls are in the returned exchange,
+    /// and a timeout is an [`Incomplete`] with what was received so far.
+    pub async fn try_interact(&self, payload: Value) -> Result<Exchange, Incomplete> {
+        self.try_interact_until(payload, Exchange::answered).await
+    }
+
+    /// Like [`Self::interact_until`] without panicking (see [`Self::try_interact`]).
+    pub async fn try_interact_until(
+        &self,
+        payload: Value,
+        done: impl Fn(&Exchange) -> bool + Sync,
+    ) -> Result<Exchange, Incomplete> {
+        let token =
+            payload.get("token").and_then(Value::as_str).expect("interaction payload without a token").to_string();
+        self.send_interaction(payload).await;
+        self.wait_done(&token, &done).await
+    }
+
+    /// Waits until the exchange of an interaction sent with [`Self::send_interaction`] satisfies
+    /// `done` (e.g. [`Exchange::answered`]), like [`Self::try_interact_until`].
+    pub async fn wait_exchange(
+        &self,
+        token: &str,
+        done: impl Fn(&Exchange) -> bool + Sync,
+    ) -> Result<Exchange, Incomplete> {
+        self.wait_done(token, &done).await
+    }
+
+    /// Waits until the calls made with `token` satisfy `done` or one of them was refused, up to
+    /// [`Self::interact_timeout`].
+    async fn wait_done(&self, token: &str, done: &(dyn Fn(&Exchange) -> bool + Sync)) -> Result<Exchange, Incomplete> {
+        // Checked when this token's calls change only: hundreds of exchanges may wait at once,
+        // each woken by every call of the others.
+        let mut seen = None;
+        let finished = self
+            .shared
+            .wait_for(self.interact_timeout, |i| {
+                let n = i.calls_by_token.get(token).map_or(0, Vec::len);
+                if seen == Some(n) {
+                    return None;
+                }
+                seen = Some(n);
+                let x = exchange_of(i, token);
+                (x.calls.iter().any(|c| !c.ok()) || done(&x)).then_some(x)
+            })
+            .await;
+        if let Some(x) = finished {
+            return Ok(x);
+        }
+        let partial = self.exchange(token);
+        let reason = if partial.calls.is_empty() {
+            format!(
+                "the bot made no call for this interaction within {:?} (did it receive it? a payload serenity cannot \
+                 deserialize is dropped silently; run fixtures::assert_fixtures_deserialize)",
+                self.interact_timeout
+            )
+        } else if partial.answered() {
+            format!(
+                "the bot answered, but the exchange did not end as the test expects within {:?}",
+                self.interact_timeout
+            )
+        } else {
+            format!(
+                "the bot did not answer within {:?} (no message callback 4/7, autocomplete 8 or modal 9, nor an edit or \
+                 follow-up with text after a deferral)",
+                self.interact_timeout
+            )
+        };
+        Err(Incomplete { reason, partial })
+    }
+
+    /// The session (1-based, in order of IDENTIFY) an interaction was sent to, and the shard
+    /// `[id, total]` that session identified as.
+    pub fn dispatched_to(&self, token: &str) -> Option<(usize, Value)> {
+        let inner = self.shared.lock();
+        let number = inner.interactions.get(token)?.session;
+        let shard = inner.sessions.iter().find(|s| s.number == number)?.identify.get("shard").cloned();
+        Some((number, shard.unwrap_or(Value::Null)))
+    }
+
+    /// Everything recorded for this token so far, as an exchange.
+    pub fn exchange(&self, token: &str) -> Exchange {
+        exchange_of(&self.shared.lock(), token)
+    }
+
+    /// Every call made with this interaction token, in order.
+    pub async fn calls_for(&self, token: &str) -> Vec<Reply> {
+        self.shared.lock().calls_of(token).cloned().collect()
+    }
+
+    /// Every call recorded, in order.
+    pub fn all_calls(&self) -> Vec<Reply> {
+        self.shared.lock().calls.clone()
+    }
+
+    /// Position in the global call log: calls made from now on have `seq >= cursor()`.
+    pub fn cursor(&self) -> u64 {
+        self.shared.lock().calls.len() as u64
+    }
+
+    /// Waits for the first call with `seq >= since` matching `pred`. Panics after `timeout`.
+    pub async fn wait_call(&self, since: u64, timeout: Duration, pred: impl Fn(&Reply) -> bool) -> Reply {
+        let got =
+            self.shared.wait_for(timeout, |i| i.calls.iter().skip(since as usize).find(|c| pred(c)).cloned()).await;
+        match got {
+            Some(c) => c,
+            None => panic!(
+                "stand-in: no matching call within {timeout:?} (calls since #{since}):\n{}",
+                self.log_summary_since(since)
+            ),
+        }
+    }
+
+    /// Waits for the next call for the exchange's token after the calls it already holds
+    /// (e.g. the bot's own move posted as a follow-up after its answer). Panics after `timeout`.
+    pub async fn next_reply(&self, after: &Exchange, timeout: Duration) -> Reply {
+        let since = after.calls.last().map(|c| c.seq + 1).unwrap_or(0);
+        let token = after.token.clone();
+        self.wait_call(since, timeout, move |c| c.token.as_deref() == Some(token.as_str())).await
+    }
+
+    /// Waits for any call creating or editing a visible message (follow-up, edit, channel
+    /// message, message callback) with `seq >= since` (see [`Self::cursor`]).
+    pub async fn wait_new_message(&self, since: u64, timeout: Duration) -> Reply {
+        self.wait_call(since, timeout, |c| c.ok() && c.is_message()).await
+    }
+
+    /// Deletes a message as a member of the channel would: later edits of it are refused
+    /// (10008 Unknown Message), even by interactions on a copy still on someone's screen.
+    pub fn delete_message(&self, id: u64) {
+        let mut inner = self.shared.lock();
+        inner.messages.remove(&id);
+        inner.deleted.insert(id);
+    }
+
+    /// Current state of a message, as Discord would return it.
+    pub fn message(&self, id: u64) -> Option<Value> {
+        self.shared.lock().messages.get(&id).cloned()
+    }
+
+    /// Current state of the `@original` response of the interaction with this token.
+    pub fn original_message(&self, token: &str) -> Option<Value> {
+        let inner = self.shared.lock();
+        inner.interactions.get(token).and_then(|r| r.original).and_then(|id| inner.messages.get(&id).cloned())
+    }
+
+    /// Routes the stand-in did not know (`"METHOD /path"`), in order.
+    pub fn unknown_routes(&self) -> Vec<String> {
+        self.shared.lock().unknown.clone()
+    }
+
+    fn log_summary(&self) -> String {
+        self.log_summary_since(0)
+    }
+
+    fn log_summary_since(&self, since: u64) -> String {
+        let inner = self.shared.lock();
+        let mut s = String::new();
+        for c in inner.calls.iter().skip(since as usize) {
+            s.push_str(&format!("    {c}\n"));
+        }
+        if !inner.unknown.is_empty() {
+            s.push_str(&format!("    unknown routes: {:?}\n", inner.unknown));
+        }
+        if s.is_empty() {
+            s.push_str("    (no calls)\n");
+        }
+        s
+    }
+}

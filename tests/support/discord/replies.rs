@@ -1,0 +1,303 @@
+//! The bot's replies, taken as Discord takes them: interaction callbacks (one per interaction),
+//! edits and deletions of the original response and follow-ups (only after a callback), new
+//! follow-ups and plain channel messages; each checked, applied to the stored messages and
+//! recorded.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::response::Response;
+use serde_json::{json, Value};
+
+use super::exchange::ReplyKind;
+use super::objects::{build_message, id_of};
+use super::rest::{err_resp, files_of, json_resp, no_content, record, Body};
+use super::state::{Inner, Shared};
+use super::validation::{api_err, invalid, validate_choices, validate_message, validate_modal, ApiError};
+
+pub(super) fn callback(shared: &Arc<Shared>, id: &str, token: &str, body: Body) -> Response {
+    let mut inner = shared.lock();
+    let ty = body.json.get("type").and_then(Value::as_u64).unwrap_or(0) as u8;
+    let kind = ReplyKind::Callback { type_: ty };
+    let files = files_of(&body);
+    let result = callback_inner(&mut inner, shared, id, token, ty, &body);
+    match result {
+        Ok(mid) => {
+            record(&mut inner, shared, kind, Some(token), body.json, files, 204, None, mid);
+            no_content()
+        }
+        Err(e) => {
+            record(
+                &mut inner,
+                shared,
+                kind,
+                Some(token),
+                body.json,
+                files,
+                e.status,
+                Some(format!("{} {}", e.code, e.message)),
+                None,
+            );
+            err_resp(&e)
+        }
+    }
+}
+
+fn callback_inner(
+    inner: &mut Inner,
+    shared: &Shared,
+    id: &str,
+    token: &str,
+    ty: u8,
+    body: &Body,
+) -> Result<Option<u64>, ApiError> {
+    let Some(rec) = inner.interactions.get(token) else {
+        return Err(api_err(404, 10062, "Unknown interaction (token never dispatched by the stand-in)"));
+    };
+    if id.parse::<u64>().ok() != Some(rec.interaction_id) {
+        return Err(api_err(404, 10062, "Unknown interaction (id does not match the token)"));
+    }
+    if let Some(prev) = rec.acked {
+        return Err(api_err(
+            400,
+            40060,
+            format!("Interaction has already been acknowledged (earlier callback type {prev})"),
+        ));
+    }
+    let elapsed = rec.dispatched_at.elapsed();
+    if elapsed > Duration::from_secs(3) {
+        eprintln!("[stand-in] WARNING: callback {elapsed:?} after dispatch; Discord gives up after 3 s (10062 Unknown interaction). Defer first!");
+    }
+    let (ikind, channel_id, guild_id) = (rec.kind, rec.channel_id, rec.guild_id);
+    let component_msg = id_of(rec.payload.pointer("/message/id"));
+    let null = Value::Null;
+    let data = body.json.get("data").unwrap_or(&null);
+    let is_component = ikind == 3 || (ikind == 5 && component_msg.is_some());
+    let original = match ty {
+        4 => {
+            if ikind == 4 {
+                return Err(invalid("type: autocomplete interactions only accept callback type 8"));
+            }
+            validate_message(data, body.files.len(), true)?;
+            let mid = inner.new_id();
+            let msg = build_message(inner, shared, mid, channel_id, guild_id, None, data, &body.files, 20);
+            inner.messages.insert(mid, msg);
+            Some(mid)
+        }
+        5 => {
+            if ikind == 4 {
+                return Err(invalid("type: autocomplete interactions only accept callback type 8"));
+            }
+            let flags = data.get("flags").and_then(Value::as_u64).unwrap_or(0);
+            let mid = inner.new_id();
+            let placeholder = json!({"content": "", "flags": flags | 128});
+            let msg = build_message(inner, shared, mid, channel_id, guild_id, None, &placeholder, &[], 20);
+            inner.messages.insert(mid, msg);
+            Some(mid)
+        }
+        6 | 7 => {
+            if !is_component {
+                return Err(invalid(format!("type: callback type {ty} is only valid for component interactions")));
+            }
+            let mid = component_msg.unwrap_or(0);
+            if ty == 7 {
+                validate_message(data, body.files.len(), false)?;
+                let base = inner.messages.get(&mid).cloned();
+                let msg = build_message(inner, shared, mid, channel_id, guild_id, base.as_ref(), data, &body.files, 0);
+                inner.messages.insert(mid, msg);
+            }
+            Some(mid)
+        }
+        8 => {
+            if ikind != 4 {
+                return Err(invalid("type: callback type 8 is only valid for autocomplete interactions"));
+            }
+            validate_choices(data)?;
+            None
+        }
+        9 => {
+            if ikind == 4 || ikind == 5 {
+                return Err(invalid("type: a modal cannot answer an autocomplete or modal submit"));
+            }
+            validate_modal(data)?;
+            None
+        }
+        _ => return Err(invalid(format!("type: unsupported interaction callback type {ty}"))),
+    };
+    let rec = inner.interactions.get_mut(token).expect("checked above");
+    rec.acked = Some(ty);
+    rec.original = original;
+    Ok(original)
+}
+
+pub(super) fn webhook_edit(shared: &Arc<Shared>, token: &str, mid: Option<u64>, body: Body) -> Response {
+    let mut inner = shared.lock();
+    let kind = match mid {
+        None => ReplyKind::EditOriginal,
+        Some(_) => ReplyKind::EditFollowup,
+    };
+    let files = files_of(&body);
+    let result = (|| {
+        let rec = inner
+            .interactions
+            .get(token)
+            .ok_or_else(|| api_err(404, 10015, "Unknown Webhook (token never dispatched)"))?;
+        if rec.acked.is_none() {
+            return Err(api_err(
+                404,
+                10015,
+                "Unknown Webhook (no interaction callback yet for this token: respond or defer first)",
+            ));
+        }
+        let (channel_id, guild_id) = (rec.channel_id, rec.guild_id);
+        let target = match mid {
+            None => rec.original.ok_or_else(|| {
+                api_err(404, 10008, "Unknown Message (this interaction has no original response message)")
+            })?,
+            Some(m) => m,
+        };
+        let base = inner.messages.get(&target).cloned().ok_or_else(|| api_err(404, 10008, "Unknown Message"))?;
+        validate_message(&body.json, body.files.len(), false)?;
+        let msg =
+            build_message(&mut inner, shared, target, channel_id, guild_id, Some(&base), &body.json, &body.files, 0);
+        inner.messages.insert(target, msg.clone());
+        Ok((target, msg))
+    })();
+    match result {
+        Ok((target, msg)) => {
+            record(&mut inner, shared, kind, Some(token), body.json, files, 200, None, Some(target));
+            json_resp(200, msg)
+        }
+        Err(e) => {
+            record(
+                &mut inner,
+                shared,
+                kind,
+                Some(token),
+                body.json,
+                files,
+                e.status,
+                Some(format!("{} {}", e.code, e.message)),
+                mid,
+            );
+            err_resp(&e)
+        }
+    }
+}
+
+pub(super) fn webhook_delete(shared: &Arc<Shared>, token: &str, mid: Option<u64>) -> Response {
+    let mut inner = shared.lock();
+    let kind = match mid {
+        None => ReplyKind::DeleteOriginal,
+        Some(_) => ReplyKind::DeleteFollowup,
+    };
+    let target = match mid {
+        None => inner.interactions.get(token).and_then(|r| r.original),
+        Some(m) => Some(m),
+    };
+    let found = target.is_some_and(|t| inner.messages.remove(&t).is_some());
+    if found {
+        record(&mut inner, shared, kind, Some(token), Value::Null, vec![], 204, None, target);
+        no_content()
+    } else {
+        record(
+            &mut inner,
+            shared,
+            kind,
+            Some(token),
+            Value::Null,
+            vec![],
+            404,
+            Some("10008 Unknown Message".into()),
+            target,
+        );
+        err_resp(&api_err(404, 10008, "Unknown Message"))
+    }
+}
+
+pub(super) fn followup(shared: &Arc<Shared>, token: &str, body: Body) -> Response {
+    let mut inner = shared.lock();
+    let files = files_of(&body);
+    let result = (|| {
+        let rec = inner
+            .interactions
+            .get(token)
+            .ok_or_else(|| api_err(404, 10015, "Unknown Webhook (token never dispatched)"))?;
+        if rec.acked.is_none() {
+            return Err(api_err(
+                404,
+                10015,
+                "Unknown Webhook (no interaction callback yet for this token: respond or defer first)",
+            ));
+        }
+        let (channel_id, guild_id) = (rec.channel_id, rec.guild_id);
+        validate_message(&body.json, body.files.len(), true)?;
+        let mid = inner.new_id();
+        let msg = build_message(&mut inner, shared, mid, channel_id, guild_id, None, &body.json, &body.files, 19);
+        inner.messages.insert(mid, msg.clone());
+        Ok((mid, msg))
+    })();
+    match result {
+        Ok((mid, msg)) => {
+            record(&mut inner, shared, ReplyKind::Followup, Some(token), body.json, files, 200, None, Some(mid));
+            json_resp(200, msg)
+        }
+        Err(e) => {
+            record(
+                &mut inner,
+                shared,
+                ReplyKind::Followup,
+                Some(token),
+                body.json,
+                files,
+                e.status,
+                Some(format!("{} {}", e.code, e.message)),
+                None,
+            );
+            err_resp(&e)
+        }
+    }
+}
+
+pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option<u64>, body: Body) -> Response {
+    let mut inner = shared.lock();
+    let files = files_of(&body);
+    let kind = match mid {
+        None => ReplyKind::ChannelMessage { channel_id },
+        Some(m) => ReplyKind::EditChannelMessage { channel_id, message_id: m },
+    };
+    let result = (|| -> Result<(u64, Value), ApiError> {
+        validate_message(&body.json, body.files.len(), mid.is_none())?;
+        let (target, base) = match mid {
+            None => (inner.new_id(), None),
+            Some(m) => {
+                (m, Some(inner.messages.get(&m).cloned().ok_or_else(|| api_err(404, 10008, "Unknown Message"))?))
+            }
+        };
+        let guild_id = base.as_ref().and_then(|b| id_of(b.get("guild_id")));
+        let msg =
+            build_message(&mut inner, shared, target, channel_id, guild_id, base.as_ref(), &body.json, &body.files, 0);
+        inner.messages.insert(target, msg.clone());
+        Ok((target, msg))
+    })();
+    match result {
+        Ok((target, msg)) => {
+            record(&mut inner, shared, kind, None, body.json, files, 200, None, Some(target));
+            json_resp(200, msg)
+        }
+        Err(e) => {
+            record(
+                &mut inner,
+                shared,
+                kind,
+                None,
+                body.json,
+                files,
+                e.status,
+                Some(format!("{} {}", e.code, e.message)),
+                mid,
+            );
+            err_resp(&e)
+        }
+    }
+}

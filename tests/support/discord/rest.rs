@@ -1,0 +1,326 @@
+//! The REST API: reading JSON and multipart bodies, the routes (gateway discovery, the bot user,
+//! application commands, interaction callbacks, webhooks, channel messages), unknown routes, the
+//! call log, and command registration.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::http::{header, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{json, Value};
+
+use super::exchange::{Reply, ReplyKind};
+use super::objects::{application_info, bot_user, cmd_type, id_of, stored_command};
+use super::replies::{callback, channel_message, followup, webhook_delete, webhook_edit};
+use super::state::{Inner, Shared};
+use super::validation::{api_err, invalid, validate_commands, ApiError};
+use super::StandIn;
+
+/// Largest request body the stand-in reads.
+pub(super) const BODY_LIMIT: usize = 64 * 1024 * 1024;
+
+pub(super) struct Body {
+    pub(super) json: Value,
+    /// (index n of `files[n]`, filename, bytes), sorted by index.
+    pub(super) files: Vec<(u64, String, Vec<u8>)>,
+}
+
+pub(super) fn json_resp(status: u16, v: Value) -> Response {
+    (
+        StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        [(header::CONTENT_TYPE, "application/json")],
+        v.to_string(),
+    )
+        .into_response()
+}
+
+pub(super) fn no_content() -> Response {
+    StatusCode::NO_CONTENT.into_response()
+}
+
+pub(super) fn err_resp(e: &ApiError) -> Response {
+    json_resp(e.status, json!({"code": e.code, "message": e.message}))
+}
+
+async fn read_body(req: Request) -> Result<Body, String> {
+    let is_multipart = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("multipart/form-data"));
+    if is_multipart {
+        let mut mp = Multipart::from_request(req, &()).await.map_err(|e| format!("bad multipart: {e}"))?;
+        let mut json = Value::Null;
+        let mut files = Vec::new();
+        let mut other = 0u64;
+        while let Some(field) = mp.next_field().await.map_err(|e| format!("bad multipart field: {e}"))? {
+            let name = field.name().unwrap_or_default().to_string();
+            let filename = field.file_name().map(str::to_string);
+            let data = field.bytes().await.map_err(|e| format!("bad multipart field {name}: {e}"))?;
+            if name == "payload_json" {
+                json = serde_json::from_slice(&data).map_err(|e| format!("payload_json is not JSON: {e}"))?;
+            } else if let Some(idx) = name.strip_prefix("files[").and_then(|s| s.strip_suffix(']')) {
+                let idx = idx.parse().unwrap_or(u64::MAX);
+                files.push((idx, filename.unwrap_or_else(|| name.clone()), data.to_vec()));
+            } else {
+                other += 1;
+                files.push((1_000_000 + other, filename.unwrap_or(name), data.to_vec()));
+            }
+        }
+        files.sort_by_key(|f| f.0);
+        Ok(Body { json, files })
+    } else {
+        let bytes: Bytes = axum::body::to_bytes(req.into_body(), BODY_LIMIT).await.map_err(|e| format!("body: {e}"))?;
+        let json = if bytes.iter().all(u8::is_ascii_whitespace) {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).map_err(|e| format!("body is not JSON: {e}"))?
+        };
+        Ok(Body { json, files: Vec::new() })
+    }
+}
+
+pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Response {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let body = match read_body(req).await {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("[stand-in] {method} {path}: {e}");
+            return err_resp(&api_err(400, 50109, format!("The request body contains invalid JSON ({e})")));
+        }
+    };
+    let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let segs: &[&str] = match segs.as_slice() {
+        ["api", v, rest @ ..] if v.starts_with('v') => rest,
+        ["api", rest @ ..] => rest,
+        other => other,
+    };
+    let resp = route(&shared, &method, segs, body);
+    shared.bump();
+    match resp {
+        Some(r) => r,
+        None => {
+            let what = format!("{method} {path}");
+            eprintln!(
+                "[stand-in] UNKNOWN ROUTE {what} -> 404 (add it to tests/support/discord/rest.rs if the bot needs it)"
+            );
+            shared.lock().unknown.push(what.clone());
+            json_resp(404, json!({"code": 0, "message": format!("stand-in: unknown route {what}")}))
+        }
+    }
+}
+
+/// Returns None for an unknown route.
+fn route(shared: &Arc<Shared>, method: &Method, segs: &[&str], body: Body) -> Option<Response> {
+    let app = StandIn::APP_ID.to_string();
+    let m = method.as_str();
+    let r = match (m, segs) {
+        ("GET", ["gateway"]) => json_resp(200, json!({"url": shared.gateway_url()})),
+        ("GET", ["gateway", "bot"]) => json_resp(
+            200,
+            json!({
+                "url": shared.gateway_url(), "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+            }),
+        ),
+        ("GET", ["users", "@me"]) => json_resp(200, bot_user()),
+        ("GET", ["oauth2", "applications", "@me"]) | ("GET", ["applications", "@me"]) => {
+            json_resp(200, application_info())
+        }
+
+        // ── application commands ──
+        ("PUT", ["applications", a, "commands"]) if *a == app => put_commands(shared, None, body.json),
+        ("PUT", ["applications", a, "guilds", g, "commands"]) if *a == app => {
+            put_commands(shared, g.parse().ok(), body.json)
+        }
+        ("POST", ["applications", a, "commands"]) if *a == app => post_command(shared, None, body.json),
+        ("POST", ["applications", a, "guilds", g, "commands"]) if *a == app => {
+            post_command(shared, g.parse().ok(), body.json)
+        }
+        ("GET", ["applications", a, "commands"]) if *a == app => {
+            json_resp(200, Value::Array(shared.lock().global_commands.clone()))
+        }
+        ("GET", ["applications", a, "guilds", g, "commands"]) if *a == app => {
+            let g: u64 = g.parse().unwrap_or(0);
+            json_resp(200, Value::Array(shared.lock().guild_commands.get(&g).cloned().unwrap_or_default()))
+        }
+        ("DELETE", ["applications", a, "commands", c]) if *a == app => {
+            shared.lock().global_commands.retain(|x| x.get("id").and_then(Value::as_str) != Some(*c));
+            no_content()
+        }
+        ("DELETE", ["applications", a, "guilds", g, "commands", c]) if *a == app => {
+            let g: u64 = g.parse().unwrap_or(0);
+            if let Some(list) = shared.lock().guild_commands.get_mut(&g) {
+                list.retain(|x| x.get("id").and_then(Value::as_str) != Some(*c));
+            }
+            no_content()
+        }
+
+        // ── interactions ──
+        ("POST", ["interactions", id, token, "callback"]) => callback(shared, id, token, body),
+        ("GET", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
+            let inner = shared.lock();
+            match inner.interactions.get(*token).and_then(|r| r.original).and_then(|id| inner.messages.get(&id)) {
+                Some(msg) => json_resp(200, msg.clone()),
+                None => err_resp(&api_err(404, 10008, "Unknown Message")),
+            }
+        }
+        ("PATCH", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
+            webhook_edit(shared, token, None, body)
+        }
+        ("DELETE", ["webhooks", a, token, "messages", "@original"]) if *a == app => webhook_delete(shared, token, None),
+        ("POST", ["webhooks", a, token]) if *a == app => followup(shared, token, body),
+        ("GET", ["webhooks", a, _token, "messages", mid]) if *a == app => {
+            let mid: u64 = mid.parse().unwrap_or(0);
+            match shared.lock().messages.get(&mid) {
+                Some(msg) => json_resp(200, msg.clone()),
+                None => err_resp(&api_err(404, 10008, "Unknown Message")),
+            }
+        }
+        ("PATCH", ["webhooks", a, token, "messages", mid]) if *a == app => {
+            webhook_edit(shared, token, Some(mid.parse().unwrap_or(0)), body)
+        }
+        ("DELETE", ["webhooks", a, token, "messages", mid]) if *a == app => {
+            webhook_delete(shared, token, Some(mid.parse().unwrap_or(0)))
+        }
+
+        // ── plain channel messages ──
+        (_, ["channels", c, ..]) if c.parse::<u64>().is_err() => err_resp(&api_err(404, 10003, "Unknown Channel")),
+        ("POST", ["channels", c, "messages"]) => channel_message(shared, c.parse().unwrap_or(0), None, body),
+        ("PATCH", ["channels", c, "messages", mid]) => {
+            channel_message(shared, c.parse().unwrap_or(0), Some(mid.parse().unwrap_or(0)), body)
+        }
+        ("GET", ["channels", _c, "messages", mid]) => {
+            let mid: u64 = mid.parse().unwrap_or(0);
+            match shared.lock().messages.get(&mid) {
+                Some(msg) => json_resp(200, msg.clone()),
+                None => err_resp(&api_err(404, 10008, "Unknown Message")),
+            }
+        }
+        ("DELETE", ["channels", c, "messages", mid]) => {
+            let c: u64 = c.parse().unwrap_or(0);
+            let mid: u64 = mid.parse().unwrap_or(0);
+            let mut inner = shared.lock();
+            let found = inner.messages.remove(&mid).is_some();
+            let status = if found { 204 } else { 404 };
+            record(
+                &mut inner,
+                shared,
+                ReplyKind::DeleteChannelMessage { channel_id: c, message_id: mid },
+                None,
+                Value::Null,
+                vec![],
+                status,
+                (!found).then(|| "Unknown Message".to_string()),
+                Some(mid),
+            );
+            if found {
+                no_content()
+            } else {
+                err_resp(&api_err(404, 10008, "Unknown Message"))
+            }
+        }
+        ("POST", ["channels", _c, "typing"]) => no_content(),
+        _ => return None,
+    };
+    Some(r)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn record(
+    inner: &mut Inner,
+    shared: &Shared,
+    kind: ReplyKind,
+    token: Option<&str>,
+    json: Value,
+    files: Vec<(String, Vec<u8>)>,
+    status: u16,
+    error: Option<String>,
+    message_id: Option<u64>,
+) {
+    let now = Instant::now();
+    let after = match token.and_then(|t| inner.interactions.get(t)) {
+        Some(rec) => now - rec.dispatched_at,
+        None => now - shared.started,
+    };
+    if let Some(e) = &error {
+        eprintln!("[stand-in] refused {kind:?} (token {token:?}) with {status}: {e}");
+    }
+    let seq = inner.calls.len() as u64;
+    if let Some(t) = token {
+        inner.calls_by_token.entry(t.to_string()).or_default().push(seq as usize);
+    }
+    inner.calls.push(Reply {
+        kind,
+        json,
+        files,
+        status,
+        error,
+        token: token.map(str::to_string),
+        message_id,
+        seq,
+        after,
+    });
+}
+
+pub(super) fn files_of(body: &Body) -> Vec<(String, Vec<u8>)> {
+    body.files.iter().map(|(_, n, b)| (n.clone(), b.clone())).collect()
+}
+
+// ── command registration ──
+
+fn put_commands(shared: &Arc<Shared>, guild: Option<u64>, json: Value) -> Response {
+    let Some(list) = json.as_array() else {
+        return err_resp(&invalid("expected an array of commands"));
+    };
+    if let Err(e) = validate_commands(list) {
+        eprintln!("[stand-in] refused command registration: {}", e.message);
+        return err_resp(&e);
+    }
+    let mut inner = shared.lock();
+    let existing = match guild {
+        None => inner.global_commands.clone(),
+        Some(g) => inner.guild_commands.get(&g).cloned().unwrap_or_default(),
+    };
+    let mut out = Vec::new();
+    for cmd in list {
+        let keep_id = existing
+            .iter()
+            .find(|e| e.get("name") == cmd.get("name") && e.get("type") == Some(&json!(cmd_type(cmd))))
+            .and_then(|e| id_of(e.get("id")));
+        let id = keep_id.unwrap_or_else(|| inner.new_id());
+        out.push(stored_command(cmd, id, guild));
+    }
+    match guild {
+        None => inner.global_commands = out.clone(),
+        Some(g) => {
+            inner.guild_commands.insert(g, out.clone());
+        }
+    }
+    json_resp(200, Value::Array(out))
+}
+
+fn post_command(shared: &Arc<Shared>, guild: Option<u64>, json: Value) -> Response {
+    if let Err(e) = validate_commands(std::slice::from_ref(&json)) {
+        eprintln!("[stand-in] refused command registration: {}", e.message);
+        return err_resp(&e);
+    }
+    let mut inner = shared.lock();
+    let id = inner.new_id();
+    let list = match guild {
+        None => &mut inner.global_commands,
+        Some(g) => inner.guild_commands.entry(g).or_default(),
+    };
+    let pos =
+        list.iter().position(|e| e.get("name") == json.get("name") && e.get("type") == Some(&json!(cmd_type(&json))));
+    let id = pos.and_then(|p| id_of(list[p].get("id"))).unwrap_or(id);
+    let stored = stored_command(&json, id, guild);
+    match pos {
+        Some(p) => list[p] = stored.clone(),
+        None => list.push(stored.clone()),
+    }
+    json_resp(if pos.is_some() { 200 } else { 201 }, stored)
+}
