@@ -5,10 +5,10 @@
 //! Past 500 lines on purpose: one job, the game flow every front end shares, one method of
 //! `Service` per step; its tests are in `tests/service.rs`.
 
+mod ai_pool;
 mod priority;
 pub mod table_keeper;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rand::SeedableRng;
@@ -18,8 +18,10 @@ use crate::domain::{
 };
 use crate::store::{Store, StoreError};
 use crate::table_file::TableFile;
+use ai_pool::AiPool;
+pub use ai_pool::{AiPanicked, BACKLOG_PER_CORE};
 use settai_core::story::{story, Story};
-use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, MoveError, Side};
+use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, MoveError, Side, Thinker};
 use table_keeper::{TableKeeper, TableState};
 
 /// Why a request was refused. Nothing was changed when one of these is returned.
@@ -240,12 +242,12 @@ impl Service {
     /// the place and chooses the level (the terminal).
     pub async fn start_at_level(&self, seat: &Seat, human_side: Side, level: Level) -> Result<GameRecord, PlayError> {
         let kind = level.kind();
-        if Game::needs_table(kind, level) {
+        if level.needs_table() {
             if let Some(refusal) = self.table_unavailable(kind) {
                 return Err(refusal);
             }
         }
-        if Game::thinks_long(level) && self.ai.is_full() {
+        if level.thinks_long() && self.ai.is_full() {
             return Err(PlayError::Busy);
         }
         let record = self
@@ -327,10 +329,13 @@ impl Service {
             return None;
         }
         let (before, mv, table) = (played.before.clone(), played.mv, self.doubutsu_table.get());
-        self.ai.run(move || settai_core::commentary(&before, mv, table.as_deref())).await.unwrap_or_else(|e| {
-            tracing::error!(error = %e, "commentary task failed");
-            None
-        })
+        self.ai
+            .think(move |thinker| settai_core::commentary(&before, mv, table.as_deref(), thinker))
+            .await
+            .unwrap_or_else(|e| {
+                tracing::error!(error = %e, "commentary task failed");
+                None
+            })
     }
 
     /// The active game in the channel.
@@ -381,7 +386,7 @@ impl Service {
         // The stored position must be where its move list leads before anything is added to it.
         self.replayed(&record).await?;
         // Refused before it is stored: an accepted move always gets its reply.
-        if Game::thinks_long(record.level) && self.ai.is_full() {
+        if record.level.thinks_long() && self.ai.is_full() {
             return Err(PlayError::Busy);
         }
         let bad_move =
@@ -408,7 +413,7 @@ impl Service {
         let mut played = Vec::new();
         let mut new_moves = Vec::new();
         // The whole game so far: reversi `standard` reads the human's strength from it.
-        let mut history: Vec<GameMove> = if Game::thinks_long(record.level) {
+        let mut history: Vec<GameMove> = if record.level.thinks_long() {
             // A stored move that does not read leaves no history: the human's strength is not judged.
             let stored = self.store.moves(record.id).await?;
             stored.iter().map(|m| game.parse_move(&m.notation)).collect::<Result<_, _>>().unwrap_or_default()
@@ -611,19 +616,20 @@ impl Service {
     async fn think(&self, game: Game, level: Level, history: Vec<GameMove>, ply: u32) -> Result<GameMove, PlayError> {
         let table = self.doubutsu_table.get();
         let seed = self.seed;
-        let work = move || {
+        let work = move |thinker: &mut Thinker| {
             let mut rng = match seed {
                 // Each ply its own stream: the same seed replays the same game.
                 Some(seed) => rand::rngs::StdRng::seed_from_u64(seed.wrapping_add(u64::from(ply))),
                 None => rand::rngs::StdRng::from_entropy(),
             };
-            game.ai_move_after(level, table.as_deref(), &history, &mut rng)
+            game.ai_move_after(level, table.as_deref(), &history, thinker, &mut rng)
         };
         // A lookup of a millisecond does not wait behind the searches of other games.
-        let mv = if Game::thinks_long(level) {
-            self.ai.run(work).await.expect("AI task panicked")
+        let mv = if level.thinks_long() {
+            self.ai.think(work).await.expect("AI task panicked")
         } else {
-            tokio::task::spawn_blocking(work).await.expect("AI task panicked")
+            // Its thinker allocates nothing: a doubutsu reply reads the table.
+            tokio::task::spawn_blocking(move || work(&mut Thinker::new())).await.expect("AI task panicked")
         };
         let mv = mv.map_err(|e| match e {
             AiError::NoTable => self
@@ -632,69 +638,6 @@ impl Service {
             other => PlayError::Ai(other),
         })?;
         Ok(mv.expect("the bot is only asked to move in a live game"))
-    }
-}
-
-/// Requests each core may have waiting for (or running) an AI search before new moves are
-/// refused as busy: at the bot's 0.8-2.4 s a search, about half a minute of work per core.
-pub const BACKLOG_PER_CORE: usize = 16;
-
-/// The bounded pool CPU-heavy AI work runs on: `slots` threads of its own at a lower CPU
-/// priority than the rest of the process, so that acknowledging interactions, the gateway
-/// heartbeat, database work and board rendering go first when the machine is busy; and a count
-/// of the requests waiting or running, so that overload is refused up front.
-#[derive(Clone)]
-struct AiPool {
-    threads: Arc<rayon::ThreadPool>,
-    in_flight: Arc<AtomicUsize>,
-    backlog: usize,
-}
-
-/// How much nicer than the rest of the process the AI threads are (Linux: per thread).
-const AI_NICENESS: i32 = 10;
-
-/// An AI task that panicked (the bug is logged with its message where it happened).
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("an AI task panicked")]
-pub struct AiPanicked;
-
-/// Counts a request in the pool for as long as it lives.
-struct InFlight(Arc<AtomicUsize>);
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl AiPool {
-    fn new(slots: usize, backlog: usize) -> AiPool {
-        let threads = rayon::ThreadPoolBuilder::new()
-            .num_threads(slots.max(1))
-            .thread_name(|i| format!("settai-ai-{i}"))
-            .start_handler(|_| priority::lower_priority(AI_NICENESS))
-            .build()
-            .expect("the AI threads can be started");
-        AiPool { threads: Arc::new(threads), in_flight: Arc::default(), backlog }
-    }
-
-    /// Whether a new request should be turned away.
-    fn is_full(&self) -> bool {
-        self.in_flight.load(Ordering::SeqCst) >= self.backlog
-    }
-
-    /// Runs `work` on an AI thread (in order of arrival) and waits for its result.
-    async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, AiPanicked> {
-        self.in_flight.fetch_add(1, Ordering::SeqCst);
-        let _counted = InFlight(self.in_flight.clone());
-        let (done, result) = tokio::sync::oneshot::channel();
-        self.threads.spawn_fifo(move || {
-            let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
-        });
-        match result.await {
-            Ok(Ok(out)) => Ok(out),
-            _ => Err(AiPanicked),
-        }
     }
 }
 

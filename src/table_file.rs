@@ -168,16 +168,13 @@ mod tests {
         write(&build(material, &BuildOptions::default()).unwrap(), &b).unwrap();
         let bytes = std::fs::read(&a).unwrap();
         assert_eq!(bytes, std::fs::read(&b).unwrap(), "deterministic output");
-        let index = table.index();
-        assert_eq!(bytes.len() as u64, 128 + index.len());
-
+        // The file is the core's bytes (their format is tested there), mapped and probed as built.
+        assert_eq!(bytes[..HEADER_LEN], header(&table));
         let f = TableFile::open(&a).unwrap();
         f.verify().unwrap();
-        let stats = f.stats();
-        assert_eq!(stats, TableStats::of(&table));
-        assert_eq!(stats.wins + stats.losses + stats.draws, index.len());
-        assert!(stats.wins > 0 && stats.losses > 0 && stats.max_distance > 3, "{stats:?}");
-        for s in (0..index.len()).step_by(7) {
+        assert_eq!(f.stats(), TableStats::of(&table));
+        let index = table.index();
+        for s in (0..index.len()).step_by(97) {
             let p = Position::from_key(index.key(s), Color::Sente).unwrap();
             assert_eq!(f.probe(&p), table.probe(&p), "{p}");
         }

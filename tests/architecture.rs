@@ -32,7 +32,7 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
-fn the_core_crate_depends_on_no_io_crate_and_touches_no_file() {
+fn the_core_crate_depends_on_no_io_crate_touches_no_file_and_keeps_no_thread_state() {
     let manifest = read(&root().join("crates/core/Cargo.toml"));
     let deps: Vec<&str> = manifest
         .lines()
@@ -49,6 +49,8 @@ fn the_core_crate_depends_on_no_io_crate_and_touches_no_file() {
         for io in ["std::fs", "std::net", "File::", "std::env", "println!", "eprintln!", "std::process"] {
             assert!(!code.contains(io), "{} uses {io}: the core does no I/O", file.display());
         }
+        // State between calls is the caller's (a `Thinker`), not a thread's or the process's.
+        assert!(!code.contains("thread_local!"), "{} keeps thread-local state", file.display());
     }
 }
 

@@ -476,7 +476,14 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
     match (&game, level) {
         (Game::Reversi(pos), Level::Reversi(level)) => {
             // As the bot does: `standard` judges the human by their moves so far.
-            let reply = settai_core::reversi::reply(pos, level, &settai_core::human_moves(pos, &played), &mut rng);
+            let mut thinker = settai_core::Thinker::new();
+            let reply = settai_core::reversi::reply(
+                thinker.reversi(),
+                pos,
+                level,
+                &settai_core::human_moves(pos, &played),
+                &mut rng,
+            );
             if json {
                 // `none` evaluates in 1/32 disc for itself; the sontaku levels report the
                 // desirability of each move for the human.

@@ -17,7 +17,7 @@ use crate::domain::{GameRecord, GameStatus, TERMINAL_CHANNEL, TERMINAL_PLAYER};
 use crate::i18n::{kind_name, level_name, side_name, Lang, Msg};
 use crate::service::{PlayError, PlayedMove, Seat, Service};
 use crate::store::Store;
-use settai_core::{Game, GameKind, Level, MoveError, Side};
+use settai_core::{GameKind, Level, MoveError, Side};
 
 /// The terminal speaks English (the bot follows each player's language; `settai` is a tool).
 const LANG: Lang = Lang::En;
@@ -103,7 +103,7 @@ pub(super) fn play(
         other => other,
     };
     let level = resumed.as_ref().map_or(request.level, |r| r.level);
-    let service = match Game::needs_table(kind, level) {
+    let service = match level.needs_table() {
         true => service.with_doubutsu_table(Some(Arc::new(open_table(table)?))),
         false => service,
     };

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use crate::game::Game;
 use crate::game_move::GameMove;
+use crate::thinker::Thinker;
 use crate::{doubutsu, reversi};
 
 /// How good a player's move was, as the original design's analysis log showed it
@@ -42,10 +43,15 @@ pub const COMMENTARY_BUDGET: Duration = Duration::from_millis(300);
 /// Analyses `mv` played by the side to move in `before`; `None` when there is nothing to say
 /// (a pass, a move of the other game, or doubutsu without the table). CPU-bound: callers on an
 /// async runtime run it on a blocking thread.
-pub fn commentary<T: doubutsu::Table>(before: &Game, mv: GameMove, table: Option<&T>) -> Option<Commentary> {
+pub fn commentary<T: doubutsu::Table>(
+    before: &Game,
+    mv: GameMove,
+    table: Option<&T>,
+    thinker: &mut Thinker,
+) -> Option<Commentary> {
     match (before, mv) {
         (Game::Reversi(pos), GameMove::Reversi(played)) => {
-            let (moves, _) = reversi::levels::level::analyze_moves(pos, COMMENTARY_BUDGET);
+            let (moves, _) = reversi::levels::level::analyze_moves(thinker.reversi(), pos, COMMENTARY_BUDGET);
             let value = moves.iter().find(|(m, _)| *m == played)?.1;
             let (best, best_value) = *moves.first()?;
             Some(Commentary::Reversi { mv: played, value, best, best_value })

@@ -8,6 +8,7 @@ use crate::kind::GameKind;
 use crate::level::Level;
 use crate::outcome::{EndReason, Outcome};
 use crate::side::Side;
+use crate::thinker::Thinker;
 use crate::{doubutsu, reversi};
 
 /// A stored position that could not be read back.
@@ -211,9 +212,10 @@ impl Game {
         &self,
         level: Level,
         table: Option<&T>,
+        thinker: &mut Thinker,
         rng: &mut impl Rng,
     ) -> Result<Option<GameMove>, AiError> {
-        self.ai_move_after(level, table, &[], rng)
+        self.ai_move_after(level, table, &[], thinker, rng)
     }
 
     /// [`Game::ai_move`] knowing the moves that led here from the start (`moves`): reversi `standard` judges from them how well the human plays (see
@@ -223,6 +225,7 @@ impl Game {
         level: Level,
         table: Option<&T>,
         moves: &[GameMove],
+        thinker: &mut Thinker,
         rng: &mut impl Rng,
     ) -> Result<Option<GameMove>, AiError> {
         if self.to_move().is_none() {
@@ -230,26 +233,11 @@ impl Game {
         }
         Ok(Some(match (self, level) {
             (Game::Reversi(p), Level::Reversi(level)) => {
-                GameMove::Reversi(reversi::reply(p, level, &human_moves(p, moves), rng).best)
+                GameMove::Reversi(reversi::reply(thinker.reversi(), p, level, &human_moves(p, moves), rng).best)
             }
             (Game::Doubutsu(g), Level::Doubutsu(level)) => GameMove::Doubutsu(level.reply(table, &g.0, rng)?),
             (_, level) => return Err(AiError::WrongGame(level)),
         }))
-    }
-
-    /// Whether the bot's reply at `level` is a search that takes its thinking time (reversi:
-    /// 0.8-2.4 s) rather than a lookup of a millisecond (every doubutsu level: the exact table,
-    /// or the weakest level's one-ply check).
-    pub fn thinks_long(level: Level) -> bool {
-        matches!(level, Level::Reversi(_))
-    }
-
-    /// Whether [`Game::ai_move`] at `level` needs the doubutsu table.
-    pub fn needs_table(kind: GameKind, level: Level) -> bool {
-        match level {
-            Level::Doubutsu(level) => kind == GameKind::Doubutsu && level.needs_table(),
-            Level::Reversi(_) => false,
-        }
     }
 }
 

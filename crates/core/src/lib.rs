@@ -20,6 +20,7 @@ mod level_name;
 mod outcome;
 mod replay;
 mod side;
+mod thinker;
 
 #[cfg(test)]
 mod fuzz_tests;
@@ -35,3 +36,4 @@ pub use level_name::UnknownLevel;
 pub use outcome::{EndReason, Outcome};
 pub use replay::{line, replay, replay_moves, ReplayError};
 pub use side::Side;
+pub use thinker::Thinker;

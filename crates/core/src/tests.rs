@@ -30,7 +30,12 @@ fn doubutsu_games_round_trip_through_their_stored_form() {
             break;
         }
         let mv = game
-            .ai_move(Level::Doubutsu(doubutsu::Level::Weakest), None::<&doubutsu::Tablebase>, &mut rng)
+            .ai_move(
+                Level::Doubutsu(doubutsu::Level::Weakest),
+                None::<&doubutsu::Tablebase>,
+                &mut Thinker::new(),
+                &mut rng,
+            )
             .unwrap()
             .unwrap();
         game = game.play(mv).unwrap();
@@ -71,16 +76,26 @@ fn table_levels_need_the_table_and_say_so() {
     let game = Game::new(GameKind::Doubutsu);
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     assert!(matches!(
-        game.ai_move(Level::Doubutsu(doubutsu::Level::Settai), None::<&doubutsu::Tablebase>, &mut rng),
+        game.ai_move(
+            Level::Doubutsu(doubutsu::Level::Settai),
+            None::<&doubutsu::Tablebase>,
+            &mut Thinker::new(),
+            &mut rng
+        ),
         Err(AiError::NoTable)
     ));
     assert!(matches!(
-        game.ai_move(Level::Doubutsu(doubutsu::Level::Strongest), None::<&doubutsu::Tablebase>, &mut rng),
+        game.ai_move(
+            Level::Doubutsu(doubutsu::Level::Strongest),
+            None::<&doubutsu::Tablebase>,
+            &mut Thinker::new(),
+            &mut rng
+        ),
         Err(AiError::NoTable)
     ));
-    assert!(Game::needs_table(GameKind::Doubutsu, Level::Doubutsu(doubutsu::Level::Settai)));
-    assert!(!Game::needs_table(GameKind::Doubutsu, Level::Doubutsu(doubutsu::Level::Weakest)));
-    assert!(!Game::needs_table(GameKind::Reversi, Level::Reversi(reversi::Level::None)));
+    assert!(Level::Doubutsu(doubutsu::Level::Settai).needs_table());
+    assert!(!Level::Doubutsu(doubutsu::Level::Weakest).needs_table());
+    assert!(!Level::Reversi(reversi::Level::None).needs_table());
 }
 
 #[test]
@@ -125,7 +140,7 @@ fn each_game_names_and_parses_its_own_levels() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     let wrong = Level::Doubutsu(doubutsu::Level::Weakest);
     assert!(matches!(
-        Game::new(GameKind::Reversi).ai_move(wrong, None::<&doubutsu::Tablebase>, &mut rng),
+        Game::new(GameKind::Reversi).ai_move(wrong, None::<&doubutsu::Tablebase>, &mut Thinker::new(), &mut rng),
         Err(AiError::WrongGame(_))
     ));
 }

@@ -170,11 +170,13 @@ pub(super) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
     let mut rng = StdRng::seed_from_u64(7);
     println!("\n| level | position | empties | depth | nodes | stage | wall s | M nodes/s |");
     println!("|---|---|---|---|---|---|---|---|");
+    // One engine for every reply, as a bot thread keeps one.
+    let mut thinker = settai_core::Thinker::new();
     for i in 0..positions {
         let pos = random_reversi_position(&mut rng, 20);
         for level in [reversi::Level::None, reversi::Level::Standard, reversi::Level::Highest] {
             let started = Instant::now();
-            let reply = reversi::reply(&pos, level, &[], &mut rng);
+            let reply = reversi::reply(thinker.reversi(), &pos, level, &[], &mut rng);
             let wall = started.elapsed().as_secs_f64();
             println!(
                 "| {level:?} | {} | {} | {} | {:.2}M | {:?} | {wall:.2} | {:.2} |",

@@ -166,35 +166,25 @@ fn place(sq: u8) -> Move {
     Move::Place(Square::new(sq).expect("square below 64"))
 }
 
-thread_local! {
-    /// The engine [`reply`] answers with on this thread, kept between replies: its 32 MiB table
-    /// is allocated and first touched once per worker thread instead of once per reply.
-    static BOT_ENGINE: std::cell::RefCell<Option<Engine>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Answers `pos` at `level` within the level's thinking time ([`Level::budget`]); the bot is the
-/// side to move, the human the other colour, whose moves so far are `human_moves` (see
-/// [`Engine::reply`]). The bot's one entry point. It answers as a fresh engine would: a used
-/// engine's reply does (tested), and one whose reply panicked is not kept.
-pub fn reply(pos: &Position, level: Level, human_moves: &[(Position, Move)], rng: &mut impl Rng) -> Choice {
-    with_bot_engine(|engine| engine.reply(PatternEval::shared(), pos, level, level.budget(), human_moves, rng))
-}
-
-/// Runs `work` with this thread's [`BOT_ENGINE`] (made on first use). The engine is taken out
-/// meanwhile, so a panic in `work` drops it instead of keeping a half-updated one.
-fn with_bot_engine<T>(work: impl FnOnce(&mut Engine) -> T) -> T {
-    let mut engine = BOT_ENGINE.with_borrow_mut(Option::take).unwrap_or_else(|| Engine::new(TT_BITS));
-    let out = work(&mut engine);
-    BOT_ENGINE.with_borrow_mut(|slot| *slot = Some(engine));
-    out
+/// Answers `pos` at `level` within the level's thinking time ([`Level::budget`]) on `engine`;
+/// the bot is the side to move, the human the other colour, whose moves so far are
+/// `human_moves` (see [`Engine::reply`]). The bot's one entry point. A used engine answers as
+/// a fresh one would (tested), so a caller keeps one between replies (see `crate::Thinker`).
+pub fn reply(
+    engine: &mut Engine,
+    pos: &Position,
+    level: Level,
+    human_moves: &[(Position, Move)],
+    rng: &mut impl Rng,
+) -> Choice {
+    engine.reply(PatternEval::shared(), pos, level, level.budget(), human_moves, rng)
 }
 
 /// Every legal move of `pos` with its value in discs for the side to move, best first, from a
-/// full-window search of all root moves within `budget` (for commentary on a player's move).
-/// Returns `(moves, exact)`; empty when the side to move must pass. Runs on the thread's bot
-/// engine, as [`reply`] does.
-pub fn analyze_moves(pos: &Position, budget: Duration) -> (Vec<(Move, f64)>, bool) {
-    with_bot_engine(|engine| engine.analyze(PatternEval::shared(), pos, budget))
+/// full-window search of all root moves within `budget` on `engine` (for commentary on a
+/// player's move). Returns `(moves, exact)`; empty when the side to move must pass.
+pub fn analyze_moves(engine: &mut Engine, pos: &Position, budget: Duration) -> (Vec<(Move, f64)>, bool) {
+    engine.analyze(PatternEval::shared(), pos, budget)
 }
 
 /// Depth of [`position_value`]'s midgame search.
@@ -420,9 +410,10 @@ mod tests {
     #[test]
     fn strong_level_plays_perfectly_near_the_end() {
         let mut rng = StdRng::seed_from_u64(14);
+        let mut engine = Engine::new(TT_BITS);
         for _ in 0..6 {
             let pos = random_position(&mut rng, 14, 2);
-            let r = reply(&pos, Level::None, &[], &mut rng);
+            let r = reply(&mut engine, &pos, Level::None, &[], &mut rng);
             assert_eq!(r.stage, Stage::Exact);
             let exact = solve(&pos).score;
             assert_eq!(r.evals[0].1, exact * DISC);
@@ -455,12 +446,13 @@ mod tests {
     #[test]
     fn forced_moves_and_finished_games() {
         let mut rng = StdRng::seed_from_u64(1);
+        let mut engine = Engine::new(TT_BITS);
         let pass = Position::from_bitboards(1, 2, Color::White).unwrap();
         for level in [Level::Standard, Level::Highest, Level::None] {
-            let r = reply(&pass, level, &[], &mut rng);
+            let r = reply(&mut engine, &pass, level, &[], &mut rng);
             assert_eq!((r.best, r.stage), (Move::Pass, Stage::Forced));
             let end = Position::from_bitboards(7, 0, Color::White).unwrap();
-            assert_eq!(reply(&end, level, &[], &mut rng).stage, Stage::GameOver);
+            assert_eq!(reply(&mut engine, &end, level, &[], &mut rng).stage, Stage::GameOver);
         }
     }
 
