@@ -16,13 +16,13 @@ use std::sync::Mutex;
 use anyhow::{bail, Context as _};
 
 /// An open journal, appended to by the threads that play the games.
-pub struct Journal {
+pub struct JournalFile {
     path: PathBuf,
     file: Mutex<File>,
     failed: Mutex<Option<anyhow::Error>>,
 }
 
-/// What [`Journal::open`] found in an existing file.
+/// What [`JournalFile::open`] found in an existing file.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Held {
     /// The first line as the file has it (it matched what the run accepts).
@@ -33,12 +33,12 @@ pub struct Held {
     pub torn: bool,
 }
 
-impl Journal {
+impl JournalFile {
     /// Opens the journal at `path` for a run whose header is `header` (its first line names the
     /// run; the rest, e.g. a CSV header, follow it), creating the file if absent. An existing
     /// file is taken when its first line passes `accepts` and the other header lines equal
     /// `header`'s; else it is refused, naming both.
-    pub fn open(path: &Path, header: &[String], accepts: impl Fn(&str) -> bool) -> anyhow::Result<(Journal, Held)> {
+    pub fn open(path: &Path, header: &[String], accepts: impl Fn(&str) -> bool) -> anyhow::Result<(JournalFile, Held)> {
         let held = match std::fs::read_to_string(path) {
             Ok(mut text) => {
                 let torn = !text.is_empty() && !text.ends_with('\n');
@@ -85,11 +85,11 @@ impl Journal {
         };
         let file =
             OpenOptions::new().append(true).open(path).with_context(|| format!("could not open {}", path.display()))?;
-        Ok((Journal { path: path.to_owned(), file: Mutex::new(file), failed: Mutex::new(None) }, held))
+        Ok((JournalFile { path: path.to_owned(), file: Mutex::new(file), failed: Mutex::new(None) }, held))
     }
 
     /// Appends one row (a line without its newline) and flushes it to disk. A failure is kept
-    /// for [`Journal::finish`]: the run goes on, and its end reports the journal incomplete.
+    /// for [`JournalFile::finish`]: the run goes on, and its end reports the journal incomplete.
     pub fn append(&self, row: &str) {
         debug_assert!(!row.contains('\n'), "a row is one line");
         let mut file = lock(&self.file);
@@ -131,12 +131,12 @@ mod tests {
     #[test]
     fn rows_written_are_held_on_reopening() {
         let path = temp("rows");
-        let (j, held) = Journal::open(&path, &header(), |l| l == "# run a").unwrap();
+        let (j, held) = JournalFile::open(&path, &header(), |l| l == "# run a").unwrap();
         assert_eq!(held, Held { first: "# run a".into(), rows: vec![], torn: false });
         j.append("1,x");
         j.append("2,y");
         j.finish().unwrap();
-        let (j, held) = Journal::open(&path, &header(), |l| l == "# run a").unwrap();
+        let (j, held) = JournalFile::open(&path, &header(), |l| l == "# run a").unwrap();
         assert_eq!(held.rows, vec![(3, "1,x".to_owned()), (4, "2,y".to_owned())]);
         j.append("3,z");
         drop(j);
@@ -149,11 +149,11 @@ mod tests {
     fn another_runs_journal_is_refused_untouched() {
         let path = temp("other");
         std::fs::write(&path, "# run b\ncol1,col2\n1,x\n").unwrap();
-        let e = Journal::open(&path, &header(), |l| l == "# run a").err().unwrap();
+        let e = JournalFile::open(&path, &header(), |l| l == "# run a").err().unwrap();
         let e = format!("{e:#}");
         assert!(e.contains("another run") && e.contains("# run b") && e.contains("# run a"), "{e}");
         std::fs::write(&path, "# run a\ncol1,col3\n1,x").unwrap();
-        let e = Journal::open(&path, &header(), |l| l == "# run a").err().unwrap();
+        let e = JournalFile::open(&path, &header(), |l| l == "# run a").err().unwrap();
         assert!(format!("{e:#}").contains("line 2"), "{e:#}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "# run a\ncol1,col3\n1,x");
         std::fs::remove_file(&path).unwrap();
@@ -164,7 +164,7 @@ mod tests {
     fn a_torn_last_line_is_cut_off() {
         let path = temp("torn");
         std::fs::write(&path, "# run a\ncol1,col2\n1,x\n2,y-half").unwrap();
-        let (j, held) = Journal::open(&path, &header(), |l| l == "# run a").unwrap();
+        let (j, held) = JournalFile::open(&path, &header(), |l| l == "# run a").unwrap();
         assert!(held.torn);
         assert_eq!(held.rows, vec![(3, "1,x".to_owned())]);
         j.append("2,y");
@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn a_failed_append_is_reported_at_the_end() {
         let path = temp("fail");
-        let (mut j, _) = Journal::open(&path, &header(), |_| true).unwrap();
+        let (mut j, _) = JournalFile::open(&path, &header(), |_| true).unwrap();
         // A read-only handle on the same file: every write fails.
         j.file = Mutex::new(File::open(&path).unwrap());
         j.append("1,x");

@@ -470,14 +470,14 @@ fn open_journal<G: Sync, E: std::fmt::Debug + Send>(
     guests: &[G],
     seed: u64,
     play: impl Fn(&G, usize, &mut rand::rngs::StdRng) -> Result<settai_lab::hospitality::SimulatedGame, E> + Sync,
-) -> anyhow::Result<Option<settai_lab::hospitality::journal::Journal>> {
-    use settai_lab::hospitality::journal::Journal;
+) -> anyhow::Result<Option<settai_lab::hospitality::journal::HospitalityJournal>> {
+    use settai_lab::hospitality::journal::HospitalityJournal;
     if !resume {
         return Ok(None);
     }
     std::fs::create_dir_all(out).with_context(|| format!("could not create {}", out.display()))?;
     let path = out.join("journal.jsonl");
-    let journal = Journal::open(&path, &settings)?;
+    let journal = HospitalityJournal::open(&path, &settings)?;
     let held = journal.held();
     println!("journal {}: {held} games of this run already played", path.display());
     if held > 0 {

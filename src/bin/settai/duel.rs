@@ -10,14 +10,14 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::journal::Journal;
+use super::journal::MatchJournal;
 use settai::cli::doubutsu::process_cpu_seconds;
 use settai_core::reversi::engine::eval::{PatternEval, DISC};
 use settai_core::reversi::engine::probcut;
 use settai_core::reversi::engine::search::Clock;
 use settai_core::reversi::Color;
 use settai_lab::hospitality::reversi::STRONG_CLOCK;
-use settai_lab::reversi::duel::{self, Fixture, Outcome, Player, Settings};
+use settai_lab::reversi::duel::{self, Fixture, MatchSettings, Outcome, Player};
 use settai_lab::reversi::elo::{elo, elo_text, Interval};
 use settai_lab::reversi::openings::{self, GenerateConfig, Opening};
 
@@ -166,7 +166,7 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
     let (set, source) = load_openings(args.openings.as_deref())?;
     let fixtures = duel::fixtures(args.games, set.len());
     let pairs = fixtures.len() / 2;
-    let settings = Settings {
+    let settings = MatchSettings {
         budget: Duration::from_secs_f64(args.budget),
         clocks: args.clocks.map(|c| c.unwrap_or(STRONG_CLOCK)),
     };
@@ -205,7 +205,7 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
                 args.budget,
                 args.seed
             );
-            let (journal, prior) = Journal::open(path, &line, &set, &fixtures)?;
+            let (journal, prior) = MatchJournal::open(path, &line, &set, &fixtures)?;
             println!(
                 "journal {}: {} of these games already played, {} to play",
                 path.display(),
@@ -237,7 +237,7 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
     };
     let mut outcomes = pool.install(|| duel::play_match(a, b, &set, &todo, &settings, args.seed, done));
     bar.finish_and_clear();
-    journal.map(Journal::finish).transpose()?;
+    journal.map(MatchJournal::finish).transpose()?;
     let played = outcomes.len();
     outcomes.extend(prior);
     outcomes.sort_by_key(|o| o.fixture.index());

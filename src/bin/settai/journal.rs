@@ -16,7 +16,7 @@ use anyhow::{ensure, Context as _};
 
 use settai_core::reversi::rules::notation::parse_moves;
 use settai_core::reversi::Color;
-use settai_lab::journal::Journal as JournalFile;
+use settai_lab::journal::JournalFile;
 use settai_lab::reversi::duel::{Effort, Fixture, Outcome, Played};
 use settai_lab::reversi::openings::Opening;
 
@@ -25,9 +25,9 @@ const HEADER: &str =
     "game,pair,opening,a_colour,a_margin,a_searched,a_nodes,a_thinking_ns,b_searched,b_nodes,b_thinking_ns,moves";
 
 /// An open journal, appended to by the threads that play the games.
-pub(super) struct Journal(JournalFile);
+pub(super) struct MatchJournal(JournalFile);
 
-impl Journal {
+impl MatchJournal {
     /// Opens the journal at `path` for the match described by `settings` (one line), creating
     /// it if absent; returns it with the games it already holds among `fixtures`.
     pub(super) fn open(
@@ -35,17 +35,17 @@ impl Journal {
         settings: &str,
         set: &[Opening],
         fixtures: &[Fixture],
-    ) -> anyhow::Result<(Journal, Vec<Outcome>)> {
+    ) -> anyhow::Result<(MatchJournal, Vec<Outcome>)> {
         let first = format!("{MAGIC}{settings}");
         let (file, held) = JournalFile::open(path, &[first.clone(), HEADER.to_owned()], |theirs| theirs == first)?;
         if held.torn {
             println!("journal {}: a torn last line (a game cut by a kill) was removed", path.display());
         }
         let prior = read(&held.rows, set, fixtures).with_context(|| format!("journal {}", path.display()))?;
-        Ok((Journal(file), prior))
+        Ok((MatchJournal(file), prior))
     }
 
-    /// Appends a finished game and flushes it to the file (a failure is kept for [`Journal::finish`]).
+    /// Appends a finished game and flushes it to the file (a failure is kept for [`MatchJournal::finish`]).
     pub(super) fn append(&self, o: &Outcome) {
         self.0.append(&row(o));
     }
@@ -134,7 +134,7 @@ mod tests {
     use super::*;
     use settai_core::reversi::engine::eval::PatternEval;
     use settai_core::reversi::engine::search::{Clock, END_NODE_NS};
-    use settai_lab::reversi::duel::{fixtures, play_match, Player, Settings};
+    use settai_lab::reversi::duel::{fixtures, play_match, MatchSettings, Player};
     use settai_lab::reversi::openings::parse_openings;
 
     /// How many games a journal's text holds.
@@ -142,9 +142,9 @@ mod tests {
         text.lines().skip(2).filter(|l| !l.trim().is_empty()).count()
     }
 
-    fn setup() -> (Vec<Opening>, Vec<Fixture>, Settings) {
+    fn setup() -> (Vec<Opening>, Vec<Fixture>, MatchSettings) {
         let set = parse_openings("f5 d6 c3 d3 c4 f4\nf5 f6 e6 f4 e3 c5").unwrap();
-        let settings = Settings {
+        let settings = MatchSettings {
             budget: Duration::from_millis(3),
             clocks: [Clock::Nodes { mid_ns: 455.0, end_ns: END_NODE_NS }; 2],
         };
@@ -162,14 +162,14 @@ mod tests {
         let _ = std::fs::remove_file(&path);
 
         // The first session plays games 1 and 3, then stops.
-        let (journal, prior) = Journal::open(&path, "m1", &set, &all).unwrap();
+        let (journal, prior) = MatchJournal::open(&path, "m1", &set, &all).unwrap();
         assert!(prior.is_empty());
         let first = [all[0], all[2]];
         play_match(a, b, &set, &first, &settings, 5, |o| journal.append(o));
         journal.finish().unwrap();
 
         // The next one finds them and plays the rest.
-        let (journal, prior) = Journal::open(&path, "m1", &set, &all).unwrap();
+        let (journal, prior) = MatchJournal::open(&path, "m1", &set, &all).unwrap();
         assert_eq!(prior.iter().map(|o| o.fixture).collect::<Vec<_>>(), first);
         let rest: Vec<Fixture> = all.iter().filter(|f| !first.contains(f)).copied().collect();
         let mut games = play_match(a, b, &set, &rest, &settings, 5, |o| journal.append(o));
@@ -179,10 +179,10 @@ mod tests {
         assert_eq!(games, whole);
 
         // A shorter match takes only its own games from the same journal.
-        let (_, two) = Journal::open(&path, "m1", &set, &all[..2]).unwrap();
+        let (_, two) = MatchJournal::open(&path, "m1", &set, &all[..2]).unwrap();
         assert_eq!(two.len(), 2);
 
-        let other = Journal::open(&path, "m2", &set, &all).err().unwrap();
+        let other = MatchJournal::open(&path, "m2", &set, &all).err().unwrap();
         assert!(format!("{other:#}").contains("another run"), "{other:#}");
 
         let text = std::fs::read_to_string(&path).unwrap();
@@ -192,16 +192,16 @@ mod tests {
         cells[4] = (if margin == 0 { 1 } else { -margin }).to_string();
         let tampered = text.replace(last, &cells.join(","));
         std::fs::write(&path, tampered).unwrap();
-        let e = Journal::open(&path, "m1", &set, &all).err().unwrap();
+        let e = MatchJournal::open(&path, "m1", &set, &all).err().unwrap();
         assert!(format!("{e:#}").contains("the row says"), "{e:#}");
 
         // A line torn by a kill is dropped, and its game is played again.
         std::fs::write(&path, &text[..text.len() - 5]).unwrap();
-        let (_, torn) = Journal::open(&path, "m1", &set, &all).unwrap();
+        let (_, torn) = MatchJournal::open(&path, "m1", &set, &all).unwrap();
         assert_eq!(torn.len(), prior_len(&text) - 1);
         // A whole line that is not a game is refused.
         std::fs::write(&path, format!("{text}1,2,3\n")).unwrap();
-        let e = Journal::open(&path, "m1", &set, &all).err().unwrap();
+        let e = MatchJournal::open(&path, "m1", &set, &all).err().unwrap();
         assert!(format!("{e:#}").contains("expected 12 cells"), "{e:#}");
         std::fs::remove_file(&path).unwrap();
     }

@@ -7,7 +7,7 @@
 //! in the run's list, `index`: its number, `game`: the record). A game is a pure function of
 //! those (node clocks, seeded per game), so a resumed run gives the games of an unbroken one.
 //! That the build resuming a run plays as the one that wrote it is checked by playing again the
-//! first journaled game of each guest ([`Journal::verify`]): a build whose rules, levels, guests
+//! first journaled game of each guest ([`HospitalityJournal::verify`]): a build whose rules, levels, guests
 //! or weights changed the games is refused, while one changed elsewhere (a comment, a test, the
 //! Discord layer) goes on. Journals of v1 named a hash of the source instead; they are taken on
 //! the same replay check. The file mechanics are [`crate::journal`]'s.
@@ -35,17 +35,17 @@ struct Row {
 }
 
 /// An open journal: the games it held when opened, and the file new ones go to.
-pub struct Journal {
-    file: crate::journal::Journal,
+pub struct HospitalityJournal {
+    file: crate::journal::JournalFile,
     held: Mutex<HashMap<(usize, usize), SimulatedGame>>,
-    /// The first journaled game of each guest, replayed by [`Journal::verify`].
+    /// The first journaled game of each guest, replayed by [`HospitalityJournal::verify`].
     witnesses: Vec<(usize, usize, SimulatedGame)>,
 }
 
-impl Journal {
+impl HospitalityJournal {
     /// Opens the journal at `path` for the run described by `settings` (one line), creating
     /// it if absent.
-    pub fn open(path: &Path, settings: &str) -> anyhow::Result<Journal> {
+    pub fn open(path: &Path, settings: &str) -> anyhow::Result<HospitalityJournal> {
         let first = format!("{MAGIC}{settings}");
         let accepts = |theirs: &str| {
             theirs == first
@@ -54,7 +54,7 @@ impl Journal {
                     .and_then(|rest| rest.rsplit_once("; source="))
                     .is_some_and(|(theirs, _)| theirs == settings)
         };
-        let (file, found) = crate::journal::Journal::open(path, std::slice::from_ref(&first), accepts)?;
+        let (file, found) = crate::journal::JournalFile::open(path, std::slice::from_ref(&first), accepts)?;
         if found.torn {
             println!("journal {}: a torn last line (a game cut by a kill) was removed", path.display());
         }
@@ -73,7 +73,7 @@ impl Journal {
         }
         let mut witnesses: Vec<_> = firsts.into_iter().map(|(g, i)| (g, i, held[&(g, i)].clone())).collect();
         witnesses.sort_by_key(|&(g, i, _)| (g, i));
-        Ok(Journal { file, held: Mutex::new(held), witnesses })
+        Ok(HospitalityJournal { file, held: Mutex::new(held), witnesses })
     }
 
     /// How many games the journal held when opened and are not yet taken.
@@ -113,7 +113,7 @@ impl Journal {
         lock(&self.held).remove(&(guest, index))
     }
 
-    /// Appends a finished game (flushed to disk). A failure is kept for [`Journal::finish`]:
+    /// Appends a finished game (flushed to disk). A failure is kept for [`HospitalityJournal::finish`]:
     /// the run goes on, but its end reports that the journal is incomplete.
     pub fn append(&self, guest: usize, index: usize, game: &SimulatedGame) {
         let line = serde_json::to_string(&Row { guest, index, game: game.clone() }).expect("a game serializes");
@@ -206,12 +206,12 @@ mod tests {
                 g
             })
             .collect();
-        let j = Journal::open(&path, "f").unwrap();
+        let j = HospitalityJournal::open(&path, "f").unwrap();
         for (i, g) in games.iter().enumerate() {
             j.append(0, i, g);
         }
         j.finish().unwrap();
-        let j = Journal::open(&path, "f").unwrap();
+        let j = HospitalityJournal::open(&path, "f").unwrap();
         for (i, g) in games.iter().enumerate() {
             let back = j.take(0, i).unwrap();
             assert_eq!(back.guest_strength.map(f64::to_bits), g.guest_strength.map(f64::to_bits), "game {i}");
@@ -230,13 +230,13 @@ mod tests {
         let whole = run(&guests, 5, 3, false, None, play).unwrap();
 
         // The first session plays three games per guest.
-        let j = Journal::open(&path, "s1").unwrap();
+        let j = HospitalityJournal::open(&path, "s1").unwrap();
         let first = run(&guests, 3, 3, false, Some(&j), play).unwrap();
         j.finish().unwrap();
         assert_eq!(first.iter().map(|g| &g[..]).collect::<Vec<_>>(), whole.iter().map(|g| &g[..3]).collect::<Vec<_>>());
 
         // The next plays only the missing four.
-        let j = Journal::open(&path, "s1").unwrap();
+        let j = HospitalityJournal::open(&path, "s1").unwrap();
         assert_eq!(j.held(), 6);
         let played = std::sync::atomic::AtomicUsize::new(0);
         let resumed = run(&guests, 5, 3, false, Some(&j), |g, i, rng| {
@@ -249,7 +249,7 @@ mod tests {
         assert_eq!(resumed, whole);
 
         // The journal's build is recognised by its games, and another build's refused.
-        let j = Journal::open(&path, "s1").unwrap();
+        let j = HospitalityJournal::open(&path, "s1").unwrap();
         j.verify(&guests, 3, play).unwrap();
         let e = j.verify(&guests, 3, |g, i, rng| play(&(g + 1), i, rng)).err().unwrap();
         assert!(format!("{e:#}").contains("otherwise than the build"), "{e:#}");
@@ -257,23 +257,23 @@ mod tests {
         let named = guests.iter().any(|g| format!("{e:#}").contains(&format!("margin is {} now, was {g}", g + 1)));
         assert!(named && !format!("{e:#}").contains("values"), "{e:#}");
         // A journal of other settings is refused.
-        let e = Journal::open(&path, "s2").err().unwrap();
+        let e = HospitalityJournal::open(&path, "s2").err().unwrap();
         assert!(format!("{e:#}").contains("another run"), "{e:#}");
 
         // A v1 journal (settings, then the source's hash) is taken on the replay check.
         let text = std::fs::read_to_string(&path).unwrap();
         let v1 = text.replacen(&format!("{MAGIC}s1"), &format!("{MAGIC_V1}s1; source=0123abcd"), 1);
         std::fs::write(&path, &v1).unwrap();
-        let j = Journal::open(&path, "s1").unwrap();
+        let j = HospitalityJournal::open(&path, "s1").unwrap();
         assert_eq!(j.held(), 10);
         j.verify(&guests, 3, play).unwrap();
-        assert!(Journal::open(&path, "s2").is_err());
+        assert!(HospitalityJournal::open(&path, "s2").is_err());
 
         // A line torn by a kill is cut off and its game played again; a whole bad line is refused.
         std::fs::write(&path, &v1[..v1.len() - 9]).unwrap();
-        assert_eq!(Journal::open(&path, "s1").unwrap().held(), 9);
+        assert_eq!(HospitalityJournal::open(&path, "s1").unwrap().held(), 9);
         std::fs::write(&path, format!("{}{{\"guest\": 0}}\n", &v1)).unwrap();
-        let e = Journal::open(&path, "s1").err().unwrap();
+        let e = HospitalityJournal::open(&path, "s1").err().unwrap();
         assert!(format!("{e:#}").contains("line 12: not a game"), "{e:#}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

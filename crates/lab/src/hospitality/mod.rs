@@ -212,7 +212,7 @@ pub fn run<G: Sync, E: Send>(
     games: usize,
     seed: u64,
     progress: bool,
-    journal: Option<&journal::Journal>,
+    journal: Option<&journal::HospitalityJournal>,
     play: impl Fn(&G, usize, &mut StdRng) -> Result<SimulatedGame, E> + Sync,
 ) -> Result<Vec<Vec<SimulatedGame>>, E> {
     let bar = if progress { ProgressBar::new((guests.len() * games) as u64) } else { ProgressBar::hidden() };

@@ -35,7 +35,7 @@ pub enum Player<'a> {
 
 /// How long players think and on which clock.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Settings {
+pub struct MatchSettings {
     /// Thinking time of the strong level per move (alpha-beta searches its depth).
     pub budget: Duration,
     /// The clocks A's and B's deadlines are read on, in that order: the node clock in practice,
@@ -209,7 +209,7 @@ pub fn play_match(
     b: Player,
     openings: &[Opening],
     fixtures: &[Fixture],
-    settings: &Settings,
+    settings: &MatchSettings,
     seed: u64,
     done: impl Fn(&Outcome) + Sync,
 ) -> Vec<Outcome> {
@@ -235,7 +235,7 @@ pub fn play_match(
 /// change to an engine that could change a game (evaluation, ordering, pruning, time manager)
 /// changes its node counts, so a match journal written by one build is only resumed by a build
 /// that plays the same games; a change that is only faster (the node clock) keeps it.
-pub fn fingerprint(a: Player, b: Player, settings: &Settings) -> u64 {
+pub fn fingerprint(a: Player, b: Player, settings: &MatchSettings) -> u64 {
     const LINES: [&str; 3] = ["", "d3 e3 f3 c3 b3 c5 f6 f5", "f5 f4 c3 d6 f3 g3 f6 e3"];
     let budget = Duration::from_millis(20);
     let mut hash = FNV_START;
@@ -311,8 +311,8 @@ mod tests {
         parse_openings("f5 d6 c3 d3 c4 f4\nf5 f6 e6 f4 e3 c5\nf5 f4 e3 d6 c5 f6").unwrap()
     }
 
-    fn tiny() -> Settings {
-        Settings { budget: Duration::from_millis(4), clocks: [CLOCK; 2] }
+    fn tiny() -> MatchSettings {
+        MatchSettings { budget: Duration::from_millis(4), clocks: [CLOCK; 2] }
     }
 
     #[test]
@@ -378,7 +378,7 @@ mod tests {
         let p = Player::Strong(eval);
         let Clock::Nodes { mid_ns, end_ns } = CLOCK else { unreachable!() };
         let cheap = Clock::Nodes { mid_ns: mid_ns / 2.0, end_ns: end_ns / 2.0 };
-        let s = Settings { budget: Duration::from_millis(4), clocks: [cheap, CLOCK] };
+        let s = MatchSettings { budget: Duration::from_millis(4), clocks: [cheap, CLOCK] };
         let out = play_match(p, p, &openings(), &fixtures(6, 3), &s, 3, |_| ());
         let (mut a, mut b) = (0u64, 0u64);
         for o in &out {
