@@ -1,12 +1,13 @@
 //! The game flow shared by every front end: start a game, take a human move, let the bot answer,
-//! resign. It loads every game from the store (never from process memory), validates before it
-//! writes, and runs CPU-heavy AI work on a bounded blocking pool off the async runtime.
-//!
-//! Past 500 lines on purpose: one job, the game flow every front end shares, one method of
-//! `Service` per step; its tests are in `tests/service.rs`.
+//! resign. A request reads its place once (a [`Snapshot`]: the settings and the game with its
+//! moves, never from process memory), every rule is checked here before anything is written,
+//! and it runs CPU-heavy AI work on a bounded blocking pool off the async runtime.
+//! Who may do what is in `rules.rs`; the tests are in `tests/service.rs`.
 
 mod ai_pool;
+mod play_error;
 mod priority;
+mod rules;
 pub mod table_keeper;
 
 use std::sync::Arc;
@@ -14,115 +15,30 @@ use std::sync::Arc;
 use rand::SeedableRng;
 
 use crate::domain::{
-    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, PlayerRecord, Scope, Settings,
+    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, PlayedMove, PlayerRecord,
+    Scope, Settings, Snapshot, StoredGame,
 };
 use crate::store::{Store, StoreError};
 use crate::table_file::TableFile;
 use ai_pool::AiPool;
 pub use ai_pool::{AiPanicked, BACKLOG_PER_CORE};
+pub use play_error::PlayError;
 use settai_core::story::{story, Story};
-use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, MoveError, Side, Thinker};
+use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, Side, Thinker};
 use table_keeper::{TableKeeper, TableState};
 
-/// Why a request was refused. Nothing was changed when one of these is returned.
-#[derive(Debug, thiserror::Error)]
-pub enum PlayError {
-    /// The channel has no active game.
-    #[error("no game in this channel")]
-    NoGame,
-    /// The channel already has an active game.
-    #[error("this channel already has a game")]
-    ChannelBusy,
-    /// The game belongs to someone else.
-    #[error("this is another player's game")]
-    NotYourGame {
-        /// The game's owner.
-        owner: u64,
-    },
-    /// It is the bot's turn (or the game is over).
-    #[error("not your turn")]
-    NotYourTurn,
-    /// The request was made for an older position (a stale board component).
-    #[error("this board is out of date")]
-    Stale,
-    /// Someone else's move landed first.
-    #[error("that move was already played")]
-    AlreadyPlayed,
-    /// The move text is not a move, or not legal here.
-    #[error("{error}")]
-    BadMove {
-        /// What the player typed or chose.
-        input: String,
-        /// Why it cannot be played.
-        error: MoveError,
-        /// Legal moves in the position, for the error message.
-        legal: Vec<GameMove>,
-    },
-    /// The game cannot be played at the server's level right now (the doubutsu table is
-    /// missing or still being built); nothing was created.
-    #[error("{kind} is not available at this level yet")]
-    Unavailable {
-        /// The game asked for.
-        kind: GameKind,
-        /// While the table is being built: about how long until it is ready.
-        ready_in: Option<std::time::Duration>,
-    },
-    /// The bot has too many searches waiting; nothing was stored, the player may try again.
-    #[error("too busy right now")]
-    Busy,
-    /// The channel's game could not be trusted (its stored record does not add up); it was
-    /// closed and a new one can be started.
-    #[error("the stored game was corrupt and has been closed")]
-    Corrupt,
-    /// Take-backs are not allowed where the game is played.
-    #[error("take-backs are off here")]
-    TakebackOff,
-    /// The player has made no move that could be taken back.
-    #[error("nothing to take back")]
-    NothingToTakeBack,
-    /// An opponent was chosen where players may not choose (a stale picker, or a forged one).
-    #[error("players cannot choose the opponent here")]
-    NoLevelChoice,
-    /// The AI failed to choose a move.
-    #[error(transparent)]
-    Ai(AiError),
-    /// The store failed or holds something it cannot trust.
-    #[error(transparent)]
-    Store(StoreError),
-}
-
-impl From<StoreError> for PlayError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::ChannelBusy => PlayError::ChannelBusy,
-            StoreError::Conflict => PlayError::AlreadyPlayed,
-            other => PlayError::Store(other),
-        }
-    }
-}
-
-/// A move just played, with the position it was played from (for highlighting on the board).
+/// What a request changed: the game as now stored and the moves the request made, in order
+/// (the human's move, the bot's replies, forced passes).
 #[derive(Debug, Clone)]
-pub struct PlayedMove {
-    /// The position before the move.
-    pub before: Game,
-    /// The move.
-    pub mv: GameMove,
-    /// True for the bot's moves.
-    pub by_bot: bool,
-}
-
-/// The state after a request, and the moves it made.
-#[derive(Debug, Clone)]
-pub struct Turn {
-    /// The game as now stored.
-    pub record: GameRecord,
-    /// The moves made by this request, in order (human move, bot replies, forced passes).
+pub struct Progress {
+    /// The game as now stored, with all its moves.
+    pub game: StoredGame,
+    /// The moves made by this request.
     pub moves: Vec<PlayedMove>,
 }
 
-impl Turn {
-    /// The last move on the board, if any was made by this request.
+impl Progress {
+    /// The last move on the board, if this request made any.
     pub fn last_move(&self) -> Option<&PlayedMove> {
         self.moves.last()
     }
@@ -215,9 +131,26 @@ impl Service {
         }
     }
 
-    /// The store underneath.
-    pub fn store(&self) -> &Store {
-        &self.store
+    /// What a request needs of `place`, read once: the settings in effect and the active game
+    /// with its moves. A stored game that does not add up is closed (as `void`) and reported
+    /// as [`PlayError::Corrupt`], the same on every path, so the channel is free again and
+    /// nothing is ever played on a record that cannot be trusted.
+    pub async fn snapshot(&self, place: &Place) -> Result<Snapshot, PlayError> {
+        match self.store.snapshot(place).await {
+            Ok(snapshot) => Ok(snapshot),
+            Err(StoreError::Corrupt { game_id, reason }) => {
+                tracing::error!(game_id, reason, "a stored game is corrupt: closed, not trusted");
+                // One consistent read found it so: the game is closed as it was read.
+                self.store.void_game(game_id, None).await?;
+                Err(PlayError::Corrupt)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Whether the database answers now (a readiness check).
+    pub async fn ping(&self) -> Result<(), PlayError> {
+        Ok(self.store.ping().await?)
     }
 
     /// Starts a game of `kind` in the seat's channel at the level its settings give, or at
@@ -225,22 +158,24 @@ impl Service {
     pub async fn start(
         &self,
         seat: &Seat,
+        snapshot: &Snapshot,
         kind: GameKind,
         human_side: Side,
         chosen: Option<Level>,
-    ) -> Result<GameRecord, PlayError> {
-        let settings = self.settings(&seat.place()).await?;
+    ) -> Result<StoredGame, PlayError> {
+        let settings = &snapshot.settings;
         let level = match chosen {
             None => settings.level(kind),
             Some(level) if settings.level_choice && level.kind() == kind => level,
             Some(_) => return Err(PlayError::NoLevelChoice),
         };
+        Self::channel_free(snapshot)?;
         self.start_at_level(seat, human_side, level).await
     }
 
     /// Starts a game at `level` whatever the settings say: for a front end whose player owns
     /// the place and chooses the level (the terminal).
-    pub async fn start_at_level(&self, seat: &Seat, human_side: Side, level: Level) -> Result<GameRecord, PlayError> {
+    pub async fn start_at_level(&self, seat: &Seat, human_side: Side, level: Level) -> Result<StoredGame, PlayError> {
         let kind = level.kind();
         if level.needs_table() {
             if let Some(refusal) = self.table_unavailable(kind) {
@@ -264,7 +199,7 @@ impl Service {
                 game: Game::new(kind),
             })
             .await?;
-        Ok(record)
+        Ok(StoredGame::new(record))
     }
 
     /// The settings in effect at `place`.
@@ -338,53 +273,19 @@ impl Service {
             })
     }
 
-    /// The active game in the channel.
-    pub async fn current(&self, channel_id: u64) -> Result<GameRecord, PlayError> {
-        match self.store.active_game(channel_id).await {
-            Ok(record) => record.ok_or(PlayError::NoGame),
-            Err(e) => Err(self.untrusted(e, None).await),
-        }
-    }
-
-    /// A store failure as the player hears it; a corrupt game is closed first (as `void`), so
-    /// the channel is free again and nothing is ever played on a record that does not add up.
-    /// `version`: the version found corrupt (the game is then only closed if still at it).
-    async fn untrusted(&self, e: StoreError, version: Option<i32>) -> PlayError {
-        let StoreError::Corrupt { game_id, reason } = &e else { return e.into() };
-        tracing::error!(game_id, reason, "a stored game is corrupt: closed, not trusted");
-        match self.store.void_game(*game_id, version).await {
-            Ok(()) => PlayError::Corrupt,
-            Err(e) => e.into(),
-        }
-    }
-
-    /// The channel's game, which must still be the (game id, ply) a board component was made
-    /// for, when the request came from one: otherwise (or when the game is gone) the board is
-    /// [`PlayError::Stale`].
-    async fn current_as_expected(&self, seat: &Seat, expected: Option<(i64, u32)>) -> Result<GameRecord, PlayError> {
-        let record = self.current(seat.channel_id).await.map_err(|e| match (e, expected) {
-            (PlayError::NoGame, Some(_)) => PlayError::Stale,
-            (e, _) => e,
-        })?;
-        match expected {
-            Some((id, ply)) if record.id != id || record.ply != ply => Err(PlayError::Stale),
-            _ => Ok(record),
-        }
-    }
-
-    /// Plays the human's move. `expected` is the (game id, ply) the request was made for, when it
-    /// came from a board component; a mismatch is [`PlayError::Stale`]. Records only the human's
-    /// move: call [`Service::bot_reply`] afterwards (after deferring the interaction).
-    pub async fn human_move(&self, seat: &Seat, input: &str, expected: Option<(i64, u32)>) -> Result<Turn, PlayError> {
-        let record = self.current_as_expected(seat, expected).await?;
-        if !self.may_move(&record, seat).await? {
-            return Err(PlayError::NotYourGame { owner: record.human_id });
-        }
-        if !record.human_to_move() {
-            return Err(PlayError::NotYourTurn);
-        }
-        // The stored position must be where its move list leads before anything is added to it.
-        self.replayed(&record).await?;
+    /// Plays the human's move on the snapshot's game. `expected` is the (game id, ply) the
+    /// request was made for, when it came from a board component; a mismatch is
+    /// [`PlayError::Stale`]. Records only the human's move: call [`Service::bot_reply`]
+    /// afterwards (after deferring the interaction).
+    pub async fn human_move(
+        &self,
+        seat: &Seat,
+        snapshot: &Snapshot,
+        input: &str,
+        expected: Option<(i64, u32)>,
+    ) -> Result<Progress, PlayError> {
+        let game = Self::game_to_move(seat, snapshot, expected)?;
+        let record = &game.record;
         // Refused before it is stored: an accepted move always gets its reply.
         if record.level.thinks_long() && self.ai.is_full() {
             return Err(PlayError::Busy);
@@ -393,33 +294,22 @@ impl Service {
             |error| PlayError::BadMove { input: input.trim().to_string(), error, legal: record.game.legal_moves() };
         let mv = record.game.parse_move(input).map_err(bad_move)?;
         let next = record.game.play(mv).map_err(bad_move)?;
-        let played = PlayedMove { before: record.game.clone(), mv, by_bot: false };
-        let updated = self
-            .store
-            .record_moves(
-                &record,
-                &[NewMove { mv, by_bot: false, user_id: Some(seat.user_id) }],
-                &next,
-                finish_of(&next, record.human_side),
-            )
-            .await?;
-        Ok(Turn { record: updated, moves: vec![played] })
+        let played = PlayedMove { before: record.game.clone(), mv, by_bot: false, user_id: Some(seat.user_id) };
+        let new_move = NewMove { mv, by_bot: false, user_id: Some(seat.user_id) };
+        let updated = self.store.record_moves(record, &[new_move], &next, finish_of(&next, record.human_side)).await?;
+        let moves = vec![played];
+        Ok(Progress { game: game.clone().advanced(updated, &moves), moves })
     }
 
     /// Lets the bot move until the human has a real choice or the game ends. A human who has no
-    /// move but to pass passes automatically. All these moves are stored in one transaction.
-    pub async fn bot_reply(&self, record: GameRecord) -> Result<Turn, PlayError> {
+    /// move but to pass passes automatically. All these moves are stored in one statement.
+    pub async fn bot_reply(&self, stored: StoredGame) -> Result<Progress, PlayError> {
+        let record = &stored.record;
         let mut game = record.game.clone();
         let mut played = Vec::new();
         let mut new_moves = Vec::new();
         // The whole game so far: reversi `standard` reads the human's strength from it.
-        let mut history: Vec<GameMove> = if record.level.thinks_long() {
-            // A stored move that does not read leaves no history: the human's strength is not judged.
-            let stored = self.store.moves(record.id).await?;
-            stored.iter().map(|m| game.parse_move(&m.notation)).collect::<Result<_, _>>().unwrap_or_default()
-        } else {
-            Vec::new()
-        };
+        let mut history = if record.level.thinks_long() { stored.history() } else { Vec::new() };
         while let Some(to_move) = game.to_move() {
             let by_bot = to_move != record.human_side;
             let mv = if by_bot {
@@ -437,151 +327,71 @@ impl Service {
                 legal: game.legal_moves(),
             })?;
             history.push(mv);
-            played.push(PlayedMove { before: game, mv, by_bot });
+            played.push(PlayedMove { before: game, mv, by_bot, user_id: None });
             new_moves.push(NewMove { mv, by_bot, user_id: None });
             game = next;
         }
         if new_moves.is_empty() {
-            return Ok(Turn { record, moves: played });
+            return Ok(Progress { game: stored, moves: played });
         }
-        let updated = self.store.record_moves(&record, &new_moves, &game, finish_of(&game, record.human_side)).await?;
-        Ok(Turn { record: updated, moves: played })
+        let updated = self.store.record_moves(record, &new_moves, &game, finish_of(&game, record.human_side)).await?;
+        Ok(Progress { game: stored.advanced(updated, &played), moves: played })
     }
 
-    /// Resigns the human's game.
-    pub async fn resign(&self, seat: &Seat, game_id: Option<i64>) -> Result<GameRecord, PlayError> {
-        let record = self.current(seat.channel_id).await.map_err(|e| match (e, game_id) {
-            (PlayError::NoGame, Some(_)) => PlayError::Stale,
-            (e, _) => e,
-        })?;
-        if game_id.is_some_and(|id| id != record.id) {
-            return Err(PlayError::Stale);
-        }
-        if record.human_id != seat.user_id {
-            return Err(PlayError::NotYourGame { owner: record.human_id });
-        }
-        Ok(self.store.end_game(&record, GameStatus::Resigned, GameResult::Bot).await?)
+    /// Resigns the human's game (see [`Service::game_to_resign`]).
+    pub async fn resign(
+        &self,
+        seat: &Seat,
+        snapshot: &Snapshot,
+        game_id: Option<i64>,
+    ) -> Result<StoredGame, PlayError> {
+        let game = Self::game_to_resign(seat, snapshot, game_id)?;
+        let record = self.store.end_game(&game.record, GameStatus::Resigned, GameResult::Bot).await?;
+        Ok(StoredGame { record, moves: game.moves.clone() })
     }
 
     /// Takes back the player's last move and the bot's reply to it (待った) where the settings
     /// allow it: only the player who started the game, on their turn. `expected` is the (game
     /// id, ply) of the board whose button was pressed: a second press of that board finds the
     /// game moved on and is [`PlayError::Stale`], so two presses take back once. Returns the
-    /// game as now stored and its last move (to mark on the board).
+    /// game as now stored (its last move is the one to mark on the board).
     pub async fn take_back(
         &self,
         seat: &Seat,
+        snapshot: &Snapshot,
         expected: Option<(i64, u32)>,
-    ) -> Result<(GameRecord, Option<PlayedMove>), PlayError> {
-        let record = self.current_as_expected(seat, expected).await?;
+    ) -> Result<StoredGame, PlayError> {
+        let game = Self::game_as_expected(snapshot, expected)?;
+        let record = &game.record;
         if record.human_id != seat.user_id {
             return Err(PlayError::NotYourGame { owner: record.human_id });
         }
-        if !self.settings(&record.place()).await?.takeback {
+        if !snapshot.settings.takeback {
             return Err(PlayError::TakebackOff);
         }
         if !record.human_to_move() {
             return Err(PlayError::NotYourTurn);
         }
-        let (history, _) = self.replayed(&record).await?;
-        let moves = self.store.moves(record.id).await?;
-        // A take-back racing this one changed the game since it was read (the replay reads it
-        // afresh then): this request is out of date, whatever the new state allows.
-        if history.len() != record.ply as usize || moves.len() != record.ply as usize {
-            return Err(PlayError::Stale);
-        }
-        // Back to just before the player's own last choice (forced passes have no player).
-        let Some(back_to) = moves.iter().rposition(|m| !m.by_bot && m.user_id.is_some()) else {
-            return Err(PlayError::NothingToTakeBack);
+        // Back to just before the player's own last choice.
+        let back_to = game.takeback_ply().ok_or(PlayError::NothingToTakeBack)?;
+        let position = match game.moves.get(back_to as usize) {
+            Some(first_undone) => first_undone.before.clone(),
+            None => record.game.clone(),
         };
-        let mut game = record.game.initial();
-        let mut last = None;
-        for (&mv, stored) in history.iter().zip(&moves).take(back_to) {
-            let next = game.play(mv).map_err(|e| {
-                PlayError::Store(StoreError::Corrupt { game_id: record.id, reason: format!("ply {}: {e}", stored.ply) })
-            })?;
-            last = Some(PlayedMove { before: game, mv, by_bot: stored.by_bot });
-            game = next;
-        }
         // A press racing another finds the game taken back already: its board is out of date.
-        let updated = self.store.take_back(&record, back_to as u32, &game).await.map_err(|e| match e {
+        let updated = self.store.take_back(record, back_to, &position).await.map_err(|e| match e {
             StoreError::Conflict => PlayError::Stale,
             e => e.into(),
         })?;
-        Ok((updated, last))
+        Ok(game.clone().truncated(updated, back_to))
     }
 
-    /// Legal moves for the human in the channel's game (empty when there is none or it is not
-    /// their turn).
-    pub async fn legal_moves_for(&self, seat: &Seat) -> Result<Vec<GameMove>, PlayError> {
-        match self.store.active_game(seat.channel_id).await? {
-            Some(r) if r.human_to_move() && self.may_move(&r, seat).await? => Ok(r.game.legal_moves()),
-            _ => Ok(Vec::new()),
-        }
-    }
-
-    /// Whether `seat`'s user may move in `record`'s game: the player who started it, or in
-    /// team mode anyone in the channel. (Resigning stays with the player who started.)
-    async fn may_move(&self, record: &GameRecord, seat: &Seat) -> Result<bool, PlayError> {
-        Ok(record.human_id == seat.user_id || self.settings(&record.place()).await?.team_play)
-    }
-
-    /// The last move of a stored game, found by replaying its move list from its start; a list
-    /// that does not lead to the stored position is reported as corrupt rather than trusted.
-    pub async fn last_move(&self, record: &GameRecord) -> Result<Option<PlayedMove>, PlayError> {
-        Ok(self.replayed(record).await?.1)
-    }
-
-    /// The moves of a stored game from its start, checked like [`Service::last_move`].
-    pub async fn history(&self, record: &GameRecord) -> Result<Vec<GameMove>, PlayError> {
-        Ok(self.replayed(record).await?.0)
-    }
-
-    async fn replayed(&self, record: &GameRecord) -> Result<(Vec<GameMove>, Option<PlayedMove>), PlayError> {
-        let mut record = std::borrow::Cow::Borrowed(record);
-        // The game and its moves are read one after the other: a move landing in between makes
-        // them disagree without anything being wrong, so a disagreement is only believed when
-        // the game has not changed since it was read.
-        for _ in 0..3 {
-            let moves = self.store.moves(record.id).await?;
-            let mut game = record.game.initial();
-            let mut last = None;
-            let mut history = Vec::with_capacity(moves.len());
-            let mut broken = None;
-            for m in &moves {
-                // The store's text is read here, where a bad one is reported as corrupt.
-                match game.parse_move(&m.notation).and_then(|mv| Ok((mv, game.play(mv)?))) {
-                    Ok((mv, next)) => {
-                        history.push(mv);
-                        last = Some(PlayedMove { before: game, mv, by_bot: m.by_bot });
-                        game = next;
-                    }
-                    Err(e) => {
-                        broken = Some(format!("ply {}: {e}", m.ply));
-                        break;
-                    }
-                }
-            }
-            if broken.is_none() && (game != record.game || moves.len() as u32 != record.ply) {
-                broken = Some("the move list does not lead to the stored position".into());
-            }
-            let Some(reason) = broken else { return Ok((history, last)) };
-            match self.store.game(record.id).await {
-                Ok(Some(fresh)) if fresh.version != record.version => record = std::borrow::Cow::Owned(fresh),
-                Ok(_) => {
-                    let corrupt = StoreError::Corrupt { game_id: record.id, reason };
-                    return Err(self.untrusted(corrupt, Some(record.version)).await);
-                }
-                Err(e) => return Err(self.untrusted(e, None).await),
-            }
-        }
-        Err(PlayError::AlreadyPlayed)
-    }
-
-    /// How the game of `record` went for its human (values, slips, finds) after `moves` from
-    /// its start; computed on the bounded AI pool. `None` if it cannot be told (logged).
-    pub async fn story(&self, record: &GameRecord, moves: Vec<GameMove>) -> Option<Story> {
+    /// How the game went for its human (values, slips, finds); computed on the bounded AI
+    /// pool. `None` if it cannot be told (logged).
+    pub async fn story(&self, game: &StoredGame) -> Option<Story> {
+        let record = &game.record;
         let (start, human, table) = (record.game.initial(), record.human_side, self.doubutsu_table.get());
+        let moves = game.history();
         let told = self.ai.run(move || story(&start, &moves, human, table.as_deref())).await;
         match told {
             Ok(Ok(s)) => Some(s),

@@ -85,7 +85,8 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
         user_id: ctx.user_id,
         name: "Mika".into(),
     };
-    service.human_move(&seat, &legal[0].to_string(), None).await.unwrap();
+    let snapshot = service.snapshot(&seat.place()).await.unwrap();
+    service.human_move(&seat, &snapshot, &legal[0].to_string(), None).await.unwrap();
     let cursor = standin.cursor();
 
     let _bot = Killed(serve(&standin, &url));

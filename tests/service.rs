@@ -1,7 +1,7 @@
 //! The game flow against a real Postgres: refusals change nothing, the bot answers, games end.
 
-use settai::domain::{Change, GameResult, GameStatus, Scope};
-use settai::service::{PlayError, Seat, Service};
+use settai::domain::{Change, GameResult, GameStatus, Scope, Snapshot, StoredGame};
+use settai::service::{PlayError, Progress, Seat, Service};
 use settai::store::Store;
 use settai_core::{GameKind, Side};
 use sqlx::PgPool;
@@ -13,80 +13,121 @@ fn seat(user_id: u64) -> Seat {
     Seat { guild_id: Some(1), channel_id: 500, parent_id: None, user_id, name: format!("player {user_id}") }
 }
 
-async fn snapshot(service: &Service, channel: u64) -> (String, u32, i32, usize) {
-    let r = service.store().active_game(channel).await.unwrap().unwrap();
-    let moves = service.store().moves(r.id).await.unwrap().len();
-    (r.game.encode(), r.ply, r.version, moves)
+/// What a request in `seat`'s channel reads.
+async fn read(service: &Service, seat: &Seat) -> Result<Snapshot, PlayError> {
+    service.snapshot(&seat.place()).await
+}
+
+/// The channel's active game, read as a request reads it.
+async fn current(service: &Service, seat: &Seat) -> Result<StoredGame, PlayError> {
+    read(service, seat).await?.game.ok_or(PlayError::NoGame)
+}
+
+async fn start(service: &Service, seat: &Seat, kind: GameKind, side: Side) -> Result<StoredGame, PlayError> {
+    service.start(seat, &read(service, seat).await?, kind, side, None).await
+}
+
+async fn human_move(
+    service: &Service,
+    seat: &Seat,
+    input: &str,
+    expected: Option<(i64, u32)>,
+) -> Result<Progress, PlayError> {
+    service.human_move(seat, &read(service, seat).await?, input, expected).await
+}
+
+async fn resign(service: &Service, seat: &Seat) -> Result<StoredGame, PlayError> {
+    service.resign(seat, &read(service, seat).await?, None).await
+}
+
+/// The stored row of the channel's active game and its move count, straight from the database.
+async fn stored(pool: &PgPool, channel: u64) -> (String, i32, i32, i64) {
+    sqlx::query_as(
+        "SELECT position, ply, version, (SELECT count(*) FROM moves WHERE game_id = games.id)
+         FROM games WHERE channel_id = $1 AND status = 'active'",
+    )
+    .bind(channel as i64)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+/// The stored notations of game `id`, in order.
+async fn notations(pool: &PgPool, id: i64) -> Vec<String> {
+    sqlx::query_scalar("SELECT notation FROM moves WHERE game_id = $1 ORDER BY ply")
+        .bind(id)
+        .fetch_all(pool)
+        .await
+        .unwrap()
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn refusals_change_nothing(pool: PgPool) {
-    let service = Service::new(Store::from_pool(pool));
-    assert!(matches!(service.human_move(&seat(ALICE), "f5", None).await, Err(PlayError::NoGame)));
-    service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
-    assert!(matches!(
-        service.start(&seat(BOB), GameKind::Reversi, Side::First, None).await,
-        Err(PlayError::ChannelBusy)
-    ));
-    let before = snapshot(&service, 500).await;
+    let service = Service::new(Store::from_pool(pool.clone()));
+    assert!(matches!(human_move(&service, &seat(ALICE), "f5", None).await, Err(PlayError::NoGame)));
+    start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    assert!(matches!(start(&service, &seat(BOB), GameKind::Reversi, Side::First).await, Err(PlayError::ChannelBusy)));
+    let before = stored(&pool, 500).await;
 
-    match service.human_move(&seat(ALICE), "a1", None).await {
+    match human_move(&service, &seat(ALICE), "a1", None).await {
         Err(PlayError::BadMove { legal, .. }) => {
             assert_eq!(legal.iter().map(ToString::to_string).collect::<Vec<_>>(), ["d3", "c4", "f5", "e6"])
         }
         other => panic!("expected an illegal move, got {other:?}"),
     }
-    assert!(matches!(service.human_move(&seat(ALICE), "z9", None).await, Err(PlayError::BadMove { .. })));
-    assert!(matches!(service.human_move(&seat(ALICE), "", None).await, Err(PlayError::BadMove { .. })));
-    assert!(matches!(service.human_move(&seat(BOB), "f5", None).await, Err(PlayError::NotYourGame { owner: ALICE })));
-    let id = service.current(500).await.unwrap().id;
-    assert!(matches!(service.human_move(&seat(ALICE), "f5", Some((id, 3))).await, Err(PlayError::Stale)));
-    assert!(matches!(service.human_move(&seat(ALICE), "f5", Some((id + 1, 0))).await, Err(PlayError::Stale)));
-    assert_eq!(snapshot(&service, 500).await, before);
+    assert!(matches!(human_move(&service, &seat(ALICE), "z9", None).await, Err(PlayError::BadMove { .. })));
+    assert!(matches!(human_move(&service, &seat(ALICE), "", None).await, Err(PlayError::BadMove { .. })));
+    assert!(matches!(human_move(&service, &seat(BOB), "f5", None).await, Err(PlayError::NotYourGame { owner: ALICE })));
+    let id = current(&service, &seat(ALICE)).await.unwrap().record.id;
+    assert!(matches!(human_move(&service, &seat(ALICE), "f5", Some((id, 3))).await, Err(PlayError::Stale)));
+    assert!(matches!(human_move(&service, &seat(ALICE), "f5", Some((id + 1, 0))).await, Err(PlayError::Stale)));
+    assert_eq!(stored(&pool, 500).await, before);
 
     // After the human's move and before the bot's reply, it is not the human's turn.
-    let turn = service.human_move(&seat(ALICE), " F5 ", Some((id, 0))).await.unwrap();
+    let turn = human_move(&service, &seat(ALICE), " F5 ", Some((id, 0))).await.unwrap();
     assert_eq!(turn.moves[0].mv.to_string(), "f5");
-    assert!(matches!(service.human_move(&seat(ALICE), "d6", None).await, Err(PlayError::NotYourTurn)));
-    let reply = service.bot_reply(turn.record).await.unwrap();
+    assert!(matches!(human_move(&service, &seat(ALICE), "d6", None).await, Err(PlayError::NotYourTurn)));
+    let reply = service.bot_reply(turn.game).await.unwrap();
     assert_eq!(reply.moves.len(), 1);
     assert!(reply.moves[0].by_bot);
-    assert!(reply.record.human_to_move());
-    assert_eq!(reply.record.ply, 2);
+    assert!(reply.game.record.human_to_move());
+    assert_eq!(reply.game.record.ply, 2);
+    assert_eq!(reply.game.history().len(), 2, "the game carries its whole history");
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn the_bot_moves_first_when_the_human_takes_white(pool: PgPool) {
-    let service = Service::new(Store::from_pool(pool));
-    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::Second, None).await.unwrap();
-    assert!(record.bot_to_move());
+    let service = Service::new(Store::from_pool(pool.clone()));
+    let game = start(&service, &seat(ALICE), GameKind::Reversi, Side::Second).await.unwrap();
+    assert!(game.record.bot_to_move());
     assert_eq!(service.games_awaiting_bot().await.unwrap().len(), 1);
-    let turn = service.bot_reply(record).await.unwrap();
-    assert_eq!(turn.record.ply, 1);
-    assert!(turn.record.human_to_move());
+    let turn = service.bot_reply(game).await.unwrap();
+    assert_eq!(turn.game.record.ply, 1);
+    assert!(turn.game.record.human_to_move());
     assert!(service.games_awaiting_bot().await.unwrap().is_empty());
-    let last = service.last_move(&turn.record).await.unwrap().unwrap();
+    // Read back as the next request reads it: the bot's move is the last one.
+    let read_back = current(&service, &seat(ALICE)).await.unwrap();
+    let last = read_back.last_move().unwrap();
     assert!(last.by_bot);
     assert_eq!(last.mv, turn.moves[0].mv);
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_whole_game_ends_with_a_result(pool: PgPool) {
-    let service = Service::new(Store::from_pool(pool));
-    service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
+    let service = Service::new(Store::from_pool(pool.clone()));
+    start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
     let mut plies = 0;
     loop {
-        let record = service.current(500).await;
-        let Ok(record) = record else { break };
+        let Ok(game) = current(&service, &seat(ALICE)).await else { break };
+        let record = &game.record;
         let mv = record.game.legal_moves().last().unwrap().to_string();
-        let turn = service.human_move(&seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
-        service.bot_reply(turn.record).await.unwrap();
+        let turn = human_move(&service, &seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
+        service.bot_reply(turn.game).await.unwrap();
         plies += 1;
         assert!(plies < 64, "the game must end");
     }
-    let store = service.store();
-    let id: i64 =
-        sqlx::query_scalar("SELECT id FROM games WHERE channel_id = 500").fetch_one(store.pool()).await.unwrap();
+    let store = Store::from_pool(pool.clone());
+    let id: i64 = sqlx::query_scalar("SELECT id FROM games WHERE channel_id = 500").fetch_one(&pool).await.unwrap();
     let game = store.game(id).await.unwrap().unwrap();
     assert_eq!(game.status, GameStatus::Finished);
     let outcome = game.game.outcome().unwrap();
@@ -97,36 +138,38 @@ async fn a_whole_game_ends_with_a_result(pool: PgPool) {
     };
     assert_eq!(game.result, Some(expected));
     // The stored move list replays to the stored position.
-    let moves: Vec<String> = store.moves(id).await.unwrap().into_iter().map(|m| m.notation).collect();
+    let moves = notations(&pool, id).await;
     assert_eq!(settai_core::replay(GameKind::Reversi, &moves).unwrap(), game.game);
     assert_eq!(moves.len() as u32, game.ply);
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn resigning_ends_the_game_for_the_owner_only(pool: PgPool) {
-    let service = Service::new(Store::from_pool(pool));
-    service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
-    assert!(matches!(service.resign(&seat(BOB), None).await, Err(PlayError::NotYourGame { .. })));
-    let done = service.resign(&seat(ALICE), None).await.unwrap();
+    let service = Service::new(Store::from_pool(pool.clone()));
+    start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    assert!(matches!(resign(&service, &seat(BOB)).await, Err(PlayError::NotYourGame { .. })));
+    let done = resign(&service, &seat(ALICE)).await.unwrap().record;
     assert_eq!((done.status, done.result), (GameStatus::Resigned, Some(GameResult::Bot)));
-    assert!(matches!(service.resign(&seat(ALICE), None).await, Err(PlayError::NoGame)));
+    assert!(matches!(resign(&service, &seat(ALICE)).await, Err(PlayError::NoGame)));
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_tampered_move_list_is_detected(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool.clone()));
-    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
-    let turn = service.human_move(&seat(ALICE), "f5", Some((record.id, 0))).await.unwrap();
+    let record = start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap().record;
+    human_move(&service, &seat(ALICE), "f5", Some((record.id, 0))).await.unwrap();
     sqlx::query("UPDATE moves SET notation = 'c4' WHERE game_id = $1 AND ply = 1")
         .bind(record.id)
         .execute(&pool)
         .await
         .unwrap();
-    // Detected, reported as corrupt, and the game is closed rather than trusted.
-    assert!(matches!(service.last_move(&turn.record).await, Err(PlayError::Corrupt)));
-    assert!(matches!(service.current(500).await, Err(PlayError::NoGame)));
-    let stored = service.store().game(record.id).await.unwrap().unwrap();
+    // Detected on the next read, whatever the request, reported as corrupt, and the game is
+    // closed rather than trusted: the channel is free again.
+    assert!(matches!(read(&service, &seat(BOB)).await, Err(PlayError::Corrupt)));
+    assert!(matches!(current(&service, &seat(ALICE)).await, Err(PlayError::NoGame)));
+    let stored = Store::from_pool(pool.clone()).game(record.id).await.unwrap().unwrap();
     assert_eq!((stored.status, stored.ply), (GameStatus::Void, 1));
+    start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
 }
 
 /// A seeded random game reaching a position where white (the bot) is to move and every white move
@@ -161,9 +204,9 @@ fn prefix_forcing_a_human_pass() -> Vec<String> {
 async fn a_human_without_moves_passes_automatically(pool: PgPool) {
     use settai::domain::NewMove;
     use settai_core::Game;
-    let service = Service::new(Store::from_pool(pool));
+    let service = Service::new(Store::from_pool(pool.clone()));
     let prefix = prefix_forcing_a_human_pass();
-    let record = service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
+    let record = start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap().record;
     let mut game = Game::new(GameKind::Reversi);
     let mut moves = Vec::new();
     for m in &prefix {
@@ -172,39 +215,43 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
         game = game.play(mv).unwrap();
         moves.push(NewMove { mv, by_bot, user_id: (!by_bot).then_some(ALICE) });
     }
-    let record = service.store().record_moves(&record, &moves, &game, None).await.unwrap();
-    assert!(record.bot_to_move());
-    let turn = service.bot_reply(record).await.unwrap();
+    Store::from_pool(pool.clone()).record_moves(&record, &moves, &game, None).await.unwrap();
+    let stored_game = current(&service, &seat(ALICE)).await.unwrap();
+    assert!(stored_game.record.bot_to_move());
+    let turn = service.bot_reply(stored_game).await.unwrap();
     let summary: Vec<(bool, String)> = turn.moves.iter().map(|m| (m.by_bot, m.mv.to_string())).collect();
     assert!(summary.len() >= 2, "{summary:?}");
     assert!(summary[0].0, "the bot moves first: {summary:?}");
     assert_eq!(summary[1], (false, "pass".to_string()), "then the human passes: {summary:?}");
     assert!(turn.moves[1].mv.is_pass());
-    let stored = service.store().moves(turn.record.id).await.unwrap();
-    let pass = &stored[prefix.len() + 1];
-    assert_eq!((pass.notation.as_str(), pass.by_bot, pass.user_id), ("pass", false, None));
-    assert!(turn.record.human_to_move() || turn.record.status != settai::domain::GameStatus::Active);
+    let read_back = current(&service, &seat(ALICE)).await;
+    let read_back = read_back.unwrap_or_else(|_| turn.game.clone());
+    let pass = &read_back.moves[prefix.len() + 1];
+    assert_eq!((pass.mv.to_string().as_str(), pass.by_bot, pass.user_id), ("pass", false, None));
+    assert_eq!(notations(&pool, turn.game.record.id).await[prefix.len() + 1], "pass");
+    assert!(turn.game.record.human_to_move() || turn.game.record.status != settai::domain::GameStatus::Active);
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool: PgPool) {
     use rand::{Rng, SeedableRng};
-    let service = Service::new(Store::from_pool(pool));
+    let service = Service::new(Store::from_pool(pool.clone()));
     let place = seat(ALICE).place();
     let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
-    service.store().change_setting(1, &place, Scope::Server, weakest).await.unwrap();
-    let record = service.start(&seat(ALICE), GameKind::Doubutsu, Side::First, None).await.unwrap();
+    service.change_setting(1, &place, Scope::Server, weakest).await.unwrap();
+    let record = start(&service, &seat(ALICE), GameKind::Doubutsu, Side::First).await.unwrap().record;
     assert!(record.human_to_move());
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
     let id = record.id;
     for _ in 0..400 {
-        let Ok(record) = service.current(500).await else { break };
+        let Ok(game) = current(&service, &seat(ALICE)).await else { break };
+        let record = &game.record;
         let legal = record.game.legal_moves();
         let mv = legal[rng.gen_range(0..legal.len())].to_string();
-        let turn = service.human_move(&seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
-        service.bot_reply(turn.record).await.unwrap();
+        let turn = human_move(&service, &seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
+        service.bot_reply(turn.game).await.unwrap();
     }
-    let game = service.store().game(id).await.unwrap().unwrap();
+    let game = Store::from_pool(pool.clone()).game(id).await.unwrap().unwrap();
     assert_eq!(game.status, GameStatus::Finished, "the game ends (capture, try or repetition)");
     let outcome = game.game.outcome().unwrap();
     let expected = match outcome.winner {
@@ -213,7 +260,7 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
         None => GameResult::Draw,
     };
     assert_eq!(game.result, Some(expected));
-    let moves: Vec<String> = service.store().moves(id).await.unwrap().into_iter().map(|m| m.notation).collect();
+    let moves = notations(&pool, id).await;
     assert_eq!(settai_core::replay(GameKind::Doubutsu, &moves).unwrap(), game.game);
 }
 
@@ -223,19 +270,19 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     // One search at a time and one request in the pool: a single reply fills it.
-    let service = Service::new(Store::from_pool(pool)).with_ai_capacity(1, 1);
+    let service = Service::new(Store::from_pool(pool.clone())).with_ai_capacity(1, 1);
     let place = seat(ALICE).place();
     let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::Level::None)); // thinks 2.4 s a move
-    service.store().change_setting(1, &place, Scope::Server, strong).await.unwrap();
+    service.change_setting(1, &place, Scope::Server, strong).await.unwrap();
     let bob = Seat { channel_id: 501, ..seat(BOB) };
-    service.start(&seat(ALICE), GameKind::Reversi, Side::First, None).await.unwrap();
-    service.start(&bob, GameKind::Reversi, Side::First, None).await.unwrap();
-    let alice = service.human_move(&seat(ALICE), "f5", None).await.unwrap();
-    // The reply enters the pool once it has read the game's moves: driven until that event
+    start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    start(&service, &bob, GameKind::Reversi, Side::First).await.unwrap();
+    let alice = human_move(&service, &seat(ALICE), "f5", None).await.unwrap();
+    // The reply enters the pool at once (the game it answers was read with its moves): driven until that event
     // (never for a quiet period), then it runs on by itself.
     let mut thinking = Box::pin({
         let service = service.clone();
-        async move { service.bot_reply(alice.record).await }
+        async move { service.bot_reply(alice.game).await }
     });
     let entered = tokio::time::timeout(std::time::Duration::from_secs(60), async {
         while !service.ai_is_full() {
@@ -245,17 +292,17 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     });
     entered.await.expect("the reply enters the AI pool");
     let thinking = tokio::spawn(thinking);
-    let before = snapshot(&service, 501).await;
-    assert!(matches!(service.human_move(&bob, "f5", None).await, Err(PlayError::Busy)));
+    let before = stored(&pool, 501).await;
+    assert!(matches!(human_move(&service, &bob, "f5", None).await, Err(PlayError::Busy)));
     assert!(matches!(
-        service.start(&Seat { channel_id: 502, ..seat(BOB) }, GameKind::Reversi, Side::First, None).await,
+        start(&service, &Seat { channel_id: 502, ..seat(BOB) }, GameKind::Reversi, Side::First).await,
         Err(PlayError::Busy)
     ));
-    assert_eq!(snapshot(&service, 501).await, before, "nothing was stored");
-    assert!(service.current(502).await.is_err(), "no game was created");
-    assert_eq!(thinking.await.unwrap().unwrap().record.ply, 2, "the accepted move got its reply");
-    let turn = service.human_move(&bob, "f5", None).await.unwrap();
-    assert_eq!(turn.record.ply, 1);
+    assert_eq!(stored(&pool, 501).await, before, "nothing was stored");
+    assert!(current(&service, &Seat { channel_id: 502, ..seat(BOB) }).await.is_err(), "no game was created");
+    assert_eq!(thinking.await.unwrap().unwrap().game.record.ply, 2, "the accepted move got its reply");
+    let turn = human_move(&service, &bob, "f5", None).await.unwrap();
+    assert_eq!(turn.game.record.ply, 1);
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -272,14 +319,14 @@ async fn serve_leaves_the_terminals_game_alone(pool: PgPool) {
     let discord = seat(ALICE);
     let mut games = Vec::new();
     for seat in [&terminal, &discord] {
-        games.push(service.start(seat, GameKind::Reversi, Side::Second, None).await.unwrap());
+        games.push(start(&service, seat, GameKind::Reversi, Side::Second).await.unwrap());
     }
     // Both wait for the bot, a minute after a crash; only the Discord game is serve's to answer.
     sqlx::query("UPDATE games SET updated_at = now() - interval '1 minute'").execute(&pool).await.unwrap();
     let owed = service.games_awaiting_bot_for(std::time::Duration::from_secs(30)).await.unwrap();
     assert_eq!(owed.iter().map(|r| r.channel_id).collect::<Vec<_>>(), [discord.channel_id]);
-    for record in games {
-        assert!(service.bot_reply(record).await.unwrap().record.human_to_move());
+    for game in games {
+        assert!(service.bot_reply(game).await.unwrap().game.record.human_to_move());
     }
 
     // Both wait for their player for weeks: no reminder and no closing at the terminal.
@@ -288,6 +335,6 @@ async fn serve_leaves_the_terminals_game_alone(pool: PgPool) {
     assert_eq!(nudged.iter().map(|(r, _)| r.channel_id).collect::<Vec<_>>(), [discord.channel_id]);
     let expired = service.expire_idle().await.unwrap();
     assert_eq!(expired.iter().map(|(r, _)| r.channel_id).collect::<Vec<_>>(), [discord.channel_id]);
-    assert_eq!(service.current(TERMINAL_CHANNEL).await.unwrap().status, GameStatus::Active);
-    assert!(matches!(service.current(discord.channel_id).await, Err(PlayError::NoGame)));
+    assert_eq!(current(&service, &terminal).await.unwrap().record.status, GameStatus::Active);
+    assert!(matches!(current(&service, &discord).await, Err(PlayError::NoGame)));
 }

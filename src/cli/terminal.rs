@@ -13,9 +13,9 @@ use anyhow::bail;
 use super::doubutsu::open_table;
 use super::shell::for_this_shell;
 use super::text_board::{game_over_line, text_board};
-use crate::domain::{GameRecord, GameStatus, TERMINAL_CHANNEL, TERMINAL_PLAYER};
+use crate::domain::{GameRecord, GameStatus, PlayedMove, Snapshot, StoredGame, TERMINAL_CHANNEL, TERMINAL_PLAYER};
 use crate::i18n::{kind_name, level_name, side_name, Lang, Msg};
-use crate::service::{PlayError, PlayedMove, Seat, Service};
+use crate::service::{PlayError, Seat, Service};
 use crate::store::Store;
 use settai_core::{GameKind, Level, MoveError, Side};
 
@@ -76,33 +76,35 @@ pub(super) fn play(
 ) -> anyhow::Result<()> {
     let seat = seat();
     let kind = request.kind;
-    let unfinished = match runtime.block_on(service.current(TERMINAL_CHANNEL)) {
-        Ok(record) => Some(record),
-        Err(PlayError::NoGame) => None,
+    // The terminal's game is read once; afterwards this process holds it (every write is
+    // still guarded by the game's version).
+    let mut snapshot = match runtime.block_on(service.snapshot(&seat.place())) {
+        Ok(snapshot) => snapshot,
         Err(PlayError::Corrupt) => {
             writeln!(out, "{}", Msg::CorruptGame.text(LANG))?;
-            None
+            runtime.block_on(service.snapshot(&seat.place()))?
         }
         Err(e) => return Err(e.into()),
     };
-    let resumed = match unfinished {
-        Some(record) if request.new => {
-            runtime.block_on(service.resign(&seat, Some(record.id)))?;
+    let resumed = match snapshot.game.take() {
+        Some(game) if request.new => {
+            let record = &game.record;
+            runtime.block_on(service.resign(&seat, &with_game(&snapshot, &game), None))?;
             let game = kind_name(record.kind(), LANG);
             writeln!(out, "Your unfinished {game} game is resigned; a new one begins.")?;
             None
         }
-        Some(record) if record.kind() != kind => bail!(
+        Some(game) if game.record.kind() != kind => bail!(
             "{}",
             for_this_shell(&format!(
                 "your {0} game is not finished: `settai play {0}` goes on with it, `settai play {1} --new` gives it up",
-                record.kind(),
+                game.record.kind(),
                 kind
             ))
         ),
         other => other,
     };
-    let level = resumed.as_ref().map_or(request.level, |r| r.level);
+    let level = resumed.as_ref().map_or(request.level, |g| g.record.level);
     let service = match level.needs_table() {
         true => service.with_doubutsu_table(Some(Arc::new(open_table(table)?))),
         false => service,
@@ -111,7 +113,7 @@ pub(super) fn play(
         GameKind::Reversi => "a square like `d3`",
         GameKind::Doubutsu => "a move like `B3B2` or a drop like `E*B2`",
     };
-    let human = resumed.as_ref().map_or(request.human, |r| r.human_side);
+    let human = resumed.as_ref().map_or(request.human, |g| g.record.human_side);
     writeln!(
         out,
         "settai — {} against the AI ({}). You are {}.\nType {example}; `moves` lists the legal ones, `board` shows the board, `resign` gives up, `quit` leaves.",
@@ -119,26 +121,27 @@ pub(super) fn play(
         level_name(level, LANG),
         side_name(kind, human, LANG).to_lowercase(),
     )?;
-    let mut record = match resumed {
-        Some(record) => {
+    let mut game = match resumed {
+        Some(game) => {
             let again = for_this_shell(&format!("`settai play {kind} --new`"));
             writeln!(
                 out,
                 "Your unfinished game goes on from move {}; `resign` or {again} starts over.",
-                record.ply + 1
+                game.record.ply + 1
             )?;
-            record
+            game
         }
         None => runtime.block_on(service.start_at_level(&seat, human, level))?,
     };
-    if record.bot_to_move() {
-        let turn = runtime.block_on(service.bot_reply(record))?;
-        narrate(&turn.moves, out)?;
-        record = turn.record;
+    if game.record.bot_to_move() {
+        let progress = runtime.block_on(service.bot_reply(game))?;
+        narrate(&progress.moves, out)?;
+        game = progress.game;
     }
     let mut lines = input.lines();
     let mut show_board = true;
-    while record.status == GameStatus::Active {
+    while game.record.status == GameStatus::Active {
+        let record = &game.record;
         if show_board {
             writeln!(out, "\n{}", text_board(&record.game))?;
             show_board = false;
@@ -160,17 +163,18 @@ pub(super) fn play(
                 return Ok(());
             }
             "resign" => {
-                runtime.block_on(service.resign(&seat, Some(record.id)))?;
+                snapshot.game = Some(game);
+                runtime.block_on(service.resign(&seat, &snapshot, None))?;
                 writeln!(out, "{}", Msg::Resigned.text(LANG))?;
                 return Ok(());
             }
             "moves" | "?" | "help" => writeln!(out, "legal: {legal}")?,
             "board" => show_board = true,
-            _ => match runtime.block_on(service.human_move(&seat, typed, Some((record.id, record.ply)))) {
-                Ok(turn) => {
-                    let reply = runtime.block_on(service.bot_reply(turn.record))?;
+            _ => match runtime.block_on(service.human_move(&seat, &with_game(&snapshot, &game), typed, None)) {
+                Ok(human) => {
+                    let reply = runtime.block_on(service.bot_reply(human.game))?;
                     narrate(&reply.moves, out)?;
-                    record = reply.record;
+                    game = reply.game;
                     show_board = true;
                 }
                 Err(PlayError::BadMove { error: MoveError::Syntax(_), .. }) => {
@@ -184,7 +188,12 @@ pub(super) fn play(
             },
         }
     }
-    game_over(&record, human, out)
+    game_over(&game.record, human, out)
+}
+
+/// The terminal's place holding `game` (as this process has it).
+fn with_game(snapshot: &Snapshot, game: &StoredGame) -> Snapshot {
+    Snapshot { settings: snapshot.settings.clone(), game: Some(game.clone()) }
 }
 
 /// The moves the AI's turn made: its own, and the human's forced passes.

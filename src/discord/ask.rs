@@ -1,19 +1,20 @@
 //! One interaction as the command flows see it.
 
 use super::reply::Responder;
-use crate::domain::Settings;
+use crate::domain::{Settings, Snapshot};
 use crate::i18n::Lang;
 use crate::service::Seat;
 
-/// One player's interaction as the flows see it: where to answer, who asks and where, the
-/// settings in effect there (read once per interaction) and the language of the answer.
+/// One player's interaction as the flows see it: where to answer, who asks and where, what the
+/// interaction read of its place (once: the settings and the game) and the language of the
+/// answer.
 pub(super) struct Ask<'a> {
     /// Answers the interaction.
     pub responder: &'a Responder,
     /// The player and the channel.
     pub seat: Seat,
-    /// The settings of the channel.
-    pub settings: Settings,
+    /// The channel's settings and game, as read once for this interaction.
+    pub snapshot: Snapshot,
     /// The language of the answer.
     pub lang: Lang,
 }
@@ -21,6 +22,6 @@ pub(super) struct Ask<'a> {
 impl<'a> Ask<'a> {
     /// Its parts, as the flows use them.
     pub fn parts(&self) -> (&'a Responder, &Seat, &Settings, Lang) {
-        (self.responder, &self.seat, &self.settings, self.lang)
+        (self.responder, &self.seat, &self.snapshot.settings, self.lang)
     }
 }

@@ -3,42 +3,33 @@
 use super::handler::Bot;
 use super::menus::move_menus;
 use super::reply::Reply;
-use crate::domain::{GameRecord, GameResult, GameStatus, Settings};
+use crate::domain::{GameRecord, GameResult, GameStatus, PlayedMove, Settings, StoredGame};
 use crate::i18n::{Lang, Msg};
 use crate::render;
-use crate::service::PlayedMove;
 use settai_core::story::Story;
 use settai_core::{GameMove, Side};
 
 impl Bot {
-    /// The board message for `record`, rendered on the blocking pool; a finished game also gets
+    /// The board message for `game` (`last`: the move to mark), rendered on the blocking pool; a finished game also gets
     /// its replay and, with the commentary on, its chart and summary; where take-backs are
     /// allowed, a game on gets the button.
     pub(super) async fn board(
         &self,
-        record: &GameRecord,
+        game: &StoredGame,
         last: Option<&PlayedMove>,
         lines: Vec<String>,
         settings: &Settings,
         lang: Lang,
     ) -> Reply {
         let (commentary, takeback) = (settings.commentary, settings.takeback);
-        let review = if record.status == GameStatus::Active {
+        let review = if game.record.status == GameStatus::Active {
             None
         } else {
-            match self.service().history(record).await {
-                Ok(moves) => {
-                    let story = if commentary { self.service().story(record, moves.clone()).await } else { None };
-                    Some(Review { start: record.game.initial(), moves, story })
-                }
-                Err(e) => {
-                    tracing::warn!(game = record.id, error = %e, "no replay: the move list could not be read");
-                    None
-                }
-            }
+            let story = if commentary { self.service().story(game).await } else { None };
+            Some(Review { start: game.record.game.initial(), moves: game.history(), story })
         };
-        let (record, last) = (record.clone(), last.cloned());
-        tokio::task::spawn_blocking(move || board_reply(&record, last.as_ref(), lines, review, takeback, lang))
+        let (game, last) = (game.clone(), last.cloned());
+        tokio::task::spawn_blocking(move || board_reply(&game, last.as_ref(), lines, review, takeback, lang))
             .await
             .expect("board rendering panicked")
     }
@@ -74,16 +65,17 @@ fn seat_names(record: &GameRecord, lang: Lang) -> render::Names {
     names.with_human(record.human_side)
 }
 
-/// The board reply for `record`: text, the board PNG (plus, once the game is over, its replay
+/// The board reply for `game`: text, the board PNG (plus, once the game is over, its replay
 /// and chart) and (when the human is to move) the move menus.
 fn board_reply(
-    record: &GameRecord,
+    game: &StoredGame,
     last: Option<&PlayedMove>,
     mut lines: Vec<String>,
     review: Option<Review>,
     takeback: bool,
     lang: Lang,
 ) -> Reply {
+    let record = &game.record;
     let banner = match (record.status, record.result) {
         (GameStatus::Active, _) => None,
         (_, result) => {
@@ -123,11 +115,5 @@ fn board_reply(
     }
     // Only the player whose turn it is may be pinged.
     let mentions = if record.human_to_move() { vec![record.human_id] } else { Vec::new() };
-    Reply {
-        content: lines.join("\n"),
-        ephemeral: false,
-        files,
-        components: move_menus(record, takeback, lang),
-        mentions,
-    }
+    Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(game, takeback, lang), mentions }
 }

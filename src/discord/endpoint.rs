@@ -165,7 +165,7 @@ pub async fn serve_until(
 
 /// `GET /healthz`: ready when the database answers (Discord was reached before the route exists).
 async fn healthz(State(endpoint): State<Arc<Endpoint>>) -> Response {
-    match endpoint.bot.service().store().ping().await {
+    match endpoint.bot.service().ping().await {
         Ok(()) => (StatusCode::OK, "ok\n").into_response(),
         Err(e) => {
             tracing::warn!("readiness check: {}", crate::report::one_line(&e));

@@ -10,9 +10,9 @@ use super::board_message::narrate;
 use super::custom_id::{OpponentSelect, ResignButton};
 use super::handler::{Bot, Failure};
 use super::reply::{allowed_mentions, Reply, Responder};
-use crate::domain::GameRecord;
+use crate::domain::{GameRecord, PlayedMove, StoredGame};
 use crate::i18n::Msg;
-use crate::service::{PlayError, PlayedMove, Turn};
+use crate::service::{PlayError, Progress, Service};
 use settai_core::{GameKind, Level, Side};
 
 impl Bot {
@@ -21,20 +21,16 @@ impl Bot {
     pub(super) async fn start_or_offer(&self, ask: &Ask<'_>, kind: GameKind, side: Side) -> Result<(), Failure> {
         let (responder, seat, settings, lang) = ask.parts();
         if !settings.level_choice {
-            let record = self.service().start(seat, kind, side, None).await.map_err(Failure::Refused)?;
+            let game = self.service().start(seat, &ask.snapshot, kind, side, None).await.map_err(Failure::Refused)?;
             responder.defer().await?;
-            let (board, shown) = self.first_board(ask, record).await?;
+            let (board, shown) = self.first_board(ask, game).await?;
             if let Some(posted) = responder.post(board).await? {
-                self.board_posted(responder.http(), &shown, posted, None).await;
+                self.board_posted(responder.http(), &shown.record, posted, None).await;
             }
             return Ok(());
         }
         // A busy channel says so now rather than after the choice.
-        match self.service().current(seat.channel_id).await {
-            Ok(_) => return Err(Failure::Refused(PlayError::ChannelBusy)),
-            Err(PlayError::NoGame) => {}
-            Err(e) => return Err(Failure::Refused(e)),
-        }
+        Service::channel_free(&ask.snapshot).map_err(Failure::Refused)?;
         // The values are positions in the game's list of levels: not even the payload names them.
         let options = Level::for_kind(kind)
             .iter()
@@ -62,12 +58,15 @@ impl Bot {
         level: Level,
     ) -> Result<(), Failure> {
         let (responder, seat, _, lang) = ask.parts();
-        let record =
-            self.service().start(seat, picker.kind, picker.side, Some(level)).await.map_err(Failure::Refused)?;
+        let game = self
+            .service()
+            .start(seat, &ask.snapshot, picker.kind, picker.side, Some(level))
+            .await
+            .map_err(Failure::Refused)?;
         responder.defer().await?;
-        let (board, shown) = self.first_board(ask, record).await?;
+        let (board, shown) = self.first_board(ask, game).await?;
         let posted = responder.follow_up_posted(board.follow_up()).await?;
-        self.board_posted(responder.http(), &shown, posted, None).await;
+        self.board_posted(responder.http(), &shown.record, posted, None).await;
         let chosen = EditInteractionResponse::new()
             .content(Msg::OpponentChosen { level }.text(lang))
             .allowed_mentions(allowed_mentions(&[]))
@@ -78,14 +77,14 @@ impl Bot {
 
     /// The first board of a new game (the greeting, and the bot's opening if it moves first)
     /// and the game as it shows it.
-    async fn first_board(&self, ask: &Ask<'_>, record: GameRecord) -> Result<(Reply, GameRecord), Failure> {
+    async fn first_board(&self, ask: &Ask<'_>, game: StoredGame) -> Result<(Reply, StoredGame), Failure> {
         let (_, seat, settings, lang) = ask.parts();
-        let (kind, human_side) = (record.kind(), record.human_side);
-        let reply = self.service().bot_reply(record).await.map_err(Failure::Late)?;
+        let (kind, human_side) = (game.record.kind(), game.record.human_side);
+        let reply = self.service().bot_reply(game).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side }.text(lang)];
         lines.extend(narrate(&reply.moves, lang));
-        let board = self.board(&reply.record, reply.last_move(), lines, settings, lang).await;
-        Ok((board, reply.record))
+        let board = self.board(&reply.game, reply.last_move(), lines, settings, lang).await;
+        Ok((board, reply.game))
     }
 
     pub(super) async fn play(
@@ -97,11 +96,11 @@ impl Bot {
         let (responder, seat, settings, lang) = ask.parts();
         // A tap names the game, the ply and the board message it was made on.
         let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
-        let human = self.service().human_move(seat, input, expected).await.map_err(Failure::Refused)?;
+        let human = self.service().human_move(seat, &ask.snapshot, input, expected).await.map_err(Failure::Refused)?;
         responder.defer().await?;
         // The bot's reply and the commentary on the player's move are thought out together.
         let played = human.moves.first().cloned();
-        let (reply, comment) = tokio::join!(self.service().bot_reply(human.record.clone()), async {
+        let (reply, comment) = tokio::join!(self.service().bot_reply(human.game.clone()), async {
             match &played {
                 Some(m) if settings.commentary => self.service().comment(m).await,
                 _ => None,
@@ -109,14 +108,14 @@ impl Bot {
         });
         let reply = reply.map_err(Failure::Late)?;
         let moves: Vec<PlayedMove> = human.moves.into_iter().chain(reply.moves.iter().cloned()).collect();
-        let turn = Turn { record: reply.record, moves };
-        let mut lines = narrate(&turn.moves, lang);
+        let progress = Progress { game: reply.game, moves };
+        let mut lines = narrate(&progress.moves, lang);
         if let Some(c) = &comment {
             // Right under the player's own move.
             lines.insert(1.min(lines.len()), Msg::Comment(c).text(lang));
         }
-        let board = self.board(&turn.record, turn.last_move(), lines, settings, lang).await;
-        self.post_new_board(responder, board, &turn.record, tapped.map(|(_, _, m)| m)).await
+        let board = self.board(&progress.game, progress.last_move(), lines, settings, lang).await;
+        self.post_new_board(responder, board, &progress.game.record, tapped.map(|(_, _, m)| m)).await
     }
 
     /// Posts the board of a changed game. From a component, a new message (it keeps a readable
@@ -144,23 +143,23 @@ impl Bot {
     }
 
     pub(super) async fn show_board(&self, ask: &Ask<'_>) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
-        let record = self.service().current(seat.channel_id).await.map_err(Failure::Refused)?;
-        let last = self.service().last_move(&record).await.map_err(Failure::Refused)?;
+        let (responder, _, settings, lang) = ask.parts();
+        let game = ask.snapshot.game.as_ref().ok_or(Failure::Refused(PlayError::NoGame))?;
+        let record = &game.record;
         let lines =
             if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
-        let board = self.board(&record, last.as_ref(), lines, settings, lang).await;
+        let board = self.board(game, game.last_move(), lines, settings, lang).await;
         // A fresh board every time: it also brings back a board someone deleted.
         if let Some(posted) = responder.post(board).await? {
-            self.board_posted(responder.http(), &record, posted, None).await;
+            self.board_posted(responder.http(), record, posted, None).await;
         }
         Ok(())
     }
 
     pub(super) async fn resign(&self, ask: &Ask<'_>) -> Result<(), Failure> {
         let (responder, seat, settings, lang) = ask.parts();
-        let record = self.service().resign(seat, None).await.map_err(Failure::Refused)?;
-        let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
+        let game = self.service().resign(seat, &ask.snapshot, None).await.map_err(Failure::Refused)?;
+        let board = self.board(&game, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
         responder.answer(board).await?;
         Ok(())
     }
@@ -173,17 +172,10 @@ impl Bot {
     }
 
     /// `/play remind on|off`: the player's own choice, on every server (a private answer).
-    pub(super) async fn remind_me(&self, ask: &Ask<'_>, on: Option<bool>) -> Result<(), Failure> {
+    pub(super) async fn remind_me(&self, ask: &Ask<'_>, on: bool) -> Result<(), Failure> {
         let (responder, seat, _, lang) = ask.parts();
-        // Discord always sends the required option; without it the request was forged.
-        let text = match on {
-            Some(on) => {
-                self.service().set_reminders_wanted(seat, on).await.map_err(Failure::Refused)?;
-                Msg::RemindSet { on }.text(lang)
-            }
-            None => Msg::TryAgain.text(lang),
-        };
-        responder.answer(Reply::private(text)).await?;
+        self.service().set_reminders_wanted(seat, on).await.map_err(Failure::Refused)?;
+        responder.answer(Reply::private(Msg::RemindSet { on }.text(lang))).await?;
         Ok(())
     }
 
@@ -194,16 +186,7 @@ impl Bot {
         match button {
             ResignButton::Ask { game_id } => {
                 // Only the player of that game, while it is on, is asked.
-                let record = self.service().current(seat.channel_id).await.map_err(|e| match e {
-                    PlayError::NoGame => Failure::Refused(PlayError::Stale),
-                    e => Failure::Refused(e),
-                })?;
-                if record.id != game_id {
-                    return Err(Failure::Refused(PlayError::Stale));
-                }
-                if record.human_id != seat.user_id {
-                    return Err(Failure::Refused(PlayError::NotYourGame { owner: record.human_id }));
-                }
+                Service::game_to_resign(seat, &ask.snapshot, Some(game_id)).map_err(Failure::Refused)?;
                 let buttons = CreateActionRow::Buttons(vec![
                     CreateButton::new(ResignButton::Confirm { game_id }.custom_id())
                         .label(Msg::ResignYes.text(lang))
@@ -218,9 +201,9 @@ impl Bot {
                 responder.update(Reply::public(Msg::KeepPlaying.text(lang))).await?;
             }
             ResignButton::Confirm { game_id } => {
-                let record = self.service().resign(seat, Some(game_id)).await.map_err(Failure::Refused)?;
+                let game = self.service().resign(seat, &ask.snapshot, Some(game_id)).await.map_err(Failure::Refused)?;
                 responder.update(Reply::public(Msg::Resigned.text(lang))).await?;
-                let board = self.board(&record, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
+                let board = self.board(&game, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
                 responder.follow_up(board.follow_up()).await?;
             }
         }

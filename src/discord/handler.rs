@@ -12,18 +12,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serenity::all::{
-    ChannelId, ChannelType, CommandDataOptionValue, CommandInteraction, ComponentInteraction,
-    ComponentInteractionDataKind, Context, CreateAutocompleteResponse, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, EventHandler, GuildId, Interaction, Member, PartialChannel, Ready, User,
+    ChannelId, ChannelType, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
+    CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseFollowup, EventHandler, GuildId,
+    Interaction, Member, PartialChannel, Ready, User,
 };
 use serenity::async_trait;
 use serenity::http::Http;
 
 use super::ask::Ask;
-use super::commands::{play_command, settings_command};
+use super::command::{Command, CommandError, SETTINGS};
 use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
+use super::registration::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
-use crate::domain::{Place, Settings};
+use crate::domain::{Place, Settings, Snapshot};
 use crate::i18n::{Lang, Msg, Needed};
 use crate::service::{PlayError, Seat, Service};
 use settai_core::{GameKind, MoveError, Side};
@@ -114,7 +115,7 @@ impl Bot {
 pub fn responder_for(http: Arc<Http>, interaction: &Interaction) -> Option<Responder> {
     let (id, token, deferral) = match interaction {
         Interaction::Command(cmd) | Interaction::Autocomplete(cmd) => {
-            (cmd.id, &cmd.token, Deferral::Thinking { ephemeral: cmd.data.name == "settings" })
+            (cmd.id, &cmd.token, Deferral::Thinking { ephemeral: cmd.data.name == SETTINGS })
         }
         Interaction::Component(c) => (c.id, &c.token, Deferral::Update),
         _ => return None,
@@ -180,94 +181,74 @@ fn seat_of(
     Seat { guild_id: guild.map(|g| g.get()), channel_id: channel_id.get(), parent_id, user_id: user.id.get(), name }
 }
 
-/// The subcommand's name and its string options.
-fn subcommand(cmd: &CommandInteraction) -> Option<(&str, Vec<(&str, String)>)> {
-    let sub = cmd.data.options.first()?;
-    let CommandDataOptionValue::SubCommand(opts) = &sub.value else { return None };
-    // Option values as text: strings as given, booleans as "true"/"false", integers in decimal.
-    let strings = opts
-        .iter()
-        .filter_map(|o| match &o.value {
-            CommandDataOptionValue::String(s) => Some((o.name.as_str(), s.clone())),
-            CommandDataOptionValue::Boolean(b) => Some((o.name.as_str(), b.to_string())),
-            CommandDataOptionValue::Integer(n) => Some((o.name.as_str(), n.to_string())),
-            _ => None,
-        })
-        .collect();
-    Some((sub.name.as_str(), strings))
-}
-
 /// The language of replies under `settings`: the one they impose, else the player's locale.
 pub(super) fn lang_of(settings: Option<&Settings>, locale: &str) -> Lang {
     settings.and_then(|s| s.language).unwrap_or_else(|| Lang::from_locale(locale))
 }
 
 impl Bot {
-    /// The settings in effect at `place` and the language to answer in (the player's locale
-    /// when the settings cannot be read; the error is then for the caller to report).
-    async fn settings_and_lang(&self, place: &Place, locale: &str) -> (Result<Settings, PlayError>, Lang) {
-        let settings = self.service.settings(place).await;
-        let lang = lang_of(settings.as_ref().ok(), locale);
-        (settings, lang)
+    /// What the interaction reads of its place (once: the settings and the game) and the
+    /// language to answer in (the player's locale when nothing could be read; the error is
+    /// then for the caller to report).
+    async fn snapshot_and_lang(&self, place: &Place, locale: &str) -> (Result<Snapshot, PlayError>, Lang) {
+        let snapshot = self.service.snapshot(place).await;
+        let lang = lang_of(snapshot.as_ref().ok().map(|s| &s.settings), locale);
+        (snapshot, lang)
     }
 
     async fn on_command(&self, responder: &Responder, cmd: &CommandInteraction) {
         let seat = seat_of_command(cmd);
-        // One read of the settings serves the whole request.
-        let (settings, lang) = self.settings_and_lang(&seat.place(), &cmd.locale).await;
-        let Some((name, options)) = subcommand(cmd) else { return };
-        let settings = match settings {
+        // One read of the place serves the whole request.
+        let (snapshot, lang) = self.snapshot_and_lang(&seat.place(), &cmd.locale).await;
+        let snapshot = match snapshot {
             Ok(s) => s,
             Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
         };
-        let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
-        // Nothing is stored where the game could not be shown.
-        // Private answers need no permission of the channel's.
-        if cmd.data.name == "play" && !matches!(name, "stats" | "remind" | "help") {
+        let command = match Command::parse(&cmd.data) {
+            Ok(command) => command,
+            Err(CommandError::LevelNotForGame { kind }) => {
+                return self.answer_privately(responder, Msg::LevelNotForGame { kind }.text(lang)).await;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "a command the bot does not know");
+                return self.answer_privately(responder, Msg::TryAgain.text(lang)).await;
+            }
+        };
+        // Nothing is stored where the game could not be shown; private answers need no
+        // permission of the channel's.
+        if command.posts_in_channel() {
             let needed = missing_permissions(cmd.app_permissions, seat.parent_id.is_some());
             if !needed.is_empty() {
                 return self.refuse_missing(responder, &needed, lang).await;
             }
         }
-        if cmd.data.name == "settings" {
-            let text = self.settings(cmd, &seat, &settings, name, &options, lang).await;
-            if let Err(e) = responder.answer(Reply::private(text)).await {
-                tracing::warn!(error = %e, "could not answer /settings");
-            }
-            return;
-        }
-        let ask = Ask { responder, seat, settings, lang };
-        let outcome = match name {
-            "reversi" => {
-                let side = if option("color") == Some("white") { Side::Second } else { Side::First };
-                self.start_or_offer(&ask, GameKind::Reversi, side).await
-            }
-            "doubutsu" => self.start_or_offer(&ask, GameKind::Doubutsu, Side::First).await,
-            "move" => self.play(&ask, option("move").unwrap_or(""), None).await,
-            "board" => self.show_board(&ask).await,
-            "resign" => self.resign(&ask).await,
-            "stats" => self.stats(&ask).await,
-            "remind" => self.remind_me(&ask, option("on").and_then(|v| v.parse().ok())).await,
-            "takeback" => self.take_back(&ask, None).await,
-            "help" => {
-                let commentary = ask.settings.commentary;
-                let reply = tokio::task::spawn_blocking(move || super::help::help_reply(commentary, lang))
-                    .await
-                    .expect("the help picture is drawn without panicking");
-                responder.answer(reply).await.map_err(Failure::from)
-            }
-            other => {
-                tracing::warn!(subcommand = other, "unknown subcommand");
-                Ok(())
-            }
+        let ask = Ask { responder, seat, snapshot, lang };
+        let outcome = match command {
+            Command::StartReversi { side } => self.start_or_offer(&ask, GameKind::Reversi, side).await,
+            Command::StartDoubutsu => self.start_or_offer(&ask, GameKind::Doubutsu, Side::First).await,
+            Command::Move { typed } => self.play(&ask, &typed, None).await,
+            Command::Board => self.show_board(&ask).await,
+            Command::Resign => self.resign(&ask).await,
+            Command::Stats => self.stats(&ask).await,
+            Command::Remind { on } => self.remind_me(&ask, on).await,
+            Command::Takeback => self.take_back(&ask, None).await,
+            Command::Help => self.help(&ask).await,
+            Command::Settings(request) => self.settings(&ask, cmd, request).await,
         };
         self.report(responder, outcome, lang).await;
     }
 
+    /// Answers with a private text.
+    async fn answer_privately(&self, responder: &Responder, text: String) {
+        if let Err(e) = responder.answer(Reply::private(text)).await {
+            tracing::warn!(error = %e, "could not answer an interaction");
+        }
+    }
+
     async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) {
         let seat = seat_of_component(c);
-        let (settings, lang) = self.settings_and_lang(&seat.place(), &c.locale).await;
-        let settings = match settings {
+        let (snapshot, lang) = self.snapshot_and_lang(&seat.place(), &c.locale).await;
+        let snapshot = match snapshot {
             Ok(s) => s,
             Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
         };
@@ -275,7 +256,7 @@ impl Bot {
         if !needed.is_empty() {
             return self.refuse_missing(responder, &needed, lang).await;
         }
-        let ask = Ask { responder, seat, settings, lang };
+        let ask = Ask { responder, seat, snapshot, lang };
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
@@ -307,8 +288,9 @@ impl Bot {
         let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         let matches = |mv: &&String| mv.to_ascii_lowercase().starts_with(&typed);
-        let moves: Vec<String> = match self.service.legal_moves_for(&seat_of_command(cmd)).await {
-            Ok(moves) => moves.iter().map(ToString::to_string).collect(),
+        let seat = seat_of_command(cmd);
+        let moves: Vec<String> = match self.service.snapshot(&seat.place()).await {
+            Ok(snapshot) => Service::legal_moves_for(&seat, &snapshot).iter().map(ToString::to_string).collect(),
             Err(e) => {
                 tracing::warn!(error = %e, "autocomplete without moves");
                 Vec::new()

@@ -6,7 +6,7 @@ use serenity::all::{
 
 use super::custom_id::{MoveSelect, ResignButton, TakebackButton};
 use super::handler::SELECT_MAX;
-use crate::domain::GameRecord;
+use crate::domain::StoredGame;
 use crate::i18n::{move_label, Lang, MoveMenu, Msg};
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
@@ -14,7 +14,8 @@ use crate::i18n::{move_label, Lang, MoveMenu, Msg};
 /// discs), with options a child can read; a list longer than Discord's 25 goes on in another
 /// menu. With `takeback` (the settings allow it), a Take back button beside Resign once the
 /// player has moved.
-pub(super) fn move_menus(record: &GameRecord, takeback: bool, lang: Lang) -> Vec<CreateActionRow> {
+pub(super) fn move_menus(game: &StoredGame, takeback: bool, lang: Lang) -> Vec<CreateActionRow> {
+    let record = &game.record;
     if !record.human_to_move() {
         return Vec::new();
     }
@@ -28,9 +29,8 @@ pub(super) fn move_menus(record: &GameRecord, takeback: bool, lang: Lang) -> Vec
         .label(Msg::ResignButton.text(lang))
         .emoji('🏳')
         .style(ButtonStyle::Secondary)];
-    // The bot's opening move is not the player's: a game the bot began has one more ply first.
-    let opened_by_bot = usize::from(record.human_side == settai_core::Side::Second) as u32;
-    if takeback && record.ply > opened_by_bot {
+    // Only once the player has a move of their own to take back (as the service checks).
+    if takeback && game.takeback_ply().is_some() {
         let id = TakebackButton { game_id: record.id, ply: record.ply };
         buttons.push(
             CreateButton::new(id.custom_id())

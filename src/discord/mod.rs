@@ -5,13 +5,14 @@
 
 mod ask;
 mod board_message;
-mod commands;
+mod command;
 mod custom_id;
 pub mod endpoint;
 mod flows;
 mod handler;
 mod help;
 mod menus;
+mod registration;
 mod reminders;
 mod reply;
 mod settings;
@@ -24,7 +25,8 @@ use serenity::all::{Client, ClientBuilder, GatewayIntents, Http, HttpBuilder};
 
 use crate::service::Service;
 
-pub use commands::play_command;
+pub use command::{Command, CommandError, PlaySub, SettingsRequest, SettingsSub};
+pub use registration::{play_command, settings_command};
 pub use shards::{BadShardRange, ShardRange};
 
 /// How to reach Discord. Its `Debug` output hides the token.

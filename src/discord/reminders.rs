@@ -13,7 +13,7 @@ use serenity::http::Http;
 
 use super::handler::{lang_of, Bot};
 use super::reply::allowed_mentions;
-use crate::domain::{GameRecord, Nudge};
+use crate::domain::{GameRecord, Nudge, StoredGame};
 use crate::i18n::Msg;
 
 impl Bot {
@@ -74,7 +74,14 @@ impl Bot {
     /// Posts `nudge` for `record` in its channel, pinging only its player: with a link to the
     /// board, or with a fresh board when the old one is gone.
     async fn remind(&self, http: &Http, record: &GameRecord, nudge: Nudge) -> serenity::Result<()> {
-        let settings = self.service().settings(&record.place()).await.ok();
+        let snapshot = self.service().snapshot(&record.place()).await;
+        if let Err(e) = &snapshot {
+            tracing::warn!(error = %e, game = record.id, "a reminder without the game's settings and moves");
+        }
+        let (settings, game) = match snapshot {
+            Ok(s) => (Some(s.settings), s.game.filter(|g| g.record.id == record.id)),
+            Err(_) => (None, None),
+        };
         let lang = lang_of(settings.as_ref(), "");
         let channel = ChannelId::new(record.channel_id);
         let board = match record.board_message_id {
@@ -92,14 +99,9 @@ impl Bot {
             let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[human]));
             return channel.send_message(http, message).await.map(drop);
         }
-        let last = match self.service().last_move(record).await {
-            Ok(last) => last,
-            Err(e) => {
-                tracing::warn!(error = %e, game = record.id, "the board of a reminder shows no last move");
-                None
-            }
-        };
-        let fresh = self.board(record, last.as_ref(), vec![text], &settings.unwrap_or_default(), lang).await;
+        // Without its moves (they could not be read) the board shows no last move.
+        let game = game.unwrap_or_else(|| StoredGame::new(record.clone()));
+        let fresh = self.board(&game, game.last_move(), vec![text], &settings.unwrap_or_default(), lang).await;
         let posted = channel.send_message(http, fresh.channel_message()).await?;
         self.board_posted(http, record, posted.id, None).await;
         Ok(())

@@ -1,81 +1,85 @@
-//! `/settings`: parsing a server manager's change, storing it and answering in the language in effect.
+//! `/settings`: who may use it, and a server manager's change stored and confirmed in the
+//! language in effect (always privately: only the managers see levels).
 
 use serenity::all::CommandInteraction;
 
-use super::handler::{lang_of, refusal_text, Bot};
-use crate::domain::{Change, Place, Scope, Settings, MAX_REMINDER_HOURS};
+use super::ask::Ask;
+use super::command::SettingsRequest;
+use super::handler::{lang_of, Bot, Failure};
+use super::reply::Reply;
+use crate::domain::{Change, Place, Scope};
 use crate::i18n::{Lang, Msg};
-use crate::service::Seat;
-use settai_core::{GameKind, Level};
+
+/// The server whose settings `cmd` may change, or why it may not: outside a server there are
+/// no settings, and only managers may change them (Discord hides the command from others, but
+/// the permission is checked here too).
+fn managed_server(cmd: &CommandInteraction) -> Result<u64, Msg<'static>> {
+    let guild = cmd.guild_id.ok_or(Msg::ServerOnly)?;
+    let permitted =
+        cmd.member.as_ref().and_then(|m| m.permissions).is_some_and(|p| p.manage_guild() || p.administrator());
+    if permitted {
+        Ok(guild.get())
+    } else {
+        Err(Msg::ManagersOnly)
+    }
+}
 
 impl Bot {
-    /// `/settings`: the reply text (always ephemeral: only the admin sees levels). `options` are
-    /// the subcommand's: its one value (a level, "true"/"false", days or a language code), the
-    /// game for a level, and `here` for this channel only.
+    /// `/settings`: one answer, always private.
     pub(super) async fn settings(
         &self,
+        ask: &Ask<'_>,
         cmd: &CommandInteraction,
-        seat: &Seat,
-        settings: &Settings,
-        sub: &str,
-        options: &[(&str, String)],
-        lang: Lang,
-    ) -> String {
-        let option = |key: &str| options.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str());
-        let value = ["level", "on", "days", "language", "hours"].into_iter().find_map(option);
-        let game = option("game");
-        let scope = if option("here") == Some("true") { Scope::Channel } else { Scope::Server };
-        let Some(guild) = cmd.guild_id.map(|g| g.get()) else { return Msg::ServerOnly.text(lang) };
-        // Discord hides the command from others, but the permission is checked here too.
-        let permitted =
-            cmd.member.as_ref().and_then(|m| m.permissions).is_some_and(|p| p.manage_guild() || p.administrator());
-        if !permitted {
-            return Msg::ManagersOnly.text(lang);
-        }
-        let place = seat.place();
-        // Discord only sends the offered choices and ranges; anything else is a forged request.
-        let on = || value.and_then(|v| v.parse::<bool>().ok());
-        let change = match sub {
-            "show" => return Msg::Settings { settings }.text(lang),
-            "reset" => {
-                return match self.service().clear_channel_settings(guild, &place).await {
-                    // The channel may have imposed the language of this very reply.
-                    Ok(had) => Msg::ChannelReset { had }.text(self.lang(&place, &cmd.locale).await),
-                    Err(e) => refusal_text(&e, lang),
-                };
+        request: SettingsRequest,
+    ) -> Result<(), Failure> {
+        let guild = match managed_server(cmd) {
+            Ok(guild) => guild,
+            Err(refusal) => {
+                ask.responder.answer(Reply::private(refusal.text(ask.lang))).await?;
+                return Ok(());
             }
-            "idle" => value.and_then(|d| d.parse::<u32>().ok()).filter(|d| (1..=365).contains(d)).map(Change::IdleDays),
-            "reminders" => value
-                .and_then(|h| h.parse::<u32>().ok())
-                .filter(|h| *h <= MAX_REMINDER_HOURS)
-                .map(Change::ReminderHours),
-            "commentary" => on().map(Change::Commentary),
-            "team" => on().map(Change::TeamPlay),
-            "choice" => on().map(Change::LevelChoice),
-            "takeback" => on().map(Change::Takeback),
-            "language" => match value {
-                Some("auto") => Some(Change::Language(None)),
-                Some("en") => Some(Change::Language(Some(Lang::En))),
-                Some("ja") => Some(Change::Language(Some(Lang::Ja))),
-                _ => None,
-            },
-            "level" => {
-                let Some(kind) = game.and_then(|g| g.parse::<GameKind>().ok()) else {
-                    return Msg::TryAgain.text(lang);
-                };
-                match Level::parse(kind, value.unwrap_or("")) {
-                    Err(_) => return Msg::LevelNotForGame { kind }.text(lang),
-                    Ok(level) => Some(Change::Level(level)),
-                }
-            }
-            _ => None,
         };
-        let Some(change) = change else { return Msg::TryAgain.text(lang) };
-        if let Err(e) = self.service().change_setting(guild, &place, scope, change).await {
-            return refusal_text(&e, lang);
+        match request {
+            SettingsRequest::Show => self.show_settings(ask).await,
+            SettingsRequest::Reset => self.reset_channel(ask, guild, &cmd.locale).await,
+            SettingsRequest::Change { change, scope } => {
+                self.change_setting(ask, guild, change, scope, &cmd.locale).await
+            }
         }
+    }
+
+    /// `/settings show`.
+    async fn show_settings(&self, ask: &Ask<'_>) -> Result<(), Failure> {
+        let (responder, _, settings, lang) = ask.parts();
+        responder.answer(Reply::private(Msg::Settings { settings }.text(lang))).await?;
+        Ok(())
+    }
+
+    /// `/settings reset`: the channel follows the server again.
+    async fn reset_channel(&self, ask: &Ask<'_>, guild: u64, locale: &str) -> Result<(), Failure> {
+        let (responder, seat, _, _) = ask.parts();
+        let place = seat.place();
+        let had = self.service().clear_channel_settings(guild, &place).await.map_err(Failure::Refused)?;
+        // The channel may have imposed the language of this very reply.
+        let lang = self.lang(&place, locale).await;
+        responder.answer(Reply::private(Msg::ChannelReset { had }.text(lang))).await?;
+        Ok(())
+    }
+
+    /// A manager's change, for the server or for this channel only.
+    async fn change_setting(
+        &self,
+        ask: &Ask<'_>,
+        guild: u64,
+        change: Change,
+        scope: Scope,
+        locale: &str,
+    ) -> Result<(), Failure> {
+        let (responder, seat, _, _) = ask.parts();
+        let place = seat.place();
+        self.service().change_setting(guild, &place, scope, change).await.map_err(Failure::Refused)?;
         // The confirmation is in the language now in effect (a new one, when that was set).
-        let lang = self.lang(&place, &cmd.locale).await;
+        let lang = self.lang(&place, locale).await;
         let mut text = match change {
             Change::Level(level) => Msg::LevelSet { kind: level.kind(), level }.text(lang),
             Change::Commentary(on) => Msg::CommentarySet { on }.text(lang),
@@ -89,10 +93,12 @@ impl Bot {
         if scope == Scope::Channel {
             text = format!("{text} {}", Msg::ForThisChannel.text(lang));
         }
-        text
+        responder.answer(Reply::private(text)).await?;
+        Ok(())
     }
 
-    /// The language to answer in at `place` when no settings were read for the request.
+    /// The language to answer in at `place` after a change (the one the request read may be
+    /// the one just replaced).
     async fn lang(&self, place: &Place, locale: &str) -> Lang {
         match self.service().settings(place).await {
             Ok(settings) => lang_of(Some(&settings), locale),

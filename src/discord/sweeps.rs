@@ -44,16 +44,25 @@ impl Bot {
         };
         for record in waiting.into_iter().filter(|r| ours(r.guild_id)) {
             let channel = ChannelId::new(record.channel_id);
-            let settings = self.service().settings(&record.place()).await.ok();
-            let lang = lang_of(settings.as_ref(), "");
-            let settings = settings.unwrap_or_default();
-            let posted = match self.service().bot_reply(record).await {
-                Ok(turn) => {
-                    let lines = narrate(&turn.moves, lang);
-                    let board = self.board(&turn.record, turn.last_move(), lines, &settings, lang).await;
+            let snapshot = match self.service().snapshot(&record.place()).await {
+                Ok(snapshot) => snapshot,
+                Err(e) => {
+                    tracing::error!(error = %e, game = record.id, "could not finish an interrupted game");
+                    continue;
+                }
+            };
+            let lang = lang_of(Some(&snapshot.settings), "");
+            // Answered meanwhile (by the player's own request, or another sweep): nothing owed.
+            let Some(game) = snapshot.game.filter(|g| g.record.id == record.id && g.record.bot_to_move()) else {
+                continue;
+            };
+            let posted = match self.service().bot_reply(game).await {
+                Ok(progress) => {
+                    let lines = narrate(&progress.moves, lang);
+                    let board = self.board(&progress.game, progress.last_move(), lines, &snapshot.settings, lang).await;
                     match channel.send_message(http, board.channel_message()).await {
                         Ok(posted) => {
-                            self.board_posted(http, &turn.record, posted.id, None).await;
+                            self.board_posted(http, &progress.game.record, posted.id, None).await;
                             Ok(())
                         }
                         Err(e) => Err(e),

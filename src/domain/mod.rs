@@ -7,6 +7,7 @@ mod lang;
 mod nudge;
 mod record;
 mod settings;
+mod stored_game;
 mod terminal;
 
 pub use lang::Lang;
@@ -15,4 +16,5 @@ pub use record::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame
 pub use settings::{
     Change, Place, Scope, Setting, Settings, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS,
 };
+pub use stored_game::{PlayedMove, Snapshot, StoredGame, Untrusted};
 pub use terminal::{TERMINAL_CHANNEL, TERMINAL_PLAYER};

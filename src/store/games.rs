@@ -2,100 +2,21 @@
 
 use sqlx::Row;
 
+use super::rows::{settings_columns, GameRow, MoveColumns, MoveRow, SettingsRow, GAME_COLUMNS, MOVE_COLUMNS};
+use super::settings::SETTINGS_OF_PLACE;
 use super::{Store, StoreError};
 use crate::domain::{
-    Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerRecord, DEFAULT_IDLE_DAYS,
-    TERMINAL_CHANNEL,
+    Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Place, PlayerRecord, Snapshot,
+    StoredGame, DEFAULT_IDLE_DAYS, TERMINAL_CHANNEL,
 };
-use settai_core::{Game, GameKind, Level, Side};
+use settai_core::{Game, GameKind};
+use sqlx::FromRow;
 
 /// The settings that apply to game `a`, from the most specific: `t` its channel, `p` the
 /// channel its thread belongs to, `s` its server (SQL `FROM` clause; pick with `COALESCE`).
 pub(super) const SETTINGS_OF_GAME: &str = "FROM games a LEFT JOIN guild_settings s ON s.guild_id = a.guild_id
                    LEFT JOIN channel_settings t ON t.channel_id = a.channel_id AND t.guild_id = a.guild_id
                    LEFT JOIN channel_settings p ON p.channel_id = a.parent_id AND p.guild_id = a.guild_id";
-
-impl GameStatus {
-    fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Active => "active",
-            GameStatus::Finished => "finished",
-            GameStatus::Resigned => "resigned",
-            GameStatus::Expired => "expired",
-            GameStatus::Void => "void",
-        }
-    }
-
-    fn parse(s: &str) -> Option<GameStatus> {
-        Some(match s {
-            "active" => GameStatus::Active,
-            "finished" => GameStatus::Finished,
-            "resigned" => GameStatus::Resigned,
-            "expired" => GameStatus::Expired,
-            "void" => GameStatus::Void,
-            _ => return None,
-        })
-    }
-}
-
-impl GameResult {
-    fn as_str(self) -> &'static str {
-        match self {
-            GameResult::Human => "human",
-            GameResult::Bot => "bot",
-            GameResult::Draw => "draw",
-        }
-    }
-
-    fn parse(s: &str) -> Option<GameResult> {
-        Some(match s {
-            "human" => GameResult::Human,
-            "bot" => GameResult::Bot,
-            "draw" => GameResult::Draw,
-            _ => return None,
-        })
-    }
-}
-
-pub(super) const GAME_COLUMNS: &str =
-    "id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position, ply, \
-                            status, result, version, created_at, updated_at, board_message_id";
-
-pub(super) fn decode_game(row: &sqlx::postgres::PgRow) -> Result<GameRecord, StoreError> {
-    let id: i64 = row.try_get("id")?;
-    let corrupt = |reason: String| StoreError::Corrupt { game_id: id, reason };
-    let kind_text: String = row.try_get("kind")?;
-    let kind: GameKind = kind_text.parse().map_err(|e: settai_core::UnknownGame| corrupt(e.to_string()))?;
-    let level_text: String = row.try_get("level")?;
-    let level = Level::parse(kind, &level_text).map_err(|e| corrupt(e.to_string()))?;
-    let position: String = row.try_get("position")?;
-    let game = Game::decode(kind, &position).map_err(|e| corrupt(e.to_string()))?;
-    let side: i16 = row.try_get("human_side")?;
-    let status_text: String = row.try_get("status")?;
-    let result_text: Option<String> = row.try_get("result")?;
-    let ply: i32 = row.try_get("ply")?;
-    Ok(GameRecord {
-        id,
-        guild_id: row.try_get::<Option<i64>, _>("guild_id")?.map(|g| g as u64),
-        channel_id: row.try_get::<i64, _>("channel_id")? as u64,
-        parent_id: row.try_get::<Option<i64>, _>("parent_id")?.map(|p| p as u64),
-        level,
-        human_id: row.try_get::<i64, _>("human_id")? as u64,
-        human_name: row.try_get("human_name")?,
-        human_side: Side::from_index(side).ok_or_else(|| corrupt(format!("human_side {side}")))?,
-        game,
-        ply: u32::try_from(ply).map_err(|_| corrupt(format!("ply {ply}")))?,
-        status: GameStatus::parse(&status_text).ok_or_else(|| corrupt(format!("status {status_text:?}")))?,
-        result: match result_text {
-            None => None,
-            Some(r) => Some(GameResult::parse(&r).ok_or_else(|| corrupt(format!("result {r:?}")))?),
-        },
-        version: row.try_get("version")?,
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
-        board_message_id: row.try_get::<Option<i64>, _>("board_message_id")?.map(|m| m as u64),
-    })
-}
 
 fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(db) if db.code().as_deref() == Some("23505"))
@@ -104,7 +25,7 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
 impl Store {
     /// Creates a game; fails with [`StoreError::ChannelBusy`] when the channel has one.
     pub async fn create_game(&self, new: &NewGame) -> Result<GameRecord, StoreError> {
-        let row = sqlx::query(&format!(
+        let row: GameRow = sqlx::query_as(&format!(
             "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position, human_name, parent_id)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {GAME_COLUMNS}"
         ))
@@ -120,7 +41,7 @@ impl Store {
         .fetch_one(&self.pool)
         .await
         .map_err(|e| if is_unique_violation(&e) { StoreError::ChannelBusy } else { e.into() })?;
-        decode_game(&row)
+        row.into_record()
     }
 
     /// The results of `user_id`'s finished games on one server (`None`: in direct messages),
@@ -191,7 +112,7 @@ impl Store {
         rows.iter()
             .map(|row| {
                 let days: i32 = row.try_get("days")?;
-                Ok((decode_game(row)?, days as u32))
+                Ok((GameRow::from_row(row)?.into_record()?, days as u32))
             })
             .collect()
     }
@@ -212,48 +133,73 @@ impl Store {
         Ok(())
     }
 
-    /// The active game in a channel, if any.
+    /// What a request needs of `place`, in one statement (one consistent read): the settings
+    /// in effect there and its active game with its moves, replayed. A game whose row or move
+    /// list does not add up is [`StoreError::Corrupt`].
+    pub async fn snapshot(&self, place: &Place) -> Result<Snapshot, StoreError> {
+        let game_columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("a.{}", c.trim())).collect();
+        let row = sqlx::query(&format!(
+            "SELECT {}, {}, {MOVE_COLUMNS} {SETTINGS_OF_PLACE}
+             LEFT JOIN games a ON a.channel_id = $2 AND a.status = 'active'",
+            settings_columns(),
+            game_columns.join(", "),
+        ))
+        .bind(place.guild_id.map(|g| g as i64))
+        .bind(place.channel_id as i64)
+        .bind(place.parent_id.map(|p| p as i64))
+        .fetch_one(&self.pool)
+        .await?;
+        // In direct messages nothing is joined: the defaults apply.
+        let settings = SettingsRow::from_row(&row)?.into_settings();
+        if row.try_get::<Option<i64>, _>("id")?.is_none() {
+            return Ok(Snapshot { settings, game: None });
+        }
+        let record = GameRow::from_row(&row)?.into_record()?;
+        let moves = MoveColumns::from_row(&row)?.into_moves();
+        let game_id = record.id;
+        let game = StoredGame::replay(record, &moves)
+            .map_err(|untrusted| StoreError::Corrupt { game_id, reason: untrusted.0 })?;
+        Ok(Snapshot { settings, game: Some(game) })
+    }
+
+    /// The active game in a channel, if any, without its moves (requests read a
+    /// [`Store::snapshot`]; this is for inspection).
     pub async fn active_game(&self, channel_id: u64) -> Result<Option<GameRecord>, StoreError> {
-        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"))
-            .bind(channel_id as i64)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.as_ref().map(decode_game).transpose()
+        let row: Option<GameRow> =
+            sqlx::query_as(&format!("SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"))
+                .bind(channel_id as i64)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(GameRow::into_record).transpose()
+    }
+
+    /// The moves of a game as stored, in order (for inspection and export).
+    pub async fn moves(&self, game_id: i64) -> Result<Vec<MoveRecord>, StoreError> {
+        let rows: Vec<MoveRow> = sqlx::query_as(
+            "SELECT ply, notation, actor = 'bot' AS by_bot, user_id FROM moves WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(game_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(MoveRow::into_move).collect())
     }
 
     /// A game by id.
     pub async fn game(&self, id: i64) -> Result<Option<GameRecord>, StoreError> {
-        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+        let row: Option<GameRow> = sqlx::query_as(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
-        row.as_ref().map(decode_game).transpose()
+        row.map(GameRow::into_record).transpose()
     }
 
-    /// Active games in which the bot is to move (left so by a crash between two moves).
+    /// Every active game, oldest first.
     pub async fn active_games(&self) -> Result<Vec<GameRecord>, StoreError> {
-        let rows = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"))
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(decode_game).collect()
-    }
-
-    /// The moves of a game, in order.
-    pub async fn moves(&self, game_id: i64) -> Result<Vec<MoveRecord>, StoreError> {
-        let rows = sqlx::query("SELECT ply, notation, actor, user_id FROM moves WHERE game_id = $1 ORDER BY ply")
-            .bind(game_id)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(MoveRecord {
-                    ply: r.try_get::<i32, _>("ply")? as u32,
-                    notation: r.try_get("notation")?,
-                    by_bot: r.try_get::<String, _>("actor")? == "bot",
-                    user_id: r.try_get::<Option<i64>, _>("user_id")?.map(|u| u as u64),
-                })
-            })
-            .collect()
+        let rows: Vec<GameRow> =
+            sqlx::query_as(&format!("SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"))
+                .fetch_all(&self.pool)
+                .await?;
+        rows.into_iter().map(GameRow::into_record).collect()
     }
 
     /// Records `moves` played on `game` (as read, at `game.version`) leading to `position`, and
@@ -266,18 +212,31 @@ impl Store {
         position: &Game,
         finish: Option<Finish>,
     ) -> Result<GameRecord, StoreError> {
-        let mut tx = self.pool.begin().await?;
         let new_ply = game.ply + moves.len() as u32;
         let (status, result, score) = match finish {
             Some(f) => (f.status, Some(f.result), f.score),
             None => (GameStatus::Active, None, None),
         };
-        let row = sqlx::query(&format!(
-            "UPDATE games SET position = $1, ply = $2, status = $3, result = $4, final_score = $5,
-                    version = version + 1, updated_at = now(), reminded_at = NULL, final_notice_at = NULL,
-                    finished_at = CASE WHEN $3 = 'active' THEN NULL ELSE now() END
-             WHERE id = $6 AND version = $7 AND status = 'active'
-             RETURNING {GAME_COLUMNS}"
+        let plies: Vec<i32> = (1..=moves.len() as u32).map(|i| (game.ply + i) as i32).collect();
+        let notations: Vec<String> = moves.iter().map(|m| m.mv.to_string()).collect();
+        let actors: Vec<&str> = moves.iter().map(|m| if m.by_bot { "bot" } else { "human" }).collect();
+        let users: Vec<Option<i64>> = moves.iter().map(|m| m.user_id.map(|u| u as i64)).collect();
+        // One statement, so all or nothing without a transaction: the moves are added only
+        // when the guarded update found the game still as read.
+        let row: Option<GameRow> = sqlx::query_as(&format!(
+            "WITH updated AS (
+                 UPDATE games SET position = $1, ply = $2, status = $3, result = $4, final_score = $5,
+                        version = version + 1, updated_at = now(), reminded_at = NULL, final_notice_at = NULL,
+                        finished_at = CASE WHEN $3 = 'active' THEN NULL ELSE now() END
+                 WHERE id = $6 AND version = $7 AND status = 'active'
+                 RETURNING {GAME_COLUMNS}
+             ), added AS (
+                 INSERT INTO moves (game_id, ply, notation, actor, user_id)
+                 SELECT updated.id, m.ply, m.notation, m.actor, m.user_id
+                 FROM updated, unnest($8::INTEGER[], $9::TEXT[], $10::TEXT[], $11::BIGINT[])
+                      AS m(ply, notation, actor, user_id)
+             )
+             SELECT * FROM updated"
         ))
         .bind(position.encode())
         .bind(new_ply as i32)
@@ -286,23 +245,14 @@ impl Store {
         .bind(score.map(|(a, b)| format!("{a}-{b}")))
         .bind(game.id)
         .bind(game.version)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(row) = row else { return Err(StoreError::Conflict) };
-        for (i, new) in moves.iter().enumerate() {
-            sqlx::query("INSERT INTO moves (game_id, ply, notation, actor, user_id) VALUES ($1, $2, $3, $4, $5)")
-                .bind(game.id)
-                .bind((game.ply + 1 + i as u32) as i32)
-                .bind(new.mv.to_string())
-                .bind(if new.by_bot { "bot" } else { "human" })
-                .bind(new.user_id.map(|u| u as i64))
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| if is_unique_violation(&e) { StoreError::Conflict } else { e.into() })?;
-        }
-        let updated = decode_game(&row)?;
-        tx.commit().await?;
-        Ok(updated)
+        .bind(&plies)
+        .bind(&notations)
+        .bind(&actors)
+        .bind(&users)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(|e| if is_unique_violation(&e) { StoreError::Conflict } else { e.into() })?;
+        row.ok_or(StoreError::Conflict)?.into_record()
     }
 
     /// Takes `game` (as read) back to `ply`, fewer moves than it has, at `position` (where its
@@ -310,28 +260,24 @@ impl Store {
     /// like a move: fails with [`StoreError::Conflict`] and changes nothing when the game moved
     /// on since it was read.
     pub async fn take_back(&self, game: &GameRecord, ply: u32, position: &Game) -> Result<GameRecord, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let row = sqlx::query(&format!(
-            "UPDATE games SET position = $1, ply = $2, version = version + 1, updated_at = now(),
-                    takebacks = takebacks + 1, reminded_at = NULL, final_notice_at = NULL
-             WHERE id = $3 AND version = $4 AND status = 'active' AND ply > $2
-             RETURNING {GAME_COLUMNS}"
+        let row: Option<GameRow> = sqlx::query_as(&format!(
+            "WITH updated AS (
+                 UPDATE games SET position = $1, ply = $2, version = version + 1, updated_at = now(),
+                        takebacks = takebacks + 1, reminded_at = NULL, final_notice_at = NULL
+                 WHERE id = $3 AND version = $4 AND status = 'active' AND ply > $2
+                 RETURNING {GAME_COLUMNS}
+             ), removed AS (
+                 DELETE FROM moves WHERE game_id = (SELECT id FROM updated) AND ply > $2
+             )
+             SELECT * FROM updated"
         ))
         .bind(position.encode())
         .bind(ply as i32)
         .bind(game.id)
         .bind(game.version)
-        .fetch_optional(&mut *tx)
+        .fetch_optional(&self.pool)
         .await?;
-        let Some(row) = row else { return Err(StoreError::Conflict) };
-        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply > $2")
-            .bind(game.id)
-            .bind(ply as i32)
-            .execute(&mut *tx)
-            .await?;
-        let updated = decode_game(&row)?;
-        tx.commit().await?;
-        Ok(updated)
+        row.ok_or(StoreError::Conflict)?.into_record()
     }
 
     /// Ends an active game without a move (resignation, expiry), guarded like a move.

@@ -6,6 +6,7 @@
 
 mod games;
 mod reminders;
+mod rows;
 mod settings;
 
 use std::str::FromStr;

@@ -4,9 +4,11 @@
 
 use sqlx::Row;
 
-use super::games::{decode_game, GAME_COLUMNS, SETTINGS_OF_GAME};
+use super::games::SETTINGS_OF_GAME;
+use super::rows::{GameRow, GAME_COLUMNS};
 use super::{Store, StoreError};
 use crate::domain::{GameRecord, Nudge, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, TERMINAL_CHANNEL};
+use sqlx::FromRow;
 
 impl Store {
     /// Active games owed a reminder or a final notice now, by the settings of their place and
@@ -42,7 +44,7 @@ impl Store {
                 let days: i32 = row.try_get("days")?;
                 let final_due: bool = row.try_get("final_due")?;
                 let nudge = if final_due { Nudge::FinalNotice { days: days as u32 } } else { Nudge::Reminder };
-                Ok((decode_game(row)?, nudge))
+                Ok((GameRow::from_row(row)?.into_record()?, nudge))
             })
             .collect()
     }

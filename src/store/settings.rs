@@ -3,27 +3,17 @@
 //! Every setting is read in one query as the effective value for a place: the channel's own
 //! override, else (in a thread) its parent channel's, else the server's, else the default.
 
-use sqlx::Row;
-
+use super::rows::{settings_columns, SettingsRow};
 use super::{Store, StoreError};
 use crate::domain::{Change, Lang, Place, Scope, Setting, Settings, MAX_REMINDER_HOURS};
 
-impl Setting {
-    /// The column in `guild_settings` and `channel_settings` (never user input).
-    fn column(self) -> &'static str {
-        match self {
-            Setting::ReversiLevel => "reversi_level",
-            Setting::DoubutsuLevel => "doubutsu_level",
-            Setting::Commentary => "commentary",
-            Setting::IdleDays => "idle_days",
-            Setting::TeamPlay => "team_play",
-            Setting::Language => "language",
-            Setting::LevelChoice => "level_choice",
-            Setting::ReminderHours => "reminder_hours",
-            Setting::Takeback => "takeback",
-        }
-    }
-}
+/// The settings of a place (`$1` its server, `$2` its channel, `$3` the channel a thread hangs
+/// from): `t` the channel's overrides, `p` its parent's, `g` the server's (SQL `FROM` clause
+/// for [`settings_columns`]).
+pub(super) const SETTINGS_OF_PLACE: &str = "FROM (SELECT $1::BIGINT AS guild_id) s
+     LEFT JOIN guild_settings g ON g.guild_id = s.guild_id
+     LEFT JOIN channel_settings t ON t.channel_id = $2 AND t.guild_id = s.guild_id
+     LEFT JOIN channel_settings p ON p.channel_id = $3 AND p.guild_id = s.guild_id";
 
 fn language_code(lang: Option<Lang>) -> &'static str {
     match lang {
@@ -37,62 +27,13 @@ impl Store {
     /// The settings in effect at `place` (defaults in direct messages).
     pub async fn settings(&self, place: &Place) -> Result<Settings, StoreError> {
         let Some(guild_id) = place.guild_id else { return Ok(Settings::default()) };
-        let columns: Vec<String> = Setting::ALL
-            .iter()
-            .map(|s| {
-                let c = s.column();
-                format!("COALESCE(t.{c}, p.{c}, g.{c}) AS {c}, (t.{c} IS NOT NULL OR p.{c} IS NOT NULL) AS {c}_here")
-            })
-            .collect();
-        let row = sqlx::query(&format!(
-            "SELECT {} FROM (SELECT $1::BIGINT AS guild_id) s
-             LEFT JOIN guild_settings g ON g.guild_id = s.guild_id
-             LEFT JOIN channel_settings t ON t.channel_id = $2 AND t.guild_id = s.guild_id
-             LEFT JOIN channel_settings p ON p.channel_id = $3 AND p.guild_id = s.guild_id",
-            columns.join(", ")
-        ))
-        .bind(guild_id as i64)
-        .bind(place.channel_id as i64)
-        .bind(place.parent_id.map(|p| p as i64))
-        .fetch_one(&self.pool)
-        .await?;
-        let mut settings = Settings::default();
-        // A level the game does not know (edited by hand) leaves the default in effect.
-        if let Some(l) = row.try_get::<Option<String>, _>("reversi_level")?.and_then(|t| t.parse().ok()) {
-            settings.reversi_level = l;
-        }
-        if let Some(l) = row.try_get::<Option<String>, _>("doubutsu_level")?.and_then(|t| t.parse().ok()) {
-            settings.doubutsu_level = l;
-        }
-        if let Some(on) = row.try_get::<Option<bool>, _>("commentary")? {
-            settings.commentary = on;
-        }
-        if let Some(days) = row.try_get::<Option<i32>, _>("idle_days")? {
-            settings.idle_days = days.clamp(1, 365) as u32;
-        }
-        if let Some(on) = row.try_get::<Option<bool>, _>("team_play")? {
-            settings.team_play = on;
-        }
-        settings.language = match row.try_get::<Option<String>, _>("language")?.as_deref() {
-            Some("en") => Some(Lang::En),
-            Some("ja") => Some(Lang::Ja),
-            _ => None,
-        };
-        if let Some(on) = row.try_get::<Option<bool>, _>("level_choice")? {
-            settings.level_choice = on;
-        }
-        if let Some(hours) = row.try_get::<Option<i32>, _>("reminder_hours")? {
-            settings.reminder_hours = hours.clamp(0, MAX_REMINDER_HOURS as i32) as u32;
-        }
-        if let Some(on) = row.try_get::<Option<bool>, _>("takeback")? {
-            settings.takeback = on;
-        }
-        for setting in Setting::ALL {
-            if row.try_get::<bool, _>(format!("{}_here", setting.column()).as_str())? {
-                settings.from_channel.push(setting);
-            }
-        }
-        Ok(settings)
+        let row: SettingsRow = sqlx::query_as(&format!("SELECT {} {SETTINGS_OF_PLACE}", settings_columns()))
+            .bind(guild_id as i64)
+            .bind(place.channel_id as i64)
+            .bind(place.parent_id.map(|p| p as i64))
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.into_settings())
     }
 
     /// Applies `change` to the server of `place`, or only to its channel. Games in progress

@@ -1,0 +1,81 @@
+//! Why a request was refused, as every front end tells it.
+
+use crate::store::StoreError;
+use settai_core::{AiError, GameKind, GameMove, MoveError};
+
+/// Why a request was refused. Nothing was changed when one of these is returned.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The channel has no active game.
+    #[error("no game in this channel")]
+    NoGame,
+    /// The channel already has an active game.
+    #[error("this channel already has a game")]
+    ChannelBusy,
+    /// The game belongs to someone else.
+    #[error("this is another player's game")]
+    NotYourGame {
+        /// The game's owner.
+        owner: u64,
+    },
+    /// It is the bot's turn (or the game is over).
+    #[error("not your turn")]
+    NotYourTurn,
+    /// The request was made for an older position (a stale board component).
+    #[error("this board is out of date")]
+    Stale,
+    /// Someone else's move landed first.
+    #[error("that move was already played")]
+    AlreadyPlayed,
+    /// The move text is not a move, or not legal here.
+    #[error("{error}")]
+    BadMove {
+        /// What the player typed or chose.
+        input: String,
+        /// Why it cannot be played.
+        error: MoveError,
+        /// Legal moves in the position, for the error message.
+        legal: Vec<GameMove>,
+    },
+    /// The game cannot be played at the server's level right now (the doubutsu table is
+    /// missing or still being built); nothing was created.
+    #[error("{kind} is not available at this level yet")]
+    Unavailable {
+        /// The game asked for.
+        kind: GameKind,
+        /// While the table is being built: about how long until it is ready.
+        ready_in: Option<std::time::Duration>,
+    },
+    /// The bot has too many searches waiting; nothing was stored, the player may try again.
+    #[error("too busy right now")]
+    Busy,
+    /// The channel's game could not be trusted (its stored record does not add up); it was
+    /// closed and a new one can be started.
+    #[error("the stored game was corrupt and has been closed")]
+    Corrupt,
+    /// Take-backs are not allowed where the game is played.
+    #[error("take-backs are off here")]
+    TakebackOff,
+    /// The player has made no move that could be taken back.
+    #[error("nothing to take back")]
+    NothingToTakeBack,
+    /// An opponent was chosen where players may not choose (a stale picker, or a forged one).
+    #[error("players cannot choose the opponent here")]
+    NoLevelChoice,
+    /// The AI failed to choose a move.
+    #[error(transparent)]
+    Ai(AiError),
+    /// The store failed or holds something it cannot trust.
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for PlayError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::ChannelBusy => PlayError::ChannelBusy,
+            StoreError::Conflict => PlayError::AlreadyPlayed,
+            other => PlayError::Store(other),
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The rules of who may do what, checked on what a request read (its [`Snapshot`]) before
+//! anything is written: the board a tap was made on is still the game's, the game is the
+//! player's (or the channel's, in team mode), it is their turn. Every front end goes through
+//! these; none checks on its own.
+
+use super::{PlayError, Seat, Service};
+use crate::domain::{Snapshot, StoredGame};
+use settai_core::GameMove;
+
+impl Service {
+    /// Refuses a channel that has a game already (the database enforces it too, for a start
+    /// racing another).
+    pub fn channel_free(snapshot: &Snapshot) -> Result<(), PlayError> {
+        match snapshot.game {
+            Some(_) => Err(PlayError::ChannelBusy),
+            None => Ok(()),
+        }
+    }
+
+    /// The snapshot's game, which must still be the (game id, ply) a board component was made
+    /// for, when the request came from one: otherwise (or when the game is gone) the board is
+    /// [`PlayError::Stale`].
+    pub(super) fn game_as_expected(
+        snapshot: &Snapshot,
+        expected: Option<(i64, u32)>,
+    ) -> Result<&StoredGame, PlayError> {
+        let game = match (&snapshot.game, expected) {
+            (Some(game), _) => game,
+            (None, Some(_)) => return Err(PlayError::Stale),
+            (None, None) => return Err(PlayError::NoGame),
+        };
+        match expected {
+            Some((id, ply)) if game.record.id != id || game.record.ply != ply => Err(PlayError::Stale),
+            _ => Ok(game),
+        }
+    }
+
+    /// The snapshot's game, which `seat`'s user may move in now: the player who started it,
+    /// or in team mode anyone in the channel, on the human's turn. Resigning and taking back
+    /// stay with the player who started.
+    pub fn game_to_move<'a>(
+        seat: &Seat,
+        snapshot: &'a Snapshot,
+        expected: Option<(i64, u32)>,
+    ) -> Result<&'a StoredGame, PlayError> {
+        let game = Self::game_as_expected(snapshot, expected)?;
+        let record = &game.record;
+        if record.human_id != seat.user_id && !snapshot.settings.team_play {
+            return Err(PlayError::NotYourGame { owner: record.human_id });
+        }
+        if !record.human_to_move() {
+            return Err(PlayError::NotYourTurn);
+        }
+        Ok(game)
+    }
+
+    /// The snapshot's game, if `seat`'s user may resign it: only the player who started it.
+    /// `game_id`: the game a button was made for (another one means the button is stale).
+    pub fn game_to_resign<'a>(
+        seat: &Seat,
+        snapshot: &'a Snapshot,
+        game_id: Option<i64>,
+    ) -> Result<&'a StoredGame, PlayError> {
+        let game = match (&snapshot.game, game_id) {
+            (Some(game), Some(id)) if game.record.id != id => return Err(PlayError::Stale),
+            (Some(game), _) => game,
+            (None, Some(_)) => return Err(PlayError::Stale),
+            (None, None) => return Err(PlayError::NoGame),
+        };
+        if game.record.human_id != seat.user_id {
+            return Err(PlayError::NotYourGame { owner: game.record.human_id });
+        }
+        Ok(game)
+    }
+
+    /// Legal moves for `seat`'s user in the snapshot's game (empty when there is none or it is
+    /// not theirs to move).
+    pub fn legal_moves_for(seat: &Seat, snapshot: &Snapshot) -> Vec<GameMove> {
+        Self::game_to_move(seat, snapshot, None).map(|game| game.record.game.legal_moves()).unwrap_or_default()
+    }
+}

@@ -1,0 +1,257 @@
+//! The rows the store reads, as sqlx decodes them (`FromRow`), and their reading into the
+//! domain's types: text the database holds is parsed here, and what does not read is a
+//! corrupt game, never a panic.
+
+use chrono::{DateTime, Utc};
+
+use super::StoreError;
+use crate::domain::{GameRecord, GameResult, GameStatus, Lang, MoveRecord, Setting, Settings, MAX_REMINDER_HOURS};
+use settai_core::{Game, GameKind, Level, Side};
+
+/// The columns of a [`GameRow`], for `SELECT` and `RETURNING` lists.
+pub(super) const GAME_COLUMNS: &str = "id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, \
+                                       human_side, position, ply, status, result, version, created_at, updated_at, \
+                                       board_message_id";
+
+/// One row of `games`, as stored.
+#[derive(Debug, sqlx::FromRow)]
+pub(super) struct GameRow {
+    id: i64,
+    guild_id: Option<i64>,
+    channel_id: i64,
+    parent_id: Option<i64>,
+    kind: String,
+    level: String,
+    human_id: i64,
+    human_name: String,
+    human_side: i16,
+    position: String,
+    ply: i32,
+    status: String,
+    result: Option<String>,
+    version: i32,
+    created_at: DateTime<Utc>,
+    updated_at: DateTime<Utc>,
+    board_message_id: Option<i64>,
+}
+
+impl GameStatus {
+    /// The status as the `status` column holds it.
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Resigned => "resigned",
+            GameStatus::Expired => "expired",
+            GameStatus::Void => "void",
+        }
+    }
+
+    fn parse(s: &str) -> Option<GameStatus> {
+        Some(match s {
+            "active" => GameStatus::Active,
+            "finished" => GameStatus::Finished,
+            "resigned" => GameStatus::Resigned,
+            "expired" => GameStatus::Expired,
+            "void" => GameStatus::Void,
+            _ => return None,
+        })
+    }
+}
+
+impl GameResult {
+    /// The result as the `result` column holds it.
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            GameResult::Human => "human",
+            GameResult::Bot => "bot",
+            GameResult::Draw => "draw",
+        }
+    }
+
+    /// The result the `result` column holds, if it reads.
+    pub(super) fn parse(s: &str) -> Option<GameResult> {
+        Some(match s {
+            "human" => GameResult::Human,
+            "bot" => GameResult::Bot,
+            "draw" => GameResult::Draw,
+            _ => return None,
+        })
+    }
+}
+
+impl GameRow {
+    /// The game this row holds; a value that does not read makes the game corrupt.
+    pub(super) fn into_record(self) -> Result<GameRecord, StoreError> {
+        let id = self.id;
+        let corrupt = |reason: String| StoreError::Corrupt { game_id: id, reason };
+        let kind: GameKind = self.kind.parse().map_err(|e: settai_core::UnknownGame| corrupt(e.to_string()))?;
+        let level = Level::parse(kind, &self.level).map_err(|e| corrupt(e.to_string()))?;
+        let game = Game::decode(kind, &self.position).map_err(|e| corrupt(e.to_string()))?;
+        let side = self.human_side;
+        Ok(GameRecord {
+            id,
+            guild_id: self.guild_id.map(|g| g as u64),
+            channel_id: self.channel_id as u64,
+            parent_id: self.parent_id.map(|p| p as u64),
+            level,
+            human_id: self.human_id as u64,
+            human_name: self.human_name,
+            human_side: Side::from_index(side).ok_or_else(|| corrupt(format!("human_side {side}")))?,
+            game,
+            ply: u32::try_from(self.ply).map_err(|_| corrupt(format!("ply {}", self.ply)))?,
+            status: GameStatus::parse(&self.status).ok_or_else(|| corrupt(format!("status {:?}", self.status)))?,
+            result: match self.result {
+                None => None,
+                Some(r) => Some(GameResult::parse(&r).ok_or_else(|| corrupt(format!("result {r:?}")))?),
+            },
+            version: self.version,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            board_message_id: self.board_message_id.map(|m| m as u64),
+        })
+    }
+}
+
+/// One row of `moves`.
+#[derive(Debug, sqlx::FromRow)]
+pub(super) struct MoveRow {
+    ply: i32,
+    notation: String,
+    by_bot: bool,
+    user_id: Option<i64>,
+}
+
+impl MoveRow {
+    /// The move as the domain sees it.
+    pub(super) fn into_move(self) -> MoveRecord {
+        MoveRecord {
+            ply: self.ply as u32,
+            notation: self.notation,
+            by_bot: self.by_bot,
+            user_id: self.user_id.map(|u| u as u64),
+        }
+    }
+}
+
+/// A game's moves as parallel columns (one array each, in ply order), read beside its row.
+#[derive(Debug, sqlx::FromRow)]
+pub(super) struct MoveColumns {
+    move_plies: Vec<i32>,
+    move_notations: Vec<String>,
+    move_by_bot: Vec<bool>,
+    move_user_ids: Vec<Option<i64>>,
+}
+
+/// The select list of a [`MoveColumns`] for the game aliased `a`.
+pub(super) const MOVE_COLUMNS: &str =
+    "ARRAY(SELECT m.ply FROM moves m WHERE m.game_id = a.id ORDER BY m.ply) AS move_plies,
+     ARRAY(SELECT m.notation FROM moves m WHERE m.game_id = a.id ORDER BY m.ply) AS move_notations,
+     ARRAY(SELECT m.actor = 'bot' FROM moves m WHERE m.game_id = a.id ORDER BY m.ply) AS move_by_bot,
+     ARRAY(SELECT m.user_id FROM moves m WHERE m.game_id = a.id ORDER BY m.ply) AS move_user_ids";
+
+impl MoveColumns {
+    /// The moves, one record each.
+    pub(super) fn into_moves(self) -> Vec<MoveRecord> {
+        let rows = self.move_plies.into_iter().zip(self.move_notations).zip(self.move_by_bot).zip(self.move_user_ids);
+        rows.map(|(((ply, notation), by_bot), user_id)| MoveRecord {
+            ply: ply as u32,
+            notation,
+            by_bot,
+            user_id: user_id.map(|u| u as u64),
+        })
+        .collect()
+    }
+}
+
+impl Setting {
+    /// The column in `guild_settings` and `channel_settings` (never user input).
+    pub(super) fn column(self) -> &'static str {
+        match self {
+            Setting::ReversiLevel => "reversi_level",
+            Setting::DoubutsuLevel => "doubutsu_level",
+            Setting::Commentary => "commentary",
+            Setting::IdleDays => "idle_days",
+            Setting::TeamPlay => "team_play",
+            Setting::Language => "language",
+            Setting::LevelChoice => "level_choice",
+            Setting::ReminderHours => "reminder_hours",
+            Setting::Takeback => "takeback",
+        }
+    }
+}
+
+/// The settings of a place as one row: each the channel's own value, else (in a thread) its
+/// parent channel's, else the server's, and whether it came from the channel.
+#[derive(Debug, sqlx::FromRow)]
+pub(super) struct SettingsRow {
+    reversi_level: Option<String>,
+    doubutsu_level: Option<String>,
+    commentary: Option<bool>,
+    idle_days: Option<i32>,
+    team_play: Option<bool>,
+    language: Option<String>,
+    level_choice: Option<bool>,
+    reminder_hours: Option<i32>,
+    takeback: Option<bool>,
+    reversi_level_here: bool,
+    doubutsu_level_here: bool,
+    commentary_here: bool,
+    idle_days_here: bool,
+    team_play_here: bool,
+    language_here: bool,
+    level_choice_here: bool,
+    reminder_hours_here: bool,
+    takeback_here: bool,
+}
+
+/// The select list of a [`SettingsRow`] over `t` (the channel's overrides), `p` (its parent
+/// channel's) and `g` (the server's).
+pub(super) fn settings_columns() -> String {
+    let columns: Vec<String> = Setting::ALL
+        .iter()
+        .map(|s| {
+            let c = s.column();
+            format!("COALESCE(t.{c}, p.{c}, g.{c}) AS {c}, (t.{c} IS NOT NULL OR p.{c} IS NOT NULL) AS {c}_here")
+        })
+        .collect();
+    columns.join(", ")
+}
+
+impl SettingsRow {
+    /// The settings in effect; nothing set (or a level the game does not know, edited by hand)
+    /// leaves the default.
+    pub(super) fn into_settings(self) -> Settings {
+        let defaults = Settings::default();
+        let here = |setting| match setting {
+            Setting::ReversiLevel => self.reversi_level_here,
+            Setting::DoubutsuLevel => self.doubutsu_level_here,
+            Setting::Commentary => self.commentary_here,
+            Setting::IdleDays => self.idle_days_here,
+            Setting::TeamPlay => self.team_play_here,
+            Setting::Language => self.language_here,
+            Setting::LevelChoice => self.level_choice_here,
+            Setting::ReminderHours => self.reminder_hours_here,
+            Setting::Takeback => self.takeback_here,
+        };
+        let from_channel = Setting::ALL.into_iter().filter(|&s| here(s)).collect();
+        Settings {
+            reversi_level: self.reversi_level.and_then(|t| t.parse().ok()).unwrap_or(defaults.reversi_level),
+            doubutsu_level: self.doubutsu_level.and_then(|t| t.parse().ok()).unwrap_or(defaults.doubutsu_level),
+            commentary: self.commentary.unwrap_or(defaults.commentary),
+            idle_days: self.idle_days.map_or(defaults.idle_days, |d| d.clamp(1, 365) as u32),
+            team_play: self.team_play.unwrap_or(defaults.team_play),
+            language: match self.language.as_deref() {
+                Some("en") => Some(Lang::En),
+                Some("ja") => Some(Lang::Ja),
+                _ => None,
+            },
+            level_choice: self.level_choice.unwrap_or(defaults.level_choice),
+            reminder_hours: self
+                .reminder_hours
+                .map_or(defaults.reminder_hours, |h| h.clamp(0, MAX_REMINDER_HOURS as i32) as u32),
+            takeback: self.takeback.unwrap_or(defaults.takeback),
+            from_channel,
+        }
+    }
+}
