@@ -1,0 +1,53 @@
+//! The sontaku (接待) levels: the CPU searches with the shared engine, but scores positions by
+//! how desirable they are for the human instead of for itself.
+//!
+//! `highest` evaluates with [`classic`](crate::reversi::engine::classic)'s classic evaluation
+//! (square table with corner cancellation, mobility × 12, discs from 16 empties), read from the
+//! human's side. `standard` measures the human's lead with the trained pattern evaluation instead
+//! (see [`objectives`]'s `human_lead` for why: a deviation from the original design,
+//! docs/design/reversi-sontaku.md#deviation-the-humans-lead-in-discs).
+//!
+//! - `standard` (標準): desirability = −1.0 × shortfall below a slight human lead
+//!   ([`STANDARD_TARGET`], in tenths of a disc), −0.7 × excess above it. The human is assumed to play the move worst
+//!   for desirability. From [`STANDARD_FULL_READ`] empties the game is read to the end and the
+//!   final human margin closest to +[`TARGET_WIN_MARGIN`] wins, every human win above every
+//!   draw and loss. Nearly equal moves go to the one best for the CPU itself; 35% of the time
+//!   the 2nd or 3rd move is played, except in the full read.
+//! - `highest` (最高): desirability = the human's advantage. From [`HIGHEST_FULL_READ`] empties
+//!   the human's final discs are maximised (perfect wins get a bonus); from
+//!   [`COOPERATIVE_EMPTIES`] empties, once some move guarantees the human a win by
+//!   [`GUARANTEE_MARGIN`] or more whatever they play, the human is assumed to cooperate and
+//!   the biggest line is chosen among the moves that keep that guarantee.
+//!
+//! - [`tuning`]: the numbers the levels are tuned by; [`model`]: who `standard` believes it plays
+//!   against; [`desirability`]: the scores of a lead or a final margin; [`objectives`]: those
+//!   scores as objectives of the engine; [`choice`]: the levels, their decisions, ranking and
+//!   jitter.
+//! - [`search`]: the entry point and the seed's search; [`standard`]: `standard` against a
+//!   modelled human; [`cooperative`]: `highest`'s cooperative search near the end.
+
+mod choice;
+mod cooperative;
+mod desirability;
+mod model;
+mod objectives;
+mod search;
+mod standard;
+mod tuning;
+
+pub use choice::{jitter_index, rank_moves, Sontaku, SontakuChoice, SontakuStage};
+pub use desirability::{
+    highest_final_value, lead_ceiling, standard_desirability, standard_final_value, trusted_target,
+};
+pub use model::HumanModel;
+pub use objectives::{Highest, OwnInterest, Standard};
+pub use tuning::{
+    BEGINNER_OPENING_CEILING, CHASE_PROBE_SHARE, COOPERATIVE_EMPTIES, GIFT_CAP, GIFT_CAP_FROM, GUARANTEE_MARGIN,
+    HIGHEST_FULL_READ, JITTER_PROBABILITY, JITTER_SPAN, JITTER_SPAN_STRONG, MODELLED_FROM, NEAR_EQUAL,
+    OPENING_GUARD_EMPTIES, OPENING_LEAD_CEILING, OPENING_UNKNOWN_EMPTIES, PERFECT_BONUS, SLIP_ALLOWANCE,
+    STANDARD_FULL_READ, STANDARD_TARGET, TARGET_WIN_MARGIN, TRUSTED_LEAD_CEILING, TRUSTED_MIDGAME_TARGET,
+    TRUSTED_SOLVE_EMPTIES, TRUSTED_STRENGTH,
+};
+
+#[cfg(test)]
+mod tests;

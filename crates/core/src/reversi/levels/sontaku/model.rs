@@ -1,0 +1,26 @@
+//! Who `standard` believes it plays against: the human model, from the seed's pessimistic human
+//! to a player who finds the best replies.
+
+/// Who `standard` believes it plays against (a deviation from the original design,
+/// docs/design/reversi-sontaku.md#deviation-a-human-model-that-follows-the-player).
+///
+/// The seed assumes the human plays the move worst for the hospitality, so the CPU keeps the
+/// human's lead large enough to survive a blunder; a strong human does not blunder and wins by
+/// 50 discs. With strength `s` (estimated from the human's moves by
+/// [`strength`](crate::reversi::levels::strength)) each root move is valued
+/// `(1 - s) × seed value + s × value when the human then plays best`, the second by the strong
+/// engine (its pattern search in the midgame, the exact final margin in the full read), and no
+/// midgame move gives away more than [`GIFT_CAP`]. At `s = 0` (every newcomer, and anyone who
+/// plays like a beginner) `standard` is exactly the seed's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HumanModel {
+    /// 0: the human may play their worst move (docs/design/reversi-sontaku.md#the-idea-seed-001);
+    /// 1: the human finds the best reply.
+    pub strength: f64,
+}
+
+impl HumanModel {
+    /// The original design's pessimistic human
+    /// (docs/design/reversi-sontaku.md#standard-as-seed-001-describes-it-sontakustandard).
+    pub const SEED: HumanModel = HumanModel { strength: 0.0 };
+}

@@ -1,0 +1,20 @@
+//! Every player-facing sentence, in English and Japanese, in one place.
+//!
+//! [`Msg`] ([`msg`]) is what the bot says; [`sentences`] holds every message's sentence in both
+//! languages, side by side; the longer texts and the names of things have files of their own:
+//! [`names`], [`results`], [`help`], [`settings`], [`menus`], [`permissions`].
+
+mod help;
+mod menus;
+mod msg;
+mod names;
+mod permissions;
+mod results;
+mod sentences;
+mod settings;
+
+pub use crate::domain::Lang;
+pub use menus::{animal_emoji, move_label, MoveMenu};
+pub use msg::Msg;
+pub use names::{animal_name, kind_name, level_name, opponent_name, side_name, value_words};
+pub use permissions::Needed;

@@ -1,0 +1,167 @@
+//! [`Msg`]: something the bot says, with what it needs to say it.
+
+use super::menus::MoveMenu;
+use super::permissions::Needed;
+use crate::domain::{Lang, PlayerRecord, Settings};
+use settai_core::story::Moment;
+use settai_core::{Commentary, EndReason, GameKind, GameMove, Level, Outcome, Side};
+
+/// Something the bot says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg<'a> {
+    /// A game started.
+    Started { kind: GameKind, human: u64, human_side: Side },
+    /// It is the human's turn.
+    YourMove { human: u64 },
+    /// The human's move (echo).
+    YouPlayed { mv: GameMove },
+    /// The bot's move.
+    BotPlayed { mv: GameMove },
+    /// The human had no move and passed automatically.
+    YouPassed,
+    /// The game ended; `human_won` is None for a draw.
+    GameOver { human_won: Option<bool>, score: Option<(u32, u32)>, reason: Option<EndReason> },
+    /// A finished game's result told without a "you": who won, the score, why (the banner of
+    /// boards rendered outside a game, such as `settai render`).
+    Result { kind: GameKind, outcome: Outcome },
+    /// The game cannot be started at this server's level yet; `minutes` is about how long
+    /// until it can, while its table is being built.
+    Unavailable { kind: GameKind, minutes: Option<u64> },
+    /// The human resigned.
+    Resigned,
+    /// The channel already has a game.
+    ChannelBusy,
+    /// No game in this channel.
+    NoGame,
+    /// Someone else's game.
+    NotYourGame { owner: u64 },
+    /// The bot is still to move.
+    NotYourTurn,
+    /// A component of an older board was used.
+    StaleBoard,
+    /// Two moves raced; this one lost.
+    AlreadyPlayed,
+    /// The move text is not a move.
+    BadMove { input: &'a str, reason: &'a str },
+    /// The move is not legal.
+    IllegalMove { input: &'a str, legal: &'a str },
+    /// Something on our side failed (database down...).
+    TryAgain,
+    /// Placeholder of a move menu: what it holds (`more`: the rest of a long list).
+    MenuOf { menu: MoveMenu, more: bool },
+    /// The Resign button under a board.
+    ResignButton,
+    /// The question after it.
+    ResignConfirm,
+    /// The confirming button.
+    ResignYes,
+    /// The cancelling button.
+    ResignNo,
+    /// After "keep playing".
+    KeepPlaying,
+    /// `/settings` by someone without Manage Server.
+    ManagersOnly,
+    /// `/settings` outside a server.
+    ServerOnly,
+    /// The bot lacks permissions it needs here to show a game.
+    MissingPermissions { needed: &'a [Needed] },
+    /// A player's results, per game.
+    Stats { human: u64, records: Vec<(GameKind, PlayerRecord)> },
+    /// The server's settings.
+    Settings { settings: &'a Settings },
+    /// Players may (or may not) choose their opponent from now on.
+    ChoiceSet { on: bool },
+    /// Appended to a confirmation: the change holds for this channel (and its threads) only.
+    ForThisChannel,
+    /// A channel's overrides were dropped (`had`: there were some).
+    ChannelReset { had: bool },
+    /// Too many games are waiting for the bot to think; try again.
+    Busy,
+    /// The channel's game was damaged in storage and has been closed.
+    CorruptGame,
+    /// Players cannot choose the opponent here (a stale picker).
+    NoLevelChoice,
+    /// Heading of the opponent picker.
+    ChooseOpponent { kind: GameKind },
+    /// Placeholder of the opponent menu.
+    PickOpponent,
+    /// An opponent's name in the picker: a character, never a level word.
+    Opponent { level: Level },
+    /// The line under an opponent's name; with `reveal` (commentary on) the level itself.
+    OpponentHint { level: Level, reveal: bool },
+    /// The picker after a choice.
+    OpponentChosen { level: Level },
+    /// Team mode was turned on or off.
+    TeamSet { on: bool },
+    /// The server's language was set (`None`: each player's own).
+    LanguageSet { language: Option<Lang> },
+    /// The idle limit was set.
+    IdleSet { days: u32 },
+    /// A game was closed for waiting too long.
+    Expired { human: u64, days: u32 },
+    /// The commentary was turned on or off.
+    CommentarySet { on: bool },
+    /// The commentary on a player's move.
+    Comment(&'a Commentary),
+    /// A level was set.
+    LevelSet { kind: GameKind, level: Level },
+    /// A level that the game does not have.
+    LevelNotForGame { kind: GameKind },
+    /// Label of the colour option.
+    SideName { kind: GameKind, side: Side },
+    /// Title of the after-game chart.
+    ChartTitle,
+    /// Top of the doubutsu chart's scale.
+    ChartWinning,
+    /// Bottom of the doubutsu chart's scale.
+    ChartLosing,
+    /// A disc margin on the reversi chart's scale.
+    ChartDiscs { discs: i32 },
+    /// The chart's ply axis.
+    ChartPlies { plies: usize },
+    /// Legend of the best-find markers.
+    ChartFinds,
+    /// Legend of the slip markers.
+    ChartSlips,
+    /// The after-game summary under the chart.
+    Summary { finds: &'a [Moment], slips: &'a [Moment] },
+    /// Caption of the replay animation.
+    Replay,
+    /// The bot's seat as the board images name it.
+    Computer,
+    /// A board image's turn line: whose move it is (`None`: the game is over). Knowing the
+    /// player's seat (`human`), English speaks to the child ("Your move"); Japanese keeps the
+    /// seats' names, as Japanese boards always do.
+    BoardTurn { kind: GameKind, to_move: Option<Side>, human: Option<Side> },
+    /// A seat's caption on a board image (a hand tray, a pill without a name); with the
+    /// player's seat known, "You" and "Computer" in English.
+    BoardSeat { kind: GameKind, side: Side, human: Option<Side> },
+    /// A game has waited a while for the player's move; `link` is its board (`None`: a fresh
+    /// board comes with the message).
+    Reminder { human: u64, kind: GameKind, link: Option<&'a str> },
+    /// The game will be closed tomorrow unless someone moves.
+    FinalNotice { human: u64, kind: GameKind, link: Option<&'a str> },
+    /// `/play remind`: the player turned their reminders on or off.
+    RemindSet { on: bool },
+    /// `/settings reminders`: the wait before a reminder (0: no reminders).
+    RemindersSet { hours: u32 },
+    /// HTTP mode: a request that was already answered came again.
+    AlreadyHandled,
+    /// Take-backs were allowed or not (`/settings takeback`).
+    TakebackSet { on: bool },
+    /// The board after a take-back.
+    TookBack,
+    /// The Take back button under a board.
+    TakebackButton,
+    /// A take-back where they are not allowed.
+    TakebackOff,
+    /// A take-back before the player has moved.
+    NothingToTakeBack,
+    /// `/play help`: the rules of both games and how to tap; the levels only with the
+    /// commentary on (else no word of them, as everywhere).
+    Help { commentary: bool },
+    /// Title of the picture of how the animals move.
+    HowAnimalsMove,
+    /// The picture's last panel: a chick reaching the far row becomes a hen.
+    Promotion,
+}

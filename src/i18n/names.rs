@@ -1,0 +1,114 @@
+//! The names of things: seats, games, animals, levels and the opponents that stand for them, and
+//! a doubutsu value in words.
+
+use crate::domain::Lang;
+use settai_core::doubutsu::{Role, Value};
+use settai_core::{doubutsu, reversi, GameKind, Level, Side};
+
+/// A seat's short name: black and white in reversi, sente and gote in doubutsu shogi, capitalised
+/// in English to start a sentence.
+pub fn side_name(kind: GameKind, side: Side, lang: Lang) -> &'static str {
+    match (kind, side, lang) {
+        (GameKind::Reversi, Side::First, Lang::En) => "Black",
+        (GameKind::Reversi, Side::Second, Lang::En) => "White",
+        (GameKind::Reversi, Side::First, Lang::Ja) => "黒",
+        (GameKind::Reversi, Side::Second, Lang::Ja) => "白",
+        (GameKind::Doubutsu, Side::First, Lang::En) => "Sente",
+        (GameKind::Doubutsu, Side::Second, Lang::En) => "Gote",
+        (GameKind::Doubutsu, Side::First, Lang::Ja) => "先手",
+        (GameKind::Doubutsu, Side::Second, Lang::Ja) => "後手",
+    }
+}
+
+/// A doubutsu value for the player, in words ("a win in 3", counted in plies).
+pub fn value_words(v: Value, lang: Lang) -> String {
+    match (v, lang) {
+        (Value::Win(n), Lang::En) => format!("a win in {n}"),
+        (Value::Loss(n), Lang::En) => format!("a loss in {n}"),
+        (Value::Draw, Lang::En) => "a draw".into(),
+        (Value::Win(n), Lang::Ja) => format!("{n}手で勝ち"),
+        (Value::Loss(n), Lang::Ja) => format!("{n}手で負け"),
+        (Value::Draw, Lang::Ja) => "引き分け".into(),
+    }
+}
+
+/// An animal's name under its picture in `/play help`.
+pub fn animal_name(role: Role, lang: Lang) -> &'static str {
+    match (role, lang) {
+        (Role::Lion, Lang::En) => "Lion",
+        (Role::Lion, Lang::Ja) => "ライオン",
+        (Role::Giraffe, Lang::En) => "Giraffe",
+        (Role::Giraffe, Lang::Ja) => "キリン",
+        (Role::Elephant, Lang::En) => "Elephant",
+        (Role::Elephant, Lang::Ja) => "ゾウ",
+        (Role::Chick, Lang::En) => "Chick",
+        (Role::Chick, Lang::Ja) => "ひよこ",
+        (Role::Hen, Lang::En) => "Hen",
+        (Role::Hen, Lang::Ja) => "ニワトリ",
+    }
+}
+
+/// The game's name.
+pub fn kind_name(kind: GameKind, lang: Lang) -> &'static str {
+    match (kind, lang) {
+        (GameKind::Reversi, Lang::En) => "reversi",
+        (GameKind::Reversi, Lang::Ja) => "リバーシ",
+        (GameKind::Doubutsu, Lang::En) => "doubutsu shogi",
+        (GameKind::Doubutsu, Lang::Ja) => "どうぶつしょうぎ",
+    }
+}
+
+/// The character that stands for a level in the players' opponent picker. No word of it tells
+/// how the level plays beyond what a child sees across the board.
+pub fn opponent_name(level: Level, lang: Lang) -> &'static str {
+    match (level, lang) {
+        (Level::Doubutsu(doubutsu::Level::Settai), Lang::En) => "🐘 Elephant",
+        (Level::Doubutsu(doubutsu::Level::Settai), Lang::Ja) => "🐘 ゾウさん",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "🦁 Lion",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "🦁 ライオンさん",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "🐥 Chick",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "🐥 ひよこさん",
+        (Level::Reversi(reversi::Level::Standard), Lang::En) => "🦉 Owl",
+        (Level::Reversi(reversi::Level::Standard), Lang::Ja) => "🦉 フクロウさん",
+        (Level::Reversi(reversi::Level::Highest), Lang::En) => "🐰 Rabbit",
+        (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "🐰 ウサギさん",
+        (Level::Reversi(reversi::Level::None), Lang::En) => "🐺 Wolf",
+        (Level::Reversi(reversi::Level::None), Lang::Ja) => "🐺 オオカミさん",
+    }
+}
+
+/// The line under an opponent in the picker.
+pub(super) fn opponent_hint(level: Level, lang: Lang) -> &'static str {
+    match (level, lang) {
+        (Level::Doubutsu(doubutsu::Level::Settai) | Level::Reversi(reversi::Level::Standard), Lang::En) => {
+            "A good match"
+        }
+        (Level::Doubutsu(doubutsu::Level::Settai) | Level::Reversi(reversi::Level::Standard), Lang::Ja) => "いい勝負",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "The champion",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "チャンピオン",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "Still learning",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "れんしゅう中",
+        (Level::Reversi(reversi::Level::Highest), Lang::En) => "Easy-going",
+        (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "のんびり屋",
+        (Level::Reversi(reversi::Level::None), Lang::En) => "Plays to win",
+        (Level::Reversi(reversi::Level::None), Lang::Ja) => "本気でくる",
+    }
+}
+
+/// A level's name as admins see it.
+pub fn level_name(level: Level, lang: Lang) -> &'static str {
+    match (level, lang) {
+        (Level::Reversi(reversi::Level::Standard), Lang::En) => "standard",
+        (Level::Reversi(reversi::Level::Standard), Lang::Ja) => "標準",
+        (Level::Reversi(reversi::Level::Highest), Lang::En) => "highest",
+        (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "最高",
+        (Level::Reversi(reversi::Level::None), Lang::En) => "no mercy",
+        (Level::Reversi(reversi::Level::None), Lang::Ja) => "忖度無し",
+        (Level::Doubutsu(doubutsu::Level::Settai), Lang::En) => "settai (hospitable)",
+        (Level::Doubutsu(doubutsu::Level::Settai), Lang::Ja) => "接待",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "strongest",
+        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "最強",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "weakest",
+        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "雑魚",
+    }
+}
