@@ -25,19 +25,22 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
 impl Store {
     /// Creates a game; fails with [`StoreError::ChannelBusy`] when the channel has one.
     pub async fn create_game(&self, new: &NewGame) -> Result<GameRecord, StoreError> {
-        let row: GameRow = sqlx::query_as(&format!(
+        let row = sqlx::query_as!(
+            GameRow,
             "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position, human_name, parent_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {GAME_COLUMNS}"
-        ))
-        .bind(new.guild_id.map(|g| g as i64))
-        .bind(new.channel_id as i64)
-        .bind(new.game.kind().as_str())
-        .bind(new.level.as_str())
-        .bind(new.human_id as i64)
-        .bind(new.human_side.index())
-        .bind(new.game.encode())
-        .bind(&new.human_name)
-        .bind(new.parent_id.map(|p| p as i64))
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             RETURNING id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
+                       ply, status, result, version, created_at, updated_at, board_message_id",
+            new.guild_id.map(|g| g as i64),
+            new.channel_id as i64,
+            new.game.kind().as_str(),
+            new.level.as_str(),
+            new.human_id as i64,
+            new.human_side.index(),
+            new.game.encode(),
+            &new.human_name,
+            new.parent_id.map(|p| p as i64),
+        )
         .fetch_one(&self.pool)
         .await
         .map_err(|e| if is_unique_violation(&e) { StoreError::ChannelBusy } else { e.into() })?;
@@ -51,32 +54,32 @@ impl Store {
         guild_id: Option<u64>,
         user_id: u64,
     ) -> Result<Vec<(GameKind, PlayerRecord)>, StoreError> {
-        let rows: Vec<(String, String, i64)> = sqlx::query_as(
-            "SELECT kind, result, count(*) FROM games
-             WHERE human_id = $1 AND guild_id IS NOT DISTINCT FROM $2 AND status IN ('finished', 'resigned')
-             GROUP BY kind, result",
+        let rows = sqlx::query!(
+            r#"SELECT kind, result AS "result!", count(*) AS "games!" FROM games
+               WHERE human_id = $1 AND guild_id IS NOT DISTINCT FROM $2 AND status IN ('finished', 'resigned')
+               GROUP BY kind, result"#,
+            user_id as i64,
+            guild_id.map(|g| g as i64),
         )
-        .bind(user_id as i64)
-        .bind(guild_id.map(|g| g as i64))
         .fetch_all(&self.pool)
         .await?;
         let mut out: Vec<(GameKind, PlayerRecord)> =
             GameKind::ALL.iter().map(|&k| (k, PlayerRecord::default())).collect();
-        let taken: Vec<(String, i64)> = sqlx::query_as(
-            "SELECT kind, COALESCE(SUM(takebacks), 0)::BIGINT FROM games
-             WHERE human_id = $1 AND guild_id IS NOT DISTINCT FROM $2 GROUP BY kind",
+        let taken = sqlx::query!(
+            r#"SELECT kind, COALESCE(SUM(takebacks), 0)::BIGINT AS "takebacks!" FROM games
+               WHERE human_id = $1 AND guild_id IS NOT DISTINCT FROM $2 GROUP BY kind"#,
+            user_id as i64,
+            guild_id.map(|g| g as i64),
         )
-        .bind(user_id as i64)
-        .bind(guild_id.map(|g| g as i64))
         .fetch_all(&self.pool)
         .await?;
-        for (kind, n) in taken {
+        for (kind, n) in taken.into_iter().map(|t| (t.kind, t.takebacks)) {
             if let Some((_, record)) = kind.parse::<GameKind>().ok().and_then(|k| out.iter_mut().find(|(o, _)| *o == k))
             {
                 record.takebacks = n as u32;
             }
         }
-        for (kind, result, n) in rows {
+        for (kind, result, n) in rows.into_iter().map(|r| (r.kind, r.result, r.games)) {
             let (Ok(kind), Some(result)) = (kind.parse::<GameKind>(), GameResult::parse(&result)) else { continue };
             let record = &mut out.iter_mut().find(|(k, _)| *k == kind).expect("every kind listed").1;
             let n = n as u32;
@@ -121,13 +124,13 @@ impl Store {
     /// inspection. Nothing is read back from it, so this works on any corrupt row. With
     /// `version`, only if the game is still at that version (it was found corrupt there).
     pub async fn void_game(&self, game_id: i64, version: Option<i32>) -> Result<(), StoreError> {
-        sqlx::query(
+        sqlx::query!(
             "UPDATE games SET status = 'void', result = 'draw', finished_at = now(), updated_at = now(),
                     version = version + 1
              WHERE id = $1 AND status = 'active' AND ($2::INTEGER IS NULL OR version = $2)",
+            game_id,
+            version,
         )
-        .bind(game_id)
-        .bind(version)
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -165,20 +168,25 @@ impl Store {
     /// The active game in a channel, if any, without its moves (requests read a
     /// [`Store::snapshot`]; this is for inspection).
     pub async fn active_game(&self, channel_id: u64) -> Result<Option<GameRecord>, StoreError> {
-        let row: Option<GameRow> =
-            sqlx::query_as(&format!("SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"))
-                .bind(channel_id as i64)
-                .fetch_optional(&self.pool)
-                .await?;
+        let row = sqlx::query_as!(
+            GameRow,
+            "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
+                    ply, status, result, version, created_at, updated_at, board_message_id
+             FROM games WHERE channel_id = $1 AND status = 'active'",
+            channel_id as i64,
+        )
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(GameRow::into_record).transpose()
     }
 
     /// The moves of a game as stored, in order (for inspection and export).
     pub async fn moves(&self, game_id: i64) -> Result<Vec<MoveRecord>, StoreError> {
-        let rows: Vec<MoveRow> = sqlx::query_as(
-            "SELECT ply, notation, actor = 'bot' AS by_bot, user_id FROM moves WHERE game_id = $1 ORDER BY ply",
+        let rows = sqlx::query_as!(
+            MoveRow,
+            r#"SELECT ply, notation, actor = 'bot' AS "by_bot!", user_id FROM moves WHERE game_id = $1 ORDER BY ply"#,
+            game_id,
         )
-        .bind(game_id)
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.into_iter().map(MoveRow::into_move).collect())
@@ -186,19 +194,28 @@ impl Store {
 
     /// A game by id.
     pub async fn game(&self, id: i64) -> Result<Option<GameRecord>, StoreError> {
-        let row: Option<GameRow> = sqlx::query_as(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query_as!(
+            GameRow,
+            "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
+                    ply, status, result, version, created_at, updated_at, board_message_id
+             FROM games WHERE id = $1",
+            id,
+        )
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(GameRow::into_record).transpose()
     }
 
     /// Every active game, oldest first.
     pub async fn active_games(&self) -> Result<Vec<GameRecord>, StoreError> {
-        let rows: Vec<GameRow> =
-            sqlx::query_as(&format!("SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"))
-                .fetch_all(&self.pool)
-                .await?;
+        let rows = sqlx::query_as!(
+            GameRow,
+            "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
+                    ply, status, result, version, created_at, updated_at, board_message_id
+             FROM games WHERE status = 'active' ORDER BY id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
         rows.into_iter().map(GameRow::into_record).collect()
     }
 

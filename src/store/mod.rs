@@ -2,7 +2,9 @@
 //!
 //! Every state change is one transaction guarded by the game's `version`, so two moves arriving
 //! together can never both apply; the database itself enforces one active game per channel.
-//! Queries are checked at runtime, so building the crate needs no database.
+//! Fixed queries are checked when the crate is built (`sqlx::query!`) against the query data in
+//! `.sqlx/` (refreshed by `scripts/sqlx-prepare.sh`), so building needs no database; the
+//! queries whose select lists are made from the list of settings are checked by the tests.
 
 mod games;
 mod reminders;

@@ -54,17 +54,21 @@ impl Store {
     /// sending: at most one of each per wait, whatever happens to the process. A final notice
     /// also stands for the reminder (one message per wait is enough that late).
     pub async fn claim_nudge(&self, game: &GameRecord, nudge: Nudge) -> Result<bool, StoreError> {
-        let query = match nudge {
-            Nudge::Reminder => {
+        let claim = match nudge {
+            Nudge::Reminder => sqlx::query!(
                 "UPDATE games SET reminded_at = now()
-                 WHERE id = $1 AND version = $2 AND status = 'active' AND reminded_at IS NULL"
-            }
-            Nudge::FinalNotice { .. } => {
+                 WHERE id = $1 AND version = $2 AND status = 'active' AND reminded_at IS NULL",
+                game.id,
+                game.version,
+            ),
+            Nudge::FinalNotice { .. } => sqlx::query!(
                 "UPDATE games SET final_notice_at = now(), reminded_at = COALESCE(reminded_at, now())
-                 WHERE id = $1 AND version = $2 AND status = 'active' AND final_notice_at IS NULL"
-            }
+                 WHERE id = $1 AND version = $2 AND status = 'active' AND final_notice_at IS NULL",
+                game.id,
+                game.version,
+            ),
         };
-        let done = sqlx::query(query).bind(game.id).bind(game.version).execute(&self.pool).await?;
+        let done = claim.execute(&self.pool).await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -72,20 +76,20 @@ impl Store {
     /// moved on or ended since (an older board never replaces a newer one). Returns whether it
     /// was recorded.
     pub async fn set_board_message(&self, game_id: i64, ply: u32, message_id: u64) -> Result<bool, StoreError> {
-        let done =
-            sqlx::query("UPDATE games SET board_message_id = $3 WHERE id = $1 AND ply = $2 AND status = 'active'")
-                .bind(game_id)
-                .bind(ply as i32)
-                .bind(message_id as i64)
-                .execute(&self.pool)
-                .await?;
+        let done = sqlx::query!(
+            "UPDATE games SET board_message_id = $3 WHERE id = $1 AND ply = $2 AND status = 'active'",
+            game_id,
+            ply as i32,
+            message_id as i64,
+        )
+        .execute(&self.pool)
+        .await?;
         Ok(done.rows_affected() == 1)
     }
 
     /// Whether `user_id` wants reminders of their waiting games (yes unless they said no).
     pub async fn reminders_wanted(&self, user_id: u64) -> Result<bool, StoreError> {
-        let on: Option<bool> = sqlx::query_scalar("SELECT reminders FROM player_settings WHERE user_id = $1")
-            .bind(user_id as i64)
+        let on = sqlx::query_scalar!("SELECT reminders FROM player_settings WHERE user_id = $1", user_id as i64)
             .fetch_optional(&self.pool)
             .await?;
         Ok(on.unwrap_or(true))
@@ -93,12 +97,12 @@ impl Store {
 
     /// Records whether `user_id` wants reminders, on every server.
     pub async fn set_reminders_wanted(&self, user_id: u64, on: bool) -> Result<(), StoreError> {
-        sqlx::query(
+        sqlx::query!(
             "INSERT INTO player_settings (user_id, reminders) VALUES ($1, $2)
              ON CONFLICT (user_id) DO UPDATE SET reminders = EXCLUDED.reminders, updated_at = now()",
+            user_id as i64,
+            on,
         )
-        .bind(user_id as i64)
-        .bind(on)
         .execute(&self.pool)
         .await?;
         Ok(())

@@ -16,23 +16,23 @@ pub(super) const GAME_COLUMNS: &str = "id, guild_id, channel_id, parent_id, kind
 /// One row of `games`, as stored.
 #[derive(Debug, sqlx::FromRow)]
 pub(super) struct GameRow {
-    id: i64,
-    guild_id: Option<i64>,
-    channel_id: i64,
-    parent_id: Option<i64>,
-    kind: String,
-    level: String,
-    human_id: i64,
-    human_name: String,
-    human_side: i16,
-    position: String,
-    ply: i32,
-    status: String,
-    result: Option<String>,
-    version: i32,
-    created_at: DateTime<Utc>,
-    updated_at: DateTime<Utc>,
-    board_message_id: Option<i64>,
+    pub(super) id: i64,
+    pub(super) guild_id: Option<i64>,
+    pub(super) channel_id: i64,
+    pub(super) parent_id: Option<i64>,
+    pub(super) kind: String,
+    pub(super) level: String,
+    pub(super) human_id: i64,
+    pub(super) human_name: String,
+    pub(super) human_side: i16,
+    pub(super) position: String,
+    pub(super) ply: i32,
+    pub(super) status: String,
+    pub(super) result: Option<String>,
+    pub(super) version: i32,
+    pub(super) created_at: DateTime<Utc>,
+    pub(super) updated_at: DateTime<Utc>,
+    pub(super) board_message_id: Option<i64>,
 }
 
 impl GameStatus {
@@ -116,10 +116,10 @@ impl GameRow {
 /// One row of `moves`.
 #[derive(Debug, sqlx::FromRow)]
 pub(super) struct MoveRow {
-    ply: i32,
-    notation: String,
-    by_bot: bool,
-    user_id: Option<i64>,
+    pub(super) ply: i32,
+    pub(super) notation: String,
+    pub(super) by_bot: bool,
+    pub(super) user_id: Option<i64>,
 }
 
 impl MoveRow {

@@ -63,11 +63,13 @@ impl Store {
 
     /// Removes every override of `place`'s own channel; returns whether there were any.
     pub async fn clear_channel_settings(&self, guild_id: u64, place: &Place) -> Result<bool, StoreError> {
-        let done = sqlx::query("DELETE FROM channel_settings WHERE channel_id = $1 AND guild_id = $2")
-            .bind(place.channel_id as i64)
-            .bind(guild_id as i64)
-            .execute(&self.pool)
-            .await?;
+        let done = sqlx::query!(
+            "DELETE FROM channel_settings WHERE channel_id = $1 AND guild_id = $2",
+            place.channel_id as i64,
+            guild_id as i64,
+        )
+        .execute(&self.pool)
+        .await?;
         Ok(done.rows_affected() > 0)
     }
 
