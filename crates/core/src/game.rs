@@ -136,8 +136,8 @@ impl Game {
                 reason: EndReason::Count,
             }),
             Game::Doubutsu(g) => g.0.outcome().map(|o| match o {
-                doubutsu::Outcome::Draw => Outcome { winner: None, score: None, reason: EndReason::Repetition },
-                doubutsu::Outcome::Win { winner, reason } => Outcome {
+                doubutsu::Ending::Draw => Outcome { winner: None, score: None, reason: EndReason::Repetition },
+                doubutsu::Ending::Win { winner, reason } => Outcome {
                     winner: Some(doubutsu_side(winner)),
                     score: None,
                     reason: match reason {

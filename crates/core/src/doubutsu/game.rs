@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::position::{IllegalMove, Move, Outcome, Position};
+use super::position::{IllegalMove, Move, Ending, Position};
 
 /// How many times the same position (board, hands, side to move) must occur for a draw.
 pub const REPETITION_DRAW: u8 = 3;
@@ -74,8 +74,8 @@ impl Game {
 
     /// The result: a rules ending of the current position, or a draw when it has occurred
     /// [`REPETITION_DRAW`] times.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.position().outcome().or_else(|| (self.occurrences() >= REPETITION_DRAW).then_some(Outcome::Draw))
+    pub fn outcome(&self) -> Option<Ending> {
+        self.position().outcome().or_else(|| (self.occurrences() >= REPETITION_DRAW).then_some(Ending::Draw))
     }
 
     /// Legal moves now (none once the game is over, repetition included).
@@ -88,7 +88,7 @@ impl Game {
 
     /// Plays `mv`; refused when illegal or when the game is over.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        if self.outcome() == Some(Outcome::Draw) {
+        if self.outcome() == Some(Ending::Draw) {
             return Err(IllegalMove { mv: mv.to_string(), reason: "the game is over" });
         }
         let next = self.position().play(mv)?;

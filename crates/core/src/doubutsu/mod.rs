@@ -40,5 +40,5 @@ pub use players::{
     analyze, evaluate_moves, settai, settai_or_weakest, strongest, strongest_or_heuristic, value_of, weakest, Analysis,
     PlayerError,
 };
-pub use position::{Color, IllegalMove, Move, Outcome, Piece, Position, Role, Square, WinReason};
+pub use position::{Color, IllegalMove, Move, Ending, Piece, Position, Role, Square, WinReason};
 pub use table::{ProbeError, Table, TableBytes, Tablebase, Value};

@@ -18,7 +18,7 @@ use rand::Rng;
 use super::game::{Game, REPETITION_DRAW};
 use super::heuristic::heuristic;
 use super::keep_going::{keep_going_chances, KEEP_GOING_HORIZON, KEEP_GOING_NODES};
-use super::position::{Color, Move, Outcome, Position, Role};
+use super::position::{Color, Move, Ending, Position, Role};
 use super::table::{ProbeError, Table, Value};
 
 /// Why a player could not move.
@@ -413,7 +413,7 @@ pub fn guest_was_careless(game: &Game) -> bool {
 
 /// Whether `mv` wins on the spot (captures the lion or completes a try).
 pub fn wins_at_once(pos: &Position, mv: Move) -> bool {
-    pos.play(mv).ok().and_then(|c| c.outcome()).and_then(Outcome::winner) == Some(pos.turn())
+    pos.play(mv).ok().and_then(|c| c.outcome()).and_then(Ending::winner) == Some(pos.turn())
 }
 
 /// Whether a move of score `s` lets the opponent win at once (see [`loses_at_once`]).

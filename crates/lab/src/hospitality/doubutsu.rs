@@ -222,9 +222,9 @@ pub fn play_game<T: Table, R: Rng>(
         value_for_guest(game.position(), &mut record);
     }
     record.result = match game.outcome() {
-        Some(dob::Outcome::Win { winner: Color::Sente, .. }) => GuestResult::Win,
-        Some(dob::Outcome::Win { .. }) => GuestResult::Loss,
-        Some(dob::Outcome::Draw) | None => GuestResult::Draw,
+        Some(dob::Ending::Win { winner: Color::Sente, .. }) => GuestResult::Win,
+        Some(dob::Ending::Win { .. }) => GuestResult::Loss,
+        Some(dob::Ending::Draw) | None => GuestResult::Draw,
     };
     record.plies = game.moves().len() as u32;
     record.ending = Some(ending(&game));
@@ -250,8 +250,8 @@ pub fn ending(game: &Game) -> String {
     let last_by = if before.turn() == Color::Sente { "guest" } else { "bot" };
     match game.outcome() {
         None => "D cap".into(),
-        Some(dob::Outcome::Draw) => format!("D repetition ({last_by})"),
-        Some(dob::Outcome::Win { winner, reason }) => {
+        Some(dob::Ending::Draw) => format!("D repetition ({last_by})"),
+        Some(dob::Ending::Win { winner, reason }) => {
             let side = if winner == Color::Sente { "W" } else { "L" };
             let how = match reason {
                 dob::WinReason::LionCaptured => "lion",

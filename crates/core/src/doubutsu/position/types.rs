@@ -210,7 +210,7 @@ pub enum WinReason {
 
 /// The result of a finished game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum Ending {
     /// `winner` won for `reason`.
     Win {
         /// The player who won.
@@ -222,12 +222,12 @@ pub enum Outcome {
     Draw,
 }
 
-impl Outcome {
+impl Ending {
     /// The winner, `None` for a draw.
     pub fn winner(self) -> Option<Color> {
         match self {
-            Outcome::Win { winner, .. } => Some(winner),
-            Outcome::Draw => None,
+            Ending::Win { winner, .. } => Some(winner),
+            Ending::Draw => None,
         }
     }
 }

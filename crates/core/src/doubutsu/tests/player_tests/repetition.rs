@@ -126,7 +126,7 @@ fn a_lost_settai_concedes_rather_than_draw_by_repetition() {
             }
             g.play(reply).unwrap();
         }
-        if g.outcome() == Some(super::super::super::Outcome::Draw)
+        if g.outcome() == Some(super::super::super::Ending::Draw)
             && t.probe(g.position()).is_ok_and(|v| {
                 // The side to move at the draw; a draw with sente (the guest) winning.
                 let sente_to_move = g.position().turn() == super::super::super::Color::Sente;
