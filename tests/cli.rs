@@ -141,13 +141,13 @@ fn an_outside_engine_over_gtp_plays_whole_benchmark_games() {
     use settai_core::reversi::engine::eval::PatternEval;
     use settai_core::reversi::{Color, Move, Position};
     use settai_lab::hospitality::{
-        reversi::{play_game, ReversiGuest, ReversiLevel},
+        reversi::{play_game, LevelUnderTest, ReversiGuest},
         GuestResult,
     };
     let command = format!("gtp({} gtp --level none --budget 0.01 --seed 3)", env!("CARGO_BIN_EXE_settai"));
     let guest = ReversiGuest::parse(&command).expect("a GTP guest");
     assert_eq!(ReversiGuest::parse(&guest.name()), Some(guest), "the name reads back");
-    let level = ReversiLevel::parse("standard", 0.02).unwrap();
+    let level = LevelUnderTest::parse("standard", 0.02).unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
     for colour in [Color::Black, Color::White] {
         let game = play_game(PatternEval::shared(), level, guest, colour, &mut rng).expect("the engine plays");

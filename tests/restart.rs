@@ -176,7 +176,7 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
         (Ctx::en().with_channel(fixtures::THREAD_ID + 502), "reversi"),
     ];
     let place = Place { guild_id: Some(players[0].0.guild_id), channel_id: 0, parent_id: None };
-    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
     store.change_setting(players[0].0.guild_id, &place, Scope::Server, weakest).await.unwrap();
 
     let mut sent = Vec::new(); // (channel, game id, ply, move, token)

@@ -70,7 +70,7 @@ async fn a_tap_costs_a_bounded_number_of_round_trips(pool: PgPool) {
         let seat = seat(channel);
         if kind == GameKind::Doubutsu {
             // The default doubutsu level plays from the table, which this test does not build.
-            let weakest = Change::Level(Level::Doubutsu(doubutsu::Level::Weakest));
+            let weakest = Change::Level(Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest));
             service.change_setting(1, &seat.place(), Scope::Server, weakest).await.unwrap();
         }
         let snapshot = service.snapshot(&seat.place()).await.unwrap();

@@ -237,7 +237,7 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
     use rand::{Rng, SeedableRng};
     let service = Service::new(Store::from_pool(pool.clone()));
     let place = seat(ALICE).place();
-    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
     service.change_setting(1, &place, Scope::Server, weakest).await.unwrap();
     let record = start(&service, &seat(ALICE), GameKind::Doubutsu, Side::First).await.unwrap().record;
     assert!(record.human_to_move());
@@ -272,7 +272,7 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     // One search at a time and one request in the pool: a single reply fills it.
     let service = Service::new(Store::from_pool(pool.clone())).with_ai_capacity(1, 1);
     let place = seat(ALICE).place();
-    let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::Level::None)); // thinks 2.4 s a move
+    let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::None)); // thinks 2.4 s a move
     service.change_setting(1, &place, Scope::Server, strong).await.unwrap();
     let bob = Seat { channel_id: 501, ..seat(BOB) };
     start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();

@@ -134,11 +134,16 @@ pub fn probe(path: &Path, moves: &str) -> anyhow::Result<()> {
 }
 
 /// The AI's reply, needing the table for settai and strongest.
-pub fn reply(level: dob::Level, game: &Game, table: Option<&TableFile>, rng: &mut impl Rng) -> anyhow::Result<Move> {
+pub fn reply(
+    level: dob::DoubutsuLevel,
+    game: &Game,
+    table: Option<&TableFile>,
+    rng: &mut impl Rng,
+) -> anyhow::Result<Move> {
     Ok(level.reply(table, game, rng)?)
 }
 
-fn open_for(level: dob::Level, path: &Path) -> anyhow::Result<Option<TableFile>> {
+fn open_for(level: dob::DoubutsuLevel, path: &Path) -> anyhow::Result<Option<TableFile>> {
     match level.needs_table() {
         false => Ok(None),
         true => Ok(Some(open_table(path)?)),
@@ -146,7 +151,13 @@ fn open_for(level: dob::Level, path: &Path) -> anyhow::Result<Option<TableFile>>
 }
 
 /// `settai ai doubutsu`.
-pub fn ai(level: dob::Level, moves: &str, json: bool, table_path: &Path, rng: &mut impl Rng) -> anyhow::Result<()> {
+pub fn ai(
+    level: dob::DoubutsuLevel,
+    moves: &str,
+    json: bool,
+    table_path: &Path,
+    rng: &mut impl Rng,
+) -> anyhow::Result<()> {
     let game = replay(moves)?;
     if game.outcome().is_some() {
         bail!("the game is over after these moves; there is nothing to reply");

@@ -66,7 +66,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
 
     // Doubutsu, in Japanese: the exact value and the divergence from the table.
     let ja = Ctx::ja();
-    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::Level::Settai)).await;
+    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::DoubutsuLevel::Settai)).await;
     let game = doubutsu::Game::from_position(root);
     let best = doubutsu::strongest(&*table, &game).unwrap();
     let worst = game
@@ -78,7 +78,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     assert!(good.content().contains(&format!("💡 **{best}** は最善手です")), "{}", good.content());
     let over = bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
     assert!(over.file("chart.png").is_some() && over.content().contains("🎞️ 対局をふりかえり"), "{over}");
-    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::Level::Settai)).await;
+    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::DoubutsuLevel::Settai)).await;
     let bad = bot.standin.interact(play_move(&ja, &worst.to_string())).await;
     assert!(bad.content().contains("最善手乖離度"), "{}", bad.content());
 

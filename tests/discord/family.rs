@@ -192,9 +192,14 @@ async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgP
 async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
     let store = Store::from_pool(pool);
     let ctx = Ctx::en();
-    let record =
-        game_in(&store, &ctx, Side::First, Level::Reversi(reversi::Level::Standard), Game::new(GameKind::Reversi))
-            .await;
+    let record = game_in(
+        &store,
+        &ctx,
+        Side::First,
+        Level::Reversi(reversi::ReversiLevel::Standard),
+        Game::new(GameKind::Reversi),
+    )
+    .await;
     sqlx::query("UPDATE games SET updated_at = now() - interval '25 hours'").execute(store.pool()).await.unwrap();
     let owed = store.games_owed_nudges().await.unwrap();
     assert_eq!(owed.iter().map(|(r, n)| (r.id, *n)).collect::<Vec<_>>(), [(record.id, Nudge::Reminder)]);
@@ -220,7 +225,7 @@ async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
         &store,
         &ctx.with_channel(fixtures::OTHER_CHANNEL_ID),
         Side::First,
-        Level::Reversi(reversi::Level::Standard),
+        Level::Reversi(reversi::ReversiLevel::Standard),
         Game::new(GameKind::Reversi),
     )
     .await;

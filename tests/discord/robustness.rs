@@ -60,7 +60,7 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
     let mika = Ctx::en();
     // The quick level keeps the test about the race, not the thinking; half the channels play
     // as a family team.
-    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
     bot.store.change_setting(mika.guild_id, &place(&mika), Scope::Server, weakest).await.unwrap();
     let channels: Vec<Ctx> = (0..PAIRS).map(|i| mika.with_channel(fixtures::THREAD_ID + 1_000 + i)).collect();
     for ctx in channels.iter().step_by(2) {
@@ -301,7 +301,7 @@ async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool)
         &Store::from_pool(pool.clone()),
         &earlier,
         Side::Second,
-        Level::Reversi(reversi::Level::Standard),
+        Level::Reversi(reversi::ReversiLevel::Standard),
         reversi(),
     )
     .await;
@@ -316,7 +316,7 @@ async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool)
     let mut ids = Vec::new();
     for ctx in [&owed, &fresh, &later] {
         // The player took white: the bot is to move.
-        let record = bot.game_of(ctx, Side::Second, Level::Reversi(reversi::Level::Standard), reversi()).await;
+        let record = bot.game_of(ctx, Side::Second, Level::Reversi(reversi::ReversiLevel::Standard), reversi()).await;
         ids.push(record.id);
     }
     let backdate = |id: i64| {

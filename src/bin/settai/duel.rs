@@ -17,7 +17,7 @@ use settai_core::reversi::engine::probcut;
 use settai_core::reversi::engine::search::Clock;
 use settai_core::reversi::Color;
 use settai_lab::hospitality::reversi::STRONG_CLOCK;
-use settai_lab::reversi::duel::{self, Fixture, MatchSettings, FixtureResult, Player};
+use settai_lab::reversi::duel::{self, Fixture, FixtureResult, MatchSettings, Player};
 use settai_lab::reversi::elo::{elo, elo_text, Interval};
 use settai_lab::reversi::openings::{self, GenerateConfig, Opening};
 

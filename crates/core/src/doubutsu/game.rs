@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::position::{IllegalMove, Move, Ending, Position};
+use super::position::{Ending, IllegalMove, Move, Position};
 
 /// How many times the same position (board, hands, side to move) must occur for a draw.
 pub const REPETITION_DRAW: u8 = 3;

@@ -5,7 +5,7 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::position::{Color, Move, Ending, Position, Role, Square};
+use super::position::{Color, Ending, Move, Position, Role, Square};
 
 const HEURISTIC_WIN: i32 = 100_000;
 

@@ -18,7 +18,7 @@ use rand::Rng;
 use super::game::{Game, REPETITION_DRAW};
 use super::heuristic::heuristic;
 use super::keep_going::{keep_going_chances, KEEP_GOING_HORIZON, KEEP_GOING_NODES};
-use super::position::{Color, Move, Ending, Position, Role};
+use super::position::{Color, Ending, Move, Position, Role};
 use super::table::{ProbeError, Table, Value};
 
 /// Why a player could not move.

@@ -17,7 +17,7 @@ use settai_core::doubutsu::Value;
 use settai_core::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square, Table};
 
 /// The level under test: the bot's own.
-use settai_core::doubutsu::Level as DoubutsuLevel;
+use settai_core::doubutsu::DoubutsuLevel;
 
 /// A simulated guest, from a child who taps anything to a perfect player.
 #[derive(Debug, Clone, Copy, PartialEq)]

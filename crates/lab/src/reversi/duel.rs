@@ -18,7 +18,7 @@ use super::openings::Opening;
 use settai_core::reversi::engine::classic::CLASSIC_TT_BITS;
 use settai_core::reversi::engine::eval::PatternEval;
 use settai_core::reversi::engine::search::{final_margin, Clock, Engine};
-use settai_core::reversi::levels::level::{Level, TT_BITS};
+use settai_core::reversi::levels::level::{ReversiLevel, TT_BITS};
 use settai_core::reversi::rules::board::{Color, Move, Position};
 
 /// A player of engine matches.
@@ -93,7 +93,7 @@ impl<'a> Seat<'a> {
     fn choose(&mut self, pos: &Position, budget: Duration, rng: &mut impl Rng) -> (Move, u64, Duration) {
         match self.player {
             Player::Strong(eval) | Player::Baseline(eval) => {
-                let r = self.engine.reply(eval, pos, Level::None, budget, &[], rng);
+                let r = self.engine.reply(eval, pos, ReversiLevel::None, budget, &[], rng);
                 (r.best, r.nodes, r.time)
             }
             Player::AlphaBeta(depth) => {

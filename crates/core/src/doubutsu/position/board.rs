@@ -6,7 +6,7 @@ use std::fmt;
 use super::movegen::{child, gen_moves, mover_attacks, raw_is_legal, MoveBuf, RawMove};
 use super::packed::{canon, flip, hand, mirror, nib, set_nib, validate_key, CHICK, ELEPHANT, GIRAFFE, LION, OPP};
 use super::status::{mover_can_win_at_once, status, Status};
-use super::types::{Color, IllegalMove, Move, Ending, Piece, Role, Square};
+use super::types::{Color, Ending, IllegalMove, Move, Piece, Role, Square};
 
 /// A position: the packed mover-relative board plus the colour of the side to move.
 ///
