@@ -212,7 +212,7 @@ fn doubutsu_perft_matches_an_independent_count_and_the_weakest_ai_answers() {
     let out = settai(&["ai", "doubutsu", "--level", "weakest", "--moves", "b3b2", "--seed", "5"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let reply: settai_core::doubutsu::Move = stdout(&out).parse().unwrap();
-    let game = settai_core::doubutsu::Game::replay(&["B3B2".parse().unwrap()]).unwrap();
+    let game = settai_core::doubutsu::History::replay(&["B3B2".parse().unwrap()]).unwrap();
     assert!(game.legal_moves().contains(&reply));
 }
 

@@ -67,7 +67,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     // Doubutsu, in Japanese: the exact value and the divergence from the table.
     let ja = Ctx::ja();
     bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::DoubutsuLevel::Settai)).await;
-    let game = doubutsu::Game::from_position(root);
+    let game = doubutsu::History::from_position(root);
     let best = doubutsu::strongest(&*table, &game).unwrap();
     let worst = game
         .legal_moves()

@@ -93,7 +93,7 @@ async fn doubutsu_table_levels_answer_through_the_bot_as_the_table_says(pool: Pg
     {
         let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 1 + i as u64);
         let record = bot.doubutsu_game_at(&ctx, root, level).await;
-        let mut local = doubutsu::Game::from_position(root);
+        let mut local = doubutsu::History::from_position(root);
         for _ in 0..300 {
             if local.outcome().is_some() {
                 break;
@@ -190,7 +190,7 @@ async fn a_missing_table_is_built_in_the_background_and_table_levels_wait_for_it
     // Table levels now answer as the table says (a game at the sub-game's root).
     let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 7);
     let record = bot.doubutsu_game_at(&ctx, root, Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest)).await;
-    let mut local = doubutsu::Game::from_position(root);
+    let mut local = doubutsu::History::from_position(root);
     let human = doubutsu::weakest(&local, &mut <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(1)).unwrap();
     let x = bot.standin.interact(play_move(&ctx, &human.to_string())).await;
     assert!(!x.is_ephemeral(), "{x}");

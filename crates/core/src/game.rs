@@ -35,7 +35,7 @@ pub enum Game {
 /// A doubutsu shogi game with its history; equal when the same moves were played from the
 /// same start (the official one, or a set-up position such as a handicap or a test's).
 #[derive(Debug, Clone)]
-pub struct DoubutsuGame(pub doubutsu::Game);
+pub struct DoubutsuGame(pub doubutsu::History);
 
 impl PartialEq for DoubutsuGame {
     fn eq(&self, other: &Self) -> bool {
@@ -73,7 +73,7 @@ impl Game {
     pub fn new(kind: GameKind) -> Game {
         match kind {
             GameKind::Reversi => Game::Reversi(reversi::Position::start()),
-            GameKind::Doubutsu => Game::Doubutsu(DoubutsuGame(doubutsu::Game::new())),
+            GameKind::Doubutsu => Game::Doubutsu(DoubutsuGame(doubutsu::History::new())),
         }
     }
 
@@ -155,7 +155,7 @@ impl Game {
     pub fn initial(&self) -> Game {
         match self {
             Game::Reversi(_) => Game::new(GameKind::Reversi),
-            Game::Doubutsu(g) => Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(*g.0.start()))),
+            Game::Doubutsu(g) => Game::Doubutsu(DoubutsuGame(doubutsu::History::from_position(*g.0.start()))),
         }
     }
 
@@ -193,7 +193,7 @@ impl Game {
                     None => doubutsu::Position::start(),
                     Some(s) => s.parse::<doubutsu::Position>().map_err(|e| fail(format!("start position: {e}")))?,
                 };
-                let mut game = doubutsu::Game::from_position(start);
+                let mut game = doubutsu::History::from_position(start);
                 for m in moves.split_whitespace() {
                     let mv = m.parse::<doubutsu::Move>().map_err(|e| fail(e.to_string()))?;
                     game.play(mv).map_err(|e| fail(format!("{m}: {e}")))?;

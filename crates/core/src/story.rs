@@ -205,7 +205,7 @@ mod tests {
     fn a_doubutsu_story_reads_the_table_and_names_result_changing_slips() {
         let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
         let table = build(Material::of(&root), &BuildOptions::default()).unwrap();
-        let start = Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root)));
+        let start = Game::Doubutsu(DoubutsuGame(doubutsu::History::from_position(root)));
         let mut rng = StdRng::seed_from_u64(4);
         let mut slips = 0;
         for _ in 0..20 {

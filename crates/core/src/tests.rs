@@ -57,7 +57,7 @@ fn doubutsu_games_round_trip_through_their_stored_form() {
 #[test]
 fn doubutsu_games_from_a_set_up_position_keep_their_start() {
     let start: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
-    let mut inner = doubutsu::Game::from_position(start);
+    let mut inner = doubutsu::History::from_position(start);
     inner.play("B4A4".parse().unwrap()).unwrap();
     let game = Game::Doubutsu(DoubutsuGame(inner));
     let stored = game.encode();

@@ -108,11 +108,11 @@ fn table() -> Tablebase {
 }
 
 /// Seeded random games of the sub-game, careless and careful, stopped before their end.
-fn doubutsu_games() -> Vec<doubutsu::Game> {
+fn doubutsu_games() -> Vec<doubutsu::History> {
     let mut rng = StdRng::seed_from_u64(42);
     let mut out = Vec::new();
     for n in 0..24 {
-        let mut game = doubutsu::Game::from_position(ROOT.parse().expect("position"));
+        let mut game = doubutsu::History::from_position(ROOT.parse().expect("position"));
         let careless = n % 3 == 0;
         for _ in 0..rng.gen_range(0..30) {
             let pos = *game.position();
@@ -180,7 +180,7 @@ fn doubutsu_weakest_on_the_full_game_as_the_golden_fixture() {
     let mut rng = StdRng::seed_from_u64(43);
     let mut out = String::new();
     for i in 0..20 {
-        let mut game = doubutsu::Game::new();
+        let mut game = doubutsu::History::new();
         for _ in 0..rng.gen_range(0..40) {
             let Some(&mv) = game.legal_moves().choose(&mut rng) else { break };
             let mut next = game.clone();

@@ -7,34 +7,34 @@ use super::position::{Ending, IllegalMove, Move, Position};
 /// How many times the same position (board, hands, side to move) must occur for a draw.
 pub const REPETITION_DRAW: u8 = 3;
 
-/// A game in progress: the start, every move and position since, and occurrence counts.
+/// A game's history: the start, every move and position since, and occurrence counts.
 #[derive(Debug, Clone)]
-pub struct Game {
+pub struct History {
     positions: Vec<Position>,
     moves: Vec<Move>,
     counts: HashMap<Position, u8>,
 }
 
-impl Default for Game {
+impl Default for History {
     fn default() -> Self {
-        Game::new()
+        History::new()
     }
 }
 
-impl Game {
+impl History {
     /// A game from the official start.
-    pub fn new() -> Game {
-        Game::from_position(Position::start())
+    pub fn new() -> History {
+        History::from_position(Position::start())
     }
 
     /// A game from any position (the first occurrence of it).
-    pub fn from_position(start: Position) -> Game {
-        Game { positions: vec![start], moves: Vec::new(), counts: HashMap::from([(start, 1)]) }
+    pub fn from_position(start: Position) -> History {
+        History { positions: vec![start], moves: Vec::new(), counts: HashMap::from([(start, 1)]) }
     }
 
     /// Replays `moves` from the official start.
-    pub fn replay(moves: &[Move]) -> Result<Game, IllegalMove> {
-        let mut g = Game::new();
+    pub fn replay(moves: &[Move]) -> Result<History, IllegalMove> {
+        let mut g = History::new();
         for &m in moves {
             g.play(m)?;
         }

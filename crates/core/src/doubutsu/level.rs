@@ -7,7 +7,7 @@ use rand::Rng;
 
 use super::players::{settai_or_weakest, strongest_or_heuristic, weakest, PlayerError};
 use super::table::Table;
-use super::{Game, Move};
+use super::{History, Move};
 use crate::level_name::normalize_level_name;
 use crate::{GameKind, UnknownLevel};
 
@@ -72,7 +72,7 @@ impl DoubutsuLevel {
     pub fn reply<T: Table, R: Rng + ?Sized>(
         self,
         table: Option<&T>,
-        game: &Game,
+        game: &History,
         rng: &mut R,
     ) -> Result<Move, ReplyError> {
         Ok(match (self, table) {

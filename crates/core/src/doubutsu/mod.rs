@@ -31,7 +31,7 @@ pub mod table;
 #[cfg(test)]
 mod tests;
 
-pub use game::{Game, REPETITION_DRAW};
+pub use game::{History, REPETITION_DRAW};
 pub use heuristic::heuristic;
 pub use level::{DoubutsuLevel, ReplyError};
 pub use notation::{parse_moves, ParseMoveError, ParsePositionError, ParseSquareError};

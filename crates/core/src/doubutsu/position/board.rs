@@ -150,9 +150,9 @@ impl Position {
         }
     }
 
-    /// The end of the game as far as this position alone tells (repetition is [`Game`]'s job).
+    /// The end of the game as far as this position alone tells (repetition is [`History`]'s job).
     ///
-    /// [`Game`]: super::game::Game
+    /// [`History`]: super::game::History
     pub fn outcome(&self) -> Option<Ending> {
         let t = self.turn;
         match status(self.key) {

@@ -212,7 +212,7 @@ fn try_rules() {
 
 #[test]
 fn third_occurrence_is_a_draw() {
-    let mut g = Game::new();
+    let mut g = History::new();
     let cycle = ["C4C3", "A1A2", "C3C4", "A2A1"];
     for (i, m) in cycle.iter().cycle().take(8).enumerate() {
         assert_eq!(g.outcome(), None, "before move {i}");
