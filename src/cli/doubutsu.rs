@@ -225,7 +225,7 @@ pub fn text_board(game: &History) -> String {
 
 /// `settai render doubutsu`.
 pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
-    let game = settai_core::Game::Doubutsu(settai_core::DoubutsuGame(replay(moves)?));
+    let game = settai_core::Game::Doubutsu(settai_core::DoubutsuGame::new(replay(moves)?));
     let banner = crate::render::result_banner(&game, lang);
     Ok(crate::render::game_png(&game, None, lang, banner.as_deref(), &Default::default()))
 }

@@ -154,7 +154,7 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
     let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b Gg".parse().expect("a valid position");
     let table = build(Material::of(&root), &BuildOptions::default())?;
     let moves = doubutsu_game(root, 3, |g, rng| doubutsu::settai(&table, g, rng).expect("the table holds the game"));
-    let start = Game::Doubutsu(DoubutsuGame(doubutsu::History::from_position(root)));
+    let start = Game::Doubutsu(DoubutsuGame::new(doubutsu::History::from_position(root)));
     let t = Instant::now();
     let told = story(&start, &moves, Side::First, Some(&table))?;
     write("doubutsu-chart-ja.png", render::story::story_png(&told, Lang::Ja), t)?;

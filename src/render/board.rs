@@ -69,7 +69,7 @@ pub fn game_image(
             };
             reversi_image(&view, lang)
         }
-        Game::Doubutsu(g) => doubutsu_image(&doubutsu_view(&g.0, banner.map(str::to_string), names), lang),
+        Game::Doubutsu(g) => doubutsu_image(&doubutsu_view(g.history(), banner.map(str::to_string), names), lang),
     }
 }
 

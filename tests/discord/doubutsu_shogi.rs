@@ -107,11 +107,11 @@ async fn doubutsu_table_levels_answer_through_the_bot_as_the_table_says(pool: Pg
             let stored = bot.store.game(record.id).await.unwrap().unwrap();
             let Game::Doubutsu(stored_game) = &stored.game else { unreachable!("a doubutsu game") };
             if local.outcome().is_some() {
-                assert_eq!(stored_game.0.moves(), local.moves());
+                assert_eq!(stored_game.history().moves(), local.moves());
                 break;
             }
-            assert_eq!(stored_game.0.moves().len(), local.moves().len() + 1, "the bot answered once");
-            let reply = *stored_game.0.moves().last().unwrap();
+            assert_eq!(stored_game.history().moves().len(), local.moves().len() + 1, "the bot answered once");
+            let reply = *stored_game.history().moves().last().unwrap();
             // What the table says of every move here, and of the level's own choice.
             let pos = *local.position();
             let values = doubutsu::evaluate_moves(&*table, &pos).unwrap();
@@ -197,7 +197,7 @@ async fn a_missing_table_is_built_in_the_background_and_table_levels_wait_for_it
     local.play(human).unwrap();
     let stored = bot.store.game(record.id).await.unwrap().unwrap();
     let Game::Doubutsu(stored_game) = &stored.game else { unreachable!("a doubutsu game") };
-    let reply = *stored_game.0.moves().last().unwrap();
+    let reply = *stored_game.history().moves().last().unwrap();
     let table = keeper.get().unwrap();
     let best = doubutsu::strongest(&*table, &local).unwrap();
     let value = |m: doubutsu::Move| table.probe(&local.position().play(m).unwrap()).unwrap();

@@ -59,7 +59,7 @@ fn doubutsu_games_from_a_set_up_position_keep_their_start() {
     let start: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
     let mut inner = doubutsu::History::from_position(start);
     inner.play("B4A4".parse().unwrap()).unwrap();
-    let game = Game::Doubutsu(DoubutsuGame(inner));
+    let game = Game::Doubutsu(DoubutsuGame::new(inner));
     let stored = game.encode();
     assert!(stored.ends_with(";1l1/1c1/1C1/1L1 b -"), "{stored}");
     assert_eq!(Game::decode(GameKind::Doubutsu, &stored).unwrap(), game);
