@@ -23,5 +23,5 @@ pub use engine::classic::{choose_move, search, simple_eval, Searched};
 pub use engine::endgame::{solve, Solved};
 pub use levels::level::{reply, Choice, ReversiLevel, Stage};
 pub use rules::board::{Color, DiscCount, IllegalMove, Move, Position, PositionError, Square};
-pub use rules::notation::{parse_moves, replay, ParseMoveError, ParsePositionError, ParseSquareError, ReplayError};
+pub use rules::notation::{parse_moves, replay, MoveListError, ParseMoveError, ParsePositionError, ParseSquareError};
 pub use rules::perft::perft;
