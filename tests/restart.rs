@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
-use settai::service::{Seat, Service};
+use settai::service::{Caller, Service};
 use settai::store::Store;
 use sqlx::PgPool;
 use support::fixtures::{self, Ctx};
@@ -78,15 +78,15 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
     // between the two).
     let service = Service::new(store.clone());
     let legal = before.game.legal_moves();
-    let seat = Seat {
+    let caller = Caller {
         guild_id: Some(ctx.guild_id),
         channel_id: ctx.channel_id,
         parent_id: None,
         user_id: ctx.user_id,
         name: "Mika".into(),
     };
-    let snapshot = service.snapshot(&seat.place()).await.unwrap();
-    service.human_move(&seat, &snapshot, &legal[0].to_string(), None).await.unwrap();
+    let snapshot = service.snapshot(&caller.place()).await.unwrap();
+    service.human_move(&caller, &snapshot, &legal[0].to_string(), None).await.unwrap();
     let cursor = standin.cursor();
 
     let _bot = Killed(serve(&standin, &url));

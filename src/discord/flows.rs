@@ -19,9 +19,9 @@ impl Bot {
     /// `/play <game>`: starts at once, or where players choose their opponent, offers the
     /// choice first (a menu only the player sees).
     pub(super) async fn start_or_offer(&self, ask: &Ask<'_>, kind: GameKind, side: Side) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
+        let (responder, caller, settings, lang) = ask.parts();
         if !settings.level_choice {
-            let game = self.service().start(seat, &ask.snapshot, kind, side, None).await.map_err(Failure::Refused)?;
+            let game = self.service().start(caller, &ask.snapshot, kind, side, None).await.map_err(Failure::Refused)?;
             responder.defer().await?;
             let (board, shown) = self.first_board(ask, game).await?;
             if let Some(posted) = responder.post(board).await? {
@@ -57,10 +57,10 @@ impl Bot {
         picker: OpponentSelect,
         level: Level,
     ) -> Result<(), Failure> {
-        let (responder, seat, _, lang) = ask.parts();
+        let (responder, caller, _, lang) = ask.parts();
         let game = self
             .service()
-            .start(seat, &ask.snapshot, picker.kind, picker.side, Some(level))
+            .start(caller, &ask.snapshot, picker.kind, picker.side, Some(level))
             .await
             .map_err(Failure::Refused)?;
         responder.defer().await?;
@@ -78,10 +78,10 @@ impl Bot {
     /// The first board of a new game (the greeting, and the bot's opening if it moves first)
     /// and the game as it shows it.
     async fn first_board(&self, ask: &Ask<'_>, game: StoredGame) -> Result<(Reply, StoredGame), Failure> {
-        let (_, seat, settings, lang) = ask.parts();
+        let (_, caller, settings, lang) = ask.parts();
         let (kind, human_side) = (game.record.kind(), game.record.human_side);
         let reply = self.service().bot_reply(game).await.map_err(Failure::Late)?;
-        let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side }.text(lang)];
+        let mut lines = vec![Msg::Started { kind, human: caller.user_id, human_side }.text(lang)];
         lines.extend(narrate(&reply.moves, lang));
         let board = self.board(&reply.game, reply.last_move(), lines, settings, lang).await;
         Ok((board, reply.game))
@@ -93,10 +93,11 @@ impl Bot {
         input: &str,
         tapped: Option<(i64, u32, MessageId)>,
     ) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
+        let (responder, caller, settings, lang) = ask.parts();
         // A tap names the game, the ply and the board message it was made on.
         let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
-        let human = self.service().human_move(seat, &ask.snapshot, input, expected).await.map_err(Failure::Refused)?;
+        let human =
+            self.service().human_move(caller, &ask.snapshot, input, expected).await.map_err(Failure::Refused)?;
         responder.defer().await?;
         // The bot's reply and the commentary on the player's move are thought out together.
         let played = human.moves.first().cloned();
@@ -157,24 +158,24 @@ impl Bot {
     }
 
     pub(super) async fn resign(&self, ask: &Ask<'_>) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
-        let game = self.service().resign(seat, &ask.snapshot, None).await.map_err(Failure::Refused)?;
+        let (responder, caller, settings, lang) = ask.parts();
+        let game = self.service().resign(caller, &ask.snapshot, None).await.map_err(Failure::Refused)?;
         let board = self.board(&game, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
         responder.answer(board).await?;
         Ok(())
     }
 
     pub(super) async fn stats(&self, ask: &Ask<'_>) -> Result<(), Failure> {
-        let (responder, seat, _, lang) = ask.parts();
-        let records = self.service().record_of(seat).await.map_err(Failure::Refused)?;
-        responder.answer(Reply::public(Msg::Stats { human: seat.user_id, records }.text(lang))).await?;
+        let (responder, caller, _, lang) = ask.parts();
+        let records = self.service().record_of(caller).await.map_err(Failure::Refused)?;
+        responder.answer(Reply::public(Msg::Stats { human: caller.user_id, records }.text(lang))).await?;
         Ok(())
     }
 
     /// `/play remind on|off`: the player's own choice, on every server (a private answer).
     pub(super) async fn remind_me(&self, ask: &Ask<'_>, on: bool) -> Result<(), Failure> {
-        let (responder, seat, _, lang) = ask.parts();
-        self.service().set_reminders_wanted(seat, on).await.map_err(Failure::Refused)?;
+        let (responder, caller, _, lang) = ask.parts();
+        self.service().set_reminders_wanted(caller, on).await.map_err(Failure::Refused)?;
         responder.answer(Reply::private(Msg::RemindSet { on }.text(lang))).await?;
         Ok(())
     }
@@ -182,11 +183,11 @@ impl Bot {
     /// The board's Resign button asks first (privately); "Yes" resigns that very game and
     /// posts the final board for everyone, "Keep playing" just closes the question.
     pub(super) async fn resign_button(&self, ask: &Ask<'_>, button: ResignButton) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
+        let (responder, caller, settings, lang) = ask.parts();
         match button {
             ResignButton::Ask { game_id } => {
                 // Only the player of that game, while it is on, is asked.
-                Service::game_to_resign(seat, &ask.snapshot, Some(game_id)).map_err(Failure::Refused)?;
+                Service::game_to_resign(caller, &ask.snapshot, Some(game_id)).map_err(Failure::Refused)?;
                 let buttons = CreateActionRow::Buttons(vec![
                     CreateButton::new(ResignButton::Confirm { game_id }.custom_id())
                         .label(Msg::ResignYes.text(lang))
@@ -201,7 +202,8 @@ impl Bot {
                 responder.update(Reply::public(Msg::KeepPlaying.text(lang))).await?;
             }
             ResignButton::Confirm { game_id } => {
-                let game = self.service().resign(seat, &ask.snapshot, Some(game_id)).await.map_err(Failure::Refused)?;
+                let game =
+                    self.service().resign(caller, &ask.snapshot, Some(game_id)).await.map_err(Failure::Refused)?;
                 responder.update(Reply::public(Msg::Resigned.text(lang))).await?;
                 let board = self.board(&game, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
                 responder.follow_up(board.follow_up()).await?;

@@ -57,8 +57,8 @@ impl Bot {
 
     /// `/settings reset`: the channel follows the server again.
     async fn reset_channel(&self, ask: &Ask<'_>, guild: u64, locale: &str) -> Result<(), Failure> {
-        let (responder, seat, _, _) = ask.parts();
-        let place = seat.place();
+        let (responder, caller, _, _) = ask.parts();
+        let place = caller.place();
         let had = self.service().clear_channel_settings(guild, &place).await.map_err(Failure::Refused)?;
         // The channel may have imposed the language of this very reply.
         let lang = self.lang(&place, locale).await;
@@ -75,8 +75,8 @@ impl Bot {
         scope: Scope,
         locale: &str,
     ) -> Result<(), Failure> {
-        let (responder, seat, _, _) = ask.parts();
-        let place = seat.place();
+        let (responder, caller, _, _) = ask.parts();
+        let place = caller.place();
         self.service().change_setting(guild, &place, scope, change).await.map_err(Failure::Refused)?;
         // The confirmation is in the language now in effect (a new one, when that was set).
         let lang = self.lang(&place, locale).await;

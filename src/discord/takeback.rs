@@ -11,9 +11,9 @@ impl Bot {
     /// Takes the player's last move back; `tapped` names the board whose button was pressed
     /// (its game, its ply and its message).
     pub(super) async fn take_back(&self, ask: &Ask<'_>, tapped: Option<(i64, u32, MessageId)>) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
+        let (responder, caller, settings, lang) = ask.parts();
         let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
-        let game = self.service().take_back(seat, &ask.snapshot, expected).await.map_err(Failure::Refused)?;
+        let game = self.service().take_back(caller, &ask.snapshot, expected).await.map_err(Failure::Refused)?;
         responder.defer().await?;
         let board = self.board(&game, game.last_move(), vec![Msg::TookBack.text(lang)], settings, lang).await;
         self.post_new_board(responder, board, &game.record, tapped.map(|(_, _, m)| m)).await
