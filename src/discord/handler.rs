@@ -19,11 +19,11 @@ use serenity::all::{
 use serenity::async_trait;
 use serenity::http::Http;
 
-use super::ask::Ask;
 use super::command::{Command, CommandError, SETTINGS};
 use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use super::registration::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
+use super::request::Request;
 use crate::domain::{Place, Settings, Snapshot};
 use crate::i18n::{Lang, Msg, Needed};
 use crate::service::{Caller, PlayError, Service};
@@ -222,18 +222,18 @@ impl Bot {
                 return self.refuse_missing(responder, &needed, lang).await;
             }
         }
-        let ask = Ask { responder, caller, snapshot, lang };
+        let request = Request { responder, caller, snapshot, lang };
         let outcome = match command {
-            Command::StartReversi { side } => self.start_or_offer(&ask, GameKind::Reversi, side).await,
-            Command::StartDoubutsu => self.start_or_offer(&ask, GameKind::Doubutsu, Side::First).await,
-            Command::Move { typed } => self.play(&ask, &typed, None).await,
-            Command::Board => self.show_board(&ask).await,
-            Command::Resign => self.resign(&ask).await,
-            Command::Stats => self.stats(&ask).await,
-            Command::Remind { on } => self.remind_me(&ask, on).await,
-            Command::Takeback => self.take_back(&ask, None).await,
-            Command::Help => self.help(&ask).await,
-            Command::Settings(request) => self.settings(&ask, cmd, request).await,
+            Command::StartReversi { side } => self.start_or_offer(&request, GameKind::Reversi, side).await,
+            Command::StartDoubutsu => self.start_or_offer(&request, GameKind::Doubutsu, Side::First).await,
+            Command::Move { typed } => self.play(&request, &typed, None).await,
+            Command::Board => self.show_board(&request).await,
+            Command::Resign => self.resign(&request).await,
+            Command::Stats => self.stats(&request).await,
+            Command::Remind { on } => self.remind_me(&request, on).await,
+            Command::Takeback => self.take_back(&request, None).await,
+            Command::Help => self.help(&request).await,
+            Command::Settings(wanted) => self.settings(&request, cmd, wanted).await,
         };
         self.report(responder, outcome, lang).await;
     }
@@ -256,26 +256,26 @@ impl Bot {
         if !needed.is_empty() {
             return self.refuse_missing(responder, &needed, lang).await;
         }
-        let ask = Ask { responder, caller, snapshot, lang };
+        let request = Request { responder, caller, snapshot, lang };
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
                 let tapped = Some((target.game_id, target.ply, c.message.id));
-                self.play(&ask, choice, tapped).await
+                self.play(&request, choice, tapped).await
             }
             (None, ComponentInteractionDataKind::StringSelect { values }) => {
                 match (OpponentSelect::parse(&c.data.custom_id), values.first()) {
                     (Some(picker), Some(choice)) => match picker.level(choice) {
-                        Some(level) => self.start_chosen(&ask, picker, level).await,
+                        Some(level) => self.start_chosen(&request, picker, level).await,
                         None => Err(Failure::Refused(PlayError::Stale)),
                     },
                     _ => Err(Failure::Refused(PlayError::Stale)),
                 }
             }
             (None, ComponentInteractionDataKind::Button) => match ResignButton::parse(&c.data.custom_id) {
-                Some(button) => self.resign_button(&ask, button).await,
+                Some(button) => self.resign_button(&request, button).await,
                 None => match TakebackButton::parse(&c.data.custom_id) {
-                    Some(b) => self.take_back(&ask, Some((b.game_id, b.ply, c.message.id))).await,
+                    Some(b) => self.take_back(&request, Some((b.game_id, b.ply, c.message.id))).await,
                     None => Err(Failure::Refused(PlayError::Stale)),
                 },
             },

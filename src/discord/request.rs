@@ -8,7 +8,7 @@ use crate::service::Caller;
 /// One player's interaction as the flows see it: where to answer, who asks and where, what the
 /// interaction read of its place (once: the settings and the game) and the language of the
 /// answer.
-pub(super) struct Ask<'a> {
+pub(super) struct Request<'a> {
     /// Answers the interaction.
     pub responder: &'a Responder,
     /// The player and the channel.
@@ -19,7 +19,7 @@ pub(super) struct Ask<'a> {
     pub lang: Lang,
 }
 
-impl<'a> Ask<'a> {
+impl<'a> Request<'a> {
     /// Its parts, as the flows use them.
     pub fn parts(&self) -> (&'a Responder, &Caller, &Settings, Lang) {
         (self.responder, &self.caller, &self.snapshot.settings, self.lang)
