@@ -28,7 +28,7 @@ use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, Si
 use table_keeper::{TableKeeper, TableState};
 
 /// What a request changed: the game as now stored and the moves the request made, in order
-/// (the human's move, the bot's replies, forced passes).
+/// (the human's move, the bot's moves, forced passes).
 #[derive(Debug, Clone)]
 pub struct Progress {
     /// The game as now stored, with all its moves.
@@ -280,7 +280,7 @@ impl Service {
 
     /// Plays the human's move on the snapshot's game. `expected` is the (game id, ply) the
     /// request was made for, when it came from a board component; a mismatch is
-    /// [`PlayError::Stale`]. Records only the human's move: call [`Service::bot_reply`]
+    /// [`PlayError::Stale`]. Records only the human's move: call [`Service::bot_turn`]
     /// afterwards (after deferring the interaction).
     pub async fn human_move(
         &self,
@@ -291,7 +291,7 @@ impl Service {
     ) -> Result<Progress, PlayError> {
         let game = Self::game_to_move(caller, snapshot, expected)?;
         let record = &game.record;
-        // Refused before it is stored: an accepted move always gets its reply.
+        // Refused before it is stored: an accepted move always gets the bot's turn.
         if record.level.thinks_long() && self.ai.is_full() {
             return Err(PlayError::Busy);
         }
@@ -308,7 +308,7 @@ impl Service {
 
     /// Lets the bot move until the human has a real choice or the game ends. A human who has no
     /// move but to pass passes automatically. All these moves are stored in one statement.
-    pub async fn bot_reply(&self, stored: StoredGame) -> Result<Progress, PlayError> {
+    pub async fn bot_turn(&self, stored: StoredGame) -> Result<Progress, PlayError> {
         let record = &stored.record;
         let mut game = record.game.clone();
         let mut played = Vec::new();
@@ -355,7 +355,7 @@ impl Service {
         Ok(StoredGame { record, moves: game.moves.clone() })
     }
 
-    /// Takes back the player's last move and the bot's reply to it (待った) where the settings
+    /// Takes back the player's last move and the bot's move after it (待った) where the settings
     /// allow it: only the player who started the game, on their turn. `expected` is the (game
     /// id, ply) of the board whose button was pressed: a second press of that board finds the
     /// game moved on and is [`PlayError::Stale`], so two presses take back once. Returns the

@@ -74,7 +74,7 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
     bot.0.wait().unwrap();
     standin.wait_disconnected(T).await;
 
-    // While the bot is down, the human's move lands but the reply is owed (as if the process died
+    // While the bot is down, the human's move lands but the bot's turn is owed (as if the process died
     // between the two).
     let service = Service::new(store.clone());
     let legal = before.game.legal_moves();
@@ -91,7 +91,7 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
 
     let _bot = Killed(serve(&standin, &url));
     standin.wait_sessions(2, T).await;
-    // The owed reply is played and posted to the channel.
+    // The owed turn is played and posted to the channel.
     let posted = standin.wait_new_message(cursor, T).await;
     assert!(
         matches!(posted.kind, ReplyKind::ChannelMessage { channel_id } if channel_id == ctx.channel_id),
@@ -214,7 +214,7 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
         bot.0.wait().unwrap();
         standin.wait_disconnected(T).await;
     }
-    // A last start pays every reply still owed, posting each game's board in its channel.
+    // A last start plays every turn still owed, posting each game's board in its channel.
     let owed: Vec<u64> =
         store.active_games().await.unwrap().iter().filter(|g| g.bot_to_move()).map(|g| g.channel_id).collect();
     let cursor = standin.cursor();
@@ -223,7 +223,7 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
     for channel in owed {
         standin.wait_call(cursor, T, |c| c.kind == ReplyKind::ChannelMessage { channel_id: channel }).await;
     }
-    assert!(!store.active_games().await.unwrap().iter().any(|g| g.bot_to_move()), "owed replies were not paid");
+    assert!(!store.active_games().await.unwrap().iter().any(|g| g.bot_to_move()), "owed turns were not played");
 
     // Every move the player was told was taken (the bot's answer names it) is stored, at its ply.
     // A bare "thinking…" tells nothing: the bot says it by itself when a request is slow, before

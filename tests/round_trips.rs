@@ -1,5 +1,5 @@
 //! How many statements the database runs for one tap of a move, as the Discord flow makes it
-//! (the read of the place, the human's move, the bot's reply), counted from sqlx's own log
+//! (the read of the place, the human's move, the bot's move), counted from sqlx's own log
 //! of every statement it runs: a change that adds round trips to a tap shows here.
 //!
 //! Its own test binary: the count is process-wide, so nothing else may run beside it.
@@ -49,13 +49,13 @@ async fn one_tap(service: &Service, caller: &Caller, mv: &str) -> usize {
     // The handler reads the place once for the interaction: its settings and its game.
     let snapshot = service.snapshot(&caller.place()).await.unwrap();
     let human = service.human_move(caller, &snapshot, mv, Some((game.id, game.ply))).await.unwrap();
-    let reply = service.bot_reply(human.game).await.unwrap();
-    assert_eq!(reply.game.record.ply, game.ply + 2, "the move and the bot's reply were stored");
+    let bot = service.bot_turn(human.game).await.unwrap();
+    assert_eq!(bot.game.record.ply, game.ply + 2, "the move and the bot's were stored");
     STATEMENTS.load(Ordering::SeqCst) - before
 }
 
 /// Statements a tap may cost, per game: one read of the place (settings, game and moves
-/// together), one statement storing the player's move, one storing the bot's reply. Before
+/// together), one statement storing the player's move, one storing the bot's move. Before
 /// the one-load request (2026-12-04) a tap ran 10 (reversi) and 9 (doubutsu): the game, its
 /// move list and the settings were each read more than once (docs/notebook/2026-12-04-the-house.md).
 /// A ceiling only moves down.

@@ -86,16 +86,16 @@ async fn refusals_change_nothing(pool: PgPool) {
     assert!(matches!(human_move(&service, &caller(ALICE), "f5", Some((id + 1, 0))).await, Err(PlayError::Stale)));
     assert_eq!(stored(&pool, 500).await, before);
 
-    // After the human's move and before the bot's reply, it is not the human's turn.
+    // After the human's move and before the bot's move, it is not the human's turn.
     let turn = human_move(&service, &caller(ALICE), " F5 ", Some((id, 0))).await.unwrap();
     assert_eq!(turn.moves[0].mv.to_string(), "f5");
     assert!(matches!(human_move(&service, &caller(ALICE), "d6", None).await, Err(PlayError::NotYourTurn)));
-    let reply = service.bot_reply(turn.game).await.unwrap();
-    assert_eq!(reply.moves.len(), 1);
-    assert!(reply.moves[0].by_bot);
-    assert!(reply.game.record.human_to_move());
-    assert_eq!(reply.game.record.ply, 2);
-    assert_eq!(reply.game.history().len(), 2, "the game carries its whole history");
+    let bot = service.bot_turn(turn.game).await.unwrap();
+    assert_eq!(bot.moves.len(), 1);
+    assert!(bot.moves[0].by_bot);
+    assert!(bot.game.record.human_to_move());
+    assert_eq!(bot.game.record.ply, 2);
+    assert_eq!(bot.game.history().len(), 2, "the game carries its whole history");
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -104,7 +104,7 @@ async fn the_bot_moves_first_when_the_human_takes_white(pool: PgPool) {
     let game = start(&service, &caller(ALICE), GameKind::Reversi, Side::Second).await.unwrap();
     assert!(game.record.bot_to_move());
     assert_eq!(service.games_awaiting_bot().await.unwrap().len(), 1);
-    let turn = service.bot_reply(game).await.unwrap();
+    let turn = service.bot_turn(game).await.unwrap();
     assert_eq!(turn.game.record.ply, 1);
     assert!(turn.game.record.human_to_move());
     assert!(service.games_awaiting_bot().await.unwrap().is_empty());
@@ -125,7 +125,7 @@ async fn a_whole_game_ends_with_a_result(pool: PgPool) {
         let record = &game.record;
         let mv = record.game.legal_moves().last().unwrap().to_string();
         let turn = human_move(&service, &caller(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
-        service.bot_reply(turn.game).await.unwrap();
+        service.bot_turn(turn.game).await.unwrap();
         plies += 1;
         assert!(plies < 64, "the game must end");
     }
@@ -221,7 +221,7 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
     Store::from_pool(pool.clone()).record_moves(&record, &moves, &game, None).await.unwrap();
     let stored_game = current(&service, &caller(ALICE)).await.unwrap();
     assert!(stored_game.record.bot_to_move());
-    let turn = service.bot_reply(stored_game).await.unwrap();
+    let turn = service.bot_turn(stored_game).await.unwrap();
     let summary: Vec<(bool, String)> = turn.moves.iter().map(|m| (m.by_bot, m.mv.to_string())).collect();
     assert!(summary.len() >= 2, "{summary:?}");
     assert!(summary[0].0, "the bot moves first: {summary:?}");
@@ -252,7 +252,7 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
         let legal = record.game.legal_moves();
         let mv = legal[rng.gen_range(0..legal.len())].to_string();
         let turn = human_move(&service, &caller(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
-        service.bot_reply(turn.game).await.unwrap();
+        service.bot_turn(turn.game).await.unwrap();
     }
     let game = Store::from_pool(pool.clone()).game(id).await.unwrap().unwrap();
     assert_eq!(game.status, GameStatus::Finished, "the game ends (capture, try or repetition)");
@@ -268,11 +268,11 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
 }
 
 /// Robustness (docs/design/bot-reliability.md#robustness): when the AI pool is full, a new move is
-/// refused as busy before anything is stored (so every accepted move gets its reply), and accepted
+/// refused as busy before anything is stored (so every accepted move gets the bot's turn), and accepted
 /// again once the pool drains.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
-    // One search at a time and one request in the pool: a single reply fills it.
+    // One search at a time and one request in the pool: a single bot turn fills it.
     let service = Service::new(Store::from_pool(pool.clone())).with_ai_capacity(1, 1);
     let place = caller(ALICE).place();
     let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::None)); // thinks 2.4 s a move
@@ -281,11 +281,11 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap();
     start(&service, &bob, GameKind::Reversi, Side::First).await.unwrap();
     let alice = human_move(&service, &caller(ALICE), "f5", None).await.unwrap();
-    // The reply enters the pool at once (the game it answers was read with its moves): driven until that event
+    // The bot's turn enters the pool at once (the game it answers was read with its moves): driven until that event
     // (never for a quiet period), then it runs on by itself.
     let mut thinking = Box::pin({
         let service = service.clone();
-        async move { service.bot_reply(alice.game).await }
+        async move { service.bot_turn(alice.game).await }
     });
     let entered = tokio::time::timeout(std::time::Duration::from_secs(60), async {
         while !service.ai_is_full() {
@@ -293,7 +293,7 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
             tokio::task::yield_now().await;
         }
     });
-    entered.await.expect("the reply enters the AI pool");
+    entered.await.expect("the bot's turn enters the AI pool");
     let thinking = tokio::spawn(thinking);
     let before = stored(&pool, 501).await;
     assert!(matches!(human_move(&service, &bob, "f5", None).await, Err(PlayError::Busy)));
@@ -303,7 +303,7 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     ));
     assert_eq!(stored(&pool, 501).await, before, "nothing was stored");
     assert!(current(&service, &Caller { channel_id: 502, ..caller(BOB) }).await.is_err(), "no game was created");
-    assert_eq!(thinking.await.unwrap().unwrap().game.record.ply, 2, "the accepted move got its reply");
+    assert_eq!(thinking.await.unwrap().unwrap().game.record.ply, 2, "the accepted move got the bot's turn");
     let turn = human_move(&service, &bob, "f5", None).await.unwrap();
     assert_eq!(turn.game.record.ply, 1);
 }
@@ -329,7 +329,7 @@ async fn serve_leaves_the_terminals_game_alone(pool: PgPool) {
     let owed = service.games_awaiting_bot_for(std::time::Duration::from_secs(30)).await.unwrap();
     assert_eq!(owed.iter().map(|r| r.channel_id).collect::<Vec<_>>(), [discord.channel_id]);
     for game in games {
-        assert!(service.bot_reply(game).await.unwrap().game.record.human_to_move());
+        assert!(service.bot_turn(game).await.unwrap().game.record.human_to_move());
     }
 
     // Both wait for their player for weeks: no reminder and no closing at the terminal.

@@ -1,5 +1,5 @@
 //! `settai play`: games against the AI in a terminal, through the same [`Service`] as the bot
-//! (start, move, the bot's reply, resign) and the same catalogue sentences. The terminal is a
+//! (start, move, the bot's turn, resign) and the same catalogue sentences. The terminal is a
 //! channel of its own in the same Postgres as `serve`, so an unfinished game is picked up again
 //! the next time.
 
@@ -134,7 +134,7 @@ pub(super) fn play(
         None => runtime.block_on(service.start_at_level(&caller, human, level))?,
     };
     if game.record.bot_to_move() {
-        let progress = runtime.block_on(service.bot_reply(game))?;
+        let progress = runtime.block_on(service.bot_turn(game))?;
         narrate(&progress.moves, out)?;
         game = progress.game;
     }
@@ -172,9 +172,9 @@ pub(super) fn play(
             "board" => show_board = true,
             _ => match runtime.block_on(service.human_move(&caller, &with_game(&snapshot, &game), typed, None)) {
                 Ok(human) => {
-                    let reply = runtime.block_on(service.bot_reply(human.game))?;
-                    narrate(&reply.moves, out)?;
-                    game = reply.game;
+                    let bot = runtime.block_on(service.bot_turn(human.game))?;
+                    narrate(&bot.moves, out)?;
+                    game = bot.game;
                     show_board = true;
                 }
                 Err(PlayError::BadMove { error: MoveError::Syntax(_), .. }) => {

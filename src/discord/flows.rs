@@ -86,11 +86,11 @@ impl Bot {
     async fn first_board(&self, request: &Request<'_>, game: StoredGame) -> Result<(Reply, StoredGame), Failure> {
         let (_, caller, settings, lang) = request.parts();
         let (kind, human_side) = (game.record.kind(), game.record.human_side);
-        let reply = self.service().bot_reply(game).await.map_err(Failure::Late)?;
+        let bot = self.service().bot_turn(game).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: caller.user_id, human_side }.text(lang)];
-        lines.extend(narrate(&reply.moves, lang));
-        let board = self.board(&reply.game, reply.last_move(), lines, settings, lang).await;
-        Ok((board, reply.game))
+        lines.extend(narrate(&bot.moves, lang));
+        let board = self.board(&bot.game, bot.last_move(), lines, settings, lang).await;
+        Ok((board, bot.game))
     }
 
     pub(super) async fn play(
@@ -105,17 +105,17 @@ impl Bot {
         let human =
             self.service().human_move(caller, &request.snapshot, input, expected).await.map_err(Failure::Refused)?;
         responder.defer().await?;
-        // The bot's reply and the commentary on the player's move are thought out together.
+        // The bot's turn and the commentary on the player's move are thought out together.
         let played = human.moves.first().cloned();
-        let (reply, comment) = tokio::join!(self.service().bot_reply(human.game.clone()), async {
+        let (bot, comment) = tokio::join!(self.service().bot_turn(human.game.clone()), async {
             match &played {
                 Some(m) if settings.commentary => self.service().comment(m).await,
                 _ => None,
             }
         });
-        let reply = reply.map_err(Failure::Late)?;
-        let moves: Vec<PlayedMove> = human.moves.into_iter().chain(reply.moves.iter().cloned()).collect();
-        let progress = Progress { game: reply.game, moves };
+        let bot = bot.map_err(Failure::Late)?;
+        let moves: Vec<PlayedMove> = human.moves.into_iter().chain(bot.moves.iter().cloned()).collect();
+        let progress = Progress { game: bot.game, moves };
         let mut lines = narrate(&progress.moves, lang);
         if let Some(c) = &comment {
             // Right under the player's own move.

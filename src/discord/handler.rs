@@ -78,7 +78,7 @@ impl Bot {
         }
     }
 
-    /// Work that starts once the bot can talk to Discord: owed replies of `shard` (of `total`)
+    /// Work that starts once the bot can talk to Discord: owed turns of `shard` (of `total`)
     /// are paid, and (once per process) the idle sweeper starts.
     pub async fn on_connected(&self, http: &Arc<Http>, (shard, total): (u32, u32)) {
         let this_shard = |guild_id| super::shards::ShardRange::shard_of(guild_id, total) == shard;
@@ -88,7 +88,7 @@ impl Bot {
             let (sweeper, rest, every) = (self.sibling(), http.clone(), self.idle_sweep);
             tokio::spawn(async move { sweeper.sweep_waiting_games(&rest, every).await });
             let (sweeper, rest) = (self.sibling(), http.clone());
-            tokio::spawn(async move { sweeper.sweep_owed_replies(&rest).await });
+            tokio::spawn(async move { sweeper.sweep_owed_turns(&rest).await });
         }
     }
 

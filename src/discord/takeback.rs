@@ -1,5 +1,5 @@
 //! Take-backs (待った): `/play takeback` or the button under a board undoes the player's last
-//! move and the bot's reply, where a server allows it, and posts the board as it was then.
+//! move and the bot's move after it, where a server allows it, and posts the board as it was then.
 
 use serenity::all::MessageId;
 

@@ -58,7 +58,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     assert!(lines[0].contains("You played **d3**") && lines[1].starts_with("💡"), "under the player's move: {text}");
     // After the game: the replay, the chart of how it went and its summary.
     let over = bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
-    assert_eq!(gif_frames(over.file("replay.gif").expect("a replay")), 3, "start, d3 and the bot's reply");
+    assert_eq!(gif_frames(over.file("replay.gif").expect("a replay")), 3, "start, d3 and the bot's move");
     let chart = image::load_from_memory(over.file("chart.png").expect("a chart")).unwrap();
     assert_eq!(chart.width(), settai::render::story::WIDTH);
     let summary = over.content();

@@ -1,5 +1,5 @@
 //! A position of either game behind one vocabulary: legal moves as typed [`GameMove`]s, play,
-//! outcome, the bot's reply and a stable text serialization for the database.
+//! outcome, the bot's move and a stable text serialization for the database.
 
 use rand::Rng;
 
@@ -220,7 +220,7 @@ impl Game {
         }
     }
 
-    /// The bot's reply at `level`: a legal move, or `None` when the game is over. The doubutsu table levels need `table`. Pure and CPU-bound: callers on an async
+    /// The bot's move at `level`: a legal move, or `None` when the game is over. The doubutsu table levels need `table`. Pure and CPU-bound: callers on an async
     /// runtime run it on a blocking thread.
     pub fn ai_move<T: doubutsu::Table>(
         &self,

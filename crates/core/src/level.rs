@@ -41,14 +41,14 @@ const DOUBUTSU_LEVELS: [Level; 3] = [
 ];
 
 impl Level {
-    /// Whether the bot's reply at this level is a search that takes its thinking time (reversi:
+    /// Whether the bot's move at this level is a search that takes its thinking time (reversi:
     /// 0.8-2.4 s) rather than a lookup of a millisecond (every doubutsu level: the exact table,
     /// or the weakest level's one-ply check).
     pub fn thinks_long(self) -> bool {
         matches!(self, Level::Reversi(_))
     }
 
-    /// Whether the bot's reply at this level needs the doubutsu table.
+    /// Whether the bot's move at this level needs the doubutsu table.
     pub fn needs_table(self) -> bool {
         match self {
             Level::Doubutsu(level) => level.needs_table(),
