@@ -173,9 +173,9 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
         let ctx = Ctx::en().with_channel(fixtures::THREAD_ID + 10_000 + i).with_user(fixtures::USER_ID + 10 + i);
         let place = Place { guild_id: Some(ctx.guild_id), channel_id: ctx.channel_id, parent_id: None };
         let (game, level) = match i % 10 {
-            0..=6 => ("doubutsu", Level::Doubutsu(doubutsu::Level::Weakest)),
-            7 | 8 => ("reversi", Level::Reversi(reversi::Level::Standard)),
-            _ => ("reversi", Level::Reversi(reversi::Level::None)),
+            0..=6 => ("doubutsu", Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest)),
+            7 | 8 => ("reversi", Level::Reversi(reversi::ReversiLevel::Standard)),
+            _ => ("reversi", Level::Reversi(reversi::ReversiLevel::None)),
         };
         store.change_setting(ctx.guild_id, &place, Scope::Channel, Change::Level(level)).await?;
         players.push((ctx, game));

@@ -28,7 +28,7 @@ use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, Si
 use table_keeper::{TableKeeper, TableState};
 
 /// What a request changed: the game as now stored and the moves the request made, in order
-/// (the human's move, the bot's replies, forced passes).
+/// (the human's move, the bot's moves, forced passes).
 #[derive(Debug, Clone)]
 pub struct Progress {
     /// The game as now stored, with all its moves.
@@ -56,9 +56,9 @@ pub struct Service {
 /// Longest display name kept with a game (Discord's own limit is 32).
 pub const MAX_NAME_CHARS: usize = 64;
 
-/// A request to identify where it comes from.
+/// Who acts where: the server, channel (or thread) and user a request comes from.
 #[derive(Debug, Clone)]
-pub struct Seat {
+pub struct Caller {
     /// The server, if any.
     pub guild_id: Option<u64>,
     /// The channel or thread.
@@ -71,7 +71,7 @@ pub struct Seat {
     pub name: String,
 }
 
-impl Seat {
+impl Caller {
     /// Where the request comes from (whose settings apply).
     pub fn place(&self) -> Place {
         Place { guild_id: self.guild_id, channel_id: self.channel_id, parent_id: self.parent_id }
@@ -153,11 +153,11 @@ impl Service {
         Ok(self.store.ping().await?)
     }
 
-    /// Starts a game of `kind` in the seat's channel at the level its settings give, or at
+    /// Starts a game of `kind` in the caller's channel at the level its settings give, or at
     /// `chosen` where players may choose (a choice where they may not is refused).
     pub async fn start(
         &self,
-        seat: &Seat,
+        caller: &Caller,
         snapshot: &Snapshot,
         kind: GameKind,
         human_side: Side,
@@ -170,12 +170,17 @@ impl Service {
             Some(_) => return Err(PlayError::NoLevelChoice),
         };
         Self::channel_free(snapshot)?;
-        self.start_at_level(seat, human_side, level).await
+        self.start_at_level(caller, human_side, level).await
     }
 
     /// Starts a game at `level` whatever the settings say: for a front end whose player owns
     /// the place and chooses the level (the terminal).
-    pub async fn start_at_level(&self, seat: &Seat, human_side: Side, level: Level) -> Result<StoredGame, PlayError> {
+    pub async fn start_at_level(
+        &self,
+        caller: &Caller,
+        human_side: Side,
+        level: Level,
+    ) -> Result<StoredGame, PlayError> {
         let kind = level.kind();
         if level.needs_table() {
             if let Some(refusal) = self.table_unavailable(kind) {
@@ -188,12 +193,12 @@ impl Service {
         let record = self
             .store
             .create_game(&NewGame {
-                guild_id: seat.guild_id,
-                channel_id: seat.channel_id,
-                parent_id: seat.parent_id,
-                human_id: seat.user_id,
+                guild_id: caller.guild_id,
+                channel_id: caller.channel_id,
+                parent_id: caller.parent_id,
+                human_id: caller.user_id,
                 // Discord caps display names at 32 characters; a forged longer one is cut.
-                human_name: seat.name.chars().take(MAX_NAME_CHARS).collect(),
+                human_name: caller.name.chars().take(MAX_NAME_CHARS).collect(),
                 human_side,
                 level,
                 game: Game::new(kind),
@@ -223,9 +228,9 @@ impl Service {
         Ok(self.store.clear_channel_settings(guild_id, place).await?)
     }
 
-    /// The seat's player's results on this server (or in direct messages), per game.
-    pub async fn record_of(&self, seat: &Seat) -> Result<Vec<(GameKind, PlayerRecord)>, PlayError> {
-        Ok(self.store.player_record(seat.guild_id, seat.user_id).await?)
+    /// The caller's results on this server (or in direct messages), per game.
+    pub async fn record_of(&self, caller: &Caller) -> Result<Vec<(GameKind, PlayerRecord)>, PlayError> {
+        Ok(self.store.player_record(caller.guild_id, caller.user_id).await?)
     }
 
     /// Closes games idle past their server's limit; returns them with the limit in days.
@@ -251,9 +256,9 @@ impl Service {
         Ok(self.store.set_board_message(record.id, record.ply, message_id).await?)
     }
 
-    /// The seat's player wants reminders of their waiting games, or not (on every server).
-    pub async fn set_reminders_wanted(&self, seat: &Seat, on: bool) -> Result<(), PlayError> {
-        Ok(self.store.set_reminders_wanted(seat.user_id, on).await?)
+    /// The caller wants reminders of their waiting games, or not (on every server).
+    pub async fn set_reminders_wanted(&self, caller: &Caller, on: bool) -> Result<(), PlayError> {
+        Ok(self.store.set_reminders_wanted(caller.user_id, on).await?)
     }
 
     /// The commentary on a player's move (for servers that have it on); `None` when there is
@@ -275,18 +280,18 @@ impl Service {
 
     /// Plays the human's move on the snapshot's game. `expected` is the (game id, ply) the
     /// request was made for, when it came from a board component; a mismatch is
-    /// [`PlayError::Stale`]. Records only the human's move: call [`Service::bot_reply`]
+    /// [`PlayError::Stale`]. Records only the human's move: call [`Service::bot_turn`]
     /// afterwards (after deferring the interaction).
     pub async fn human_move(
         &self,
-        seat: &Seat,
+        caller: &Caller,
         snapshot: &Snapshot,
         input: &str,
         expected: Option<(i64, u32)>,
     ) -> Result<Progress, PlayError> {
-        let game = Self::game_to_move(seat, snapshot, expected)?;
+        let game = Self::game_to_move(caller, snapshot, expected)?;
         let record = &game.record;
-        // Refused before it is stored: an accepted move always gets its reply.
+        // Refused before it is stored: an accepted move always gets the bot's turn.
         if record.level.thinks_long() && self.ai.is_full() {
             return Err(PlayError::Busy);
         }
@@ -294,8 +299,8 @@ impl Service {
             |error| PlayError::BadMove { input: input.trim().to_string(), error, legal: record.game.legal_moves() };
         let mv = record.game.parse_move(input).map_err(bad_move)?;
         let next = record.game.play(mv).map_err(bad_move)?;
-        let played = PlayedMove { before: record.game.clone(), mv, by_bot: false, user_id: Some(seat.user_id) };
-        let new_move = NewMove { mv, by_bot: false, user_id: Some(seat.user_id) };
+        let played = PlayedMove { before: record.game.clone(), mv, by_bot: false, user_id: Some(caller.user_id) };
+        let new_move = NewMove { mv, by_bot: false, user_id: Some(caller.user_id) };
         let updated = self.store.record_moves(record, &[new_move], &next, finish_of(&next, record.human_side)).await?;
         let moves = vec![played];
         Ok(Progress { game: game.clone().advanced(updated, &moves), moves })
@@ -303,7 +308,7 @@ impl Service {
 
     /// Lets the bot move until the human has a real choice or the game ends. A human who has no
     /// move but to pass passes automatically. All these moves are stored in one statement.
-    pub async fn bot_reply(&self, stored: StoredGame) -> Result<Progress, PlayError> {
+    pub async fn bot_turn(&self, stored: StoredGame) -> Result<Progress, PlayError> {
         let record = &stored.record;
         let mut game = record.game.clone();
         let mut played = Vec::new();
@@ -341,29 +346,29 @@ impl Service {
     /// Resigns the human's game (see [`Service::game_to_resign`]).
     pub async fn resign(
         &self,
-        seat: &Seat,
+        caller: &Caller,
         snapshot: &Snapshot,
         game_id: Option<i64>,
     ) -> Result<StoredGame, PlayError> {
-        let game = Self::game_to_resign(seat, snapshot, game_id)?;
+        let game = Self::game_to_resign(caller, snapshot, game_id)?;
         let record = self.store.end_game(&game.record, GameStatus::Resigned, GameResult::Bot).await?;
         Ok(StoredGame { record, moves: game.moves.clone() })
     }
 
-    /// Takes back the player's last move and the bot's reply to it (待った) where the settings
+    /// Takes back the player's last move and the bot's move after it (待った) where the settings
     /// allow it: only the player who started the game, on their turn. `expected` is the (game
     /// id, ply) of the board whose button was pressed: a second press of that board finds the
     /// game moved on and is [`PlayError::Stale`], so two presses take back once. Returns the
     /// game as now stored (its last move is the one to mark on the board).
     pub async fn take_back(
         &self,
-        seat: &Seat,
+        caller: &Caller,
         snapshot: &Snapshot,
         expected: Option<(i64, u32)>,
     ) -> Result<StoredGame, PlayError> {
         let game = Self::game_as_expected(snapshot, expected)?;
         let record = &game.record;
-        if record.human_id != seat.user_id {
+        if record.human_id != caller.user_id {
             return Err(PlayError::NotYourGame { owner: record.human_id });
         }
         if !snapshot.settings.takeback {

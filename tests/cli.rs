@@ -141,13 +141,13 @@ fn an_outside_engine_over_gtp_plays_whole_benchmark_games() {
     use settai_core::reversi::engine::eval::PatternEval;
     use settai_core::reversi::{Color, Move, Position};
     use settai_lab::hospitality::{
-        reversi::{play_game, ReversiGuest, ReversiLevel},
+        reversi::{play_game, LevelUnderTest, ReversiGuest},
         GuestResult,
     };
     let command = format!("gtp({} gtp --level none --budget 0.01 --seed 3)", env!("CARGO_BIN_EXE_settai"));
     let guest = ReversiGuest::parse(&command).expect("a GTP guest");
     assert_eq!(ReversiGuest::parse(&guest.name()), Some(guest), "the name reads back");
-    let level = ReversiLevel::parse("standard", 0.02).unwrap();
+    let level = LevelUnderTest::parse("standard", 0.02).unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
     for colour in [Color::Black, Color::White] {
         let game = play_game(PatternEval::shared(), level, guest, colour, &mut rng).expect("the engine plays");
@@ -212,7 +212,7 @@ fn doubutsu_perft_matches_an_independent_count_and_the_weakest_ai_answers() {
     let out = settai(&["ai", "doubutsu", "--level", "weakest", "--moves", "b3b2", "--seed", "5"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let reply: settai_core::doubutsu::Move = stdout(&out).parse().unwrap();
-    let game = settai_core::doubutsu::Game::replay(&["B3B2".parse().unwrap()]).unwrap();
+    let game = settai_core::doubutsu::History::replay(&["B3B2".parse().unwrap()]).unwrap();
     assert!(game.legal_moves().contains(&reply));
 }
 

@@ -42,7 +42,7 @@ fn every_level_the_readme_names_is_accepted() {
     }
     // The words the picker and the README show for `none`.
     for shown in ["no mercy", "no-mercy"] {
-        assert_eq!(Level::parse(GameKind::Reversi, shown), Ok(Level::Reversi(reversi::Level::None)));
+        assert_eq!(Level::parse(GameKind::Reversi, shown), Ok(Level::Reversi(reversi::ReversiLevel::None)));
     }
     for line in lines_with(&readme, "settai play reversi") {
         if let Some(levels) = line.split("levels: ").nth(1) {

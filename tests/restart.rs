@@ -7,7 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
-use settai::service::{Seat, Service};
+use settai::service::{Caller, Service};
 use settai::store::Store;
 use sqlx::PgPool;
 use support::fixtures::{self, Ctx};
@@ -74,24 +74,24 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
     bot.0.wait().unwrap();
     standin.wait_disconnected(T).await;
 
-    // While the bot is down, the human's move lands but the reply is owed (as if the process died
+    // While the bot is down, the human's move lands but the bot's turn is owed (as if the process died
     // between the two).
     let service = Service::new(store.clone());
     let legal = before.game.legal_moves();
-    let seat = Seat {
+    let caller = Caller {
         guild_id: Some(ctx.guild_id),
         channel_id: ctx.channel_id,
         parent_id: None,
         user_id: ctx.user_id,
         name: "Mika".into(),
     };
-    let snapshot = service.snapshot(&seat.place()).await.unwrap();
-    service.human_move(&seat, &snapshot, &legal[0].to_string(), None).await.unwrap();
+    let snapshot = service.snapshot(&caller.place()).await.unwrap();
+    service.human_move(&caller, &snapshot, &legal[0].to_string(), None).await.unwrap();
     let cursor = standin.cursor();
 
     let _bot = Killed(serve(&standin, &url));
     standin.wait_sessions(2, T).await;
-    // The owed reply is played and posted to the channel.
+    // The owed turn is played and posted to the channel.
     let posted = standin.wait_new_message(cursor, T).await;
     assert!(
         matches!(posted.kind, ReplyKind::ChannelMessage { channel_id } if channel_id == ctx.channel_id),
@@ -176,7 +176,7 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
         (Ctx::en().with_channel(fixtures::THREAD_ID + 502), "reversi"),
     ];
     let place = Place { guild_id: Some(players[0].0.guild_id), channel_id: 0, parent_id: None };
-    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
     store.change_setting(players[0].0.guild_id, &place, Scope::Server, weakest).await.unwrap();
 
     let mut sent = Vec::new(); // (channel, game id, ply, move, token)
@@ -214,7 +214,7 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
         bot.0.wait().unwrap();
         standin.wait_disconnected(T).await;
     }
-    // A last start pays every reply still owed, posting each game's board in its channel.
+    // A last start plays every turn still owed, posting each game's board in its channel.
     let owed: Vec<u64> =
         store.active_games().await.unwrap().iter().filter(|g| g.bot_to_move()).map(|g| g.channel_id).collect();
     let cursor = standin.cursor();
@@ -223,7 +223,7 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
     for channel in owed {
         standin.wait_call(cursor, T, |c| c.kind == ReplyKind::ChannelMessage { channel_id: channel }).await;
     }
-    assert!(!store.active_games().await.unwrap().iter().any(|g| g.bot_to_move()), "owed replies were not paid");
+    assert!(!store.active_games().await.unwrap().iter().any(|g| g.bot_to_move()), "owed turns were not played");
 
     // Every move the player was told was taken (the bot's answer names it) is stored, at its ply.
     // A bare "thinking…" tells nothing: the bot says it by itself when a request is slow, before

@@ -1,7 +1,7 @@
 //! The game flow against a real Postgres: refusals change nothing, the bot answers, games end.
 
 use settai::domain::{Change, GameResult, GameStatus, Scope, Snapshot, StoredGame};
-use settai::service::{PlayError, Progress, Seat, Service};
+use settai::service::{Caller, PlayError, Progress, Service};
 use settai::store::Store;
 use settai_core::{GameKind, Side};
 use sqlx::PgPool;
@@ -9,35 +9,35 @@ use sqlx::PgPool;
 const ALICE: u64 = 11;
 const BOB: u64 = 12;
 
-fn seat(user_id: u64) -> Seat {
-    Seat { guild_id: Some(1), channel_id: 500, parent_id: None, user_id, name: format!("player {user_id}") }
+fn caller(user_id: u64) -> Caller {
+    Caller { guild_id: Some(1), channel_id: 500, parent_id: None, user_id, name: format!("player {user_id}") }
 }
 
-/// What a request in `seat`'s channel reads.
-async fn read(service: &Service, seat: &Seat) -> Result<Snapshot, PlayError> {
-    service.snapshot(&seat.place()).await
+/// What a request in `caller`'s channel reads.
+async fn read(service: &Service, caller: &Caller) -> Result<Snapshot, PlayError> {
+    service.snapshot(&caller.place()).await
 }
 
 /// The channel's active game, read as a request reads it.
-async fn current(service: &Service, seat: &Seat) -> Result<StoredGame, PlayError> {
-    read(service, seat).await?.game.ok_or(PlayError::NoGame)
+async fn current(service: &Service, caller: &Caller) -> Result<StoredGame, PlayError> {
+    read(service, caller).await?.game.ok_or(PlayError::NoGame)
 }
 
-async fn start(service: &Service, seat: &Seat, kind: GameKind, side: Side) -> Result<StoredGame, PlayError> {
-    service.start(seat, &read(service, seat).await?, kind, side, None).await
+async fn start(service: &Service, caller: &Caller, kind: GameKind, side: Side) -> Result<StoredGame, PlayError> {
+    service.start(caller, &read(service, caller).await?, kind, side, None).await
 }
 
 async fn human_move(
     service: &Service,
-    seat: &Seat,
+    caller: &Caller,
     input: &str,
     expected: Option<(i64, u32)>,
 ) -> Result<Progress, PlayError> {
-    service.human_move(seat, &read(service, seat).await?, input, expected).await
+    service.human_move(caller, &read(service, caller).await?, input, expected).await
 }
 
-async fn resign(service: &Service, seat: &Seat) -> Result<StoredGame, PlayError> {
-    service.resign(seat, &read(service, seat).await?, None).await
+async fn resign(service: &Service, caller: &Caller) -> Result<StoredGame, PlayError> {
+    service.resign(caller, &read(service, caller).await?, None).await
 }
 
 /// The stored row of the channel's active game and its move count, straight from the database.
@@ -64,49 +64,52 @@ async fn notations(pool: &PgPool, id: i64) -> Vec<String> {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn refusals_change_nothing(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool.clone()));
-    assert!(matches!(human_move(&service, &seat(ALICE), "f5", None).await, Err(PlayError::NoGame)));
-    start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
-    assert!(matches!(start(&service, &seat(BOB), GameKind::Reversi, Side::First).await, Err(PlayError::ChannelBusy)));
+    assert!(matches!(human_move(&service, &caller(ALICE), "f5", None).await, Err(PlayError::NoGame)));
+    start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    assert!(matches!(start(&service, &caller(BOB), GameKind::Reversi, Side::First).await, Err(PlayError::ChannelBusy)));
     let before = stored(&pool, 500).await;
 
-    match human_move(&service, &seat(ALICE), "a1", None).await {
+    match human_move(&service, &caller(ALICE), "a1", None).await {
         Err(PlayError::BadMove { legal, .. }) => {
             assert_eq!(legal.iter().map(ToString::to_string).collect::<Vec<_>>(), ["d3", "c4", "f5", "e6"])
         }
         other => panic!("expected an illegal move, got {other:?}"),
     }
-    assert!(matches!(human_move(&service, &seat(ALICE), "z9", None).await, Err(PlayError::BadMove { .. })));
-    assert!(matches!(human_move(&service, &seat(ALICE), "", None).await, Err(PlayError::BadMove { .. })));
-    assert!(matches!(human_move(&service, &seat(BOB), "f5", None).await, Err(PlayError::NotYourGame { owner: ALICE })));
-    let id = current(&service, &seat(ALICE)).await.unwrap().record.id;
-    assert!(matches!(human_move(&service, &seat(ALICE), "f5", Some((id, 3))).await, Err(PlayError::Stale)));
-    assert!(matches!(human_move(&service, &seat(ALICE), "f5", Some((id + 1, 0))).await, Err(PlayError::Stale)));
+    assert!(matches!(human_move(&service, &caller(ALICE), "z9", None).await, Err(PlayError::BadMove { .. })));
+    assert!(matches!(human_move(&service, &caller(ALICE), "", None).await, Err(PlayError::BadMove { .. })));
+    assert!(matches!(
+        human_move(&service, &caller(BOB), "f5", None).await,
+        Err(PlayError::NotYourGame { owner: ALICE })
+    ));
+    let id = current(&service, &caller(ALICE)).await.unwrap().record.id;
+    assert!(matches!(human_move(&service, &caller(ALICE), "f5", Some((id, 3))).await, Err(PlayError::Stale)));
+    assert!(matches!(human_move(&service, &caller(ALICE), "f5", Some((id + 1, 0))).await, Err(PlayError::Stale)));
     assert_eq!(stored(&pool, 500).await, before);
 
-    // After the human's move and before the bot's reply, it is not the human's turn.
-    let turn = human_move(&service, &seat(ALICE), " F5 ", Some((id, 0))).await.unwrap();
+    // After the human's move and before the bot's move, it is not the human's turn.
+    let turn = human_move(&service, &caller(ALICE), " F5 ", Some((id, 0))).await.unwrap();
     assert_eq!(turn.moves[0].mv.to_string(), "f5");
-    assert!(matches!(human_move(&service, &seat(ALICE), "d6", None).await, Err(PlayError::NotYourTurn)));
-    let reply = service.bot_reply(turn.game).await.unwrap();
-    assert_eq!(reply.moves.len(), 1);
-    assert!(reply.moves[0].by_bot);
-    assert!(reply.game.record.human_to_move());
-    assert_eq!(reply.game.record.ply, 2);
-    assert_eq!(reply.game.history().len(), 2, "the game carries its whole history");
+    assert!(matches!(human_move(&service, &caller(ALICE), "d6", None).await, Err(PlayError::NotYourTurn)));
+    let bot = service.bot_turn(turn.game).await.unwrap();
+    assert_eq!(bot.moves.len(), 1);
+    assert!(bot.moves[0].by_bot);
+    assert!(bot.game.record.human_to_move());
+    assert_eq!(bot.game.record.ply, 2);
+    assert_eq!(bot.game.history().len(), 2, "the game carries its whole history");
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn the_bot_moves_first_when_the_human_takes_white(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool.clone()));
-    let game = start(&service, &seat(ALICE), GameKind::Reversi, Side::Second).await.unwrap();
+    let game = start(&service, &caller(ALICE), GameKind::Reversi, Side::Second).await.unwrap();
     assert!(game.record.bot_to_move());
     assert_eq!(service.games_awaiting_bot().await.unwrap().len(), 1);
-    let turn = service.bot_reply(game).await.unwrap();
+    let turn = service.bot_turn(game).await.unwrap();
     assert_eq!(turn.game.record.ply, 1);
     assert!(turn.game.record.human_to_move());
     assert!(service.games_awaiting_bot().await.unwrap().is_empty());
     // Read back as the next request reads it: the bot's move is the last one.
-    let read_back = current(&service, &seat(ALICE)).await.unwrap();
+    let read_back = current(&service, &caller(ALICE)).await.unwrap();
     let last = read_back.last_move().unwrap();
     assert!(last.by_bot);
     assert_eq!(last.mv, turn.moves[0].mv);
@@ -115,14 +118,14 @@ async fn the_bot_moves_first_when_the_human_takes_white(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_whole_game_ends_with_a_result(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool.clone()));
-    start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap();
     let mut plies = 0;
     loop {
-        let Ok(game) = current(&service, &seat(ALICE)).await else { break };
+        let Ok(game) = current(&service, &caller(ALICE)).await else { break };
         let record = &game.record;
         let mv = record.game.legal_moves().last().unwrap().to_string();
-        let turn = human_move(&service, &seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
-        service.bot_reply(turn.game).await.unwrap();
+        let turn = human_move(&service, &caller(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
+        service.bot_turn(turn.game).await.unwrap();
         plies += 1;
         assert!(plies < 64, "the game must end");
     }
@@ -146,18 +149,18 @@ async fn a_whole_game_ends_with_a_result(pool: PgPool) {
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn resigning_ends_the_game_for_the_owner_only(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool.clone()));
-    start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
-    assert!(matches!(resign(&service, &seat(BOB)).await, Err(PlayError::NotYourGame { .. })));
-    let done = resign(&service, &seat(ALICE)).await.unwrap().record;
+    start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    assert!(matches!(resign(&service, &caller(BOB)).await, Err(PlayError::NotYourGame { .. })));
+    let done = resign(&service, &caller(ALICE)).await.unwrap().record;
     assert_eq!((done.status, done.result), (GameStatus::Resigned, Some(GameResult::Bot)));
-    assert!(matches!(resign(&service, &seat(ALICE)).await, Err(PlayError::NoGame)));
+    assert!(matches!(resign(&service, &caller(ALICE)).await, Err(PlayError::NoGame)));
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_tampered_move_list_is_detected(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool.clone()));
-    let record = start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap().record;
-    human_move(&service, &seat(ALICE), "f5", Some((record.id, 0))).await.unwrap();
+    let record = start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap().record;
+    human_move(&service, &caller(ALICE), "f5", Some((record.id, 0))).await.unwrap();
     sqlx::query("UPDATE moves SET notation = 'c4' WHERE game_id = $1 AND ply = 1")
         .bind(record.id)
         .execute(&pool)
@@ -165,11 +168,11 @@ async fn a_tampered_move_list_is_detected(pool: PgPool) {
         .unwrap();
     // Detected on the next read, whatever the request, reported as corrupt, and the game is
     // closed rather than trusted: the channel is free again.
-    assert!(matches!(read(&service, &seat(BOB)).await, Err(PlayError::Corrupt)));
-    assert!(matches!(current(&service, &seat(ALICE)).await, Err(PlayError::NoGame)));
+    assert!(matches!(read(&service, &caller(BOB)).await, Err(PlayError::Corrupt)));
+    assert!(matches!(current(&service, &caller(ALICE)).await, Err(PlayError::NoGame)));
     let stored = Store::from_pool(pool.clone()).game(record.id).await.unwrap().unwrap();
     assert_eq!((stored.status, stored.ply), (GameStatus::Void, 1));
-    start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap();
 }
 
 /// A seeded random game reaching a position where white (the bot) is to move and every white move
@@ -206,7 +209,7 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
     use settai_core::Game;
     let service = Service::new(Store::from_pool(pool.clone()));
     let prefix = prefix_forcing_a_human_pass();
-    let record = start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap().record;
+    let record = start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap().record;
     let mut game = Game::new(GameKind::Reversi);
     let mut moves = Vec::new();
     for m in &prefix {
@@ -216,15 +219,15 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
         moves.push(NewMove { mv, by_bot, user_id: (!by_bot).then_some(ALICE) });
     }
     Store::from_pool(pool.clone()).record_moves(&record, &moves, &game, None).await.unwrap();
-    let stored_game = current(&service, &seat(ALICE)).await.unwrap();
+    let stored_game = current(&service, &caller(ALICE)).await.unwrap();
     assert!(stored_game.record.bot_to_move());
-    let turn = service.bot_reply(stored_game).await.unwrap();
+    let turn = service.bot_turn(stored_game).await.unwrap();
     let summary: Vec<(bool, String)> = turn.moves.iter().map(|m| (m.by_bot, m.mv.to_string())).collect();
     assert!(summary.len() >= 2, "{summary:?}");
     assert!(summary[0].0, "the bot moves first: {summary:?}");
     assert_eq!(summary[1], (false, "pass".to_string()), "then the human passes: {summary:?}");
     assert!(turn.moves[1].mv.is_pass());
-    let read_back = current(&service, &seat(ALICE)).await;
+    let read_back = current(&service, &caller(ALICE)).await;
     let read_back = read_back.unwrap_or_else(|_| turn.game.clone());
     let pass = &read_back.moves[prefix.len() + 1];
     assert_eq!((pass.mv.to_string().as_str(), pass.by_bot, pass.user_id), ("pass", false, None));
@@ -236,20 +239,20 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
 async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool: PgPool) {
     use rand::{Rng, SeedableRng};
     let service = Service::new(Store::from_pool(pool.clone()));
-    let place = seat(ALICE).place();
-    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
+    let place = caller(ALICE).place();
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
     service.change_setting(1, &place, Scope::Server, weakest).await.unwrap();
-    let record = start(&service, &seat(ALICE), GameKind::Doubutsu, Side::First).await.unwrap().record;
+    let record = start(&service, &caller(ALICE), GameKind::Doubutsu, Side::First).await.unwrap().record;
     assert!(record.human_to_move());
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
     let id = record.id;
     for _ in 0..400 {
-        let Ok(game) = current(&service, &seat(ALICE)).await else { break };
+        let Ok(game) = current(&service, &caller(ALICE)).await else { break };
         let record = &game.record;
         let legal = record.game.legal_moves();
         let mv = legal[rng.gen_range(0..legal.len())].to_string();
-        let turn = human_move(&service, &seat(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
-        service.bot_reply(turn.game).await.unwrap();
+        let turn = human_move(&service, &caller(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
+        service.bot_turn(turn.game).await.unwrap();
     }
     let game = Store::from_pool(pool.clone()).game(id).await.unwrap().unwrap();
     assert_eq!(game.status, GameStatus::Finished, "the game ends (capture, try or repetition)");
@@ -265,24 +268,24 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
 }
 
 /// Robustness (docs/design/bot-reliability.md#robustness): when the AI pool is full, a new move is
-/// refused as busy before anything is stored (so every accepted move gets its reply), and accepted
+/// refused as busy before anything is stored (so every accepted move gets the bot's turn), and accepted
 /// again once the pool drains.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
-    // One search at a time and one request in the pool: a single reply fills it.
+    // One search at a time and one request in the pool: a single bot turn fills it.
     let service = Service::new(Store::from_pool(pool.clone())).with_ai_capacity(1, 1);
-    let place = seat(ALICE).place();
-    let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::Level::None)); // thinks 2.4 s a move
+    let place = caller(ALICE).place();
+    let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::None)); // thinks 2.4 s a move
     service.change_setting(1, &place, Scope::Server, strong).await.unwrap();
-    let bob = Seat { channel_id: 501, ..seat(BOB) };
-    start(&service, &seat(ALICE), GameKind::Reversi, Side::First).await.unwrap();
+    let bob = Caller { channel_id: 501, ..caller(BOB) };
+    start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap();
     start(&service, &bob, GameKind::Reversi, Side::First).await.unwrap();
-    let alice = human_move(&service, &seat(ALICE), "f5", None).await.unwrap();
-    // The reply enters the pool at once (the game it answers was read with its moves): driven until that event
+    let alice = human_move(&service, &caller(ALICE), "f5", None).await.unwrap();
+    // The bot's turn enters the pool at once (the game it answers was read with its moves): driven until that event
     // (never for a quiet period), then it runs on by itself.
     let mut thinking = Box::pin({
         let service = service.clone();
-        async move { service.bot_reply(alice.game).await }
+        async move { service.bot_turn(alice.game).await }
     });
     let entered = tokio::time::timeout(std::time::Duration::from_secs(60), async {
         while !service.ai_is_full() {
@@ -290,17 +293,17 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
             tokio::task::yield_now().await;
         }
     });
-    entered.await.expect("the reply enters the AI pool");
+    entered.await.expect("the bot's turn enters the AI pool");
     let thinking = tokio::spawn(thinking);
     let before = stored(&pool, 501).await;
     assert!(matches!(human_move(&service, &bob, "f5", None).await, Err(PlayError::Busy)));
     assert!(matches!(
-        start(&service, &Seat { channel_id: 502, ..seat(BOB) }, GameKind::Reversi, Side::First).await,
+        start(&service, &Caller { channel_id: 502, ..caller(BOB) }, GameKind::Reversi, Side::First).await,
         Err(PlayError::Busy)
     ));
     assert_eq!(stored(&pool, 501).await, before, "nothing was stored");
-    assert!(current(&service, &Seat { channel_id: 502, ..seat(BOB) }).await.is_err(), "no game was created");
-    assert_eq!(thinking.await.unwrap().unwrap().game.record.ply, 2, "the accepted move got its reply");
+    assert!(current(&service, &Caller { channel_id: 502, ..caller(BOB) }).await.is_err(), "no game was created");
+    assert_eq!(thinking.await.unwrap().unwrap().game.record.ply, 2, "the accepted move got the bot's turn");
     let turn = human_move(&service, &bob, "f5", None).await.unwrap();
     assert_eq!(turn.game.record.ply, 1);
 }
@@ -309,24 +312,24 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
 async fn serve_leaves_the_terminals_game_alone(pool: PgPool) {
     use settai::domain::{TERMINAL_CHANNEL, TERMINAL_PLAYER};
     let service = Service::new(Store::from_pool(pool.clone()));
-    let terminal = Seat {
+    let terminal = Caller {
         guild_id: None,
         channel_id: TERMINAL_CHANNEL,
         parent_id: None,
         user_id: TERMINAL_PLAYER,
         name: "me".into(),
     };
-    let discord = seat(ALICE);
+    let discord = caller(ALICE);
     let mut games = Vec::new();
-    for seat in [&terminal, &discord] {
-        games.push(start(&service, seat, GameKind::Reversi, Side::Second).await.unwrap());
+    for caller in [&terminal, &discord] {
+        games.push(start(&service, caller, GameKind::Reversi, Side::Second).await.unwrap());
     }
     // Both wait for the bot, a minute after a crash; only the Discord game is serve's to answer.
     sqlx::query("UPDATE games SET updated_at = now() - interval '1 minute'").execute(&pool).await.unwrap();
     let owed = service.games_awaiting_bot_for(std::time::Duration::from_secs(30)).await.unwrap();
     assert_eq!(owed.iter().map(|r| r.channel_id).collect::<Vec<_>>(), [discord.channel_id]);
     for game in games {
-        assert!(service.bot_reply(game).await.unwrap().game.record.human_to_move());
+        assert!(service.bot_turn(game).await.unwrap().game.record.human_to_move());
     }
 
     // Both wait for their player for weeks: no reminder and no closing at the terminal.

@@ -14,7 +14,7 @@ fn new_game(channel_id: u64) -> NewGame {
         human_name: "Mika".into(),
         parent_id: None,
         human_side: Side::First,
-        level: Level::Reversi(reversi::Level::Standard),
+        level: Level::Reversi(reversi::ReversiLevel::Standard),
         game: Game::new(GameKind::Reversi),
     }
 }
@@ -150,7 +150,7 @@ async fn settings_default_then_follow_the_server_then_the_channel_then_the_threa
     }
     // The server's choice holds everywhere on it (not in direct messages, nor on other servers).
     store
-        .change_setting(guild, &in_channel, Scope::Server, Change::Level(Level::Reversi(reversi::Level::None)))
+        .change_setting(guild, &in_channel, Scope::Server, Change::Level(Level::Reversi(reversi::ReversiLevel::None)))
         .await
         .unwrap();
     store.change_setting(guild, &in_channel, Scope::Server, Change::IdleDays(3)).await.unwrap();
@@ -158,18 +158,23 @@ async fn settings_default_then_follow_the_server_then_the_channel_then_the_threa
         let s = store.settings(place).await.unwrap();
         assert_eq!(
             (s.level(GameKind::Reversi), s.idle_days, s.from_channel.len()),
-            (Level::Reversi(reversi::Level::None), 3, 0)
+            (Level::Reversi(reversi::ReversiLevel::None), 3, 0)
         );
     }
     assert_eq!(store.settings(&dm).await.unwrap(), Settings::default());
     let other_server = Place { guild_id: Some(56), ..in_channel };
     assert_eq!(
         store.settings(&other_server).await.unwrap().level(GameKind::Reversi),
-        Level::Reversi(reversi::Level::Standard)
+        Level::Reversi(reversi::ReversiLevel::Standard)
     );
     // A channel's override holds there and in its threads, and is marked as the channel's.
     store
-        .change_setting(guild, &in_channel, Scope::Channel, Change::Level(Level::Reversi(reversi::Level::Highest)))
+        .change_setting(
+            guild,
+            &in_channel,
+            Scope::Channel,
+            Change::Level(Level::Reversi(reversi::ReversiLevel::Highest)),
+        )
         .await
         .unwrap();
     store.change_setting(guild, &in_channel, Scope::Channel, Change::Commentary(true)).await.unwrap();
@@ -177,23 +182,28 @@ async fn settings_default_then_follow_the_server_then_the_channel_then_the_threa
         let s = store.settings(place).await.unwrap();
         assert_eq!(
             (s.level(GameKind::Reversi), s.commentary, s.idle_days),
-            (Level::Reversi(reversi::Level::Highest), true, 3)
+            (Level::Reversi(reversi::ReversiLevel::Highest), true, 3)
         );
         assert_eq!(s.from_channel, vec![Setting::ReversiLevel, Setting::Commentary]);
     }
     let s = store.settings(&elsewhere).await.unwrap();
-    assert_eq!((s.level(GameKind::Reversi), s.commentary), (Level::Reversi(reversi::Level::None), false));
+    assert_eq!((s.level(GameKind::Reversi), s.commentary), (Level::Reversi(reversi::ReversiLevel::None), false));
     // A thread's own override wins over its channel's; a server change does not undo overrides.
     store.change_setting(guild, &in_thread, Scope::Channel, Change::Commentary(false)).await.unwrap();
     store.change_setting(guild, &in_thread, Scope::Channel, Change::Language(Some(Lang::Ja))).await.unwrap();
     store
-        .change_setting(guild, &in_channel, Scope::Server, Change::Level(Level::Reversi(reversi::Level::Standard)))
+        .change_setting(
+            guild,
+            &in_channel,
+            Scope::Server,
+            Change::Level(Level::Reversi(reversi::ReversiLevel::Standard)),
+        )
         .await
         .unwrap();
     let s = store.settings(&in_thread).await.unwrap();
     assert_eq!(
         (s.level(GameKind::Reversi), s.commentary, s.language),
-        (Level::Reversi(reversi::Level::Highest), false, Some(Lang::Ja))
+        (Level::Reversi(reversi::ReversiLevel::Highest), false, Some(Lang::Ja))
     );
     assert!(store.settings(&in_channel).await.unwrap().commentary);
     // Resetting the channel brings back the server's values there; the thread keeps its own.
@@ -202,13 +212,16 @@ async fn settings_default_then_follow_the_server_then_the_channel_then_the_threa
     let s = store.settings(&in_channel).await.unwrap();
     assert_eq!(
         (s.level(GameKind::Reversi), s.commentary, s.from_channel.len()),
-        (Level::Reversi(reversi::Level::Standard), false, 0)
+        (Level::Reversi(reversi::ReversiLevel::Standard), false, 0)
     );
     let s = store.settings(&in_thread).await.unwrap();
-    assert_eq!((s.level(GameKind::Reversi), s.language), (Level::Reversi(reversi::Level::Standard), Some(Lang::Ja)));
+    assert_eq!(
+        (s.level(GameKind::Reversi), s.language),
+        (Level::Reversi(reversi::ReversiLevel::Standard), Some(Lang::Ja))
+    );
     // Every kind of change reads back.
     for change in [
-        Change::Level(Level::Doubutsu(doubutsu::Level::Weakest)),
+        Change::Level(Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest)),
         Change::TeamPlay(true),
         Change::LevelChoice(true),
         Change::IdleDays(365),
@@ -219,7 +232,7 @@ async fn settings_default_then_follow_the_server_then_the_channel_then_the_threa
     let s = store.settings(&elsewhere).await.unwrap();
     assert_eq!(
         (s.level(GameKind::Doubutsu), s.team_play, s.level_choice, s.idle_days, s.language),
-        (Level::Doubutsu(doubutsu::Level::Weakest), true, true, 365, None)
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), true, true, 365, None)
     );
 }
 

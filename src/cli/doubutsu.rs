@@ -10,7 +10,7 @@ use super::build_report::TerminalReport;
 use crate::i18n::{side_name, value_words, Lang};
 use crate::table_file::{TableFile, REBUILD_COMMAND};
 use settai_core::doubutsu::table::{build_standard, reach, ReachStats, Table};
-use settai_core::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square};
+use settai_core::doubutsu::{self as dob, Color, History, Move, Position, Role, Square};
 use settai_core::{GameKind, Side};
 
 /// The table file: `--table`, else `<SETTAI_DATA_DIR>/doubutsu.tb`.
@@ -19,8 +19,8 @@ pub fn table_path(explicit: Option<PathBuf>, data_dir: &Path) -> PathBuf {
 }
 
 /// Replays a move list such as "B3B2 C1C2", naming the first bad move.
-pub fn replay(moves: &str) -> anyhow::Result<Game> {
-    let mut game = Game::new();
+pub fn replay(moves: &str) -> anyhow::Result<History> {
+    let mut game = History::new();
     for (i, token) in moves.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).enumerate() {
         let mv: Move = token.parse().map_err(|e| anyhow::anyhow!("move {} {token:?}: {e}", i + 1))?;
         if game.outcome().is_some() {
@@ -134,11 +134,16 @@ pub fn probe(path: &Path, moves: &str) -> anyhow::Result<()> {
 }
 
 /// The AI's reply, needing the table for settai and strongest.
-pub fn reply(level: dob::Level, game: &Game, table: Option<&TableFile>, rng: &mut impl Rng) -> anyhow::Result<Move> {
+pub fn reply(
+    level: dob::DoubutsuLevel,
+    game: &History,
+    table: Option<&TableFile>,
+    rng: &mut impl Rng,
+) -> anyhow::Result<Move> {
     Ok(level.reply(table, game, rng)?)
 }
 
-fn open_for(level: dob::Level, path: &Path) -> anyhow::Result<Option<TableFile>> {
+fn open_for(level: dob::DoubutsuLevel, path: &Path) -> anyhow::Result<Option<TableFile>> {
     match level.needs_table() {
         false => Ok(None),
         true => Ok(Some(open_table(path)?)),
@@ -146,7 +151,13 @@ fn open_for(level: dob::Level, path: &Path) -> anyhow::Result<Option<TableFile>>
 }
 
 /// `settai ai doubutsu`.
-pub fn ai(level: dob::Level, moves: &str, json: bool, table_path: &Path, rng: &mut impl Rng) -> anyhow::Result<()> {
+pub fn ai(
+    level: dob::DoubutsuLevel,
+    moves: &str,
+    json: bool,
+    table_path: &Path,
+    rng: &mut impl Rng,
+) -> anyhow::Result<()> {
     let game = replay(moves)?;
     if game.outcome().is_some() {
         bail!("the game is over after these moves; there is nothing to reply");
@@ -185,7 +196,7 @@ pub fn ai(level: dob::Level, moves: &str, json: bool, table_path: &Path, rng: &m
 
 /// A plain text board: sente's pieces upper case, gote's lower case, hands below, then whose
 /// move it is while the game goes on.
-pub fn text_board(game: &Game) -> String {
+pub fn text_board(game: &History) -> String {
     let pos = game.position();
     let mut out = String::from("    A  B  C\n");
     for row in 0..4 {
@@ -214,7 +225,7 @@ pub fn text_board(game: &Game) -> String {
 
 /// `settai render doubutsu`.
 pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
-    let game = settai_core::Game::Doubutsu(settai_core::DoubutsuGame(replay(moves)?));
+    let game = settai_core::Game::Doubutsu(settai_core::DoubutsuGame::new(replay(moves)?));
     let banner = crate::render::result_banner(&game, lang);
     Ok(crate::render::game_png(&game, None, lang, banner.as_deref(), &Default::default()))
 }

@@ -39,10 +39,10 @@ fn reversi_game(seed: u64) -> Vec<GameMove> {
 fn doubutsu_game(
     start: doubutsu::Position,
     seed: u64,
-    mut second: impl FnMut(&doubutsu::Game, &mut StdRng) -> doubutsu::Move,
+    mut second: impl FnMut(&doubutsu::History, &mut StdRng) -> doubutsu::Move,
 ) -> Vec<GameMove> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut game = doubutsu::Game::from_position(start);
+    let mut game = doubutsu::History::from_position(start);
     let mut moves = Vec::new();
     while game.outcome().is_none() && moves.len() < 200 {
         let mv = if game.position().turn() == doubutsu::Color::Sente {
@@ -154,7 +154,7 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
     let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b Gg".parse().expect("a valid position");
     let table = build(Material::of(&root), &BuildOptions::default())?;
     let moves = doubutsu_game(root, 3, |g, rng| doubutsu::settai(&table, g, rng).expect("the table holds the game"));
-    let start = Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root)));
+    let start = Game::Doubutsu(DoubutsuGame::new(doubutsu::History::from_position(root)));
     let t = Instant::now();
     let told = story(&start, &moves, Side::First, Some(&table))?;
     write("doubutsu-chart-ja.png", render::story::story_png(&told, Lang::Ja), t)?;

@@ -12,7 +12,7 @@ use rand::Rng;
 use settai_core::reversi::engine::eval::PatternEval;
 use settai_core::reversi::engine::search::Engine;
 use settai_core::reversi::levels::level::TT_BITS;
-use settai_core::reversi::{Color, Level, Move, Position};
+use settai_core::reversi::{Color, Move, Position, ReversiLevel};
 
 const COMMANDS: &[&str] = &[
     "protocol_version",
@@ -61,7 +61,7 @@ impl Session {
 pub(super) fn serve(
     input: impl BufRead,
     mut output: impl Write,
-    level: Level,
+    level: ReversiLevel,
     budget: Duration,
     rng: &mut impl Rng,
 ) -> anyhow::Result<()> {
@@ -175,7 +175,7 @@ mod tests {
     fn run(requests: &str) -> String {
         let mut out = Vec::new();
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-        serve(requests.as_bytes(), &mut out, Level::None, Duration::from_millis(5), &mut rng).unwrap();
+        serve(requests.as_bytes(), &mut out, ReversiLevel::None, Duration::from_millis(5), &mut rng).unwrap();
         String::from_utf8(out).unwrap()
     }
 

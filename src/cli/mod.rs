@@ -211,23 +211,25 @@ impl clap::builder::TypedValueParser for LevelNames {
 /// What a level does, for `--help`.
 fn level_help(level: Level) -> &'static str {
     match level {
-        Level::Reversi(reversi::Level::Standard) => "a close game the human wins by a few discs",
-        Level::Reversi(reversi::Level::Highest) => "the human wins big",
-        Level::Reversi(reversi::Level::None) => "no mercy: plays to win",
-        Level::Doubutsu(settai_core::doubutsu::Level::Settai) => {
+        Level::Reversi(reversi::ReversiLevel::Standard) => "a close game the human wins by a few discs",
+        Level::Reversi(reversi::ReversiLevel::Highest) => "the human wins big",
+        Level::Reversi(reversi::ReversiLevel::None) => "no mercy: plays to win",
+        Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Settai) => {
             "hospitable: answers each move with one as good, never better (needs the table)"
         }
-        Level::Doubutsu(settai_core::doubutsu::Level::Strongest) => "perfect play from the table (needs the table)",
-        Level::Doubutsu(settai_core::doubutsu::Level::Weakest) => {
+        Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Strongest) => {
+            "perfect play from the table (needs the table)"
+        }
+        Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest) => {
             "random, but takes a win in one and avoids a loss in one (no table needed)"
         }
     }
 }
 
-fn doubutsu_level(level: Option<String>) -> anyhow::Result<settai_core::doubutsu::Level> {
+fn doubutsu_level(level: Option<String>) -> anyhow::Result<settai_core::doubutsu::DoubutsuLevel> {
     Ok(match level {
         Some(l) => l.parse()?,
-        None => settai_core::doubutsu::Level::DEFAULT,
+        None => settai_core::doubutsu::DoubutsuLevel::DEFAULT,
     })
 }
 

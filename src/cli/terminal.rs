@@ -1,5 +1,5 @@
 //! `settai play`: games against the AI in a terminal, through the same [`Service`] as the bot
-//! (start, move, the bot's reply, resign) and the same catalogue sentences. The terminal is a
+//! (start, move, the bot's turn, resign) and the same catalogue sentences. The terminal is a
 //! channel of its own in the same Postgres as `serve`, so an unfinished game is picked up again
 //! the next time.
 
@@ -15,7 +15,7 @@ use super::shell::for_this_shell;
 use super::text_board::{game_over_line, text_board};
 use crate::domain::{GameRecord, GameStatus, PlayedMove, Snapshot, StoredGame, TERMINAL_CHANNEL, TERMINAL_PLAYER};
 use crate::i18n::{kind_name, level_name, side_name, Lang, Msg};
-use crate::service::{PlayError, Seat, Service};
+use crate::service::{Caller, PlayError, Service};
 use crate::store::Store;
 use settai_core::{GameKind, Level, MoveError, Side};
 
@@ -57,9 +57,9 @@ pub(super) async fn open_store(url: &str) -> anyhow::Result<Store> {
 }
 
 /// The person at the terminal.
-fn seat() -> Seat {
+fn caller() -> Caller {
     let name = std::env::var("USER").unwrap_or_default();
-    Seat { guild_id: None, channel_id: TERMINAL_CHANNEL, parent_id: None, user_id: TERMINAL_PLAYER, name }
+    Caller { guild_id: None, channel_id: TERMINAL_CHANNEL, parent_id: None, user_id: TERMINAL_PLAYER, name }
 }
 
 /// Plays the terminal's game of `request.kind` through `service` (running its steps on
@@ -74,22 +74,22 @@ pub(super) fn play(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    let seat = seat();
+    let caller = caller();
     let kind = request.kind;
     // The terminal's game is read once; afterwards this process holds it (every write is
     // still guarded by the game's version).
-    let mut snapshot = match runtime.block_on(service.snapshot(&seat.place())) {
+    let mut snapshot = match runtime.block_on(service.snapshot(&caller.place())) {
         Ok(snapshot) => snapshot,
         Err(PlayError::Corrupt) => {
             writeln!(out, "{}", Msg::CorruptGame.text(LANG))?;
-            runtime.block_on(service.snapshot(&seat.place()))?
+            runtime.block_on(service.snapshot(&caller.place()))?
         }
         Err(e) => return Err(e.into()),
     };
     let resumed = match snapshot.game.take() {
         Some(game) if request.new => {
             let record = &game.record;
-            runtime.block_on(service.resign(&seat, &with_game(&snapshot, &game), None))?;
+            runtime.block_on(service.resign(&caller, &with_game(&snapshot, &game), None))?;
             let game = kind_name(record.kind(), LANG);
             writeln!(out, "Your unfinished {game} game is resigned; a new one begins.")?;
             None
@@ -131,10 +131,10 @@ pub(super) fn play(
             )?;
             game
         }
-        None => runtime.block_on(service.start_at_level(&seat, human, level))?,
+        None => runtime.block_on(service.start_at_level(&caller, human, level))?,
     };
     if game.record.bot_to_move() {
-        let progress = runtime.block_on(service.bot_reply(game))?;
+        let progress = runtime.block_on(service.bot_turn(game))?;
         narrate(&progress.moves, out)?;
         game = progress.game;
     }
@@ -164,17 +164,17 @@ pub(super) fn play(
             }
             "resign" => {
                 snapshot.game = Some(game);
-                runtime.block_on(service.resign(&seat, &snapshot, None))?;
+                runtime.block_on(service.resign(&caller, &snapshot, None))?;
                 writeln!(out, "{}", Msg::Resigned.text(LANG))?;
                 return Ok(());
             }
             "moves" | "?" | "help" => writeln!(out, "legal: {legal}")?,
             "board" => show_board = true,
-            _ => match runtime.block_on(service.human_move(&seat, &with_game(&snapshot, &game), typed, None)) {
+            _ => match runtime.block_on(service.human_move(&caller, &with_game(&snapshot, &game), typed, None)) {
                 Ok(human) => {
-                    let reply = runtime.block_on(service.bot_reply(human.game))?;
-                    narrate(&reply.moves, out)?;
-                    game = reply.game;
+                    let bot = runtime.block_on(service.bot_turn(human.game))?;
+                    narrate(&bot.moves, out)?;
+                    game = bot.game;
                     show_board = true;
                 }
                 Err(PlayError::BadMove { error: MoveError::Syntax(_), .. }) => {

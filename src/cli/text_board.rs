@@ -41,6 +41,6 @@ pub fn text_board(game: &Game) -> String {
             }
             out
         }
-        Game::Doubutsu(g) => super::doubutsu::text_board(&g.0),
+        Game::Doubutsu(g) => super::doubutsu::text_board(g.history()),
     }
 }

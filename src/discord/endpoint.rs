@@ -116,7 +116,7 @@ struct Endpoint {
 }
 
 /// Serves interactions on `listener` until the process stops: registers the commands, pays
-/// the replies owed from before a restart, then answers each request.
+/// the bot's turns owed from before a restart, then answers each request.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     connection: Connection,
@@ -150,7 +150,7 @@ pub async fn serve_until(
     bot.register_commands(&http).await;
     {
         let (bot, http) = (bot.clone(), http.clone());
-        // Every process pays owed replies; the version check lets only one of them post each.
+        // Every process plays owed turns; the version check lets only one of them post each.
         tokio::spawn(async move { bot.on_connected(&http, (0, 1)).await });
     }
     let endpoint = Arc::new(Endpoint { bot, http, signatures, seen: Mutex::default() });

@@ -5,11 +5,11 @@ use serenity::all::{
     EditInteractionResponse, MessageId,
 };
 
-use super::ask::Ask;
 use super::board_message::narrate;
 use super::custom_id::{OpponentSelect, ResignButton};
 use super::handler::{Bot, Failure};
 use super::reply::{allowed_mentions, Reply, Responder};
+use super::request::Request;
 use crate::domain::{GameRecord, PlayedMove, StoredGame};
 use crate::i18n::Msg;
 use crate::service::{PlayError, Progress, Service};
@@ -18,19 +18,25 @@ use settai_core::{GameKind, Level, Side};
 impl Bot {
     /// `/play <game>`: starts at once, or where players choose their opponent, offers the
     /// choice first (a menu only the player sees).
-    pub(super) async fn start_or_offer(&self, ask: &Ask<'_>, kind: GameKind, side: Side) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
+    pub(super) async fn start_or_offer(
+        &self,
+        request: &Request<'_>,
+        kind: GameKind,
+        side: Side,
+    ) -> Result<(), Failure> {
+        let (responder, caller, settings, lang) = request.parts();
         if !settings.level_choice {
-            let game = self.service().start(seat, &ask.snapshot, kind, side, None).await.map_err(Failure::Refused)?;
+            let game =
+                self.service().start(caller, &request.snapshot, kind, side, None).await.map_err(Failure::Refused)?;
             responder.defer().await?;
-            let (board, shown) = self.first_board(ask, game).await?;
+            let (board, shown) = self.first_board(request, game).await?;
             if let Some(posted) = responder.post(board).await? {
                 self.board_posted(responder.http(), &shown.record, posted, None).await;
             }
             return Ok(());
         }
         // A busy channel says so now rather than after the choice.
-        Service::channel_free(&ask.snapshot).map_err(Failure::Refused)?;
+        Service::channel_free(&request.snapshot).map_err(Failure::Refused)?;
         // The values are positions in the game's list of levels: not even the payload names them.
         let options = Level::for_kind(kind)
             .iter()
@@ -53,18 +59,18 @@ impl Bot {
     /// private menu says what was chosen.
     pub(super) async fn start_chosen(
         &self,
-        ask: &Ask<'_>,
+        request: &Request<'_>,
         picker: OpponentSelect,
         level: Level,
     ) -> Result<(), Failure> {
-        let (responder, seat, _, lang) = ask.parts();
+        let (responder, caller, _, lang) = request.parts();
         let game = self
             .service()
-            .start(seat, &ask.snapshot, picker.kind, picker.side, Some(level))
+            .start(caller, &request.snapshot, picker.kind, picker.side, Some(level))
             .await
             .map_err(Failure::Refused)?;
         responder.defer().await?;
-        let (board, shown) = self.first_board(ask, game).await?;
+        let (board, shown) = self.first_board(request, game).await?;
         let posted = responder.follow_up_posted(board.follow_up()).await?;
         self.board_posted(responder.http(), &shown.record, posted, None).await;
         let chosen = EditInteractionResponse::new()
@@ -77,38 +83,39 @@ impl Bot {
 
     /// The first board of a new game (the greeting, and the bot's opening if it moves first)
     /// and the game as it shows it.
-    async fn first_board(&self, ask: &Ask<'_>, game: StoredGame) -> Result<(Reply, StoredGame), Failure> {
-        let (_, seat, settings, lang) = ask.parts();
+    async fn first_board(&self, request: &Request<'_>, game: StoredGame) -> Result<(Reply, StoredGame), Failure> {
+        let (_, caller, settings, lang) = request.parts();
         let (kind, human_side) = (game.record.kind(), game.record.human_side);
-        let reply = self.service().bot_reply(game).await.map_err(Failure::Late)?;
-        let mut lines = vec![Msg::Started { kind, human: seat.user_id, human_side }.text(lang)];
-        lines.extend(narrate(&reply.moves, lang));
-        let board = self.board(&reply.game, reply.last_move(), lines, settings, lang).await;
-        Ok((board, reply.game))
+        let bot = self.service().bot_turn(game).await.map_err(Failure::Late)?;
+        let mut lines = vec![Msg::Started { kind, human: caller.user_id, human_side }.text(lang)];
+        lines.extend(narrate(&bot.moves, lang));
+        let board = self.board(&bot.game, bot.last_move(), lines, settings, lang).await;
+        Ok((board, bot.game))
     }
 
     pub(super) async fn play(
         &self,
-        ask: &Ask<'_>,
+        request: &Request<'_>,
         input: &str,
         tapped: Option<(i64, u32, MessageId)>,
     ) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
+        let (responder, caller, settings, lang) = request.parts();
         // A tap names the game, the ply and the board message it was made on.
         let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
-        let human = self.service().human_move(seat, &ask.snapshot, input, expected).await.map_err(Failure::Refused)?;
+        let human =
+            self.service().human_move(caller, &request.snapshot, input, expected).await.map_err(Failure::Refused)?;
         responder.defer().await?;
-        // The bot's reply and the commentary on the player's move are thought out together.
+        // The bot's turn and the commentary on the player's move are thought out together.
         let played = human.moves.first().cloned();
-        let (reply, comment) = tokio::join!(self.service().bot_reply(human.game.clone()), async {
+        let (bot, comment) = tokio::join!(self.service().bot_turn(human.game.clone()), async {
             match &played {
                 Some(m) if settings.commentary => self.service().comment(m).await,
                 _ => None,
             }
         });
-        let reply = reply.map_err(Failure::Late)?;
-        let moves: Vec<PlayedMove> = human.moves.into_iter().chain(reply.moves.iter().cloned()).collect();
-        let progress = Progress { game: reply.game, moves };
+        let bot = bot.map_err(Failure::Late)?;
+        let moves: Vec<PlayedMove> = human.moves.into_iter().chain(bot.moves.iter().cloned()).collect();
+        let progress = Progress { game: bot.game, moves };
         let mut lines = narrate(&progress.moves, lang);
         if let Some(c) = &comment {
             // Right under the player's own move.
@@ -142,9 +149,9 @@ impl Bot {
         Ok(())
     }
 
-    pub(super) async fn show_board(&self, ask: &Ask<'_>) -> Result<(), Failure> {
-        let (responder, _, settings, lang) = ask.parts();
-        let game = ask.snapshot.game.as_ref().ok_or(Failure::Refused(PlayError::NoGame))?;
+    pub(super) async fn show_board(&self, request: &Request<'_>) -> Result<(), Failure> {
+        let (responder, _, settings, lang) = request.parts();
+        let game = request.snapshot.game.as_ref().ok_or(Failure::Refused(PlayError::NoGame))?;
         let record = &game.record;
         let lines =
             if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
@@ -156,37 +163,37 @@ impl Bot {
         Ok(())
     }
 
-    pub(super) async fn resign(&self, ask: &Ask<'_>) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
-        let game = self.service().resign(seat, &ask.snapshot, None).await.map_err(Failure::Refused)?;
+    pub(super) async fn resign(&self, request: &Request<'_>) -> Result<(), Failure> {
+        let (responder, caller, settings, lang) = request.parts();
+        let game = self.service().resign(caller, &request.snapshot, None).await.map_err(Failure::Refused)?;
         let board = self.board(&game, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
         responder.answer(board).await?;
         Ok(())
     }
 
-    pub(super) async fn stats(&self, ask: &Ask<'_>) -> Result<(), Failure> {
-        let (responder, seat, _, lang) = ask.parts();
-        let records = self.service().record_of(seat).await.map_err(Failure::Refused)?;
-        responder.answer(Reply::public(Msg::Stats { human: seat.user_id, records }.text(lang))).await?;
+    pub(super) async fn stats(&self, request: &Request<'_>) -> Result<(), Failure> {
+        let (responder, caller, _, lang) = request.parts();
+        let records = self.service().record_of(caller).await.map_err(Failure::Refused)?;
+        responder.answer(Reply::public(Msg::Stats { human: caller.user_id, records }.text(lang))).await?;
         Ok(())
     }
 
     /// `/play remind on|off`: the player's own choice, on every server (a private answer).
-    pub(super) async fn remind_me(&self, ask: &Ask<'_>, on: bool) -> Result<(), Failure> {
-        let (responder, seat, _, lang) = ask.parts();
-        self.service().set_reminders_wanted(seat, on).await.map_err(Failure::Refused)?;
+    pub(super) async fn remind_me(&self, request: &Request<'_>, on: bool) -> Result<(), Failure> {
+        let (responder, caller, _, lang) = request.parts();
+        self.service().set_reminders_wanted(caller, on).await.map_err(Failure::Refused)?;
         responder.answer(Reply::private(Msg::RemindSet { on }.text(lang))).await?;
         Ok(())
     }
 
     /// The board's Resign button asks first (privately); "Yes" resigns that very game and
     /// posts the final board for everyone, "Keep playing" just closes the question.
-    pub(super) async fn resign_button(&self, ask: &Ask<'_>, button: ResignButton) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
+    pub(super) async fn resign_button(&self, request: &Request<'_>, button: ResignButton) -> Result<(), Failure> {
+        let (responder, caller, settings, lang) = request.parts();
         match button {
             ResignButton::Ask { game_id } => {
                 // Only the player of that game, while it is on, is asked.
-                Service::game_to_resign(seat, &ask.snapshot, Some(game_id)).map_err(Failure::Refused)?;
+                Service::game_to_resign(caller, &request.snapshot, Some(game_id)).map_err(Failure::Refused)?;
                 let buttons = CreateActionRow::Buttons(vec![
                     CreateButton::new(ResignButton::Confirm { game_id }.custom_id())
                         .label(Msg::ResignYes.text(lang))
@@ -201,7 +208,8 @@ impl Bot {
                 responder.update(Reply::public(Msg::KeepPlaying.text(lang))).await?;
             }
             ResignButton::Confirm { game_id } => {
-                let game = self.service().resign(seat, &ask.snapshot, Some(game_id)).await.map_err(Failure::Refused)?;
+                let game =
+                    self.service().resign(caller, &request.snapshot, Some(game_id)).await.map_err(Failure::Refused)?;
                 responder.update(Reply::public(Msg::Resigned.text(lang))).await?;
                 let board = self.board(&game, None, vec![Msg::Resigned.text(lang)], settings, lang).await;
                 responder.follow_up(board.follow_up()).await?;

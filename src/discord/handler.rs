@@ -19,14 +19,14 @@ use serenity::all::{
 use serenity::async_trait;
 use serenity::http::Http;
 
-use super::ask::Ask;
 use super::command::{Command, CommandError, SETTINGS};
 use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use super::registration::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
+use super::request::Request;
 use crate::domain::{Place, Settings, Snapshot};
 use crate::i18n::{Lang, Msg, Needed};
-use crate::service::{PlayError, Seat, Service};
+use crate::service::{Caller, PlayError, Service};
 use settai_core::{GameKind, MoveError, Side};
 
 /// Discord's limit of options in one select menu.
@@ -78,7 +78,7 @@ impl Bot {
         }
     }
 
-    /// Work that starts once the bot can talk to Discord: owed replies of `shard` (of `total`)
+    /// Work that starts once the bot can talk to Discord: owed turns of `shard` (of `total`)
     /// are paid, and (once per process) the idle sweeper starts.
     pub async fn on_connected(&self, http: &Arc<Http>, (shard, total): (u32, u32)) {
         let this_shard = |guild_id| super::shards::ShardRange::shard_of(guild_id, total) == shard;
@@ -88,7 +88,7 @@ impl Bot {
             let (sweeper, rest, every) = (self.sibling(), http.clone(), self.idle_sweep);
             tokio::spawn(async move { sweeper.sweep_waiting_games(&rest, every).await });
             let (sweeper, rest) = (self.sibling(), http.clone());
-            tokio::spawn(async move { sweeper.sweep_owed_replies(&rest).await });
+            tokio::spawn(async move { sweeper.sweep_owed_turns(&rest).await });
         }
     }
 
@@ -156,29 +156,29 @@ impl EventHandler for Bot {
     }
 }
 
-fn seat_of_command(i: &CommandInteraction) -> Seat {
-    seat_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_deref())
+fn caller_of_command(i: &CommandInteraction) -> Caller {
+    caller_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_deref())
 }
 
-fn seat_of_component(i: &ComponentInteraction) -> Seat {
-    seat_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_ref())
+fn caller_of_component(i: &ComponentInteraction) -> Caller {
+    caller_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_ref())
 }
 
 /// Who acts where; the name is the one the server shows (nickname, else global name, else
 /// user name). In a thread the parent channel is kept: its settings apply there.
-fn seat_of(
+fn caller_of(
     guild: Option<GuildId>,
     channel_id: ChannelId,
     channel: Option<&PartialChannel>,
     user: &User,
     member: Option<&Member>,
-) -> Seat {
+) -> Caller {
     let name = member.map_or_else(|| user.display_name(), |m| m.display_name()).to_string();
     let is_thread = channel.is_some_and(|c| {
         matches!(c.kind, ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread)
     });
     let parent_id = channel.filter(|_| is_thread).and_then(|c| c.parent_id).map(|p| p.get());
-    Seat { guild_id: guild.map(|g| g.get()), channel_id: channel_id.get(), parent_id, user_id: user.id.get(), name }
+    Caller { guild_id: guild.map(|g| g.get()), channel_id: channel_id.get(), parent_id, user_id: user.id.get(), name }
 }
 
 /// The language of replies under `settings`: the one they impose, else the player's locale.
@@ -197,9 +197,9 @@ impl Bot {
     }
 
     async fn on_command(&self, responder: &Responder, cmd: &CommandInteraction) {
-        let seat = seat_of_command(cmd);
+        let caller = caller_of_command(cmd);
         // One read of the place serves the whole request.
-        let (snapshot, lang) = self.snapshot_and_lang(&seat.place(), &cmd.locale).await;
+        let (snapshot, lang) = self.snapshot_and_lang(&caller.place(), &cmd.locale).await;
         let snapshot = match snapshot {
             Ok(s) => s,
             Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
@@ -217,23 +217,23 @@ impl Bot {
         // Nothing is stored where the game could not be shown; private answers need no
         // permission of the channel's.
         if command.posts_in_channel() {
-            let needed = missing_permissions(cmd.app_permissions, seat.parent_id.is_some());
+            let needed = missing_permissions(cmd.app_permissions, caller.parent_id.is_some());
             if !needed.is_empty() {
                 return self.refuse_missing(responder, &needed, lang).await;
             }
         }
-        let ask = Ask { responder, seat, snapshot, lang };
+        let request = Request { responder, caller, snapshot, lang };
         let outcome = match command {
-            Command::StartReversi { side } => self.start_or_offer(&ask, GameKind::Reversi, side).await,
-            Command::StartDoubutsu => self.start_or_offer(&ask, GameKind::Doubutsu, Side::First).await,
-            Command::Move { typed } => self.play(&ask, &typed, None).await,
-            Command::Board => self.show_board(&ask).await,
-            Command::Resign => self.resign(&ask).await,
-            Command::Stats => self.stats(&ask).await,
-            Command::Remind { on } => self.remind_me(&ask, on).await,
-            Command::Takeback => self.take_back(&ask, None).await,
-            Command::Help => self.help(&ask).await,
-            Command::Settings(request) => self.settings(&ask, cmd, request).await,
+            Command::StartReversi { side } => self.start_or_offer(&request, GameKind::Reversi, side).await,
+            Command::StartDoubutsu => self.start_or_offer(&request, GameKind::Doubutsu, Side::First).await,
+            Command::Move { typed } => self.play(&request, &typed, None).await,
+            Command::Board => self.show_board(&request).await,
+            Command::Resign => self.resign(&request).await,
+            Command::Stats => self.stats(&request).await,
+            Command::Remind { on } => self.remind_me(&request, on).await,
+            Command::Takeback => self.take_back(&request, None).await,
+            Command::Help => self.help(&request).await,
+            Command::Settings(wanted) => self.settings(&request, cmd, wanted).await,
         };
         self.report(responder, outcome, lang).await;
     }
@@ -246,36 +246,36 @@ impl Bot {
     }
 
     async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) {
-        let seat = seat_of_component(c);
-        let (snapshot, lang) = self.snapshot_and_lang(&seat.place(), &c.locale).await;
+        let caller = caller_of_component(c);
+        let (snapshot, lang) = self.snapshot_and_lang(&caller.place(), &c.locale).await;
         let snapshot = match snapshot {
             Ok(s) => s,
             Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
         };
-        let needed = missing_permissions(c.app_permissions, seat.parent_id.is_some());
+        let needed = missing_permissions(c.app_permissions, caller.parent_id.is_some());
         if !needed.is_empty() {
             return self.refuse_missing(responder, &needed, lang).await;
         }
-        let ask = Ask { responder, seat, snapshot, lang };
+        let request = Request { responder, caller, snapshot, lang };
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
                 let tapped = Some((target.game_id, target.ply, c.message.id));
-                self.play(&ask, choice, tapped).await
+                self.play(&request, choice, tapped).await
             }
             (None, ComponentInteractionDataKind::StringSelect { values }) => {
                 match (OpponentSelect::parse(&c.data.custom_id), values.first()) {
                     (Some(picker), Some(choice)) => match picker.level(choice) {
-                        Some(level) => self.start_chosen(&ask, picker, level).await,
+                        Some(level) => self.start_chosen(&request, picker, level).await,
                         None => Err(Failure::Refused(PlayError::Stale)),
                     },
                     _ => Err(Failure::Refused(PlayError::Stale)),
                 }
             }
             (None, ComponentInteractionDataKind::Button) => match ResignButton::parse(&c.data.custom_id) {
-                Some(button) => self.resign_button(&ask, button).await,
+                Some(button) => self.resign_button(&request, button).await,
                 None => match TakebackButton::parse(&c.data.custom_id) {
-                    Some(b) => self.take_back(&ask, Some((b.game_id, b.ply, c.message.id))).await,
+                    Some(b) => self.take_back(&request, Some((b.game_id, b.ply, c.message.id))).await,
                     None => Err(Failure::Refused(PlayError::Stale)),
                 },
             },
@@ -288,9 +288,9 @@ impl Bot {
         let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         let matches = |mv: &&String| mv.to_ascii_lowercase().starts_with(&typed);
-        let seat = seat_of_command(cmd);
-        let moves: Vec<String> = match self.service.snapshot(&seat.place()).await {
-            Ok(snapshot) => Service::legal_moves_for(&seat, &snapshot).iter().map(ToString::to_string).collect(),
+        let caller = caller_of_command(cmd);
+        let moves: Vec<String> = match self.service.snapshot(&caller.place()).await {
+            Ok(snapshot) => Service::legal_moves_for(&caller, &snapshot).iter().map(ToString::to_string).collect(),
             Err(e) => {
                 tracing::warn!(error = %e, "autocomplete without moves");
                 Vec::new()

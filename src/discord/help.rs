@@ -2,16 +2,16 @@
 //! levels mean, with the picture of how the animals move. Only the player who asked sees it,
 //! so it may be asked for in the middle of anyone's game.
 
-use super::ask::Ask;
 use super::handler::{Bot, Failure};
 use super::reply::Reply;
+use super::request::Request;
 use crate::i18n::{Lang, Msg};
 use crate::render;
 
 impl Bot {
     /// `/play help`, its picture drawn off the async runtime.
-    pub(super) async fn help(&self, ask: &Ask<'_>) -> Result<(), Failure> {
-        let (responder, _, settings, lang) = ask.parts();
+    pub(super) async fn help(&self, request: &Request<'_>) -> Result<(), Failure> {
+        let (responder, _, settings, lang) = request.parts();
         let commentary = settings.commentary;
         let reply = tokio::task::spawn_blocking(move || help_reply(commentary, lang))
             .await

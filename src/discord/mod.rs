@@ -3,7 +3,6 @@
 //! Thin by design: it parses interactions, calls the service, renders the board and answers.
 //! Every handler loads the game from the database, so a restart loses nothing.
 
-mod ask;
 mod board_message;
 mod command;
 mod custom_id;
@@ -15,6 +14,7 @@ mod menus;
 mod registration;
 mod reminders;
 mod reply;
+mod request;
 mod settings;
 mod shards;
 mod sweeps;

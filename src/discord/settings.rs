@@ -3,10 +3,10 @@
 
 use serenity::all::CommandInteraction;
 
-use super::ask::Ask;
 use super::command::SettingsRequest;
 use super::handler::{lang_of, Bot, Failure};
 use super::reply::Reply;
+use super::request::Request;
 use crate::domain::{Change, Place, Scope};
 use crate::i18n::{Lang, Msg};
 
@@ -28,37 +28,37 @@ impl Bot {
     /// `/settings`: one answer, always private.
     pub(super) async fn settings(
         &self,
-        ask: &Ask<'_>,
+        request: &Request<'_>,
         cmd: &CommandInteraction,
-        request: SettingsRequest,
+        wanted: SettingsRequest,
     ) -> Result<(), Failure> {
         let guild = match managed_server(cmd) {
             Ok(guild) => guild,
             Err(refusal) => {
-                ask.responder.answer(Reply::private(refusal.text(ask.lang))).await?;
+                request.responder.answer(Reply::private(refusal.text(request.lang))).await?;
                 return Ok(());
             }
         };
-        match request {
-            SettingsRequest::Show => self.show_settings(ask).await,
-            SettingsRequest::Reset => self.reset_channel(ask, guild, &cmd.locale).await,
+        match wanted {
+            SettingsRequest::Show => self.show_settings(request).await,
+            SettingsRequest::Reset => self.reset_channel(request, guild, &cmd.locale).await,
             SettingsRequest::Change { change, scope } => {
-                self.change_setting(ask, guild, change, scope, &cmd.locale).await
+                self.change_setting(request, guild, change, scope, &cmd.locale).await
             }
         }
     }
 
     /// `/settings show`.
-    async fn show_settings(&self, ask: &Ask<'_>) -> Result<(), Failure> {
-        let (responder, _, settings, lang) = ask.parts();
+    async fn show_settings(&self, request: &Request<'_>) -> Result<(), Failure> {
+        let (responder, _, settings, lang) = request.parts();
         responder.answer(Reply::private(Msg::Settings { settings }.text(lang))).await?;
         Ok(())
     }
 
     /// `/settings reset`: the channel follows the server again.
-    async fn reset_channel(&self, ask: &Ask<'_>, guild: u64, locale: &str) -> Result<(), Failure> {
-        let (responder, seat, _, _) = ask.parts();
-        let place = seat.place();
+    async fn reset_channel(&self, request: &Request<'_>, guild: u64, locale: &str) -> Result<(), Failure> {
+        let (responder, caller, _, _) = request.parts();
+        let place = caller.place();
         let had = self.service().clear_channel_settings(guild, &place).await.map_err(Failure::Refused)?;
         // The channel may have imposed the language of this very reply.
         let lang = self.lang(&place, locale).await;
@@ -69,14 +69,14 @@ impl Bot {
     /// A manager's change, for the server or for this channel only.
     async fn change_setting(
         &self,
-        ask: &Ask<'_>,
+        request: &Request<'_>,
         guild: u64,
         change: Change,
         scope: Scope,
         locale: &str,
     ) -> Result<(), Failure> {
-        let (responder, seat, _, _) = ask.parts();
-        let place = seat.place();
+        let (responder, caller, _, _) = request.parts();
+        let place = caller.place();
         self.service().change_setting(guild, &place, scope, change).await.map_err(Failure::Refused)?;
         // The confirmation is in the language now in effect (a new one, when that was set).
         let lang = self.lang(&place, locale).await;

@@ -1,4 +1,4 @@
-//! The owed-reply sweep: games left waiting for the bot's reply are answered and their boards posted.
+//! The owed-turn sweep: games left waiting for the bot's move are answered and their boards posted.
 
 use std::time::Duration;
 
@@ -9,29 +9,29 @@ use super::board_message::narrate;
 use super::handler::{lang_of, Bot};
 use crate::service::PlayError;
 
-/// How often games waiting for the bot's reply are looked for while the process runs.
-const OWED_REPLY_SWEEP: Duration = Duration::from_secs(60);
+/// How often games waiting for the bot's move are looked for while the process runs.
+const OWED_TURN_SWEEP: Duration = Duration::from_secs(60);
 
-/// How long the bot must have been to move before a sweep pays the reply itself: longer than
+/// How long the bot must have been to move before a sweep plays the bot's turn itself: longer than
 /// any reply takes in its own request (a search waiting behind a full AI backlog included), so
 /// the sweep never races a request that is still working.
-pub const OWED_REPLY_AGE: Duration = Duration::from_secs(120);
+pub const OWED_TURN_AGE: Duration = Duration::from_secs(120);
 
 impl Bot {
-    /// Pays, forever, the replies of games left waiting for the bot for [`OWED_REPLY_AGE`]
+    /// Pays, forever, the replies of games left waiting for the bot for [`OWED_TURN_AGE`]
     /// while this process ran: a reply that failed after the player's move was stored (the
     /// database blinked) would otherwise wait for a restart.
-    pub(super) async fn sweep_owed_replies(&self, http: &Http) {
-        let mut ticks = tokio::time::interval(self.idle_sweep.min(OWED_REPLY_SWEEP));
+    pub(super) async fn sweep_owed_turns(&self, http: &Http) {
+        let mut ticks = tokio::time::interval(self.idle_sweep.min(OWED_TURN_SWEEP));
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
-            self.finish_interrupted_turns(http, &|guild_id| self.owns(guild_id), OWED_REPLY_AGE).await;
+            self.finish_interrupted_turns(http, &|guild_id| self.owns(guild_id), OWED_TURN_AGE).await;
         }
     }
 
     /// Answers games left waiting for the bot for at least `waiting_for` (the process stopped,
-    /// or the reply failed, between a human move and the reply) and posts their boards.
+    /// or the bot's turn failed, between a human move and the bot's) and posts their boards.
     pub(super) async fn finish_interrupted_turns(
         &self,
         http: &Http,
@@ -56,7 +56,7 @@ impl Bot {
             let Some(game) = snapshot.game.filter(|g| g.record.id == record.id && g.record.bot_to_move()) else {
                 continue;
             };
-            let posted = match self.service().bot_reply(game).await {
+            let posted = match self.service().bot_turn(game).await {
                 Ok(progress) => {
                     let lines = narrate(&progress.moves, lang);
                     let board = self.board(&progress.game, progress.last_move(), lines, &snapshot.settings, lang).await;

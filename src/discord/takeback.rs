@@ -1,19 +1,23 @@
 //! Take-backs (待った): `/play takeback` or the button under a board undoes the player's last
-//! move and the bot's reply, where a server allows it, and posts the board as it was then.
+//! move and the bot's move after it, where a server allows it, and posts the board as it was then.
 
 use serenity::all::MessageId;
 
-use super::ask::Ask;
 use super::handler::{Bot, Failure};
+use super::request::Request;
 use crate::i18n::Msg;
 
 impl Bot {
     /// Takes the player's last move back; `tapped` names the board whose button was pressed
     /// (its game, its ply and its message).
-    pub(super) async fn take_back(&self, ask: &Ask<'_>, tapped: Option<(i64, u32, MessageId)>) -> Result<(), Failure> {
-        let (responder, seat, settings, lang) = ask.parts();
+    pub(super) async fn take_back(
+        &self,
+        request: &Request<'_>,
+        tapped: Option<(i64, u32, MessageId)>,
+    ) -> Result<(), Failure> {
+        let (responder, caller, settings, lang) = request.parts();
         let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
-        let game = self.service().take_back(seat, &ask.snapshot, expected).await.map_err(Failure::Refused)?;
+        let game = self.service().take_back(caller, &request.snapshot, expected).await.map_err(Failure::Refused)?;
         responder.defer().await?;
         let board = self.board(&game, game.last_move(), vec![Msg::TookBack.text(lang)], settings, lang).await;
         self.post_new_board(responder, board, &game.record, tapped.map(|(_, _, m)| m)).await

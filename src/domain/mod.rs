@@ -1,6 +1,6 @@
 //! The plain data every layer shares: a game as stored and the moves to add to it, how it
 //! stands and ends, a player's results, the settings of a place and the changes managers make,
-//! the reminders a game is owed, the language a player reads, the terminal's seat. No I/O: `store` reads and writes
+//! the reminders a game is owed, the language a player reads, the terminal as a caller. No I/O: `store` reads and writes
 //! these, `service` passes them on, `discord` and `i18n` show them.
 
 mod lang;

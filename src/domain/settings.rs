@@ -121,9 +121,9 @@ pub enum Scope {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// Reversi's level.
-    pub reversi_level: reversi::Level,
+    pub reversi_level: reversi::ReversiLevel,
     /// Doubutsu shogi's level.
-    pub doubutsu_level: doubutsu::Level,
+    pub doubutsu_level: doubutsu::DoubutsuLevel,
     /// Move commentary and after-game charts.
     pub commentary: bool,
     /// Days a game may wait for a move.
@@ -145,8 +145,8 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            reversi_level: reversi::Level::DEFAULT,
-            doubutsu_level: doubutsu::Level::DEFAULT,
+            reversi_level: reversi::ReversiLevel::DEFAULT,
+            doubutsu_level: doubutsu::DoubutsuLevel::DEFAULT,
             commentary: false,
             idle_days: DEFAULT_IDLE_DAYS,
             team_play: false,

@@ -1,4 +1,4 @@
-//! The terminal's seat: `settai play` keeps its game in the same Postgres as `serve`, under a
+//! The terminal as a caller: `settai play` keeps its game in the same Postgres as `serve`, under a
 //! channel and a player id no Discord snowflake (a timestamp shifted left by 22 bits) can be.
 //! `serve`'s sweeps leave that channel alone: nobody there reads Discord messages, and the
 //! terminal answers for its own game when it is opened again.

@@ -53,22 +53,28 @@ pub(super) fn help_text(commentary: bool, lang: Lang) -> String {
             }
         };
         let meaning = |l: Level| match (l, lang) {
-            (Level::Reversi(reversi::Level::Standard), Lang::En) => "— a close game you usually win by a few discs",
-            (Level::Reversi(reversi::Level::Standard), Lang::Ja) => "…数枚差で勝てることの多い接戦",
-            (Level::Reversi(reversi::Level::Highest), Lang::En) => "— you win by a lot",
-            (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "…大差で勝てる",
-            (Level::Reversi(reversi::Level::None), Lang::En) => "— the computer plays to win",
-            (Level::Reversi(reversi::Level::None), Lang::Ja) => "…コンピューターが本気で勝ちにくる",
-            (Level::Doubutsu(doubutsu::Level::Settai), Lang::En) => {
+            (Level::Reversi(reversi::ReversiLevel::Standard), Lang::En) => {
+                "— a close game you usually win by a few discs"
+            }
+            (Level::Reversi(reversi::ReversiLevel::Standard), Lang::Ja) => "…数枚差で勝てることの多い接戦",
+            (Level::Reversi(reversi::ReversiLevel::Highest), Lang::En) => "— you win by a lot",
+            (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "…大差で勝てる",
+            (Level::Reversi(reversi::ReversiLevel::None), Lang::En) => "— the computer plays to win",
+            (Level::Reversi(reversi::ReversiLevel::None), Lang::Ja) => "…コンピューターが本気で勝ちにくる",
+            (Level::Doubutsu(doubutsu::DoubutsuLevel::Settai), Lang::En) => {
                 "— answers a good move with a good one and a slip with a slip: always close"
             }
-            (Level::Doubutsu(doubutsu::Level::Settai), Lang::Ja) => {
+            (Level::Doubutsu(doubutsu::DoubutsuLevel::Settai), Lang::Ja) => {
                 "…よい手にはよい手、ゆるい手にはゆるい手で応える、いつもいい勝負"
             }
-            (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "— perfect play",
-            (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "…完全に読み切った手",
-            (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "— plays at random, but never misses a win in one",
-            (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "…でたらめに指すが、一手で勝てる手は逃さない",
+            (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::En) => "— perfect play",
+            (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::Ja) => "…完全に読み切った手",
+            (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::En) => {
+                "— plays at random, but never misses a win in one"
+            }
+            (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::Ja) => {
+                "…でたらめに指すが、一手で勝てる手は逃さない"
+            }
         };
         let (title, how) = match lang {
             Lang::En => (

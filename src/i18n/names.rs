@@ -62,53 +62,57 @@ pub fn kind_name(kind: GameKind, lang: Lang) -> &'static str {
 /// how the level plays beyond what a child sees across the board.
 pub fn opponent_name(level: Level, lang: Lang) -> &'static str {
     match (level, lang) {
-        (Level::Doubutsu(doubutsu::Level::Settai), Lang::En) => "🐘 Elephant",
-        (Level::Doubutsu(doubutsu::Level::Settai), Lang::Ja) => "🐘 ゾウさん",
-        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "🦁 Lion",
-        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "🦁 ライオンさん",
-        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "🐥 Chick",
-        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "🐥 ひよこさん",
-        (Level::Reversi(reversi::Level::Standard), Lang::En) => "🦉 Owl",
-        (Level::Reversi(reversi::Level::Standard), Lang::Ja) => "🦉 フクロウさん",
-        (Level::Reversi(reversi::Level::Highest), Lang::En) => "🐰 Rabbit",
-        (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "🐰 ウサギさん",
-        (Level::Reversi(reversi::Level::None), Lang::En) => "🐺 Wolf",
-        (Level::Reversi(reversi::Level::None), Lang::Ja) => "🐺 オオカミさん",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Settai), Lang::En) => "🐘 Elephant",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Settai), Lang::Ja) => "🐘 ゾウさん",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::En) => "🦁 Lion",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::Ja) => "🦁 ライオンさん",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::En) => "🐥 Chick",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::Ja) => "🐥 ひよこさん",
+        (Level::Reversi(reversi::ReversiLevel::Standard), Lang::En) => "🦉 Owl",
+        (Level::Reversi(reversi::ReversiLevel::Standard), Lang::Ja) => "🦉 フクロウさん",
+        (Level::Reversi(reversi::ReversiLevel::Highest), Lang::En) => "🐰 Rabbit",
+        (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "🐰 ウサギさん",
+        (Level::Reversi(reversi::ReversiLevel::None), Lang::En) => "🐺 Wolf",
+        (Level::Reversi(reversi::ReversiLevel::None), Lang::Ja) => "🐺 オオカミさん",
     }
 }
 
 /// The line under an opponent in the picker.
 pub(super) fn opponent_hint(level: Level, lang: Lang) -> &'static str {
     match (level, lang) {
-        (Level::Doubutsu(doubutsu::Level::Settai) | Level::Reversi(reversi::Level::Standard), Lang::En) => {
-            "A good match"
-        }
-        (Level::Doubutsu(doubutsu::Level::Settai) | Level::Reversi(reversi::Level::Standard), Lang::Ja) => "いい勝負",
-        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "The champion",
-        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "チャンピオン",
-        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "Still learning",
-        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "れんしゅう中",
-        (Level::Reversi(reversi::Level::Highest), Lang::En) => "Easy-going",
-        (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "のんびり屋",
-        (Level::Reversi(reversi::Level::None), Lang::En) => "Plays to win",
-        (Level::Reversi(reversi::Level::None), Lang::Ja) => "本気でくる",
+        (
+            Level::Doubutsu(doubutsu::DoubutsuLevel::Settai) | Level::Reversi(reversi::ReversiLevel::Standard),
+            Lang::En,
+        ) => "A good match",
+        (
+            Level::Doubutsu(doubutsu::DoubutsuLevel::Settai) | Level::Reversi(reversi::ReversiLevel::Standard),
+            Lang::Ja,
+        ) => "いい勝負",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::En) => "The champion",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::Ja) => "チャンピオン",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::En) => "Still learning",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::Ja) => "れんしゅう中",
+        (Level::Reversi(reversi::ReversiLevel::Highest), Lang::En) => "Easy-going",
+        (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "のんびり屋",
+        (Level::Reversi(reversi::ReversiLevel::None), Lang::En) => "Plays to win",
+        (Level::Reversi(reversi::ReversiLevel::None), Lang::Ja) => "本気でくる",
     }
 }
 
 /// A level's name as admins see it.
 pub fn level_name(level: Level, lang: Lang) -> &'static str {
     match (level, lang) {
-        (Level::Reversi(reversi::Level::Standard), Lang::En) => "standard",
-        (Level::Reversi(reversi::Level::Standard), Lang::Ja) => "標準",
-        (Level::Reversi(reversi::Level::Highest), Lang::En) => "highest",
-        (Level::Reversi(reversi::Level::Highest), Lang::Ja) => "最高",
-        (Level::Reversi(reversi::Level::None), Lang::En) => "no mercy",
-        (Level::Reversi(reversi::Level::None), Lang::Ja) => "忖度無し",
-        (Level::Doubutsu(doubutsu::Level::Settai), Lang::En) => "settai (hospitable)",
-        (Level::Doubutsu(doubutsu::Level::Settai), Lang::Ja) => "接待",
-        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::En) => "strongest",
-        (Level::Doubutsu(doubutsu::Level::Strongest), Lang::Ja) => "最強",
-        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::En) => "weakest",
-        (Level::Doubutsu(doubutsu::Level::Weakest), Lang::Ja) => "雑魚",
+        (Level::Reversi(reversi::ReversiLevel::Standard), Lang::En) => "standard",
+        (Level::Reversi(reversi::ReversiLevel::Standard), Lang::Ja) => "標準",
+        (Level::Reversi(reversi::ReversiLevel::Highest), Lang::En) => "highest",
+        (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "最高",
+        (Level::Reversi(reversi::ReversiLevel::None), Lang::En) => "no mercy",
+        (Level::Reversi(reversi::ReversiLevel::None), Lang::Ja) => "忖度無し",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Settai), Lang::En) => "settai (hospitable)",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Settai), Lang::Ja) => "接待",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::En) => "strongest",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::Ja) => "最強",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::En) => "weakest",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::Ja) => "雑魚",
     }
 }

@@ -69,12 +69,12 @@ pub fn game_image(
             };
             reversi_image(&view, lang)
         }
-        Game::Doubutsu(g) => doubutsu_image(&doubutsu_view(&g.0, banner.map(str::to_string), names), lang),
+        Game::Doubutsu(g) => doubutsu_image(&doubutsu_view(g.history(), banner.map(str::to_string), names), lang),
     }
 }
 
 /// The doubutsu board as the renderer draws it (the last move comes from the game's history).
-fn doubutsu_view(game: &doubutsu::Game, banner: Option<String>, names: &Names) -> DoubutsuView {
+fn doubutsu_view(game: &doubutsu::History, banner: Option<String>, names: &Names) -> DoubutsuView {
     let pos = game.position();
     let owner = |c: Color| if c == Color::Sente { Owner::Sente } else { Owner::Gote };
     let animal = |r: Role| match r {

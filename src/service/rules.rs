@@ -3,7 +3,7 @@
 //! player's (or the channel's, in team mode), it is their turn. Every front end goes through
 //! these; none checks on its own.
 
-use super::{PlayError, Seat, Service};
+use super::{Caller, PlayError, Service};
 use crate::domain::{Snapshot, StoredGame};
 use settai_core::GameMove;
 
@@ -35,17 +35,17 @@ impl Service {
         }
     }
 
-    /// The snapshot's game, which `seat`'s user may move in now: the player who started it,
+    /// The snapshot's game, which `caller`'s user may move in now: the player who started it,
     /// or in team mode anyone in the channel, on the human's turn. Resigning and taking back
     /// stay with the player who started.
     pub fn game_to_move<'a>(
-        seat: &Seat,
+        caller: &Caller,
         snapshot: &'a Snapshot,
         expected: Option<(i64, u32)>,
     ) -> Result<&'a StoredGame, PlayError> {
         let game = Self::game_as_expected(snapshot, expected)?;
         let record = &game.record;
-        if record.human_id != seat.user_id && !snapshot.settings.team_play {
+        if record.human_id != caller.user_id && !snapshot.settings.team_play {
             return Err(PlayError::NotYourGame { owner: record.human_id });
         }
         if !record.human_to_move() {
@@ -54,10 +54,10 @@ impl Service {
         Ok(game)
     }
 
-    /// The snapshot's game, if `seat`'s user may resign it: only the player who started it.
+    /// The snapshot's game, if `caller`'s user may resign it: only the player who started it.
     /// `game_id`: the game a button was made for (another one means the button is stale).
     pub fn game_to_resign<'a>(
-        seat: &Seat,
+        caller: &Caller,
         snapshot: &'a Snapshot,
         game_id: Option<i64>,
     ) -> Result<&'a StoredGame, PlayError> {
@@ -67,15 +67,15 @@ impl Service {
             (None, Some(_)) => return Err(PlayError::Stale),
             (None, None) => return Err(PlayError::NoGame),
         };
-        if game.record.human_id != seat.user_id {
+        if game.record.human_id != caller.user_id {
             return Err(PlayError::NotYourGame { owner: game.record.human_id });
         }
         Ok(game)
     }
 
-    /// Legal moves for `seat`'s user in the snapshot's game (empty when there is none or it is
+    /// Legal moves for `caller`'s user in the snapshot's game (empty when there is none or it is
     /// not theirs to move).
-    pub fn legal_moves_for(seat: &Seat, snapshot: &Snapshot) -> Vec<GameMove> {
-        Self::game_to_move(seat, snapshot, None).map(|game| game.record.game.legal_moves()).unwrap_or_default()
+    pub fn legal_moves_for(caller: &Caller, snapshot: &Snapshot) -> Vec<GameMove> {
+        Self::game_to_move(caller, snapshot, None).map(|game| game.record.game.legal_moves()).unwrap_or_default()
     }
 }

@@ -58,7 +58,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     assert!(lines[0].contains("You played **d3**") && lines[1].starts_with("💡"), "under the player's move: {text}");
     // After the game: the replay, the chart of how it went and its summary.
     let over = bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
-    assert_eq!(gif_frames(over.file("replay.gif").expect("a replay")), 3, "start, d3 and the bot's reply");
+    assert_eq!(gif_frames(over.file("replay.gif").expect("a replay")), 3, "start, d3 and the bot's move");
     let chart = image::load_from_memory(over.file("chart.png").expect("a chart")).unwrap();
     assert_eq!(chart.width(), settai::render::story::WIDTH);
     let summary = over.content();
@@ -66,8 +66,8 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
 
     // Doubutsu, in Japanese: the exact value and the divergence from the table.
     let ja = Ctx::ja();
-    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::Level::Settai)).await;
-    let game = doubutsu::Game::from_position(root);
+    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::DoubutsuLevel::Settai)).await;
+    let game = doubutsu::History::from_position(root);
     let best = doubutsu::strongest(&*table, &game).unwrap();
     let worst = game
         .legal_moves()
@@ -78,7 +78,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     assert!(good.content().contains(&format!("💡 **{best}** は最善手です")), "{}", good.content());
     let over = bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
     assert!(over.file("chart.png").is_some() && over.content().contains("🎞️ 対局をふりかえり"), "{over}");
-    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::Level::Settai)).await;
+    bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::DoubutsuLevel::Settai)).await;
     let bad = bot.standin.interact(play_move(&ja, &worst.to_string())).await;
     assert!(bad.content().contains("最善手乖離度"), "{}", bad.content());
 

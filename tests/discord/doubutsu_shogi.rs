@@ -16,7 +16,7 @@ use crate::{assert_refused, board_image, move_menus, place, play_move, play_reve
 async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
-    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
     bot.store.change_setting(ctx.guild_id, &place(&ctx), Scope::Server, weakest).await.unwrap();
 
     let start = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
@@ -51,7 +51,7 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     board_image(&tap);
     let record = bot.game(&ctx).await.unwrap();
     assert_eq!(record.ply, 2);
-    assert_eq!(record.level, settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
+    assert_eq!(record.level, settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
 
     // A drop is offered in its own menu once the hand holds a piece, and typed moves work.
     let menus = move_menus(&tap);
@@ -87,11 +87,13 @@ async fn doubutsu_table_levels_answer_through_the_bot_as_the_table_says(pool: Pg
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     let mut checked = 0;
     for (i, level) in
-        [Level::Doubutsu(doubutsu::Level::Strongest), Level::Doubutsu(doubutsu::Level::Settai)].into_iter().enumerate()
+        [Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Level::Doubutsu(doubutsu::DoubutsuLevel::Settai)]
+            .into_iter()
+            .enumerate()
     {
         let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 1 + i as u64);
         let record = bot.doubutsu_game_at(&ctx, root, level).await;
-        let mut local = doubutsu::Game::from_position(root);
+        let mut local = doubutsu::History::from_position(root);
         for _ in 0..300 {
             if local.outcome().is_some() {
                 break;
@@ -105,17 +107,17 @@ async fn doubutsu_table_levels_answer_through_the_bot_as_the_table_says(pool: Pg
             let stored = bot.store.game(record.id).await.unwrap().unwrap();
             let Game::Doubutsu(stored_game) = &stored.game else { unreachable!("a doubutsu game") };
             if local.outcome().is_some() {
-                assert_eq!(stored_game.0.moves(), local.moves());
+                assert_eq!(stored_game.history().moves(), local.moves());
                 break;
             }
-            assert_eq!(stored_game.0.moves().len(), local.moves().len() + 1, "the bot answered once");
-            let reply = *stored_game.0.moves().last().unwrap();
+            assert_eq!(stored_game.history().moves().len(), local.moves().len() + 1, "the bot answered once");
+            let reply = *stored_game.history().moves().last().unwrap();
             // What the table says of every move here, and of the level's own choice.
             let pos = *local.position();
             let values = doubutsu::evaluate_moves(&*table, &pos).unwrap();
             let value_of = |m: doubutsu::Move| values.iter().find(|(v, _)| *v == m).unwrap().1;
             let expected = match level {
-                Level::Doubutsu(doubutsu::Level::Strongest) => doubutsu::strongest(&*table, &local).unwrap(),
+                Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest) => doubutsu::strongest(&*table, &local).unwrap(),
                 _ => doubutsu::settai(&*table, &local, &mut rng).unwrap(),
             };
             assert_eq!(
@@ -187,15 +189,15 @@ async fn a_missing_table_is_built_in_the_background_and_table_levels_wait_for_it
     board_image(&started);
     // Table levels now answer as the table says (a game at the sub-game's root).
     let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 7);
-    let record = bot.doubutsu_game_at(&ctx, root, Level::Doubutsu(doubutsu::Level::Strongest)).await;
-    let mut local = doubutsu::Game::from_position(root);
+    let record = bot.doubutsu_game_at(&ctx, root, Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest)).await;
+    let mut local = doubutsu::History::from_position(root);
     let human = doubutsu::weakest(&local, &mut <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(1)).unwrap();
     let x = bot.standin.interact(play_move(&ctx, &human.to_string())).await;
     assert!(!x.is_ephemeral(), "{x}");
     local.play(human).unwrap();
     let stored = bot.store.game(record.id).await.unwrap().unwrap();
     let Game::Doubutsu(stored_game) = &stored.game else { unreachable!("a doubutsu game") };
-    let reply = *stored_game.0.moves().last().unwrap();
+    let reply = *stored_game.history().moves().last().unwrap();
     let table = keeper.get().unwrap();
     let best = doubutsu::strongest(&*table, &local).unwrap();
     let value = |m: doubutsu::Move| table.probe(&local.position().play(m).unwrap()).unwrap();

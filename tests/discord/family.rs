@@ -192,9 +192,14 @@ async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgP
 async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
     let store = Store::from_pool(pool);
     let ctx = Ctx::en();
-    let record =
-        game_in(&store, &ctx, Side::First, Level::Reversi(reversi::Level::Standard), Game::new(GameKind::Reversi))
-            .await;
+    let record = game_in(
+        &store,
+        &ctx,
+        Side::First,
+        Level::Reversi(reversi::ReversiLevel::Standard),
+        Game::new(GameKind::Reversi),
+    )
+    .await;
     sqlx::query("UPDATE games SET updated_at = now() - interval '25 hours'").execute(store.pool()).await.unwrap();
     let owed = store.games_owed_nudges().await.unwrap();
     assert_eq!(owed.iter().map(|(r, n)| (r.id, *n)).collect::<Vec<_>>(), [(record.id, Nudge::Reminder)]);
@@ -220,7 +225,7 @@ async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
         &store,
         &ctx.with_channel(fixtures::OTHER_CHANNEL_ID),
         Side::First,
-        Level::Reversi(reversi::Level::Standard),
+        Level::Reversi(reversi::ReversiLevel::Standard),
         Game::new(GameKind::Reversi),
     )
     .await;
@@ -378,11 +383,11 @@ async fn english_boards_say_you_and_computer_and_japanese_boards_keep_the_seats(
 
 /// Families and children (docs/design/bot-reliability.md#families-and-children): take-backs
 /// (待った). Off by default (refused, nothing changes, no button); where a manager allows them, the
-/// button under the board undoes the player's last move and the bot's reply, two presses at once
+/// button under the board undoes the player's last move and the bot's move after it, two presses at once
 /// undo once, only the player whose game it is may, and there must be a move to take back;
 /// `/play takeback` does the same, and `/play stats` counts every take-back.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
-async fn a_take_back_undoes_the_players_move_and_the_reply_once_and_only_where_allowed(pool: PgPool) {
+async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_allowed(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
     let takeback = |ctx: &Ctx| fixtures::slash(ctx, "play", "takeback", json!([]));
@@ -410,7 +415,7 @@ async fn a_take_back_undoes_the_players_move_and_the_reply_once_and_only_where_a
     assert_refused(&other, &format!("<@{USER_ID}>"));
     assert_eq!(bot.snapshot(&ctx).await, after_move);
 
-    // Two presses at once: one takes back (the player's f5 and the reply), the other is stale.
+    // Two presses at once: one takes back (the player's f5 and the bot's move), the other is stale.
     // Done: refused privately, or the new board posted and the old one's buttons taken off.
     let done =
         |x: &Exchange| x.answered() && (x.is_ephemeral() || x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal));

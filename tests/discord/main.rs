@@ -52,7 +52,7 @@ impl Bot {
 
     /// A doubutsu game of `ctx`'s user (sente) set up at `start`, as if started there.
     async fn doubutsu_game_at(&self, ctx: &Ctx, start: doubutsu::Position, level: Level) -> GameRecord {
-        let game = Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(start)));
+        let game = Game::Doubutsu(DoubutsuGame::new(doubutsu::History::from_position(start)));
         self.game_of(ctx, Side::First, level, game).await
     }
 

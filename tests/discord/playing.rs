@@ -256,7 +256,7 @@ async fn passes_are_played_and_announced(pool: PgPool) {
             human_name: "Mika".into(),
             parent_id: None,
             human_side: Side::First,
-            level: settai_core::Level::Reversi(settai_core::reversi::Level::Standard),
+            level: settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard),
             game: Game::new(GameKind::Reversi),
         })
         .await

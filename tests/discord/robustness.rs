@@ -1,5 +1,5 @@
 //! Robustness (docs/design/bot-reliability.md#robustness): taps at the same moment, a dead or
-//! vanishing database, tampered games, two processes on two shards, slow requests and owed replies.
+//! vanishing database, tampered games, two processes on two shards, slow requests and owed turns.
 
 use std::time::Duration;
 
@@ -31,7 +31,7 @@ async fn two_taps_at_once_apply_one_move(pool: PgPool) {
     assert!(refused.is_ephemeral(), "the other is refused:\n{refused}");
     assert!(refused.files().is_empty());
     let snapshot = bot.snapshot(&ctx).await;
-    assert_eq!((snapshot.1, snapshot.3), (2, 2), "exactly one human move and one reply");
+    assert_eq!((snapshot.1, snapshot.3), (2, 2), "exactly one human move and one bot move");
     bot.stop().await;
 }
 
@@ -60,7 +60,7 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
     let mika = Ctx::en();
     // The quick level keeps the test about the race, not the thinking; half the channels play
     // as a family team.
-    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest));
+    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
     bot.store.change_setting(mika.guild_id, &place(&mika), Scope::Server, weakest).await.unwrap();
     let channels: Vec<Ctx> = (0..PAIRS).map(|i| mika.with_channel(fixtures::THREAD_ID + 1_000 + i)).collect();
     for ctx in channels.iter().step_by(2) {
@@ -91,7 +91,7 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
         assert!(said.contains("already played") || said.contains("out of date"), "{said}");
         assert!(refused[0].files().is_empty());
         let winner = pair.iter().position(|x| !x.is_ephemeral()).unwrap();
-        // The stored game has exactly the move that was acknowledged, and the bot's one reply.
+        // The stored game has exactly the move that was acknowledged, and the bot's one move.
         let record = bot.game(ctx).await.unwrap();
         let moves = bot.store.moves(record.id).await.unwrap();
         assert_eq!((record.ply, moves.len()), (2, 2), "channel {}", ctx.channel_id);
@@ -284,16 +284,16 @@ async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool)
     assert!(refused.calls.iter().any(|c| c.kind == ReplyKind::DeleteOriginal), "{refused}");
     assert_refused(&refused, "no game in this channel");
     let record = bot.game(&ctx).await.unwrap();
-    assert_eq!(record.ply, 2, "one move and its reply, nothing else");
+    assert_eq!(record.ply, 2, "one move and the bot's, nothing else");
     bot.stop().await;
 }
 
 /// Robustness (docs/design/bot-reliability.md#robustness): a reply that failed after the player's
 /// move was stored (the database blinked) is paid by the running process, not left until a restart;
-/// games whose reply is still being worked on are left alone.
+/// games where the bot's turn is still being worked on are left alone.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
-async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) {
-    // A connecting bot pays every reply owed at that moment, however young; a game owed from
+async fn a_turn_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) {
+    // A connecting bot plays every turn owed at that moment, however young; a game owed from
     // before it started marks the end of that first pass, after which this test's games are made.
     let earlier = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 2);
     let reversi = || Game::new(GameKind::Reversi);
@@ -301,7 +301,7 @@ async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool)
         &Store::from_pool(pool.clone()),
         &earlier,
         Side::Second,
-        Level::Reversi(reversi::Level::Standard),
+        Level::Reversi(reversi::ReversiLevel::Standard),
         reversi(),
     )
     .await;
@@ -316,7 +316,7 @@ async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool)
     let mut ids = Vec::new();
     for ctx in [&owed, &fresh, &later] {
         // The player took white: the bot is to move.
-        let record = bot.game_of(ctx, Side::Second, Level::Reversi(reversi::Level::Standard), reversi()).await;
+        let record = bot.game_of(ctx, Side::Second, Level::Reversi(reversi::ReversiLevel::Standard), reversi()).await;
         ids.push(record.id);
     }
     let backdate = |id: i64| {
@@ -329,7 +329,7 @@ async fn a_reply_left_owed_while_running_is_paid_without_a_restart(pool: PgPool)
     assert!(posted.content().is_some_and(|c| c.contains("I play **")), "{posted:?}");
     assert!(!posted.files.is_empty(), "the board is posted");
     assert_eq!(bot.store.game(ids[0]).await.unwrap().unwrap().ply, 1);
-    // A game whose reply may still be on its way is not the sweep's to answer: a later sweep
+    // A game where the bot's turn may still be on its way is not the sweep's to answer: a later sweep
     // (the one that pays a game owed only from now on) goes through the games in order and
     // passes the fresh one by.
     let since = bot.standin.cursor();

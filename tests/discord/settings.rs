@@ -26,7 +26,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert_refused(&denied, "manage this server");
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
-        settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Settai)
+        settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Settai)
     );
 
     // A level of the other game is refused.
@@ -34,7 +34,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert!(wrong.is_ephemeral() && wrong.content().contains("no mercy"), "{}", wrong.content());
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Reversi),
-        settai_core::Level::Reversi(settai_core::reversi::Level::Standard)
+        settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard)
     );
 
     // A manager sets doubutsu to weakest: the table is not needed, so doubutsu can start.
@@ -42,7 +42,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert!(set.is_ephemeral() && set.content().contains("weakest"), "{}", set.content());
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
-        settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest)
+        settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest)
     );
     let shown = bot.standin.interact(settings(&Ctx::ja(), "show", json!([]), true)).await;
     assert!(
@@ -54,14 +54,14 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert!(!started.is_ephemeral(), "{started}");
     assert_eq!(
         bot.game(&ctx).await.unwrap().level,
-        settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest)
+        settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest)
     );
 
     // Changing the level later does not touch the running game.
     bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "strongest"), true)).await;
     assert_eq!(
         bot.game(&ctx).await.unwrap().level,
-        settai_core::Level::Doubutsu(settai_core::doubutsu::Level::Weakest)
+        settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest)
     );
     bot.stop().await;
 }
@@ -151,12 +151,12 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
     bot.standin.interact(play_reversi(&other)).await;
     assert_eq!(
         bot.game(&thread).await.unwrap().level,
-        settai_core::Level::Reversi(settai_core::reversi::Level::Highest)
+        settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Highest)
     );
     assert_eq!(bot.game(&thread).await.unwrap().parent_id, Some(family.channel_id));
     assert_eq!(
         bot.game(&other).await.unwrap().level,
-        settai_core::Level::Reversi(settai_core::reversi::Level::Standard)
+        settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard)
     );
     // A language set for the channel only answers there, on the board too.
     let ja = json!([{ "name": "language", "type": 3, "value": "ja" }, here()]);
@@ -175,12 +175,12 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
     let s = bot.store.settings(&place(&thread)).await.unwrap();
     assert_eq!(
         (s.level(GameKind::Reversi), s.language, s.from_channel.len()),
-        (settai_core::Level::Reversi(settai_core::reversi::Level::Standard), None, 0)
+        (settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard), None, 0)
     );
     // The running game keeps the level it started with.
     assert_eq!(
         bot.game(&thread).await.unwrap().level,
-        settai_core::Level::Reversi(settai_core::reversi::Level::Highest)
+        settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Highest)
     );
     bot.stop().await;
 }
@@ -218,7 +218,10 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     assert_eq!(posted.len(), 1, "{chosen}");
     assert!(posted[0].flags() & 64 == 0 && !posted[0].files.is_empty(), "the board is public: {chosen}");
     assert!(chosen.content().contains("Wolf"), "{}", chosen.content());
-    assert_eq!(bot.game(&ctx).await.unwrap().level, settai_core::Level::Reversi(settai_core::reversi::Level::None));
+    assert_eq!(
+        bot.game(&ctx).await.unwrap().level,
+        settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::None)
+    );
     // The same menu again, or /play again, finds the channel busy.
     let again = bot.standin.interact(fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message)).await;
     assert_refused(&again, "already");

@@ -57,7 +57,7 @@ pub fn commentary<T: doubutsu::Table>(
             Some(Commentary::Reversi { mv: played, value, best, best_value })
         }
         (Game::Doubutsu(g), GameMove::Doubutsu(played)) => {
-            let a = doubutsu::analyze(table?, g.0.position(), played).ok()?;
+            let a = doubutsu::analyze(table?, g.history().position(), played).ok()?;
             Some(Commentary::Doubutsu {
                 mv: played,
                 divergence: a.divergence,

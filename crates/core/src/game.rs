@@ -1,5 +1,5 @@
 //! A position of either game behind one vocabulary: legal moves as typed [`GameMove`]s, play,
-//! outcome, the bot's reply and a stable text serialization for the database.
+//! outcome, the bot's move and a stable text serialization for the database.
 
 use rand::Rng;
 
@@ -35,11 +35,23 @@ pub enum Game {
 /// A doubutsu shogi game with its history; equal when the same moves were played from the
 /// same start (the official one, or a set-up position such as a handicap or a test's).
 #[derive(Debug, Clone)]
-pub struct DoubutsuGame(pub doubutsu::Game);
+pub struct DoubutsuGame(doubutsu::History);
+
+impl DoubutsuGame {
+    /// The game whose history is `history`.
+    pub fn new(history: doubutsu::History) -> DoubutsuGame {
+        DoubutsuGame(history)
+    }
+
+    /// Its history: the start, every move and position since, and the repetition counts.
+    pub fn history(&self) -> &doubutsu::History {
+        &self.0
+    }
+}
 
 impl PartialEq for DoubutsuGame {
     fn eq(&self, other: &Self) -> bool {
-        self.0.start() == other.0.start() && self.0.moves() == other.0.moves()
+        self.history().start() == other.history().start() && self.history().moves() == other.history().moves()
     }
 }
 
@@ -73,7 +85,7 @@ impl Game {
     pub fn new(kind: GameKind) -> Game {
         match kind {
             GameKind::Reversi => Game::Reversi(reversi::Position::start()),
-            GameKind::Doubutsu => Game::Doubutsu(DoubutsuGame(doubutsu::Game::new())),
+            GameKind::Doubutsu => Game::Doubutsu(DoubutsuGame::new(doubutsu::History::new())),
         }
     }
 
@@ -90,8 +102,8 @@ impl Game {
         match self {
             Game::Reversi(p) if p.is_game_over() => None,
             Game::Reversi(p) => Some(reversi_side(p.turn())),
-            Game::Doubutsu(g) if g.0.outcome().is_some() => None,
-            Game::Doubutsu(g) => Some(doubutsu_side(g.0.position().turn())),
+            Game::Doubutsu(g) if g.history().outcome().is_some() => None,
+            Game::Doubutsu(g) => Some(doubutsu_side(g.history().position().turn())),
         }
     }
 
@@ -99,8 +111,8 @@ impl Game {
     pub fn legal_moves(&self) -> Vec<GameMove> {
         match self {
             Game::Reversi(p) => p.legal_moves().iter().map(|&m| GameMove::Reversi(m)).collect(),
-            Game::Doubutsu(g) if g.0.outcome().is_some() => Vec::new(),
-            Game::Doubutsu(g) => g.0.legal_moves().iter().map(|&m| GameMove::Doubutsu(m)).collect(),
+            Game::Doubutsu(g) if g.history().outcome().is_some() => Vec::new(),
+            Game::Doubutsu(g) => g.history().legal_moves().iter().map(|&m| GameMove::Doubutsu(m)).collect(),
         }
     }
 
@@ -116,12 +128,12 @@ impl Game {
                 p.play(mv).map(Game::Reversi).map_err(|e| MoveError::Illegal(e.to_string()))
             }
             (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => {
-                if g.0.outcome().is_some() {
+                if g.history().outcome().is_some() {
                     return Err(MoveError::Illegal("the game is over".into()));
                 }
-                let mut next = g.0.clone();
+                let mut next = g.history().clone();
                 next.play(mv).map_err(|e| MoveError::Illegal(e.to_string()))?;
-                Ok(Game::Doubutsu(DoubutsuGame(next)))
+                Ok(Game::Doubutsu(DoubutsuGame::new(next)))
             }
             (_, mv) => Err(MoveError::Illegal(format!("{mv} is a move of {}, not of {}", mv.kind(), self.kind()))),
         }
@@ -135,9 +147,9 @@ impl Game {
                 score: Some((o.black, o.white)),
                 reason: EndReason::Count,
             }),
-            Game::Doubutsu(g) => g.0.outcome().map(|o| match o {
-                doubutsu::Outcome::Draw => Outcome { winner: None, score: None, reason: EndReason::Repetition },
-                doubutsu::Outcome::Win { winner, reason } => Outcome {
+            Game::Doubutsu(g) => g.history().outcome().map(|o| match o {
+                doubutsu::Ending::Draw => Outcome { winner: None, score: None, reason: EndReason::Repetition },
+                doubutsu::Ending::Win { winner, reason } => Outcome {
                     winner: Some(doubutsu_side(winner)),
                     score: None,
                     reason: match reason {
@@ -155,7 +167,9 @@ impl Game {
     pub fn initial(&self) -> Game {
         match self {
             Game::Reversi(_) => Game::new(GameKind::Reversi),
-            Game::Doubutsu(g) => Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(*g.0.start()))),
+            Game::Doubutsu(g) => {
+                Game::Doubutsu(DoubutsuGame::new(doubutsu::History::from_position(*g.history().start())))
+            }
         }
     }
 
@@ -167,10 +181,10 @@ impl Game {
         match self {
             Game::Reversi(p) => p.to_text(),
             Game::Doubutsu(g) => {
-                let moves: Vec<String> = g.0.moves().iter().map(|m| m.to_string()).collect();
-                let mut text = format!("{};{}", g.0.position(), moves.join(" "));
-                if *g.0.start() != doubutsu::Position::start() {
-                    text.push_str(&format!(";{}", g.0.start()));
+                let moves: Vec<String> = g.history().moves().iter().map(|m| m.to_string()).collect();
+                let mut text = format!("{};{}", g.history().position(), moves.join(" "));
+                if *g.history().start() != doubutsu::Position::start() {
+                    text.push_str(&format!(";{}", g.history().start()));
                 }
                 text
             }
@@ -193,7 +207,7 @@ impl Game {
                     None => doubutsu::Position::start(),
                     Some(s) => s.parse::<doubutsu::Position>().map_err(|e| fail(format!("start position: {e}")))?,
                 };
-                let mut game = doubutsu::Game::from_position(start);
+                let mut game = doubutsu::History::from_position(start);
                 for m in moves.split_whitespace() {
                     let mv = m.parse::<doubutsu::Move>().map_err(|e| fail(e.to_string()))?;
                     game.play(mv).map_err(|e| fail(format!("{m}: {e}")))?;
@@ -201,12 +215,12 @@ impl Game {
                 if game.position().to_string() != position {
                     return Err(fail("the moves do not lead to the stored position".into()));
                 }
-                Ok(Game::Doubutsu(DoubutsuGame(game)))
+                Ok(Game::Doubutsu(DoubutsuGame::new(game)))
             }
         }
     }
 
-    /// The bot's reply at `level`: a legal move, or `None` when the game is over. The doubutsu table levels need `table`. Pure and CPU-bound: callers on an async
+    /// The bot's move at `level`: a legal move, or `None` when the game is over. The doubutsu table levels need `table`. Pure and CPU-bound: callers on an async
     /// runtime run it on a blocking thread.
     pub fn ai_move<T: doubutsu::Table>(
         &self,
@@ -235,7 +249,7 @@ impl Game {
             (Game::Reversi(p), Level::Reversi(level)) => {
                 GameMove::Reversi(reversi::reply(thinker.reversi(), p, level, &human_moves(p, moves), rng).best)
             }
-            (Game::Doubutsu(g), Level::Doubutsu(level)) => GameMove::Doubutsu(level.reply(table, &g.0, rng)?),
+            (Game::Doubutsu(g), Level::Doubutsu(level)) => GameMove::Doubutsu(level.reply(table, g.history(), rng)?),
             (_, level) => return Err(AiError::WrongGame(level)),
         }))
     }
@@ -315,7 +329,7 @@ impl Game {
                 }
             },
             (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => {
-                let position = g.0.position();
+                let position = g.history().position();
                 match mv {
                     doubutsu::Move::Normal { from, to } => {
                         let mover = position.piece_at(from)?;

@@ -7,48 +7,48 @@ use crate::level_name::UnknownLevel;
 use crate::{doubutsu, reversi};
 
 /// How the bot plays: a level of one game, so a level of the other game cannot be asked of
-/// it. Each game has its own three levels ([`reversi::Level`], [`doubutsu::Level`]); server
+/// it. Each game has its own three levels ([`reversi::ReversiLevel`], [`doubutsu::DoubutsuLevel`]); server
 /// admins choose them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Level {
     /// A reversi level.
-    Reversi(reversi::Level),
+    Reversi(reversi::ReversiLevel),
     /// A doubutsu shogi level.
-    Doubutsu(doubutsu::Level),
+    Doubutsu(doubutsu::DoubutsuLevel),
 }
 
-impl From<reversi::Level> for Level {
-    fn from(level: reversi::Level) -> Level {
+impl From<reversi::ReversiLevel> for Level {
+    fn from(level: reversi::ReversiLevel) -> Level {
         Level::Reversi(level)
     }
 }
 
-impl From<doubutsu::Level> for Level {
-    fn from(level: doubutsu::Level) -> Level {
+impl From<doubutsu::DoubutsuLevel> for Level {
+    fn from(level: doubutsu::DoubutsuLevel) -> Level {
         Level::Doubutsu(level)
     }
 }
 
 const REVERSI_LEVELS: [Level; 3] = [
-    Level::Reversi(reversi::Level::ALL[0]),
-    Level::Reversi(reversi::Level::ALL[1]),
-    Level::Reversi(reversi::Level::ALL[2]),
+    Level::Reversi(reversi::ReversiLevel::ALL[0]),
+    Level::Reversi(reversi::ReversiLevel::ALL[1]),
+    Level::Reversi(reversi::ReversiLevel::ALL[2]),
 ];
 const DOUBUTSU_LEVELS: [Level; 3] = [
-    Level::Doubutsu(doubutsu::Level::ALL[0]),
-    Level::Doubutsu(doubutsu::Level::ALL[1]),
-    Level::Doubutsu(doubutsu::Level::ALL[2]),
+    Level::Doubutsu(doubutsu::DoubutsuLevel::ALL[0]),
+    Level::Doubutsu(doubutsu::DoubutsuLevel::ALL[1]),
+    Level::Doubutsu(doubutsu::DoubutsuLevel::ALL[2]),
 ];
 
 impl Level {
-    /// Whether the bot's reply at this level is a search that takes its thinking time (reversi:
+    /// Whether the bot's move at this level is a search that takes its thinking time (reversi:
     /// 0.8-2.4 s) rather than a lookup of a millisecond (every doubutsu level: the exact table,
     /// or the weakest level's one-ply check).
     pub fn thinks_long(self) -> bool {
         matches!(self, Level::Reversi(_))
     }
 
-    /// Whether the bot's reply at this level needs the doubutsu table.
+    /// Whether the bot's move at this level needs the doubutsu table.
     pub fn needs_table(self) -> bool {
         match self {
             Level::Doubutsu(level) => level.needs_table(),
@@ -80,8 +80,8 @@ impl Level {
         }
     }
 
-    /// Other names accepted for the level (see [`reversi::Level::aliases`],
-    /// [`doubutsu::Level::aliases`]).
+    /// Other names accepted for the level (see [`reversi::ReversiLevel::aliases`],
+    /// [`doubutsu::DoubutsuLevel::aliases`]).
     pub fn aliases(self) -> &'static [&'static str] {
         match self {
             Level::Reversi(l) => l.aliases(),
@@ -92,8 +92,8 @@ impl Level {
     /// Parses a level name or alias (any case, any spacing) of the game `kind`.
     pub fn parse(kind: GameKind, s: &str) -> Result<Level, UnknownLevel> {
         match kind {
-            GameKind::Reversi => s.parse::<reversi::Level>().map(Level::Reversi),
-            GameKind::Doubutsu => s.parse::<doubutsu::Level>().map(Level::Doubutsu),
+            GameKind::Reversi => s.parse::<reversi::ReversiLevel>().map(Level::Reversi),
+            GameKind::Doubutsu => s.parse::<doubutsu::DoubutsuLevel>().map(Level::Doubutsu),
         }
     }
 }
@@ -109,8 +109,8 @@ impl GameKind {
     /// The level used when a server has not chosen one.
     pub fn default_level(self) -> Level {
         match self {
-            GameKind::Reversi => Level::Reversi(reversi::Level::DEFAULT),
-            GameKind::Doubutsu => Level::Doubutsu(doubutsu::Level::DEFAULT),
+            GameKind::Reversi => Level::Reversi(reversi::ReversiLevel::DEFAULT),
+            GameKind::Doubutsu => Level::Doubutsu(doubutsu::DoubutsuLevel::DEFAULT),
         }
     }
 }

@@ -83,14 +83,14 @@ pub fn story<T: Table>(start: &Game, moves: &[GameMove], human: Side, table: Opt
                 .iter()
                 .map(|g| {
                     let (Game::Doubutsu(d), Some(t)) = (g, table) else { return None };
-                    let v = doubutsu::value_of(t, d.0.position()).ok()?;
+                    let v = doubutsu::value_of(t, d.history().position()).ok()?;
                     Some(for_human(doubutsu::players::score(v), g, human))
                 })
                 .collect();
             for ply in human_plies(&games, human) {
                 let (Game::Doubutsu(before), Some(t)) = (&games[ply - 1], table) else { continue };
                 let GameMove::Doubutsu(mv) = moves[ply - 1] else { continue };
-                let Ok(evals) = doubutsu::evaluate_moves(t, before.0.position()) else { continue };
+                let Ok(evals) = doubutsu::evaluate_moves(t, before.history().position()) else { continue };
                 let Some(&(_, played)) = evals.iter().find(|e| e.0 == mv) else { continue };
                 let best = evals.iter().map(|e| doubutsu::players::score(e.1)).max().unwrap_or(0);
                 let lost = best - doubutsu::players::score(played);
@@ -131,7 +131,7 @@ fn outcome_class(v: doubutsu::Value) -> u8 {
 fn for_human(v: i32, game: &Game, human: Side) -> i32 {
     let mover = match game {
         Game::Reversi(p) => reversi_side(p.turn()),
-        Game::Doubutsu(d) => match d.0.position().turn() {
+        Game::Doubutsu(d) => match d.history().position().turn() {
             doubutsu::Color::Sente => Side::First,
             doubutsu::Color::Gote => Side::Second,
         },
@@ -205,7 +205,7 @@ mod tests {
     fn a_doubutsu_story_reads_the_table_and_names_result_changing_slips() {
         let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
         let table = build(Material::of(&root), &BuildOptions::default()).unwrap();
-        let start = Game::Doubutsu(DoubutsuGame(doubutsu::Game::from_position(root)));
+        let start = Game::Doubutsu(DoubutsuGame::new(doubutsu::History::from_position(root)));
         let mut rng = StdRng::seed_from_u64(4);
         let mut slips = 0;
         for _ in 0..20 {

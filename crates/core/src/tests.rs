@@ -31,7 +31,7 @@ fn doubutsu_games_round_trip_through_their_stored_form() {
         }
         let mv = game
             .ai_move(
-                Level::Doubutsu(doubutsu::Level::Weakest),
+                Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest),
                 None::<&doubutsu::Tablebase>,
                 &mut Thinker::new(),
                 &mut rng,
@@ -57,9 +57,9 @@ fn doubutsu_games_round_trip_through_their_stored_form() {
 #[test]
 fn doubutsu_games_from_a_set_up_position_keep_their_start() {
     let start: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
-    let mut inner = doubutsu::Game::from_position(start);
+    let mut inner = doubutsu::History::from_position(start);
     inner.play("B4A4".parse().unwrap()).unwrap();
-    let game = Game::Doubutsu(DoubutsuGame(inner));
+    let game = Game::Doubutsu(DoubutsuGame::new(inner));
     let stored = game.encode();
     assert!(stored.ends_with(";1l1/1c1/1C1/1L1 b -"), "{stored}");
     assert_eq!(Game::decode(GameKind::Doubutsu, &stored).unwrap(), game);
@@ -77,7 +77,7 @@ fn table_levels_need_the_table_and_say_so() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     assert!(matches!(
         game.ai_move(
-            Level::Doubutsu(doubutsu::Level::Settai),
+            Level::Doubutsu(doubutsu::DoubutsuLevel::Settai),
             None::<&doubutsu::Tablebase>,
             &mut Thinker::new(),
             &mut rng
@@ -86,16 +86,16 @@ fn table_levels_need_the_table_and_say_so() {
     ));
     assert!(matches!(
         game.ai_move(
-            Level::Doubutsu(doubutsu::Level::Strongest),
+            Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest),
             None::<&doubutsu::Tablebase>,
             &mut Thinker::new(),
             &mut rng
         ),
         Err(AiError::NoTable)
     ));
-    assert!(Level::Doubutsu(doubutsu::Level::Settai).needs_table());
-    assert!(!Level::Doubutsu(doubutsu::Level::Weakest).needs_table());
-    assert!(!Level::Reversi(reversi::Level::None).needs_table());
+    assert!(Level::Doubutsu(doubutsu::DoubutsuLevel::Settai).needs_table());
+    assert!(!Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest).needs_table());
+    assert!(!Level::Reversi(reversi::ReversiLevel::None).needs_table());
 }
 
 #[test]
@@ -123,22 +123,22 @@ fn the_human_moves_of_a_reversi_game_come_with_their_positions_or_not_at_all() {
 
 #[test]
 fn each_game_names_and_parses_its_own_levels() {
-    for l in reversi::Level::ALL {
-        assert_eq!(l.as_str().parse::<reversi::Level>(), Ok(l));
+    for l in reversi::ReversiLevel::ALL {
+        assert_eq!(l.as_str().parse::<reversi::ReversiLevel>(), Ok(l));
         assert_eq!(Level::from(l).as_str(), l.as_str());
     }
-    for l in doubutsu::Level::ALL {
-        assert_eq!(l.as_str().parse::<doubutsu::Level>(), Ok(l));
+    for l in doubutsu::DoubutsuLevel::ALL {
+        assert_eq!(l.as_str().parse::<doubutsu::DoubutsuLevel>(), Ok(l));
         assert_eq!(Level::from(l).to_string(), l.to_string());
     }
-    assert!("settai".parse::<reversi::Level>().is_err());
-    assert!("no mercy".parse::<doubutsu::Level>().is_err());
-    assert_eq!(reversi::Level::None.budget(), reversi::levels::level::DEFAULT_BUDGET);
-    assert_eq!(reversi::Level::Standard.budget(), reversi::levels::level::SONTAKU_BUDGET);
-    assert!(!doubutsu::Level::Weakest.needs_table());
+    assert!("settai".parse::<reversi::ReversiLevel>().is_err());
+    assert!("no mercy".parse::<doubutsu::DoubutsuLevel>().is_err());
+    assert_eq!(reversi::ReversiLevel::None.budget(), reversi::levels::level::DEFAULT_BUDGET);
+    assert_eq!(reversi::ReversiLevel::Standard.budget(), reversi::levels::level::SONTAKU_BUDGET);
+    assert!(!doubutsu::DoubutsuLevel::Weakest.needs_table());
     // A level of the other game is refused, never played.
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-    let wrong = Level::Doubutsu(doubutsu::Level::Weakest);
+    let wrong = Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest);
     assert!(matches!(
         Game::new(GameKind::Reversi).ai_move(wrong, None::<&doubutsu::Tablebase>, &mut Thinker::new(), &mut rng),
         Err(AiError::WrongGame(_))
@@ -147,15 +147,19 @@ fn each_game_names_and_parses_its_own_levels() {
 
 #[test]
 fn levels_belong_to_their_game() {
-    assert_eq!(Level::parse(GameKind::Doubutsu, " Settai "), Ok(Level::Doubutsu(doubutsu::Level::Settai)));
+    assert_eq!(Level::parse(GameKind::Doubutsu, " Settai "), Ok(Level::Doubutsu(doubutsu::DoubutsuLevel::Settai)));
     assert!(Level::parse(GameKind::Reversi, "settai").is_err());
     assert!(Level::parse(GameKind::Doubutsu, "none").is_err());
     // The name admins see for `none`, as typed, and the Japanese names.
     for alias in ["no mercy", "No-Mercy", "  no   mercy ", "nomercy", "忖度無し"] {
-        assert_eq!(Level::parse(GameKind::Reversi, alias), Ok(Level::Reversi(reversi::Level::None)), "{alias:?}");
+        assert_eq!(
+            Level::parse(GameKind::Reversi, alias),
+            Ok(Level::Reversi(reversi::ReversiLevel::None)),
+            "{alias:?}"
+        );
     }
     assert!(Level::parse(GameKind::Doubutsu, "no mercy").is_err());
-    assert_eq!(Level::parse(GameKind::Doubutsu, "雑魚"), Ok(Level::Doubutsu(doubutsu::Level::Weakest)));
+    assert_eq!(Level::parse(GameKind::Doubutsu, "雑魚"), Ok(Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest)));
     for kind in GameKind::ALL {
         for &level in Level::for_kind(kind) {
             for &alias in level.aliases() {

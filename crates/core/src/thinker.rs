@@ -5,7 +5,7 @@
 use crate::reversi::engine::search::Engine;
 use crate::reversi::levels::level::TT_BITS;
 
-/// The search state the bot's replies and the commentary reuse (see the module docs).
+/// The search state the bot's moves and the commentary reuse (see the module docs).
 #[derive(Default)]
 pub struct Thinker {
     reversi: Option<Engine>,

@@ -62,7 +62,7 @@ fn reversi_levels_choose_as_the_golden_fixture() {
     let eval = PatternEval::shared();
     for (i, (pos, played)) in reversi_games().iter().enumerate() {
         let human = human_moves(pos, played);
-        for level in reversi::Level::ALL {
+        for level in reversi::ReversiLevel::ALL {
             // A tenth of the level's thinking time on a node clock: 20k to 120k nodes a reply.
             let budget = level.budget() / 10;
             let mut rng = StdRng::seed_from_u64(i as u64);
@@ -108,11 +108,11 @@ fn table() -> Tablebase {
 }
 
 /// Seeded random games of the sub-game, careless and careful, stopped before their end.
-fn doubutsu_games() -> Vec<doubutsu::Game> {
+fn doubutsu_games() -> Vec<doubutsu::History> {
     let mut rng = StdRng::seed_from_u64(42);
     let mut out = Vec::new();
     for n in 0..24 {
-        let mut game = doubutsu::Game::from_position(ROOT.parse().expect("position"));
+        let mut game = doubutsu::History::from_position(ROOT.parse().expect("position"));
         let careless = n % 3 == 0;
         for _ in 0..rng.gen_range(0..30) {
             let pos = *game.position();
@@ -141,7 +141,7 @@ fn doubutsu_levels_choose_as_the_golden_fixture() {
     for (i, game) in doubutsu_games().iter().enumerate() {
         let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
         writeln!(out, "game {i}\t{}\t{}", game.position(), moves.join(" ")).unwrap();
-        for level in doubutsu::Level::ALL {
+        for level in doubutsu::DoubutsuLevel::ALL {
             let replies: Vec<String> = (0..3)
                 .map(|seed| {
                     let mut rng = StdRng::seed_from_u64(1000 * i as u64 + seed);
@@ -180,7 +180,7 @@ fn doubutsu_weakest_on_the_full_game_as_the_golden_fixture() {
     let mut rng = StdRng::seed_from_u64(43);
     let mut out = String::new();
     for i in 0..20 {
-        let mut game = doubutsu::Game::new();
+        let mut game = doubutsu::History::new();
         for _ in 0..rng.gen_range(0..40) {
             let Some(&mv) = game.legal_moves().choose(&mut rng) else { break };
             let mut next = game.clone();
@@ -193,11 +193,11 @@ fn doubutsu_weakest_on_the_full_game_as_the_golden_fixture() {
         let replies: Vec<String> = (0..3)
             .map(|seed| {
                 let mut rng = StdRng::seed_from_u64(100 * i + seed);
-                doubutsu::Level::Weakest.reply(None::<&Tablebase>, &game, &mut rng).expect("a move").to_string()
+                doubutsu::DoubutsuLevel::Weakest.reply(None::<&Tablebase>, &game, &mut rng).expect("a move").to_string()
             })
             .collect();
-        let refused = doubutsu::Level::Settai.reply(None::<&Tablebase>, &game, &mut rng).is_err()
-            && doubutsu::Level::Strongest.reply(None::<&Tablebase>, &game, &mut rng).is_err();
+        let refused = doubutsu::DoubutsuLevel::Settai.reply(None::<&Tablebase>, &game, &mut rng).is_err()
+            && doubutsu::DoubutsuLevel::Strongest.reply(None::<&Tablebase>, &game, &mut rng).is_err();
         writeln!(out, "{i}\t{}\tweakest {}\ttable levels refuse {refused}", game.position(), replies.join(" "))
             .unwrap();
     }

@@ -17,7 +17,7 @@ use settai_core::reversi::engine::probcut;
 use settai_core::reversi::engine::search::Clock;
 use settai_core::reversi::Color;
 use settai_lab::hospitality::reversi::STRONG_CLOCK;
-use settai_lab::reversi::duel::{self, Fixture, MatchSettings, Outcome, Player};
+use settai_lab::reversi::duel::{self, Fixture, FixtureResult, MatchSettings, Player};
 use settai_lab::reversi::elo::{elo, elo_text, Interval};
 use settai_lab::reversi::openings::{self, GenerateConfig, Opening};
 
@@ -218,7 +218,7 @@ pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
     let todo: Vec<Fixture> = fixtures.iter().filter(|f| !prior.iter().any(|o| o.fixture == **f)).copied().collect();
     let bar = progress(todo.len());
     let (started, cpu0) = (Instant::now(), process_cpu_seconds());
-    let done = |o: &Outcome| {
+    let done = |o: &FixtureResult| {
         if let Some(j) = &journal {
             j.append(o);
         }
@@ -265,7 +265,7 @@ fn progress(games: usize) -> ProgressBar {
 }
 
 /// The result lines: score with its intervals, Elo, margin, effort and time.
-fn summary(outcomes: &[Outcome], played: usize, wall: f64, cpu: f64) -> String {
+fn summary(outcomes: &[FixtureResult], played: usize, wall: f64, cpu: f64) -> String {
     let t = duel::tally(outcomes);
     let pairs = duel::pair_points(outcomes);
     let by_pair = Interval::over_pairs(&pairs);
@@ -319,7 +319,7 @@ fn summary(outcomes: &[Outcome], played: usize, wall: f64, cpu: f64) -> String {
 }
 
 /// One CSV row per game, in fixture order.
-fn csv(outcomes: &[Outcome], set: &[Opening]) -> String {
+fn csv(outcomes: &[FixtureResult], set: &[Opening]) -> String {
     let mut s = String::from("game,pair,opening,a_colour,a_points,a_margin,a_moves,a_nodes,b_moves,b_nodes,moves\n");
     for (i, o) in outcomes.iter().enumerate() {
         let [ea, eb] = o.effort();

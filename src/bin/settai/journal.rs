@@ -17,7 +17,7 @@ use anyhow::{ensure, Context as _};
 use settai_core::reversi::rules::notation::parse_moves;
 use settai_core::reversi::Color;
 use settai_lab::journal::JournalFile;
-use settai_lab::reversi::duel::{Effort, Fixture, Outcome, Played};
+use settai_lab::reversi::duel::{Effort, Fixture, FixtureResult, Played};
 use settai_lab::reversi::openings::Opening;
 
 const MAGIC: &str = "# settai bench match journal v1; ";
@@ -35,7 +35,7 @@ impl MatchJournal {
         settings: &str,
         set: &[Opening],
         fixtures: &[Fixture],
-    ) -> anyhow::Result<(MatchJournal, Vec<Outcome>)> {
+    ) -> anyhow::Result<(MatchJournal, Vec<FixtureResult>)> {
         let first = format!("{MAGIC}{settings}");
         let (file, held) = JournalFile::open(path, &[first.clone(), HEADER.to_owned()], |theirs| theirs == first)?;
         if held.torn {
@@ -46,7 +46,7 @@ impl MatchJournal {
     }
 
     /// Appends a finished game and flushes it to the file (a failure is kept for [`MatchJournal::finish`]).
-    pub(super) fn append(&self, o: &Outcome) {
+    pub(super) fn append(&self, o: &FixtureResult) {
         self.0.append(&row(o));
     }
 
@@ -57,7 +57,7 @@ impl MatchJournal {
 }
 
 /// The row of one game.
-fn row(o: &Outcome) -> String {
+fn row(o: &FixtureResult) -> String {
     let [a, b] = o.effort();
     let moves: Vec<String> = o.game.moves.iter().map(ToString::to_string).collect();
     format!(
@@ -80,7 +80,7 @@ fn row(o: &Outcome) -> String {
 /// The games of a journal's rows among `fixtures`, in fixture order, each replayed from its
 /// opening and checked against its recorded margin. Games past the requested ones are left for a
 /// longer match.
-fn read(rows: &[(usize, String)], set: &[Opening], fixtures: &[Fixture]) -> anyhow::Result<Vec<Outcome>> {
+fn read(rows: &[(usize, String)], set: &[Opening], fixtures: &[Fixture]) -> anyhow::Result<Vec<FixtureResult>> {
     let mut seen = vec![false; fixtures.len()];
     let mut out = Vec::new();
     for (n, line) in rows {
@@ -96,7 +96,7 @@ fn read(rows: &[(usize, String)], set: &[Opening], fixtures: &[Fixture]) -> anyh
 }
 
 /// One row as the game it records; `None` for a game beyond `fixtures`.
-fn parse_row(line: &str, set: &[Opening], fixtures: &[Fixture]) -> anyhow::Result<Option<Outcome>> {
+fn parse_row(line: &str, set: &[Opening], fixtures: &[Fixture]) -> anyhow::Result<Option<FixtureResult>> {
     let cells: Vec<&str> = line.split(',').collect();
     ensure!(cells.len() == 12, "expected 12 cells, found {}", cells.len());
     let num = |i: usize| -> anyhow::Result<u64> { cells[i].trim().parse().with_context(|| format!("cell {}", i + 1)) };
@@ -123,7 +123,7 @@ fn parse_row(line: &str, set: &[Opening], fixtures: &[Fixture]) -> anyhow::Resul
     };
     let (a, b) = (effort(5)?, effort(8)?);
     let effort = if fixture.a == Color::Black { [a, b] } else { [b, a] };
-    let outcome = Outcome { fixture, game: Played { moves, end: pos, effort } };
+    let outcome = FixtureResult { fixture, game: Played { moves, end: pos, effort } };
     let margin: i32 = cells[4].trim().parse().context("margin")?;
     ensure!(outcome.a_margin() == margin, "the moves give A {:+}, the row says {margin:+}", outcome.a_margin());
     Ok(Some(outcome))

@@ -2,39 +2,39 @@
 
 use std::collections::HashMap;
 
-use super::position::{IllegalMove, Move, Outcome, Position};
+use super::position::{Ending, IllegalMove, Move, Position};
 
 /// How many times the same position (board, hands, side to move) must occur for a draw.
 pub const REPETITION_DRAW: u8 = 3;
 
-/// A game in progress: the start, every move and position since, and occurrence counts.
+/// A game's history: the start, every move and position since, and occurrence counts.
 #[derive(Debug, Clone)]
-pub struct Game {
+pub struct History {
     positions: Vec<Position>,
     moves: Vec<Move>,
     counts: HashMap<Position, u8>,
 }
 
-impl Default for Game {
+impl Default for History {
     fn default() -> Self {
-        Game::new()
+        History::new()
     }
 }
 
-impl Game {
+impl History {
     /// A game from the official start.
-    pub fn new() -> Game {
-        Game::from_position(Position::start())
+    pub fn new() -> History {
+        History::from_position(Position::start())
     }
 
     /// A game from any position (the first occurrence of it).
-    pub fn from_position(start: Position) -> Game {
-        Game { positions: vec![start], moves: Vec::new(), counts: HashMap::from([(start, 1)]) }
+    pub fn from_position(start: Position) -> History {
+        History { positions: vec![start], moves: Vec::new(), counts: HashMap::from([(start, 1)]) }
     }
 
     /// Replays `moves` from the official start.
-    pub fn replay(moves: &[Move]) -> Result<Game, IllegalMove> {
-        let mut g = Game::new();
+    pub fn replay(moves: &[Move]) -> Result<History, IllegalMove> {
+        let mut g = History::new();
         for &m in moves {
             g.play(m)?;
         }
@@ -74,8 +74,8 @@ impl Game {
 
     /// The result: a rules ending of the current position, or a draw when it has occurred
     /// [`REPETITION_DRAW`] times.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.position().outcome().or_else(|| (self.occurrences() >= REPETITION_DRAW).then_some(Outcome::Draw))
+    pub fn outcome(&self) -> Option<Ending> {
+        self.position().outcome().or_else(|| (self.occurrences() >= REPETITION_DRAW).then_some(Ending::Draw))
     }
 
     /// Legal moves now (none once the game is over, repetition included).
@@ -88,7 +88,7 @@ impl Game {
 
     /// Plays `mv`; refused when illegal or when the game is over.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        if self.outcome() == Some(Outcome::Draw) {
+        if self.outcome() == Some(Ending::Draw) {
             return Err(IllegalMove { mv: mv.to_string(), reason: "the game is over" });
         }
         let next = self.position().play(mv)?;

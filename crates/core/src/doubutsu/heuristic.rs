@@ -5,7 +5,7 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::position::{Color, Move, Outcome, Position, Role, Square};
+use super::position::{Color, Ending, Move, Position, Role, Square};
 
 const HEURISTIC_WIN: i32 = 100_000;
 
@@ -46,9 +46,9 @@ fn heuristic_eval(pos: &Position) -> i32 {
 fn negamax(pos: &Position, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
     if let Some(outcome) = pos.outcome() {
         return match outcome {
-            Outcome::Win { winner, .. } if winner == pos.turn() => HEURISTIC_WIN - ply,
-            Outcome::Win { .. } => -HEURISTIC_WIN + ply,
-            Outcome::Draw => 0,
+            Ending::Win { winner, .. } if winner == pos.turn() => HEURISTIC_WIN - ply,
+            Ending::Win { .. } => -HEURISTIC_WIN + ply,
+            Ending::Draw => 0,
         };
     }
     if depth == 0 {

@@ -7,13 +7,13 @@ use rand::Rng;
 
 use super::players::{settai_or_weakest, strongest_or_heuristic, weakest, PlayerError};
 use super::table::Table;
-use super::{Game, Move};
+use super::{History, Move};
 use crate::level_name::normalize_level_name;
 use crate::{GameKind, UnknownLevel};
 
 /// How the bot plays doubutsu shogi.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Level {
+pub enum DoubutsuLevel {
     /// 接待: answers a move of divergence d with the best move of divergence ≤ d.
     Settai,
     /// 最強: perfect play from the table.
@@ -33,21 +33,21 @@ pub enum ReplyError {
     Player(#[from] PlayerError),
 }
 
-impl Level {
+impl DoubutsuLevel {
     /// Every level, in the order menus list them.
-    pub const ALL: [Level; 3] = [Level::Settai, Level::Strongest, Level::Weakest];
+    pub const ALL: [DoubutsuLevel; 3] = [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest];
     /// The level used when a server has not chosen one.
-    pub const DEFAULT: Level = Level::Settai;
+    pub const DEFAULT: DoubutsuLevel = DoubutsuLevel::Settai;
 
-    /// Every level's name ([`Level::as_str`]), in the order of [`Level::ALL`].
+    /// Every level's name ([`DoubutsuLevel::as_str`]), in the order of [`DoubutsuLevel::ALL`].
     pub const NAMES: [&'static str; 3] = [Self::ALL[0].as_str(), Self::ALL[1].as_str(), Self::ALL[2].as_str()];
 
     /// Stable identifier used in the database and the CLI.
     pub const fn as_str(self) -> &'static str {
         match self {
-            Level::Settai => "settai",
-            Level::Strongest => "strongest",
-            Level::Weakest => "weakest",
+            DoubutsuLevel::Settai => "settai",
+            DoubutsuLevel::Strongest => "strongest",
+            DoubutsuLevel::Weakest => "weakest",
         }
     }
 
@@ -55,15 +55,15 @@ impl Level {
     /// and the spellings people type for them.
     pub fn aliases(self) -> &'static [&'static str] {
         match self {
-            Level::Settai => &["settai (hospitable)", "hospitable", "接待"],
-            Level::Strongest => &["最強"],
-            Level::Weakest => &["雑魚", "ざこ"],
+            DoubutsuLevel::Settai => &["settai (hospitable)", "hospitable", "接待"],
+            DoubutsuLevel::Strongest => &["最強"],
+            DoubutsuLevel::Weakest => &["雑魚", "ざこ"],
         }
     }
 
     /// Whether the level plays from the exact table.
     pub fn needs_table(self) -> bool {
-        self != Level::Weakest
+        self != DoubutsuLevel::Weakest
     }
 
     /// The level's reply in `game` (the side to move is the bot), as the bot plays it,
@@ -72,32 +72,36 @@ impl Level {
     pub fn reply<T: Table, R: Rng + ?Sized>(
         self,
         table: Option<&T>,
-        game: &Game,
+        game: &History,
         rng: &mut R,
     ) -> Result<Move, ReplyError> {
         Ok(match (self, table) {
-            (Level::Weakest, _) => weakest(game, rng)?,
-            (Level::Settai, Some(t)) => settai_or_weakest(t, game, rng)?,
-            (Level::Strongest, Some(t)) => strongest_or_heuristic(t, game, rng)?,
-            (Level::Settai | Level::Strongest, None) => return Err(ReplyError::NoTable),
+            (DoubutsuLevel::Weakest, _) => weakest(game, rng)?,
+            (DoubutsuLevel::Settai, Some(t)) => settai_or_weakest(t, game, rng)?,
+            (DoubutsuLevel::Strongest, Some(t)) => strongest_or_heuristic(t, game, rng)?,
+            (DoubutsuLevel::Settai | DoubutsuLevel::Strongest, None) => return Err(ReplyError::NoTable),
         })
     }
 }
 
-impl fmt::Display for Level {
+impl fmt::Display for DoubutsuLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-impl FromStr for Level {
+impl FromStr for DoubutsuLevel {
     type Err = UnknownLevel;
     /// A level name or alias, in any case and spacing.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wanted = normalize_level_name(s);
-        Level::ALL
+        DoubutsuLevel::ALL
             .into_iter()
             .find(|l| l.as_str() == wanted || l.aliases().contains(&wanted.as_str()))
-            .ok_or_else(|| UnknownLevel { kind: GameKind::Doubutsu, name: s.to_string(), offered: &Level::NAMES })
+            .ok_or_else(|| UnknownLevel {
+                kind: GameKind::Doubutsu,
+                name: s.to_string(),
+                offered: &DoubutsuLevel::NAMES,
+            })
     }
 }

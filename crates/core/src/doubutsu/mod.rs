@@ -31,14 +31,14 @@ pub mod table;
 #[cfg(test)]
 mod tests;
 
-pub use game::{Game, REPETITION_DRAW};
+pub use game::{History, REPETITION_DRAW};
 pub use heuristic::heuristic;
-pub use level::{Level, ReplyError};
+pub use level::{DoubutsuLevel, ReplyError};
 pub use notation::{parse_moves, ParseMoveError, ParsePositionError, ParseSquareError};
 pub use perft::{perft, perft_divide, perft_parallel};
 pub use players::{
     analyze, evaluate_moves, settai, settai_or_weakest, strongest, strongest_or_heuristic, value_of, weakest, Analysis,
     PlayerError,
 };
-pub use position::{Color, IllegalMove, Move, Outcome, Piece, Position, Role, Square, WinReason};
+pub use position::{Color, Ending, IllegalMove, Move, Piece, Position, Role, Square, WinReason};
 pub use table::{ProbeError, Table, TableBytes, Tablebase, Value};

@@ -15,10 +15,10 @@
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use super::game::{Game, REPETITION_DRAW};
+use super::game::{History, REPETITION_DRAW};
 use super::heuristic::heuristic;
 use super::keep_going::{keep_going_chances, KEEP_GOING_HORIZON, KEEP_GOING_NODES};
-use super::position::{Color, Move, Outcome, Position, Role};
+use super::position::{Color, Ending, Move, Position, Role};
 use super::table::{ProbeError, Table, Value};
 
 /// Why a player could not move.
@@ -120,7 +120,7 @@ pub fn analyze<T: Table>(table: &T, pos: &Position, mv: Move) -> Result<Analysis
 
 /// 最強: perfect play (shortest win, draw over loss, longest loss); deterministic, the first
 /// such move in generation order.
-pub fn strongest<T: Table>(table: &T, game: &Game) -> Result<Move, PlayerError> {
+pub fn strongest<T: Table>(table: &T, game: &History) -> Result<Move, PlayerError> {
     if game.outcome().is_some() {
         return Err(PlayerError::GameOver);
     }
@@ -132,7 +132,7 @@ pub fn strongest<T: Table>(table: &T, game: &Game) -> Result<Move, PlayerError> 
 /// 雑魚: random, except that it always wins at once when it can (captures the lion or makes
 /// a try that cannot be captured) and avoids moves that lose at once when another exists.
 /// Needs no table: one ply of rules look-ahead.
-pub fn weakest<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Result<Move, PlayerError> {
+pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, PlayerError> {
     if game.outcome().is_some() {
         return Err(PlayerError::GameOver);
     }
@@ -217,7 +217,7 @@ pub fn weakest<R: Rng + ?Sized>(game: &Game, rng: &mut R) -> Result<Move, Player
 /// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
 /// therefore only comes when no move at all can be valued; callers may then fall back to
 /// [`weakest`].
-pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) -> Result<Move, PlayerError> {
+pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &History, rng: &mut R) -> Result<Move, PlayerError> {
     settai_keeping_going(table, game, rng, KeepGoing::BOT)
 }
 
@@ -270,7 +270,7 @@ impl KeepGoing {
 /// docs/design/doubutsu-settai.md).
 pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     table: &T,
-    game: &Game,
+    game: &History,
     rng: &mut R,
     keep: KeepGoing,
 ) -> Result<Move, PlayerError> {
@@ -402,7 +402,7 @@ pub const KEEP_GOING_PLIES: usize = 20;
 
 /// Whether the guest (the side not to move) has made a move in `game` that lost at once
 /// although another did not ([`guest_lost_at_once`]): a guest who does not yet see captures.
-pub fn guest_was_careless(game: &Game) -> bool {
+pub fn guest_was_careless(game: &History) -> bool {
     let guest = game.position().turn().opposite();
     let positions = game.positions();
     game.moves().iter().enumerate().any(|(i, &mv)| {
@@ -413,7 +413,7 @@ pub fn guest_was_careless(game: &Game) -> bool {
 
 /// Whether `mv` wins on the spot (captures the lion or completes a try).
 pub fn wins_at_once(pos: &Position, mv: Move) -> bool {
-    pos.play(mv).ok().and_then(|c| c.outcome()).and_then(Outcome::winner) == Some(pos.turn())
+    pos.play(mv).ok().and_then(|c| c.outcome()).and_then(Ending::winner) == Some(pos.turn())
 }
 
 /// Whether a move of score `s` lets the opponent win at once (see [`loses_at_once`]).
@@ -450,7 +450,11 @@ pub const FALLBACK_HEURISTIC_DEPTH: u32 = 4;
 /// [`settai`] as the bot plays it: where no move can be valued (a table of other pieces) it
 /// plays [`weakest`], which stays gentle: it only refuses to lose at once and takes a win in
 /// one.
-pub fn settai_or_weakest<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng: &mut R) -> Result<Move, PlayerError> {
+pub fn settai_or_weakest<T: Table, R: Rng + ?Sized>(
+    table: &T,
+    game: &History,
+    rng: &mut R,
+) -> Result<Move, PlayerError> {
     match settai(table, game, rng) {
         Err(PlayerError::Probe(_)) => weakest(game, rng),
         other => other,
@@ -461,7 +465,7 @@ pub fn settai_or_weakest<T: Table, R: Rng + ?Sized>(table: &T, game: &Game, rng:
 /// of [`heuristic`] at [`FALLBACK_HEURISTIC_DEPTH`].
 pub fn strongest_or_heuristic<T: Table, R: Rng + ?Sized>(
     table: &T,
-    game: &Game,
+    game: &History,
     rng: &mut R,
 ) -> Result<Move, PlayerError> {
     match strongest(table, game) {
@@ -471,7 +475,7 @@ pub fn strongest_or_heuristic<T: Table, R: Rng + ?Sized>(
 }
 
 /// How many times the position after `mv` has already occurred in `game`.
-pub fn seen_before(game: &Game, mv: Move) -> usize {
+pub fn seen_before(game: &History, mv: Move) -> usize {
     let Ok(next) = game.position().play(mv) else { return 0 };
     game.positions().iter().filter(|p| **p == next).count()
 }

@@ -21,7 +21,7 @@ pub mod rules;
 
 pub use engine::classic::{choose_move, search, simple_eval, Searched};
 pub use engine::endgame::{solve, Solved};
-pub use levels::level::{reply, Choice, Level, Stage};
-pub use rules::board::{Color, IllegalMove, Move, Outcome, Position, PositionError, Square};
-pub use rules::notation::{parse_moves, replay, ParseMoveError, ParsePositionError, ParseSquareError, ReplayError};
+pub use levels::level::{reply, Choice, ReversiLevel, Stage};
+pub use rules::board::{Color, DiscCount, IllegalMove, Move, Position, PositionError, Square};
+pub use rules::notation::{parse_moves, replay, MoveListError, ParseMoveError, ParsePositionError, ParseSquareError};
 pub use rules::perft::perft;

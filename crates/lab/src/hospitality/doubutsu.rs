@@ -14,10 +14,10 @@ use crate::cpu_clock::CpuWatch;
 use settai_core::doubutsu::players::score;
 #[cfg(test)]
 use settai_core::doubutsu::Value;
-use settai_core::doubutsu::{self as dob, Color, Game, Move, Position, Role, Square, Table};
+use settai_core::doubutsu::{self as dob, Color, History, Move, Position, Role, Square, Table};
 
 /// The level under test: the bot's own.
-use settai_core::doubutsu::Level as DoubutsuLevel;
+use settai_core::doubutsu::DoubutsuLevel;
 
 /// A simulated guest, from a child who taps anything to a perfect player.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -94,7 +94,7 @@ impl DoubutsuGuest {
     }
 
     /// The guest's move in `game` (which must not be over).
-    pub fn choose<T: Table, R: Rng>(&self, table: &T, game: &Game, rng: &mut R) -> Result<Move, dob::PlayerError> {
+    pub fn choose<T: Table, R: Rng>(&self, table: &T, game: &History, rng: &mut R) -> Result<Move, dob::PlayerError> {
         let pos = game.position();
         match *self {
             DoubutsuGuest::Random => pos.legal_moves().choose(rng).copied().ok_or(dob::PlayerError::GameOver),
@@ -174,7 +174,7 @@ pub fn play_game<T: Table, R: Rng>(
     guest: DoubutsuGuest,
     rng: &mut R,
 ) -> Result<SimulatedGame, dob::ReplyError> {
-    let mut game = Game::from_position(start);
+    let mut game = History::from_position(start);
     let mut record = SimulatedGame::default();
     let (mut ai_time, mut ai_cpu_time) = (Duration::ZERO, Some(Duration::ZERO));
     // Positions the table cannot value (only a table of other pieces has any) keep the last
@@ -222,9 +222,9 @@ pub fn play_game<T: Table, R: Rng>(
         value_for_guest(game.position(), &mut record);
     }
     record.result = match game.outcome() {
-        Some(dob::Outcome::Win { winner: Color::Sente, .. }) => GuestResult::Win,
-        Some(dob::Outcome::Win { .. }) => GuestResult::Loss,
-        Some(dob::Outcome::Draw) | None => GuestResult::Draw,
+        Some(dob::Ending::Win { winner: Color::Sente, .. }) => GuestResult::Win,
+        Some(dob::Ending::Win { .. }) => GuestResult::Loss,
+        Some(dob::Ending::Draw) | None => GuestResult::Draw,
     };
     record.plies = game.moves().len() as u32;
     record.ending = Some(ending(&game));
@@ -245,13 +245,13 @@ pub fn play_game<T: Table, R: Rng>(
 ///   to capture the winner's lion, which stood capturable).
 /// - `D repetition (guest)` / `D repetition (bot)`: the third occurrence, completed by that side's
 ///   move; `D cap`: [`MAX_PLIES`] reached.
-pub fn ending(game: &Game) -> String {
+pub fn ending(game: &History) -> String {
     let Some((before, _)) = game.last_move() else { return "D cap".into() };
     let last_by = if before.turn() == Color::Sente { "guest" } else { "bot" };
     match game.outcome() {
         None => "D cap".into(),
-        Some(dob::Outcome::Draw) => format!("D repetition ({last_by})"),
-        Some(dob::Outcome::Win { winner, reason }) => {
+        Some(dob::Ending::Draw) => format!("D repetition ({last_by})"),
+        Some(dob::Ending::Win { winner, reason }) => {
             let side = if winner == Color::Sente { "W" } else { "L" };
             let how = match reason {
                 dob::WinReason::LionCaptured => "lion",
@@ -316,14 +316,14 @@ mod tests {
     #[test]
     fn the_child_takes_a_win_in_one_and_otherwise_plays_anything() {
         // Sente's lion on B3 next to gote's on B2: the capture is the only win.
-        let game = Game::from_position("3/1l1/1L1/3 b -".parse().unwrap());
+        let game = History::from_position("3/1l1/1L1/3 b -".parse().unwrap());
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
         for _ in 0..20 {
             let m = DoubutsuGuest::Child.choose(table(), &game, &mut rng).unwrap();
             assert!(game.position().captures_lion(m), "{m}");
         }
         // Without a win in one it taps every legal move sooner or later.
-        let quiet = Game::from_position("1l1/3/3/1L1 b -".parse().unwrap());
+        let quiet = History::from_position("1l1/3/3/1L1 b -".parse().unwrap());
         let mut seen = std::collections::HashSet::new();
         for _ in 0..400 {
             seen.insert(DoubutsuGuest::Child.choose(table(), &quiet, &mut rng).unwrap());
@@ -334,19 +334,19 @@ mod tests {
     #[test]
     fn endings_name_the_winner_the_way_and_the_losers_last_move() {
         // Gote (the bot) leaves its lion next to sente's, the guest captures it.
-        let mut g = Game::from_position("1l1/3/1L1/3 w -".parse().unwrap());
+        let mut g = History::from_position("1l1/3/1L1/3 w -".parse().unwrap());
         g.play("B1A2".parse().unwrap()).unwrap();
         g.play("B3A2".parse().unwrap()).unwrap();
         assert_eq!(ending(&g), "W lion (chosen)");
         // The guest walks its lion next to the bot's (a loss-in-one although safe moves
         // existed); the bot answers in kind and loses its lion.
-        let mut h = Game::from_position("1l1/3/1L1/3 b -".parse().unwrap());
+        let mut h = History::from_position("1l1/3/1L1/3 b -".parse().unwrap());
         h.play("B3B2".parse().unwrap()).unwrap();
         h.play("B1A1".parse().unwrap()).unwrap();
         h.play("B2A1".parse().unwrap()).unwrap();
         assert_eq!(ending(&h), "W lion (missed)");
         // A game still going at the cap.
-        assert_eq!(ending(&Game::from_position("1l1/3/3/1L1 b -".parse().unwrap())), "D cap");
+        assert_eq!(ending(&History::from_position("1l1/3/3/1L1 b -".parse().unwrap())), "D cap");
     }
 
     #[test]

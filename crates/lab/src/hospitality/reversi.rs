@@ -19,7 +19,7 @@ use settai_core::reversi::engine::search::{Clock, Engine, CORNERS, END_NODE_NS};
 use settai_core::reversi::engine::strong::Strong;
 use settai_core::reversi::levels::level::{position_value, TT_BITS};
 use settai_core::reversi::levels::strength;
-use settai_core::reversi::{Color, Level, Move, Position};
+use settai_core::reversi::{Color, Move, Position, ReversiLevel};
 
 /// Node clock of `highest` (its classic-evaluation search ran at about 7 M nodes/s here).
 pub const HIGHEST_CLOCK: Clock = Clock::Nodes { mid_ns: 140.0, end_ns: END_NODE_NS };
@@ -31,9 +31,9 @@ pub const STRONG_CLOCK: Clock = Clock::Nodes { mid_ns: 455.0, end_ns: END_NODE_N
 
 /// The level under test, with its thinking time.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ReversiLevel {
+pub struct LevelUnderTest {
     /// Which level.
-    pub level: Level,
+    pub level: ReversiLevel,
     /// Thinking time per move (the bot's: 0.8 s for the sontaku levels, 2.4 s for `none`).
     pub budget: Duration,
     /// The factor applied to the bot's budget, applied to the guests' own budgets too.
@@ -45,36 +45,41 @@ pub struct ReversiLevel {
     pub models_human: bool,
 }
 
-impl ReversiLevel {
+impl LevelUnderTest {
     /// Parses `standard`, `standard-seed` (the original design's pessimistic human, for
     /// comparison; docs/design/reversi-sontaku.md#the-idea-seed-001), `highest` or `none` (or an
     /// alias such as `no-mercy`: the bot's own parser decides); `scale` multiplies the bot's
     /// budget.
-    pub fn parse(s: &str, scale: f64) -> Option<ReversiLevel> {
+    pub fn parse(s: &str, scale: f64) -> Option<LevelUnderTest> {
         if s.trim().eq_ignore_ascii_case("standard-seed") {
-            let level = Level::Standard;
-            return Some(ReversiLevel { level, budget: bot_budget(level).mul_f64(scale), scale, models_human: false });
+            let level = ReversiLevel::Standard;
+            return Some(LevelUnderTest {
+                level,
+                budget: bot_budget(level).mul_f64(scale),
+                scale,
+                models_human: false,
+            });
         }
-        let level: Level = s.parse().ok()?;
-        let models_human = level == Level::Standard;
-        Some(ReversiLevel { level, budget: bot_budget(level).mul_f64(scale), scale, models_human })
+        let level: ReversiLevel = s.parse().ok()?;
+        let models_human = level == ReversiLevel::Standard;
+        Some(LevelUnderTest { level, budget: bot_budget(level).mul_f64(scale), scale, models_human })
     }
 
     /// The name used in reports.
     pub fn name(&self) -> &'static str {
         match self.level {
-            Level::Standard if !self.models_human => "standard-seed",
-            Level::Standard => "standard",
-            Level::Highest => "highest",
-            Level::None => "none",
+            ReversiLevel::Standard if !self.models_human => "standard-seed",
+            ReversiLevel::Standard => "standard",
+            ReversiLevel::Highest => "highest",
+            ReversiLevel::None => "none",
         }
     }
 
     fn reply<R: Rng>(&self, eval: &PatternEval, pos: &Position, guest_moves: &[(Position, Move)], rng: &mut R) -> Move {
         let clock = match self.level {
-            Level::None => STRONG_CLOCK,
-            Level::Standard => STANDARD_CLOCK,
-            Level::Highest => HIGHEST_CLOCK,
+            ReversiLevel::None => STRONG_CLOCK,
+            ReversiLevel::Standard => STANDARD_CLOCK,
+            ReversiLevel::Highest => HIGHEST_CLOCK,
         };
         let mut engine = Engine::new(TT_BITS).with_clock(clock);
         let seen = if self.models_human { guest_moves } else { &[] };
@@ -82,7 +87,7 @@ impl ReversiLevel {
     }
 }
 
-fn bot_budget(level: Level) -> Duration {
+fn bot_budget(level: ReversiLevel) -> Duration {
     level.budget()
 }
 
@@ -201,7 +206,7 @@ impl ReversiGuest {
     ///
     /// # Panics
     /// For [`ReversiGuest::Gtp`], whose engine needs the game so far: [`play_game`] asks it.
-    pub fn choose<R: Rng>(&self, eval: &PatternEval, pos: &Position, level: &ReversiLevel, rng: &mut R) -> Move {
+    pub fn choose<R: Rng>(&self, eval: &PatternEval, pos: &Position, level: &LevelUnderTest, rng: &mut R) -> Move {
         let moves = pos.legal_moves();
         if moves == [Move::Pass] {
             return Move::Pass;
@@ -236,7 +241,7 @@ impl ReversiGuest {
                     _ => level.budget,
                 };
                 let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);
-                engine.reply(eval, pos, Level::None, budget, &[], rng).best
+                engine.reply(eval, pos, ReversiLevel::None, budget, &[], rng).best
             }
             ReversiGuest::Softmax(t) => {
                 let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);
@@ -294,7 +299,7 @@ fn value_for(engine: &mut Engine, eval: &PatternEval, pos: &Position, guest: Col
 /// Plays one game from the start: the guest has `guest_colour`, the level the other colour.
 pub fn play_game<R: Rng>(
     eval: &PatternEval,
-    level: ReversiLevel,
+    level: LevelUnderTest,
     guest: ReversiGuest,
     guest_colour: Color,
     rng: &mut R,
@@ -394,14 +399,14 @@ mod tests {
         assert_eq!(ReversiGuest::parse("softmax(2.5)"), Some(ReversiGuest::Softmax(2.5)));
         assert_eq!(ReversiGuest::parse("softmax(-1)"), None);
         for l in ["standard", "standard-seed", "highest", "none"] {
-            assert_eq!(ReversiLevel::parse(l, 1.0).map(|l| l.name()), Some(l));
+            assert_eq!(LevelUnderTest::parse(l, 1.0).map(|l| l.name()), Some(l));
         }
-        assert_eq!(ReversiLevel::parse("none", 0.5).unwrap().budget, DEFAULT_BUDGET / 2);
+        assert_eq!(LevelUnderTest::parse("none", 0.5).unwrap().budget, DEFAULT_BUDGET / 2);
         // The name admins are shown (the README's) is accepted too.
         for alias in ["no mercy", "no-mercy"] {
-            assert_eq!(ReversiLevel::parse(alias, 1.0).map(|l| l.name()), Some("none"), "{alias:?}");
+            assert_eq!(LevelUnderTest::parse(alias, 1.0).map(|l| l.name()), Some("none"), "{alias:?}");
         }
-        assert_eq!(ReversiLevel::parse("settai", 1.0), None);
+        assert_eq!(LevelUnderTest::parse("settai", 1.0), None);
     }
 
     #[test]
@@ -444,7 +449,7 @@ mod tests {
         use crate::reversi::golden;
         use std::fmt::Write as _;
         let eval = PatternEval::shared();
-        let level = ReversiLevel::parse("standard", 1.0).unwrap();
+        let level = LevelUnderTest::parse("standard", 1.0).unwrap();
         let mut out = String::new();
         for (i, pos) in golden::positions().iter().enumerate() {
             for guest in [
@@ -471,7 +476,7 @@ mod tests {
     #[test]
     fn games_are_consistent_and_reproducible_on_the_node_clock() {
         let eval = PatternEval::builtin();
-        let level = ReversiLevel::parse("standard", 0.02).unwrap();
+        let level = LevelUnderTest::parse("standard", 0.02).unwrap();
         for (guest, colour) in [(ReversiGuest::Greedy, Color::Black), (ReversiGuest::AlphaBeta(2), Color::White)] {
             let mut rng = rand::rngs::StdRng::seed_from_u64(5);
             let g = play_game(&eval, level, guest, colour, &mut rng).unwrap();

@@ -18,7 +18,7 @@ use super::openings::Opening;
 use settai_core::reversi::engine::classic::CLASSIC_TT_BITS;
 use settai_core::reversi::engine::eval::PatternEval;
 use settai_core::reversi::engine::search::{final_margin, Clock, Engine};
-use settai_core::reversi::levels::level::{Level, TT_BITS};
+use settai_core::reversi::levels::level::{ReversiLevel, TT_BITS};
 use settai_core::reversi::rules::board::{Color, Move, Position};
 
 /// A player of engine matches.
@@ -93,7 +93,7 @@ impl<'a> Seat<'a> {
     fn choose(&mut self, pos: &Position, budget: Duration, rng: &mut impl Rng) -> (Move, u64, Duration) {
         match self.player {
             Player::Strong(eval) | Player::Baseline(eval) => {
-                let r = self.engine.reply(eval, pos, Level::None, budget, &[], rng);
+                let r = self.engine.reply(eval, pos, ReversiLevel::None, budget, &[], rng);
                 (r.best, r.nodes, r.time)
             }
             Player::AlphaBeta(depth) => {
@@ -162,14 +162,14 @@ pub fn fixtures(games: usize, openings: usize) -> Vec<Fixture> {
 
 /// A game of a match, seen from A.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
+pub struct FixtureResult {
     /// Which game it was.
     pub fixture: Fixture,
     /// The game.
     pub game: Played,
 }
 
-impl Outcome {
+impl FixtureResult {
     /// A's final margin (empty squares to the winner).
     pub fn a_margin(&self) -> i32 {
         match self.fixture.a {
@@ -211,8 +211,8 @@ pub fn play_match(
     fixtures: &[Fixture],
     settings: &MatchSettings,
     seed: u64,
-    done: impl Fn(&Outcome) + Sync,
-) -> Vec<Outcome> {
+    done: impl Fn(&FixtureResult) + Sync,
+) -> Vec<FixtureResult> {
     fixtures
         .par_iter()
         .map(|&fixture| {
@@ -223,7 +223,7 @@ pub fn play_match(
             } else {
                 play_game(b, a, [clock_b, clock_a], settings.budget, &openings[fixture.opening], &mut rng)
             };
-            let outcome = Outcome { fixture, game };
+            let outcome = FixtureResult { fixture, game };
             done(&outcome);
             outcome
         })
@@ -275,7 +275,7 @@ pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
 }
 
 /// A's wins, draws and losses.
-pub fn tally(outcomes: &[Outcome]) -> Tally {
+pub fn tally(outcomes: &[FixtureResult]) -> Tally {
     let mut t = Tally::default();
     for o in outcomes {
         match o.a_margin().signum() {
@@ -288,7 +288,7 @@ pub fn tally(outcomes: &[Outcome]) -> Tally {
 }
 
 /// A's points in each complete pair (0, ½, ..., 2), in pair order.
-pub fn pair_points(outcomes: &[Outcome]) -> Vec<f64> {
+pub fn pair_points(outcomes: &[FixtureResult]) -> Vec<f64> {
     let mut points = std::collections::BTreeMap::<usize, (u32, f64)>::new();
     for o in outcomes {
         let e = points.entry(o.fixture.pair).or_default();
@@ -417,7 +417,7 @@ mod tests {
             play_match(Player::Strong(eval), Player::AlphaBeta(1), &openings(), &fixtures(6, 3), &tiny(), 1, |_| ());
         let t = tally(&out);
         assert!(t.score() >= 5.0 / 6.0, "{t:?}");
-        let mean = out.iter().map(Outcome::a_margin).sum::<i32>() as f64 / out.len() as f64;
+        let mean = out.iter().map(FixtureResult::a_margin).sum::<i32>() as f64 / out.len() as f64;
         assert!(mean > 10.0, "mean margin {mean}");
     }
 }

@@ -17,7 +17,7 @@ use settai_core::reversi::engine::patterns::transform;
 use settai_core::reversi::engine::search::Engine;
 use settai_core::reversi::engine::strong::Strong;
 use settai_core::reversi::rules::board::{Color, Move, Position};
-use settai_core::reversi::rules::notation::{parse_moves, replay, ParseMoveError, ReplayError};
+use settai_core::reversi::rules::notation::{parse_moves, replay, MoveListError, ParseMoveError};
 
 /// An opening: the moves from the standard start and the position they reach.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub enum OpeningsError {
         /// The line.
         line: usize,
         /// Which move, and why.
-        source: ReplayError,
+        source: MoveListError,
     },
     /// The game is over after the opening (or the line is empty but for a comment marker).
     #[error("line {line}: the game is over after these moves")]

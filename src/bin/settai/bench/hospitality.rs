@@ -24,7 +24,7 @@ pub(crate) fn hospitality_doubutsu(
     use settai_lab::hospitality::doubutsu::{play_game, DoubutsuGuest};
     use settai_lab::hospitality::{self, Summary};
     let level = level
-        .parse::<dob::Level>()
+        .parse::<dob::DoubutsuLevel>()
         .ok()
         .with_context(|| format!("unknown doubutsu level {level:?} (settai, strongest, weakest)"))?;
     let guests = parse_guests(guests, DoubutsuGuest::all, DoubutsuGuest::parse)?;
@@ -50,12 +50,14 @@ pub(crate) fn hospitality_doubutsu(
             // Each target names its kind; all of them, with where they come from:
             // docs/design/hospitality-benchmark.md#targets.
             match (level, guest) {
-                (dob::Level::Settai, DoubutsuGuest::Perfect) => row,
-                (dob::Level::Settai, DoubutsuGuest::Random | DoubutsuGuest::Child) => {
+                (dob::DoubutsuLevel::Settai, DoubutsuGuest::Perfect) => row,
+                (dob::DoubutsuLevel::Settai, DoubutsuGuest::Random | DoubutsuGuest::Child) => {
                     row.with_min_win_rate(0.95, "close games").with_min_median_plies(20.0)
                 }
-                (dob::Level::Settai, DoubutsuGuest::Weakest) => row.with_min_win_rate(0.70, "the design's 7 in 10"),
-                (dob::Level::Settai, _) => row.with_min_win_rate(0.85, "most games"),
+                (dob::DoubutsuLevel::Settai, DoubutsuGuest::Weakest) => {
+                    row.with_min_win_rate(0.70, "the design's 7 in 10")
+                }
+                (dob::DoubutsuLevel::Settai, _) => row.with_min_win_rate(0.85, "most games"),
                 _ => row,
             }
         })
@@ -153,12 +155,12 @@ pub(crate) fn hospitality_reversi(
     resume: bool,
 ) -> anyhow::Result<()> {
     use settai_core::reversi::engine::eval::PatternEval;
-    use settai_lab::hospitality::reversi::{play_game, ReversiGuest, ReversiLevel};
+    use settai_lab::hospitality::reversi::{play_game, LevelUnderTest, ReversiGuest};
     use settai_lab::hospitality::{self, Summary};
     if !(budget_scale > 0.0 && budget_scale <= 10.0) {
         bail!("--budget-scale must be in (0, 10], got {budget_scale}");
     }
-    let level = ReversiLevel::parse(level, budget_scale)
+    let level = LevelUnderTest::parse(level, budget_scale)
         .with_context(|| format!("unknown reversi level {level:?} (standard, highest, none)"))?;
     let guests = parse_guests(guests, ReversiGuest::all, ReversiGuest::parse)?;
     let eval = PatternEval::builtin();
@@ -199,8 +201,8 @@ pub(crate) fn hospitality_reversi(
             // docs/design/hospitality-benchmark.md#targets.
             match (level.level, guest) {
                 // A close game against everyone, `none` at full strength included.
-                (reversi::Level::Standard, ReversiGuest::NoneAt(2400)) => row.with_median_margin(2.0, 12.0),
-                (reversi::Level::Standard, _) => {
+                (reversi::ReversiLevel::Standard, ReversiGuest::NoneAt(2400)) => row.with_median_margin(2.0, 12.0),
+                (reversi::ReversiLevel::Standard, _) => {
                     let row = row.with_min_win_rate(0.90, "close games").with_median_margin(2.0, 12.0);
                     if reads {
                         row.with_certain_no_earlier_than(40.0)
@@ -208,8 +210,8 @@ pub(crate) fn hospitality_reversi(
                         row
                     }
                 }
-                (reversi::Level::Highest, _) if up_to_ab6 => row.with_min_win_rate(0.99, "most games"),
-                (reversi::Level::None, ReversiGuest::Foundation | ReversiGuest::AlphaBeta(6)) => {
+                (reversi::ReversiLevel::Highest, _) if up_to_ab6 => row.with_min_win_rate(0.99, "most games"),
+                (reversi::ReversiLevel::None, ReversiGuest::Foundation | ReversiGuest::AlphaBeta(6)) => {
                     row.with_max_win_rate(0.05, "the level wins")
                 }
                 _ => row,

@@ -166,7 +166,7 @@ pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
     let mut thinker = settai_core::Thinker::new();
     for i in 0..positions {
         let pos = random_reversi_position(&mut rng, 20);
-        for level in [reversi::Level::None, reversi::Level::Standard, reversi::Level::Highest] {
+        for level in [reversi::ReversiLevel::None, reversi::ReversiLevel::Standard, reversi::ReversiLevel::Highest] {
             let started = Instant::now();
             let reply = reversi::reply(thinker.reversi(), &pos, level, &[], &mut rng);
             let wall = started.elapsed().as_secs_f64();

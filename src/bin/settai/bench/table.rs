@@ -41,7 +41,7 @@ pub(crate) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
     let mut played = 0;
     while sample.len() < probes {
         played += 1;
-        let mut game = dob::Game::new();
+        let mut game = dob::History::new();
         while game.outcome().is_none() && game.moves().len() < 200 && sample.len() < probes {
             sample.push(*game.position());
             let mv = dob::weakest(&game, &mut rng)?;
@@ -73,7 +73,7 @@ pub(crate) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
         let mut latencies = Vec::new();
         for game in &games_sampled {
             // Replies at every point of the game where the bot (gote) is to move.
-            let mut replay = dob::Game::new();
+            let mut replay = dob::History::new();
             for &mv in game.moves() {
                 if replay.position().turn() == dob::Color::Gote && replay.outcome().is_none() {
                     let t = Instant::now();
@@ -99,7 +99,7 @@ pub(crate) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
     // costly step of any doubutsu reply).
     let mut latencies = Vec::new();
     for _ in 0..games_sampled.len() {
-        let mut game = dob::Game::new();
+        let mut game = dob::History::new();
         while game.outcome().is_none() && game.moves().len() < dob::players::KEEP_GOING_PLIES {
             let mv = if game.position().turn() == dob::Color::Sente {
                 *game.legal_moves().choose(&mut rng).expect("a live position has moves")

@@ -6,7 +6,7 @@ use std::fmt;
 use super::movegen::{child, gen_moves, mover_attacks, raw_is_legal, MoveBuf, RawMove};
 use super::packed::{canon, flip, hand, mirror, nib, set_nib, validate_key, CHICK, ELEPHANT, GIRAFFE, LION, OPP};
 use super::status::{mover_can_win_at_once, status, Status};
-use super::types::{Color, IllegalMove, Move, Outcome, Piece, Role, Square};
+use super::types::{Color, Ending, IllegalMove, Move, Piece, Role, Square};
 
 /// A position: the packed mover-relative board plus the colour of the side to move.
 ///
@@ -150,15 +150,15 @@ impl Position {
         }
     }
 
-    /// The end of the game as far as this position alone tells (repetition is [`Game`]'s job).
+    /// The end of the game as far as this position alone tells (repetition is [`History`]'s job).
     ///
-    /// [`Game`]: super::game::Game
-    pub fn outcome(&self) -> Option<Outcome> {
+    /// [`History`]: super::game::History
+    pub fn outcome(&self) -> Option<Ending> {
         let t = self.turn;
         match status(self.key) {
             Status::Ongoing => None,
-            Status::MoverWon(reason) => Some(Outcome::Win { winner: t, reason }),
-            Status::MoverLost(reason) => Some(Outcome::Win { winner: t.opposite(), reason }),
+            Status::MoverWon(reason) => Some(Ending::Win { winner: t, reason }),
+            Status::MoverLost(reason) => Some(Ending::Win { winner: t.opposite(), reason }),
         }
     }
 
@@ -169,7 +169,7 @@ impl Position {
             .into_iter()
             .filter(|&m| {
                 let c = self.play(m).expect("legal");
-                c.outcome().and_then(Outcome::winner) == Some(self.turn)
+                c.outcome().and_then(Ending::winner) == Some(self.turn)
             })
             .collect()
     }

@@ -26,7 +26,7 @@ mod status;
 mod types;
 
 pub use board::Position;
-pub use types::{Color, IllegalMove, Move, Outcome, Piece, Role, Square, WinReason};
+pub use types::{Color, Ending, IllegalMove, Move, Piece, Role, Square, WinReason};
 
 pub(crate) use movegen::{child, gen_moves, unmoves, MoveBuf, MOVES};
 pub(crate) use packed::{canon, hand, mirror, nib, set_nib, BOARD_MASK, CHICK, ELEPHANT, GIRAFFE, HEN, LION, OPP};

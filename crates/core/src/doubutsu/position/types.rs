@@ -210,7 +210,7 @@ pub enum WinReason {
 
 /// The result of a finished game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum Ending {
     /// `winner` won for `reason`.
     Win {
         /// The player who won.
@@ -218,16 +218,16 @@ pub enum Outcome {
         /// Why.
         reason: WinReason,
     },
-    /// Drawn (only by repetition, see [`super::game::Game`]).
+    /// Drawn (only by repetition, see [`super::game::History`]).
     Draw,
 }
 
-impl Outcome {
+impl Ending {
     /// The winner, `None` for a draw.
     pub fn winner(self) -> Option<Color> {
         match self {
-            Outcome::Win { winner, .. } => Some(winner),
-            Outcome::Draw => None,
+            Ending::Win { winner, .. } => Some(winner),
+            Ending::Draw => None,
         }
     }
 }

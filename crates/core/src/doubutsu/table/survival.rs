@@ -144,7 +144,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     use super::*;
-    use crate::doubutsu::{Color, Outcome};
+    use crate::doubutsu::{Color, Ending};
 
     /// The reference: expectimax over the public rules (`Position`), memoised on the position
     /// and the plies played; no index, no raw keys.
@@ -232,7 +232,7 @@ mod tests {
             if let Some(pos) = Position::from_key(key, Color::Sente) {
                 if pos.outcome().is_none()
                     && pos.legal_moves().iter().any(|&m| {
-                        matches!(pos.play(m).unwrap().outcome(), Some(Outcome::Win { winner: Color::Sente, .. }))
+                        matches!(pos.play(m).unwrap().outcome(), Some(Ending::Win { winner: Color::Sente, .. }))
                     })
                 {
                     break pos;

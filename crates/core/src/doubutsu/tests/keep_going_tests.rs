@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::super::keep_going::keep_going_chances;
-use super::super::{Game, Move, Position};
+use super::super::{History, Move, Position};
 use super::pos;
 
 /// The chance that the `r` plies from `p` (ongoing) do not end the game, the child model to
@@ -58,7 +58,7 @@ fn positions(root: Position, seed: u64, games: usize) -> Vec<Position> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out = Vec::new();
     for _ in 0..games {
-        let mut g = Game::from_position(root);
+        let mut g = History::from_position(root);
         for ply in 0..24 {
             let Some(&m) = g.legal_moves().choose(&mut rng) else { break };
             g.play(m).unwrap();

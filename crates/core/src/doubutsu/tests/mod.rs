@@ -170,7 +170,7 @@ fn moving_into_attack_is_legal_and_lion_capture_ends_the_game() {
     let q = p.play(mv("B3B2")).unwrap();
     assert_eq!(q.outcome(), None);
     let r = q.play(mv("B1B2")).unwrap();
-    assert_eq!(r.outcome(), Some(Outcome::Win { winner: Color::Gote, reason: WinReason::LionCaptured }));
+    assert_eq!(r.outcome(), Some(Ending::Win { winner: Color::Gote, reason: WinReason::LionCaptured }));
     assert!(r.legal_moves().is_empty());
     assert!(r.play(mv("A1A2")).is_err());
 }
@@ -195,7 +195,7 @@ fn try_rules() {
     // Safe try: sente lion to A1 where nothing of gote reaches.
     let p = pos("2l/L2/3/3 b -");
     let q = p.play(mv("A2A1")).unwrap();
-    assert_eq!(q.outcome(), Some(Outcome::Win { winner: Color::Sente, reason: WinReason::Try }));
+    assert_eq!(q.outcome(), Some(Ending::Win { winner: Color::Sente, reason: WinReason::Try }));
     assert!(q.legal_moves().is_empty());
     // Unsafe try: gote's lion on B1 reaches A1; the game goes on and gote may capture.
     let p = pos("1l1/L2/3/3 b -");
@@ -204,7 +204,7 @@ fn try_rules() {
     assert_eq!(q.play(mv("B1A1")).unwrap().outcome().unwrap().winner(), Some(Color::Gote));
     // Not capturing the lion loses: the try is complete.
     let r = q.play(mv("B1C1")).unwrap();
-    assert_eq!(r.outcome(), Some(Outcome::Win { winner: Color::Sente, reason: WinReason::Try }));
+    assert_eq!(r.outcome(), Some(Ending::Win { winner: Color::Sente, reason: WinReason::Try }));
     assert!(q.loses_at_once(mv("B1C1")));
     assert!(!q.loses_at_once(mv("B1A1")));
     assert_eq!(q.winning_moves(), vec![mv("B1A1")]);
@@ -212,7 +212,7 @@ fn try_rules() {
 
 #[test]
 fn third_occurrence_is_a_draw() {
-    let mut g = Game::new();
+    let mut g = History::new();
     let cycle = ["C4C3", "A1A2", "C3C4", "A2A1"];
     for (i, m) in cycle.iter().cycle().take(8).enumerate() {
         assert_eq!(g.outcome(), None, "before move {i}");
@@ -220,7 +220,7 @@ fn third_occurrence_is_a_draw() {
     }
     // The start has now occurred three times.
     assert_eq!(g.occurrences(), 3);
-    assert_eq!(g.outcome(), Some(Outcome::Draw));
+    assert_eq!(g.outcome(), Some(Ending::Draw));
     assert!(g.legal_moves().is_empty());
     assert!(g.play(mv("C4C3")).is_err());
     g.undo();

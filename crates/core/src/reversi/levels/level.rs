@@ -37,7 +37,7 @@ pub const TT_BITS: u32 = 20;
 
 /// An AI level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Level {
+pub enum ReversiLevel {
     /// 標準: keeps the game close and lets the human win by about 6.
     Standard,
     /// 最高: lets the human win as big as possible.
@@ -46,21 +46,21 @@ pub enum Level {
     None,
 }
 
-impl Level {
+impl ReversiLevel {
     /// Every level, in the order menus list them.
-    pub const ALL: [Level; 3] = [Level::Standard, Level::Highest, Level::None];
+    pub const ALL: [ReversiLevel; 3] = [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None];
     /// The level used when a server has not chosen one.
-    pub const DEFAULT: Level = Level::Standard;
+    pub const DEFAULT: ReversiLevel = ReversiLevel::Standard;
 
-    /// Every level's name ([`Level::as_str`]), in the order of [`Level::ALL`].
+    /// Every level's name ([`ReversiLevel::as_str`]), in the order of [`ReversiLevel::ALL`].
     pub const NAMES: [&'static str; 3] = [Self::ALL[0].as_str(), Self::ALL[1].as_str(), Self::ALL[2].as_str()];
 
     /// Stable identifier used in the database and the CLI.
     pub const fn as_str(self) -> &'static str {
         match self {
-            Level::Standard => "standard",
-            Level::Highest => "highest",
-            Level::None => "none",
+            ReversiLevel::Standard => "standard",
+            ReversiLevel::Highest => "highest",
+            ReversiLevel::None => "none",
         }
     }
 
@@ -68,9 +68,9 @@ impl Level {
     /// (`no mercy`, `忖度無し`, ...) and the spellings people type for them.
     pub fn aliases(self) -> &'static [&'static str] {
         match self {
-            Level::Standard => &["標準"],
-            Level::Highest => &["最高"],
-            Level::None => &["no mercy", "no-mercy", "no_mercy", "nomercy", "忖度無し", "忖度なし"],
+            ReversiLevel::Standard => &["標準"],
+            ReversiLevel::Highest => &["最高"],
+            ReversiLevel::None => &["no mercy", "no-mercy", "no_mercy", "nomercy", "忖度無し", "忖度なし"],
         }
     }
 
@@ -78,26 +78,31 @@ impl Level {
     /// levels for at most 0.8 s.
     pub fn budget(self) -> Duration {
         match self {
-            Level::None => DEFAULT_BUDGET,
-            Level::Standard | Level::Highest => SONTAKU_BUDGET,
+            ReversiLevel::None => DEFAULT_BUDGET,
+            ReversiLevel::Standard | ReversiLevel::Highest => SONTAKU_BUDGET,
         }
     }
 }
 
-impl std::fmt::Display for Level {
+impl std::fmt::Display for ReversiLevel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-impl std::str::FromStr for Level {
+impl std::str::FromStr for ReversiLevel {
     type Err = crate::UnknownLevel;
     /// A level name or alias, in any case and spacing.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let wanted = crate::level_name::normalize_level_name(s);
-        Level::ALL.into_iter().find(|l| l.as_str() == wanted || l.aliases().contains(&wanted.as_str())).ok_or_else(
-            || crate::UnknownLevel { kind: crate::GameKind::Reversi, name: s.to_string(), offered: &Level::NAMES },
-        )
+        ReversiLevel::ALL
+            .into_iter()
+            .find(|l| l.as_str() == wanted || l.aliases().contains(&wanted.as_str()))
+            .ok_or_else(|| crate::UnknownLevel {
+                kind: crate::GameKind::Reversi,
+                name: s.to_string(),
+                offered: &ReversiLevel::NAMES,
+            })
     }
 }
 
@@ -166,14 +171,14 @@ fn place(sq: u8) -> Move {
     Move::Place(Square::new(sq).expect("square below 64"))
 }
 
-/// Answers `pos` at `level` within the level's thinking time ([`Level::budget`]) on `engine`;
+/// Answers `pos` at `level` within the level's thinking time ([`ReversiLevel::budget`]) on `engine`;
 /// the bot is the side to move, the human the other colour, whose moves so far are
 /// `human_moves` (see [`Engine::reply`]). The bot's one entry point. A used engine answers as
 /// a fresh one would (tested), so a caller keeps one between replies (see `crate::Thinker`).
 pub fn reply(
     engine: &mut Engine,
     pos: &Position,
-    level: Level,
+    level: ReversiLevel,
     human_moves: &[(Position, Move)],
     rng: &mut impl Rng,
 ) -> Choice {
@@ -233,7 +238,7 @@ impl Engine {
         &mut self,
         eval: &PatternEval,
         pos: &Position,
-        level: Level,
+        level: ReversiLevel,
         budget: Duration,
         human_moves: &[(Position, Move)],
         rng: &mut impl Rng,
@@ -251,9 +256,9 @@ impl Engine {
             return simple(place(mask.trailing_zeros() as u8), Stage::Forced);
         }
         let mut reply = match level {
-            Level::Standard | Level::Highest => {
+            ReversiLevel::Standard | ReversiLevel::Highest => {
                 let budget = budget.min(SONTAKU_BUDGET);
-                let which = if level == Level::Standard { Sontaku::Standard } else { Sontaku::Highest };
+                let which = if level == ReversiLevel::Standard { Sontaku::Standard } else { Sontaku::Highest };
                 let judged = (which == Sontaku::Standard && !human_moves.is_empty())
                     .then(|| strength::estimate(self, eval, human_moves).value);
                 let model = judged.map_or(HumanModel::SEED, |strength| HumanModel { strength });
@@ -273,7 +278,7 @@ impl Engine {
                     ..Choice::found(place(c.best), evals, c.depth, stage != Stage::Midgame, stage)
                 }
             }
-            Level::None => self.strong(eval, p, o, start + budget, rng),
+            ReversiLevel::None => self.strong(eval, p, o, start + budget, rng),
         };
         self.set_deadline(None);
         reply.nodes = self.nodes - nodes0;
@@ -346,7 +351,7 @@ mod tests {
     /// [`reply`] on a clock that counts nodes, at a slow machine's rates (about five times the
     /// project machine's): when the search stops, and what it found by then, no longer depend on
     /// how busy the machine is, so these tests give one answer under any load (and stay quick).
-    fn reply_on_node_clock(pos: &Position, level: Level, budget: Duration, rng: &mut StdRng) -> Choice {
+    fn reply_on_node_clock(pos: &Position, level: ReversiLevel, budget: Duration, rng: &mut StdRng) -> Choice {
         let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
         Engine::new(TT_BITS).with_clock(clock).reply(PatternEval::shared(), pos, level, budget, &[], rng)
     }
@@ -361,7 +366,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(31);
         for round in 0..9 {
             let pos = random_position(&mut rng, [40, 24, 12][round % 3], 2);
-            let level = [Level::None, Level::Standard, Level::Highest][(round / 3) % 3];
+            let level = [ReversiLevel::None, ReversiLevel::Standard, ReversiLevel::Highest][(round / 3) % 3];
             let seed = rng.gen::<u64>();
             let budget = Duration::from_millis(150);
             let fresh = Engine::new(TT_BITS).with_clock(clock).reply(
@@ -399,7 +404,7 @@ mod tests {
             used.reply(
                 PatternEval::shared(),
                 &other,
-                Level::None,
+                ReversiLevel::None,
                 budget,
                 &[],
                 &mut StdRng::seed_from_u64(round as u64),
@@ -413,7 +418,7 @@ mod tests {
         let mut engine = Engine::new(TT_BITS);
         for _ in 0..6 {
             let pos = random_position(&mut rng, 14, 2);
-            let r = reply(&mut engine, &pos, Level::None, &[], &mut rng);
+            let r = reply(&mut engine, &pos, ReversiLevel::None, &[], &mut rng);
             assert_eq!(r.stage, Stage::Exact);
             let exact = solve(&pos).score;
             assert_eq!(r.evals[0].1, exact * DISC);
@@ -427,13 +432,13 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(15);
         for empties in [58, 44, 30, 20, 13, 12, 8] {
             let pos = random_position(&mut rng, empties, 2);
-            for level in [Level::Standard, Level::Highest, Level::None] {
+            for level in [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None] {
                 let budget = Duration::from_millis(300);
                 let r = reply_on_node_clock(&pos, level, budget, &mut rng);
                 assert!(pos.is_legal(r.best), "{level:?} {}", pos.to_text());
                 assert!(!r.evals.is_empty());
                 // Deadline plus the allowance for the nodes searched between two looks at the clock.
-                let limit = if level == Level::None { budget } else { budget.min(SONTAKU_BUDGET) };
+                let limit = if level == ReversiLevel::None { budget } else { budget.min(SONTAKU_BUDGET) };
                 assert!(
                     r.time < limit + Duration::from_millis(150),
                     "{level:?} took {:?} at {empties} empties",
@@ -448,7 +453,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(1);
         let mut engine = Engine::new(TT_BITS);
         let pass = Position::from_bitboards(1, 2, Color::White).unwrap();
-        for level in [Level::Standard, Level::Highest, Level::None] {
+        for level in [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None] {
             let r = reply(&mut engine, &pass, level, &[], &mut rng);
             assert_eq!((r.best, r.stage), (Move::Pass, Stage::Forced));
             let end = Position::from_bitboards(7, 0, Color::White).unwrap();
@@ -462,7 +467,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for seed in 0..12 {
             let mut rng = StdRng::seed_from_u64(seed);
-            let r = reply_on_node_clock(&pos, Level::None, Duration::from_millis(150), &mut rng);
+            let r = reply_on_node_clock(&pos, ReversiLevel::None, Duration::from_millis(150), &mut rng);
             let top = r.evals[0].1;
             let mine = r.evals.iter().find(|e| e.0 == r.best).unwrap().1;
             assert!(mine >= top - OPENING_MARGIN);

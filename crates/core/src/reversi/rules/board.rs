@@ -148,14 +148,14 @@ pub enum IllegalMove {
 
 /// Final disc counts of a finished game (raw counts; empty squares go to nobody).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Outcome {
+pub struct DiscCount {
     /// Black discs on the board.
     pub black: u32,
     /// White discs on the board.
     pub white: u32,
 }
 
-impl Outcome {
+impl DiscCount {
     /// The colour with more discs, or `None` for a draw.
     pub fn winner(&self) -> Option<Color> {
         match self.black.cmp(&self.white) {
@@ -318,8 +318,8 @@ impl Position {
     }
 
     /// Final disc counts if the game is over.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.is_game_over().then(|| Outcome { black: self.count(Color::Black), white: self.count(Color::White) })
+    pub fn outcome(&self) -> Option<DiscCount> {
+        self.is_game_over().then(|| DiscCount { black: self.count(Color::Black), white: self.count(Color::White) })
     }
 
     /// The 64-character board (a1..h8, `X`/`O`/`-`), a space and the side to move (`X`/`O`).
@@ -516,7 +516,7 @@ mod tests {
         assert!(end.is_game_over());
         assert!(end.legal_moves().is_empty());
         let outcome = end.outcome().unwrap();
-        assert_eq!(outcome, Outcome { black: 3, white: 0 });
+        assert_eq!(outcome, DiscCount { black: 3, white: 0 });
         assert_eq!(outcome.winner(), Some(Color::Black));
         assert_eq!(end.play(Move::Pass), Err(IllegalMove::GameOver));
         assert_eq!(end.play(Move::Place(sq("h8"))), Err(IllegalMove::GameOver));
@@ -524,8 +524,8 @@ mod tests {
 
     #[test]
     fn outcome_winner_and_draw() {
-        assert_eq!(Outcome { black: 20, white: 44 }.winner(), Some(Color::White));
-        assert_eq!(Outcome { black: 32, white: 32 }.winner(), None);
+        assert_eq!(DiscCount { black: 20, white: 44 }.winner(), Some(Color::White));
+        assert_eq!(DiscCount { black: 32, white: 32 }.winner(), None);
     }
 
     /// Plays random games and checks every reached position against the naive board.

@@ -53,7 +53,7 @@ pub enum ParsePositionError {
 /// A move of a replayed list that is illegal where it is played.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("move {ply} \"{text}\": {reason}")]
-pub struct ReplayError {
+pub struct MoveListError {
     /// 1-based index of the failing move in the list.
     pub ply: usize,
     /// The move as canonical text.
@@ -139,10 +139,10 @@ pub fn parse_moves(s: &str) -> Result<Vec<Move>, ParseMoveError> {
 }
 
 /// Plays `moves` from `start`, naming the first illegal move (1-based) and why.
-pub fn replay(start: &Position, moves: &[Move]) -> Result<Position, ReplayError> {
+pub fn replay(start: &Position, moves: &[Move]) -> Result<Position, MoveListError> {
     let mut pos = *start;
     for (i, &m) in moves.iter().enumerate() {
-        pos = pos.play(m).map_err(|reason| ReplayError { ply: i + 1, text: m.to_string(), reason, position: pos })?;
+        pos = pos.play(m).map_err(|reason| MoveListError { ply: i + 1, text: m.to_string(), reason, position: pos })?;
     }
     Ok(pos)
 }

@@ -17,7 +17,7 @@ use rand::SeedableRng;
 use super::super::keep_going::keep_going_chances;
 use super::super::players::{self, guest_lost_at_once, loses_at_once, preference, score, KeepGoing};
 use super::super::table::{build, BuildOptions, Material};
-use super::super::{analyze, evaluate_moves, settai, strongest, weakest, Game, Position, Table, Tablebase, Value};
+use super::super::{analyze, evaluate_moves, settai, strongest, weakest, History, Position, Table, Tablebase, Value};
 use super::pos;
 
 const ROOT: &str = "1l1/1c1/1C1/1L1 b Gg";
@@ -29,8 +29,8 @@ fn table() -> &'static Tablebase {
 
 /// A game from the root following `choices` (each picks a legal move by index). It stops
 /// where the lion could be captured (what follows a missed capture has its own test below).
-fn history(choices: &[u32]) -> Game {
-    let mut g = Game::from_position(pos(ROOT));
+fn history(choices: &[u32]) -> History {
+    let mut g = History::from_position(pos(ROOT));
     for &c in choices {
         let moves = g.legal_moves();
         if moves.is_empty() || moves.iter().any(|&m| g.position().captures_lion(m)) {
@@ -107,7 +107,7 @@ fn aimed_score(
 /// Settai as it plays from ply [`players::KEEP_GOING_PLIES`] on: deviations 1-4 without deviation 5
 /// (docs/design/doubutsu-settai.md), whose early-game rule has its own tests below. The sub-game's
 /// histories are short, so `settai` itself would apply deviation 5 after any careless guest move.
-fn late_settai(t: &Tablebase, g: &Game, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
+fn late_settai(t: &Tablebase, g: &History, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
     players::settai_keeping_going(t, g, rng, KeepGoing::OFF)
 }
 
@@ -116,13 +116,13 @@ fn late_settai(t: &Tablebase, g: &Game, rng: &mut StdRng) -> Result<super::super
 /// read itself is checked against a plain expectimax).
 const TEST_KEEP_GOING: KeepGoing = KeepGoing { horizon: 4, node_budget: 200_000, ..KeepGoing::BOT };
 
-fn early_settai(t: &Tablebase, g: &Game, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
+fn early_settai(t: &Tablebase, g: &History, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
     players::settai_keeping_going(t, g, rng, TEST_KEEP_GOING)
 }
 
 /// Each move's chance of keeping the game going, in millionths, as deviation 5 reads it
 /// (docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going).
-fn chances(g: &Game, moves: &[super::super::Move]) -> Vec<i64> {
+fn chances(g: &History, moves: &[super::super::Move]) -> Vec<i64> {
     let plies = TEST_KEEP_GOING.plies_after(g.moves().len());
     keep_going_chances(g.position(), moves, plies, TEST_KEEP_GOING.node_budget)
         .per_move
@@ -138,7 +138,7 @@ fn move_score(t: &Tablebase, p: &Position, m: super::super::Move) -> i32 {
 /// A guest's loss-in-one for settai to answer.
 struct GuestBlunder {
     /// The game after the blunder.
-    game: Game,
+    game: History,
     /// The guest's move, analysed in the position before it.
     guest: super::super::players::Analysis,
     /// Every reply the table values, with its value for the replying side.

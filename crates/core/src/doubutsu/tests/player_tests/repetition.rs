@@ -6,7 +6,7 @@ use super::*;
 /// A back-and-forth: the side to move and then the other each move a piece and move it back
 /// (board moves that capture nothing and are not chicks, which cannot step back), so that
 /// the position recurs. `None` when no such four moves exist.
-fn shuffle(g: &Game, pick: usize) -> Option<[super::super::super::Move; 4]> {
+fn shuffle(g: &History, pick: usize) -> Option<[super::super::super::Move; 4]> {
     use super::super::super::Move;
     let reversible = |p: &Position| -> Vec<Move> {
         p.legal_moves()
@@ -104,7 +104,7 @@ fn a_lost_settai_concedes_rather_than_draw_by_repetition() {
     let mut rng = StdRng::seed_from_u64(3);
     let (mut conceded, mut drawn_while_won) = (0, 0);
     for _ in 0..200 {
-        let mut g = Game::from_position(pos(ROOT));
+        let mut g = History::from_position(pos(ROOT));
         while g.outcome().is_none() && g.moves().len() < 200 {
             let p = *g.position();
             if g.moves().len().is_multiple_of(2) {
@@ -126,7 +126,7 @@ fn a_lost_settai_concedes_rather_than_draw_by_repetition() {
             }
             g.play(reply).unwrap();
         }
-        if g.outcome() == Some(super::super::super::Outcome::Draw)
+        if g.outcome() == Some(super::super::super::Ending::Draw)
             && t.probe(g.position()).is_ok_and(|v| {
                 // The side to move at the draw; a draw with sente (the guest) winning.
                 let sente_to_move = g.position().turn() == super::super::super::Color::Sente;

@@ -128,7 +128,7 @@ fn whole_games_between_players_finish() {
     let mut rng = StdRng::seed_from_u64(7);
     let mut finished = 0;
     for game in 0..20 {
-        let mut g = Game::from_position(pos(ROOT));
+        let mut g = History::from_position(pos(ROOT));
         for ply in 0..300 {
             if g.outcome().is_some() {
                 finished += 1;
@@ -154,7 +154,7 @@ fn positions_after_a_missed_lion_capture_are_valued_exactly() {
     let mut rng = StdRng::seed_from_u64(11);
     let mut checked = 0;
     for _ in 0..400 {
-        let mut g = Game::from_position(root);
+        let mut g = History::from_position(root);
         for _ in 0..40 {
             if g.outcome().is_some() {
                 break;
@@ -188,7 +188,7 @@ fn settai_moves_where_the_guest_left_its_lion_hanging() {
     let mut rng = StdRng::seed_from_u64(5);
     let mut seen = 0;
     for _ in 0..300 {
-        let mut g = Game::from_position(pos(ROOT));
+        let mut g = History::from_position(pos(ROOT));
         for _ in 0..40 {
             if g.outcome().is_some() {
                 break;
@@ -213,7 +213,7 @@ fn table_levels_fall_back_where_the_table_cannot_help() {
     use super::super::super::players::{settai_or_weakest, strongest_or_heuristic};
     // The table of this sub-game knows nothing of positions with elephants.
     let t = table();
-    let game = Game::from_position(pos("el1/1c1/1C1/1LE b -"));
+    let game = History::from_position(pos("el1/1c1/1C1/1LE b -"));
     assert!(super::super::super::settai(t, &game, &mut StdRng::seed_from_u64(1)).is_err());
     assert!(super::super::super::strongest(t, &game).is_err());
     let mut rng = StdRng::seed_from_u64(2);
