@@ -3,13 +3,16 @@
 
 use serde_json::json;
 use settai::domain::{Change, GameStatus, Scope};
+use settai::i18n::{move_label, Lang, MoveMenu, Msg};
 use settai::service::table_keeper::TableKeeper;
 use settai::table_file::TableFile;
+use settai_core::doubutsu::Role;
 use settai_core::doubutsu::{self, table::Material, Table as _};
-use settai_core::{Game, GameKind, Level};
+use settai_core::{Game, GameKind, Level, MoveDetail, Side};
 use sqlx::PgPool;
 
-use crate::support::fixtures::{self, Ctx};
+use crate::said::{self, before_move, en, illegal, mv};
+use crate::support::fixtures::{self, Ctx, USER_ID};
 use crate::{assert_refused, board_image, move_menus, place, play_move, play_reversi, small_table, Bot, T};
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -21,20 +24,27 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
 
     let start = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
     assert!(!start.is_ephemeral(), "{start}");
-    assert!(start.content().contains("doubutsu shogi"), "{}", start.content());
+    let started = en(Msg::Started { kind: GameKind::Doubutsu, human: USER_ID, human_side: Side::First });
+    assert!(start.content().contains(&started), "{}", start.content());
     board_image(&start);
     // One menu per kind of move, its placeholder saying which; options a child can read.
     let menus = move_menus(&start);
     let shown: Vec<(&str, Vec<(&str, &str)>)> =
         menus.iter().map(|(_, p, o)| (p.as_str(), o.iter().map(|(l, v)| (l.as_str(), v.as_str())).collect())).collect();
-    assert_eq!(
-        shown,
-        [
-            ("Move the lion 🦁", vec![("🦁 B4 → A3", "B4A3"), ("🦁 B4 → C3", "B4C3")]),
-            ("Move another animal", vec![("🐥 B3 → B2 (takes 🐥)", "B3B2"), ("🦒 C4 → C3", "C4C3")]),
-        ],
-        "{start}"
+    let menu_of = |menu| en(Msg::MenuOf { menu, more: false });
+    let step = |text, role, captures| {
+        (move_label(mv(GameKind::Doubutsu, text), Some(MoveDetail::Step { role, captures }), Lang::En), text)
+    };
+    let (lion, others) = (menu_of(MoveMenu::Lion), menu_of(MoveMenu::Animals));
+    let (lion_steps, other_steps) = (
+        [step("B4A3", Role::Lion, None), step("B4C3", Role::Lion, None)],
+        [step("B3B2", Role::Chick, Some(Role::Chick)), step("C4C3", Role::Giraffe, None)],
     );
+    let expected: Vec<(&str, Vec<(&str, &str)>)> = vec![
+        (&lion, lion_steps.iter().map(|(l, v)| (l.as_str(), *v)).collect()),
+        (&others, other_steps.iter().map(|(l, v)| (l.as_str(), *v)).collect()),
+    ];
+    assert_eq!(shown, expected, "{start}");
     let menu = menus[1].0.clone();
 
     // Autocomplete is case-insensitive.
@@ -46,8 +56,9 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     // The chick takes the chick by tapping; the bot answers.
     let board = bot.standin.message(start.message_id().unwrap()).unwrap();
     let tap = bot.standin.interact(fixtures::select_on(&ctx, &menu, &["B3B2"], &board)).await;
-    assert!(tap.content().contains("You played **B3B2**"), "{}", tap.content());
-    assert!(tap.content().contains("I play **"), "{}", tap.content());
+    let played = en(Msg::YouPlayed { mv: mv(GameKind::Doubutsu, "B3B2") });
+    assert!(tap.content().contains(&played), "{}", tap.content());
+    assert!(tap.content().contains(&before_move(|mv| Msg::BotPlayed { mv }, Lang::En)), "{}", tap.content());
     board_image(&tap);
     let record = bot.game(&ctx).await.unwrap();
     assert_eq!(record.ply, 2);
@@ -63,11 +74,13 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     offered.sort();
     assert_eq!(offered, legal, "the menus offer exactly the legal moves");
     // Drops have a menu of their own, each option naming the animal.
-    let hand = menus.iter().find(|(_, p, _)| p == "Drop a piece from your hand").expect("the chick is in hand");
-    assert!(hand.2.iter().all(|(l, v)| v.starts_with("C*") && l == &format!("Drop 🐥 on {}", &v[2..])), "{hand:?}");
+    let hand_menu = en(Msg::MenuOf { menu: MoveMenu::Hand, more: false });
+    let hand = menus.iter().find(|(_, p, _)| p == &hand_menu).expect("the chick is in hand");
+    let drop = |v: &str| move_label(mv(GameKind::Doubutsu, v), Some(MoveDetail::Drop { role: Role::Chick }), Lang::En);
+    assert!(hand.2.iter().all(|(l, v)| v.starts_with("C*") && l == &drop(v)), "{hand:?}");
     assert_eq!(hand.2.len(), moves.iter().filter(|m| m.is_drop()).count());
-    let illegal = bot.standin.interact(play_move(&ctx, "A4A1")).await;
-    assert_refused(&illegal, "not legal here");
+    let illegal_move = bot.standin.interact(play_move(&ctx, "A4A1")).await;
+    assert_refused(&illegal_move, &illegal("A4A1", &record.game, Lang::En));
     let typed = legal[0].to_lowercase();
     let by_command = bot.standin.interact(play_move(&ctx, &typed)).await;
     assert!(!by_command.is_ephemeral(), "{by_command}");
@@ -148,10 +161,11 @@ async fn without_the_table_doubutsu_is_refused_politely_and_reversi_still_works(
     let ctx = Ctx::en();
     // The default doubutsu level (settai) needs the table, which this bot does not have.
     let refused = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
-    assert_refused(&refused, "not ready");
+    let not_ready = Msg::Unavailable { kind: GameKind::Doubutsu, minutes: None };
+    assert_refused(&refused, &en(not_ready.clone()));
     assert!(bot.game(&ctx).await.is_none(), "no game was created");
     let ja = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "doubutsu", json!([]))).await;
-    assert!(ja.is_ephemeral() && ja.content().contains("準備中"), "{}", ja.content());
+    assert!(ja.is_ephemeral() && ja.content() == said::ja(not_ready), "{}", ja.content());
     let reversi = bot.standin.interact(play_reversi(&ctx)).await;
     assert!(!reversi.is_ephemeral());
     board_image(&reversi);
@@ -173,10 +187,11 @@ async fn a_missing_table_is_built_in_the_background_and_table_levels_wait_for_it
     let bot = Bot::builder(pool).keeper(keeper.clone()).start().await;
     let ctx = Ctx::en();
     let refused = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
-    assert_refused(&refused, "ready in about 1 minute");
+    let in_a_minute = Msg::Unavailable { kind: GameKind::Doubutsu, minutes: Some(1) };
+    assert_refused(&refused, &en(in_a_minute.clone()));
     assert!(bot.game(&ctx).await.is_none(), "no game was created");
     let ja = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "doubutsu", json!([]))).await;
-    assert!(ja.is_ephemeral() && ja.content().contains("あと1分ほど"), "{}", ja.content());
+    assert!(ja.is_ephemeral() && ja.content() == said::ja(in_a_minute), "{}", ja.content());
     // Reversi plays meanwhile.
     let reversi = bot.standin.interact(play_reversi(&Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID))).await;
     assert!(!reversi.is_ephemeral(), "{reversi}");

@@ -5,11 +5,14 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use settai::domain::Nudge;
+use settai::domain::{Nudge, Setting, Settings};
+use settai::i18n::{animal_name, kind_name, level_name, move_label, Lang, Msg};
 use settai::store::Store;
-use settai_core::{reversi, Game, GameKind, Level, Side};
+use settai_core::doubutsu::Role;
+use settai_core::{reversi, Game, GameKind, Level, MoveDetail, Side};
 use sqlx::PgPool;
 
+use crate::said::{self, en, for_this_channel, mv, record, whatever_the_link};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, Exchange, ReplyKind};
 use crate::{
@@ -23,23 +26,26 @@ async fn in_family_team_mode_anyone_in_the_channel_moves_but_only_the_starter_re
     let (parent, child) = (Ctx::en(), Ctx::en().with_user(OTHER_USER_ID));
     bot.standin.interact(play_reversi(&parent)).await;
     // Off by default: the child may not move in the parent's game, and sees no moves offered.
-    assert_refused(&bot.standin.interact(play_move(&child, "f5")).await, "'s game");
+    let parents_game = en(Msg::NotYourGame { owner: USER_ID });
+    assert_refused(&bot.standin.interact(play_move(&child, "f5")).await, &parents_game);
     let offered = bot.standin.interact(fixtures::autocomplete(&child, "play", "move", "move", "")).await;
     assert!(offered.autocomplete_choices().is_empty(), "{offered}");
 
     // Only managers switch it on.
     let on = json!([{ "name": "on", "type": 5, "value": true }]);
-    assert_refused(&bot.standin.interact(settings(&child, "team", on.clone(), false)).await, "manage this server");
+    assert_refused(&bot.standin.interact(settings(&child, "team", on.clone(), false)).await, &en(Msg::ManagersOnly));
     let set = bot.standin.interact(settings(&parent, "team", on, true)).await;
-    assert!(set.is_ephemeral() && set.content().contains("team mode is **on**"), "{}", set.content());
+    assert!(set.is_ephemeral() && set.content() == en(Msg::TeamSet { on: true }), "{}", set.content());
     let show = bot.standin.interact(settings(&parent, "show", json!([]), true)).await;
-    assert!(show.content().contains("Family team mode: **on**"), "{}", show.content());
+    let team = Settings { team_play: true, ..Settings::default() };
+    assert_eq!(show.content(), en(Msg::Settings { settings: &team }));
 
     // Now the child moves (by command, then by tapping the menu of the board the child got)...
     let offered = bot.standin.interact(fixtures::autocomplete(&child, "play", "move", "move", "")).await;
     assert!(offered.autocomplete_choices().iter().any(|(_, v)| v == "f5"), "{offered}");
     let by_child = bot.standin.interact(play_move(&child, "f5")).await;
-    assert!(!by_child.is_ephemeral() && by_child.content().contains("You played **f5**"), "{by_child}");
+    let played = en(Msg::YouPlayed { mv: mv(GameKind::Reversi, "f5") });
+    assert!(!by_child.is_ephemeral() && by_child.content().contains(&played), "{by_child}");
     let (menu, values) = move_menu(&by_child);
     let board = bot.standin.message(by_child.message_id().unwrap()).unwrap();
     let tap = bot.standin.interact(fixtures::select_on(&child, &menu, &[&values[0]], &board)).await;
@@ -52,10 +58,10 @@ async fn in_family_team_mode_anyone_in_the_channel_moves_but_only_the_starter_re
     assert_eq!(human, vec![Some(OTHER_USER_ID), Some(OTHER_USER_ID)]);
     // Resigning stays with the player who started.
     let resign = bot.standin.interact(fixtures::slash(&child, "play", "resign", json!([]))).await;
-    assert_refused(&resign, "'s game");
+    assert_refused(&resign, &parents_game);
     let off = json!([{ "name": "on", "type": 5, "value": false }]);
     bot.standin.interact(settings(&parent, "team", off, true)).await;
-    assert_refused(&bot.standin.interact(play_move(&child, "d3")).await, "'s game");
+    assert_refused(&bot.standin.interact(play_move(&child, "d3")).await, &parents_game);
     bot.stop().await;
 }
 
@@ -91,17 +97,24 @@ async fn board_remembered(bot: &Bot, ctx: &Ctx, message_id: u64) {
 }
 
 /// A message the bot posted in `ctx`'s channel containing `needle`.
-fn posted_in(ctx: &Ctx, needle: &'static str) -> impl Fn(&support::Reply) -> bool {
+fn posted_in(ctx: &Ctx, needle: String) -> impl Fn(&support::Reply) -> bool {
     let channel = ctx.channel_id;
     move |c| {
         c.ok()
             && c.kind == ReplyKind::ChannelMessage { channel_id: channel }
-            && c.content().is_some_and(|t| t.contains(needle))
+            && c.content().is_some_and(|t| t.contains(&needle))
     }
 }
 
-const REMINDER: &str = "is waiting for your move";
-const FINAL_NOTICE: &str = "will be closed tomorrow";
+/// What a reminder to `ctx`'s player of their reversi game says, whatever its board.
+fn reminder(ctx: &Ctx) -> String {
+    whatever_the_link(|link| Msg::Reminder { human: ctx.user_id, kind: GameKind::Reversi, link }, Lang::En)
+}
+
+/// What a final notice to `ctx`'s player of their reversi game says, whatever its board.
+fn final_notice(ctx: &Ctx) -> String {
+    whatever_the_link(|link| Msg::FinalNotice { human: ctx.user_id, kind: GameKind::Reversi, link }, Lang::En)
+}
 
 /// Families and children (docs/design/bot-reliability.md#families-and-children): a player whose
 /// move a game has waited for gets one reminder after the server's time (24 hours unless set),
@@ -116,12 +129,14 @@ async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgP
     // A manager turns reminders off in one channel; the other player turns their own off.
     let off = json!([{ "name": "hours", "type": 4, "value": 0 }, { "name": "here", "type": 5, "value": true }]);
     let set = bot.standin.interact(settings(&quiet_here, "reminders", off, true)).await;
-    assert!(set.is_ephemeral() && set.content().contains("Reminders are **off**"), "{set}");
+    let none = for_this_channel(Msg::RemindersSet { hours: 0 }, Lang::En);
+    assert!(set.is_ephemeral() && set.content() == none, "{set}");
     let show = bot.standin.interact(settings(&quiet_here, "show", json!([]), true)).await;
-    assert!(show.content().contains("Reminders of waiting games: **off** *(this channel)*"), "{}", show.content());
+    let quiet = Settings { reminder_hours: 0, from_channel: vec![Setting::ReminderHours], ..Settings::default() };
+    assert_eq!(show.content(), en(Msg::Settings { settings: &quiet }));
     let remind_off = fixtures::slash(&other, "play", "remind", json!([{ "name": "on", "type": 5, "value": false }]));
     let said = bot.standin.interact(remind_off).await;
-    assert!(said.is_ephemeral() && said.content().contains("Reminders are **off**"), "{said}");
+    assert!(said.is_ephemeral() && said.content() == en(Msg::RemindSet { on: false }), "{said}");
     let mut boards = std::collections::HashMap::new();
     for ctx in [&mine, &quiet_here, &witness, &other] {
         let start = bot.standin.interact(play_reversi(ctx)).await;
@@ -133,41 +148,44 @@ async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgP
     // 23 hours is not yet 24; the witness's reminder shows that a sweep looked at every game.
     let since = bot.standin.cursor();
     waited(&bot, &[(&mine, 23.0), (&quiet_here, 25.0), (&other, 25.0), (&witness, 25.0)]).await;
-    let reminder = bot.standin.wait_call(since, T, posted_in(&witness, REMINDER)).await;
+    let reminded = bot.standin.wait_call(since, T, posted_in(&witness, reminder(&witness))).await;
     let link = format!(
         "https://discord.com/channels/{}/{}/{}",
         witness.guild_id, witness.channel_id, boards[&witness.channel_id]
     );
-    let text = reminder.content().unwrap();
-    assert!(text.contains(&format!("<@{USER_ID}>")) && text.contains(&link), "{reminder}");
-    assert_eq!(reminder.json.pointer("/allowed_mentions/users"), Some(&json!([USER_ID.to_string()])), "{reminder}");
-    assert!(reminder.files.is_empty(), "the board is there: a link is enough");
-    let reminders =
-        |ctx: &Ctx, needle: &'static str| bot.standin.all_calls().iter().filter(|c| posted_in(ctx, needle)(c)).count();
+    let expected = en(Msg::Reminder { human: USER_ID, kind: GameKind::Reversi, link: Some(&link) });
+    assert_eq!(reminded.content(), Some(expected.as_str()), "{reminded}");
+    assert_eq!(reminded.json.pointer("/allowed_mentions/users"), Some(&json!([USER_ID.to_string()])), "{reminded}");
+    assert!(reminded.files.is_empty(), "the board is there: a link is enough");
+    let reminders = |ctx: &Ctx, needle: fn(&Ctx) -> String| {
+        bot.standin.all_calls().iter().filter(|c| posted_in(ctx, needle(ctx))(c)).count()
+    };
     for ctx in [&mine, &quiet_here, &other] {
-        assert_eq!(reminders(ctx, REMINDER), 0, "channel {}", ctx.channel_id);
+        assert_eq!(reminders(ctx, reminder), 0, "channel {}", ctx.channel_id);
     }
 
     // Past 24 hours the player is reminded, once: the witness's final notice (a day before its
     // 14 days are up) comes from a later sweep.
     let since = bot.standin.cursor();
     waited(&bot, &[(&mine, 25.0)]).await;
-    bot.standin.wait_call(since, T, posted_in(&mine, REMINDER)).await;
+    bot.standin.wait_call(since, T, posted_in(&mine, reminder(&mine))).await;
     let since = bot.standin.cursor();
     waited(&bot, &[(&witness, 13.5 * 24.0)]).await;
-    let final_notice = bot.standin.wait_call(since, T, posted_in(&witness, FINAL_NOTICE)).await;
-    assert!(final_notice.content().unwrap().contains(&link), "{final_notice}");
-    assert_eq!(reminders(&mine, REMINDER), 1);
-    assert_eq!(reminders(&witness, REMINDER), 1, "the final notice comes once, without a second reminder");
+    let noticed = bot.standin.wait_call(since, T, posted_in(&witness, final_notice(&witness))).await;
+    let expected = en(Msg::FinalNotice { human: USER_ID, kind: GameKind::Reversi, link: Some(&link) });
+    assert_eq!(noticed.content(), Some(expected.as_str()), "{noticed}");
+    assert_eq!(reminders(&mine, reminder), 1);
+    assert_eq!(reminders(&witness, reminder), 1, "the final notice comes once, without a second reminder");
     for ctx in [&quiet_here, &other] {
-        assert_eq!(reminders(ctx, REMINDER) + reminders(ctx, FINAL_NOTICE), 0, "channel {}", ctx.channel_id);
+        assert_eq!(reminders(ctx, reminder) + reminders(ctx, final_notice), 0, "channel {}", ctx.channel_id);
     }
     // Then the close, after the final notice.
     let since = bot.standin.cursor();
     waited(&bot, &[(&witness, 14.5 * 24.0)]).await;
-    let closed = bot.standin.wait_call(since, T, posted_in(&witness, "waited 14 days")).await;
-    assert!(final_notice.seq < closed.seq);
-    assert_eq!(reminders(&witness, FINAL_NOTICE), 1);
+    let expired = en(Msg::Expired { human: USER_ID, days: 14 });
+    let closed = bot.standin.wait_call(since, T, posted_in(&witness, expired)).await;
+    assert!(noticed.seq < closed.seq);
+    assert_eq!(reminders(&witness, final_notice), 1);
 
     // A move starts a new wait, with a reminder of its own.
     let record = bot.game(&mine).await.unwrap();
@@ -175,13 +193,13 @@ async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgP
     bot.standin.interact(play_move(&mine, &mv)).await;
     let since = bot.standin.cursor();
     waited(&bot, &[(&mine, 25.0)]).await;
-    let again = bot.standin.wait_call(since, T, posted_in(&mine, REMINDER)).await;
-    assert_eq!(reminders(&mine, REMINDER), 2, "{again}");
+    let again = bot.standin.wait_call(since, T, posted_in(&mine, reminder(&mine))).await;
+    assert_eq!(reminders(&mine, reminder), 2, "{again}");
     // The player who said no changes their mind.
     let remind_on = fixtures::slash(&other, "play", "remind", json!([{ "name": "on", "type": 5, "value": true }]));
-    assert!(bot.standin.interact(remind_on).await.content().contains("Reminders are **on**"));
-    bot.standin.wait_call(since, T, posted_in(&other, REMINDER)).await;
-    assert_eq!(reminders(&quiet_here, REMINDER), 0);
+    assert_eq!(bot.standin.interact(remind_on).await.content(), en(Msg::RemindSet { on: true }));
+    bot.standin.wait_call(since, T, posted_in(&other, reminder(&other))).await;
+    assert_eq!(reminders(&quiet_here, reminder), 0);
     bot.stop().await;
 }
 
@@ -285,17 +303,20 @@ async fn a_deleted_board_is_recovered_by_play_board_and_by_a_reminder(pool: PgPo
     bot.standin.delete_message(third);
     let since = bot.standin.cursor();
     waited(&bot, &[(&ctx, 25.0)]).await;
-    let reminder = bot.standin.wait_call(since, T, posted_in(&ctx, REMINDER)).await;
-    assert!(!reminder.files.is_empty(), "{reminder}");
-    assert!(!reminder.content().unwrap().contains("https://discord.com/channels"), "no link to a deleted board");
-    assert_eq!(reminder.json.pointer("/allowed_mentions/users"), Some(&json!([USER_ID.to_string()])), "{reminder}");
-    let fresh = reminder.message_id.unwrap();
+    let reminded = bot.standin.wait_call(since, T, posted_in(&ctx, reminder(&ctx))).await;
+    assert!(!reminded.files.is_empty(), "{reminded}");
+    assert!(!reminded.content().unwrap().contains("https://discord.com/channels"), "no link to a deleted board");
+    let with_board = en(Msg::Reminder { human: USER_ID, kind: GameKind::Reversi, link: None });
+    assert_eq!(reminded.content(), Some(with_board.as_str()), "{reminded}");
+    assert_eq!(reminded.json.pointer("/allowed_mentions/users"), Some(&json!([USER_ID.to_string()])), "{reminded}");
+    let fresh = reminded.message_id.unwrap();
     board_remembered(&bot, &ctx, fresh).await;
     // It plays on: nothing of the game was lost.
     let message = bot.standin.message(fresh).unwrap();
     let (menu, values) = menu_of(&message);
     let tap = bot.standin.interact(fixtures::select_on(&ctx, &menu, &[&values[0]], &message)).await;
-    assert!(!tap.is_ephemeral() && tap.content().contains("You played"), "{tap}");
+    let played = en(Msg::YouPlayed { mv: mv(GameKind::Reversi, &values[0]) });
+    assert!(!tap.is_ephemeral() && tap.content().contains(&played), "{tap}");
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 2);
     // Discord refused only the edits of the deleted boards.
     bot.shards.shutdown_all().await;
@@ -317,11 +338,25 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
     let started = bot.standin.interact(play_reversi(&en)).await;
     let before = bot.snapshot(&en).await;
 
+    // The help names the moves as the menus label them, the animals and the buttons as they
+    // are called elsewhere.
+    let tapped = |lang: Lang| {
+        [
+            move_label(mv(GameKind::Reversi, "d3"), Some(MoveDetail::Place { flips: 2 }), lang),
+            move_label(
+                mv(GameKind::Doubutsu, "B3B2"),
+                Some(MoveDetail::Step { role: Role::Chick, captures: Some(Role::Chick) }),
+                lang,
+            ),
+            move_label(mv(GameKind::Doubutsu, "E*B2"), Some(MoveDetail::Drop { role: Role::Elephant }), lang),
+        ]
+    };
     let told = bot.standin.interact(help(&en)).await;
     assert!(told.is_ephemeral() && told.answered(), "{told}");
-    for words in ["**Reversi**", "**Doubutsu shogi**", "a hen", "*try*", "`d3 (flips 2)`", "B3 → B2", "Drop 🐘 on B2"]
-    {
-        assert!(told.content().contains(words), "no {words:?} in {}", told.content());
+    assert_eq!(told.content(), said::en(Msg::Help { commentary: false }));
+    let named = [animal_name(Role::Hen, Lang::En).to_lowercase(), format!("**{}**", said::en(Msg::ResignButton))];
+    for words in tapped(Lang::En).iter().map(|label| format!("`{label}`")).chain(named) {
+        assert!(told.content().contains(&words), "no {words:?} in {}", told.content());
     }
     assert!(told.content().chars().count() < 2000, "Discord's limit");
     assert_no_hidden_word("/play help", &told.content());
@@ -334,9 +369,15 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
 
     let japanese = bot.standin.interact(help(&ja)).await;
     assert!(japanese.is_ephemeral(), "{japanese}");
-    for words in ["**リバーシ**", "**どうぶつしょうぎ**", "ニワトリ", "トライ", "🐘をB2に打つ", "投了"]
-    {
-        assert!(japanese.content().contains(words), "no {words:?} in {}", japanese.content());
+    assert_eq!(japanese.content(), said::ja(Msg::Help { commentary: false }));
+    let named = [
+        format!("**{}**", kind_name(GameKind::Reversi, Lang::Ja)),
+        format!("**{}**", kind_name(GameKind::Doubutsu, Lang::Ja)),
+        animal_name(Role::Hen, Lang::Ja).to_string(),
+        format!("**{}**", said::ja(Msg::ResignButton)),
+    ];
+    for words in tapped(Lang::Ja).iter().map(|label| format!("`{label}`")).chain(named) {
+        assert!(japanese.content().contains(&words), "no {words:?} in {}", japanese.content());
     }
     assert_no_hidden_word("/play help (ja)", &japanese.content());
     let picture_ja = image::load_from_memory(japanese.file("animals.png").expect("a picture")).unwrap().to_rgb8();
@@ -345,14 +386,14 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
     // With the commentary on, the levels are named and explained, in each language.
     bot.standin.interact(settings(&en, "commentary", on(true), true)).await;
     let levels = bot.standin.interact(help(&en)).await.content();
-    for words in
-        ["**Levels**", "**standard**", "**no mercy**", "**settai (hospitable)**", "**weakest**", "`/settings level`"]
-    {
-        assert!(levels.contains(words), "no {words:?} in {levels}");
-    }
+    assert_eq!(levels, said::en(Msg::Help { commentary: true }));
     let levels_ja = bot.standin.interact(help(&ja)).await.content();
-    for words in ["**レベル**", "**標準**", "**忖度無し**", "**接待**", "**雑魚**"] {
-        assert!(levels_ja.contains(words), "no {words:?} in {levels_ja}");
+    assert_eq!(levels_ja, said::ja(Msg::Help { commentary: true }));
+    for (text, lang) in [(&levels, Lang::En), (&levels_ja, Lang::Ja)] {
+        for level in GameKind::ALL.into_iter().flat_map(|kind| Level::for_kind(kind).iter().copied()) {
+            let words = format!("**{}**", level_name(level, lang));
+            assert!(text.contains(&words), "no {words:?} in {text}");
+        }
     }
     assert!(levels.chars().count() < 2000 && levels_ja.chars().count() < 2000, "Discord's limit");
     bot.stop().await;
@@ -363,7 +404,6 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
 /// "Sente"/"Gote"; Japanese boards keep 先手/後手, pixel for pixel.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn english_boards_say_you_and_computer_and_japanese_boards_keep_the_seats(pool: PgPool) {
-    use settai::i18n::{Lang, Msg};
     use settai::render::{game_image, Names};
     let bot = Bot::builder(pool).start().await;
     bot.standin.interact(settings(&Ctx::en(), "level", level_options("doubutsu", "weakest"), true)).await;
@@ -398,21 +438,22 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
     let after_move = bot.snapshot(&ctx).await;
     assert_eq!((after_move.1, after_move.3), (2, 2));
     let off = bot.standin.interact(takeback(&ctx)).await;
-    assert_refused(&off, "not allowed");
+    assert_refused(&off, &en(Msg::TakebackOff));
     assert_eq!(bot.snapshot(&ctx).await, after_move, "nothing changed");
 
     // Allowed for the server: a fresh board has the button.
     let allowed = bot.standin.interact(settings(&ctx, "takeback", on(true), true)).await;
-    assert!(allowed.content().contains("take back"), "{}", allowed.content());
+    assert_eq!(allowed.content(), en(Msg::TakebackSet { on: true }));
     let shown = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
-    assert!(shown.content().contains("Take-backs (待った): **on**"), "{}", shown.content());
+    let with_takebacks = Settings { takeback: true, ..Settings::default() };
+    assert_eq!(shown.content(), en(Msg::Settings { settings: &with_takebacks }));
     let board_x = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
     let id = button(&board_x).unwrap_or_else(|| panic!("a Take back button:\n{board_x}"));
     let board = bot.standin.message(board_x.message_id().unwrap()).unwrap();
 
     // Not the player's game: refused, nothing changes.
     let other = bot.standin.interact(fixtures::button_on(&ctx.with_user(OTHER_USER_ID), &id, &board)).await;
-    assert_refused(&other, &format!("<@{USER_ID}>"));
+    assert_refused(&other, &en(Msg::NotYourGame { owner: USER_ID }));
     assert_eq!(bot.snapshot(&ctx).await, after_move);
 
     // Two presses at once: one takes back (the player's f5 and the bot's move), the other is stale.
@@ -424,8 +465,8 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
         bot.standin.interact_until(fixtures::button_on(&ctx, &id, &board), done),
     );
     let (applied, refused) = if a.is_ephemeral() { (b, a) } else { (a, b) };
-    assert!(applied.contents().join("\n").contains("Move taken back"), "{applied}");
-    assert_refused(&refused, "out of date");
+    assert!(applied.contents().join("\n").contains(&en(Msg::TookBack)), "{applied}");
+    assert_refused(&refused, &en(Msg::StaleBoard));
     let start = Game::new(GameKind::Reversi).encode();
     let back = bot.snapshot(&ctx).await;
     assert_eq!((back.0.as_str(), back.1, back.3), (start.as_str(), 0, 0), "back at the start, once");
@@ -435,7 +476,7 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
 
     // Nothing to take back: refused, nothing changes.
     let nothing = bot.standin.interact(takeback(&ctx)).await;
-    assert_refused(&nothing, "no move to take back");
+    assert_refused(&nothing, &en(Msg::NothingToTakeBack));
     assert_eq!(bot.snapshot(&ctx).await.1, 0);
 
     // By command, in Japanese: two moves, one taken back.
@@ -446,7 +487,7 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
     let four = bot.snapshot(&ctx).await;
     assert_eq!(four.1, 4);
     let undone = bot.standin.interact(takeback(&ja)).await;
-    assert!(!undone.is_ephemeral() && undone.content().contains("待った"), "{undone}");
+    assert!(!undone.is_ephemeral() && undone.content().contains(&said::ja(Msg::TookBack)), "{undone}");
     board_image(&undone);
     let two = bot.snapshot(&ctx).await;
     assert_eq!((two.1, two.3), (2, 2));
@@ -455,13 +496,13 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
 
     // The stats count both take-backs.
     let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
-    assert!(stats.content().contains("reversi: 0 wins, 0 losses, 0 draws (2 take-backs)"), "{}", stats.content());
+    assert_eq!(stats.content(), said::stats(USER_ID, record(0, 0, 0, 2), Lang::En));
     let stats_ja = bot.standin.interact(fixtures::slash(&ja, "play", "stats", json!([]))).await;
-    assert!(stats_ja.content().contains("（待った2回）"), "{}", stats_ja.content());
+    assert_eq!(stats_ja.content(), said::stats(USER_ID, record(0, 0, 0, 2), Lang::Ja));
     // Turned off again, the button's board is refused too.
     bot.standin.interact(settings(&ctx, "takeback", on(false), true)).await;
     let late = bot.standin.interact(takeback(&ctx)).await;
-    assert_refused(&late, "not allowed");
+    assert_refused(&late, &en(Msg::TakebackOff));
     assert_eq!(bot.snapshot(&ctx).await.1, 2);
     bot.stop().await;
 }

@@ -14,6 +14,7 @@ mod family;
 mod playing;
 mod refusals;
 mod robustness;
+mod said;
 mod screenshots;
 mod settings;
 

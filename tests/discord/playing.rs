@@ -3,10 +3,12 @@
 //! player's name on the board.
 
 use serde_json::json;
-use settai::domain::{GameStatus, NewGame, NewMove};
-use settai_core::{reversi, Game, GameKind, Side};
+use settai::domain::{GameStatus, NewGame, NewMove, PlayerRecord};
+use settai::i18n::{move_label, Lang, MoveMenu, Msg};
+use settai_core::{reversi, Game, GameKind, GameMove, MoveDetail, Side};
 use sqlx::PgPool;
 
+use crate::said::{before_move, en, game_over, illegal, mv, record, stats};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, ReplyKind};
 use crate::{
@@ -23,15 +25,17 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     assert!(!start.is_ephemeral());
     let img = board_image(&start);
     assert!(img.width() >= 400 && img.height() >= 400);
-    assert!(start.content().contains(&format!("<@{USER_ID}>")), "{}", start.content());
+    let started = en(Msg::Started { kind: GameKind::Reversi, human: USER_ID, human_side: Side::First });
+    assert!(start.content().contains(&started) && started.contains(&format!("<@{USER_ID}>")), "{}", start.content());
     let (menu, values) = move_menu(&start);
     let mut sorted = values.clone();
     sorted.sort();
     assert_eq!(sorted, ["c4", "d3", "e6", "f5"]);
     let menus = move_menus(&start);
     assert_eq!(menus.len(), 1, "{start}");
-    assert_eq!(menus[0].1, "Place a disc");
-    assert!(menus[0].2.iter().all(|(label, value)| label == &format!("{value} (flips 1)")), "{menus:?}");
+    assert_eq!(menus[0].1, en(Msg::MenuOf { menu: MoveMenu::Discs, more: false }));
+    let flips_one = |v: &str| move_label(mv(GameKind::Reversi, v), Some(MoveDetail::Place { flips: 1 }), Lang::En);
+    assert!(menus[0].2.iter().all(|(label, value)| label == &flips_one(value)), "{menus:?}");
     assert_eq!(bot.snapshot(&ctx).await.1, 0);
 
     // Tap f5 in the menu: the bot answers with a new board message and retires the old menu.
@@ -45,8 +49,8 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
         })
         .await;
     assert!(tap.deferred(), "{tap}");
-    assert!(tap.content().contains("You played **f5**"), "{}", tap.content());
-    assert!(tap.content().contains("I play **"), "{}", tap.content());
+    assert!(tap.content().contains(&en(Msg::YouPlayed { mv: mv(GameKind::Reversi, "f5") })), "{}", tap.content());
+    assert!(tap.content().contains(&before_move(|mv| Msg::BotPlayed { mv }, Lang::En)), "{}", tap.content());
     board_image(&tap);
     let old = bot.standin.message(board_id).unwrap();
     assert!(old["components"].as_array().is_none_or(|c| c.is_empty()), "old board keeps its menu: {old}");
@@ -61,7 +65,8 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     let typed = values[0].to_uppercase();
     let by_command = bot.standin.interact(play_move(&ctx, &format!(" {typed} "))).await;
     assert!(by_command.deferred() && !by_command.is_ephemeral(), "{by_command}");
-    assert!(by_command.content().contains(&format!("You played **{}**", values[0])), "{}", by_command.content());
+    let played = en(Msg::YouPlayed { mv: mv(GameKind::Reversi, &values[0]) });
+    assert!(by_command.content().contains(&played), "{}", by_command.content());
     board_image(&by_command);
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 4);
 
@@ -89,14 +94,15 @@ async fn every_message_pings_only_the_player_whose_turn_it_is_and_in_a_new_messa
     let player = json!([USER_ID.to_string()]);
     let start = bot.standin.interact(play_reversi(&ctx)).await;
     let (last, _) = tap_to_the_end(&bot, &ctx, start.clone()).await;
-    assert!(last.content().contains("Game over"), "{}", last.content());
+    assert!(last.content().contains(&game_over(Lang::En)), "{}", last.content());
     // A new game, a move by command, /play board, a refusal, a resignation.
     bot.standin.interact(play_reversi(&ctx)).await;
     let by_command = bot.standin.interact(play_move(&ctx, "f5")).await;
     let board = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
-    assert_refused(&bot.standin.interact(play_move(&ctx, "a1")).await, "a1");
+    let game = bot.game(&ctx).await.unwrap().game;
+    assert_refused(&bot.standin.interact(play_move(&ctx, "a1")).await, &illegal("a1", &game, Lang::En));
     let other = Ctx::en().with_user(OTHER_USER_ID);
-    assert_refused(&bot.standin.interact(play_move(&other, "d3")).await, "'s game");
+    assert_refused(&bot.standin.interact(play_move(&other, "d3")).await, &en(Msg::NotYourGame { owner: USER_ID }));
     bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
 
     // The turn notices of the slash commands (and of a tap) are new messages pinging the player.
@@ -152,7 +158,8 @@ async fn a_deleted_old_board_never_hides_the_new_one(pool: PgPool) {
         .unwrap();
     let posted = tap.followups();
     assert_eq!(posted.len(), 1, "{tap}");
-    assert!(posted[0].content().is_some_and(|t| t.contains("You played **f5**")), "{tap}");
+    let played = en(Msg::YouPlayed { mv: mv(GameKind::Reversi, "f5") });
+    assert!(posted[0].content().is_some_and(|t| t.contains(&played)), "{tap}");
     assert!(!posted[0].files.is_empty() && posted[0].flags() & 64 == 0, "{tap}");
     assert!(tap.calls.iter().all(|c| c.flags() & 64 == 0), "no error for the player:\n{tap}");
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 2);
@@ -188,7 +195,7 @@ async fn a_complete_game_by_tapping_ends_with_a_result(pool: PgPool) {
     let start = bot.standin.interact(play_reversi(&ctx)).await;
     let (last, taps) = tap_to_the_end(&bot, &ctx, start).await;
     assert!(taps >= 10);
-    assert!(last.content().contains("Game over"), "{}", last.content());
+    assert!(last.content().contains(&game_over(Lang::En)), "{}", last.content());
     board_image(&last);
     let (position, ply, status, moves) = bot.snapshot(&ctx).await;
     assert_eq!(status, GameStatus::Finished);
@@ -198,7 +205,7 @@ async fn a_complete_game_by_tapping_ends_with_a_result(pool: PgPool) {
     // The final board comes with the replay of the whole game: a frame per position.
     let gif = last.file("replay.gif").unwrap_or_else(|| panic!("no replay:\n{last}"));
     assert_eq!(gif_frames(gif), moves + 1);
-    assert!(last.content().contains("The whole game"), "{}", last.content());
+    assert!(last.content().contains(&en(Msg::Replay)), "{}", last.content());
     assert!(last.file("chart.png").is_none(), "the chart comes with the commentary only");
     // The channel is free for a new game.
     let again = bot.standin.interact(play_reversi(&ctx)).await;
@@ -267,14 +274,15 @@ async fn passes_are_played_and_announced(pool: PgPool) {
     let forcing =
         pos.legal_moves().into_iter().find(|&m| pos.play(m).unwrap().legal_moves() == [reversi::Move::Pass]).unwrap();
     let x = bot.standin.interact(play_move(&ctx, &forcing.to_string())).await;
-    assert!(x.content().contains("I have no move and pass"), "{}", x.content());
+    let bot_passes = en(Msg::BotPlayed { mv: GameMove::Reversi(reversi::Move::Pass) });
+    assert!(x.content().contains(&bot_passes), "{}", x.content());
     let record = bot.game(&ctx).await;
     if let Some(r) = &record {
         // After the bot's pass, the human moves again (or passes too if the game went on).
         assert!(r.human_to_move());
     }
     let (last, _) = tap_to_the_end(&bot, &ctx, x).await;
-    assert!(last.content().contains("Game over"), "{}", last.content());
+    assert!(last.content().contains(&game_over(Lang::En)), "{}", last.content());
     let (_, ply, status, count) = bot.snapshot(&ctx).await;
     assert_eq!(status, GameStatus::Finished);
     assert_eq!(ply as usize, count);
@@ -300,11 +308,11 @@ async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPoo
 
     // Someone else cannot resign for the player.
     let other = bot.standin.interact(fixtures::button_on(&ctx.with_user(OTHER_USER_ID), &ask_id, &board)).await;
-    assert_refused(&other, "<@");
+    assert_refused(&other, &en(Msg::NotYourGame { owner: USER_ID }));
 
     // The player is asked privately; "Keep playing" changes nothing.
     let ask = bot.standin.interact(fixtures::button_on(&ctx, &ask_id, &board)).await;
-    assert!(ask.is_ephemeral() && ask.content().contains("Resign this game?"), "{ask}");
+    assert!(ask.is_ephemeral() && ask.content() == en(Msg::ResignConfirm), "{ask}");
     let ids = ask.custom_ids();
     let (yes, no) =
         (ids.iter().find(|i| i.starts_with("rs:yes:")).unwrap(), ids.iter().find(|i| i.starts_with("rs:no:")).unwrap());
@@ -312,7 +320,7 @@ async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPoo
     let mut question = fixtures::bot_message(&ctx, ask.message_id().unwrap_or(1_100_000_000_000_009_999));
     question["flags"] = json!(64);
     let kept = bot.standin.interact(fixtures::button_on(&ctx, no, &question)).await;
-    assert!(kept.content().contains("goes on"), "{kept}");
+    assert!(kept.content() == en(Msg::KeepPlaying), "{kept}");
     assert_eq!(bot.game(&ctx).await.unwrap().status, GameStatus::Active);
 
     // "Yes" resigns that game and posts the final board for everyone.
@@ -320,7 +328,7 @@ async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPoo
     let done =
         bot.standin.interact_until(fixtures::button_on(&ctx, yes, &question), |x| !x.followups().is_empty()).await;
     let contents = done.contents().join("\n");
-    assert!(contents.contains("You resigned") || contents.contains("resign"), "{contents}");
+    assert!(contents.contains(&en(Msg::Resigned)), "{contents}");
     board_image(&done);
     assert!(done.followups().iter().any(|f| f.flags() & 64 == 0), "the final board is public:\n{done}");
     assert!(bot.game(&ctx).await.is_none());
@@ -330,9 +338,9 @@ async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPoo
     // The same confirmation, or the old board's button, cannot touch a newer game.
     bot.standin.interact(play_reversi(&ctx)).await;
     let again = bot.standin.interact(fixtures::button_on(&ctx, yes, &question)).await;
-    assert_refused(&again, "board");
+    assert_refused(&again, &en(Msg::StaleBoard));
     let old = bot.standin.interact(fixtures::button_on(&ctx, &ask_id, &board)).await;
-    assert_refused(&old, "board");
+    assert_refused(&old, &en(Msg::StaleBoard));
     assert_eq!(bot.game(&ctx).await.unwrap().status, GameStatus::Active);
     bot.stop().await;
 }
@@ -342,7 +350,7 @@ async fn stats_count_each_players_games_on_this_server(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
     let fresh = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
-    assert!(fresh.content().contains("reversi: 0 wins, 0 losses, 0 draws"), "{}", fresh.content());
+    assert_eq!(fresh.content(), stats(USER_ID, PlayerRecord::default(), Lang::En));
     // Two resigned reversi games count as losses; a game still on does not count.
     for _ in 0..2 {
         bot.standin.interact(play_reversi(&ctx)).await;
@@ -350,14 +358,14 @@ async fn stats_count_each_players_games_on_this_server(pool: PgPool) {
     }
     bot.standin.interact(play_reversi(&ctx)).await;
     let mine = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
-    assert!(mine.content().contains("reversi: 0 wins, 2 losses, 0 draws"), "{}", mine.content());
+    assert_eq!(mine.content(), stats(USER_ID, record(0, 2, 0, 0), Lang::En));
     assert_no_hidden_word("/play stats", &mine.content());
     // Another player, and the same player on another server, start from nothing.
     let other = bot.standin.interact(fixtures::slash(&ctx.with_user(OTHER_USER_ID), "play", "stats", json!([]))).await;
-    assert!(other.content().contains("0 losses"), "{}", other.content());
+    assert_eq!(other.content(), stats(OTHER_USER_ID, PlayerRecord::default(), Lang::En));
     let elsewhere = Ctx { guild_id: fixtures::GUILD_ID + 1, ..Ctx::ja() };
     let ja = bot.standin.interact(fixtures::slash(&elsewhere, "play", "stats", json!([]))).await;
-    assert!(ja.content().contains("リバーシ 0勝0敗0分"), "{}", ja.content());
+    assert_eq!(ja.content(), stats(USER_ID, PlayerRecord::default(), Lang::Ja));
     bot.stop().await;
 }
 
@@ -371,10 +379,11 @@ async fn threads_hold_games_of_their_own_beside_their_channel(pool: PgPool) {
     assert!(!started.is_ephemeral(), "{started}");
     for thread in [&thread_a, &thread_b] {
         let x = bot.standin.interact(play_reversi(&thread.with_user(OTHER_USER_ID))).await;
-        assert!(!x.is_ephemeral() && x.content().contains(&format!("<@{OTHER_USER_ID}>")), "{x}");
+        let started = en(Msg::Started { kind: GameKind::Reversi, human: OTHER_USER_ID, human_side: Side::First });
+        assert!(!x.is_ephemeral() && x.content().contains(&started), "{x}");
     }
     // A second game in a thread is refused like in a channel.
-    assert_refused(&bot.standin.interact(play_reversi(&thread_a)).await, "already");
+    assert_refused(&bot.standin.interact(play_reversi(&thread_a)).await, &en(Msg::ChannelBusy));
     // Moves go to their own game: the thread's owner plays there, the channel's game is untouched.
     let moved = bot.standin.interact(play_move(&thread_a.with_user(OTHER_USER_ID), "f5")).await;
     assert!(!moved.is_ephemeral(), "{moved}");

@@ -3,8 +3,11 @@
 
 use serde_json::{json, Value};
 use settai::domain::GameStatus;
+use settai::i18n::{Lang, Msg, Needed};
+use settai_core::GameKind;
 use sqlx::PgPool;
 
+use crate::said::{self, en, illegal, not_a_move};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::{assert_refused, board_image, move_menu, play_move, play_reversi, Bot};
 
@@ -24,18 +27,18 @@ async fn without_the_permissions_to_show_a_game_nothing_is_stored(pool: PgPool) 
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
     let x = bot.standin.interact(without_permissions(play_reversi(&ctx), ATTACH_FILES)).await;
-    assert_refused(&x, "Attach Files");
-    assert!(!x.content().contains("Send Messages"), "{x}");
+    assert_refused(&x, &en(Msg::MissingPermissions { needed: &[Needed::AttachFiles] }));
+    assert!(!x.content().contains(Needed::SendMessages.name(Lang::En)), "{x}");
     assert!(bot.game(&ctx).await.is_none());
     let x = bot.standin.interact(without_permissions(play_reversi(&Ctx::ja()), SEND_MESSAGES | ATTACH_FILES)).await;
-    assert_refused(&x, "「メッセージを送信」「ファイルを添付」");
+    assert_refused(&x, &said::ja(Msg::MissingPermissions { needed: &[Needed::SendMessages, Needed::AttachFiles] }));
     assert!(bot.game(&ctx).await.is_none());
     // With the permissions the game starts; a tap where they were lost since is refused.
     let start = bot.standin.interact(play_reversi(&ctx)).await;
     let (menu, _) = move_menu(&start);
     let board = bot.standin.message(start.message_id().unwrap()).unwrap();
     let tap = without_permissions(fixtures::select_on(&ctx, &menu, &["f5"], &board), SEND_MESSAGES);
-    assert_refused(&bot.standin.interact(tap).await, "Send Messages");
+    assert_refused(&bot.standin.interact(tap).await, &en(Msg::MissingPermissions { needed: &[Needed::SendMessages] }));
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 0);
     bot.stop().await;
 }
@@ -46,44 +49,45 @@ async fn refusals_are_ephemeral_and_change_nothing(pool: PgPool) {
     let ctx = Ctx::en();
 
     let no_game = bot.standin.interact(play_move(&ctx, "f5")).await;
-    assert_refused(&no_game, "no game in this channel");
+    assert_refused(&no_game, &en(Msg::NoGame));
     let no_board = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
-    assert_refused(&no_board, "no game in this channel");
+    assert_refused(&no_board, &en(Msg::NoGame));
 
     let start = bot.standin.interact(play_reversi(&ctx)).await;
     let (menu, _) = move_menu(&start);
     let before = bot.snapshot(&ctx).await;
+    let game = bot.game(&ctx).await.unwrap().game;
 
     let busy = bot.standin.interact(play_reversi(&ctx.with_user(OTHER_USER_ID))).await;
-    assert_refused(&busy, "already in progress");
-    let illegal = bot.standin.interact(play_move(&ctx, "a1")).await;
-    assert_refused(&illegal, "not legal here");
-    assert!(illegal.content().contains("d3"), "the legal moves are listed: {}", illegal.content());
+    assert_refused(&busy, &en(Msg::ChannelBusy));
+    let not_legal = bot.standin.interact(play_move(&ctx, "a1")).await;
+    assert_refused(&not_legal, &illegal("a1", &game, Lang::En));
+    assert!(not_legal.content().contains("d3"), "the legal moves are listed: {}", not_legal.content());
     let garbage = bot.standin.interact(play_move(&ctx, "z9")).await;
-    assert_refused(&garbage, "not a move");
+    assert_refused(&garbage, &not_a_move(GameKind::Reversi, "z9", Lang::En));
     let intruder = bot.standin.interact(play_move(&ctx.with_user(OTHER_USER_ID), "f5")).await;
-    assert_refused(&intruder, &format!("<@{USER_ID}>'s game"));
+    assert_refused(&intruder, &en(Msg::NotYourGame { owner: USER_ID }));
     let not_in_menu = bot.standin.interact(fixtures::select(&ctx, &menu, &["a1"], start.message_id().unwrap())).await;
-    assert_refused(&not_in_menu, "not legal here");
+    assert_refused(&not_in_menu, &illegal("a1", &game, Lang::En));
     let unknown = bot.standin.interact(fixtures::select(&ctx, "nonsense", &["f5"], start.message_id().unwrap())).await;
-    assert_refused(&unknown, "out of date");
+    assert_refused(&unknown, &en(Msg::StaleBoard));
     let ja = bot.standin.interact(play_move(&Ctx::ja(), "a1")).await;
-    assert!(ja.is_ephemeral() && ja.content().contains("打てません"), "{}", ja.content());
+    assert!(ja.is_ephemeral() && ja.content() == illegal("a1", &game, Lang::Ja), "{}", ja.content());
     assert_eq!(bot.snapshot(&ctx).await, before, "a refusal changed the game");
 
     // A move, then the old board's menu is stale.
     bot.standin.interact(play_move(&ctx, "f5")).await;
     let after = bot.snapshot(&ctx).await;
     let stale = bot.standin.interact(fixtures::select(&ctx, &menu, &["d3"], start.message_id().unwrap())).await;
-    assert_refused(&stale, "out of date");
+    assert_refused(&stale, &en(Msg::StaleBoard));
     assert_eq!(bot.snapshot(&ctx).await, after);
 
     // Resign by someone else is refused; by the owner it ends the game.
     let bad_resign =
         bot.standin.interact(fixtures::slash(&ctx.with_user(OTHER_USER_ID), "play", "resign", json!([]))).await;
-    assert_refused(&bad_resign, "game");
+    assert_refused(&bad_resign, &en(Msg::NotYourGame { owner: USER_ID }));
     let resign = bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
-    assert!(!resign.is_ephemeral() && resign.content().contains("resigned"), "{resign}");
+    assert!(!resign.is_ephemeral() && resign.content().contains(&en(Msg::Resigned)), "{resign}");
     board_image(&resign);
     assert_eq!(bot.snapshot(&ctx).await.2, GameStatus::Resigned);
     bot.stop().await;

@@ -5,13 +5,15 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use settai::discord::{self, Connection};
-use settai::domain::{Change, GameStatus, Scope};
+use settai::domain::{Change, GameStatus, PlayerRecord, Scope};
+use settai::i18n::{Lang, Msg};
 use settai::service::Service;
 use settai::store::Store;
 use settai_core::{reversi, Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
-use crate::support::fixtures::{self, Ctx, OTHER_USER_ID};
+use crate::said::{self, before_move, en, mv};
+use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, Exchange, ReplyKind, StandIn};
 use crate::{assert_refused, board_image, game_in, move_menu, place, play_move, play_reversi, Bot, T};
 
@@ -43,10 +45,10 @@ async fn a_dead_database_gets_a_friendly_try_again(pool: PgPool) {
     pool.close().await;
     for payload in [play_move(&ctx, "f5"), play_reversi(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID))] {
         let x = bot.standin.interact(payload).await;
-        assert_refused(&x, "try again in a moment");
+        assert_refused(&x, &en(Msg::TryAgain));
     }
     let ja = bot.standin.interact(play_move(&Ctx::ja(), "f5")).await;
-    assert!(ja.is_ephemeral() && ja.content().contains("もう一度"), "{}", ja.content());
+    assert!(ja.is_ephemeral() && ja.content() == said::ja(Msg::TryAgain), "{}", ja.content());
     bot.stop().await;
 }
 
@@ -88,7 +90,7 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
         let refused: Vec<&Exchange> = pair.iter().filter(|x| x.is_ephemeral()).collect();
         assert_eq!(refused.len(), 1, "one of each pair is refused:\n{}\n{}", pair[0], pair[1]);
         let said = refused[0].content();
-        assert!(said.contains("already played") || said.contains("out of date"), "{said}");
+        assert!(said == en(Msg::AlreadyPlayed) || said == en(Msg::StaleBoard), "{said}");
         assert!(refused[0].files().is_empty());
         let winner = pair.iter().position(|x| !x.is_ephemeral()).unwrap();
         // The stored game has exactly the move that was acknowledged, and the bot's one move.
@@ -127,7 +129,7 @@ async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
         .unwrap();
     let legal = Game::decode(GameKind::Reversi, &forged).unwrap().legal_moves();
     let refused = bot.standin.interact(play_move(&ctx, &legal[0].to_string())).await;
-    assert_refused(&refused, "damaged");
+    assert_refused(&refused, &en(Msg::CorruptGame));
     let (position, ply, status, moves) = bot.snapshot(&ctx).await;
     assert_eq!((position, ply, status, moves), (forged, 2, GameStatus::Void, 2), "nothing was played on it");
     // The channel is free again.
@@ -137,11 +139,11 @@ async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
     let fresh = bot.game(&ctx).await.unwrap();
     sqlx::query("UPDATE games SET position = 'garbage' WHERE id = $1").bind(fresh.id).execute(&pool).await.unwrap();
     let ja = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "board", json!([]))).await;
-    assert_refused(&ja, "記録がこわれて");
+    assert_refused(&ja, &said::ja(Msg::CorruptGame));
     assert!(bot.game(&ctx).await.is_none());
     // Void games count in nobody's record.
     let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
-    assert!(stats.content().contains("reversi: 0 wins, 0 losses, 0 draws"), "{}", stats.content());
+    assert_eq!(stats.content(), said::stats(USER_ID, PlayerRecord::default(), Lang::En), "void games count for nobody");
     bot.stop().await;
 }
 
@@ -174,7 +176,7 @@ async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_resta
         play_reversi(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID)),
     ] {
         let x = bot.standin.interact(payload).await;
-        assert_refused(&x, "try again in a moment");
+        assert_refused(&x, &en(Msg::TryAgain));
         let answered = x.calls.iter().find(|c| c.ok()).unwrap().after;
         assert!(answered < Duration::from_secs(3), "answered after {answered:?}");
     }
@@ -279,10 +281,10 @@ async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool)
         assert!(first.after < Duration::from_millis(2500), "acknowledged after {:?}:\n{x}", first.after);
         assert!(x.calls[1..].iter().all(|c| c.seq >= released), "the answer waited for the lock:\n{x}");
     }
-    assert!(tap.content().contains(&format!("You played **{}**", values[0])), "{tap}");
+    assert!(tap.content().contains(&en(Msg::YouPlayed { mv: mv(GameKind::Reversi, &values[0]) })), "{tap}");
     board_image(&tap);
     assert!(refused.calls.iter().any(|c| c.kind == ReplyKind::DeleteOriginal), "{refused}");
-    assert_refused(&refused, "no game in this channel");
+    assert_refused(&refused, &en(Msg::NoGame));
     let record = bot.game(&ctx).await.unwrap();
     assert_eq!(record.ply, 2, "one move and the bot's, nothing else");
     bot.stop().await;
@@ -326,7 +328,8 @@ async fn a_turn_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) 
     backdate(ids[0]).await.unwrap();
     let posted = bot.standin.wait_new_message(since, T).await;
     assert_eq!(posted.kind, ReplyKind::ChannelMessage { channel_id: owed.channel_id }, "{posted:?}");
-    assert!(posted.content().is_some_and(|c| c.contains("I play **")), "{posted:?}");
+    let bot_played = before_move(|mv| Msg::BotPlayed { mv }, Lang::En);
+    assert!(posted.content().is_some_and(|c| c.contains(&bot_played)), "{posted:?}");
     assert!(!posted.files.is_empty(), "the board is posted");
     assert_eq!(bot.store.game(ids[0]).await.unwrap().unwrap().ply, 1);
     // A game where the bot's turn may still be on its way is not the sweep's to answer: a later sweep

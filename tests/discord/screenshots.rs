@@ -2,8 +2,10 @@
 //! `cargo test --test discord readme_screenshots`).
 
 use serde_json::json;
+use settai::i18n::Msg;
 use sqlx::PgPool;
 
+use crate::said::en;
 use crate::support::fixtures::{self, Ctx, USER_ID};
 use crate::support::{screenshot, Exchange};
 use crate::{here, move_menu, on, play_move, play_reversi, settings, tap_to_the_end, Bot};
@@ -70,7 +72,7 @@ async fn readme_screenshots_are_drawn_from_real_replies(pool: PgPool) {
     bot.standin.interact(play_reversi(&undo)).await;
     bot.standin.interact(play_move(&undo, "f5")).await;
     let undone = bot.standin.interact(fixtures::slash(&undo, "play", "takeback", json!([]))).await;
-    assert!(undone.contents().join("\n").contains("Move taken back"), "{undone}");
+    assert!(undone.contents().join("\n").contains(&en(Msg::TookBack)), "{undone}");
     shots.push(("takeback-en", card(&undone, &names, false), 1));
 
     // The end of the first game: result, replay and the chart of how it went.

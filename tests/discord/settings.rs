@@ -2,11 +2,13 @@
 //! settings of a channel that its threads follow, and players choosing their opponent.
 
 use serde_json::json;
-use settai::domain::GameStatus;
-use settai_core::GameKind;
+use settai::domain::{GameStatus, Setting, Settings};
+use settai::i18n::{level_name, move_label, opponent_name, Lang, MoveMenu, Msg};
+use settai_core::{doubutsu, reversi, GameKind, Level, MoveDetail, Side};
 use sqlx::PgPool;
 
-use crate::support::fixtures::{self, Ctx};
+use crate::said::{self, en, for_this_channel, mv};
+use crate::support::fixtures::{self, Ctx, USER_ID};
 use crate::support::{self, ReplyKind};
 use crate::{
     assert_no_hidden_word, assert_refused, here, level_options, move_menus, on, place, play_move, play_reversi,
@@ -23,7 +25,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
 
     // A player who is not a manager changes nothing.
     let denied = bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "weakest"), false)).await;
-    assert_refused(&denied, "manage this server");
+    assert_refused(&denied, &en(Msg::ManagersOnly));
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
         settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Settai)
@@ -31,7 +33,8 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
 
     // A level of the other game is refused.
     let wrong = bot.standin.interact(settings(&ctx, "level", level_options("reversi", "weakest"), true)).await;
-    assert!(wrong.is_ephemeral() && wrong.content().contains("no mercy"), "{}", wrong.content());
+    let reversi_levels = en(Msg::LevelNotForGame { kind: GameKind::Reversi });
+    assert!(wrong.is_ephemeral() && wrong.content() == reversi_levels, "{}", wrong.content());
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Reversi),
         settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard)
@@ -39,17 +42,17 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
 
     // A manager sets doubutsu to weakest: the table is not needed, so doubutsu can start.
     let set = bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "weakest"), true)).await;
-    assert!(set.is_ephemeral() && set.content().contains("weakest"), "{}", set.content());
+    let weakest = Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest);
+    let confirmed = en(Msg::LevelSet { kind: GameKind::Doubutsu, level: weakest });
+    assert!(set.is_ephemeral() && set.content() == confirmed, "{}", set.content());
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
         settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest)
     );
     let shown = bot.standin.interact(settings(&Ctx::ja(), "show", json!([]), true)).await;
-    assert!(
-        shown.is_ephemeral() && shown.content().contains("雑魚") && shown.content().contains("標準"),
-        "{}",
-        shown.content()
-    );
+    let expected = Settings { doubutsu_level: doubutsu::DoubutsuLevel::Weakest, ..Settings::default() };
+    assert!(shown.is_ephemeral(), "{shown}");
+    assert_eq!(shown.content(), said::ja(Msg::Settings { settings: &expected }));
     let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
     assert!(!started.is_ephemeral(), "{started}");
     assert_eq!(
@@ -73,9 +76,10 @@ async fn games_idle_past_the_servers_limit_are_closed_with_a_notice(pool: PgPool
     // A manager allows 30 days on this server; the default elsewhere is 14.
     let days = json!([{ "name": "days", "type": 4, "value": 30 }]);
     let set = bot.standin.interact(settings(&ctx, "idle", days, true)).await;
-    assert!(set.content().contains("**30 days**"), "{}", set.content());
+    assert_eq!(set.content(), en(Msg::IdleSet { days: 30 }));
     let show = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
-    assert!(show.content().contains("**30 days**"), "{}", show.content());
+    let month = Settings { idle_days: 30, ..Settings::default() };
+    assert_eq!(show.content(), en(Msg::Settings { settings: &month }));
 
     let here = ctx.clone();
     let elsewhere = Ctx { guild_id: fixtures::GUILD_ID + 1, ..ctx.with_channel(fixtures::OTHER_CHANNEL_ID) };
@@ -88,7 +92,8 @@ async fn games_idle_past_the_servers_limit_are_closed_with_a_notice(pool: PgPool
         .execute(bot.store.pool())
         .await
         .unwrap();
-    let notice = bot.standin.wait_call(since, T, |c| c.content().is_some_and(|t| t.contains("waited 14 days"))).await;
+    let expired = en(Msg::Expired { human: USER_ID, days: 14 });
+    let notice = bot.standin.wait_call(since, T, |c| c.content().is_some_and(|t| t.contains(&expired))).await;
     assert!(
         matches!(notice.kind, support::discord::ReplyKind::ChannelMessage { channel_id } if channel_id == elsewhere.channel_id)
     );
@@ -98,7 +103,7 @@ async fn games_idle_past_the_servers_limit_are_closed_with_a_notice(pool: PgPool
     assert!(bot.game(&here).await.is_some(), "within this server's limit the game goes on");
     // A stale tap on the closed game's board is refused; a new game can start there.
     let refused = bot.standin.interact(play_move(&elsewhere, "d3")).await;
-    assert_refused(&refused, "no game in this channel");
+    assert_refused(&refused, &en(Msg::NoGame));
     let again = bot.standin.interact(play_reversi(&elsewhere)).await;
     assert!(!again.is_ephemeral(), "{again}");
     bot.stop().await;
@@ -110,22 +115,26 @@ async fn a_server_language_overrides_each_players_locale(pool: PgPool) {
     let en = Ctx::en();
     let ja_language = json!([{ "name": "language", "type": 3, "value": "ja" }]);
     let set = bot.standin.interact(settings(&en, "language", ja_language, true)).await;
-    assert!(set.content().contains("言語：全員**日本語**"), "confirmed in the new language: {}", set.content());
+    let japanese = said::ja(Msg::LanguageSet { language: Some(Lang::Ja) });
+    assert_eq!(set.content(), japanese, "confirmed in the new language");
     // An English-locale player now gets Japanese, on the board image too.
     let started = bot.standin.interact(play_reversi(&en)).await;
-    assert!(started.content().contains("リバーシを始めます"), "{}", started.content());
+    let greeting = said::ja(Msg::Started { kind: GameKind::Reversi, human: USER_ID, human_side: Side::First });
+    assert!(started.content().contains(&greeting), "{}", started.content());
     let menus = move_menus(&started);
-    assert_eq!(menus[0].1, "石を置く", "the menu speaks Japanese too");
-    assert!(menus[0].2.iter().any(|(label, _)| label == "d3（1枚返す）"), "{menus:?}");
+    let discs = said::ja(Msg::MenuOf { menu: MoveMenu::Discs, more: false });
+    assert_eq!(menus[0].1, discs, "the menu speaks Japanese too");
+    let d3 = move_label(mv(GameKind::Reversi, "d3"), Some(MoveDetail::Place { flips: 1 }), Lang::Ja);
+    assert!(menus[0].2.iter().any(|(label, _)| label == &d3), "{menus:?}");
     let ja_board = started.file(".png").unwrap().to_vec();
     let board = bot.standin.interact(fixtures::slash(&en, "play", "board", json!([]))).await;
     assert_eq!(board.file(".png").unwrap(), ja_board.as_slice());
     // Back to each player's own language.
     let auto = json!([{ "name": "language", "type": 3, "value": "auto" }]);
     let back = bot.standin.interact(settings(&en, "language", auto, true)).await;
-    assert!(back.content().contains("each player's Discord language"), "{}", back.content());
+    assert_eq!(back.content(), said::en(Msg::LanguageSet { language: None }));
     let board = bot.standin.interact(fixtures::slash(&en, "play", "board", json!([]))).await;
-    assert!(board.content().contains("your move"), "{}", board.content());
+    assert!(board.content().contains(&said::en(Msg::YourMove { human: USER_ID })), "{}", board.content());
     assert_ne!(board.file(".png").unwrap(), ja_board.as_slice(), "the image is in English again");
     bot.stop().await;
 }
@@ -140,12 +149,17 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
     let mut options = level_options("reversi", "highest");
     options.as_array_mut().unwrap().push(here());
     let set = bot.standin.interact(settings(&family, "level", options, true)).await;
-    assert!(set.content().contains("highest") && set.content().contains("This channel"), "{}", set.content());
+    let highest = Level::Reversi(reversi::ReversiLevel::Highest);
+    assert_eq!(set.content(), for_this_channel(Msg::LevelSet { kind: GameKind::Reversi, level: highest }, Lang::En));
     let shown = bot.standin.interact(settings(&family, "show", json!([]), true)).await;
-    assert!(shown.content().contains("reversi: **highest** *(this channel)*"), "{}", shown.content());
+    let own = Settings {
+        reversi_level: reversi::ReversiLevel::Highest,
+        from_channel: vec![Setting::ReversiLevel],
+        ..Settings::default()
+    };
+    assert_eq!(shown.content(), en(Msg::Settings { settings: &own }));
     let shown = bot.standin.interact(settings(&other, "show", json!([]), true)).await;
-    assert!(shown.content().contains("reversi: **standard**\n"), "{}", shown.content());
-    assert!(!shown.content().contains("this channel)"), "{}", shown.content());
+    assert_eq!(shown.content(), en(Msg::Settings { settings: &Settings::default() }), "the server's, unmarked");
     // A thread of the channel follows it; another channel follows the server.
     bot.standin.interact(play_reversi(&thread)).await;
     bot.standin.interact(play_reversi(&other)).await;
@@ -161,17 +175,21 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
     // A language set for the channel only answers there, on the board too.
     let ja = json!([{ "name": "language", "type": 3, "value": "ja" }, here()]);
     let set = bot.standin.interact(settings(&family, "language", ja, true)).await;
-    assert!(set.content().contains("このチャンネル"), "{}", set.content());
+    assert_eq!(set.content(), for_this_channel(Msg::LanguageSet { language: Some(Lang::Ja) }, Lang::Ja));
     let board = bot.standin.interact(fixtures::slash(&thread, "play", "board", json!([]))).await;
-    assert!(board.content().contains("さんの番です"), "{}", board.content());
+    assert!(board.content().contains(&said::ja(Msg::YourMove { human: USER_ID })), "{}", board.content());
     let board = bot.standin.interact(fixtures::slash(&other, "play", "board", json!([]))).await;
-    assert!(board.content().contains("your move"), "{}", board.content());
+    assert!(board.content().contains(&en(Msg::YourMove { human: USER_ID })), "{}", board.content());
     // Only managers change a channel, and a reset brings back the server's settings.
     let mut options = level_options("reversi", "none");
     options.as_array_mut().unwrap().push(here());
-    assert_refused(&bot.standin.interact(settings(&family, "level", options, false)).await, "管理者");
+    // The channel speaks Japanese now.
+    assert_refused(
+        &bot.standin.interact(settings(&family, "level", options, false)).await,
+        &said::ja(Msg::ManagersOnly),
+    );
     let reset = bot.standin.interact(settings(&family, "reset", json!([]), true)).await;
-    assert!(reset.content().contains("follows the server's settings again"), "{}", reset.content());
+    assert_eq!(reset.content(), en(Msg::ChannelReset { had: true }));
     let s = bot.store.settings(&place(&thread)).await.unwrap();
     assert_eq!(
         (s.level(GameKind::Reversi), s.language, s.from_channel.len()),
@@ -190,7 +208,7 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
     let set = bot.standin.interact(settings(&ctx, "choice", on(true), true)).await;
-    assert!(set.content().contains("choose their opponent"), "{}", set.content());
+    assert_eq!(set.content(), en(Msg::ChoiceSet { on: true }));
     // /play offers the opponents privately; nothing starts yet.
     let offer = bot.standin.interact(play_reversi(&ctx)).await;
     assert!(offer.is_ephemeral() && offer.files().is_empty(), "{offer}");
@@ -198,7 +216,8 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     let picker = offer.custom_ids().into_iter().find(|id| id.starts_with("op:")).expect("an opponent menu");
     let choices = offer.select_options(&picker);
     let labels: Vec<&str> = choices.iter().map(|(label, _)| label.as_str()).collect();
-    assert_eq!(labels, ["🦉 Owl", "🐰 Rabbit", "🐺 Wolf"]);
+    let opponents: Vec<&str> = Level::for_kind(GameKind::Reversi).iter().map(|&l| opponent_name(l, Lang::En)).collect();
+    assert_eq!(labels, opponents);
     // With the commentary off, nothing in the offer (not even the menu's values) names a level.
     for call in offer.calls.iter() {
         assert_no_hidden_word("the opponent menu", &call.json.to_string());
@@ -217,32 +236,34 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     let posted = chosen.followups();
     assert_eq!(posted.len(), 1, "{chosen}");
     assert!(posted[0].flags() & 64 == 0 && !posted[0].files.is_empty(), "the board is public: {chosen}");
-    assert!(chosen.content().contains("Wolf"), "{}", chosen.content());
+    let wolf_chosen = en(Msg::OpponentChosen { level: Level::Reversi(reversi::ReversiLevel::None) });
+    assert!(chosen.content().contains(&wolf_chosen), "{}", chosen.content());
     assert_eq!(
         bot.game(&ctx).await.unwrap().level,
         settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::None)
     );
     // The same menu again, or /play again, finds the channel busy.
     let again = bot.standin.interact(fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message)).await;
-    assert_refused(&again, "already");
-    assert_refused(&bot.standin.interact(play_reversi(&ctx)).await, "already");
+    assert_refused(&again, &en(Msg::ChannelBusy));
+    assert_refused(&bot.standin.interact(play_reversi(&ctx)).await, &en(Msg::ChannelBusy));
     // With the commentary on, the menu also tells the level (in the player's language).
     bot.standin.interact(settings(&ctx, "commentary", on(true), true)).await;
     let ja = Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID);
     let offer = bot.standin.interact(fixtures::slash(&ja, "play", "doubutsu", json!([]))).await;
     let picker = offer.custom_ids().into_iter().find(|id| id.starts_with("op:")).expect("an opponent menu");
     let menu = offer.component(&picker).unwrap().to_string();
-    assert!(menu.contains("ゾウさん") && menu.contains("接待"), "{menu}");
+    let settai = Level::Doubutsu(doubutsu::DoubutsuLevel::Settai);
+    assert!(menu.contains(opponent_name(settai, Lang::Ja)) && menu.contains(level_name(settai, Lang::Ja)), "{menu}");
     // If the managers turn the choice off meanwhile, the old menu is refused and starts nothing.
     bot.standin.interact(settings(&ctx, "choice", on(false), true)).await;
     let menu_message = bot.standin.message(offer.message_id().unwrap()).unwrap();
     let late = bot.standin.interact(fixtures::select_on(&ja, &picker, &["2"], &menu_message)).await;
-    assert_refused(&late, "選べなくなりました");
+    assert_refused(&late, &said::ja(Msg::NoLevelChoice));
     assert!(bot.game(&ja).await.is_none());
     // A forged value is refused too.
     bot.standin.interact(settings(&ctx, "choice", on(true), true)).await;
     let forged = bot.standin.interact(fixtures::select_on(&ja, &picker, &["7"], &menu_message)).await;
-    assert_refused(&forged, "");
+    assert_refused(&forged, &said::ja(Msg::StaleBoard));
     assert!(bot.game(&ja).await.is_none());
     bot.stop().await;
 }
