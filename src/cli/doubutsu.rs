@@ -134,13 +134,13 @@ pub fn probe(path: &Path, moves: &str) -> anyhow::Result<()> {
 }
 
 /// The AI's reply, needing the table for settai and strongest.
-pub fn reply(
+pub fn choose_move(
     level: dob::DoubutsuLevel,
     game: &History,
     table: Option<&TableFile>,
     rng: &mut impl Rng,
 ) -> anyhow::Result<Move> {
-    Ok(level.reply(table, game, rng)?)
+    Ok(level.choose_move(table, game, rng)?)
 }
 
 fn open_for(level: dob::DoubutsuLevel, path: &Path) -> anyhow::Result<Option<TableFile>> {
@@ -164,7 +164,7 @@ pub fn ai(
     }
     let table = open_for(level, table_path)?;
     let started = Instant::now();
-    let mv = reply(level, &game, table.as_ref(), rng)?;
+    let mv = choose_move(level, &game, table.as_ref(), rng)?;
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     if !json {
         println!("{mv}");

@@ -80,7 +80,7 @@ pub(super) fn serve(
             let me = pos.turn();
             let human: Vec<(Position, Move)> =
                 session.history.iter().copied().filter(|(p, _)| p.turn() != me).collect();
-            engine.reply(eval, pos, level, budget, &human, rng).best
+            engine.choose_at_level(eval, pos, level, budget, &human, rng).best
         });
         match &answer {
             Ok(text) => write!(output, "={id} {text}\n\n")?,

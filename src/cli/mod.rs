@@ -479,7 +479,7 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
         (Game::Reversi(pos), Level::Reversi(level)) => {
             // As the bot does: `standard` judges the human by their moves so far.
             let mut thinker = settai_core::Thinker::new();
-            let reply = settai_core::reversi::reply(
+            let reply = settai_core::reversi::choose_at_level(
                 thinker.reversi(),
                 pos,
                 level,

@@ -71,11 +71,11 @@ pub enum AiError {
     WrongGame(Level),
 }
 
-impl From<doubutsu::ReplyError> for AiError {
-    fn from(e: doubutsu::ReplyError) -> AiError {
+impl From<doubutsu::ChooseError> for AiError {
+    fn from(e: doubutsu::ChooseError) -> AiError {
         match e {
-            doubutsu::ReplyError::NoTable => AiError::NoTable,
-            doubutsu::ReplyError::Player(e) => AiError::Doubutsu(e),
+            doubutsu::ChooseError::NoTable => AiError::NoTable,
+            doubutsu::ChooseError::Player(e) => AiError::Doubutsu(e),
         }
     }
 }
@@ -246,10 +246,12 @@ impl Game {
             return Ok(None);
         }
         Ok(Some(match (self, level) {
-            (Game::Reversi(p), Level::Reversi(level)) => {
-                GameMove::Reversi(reversi::reply(thinker.reversi(), p, level, &human_moves(p, moves), rng).best)
+            (Game::Reversi(p), Level::Reversi(level)) => GameMove::Reversi(
+                reversi::choose_at_level(thinker.reversi(), p, level, &human_moves(p, moves), rng).best,
+            ),
+            (Game::Doubutsu(g), Level::Doubutsu(level)) => {
+                GameMove::Doubutsu(level.choose_move(table, g.history(), rng)?)
             }
-            (Game::Doubutsu(g), Level::Doubutsu(level)) => GameMove::Doubutsu(level.reply(table, g.history(), rng)?),
             (_, level) => return Err(AiError::WrongGame(level)),
         }))
     }

@@ -66,7 +66,7 @@ fn reversi_levels_choose_as_the_golden_fixture() {
             // A tenth of the level's thinking time on a node clock: 20k to 120k nodes a reply.
             let budget = level.budget() / 10;
             let mut rng = StdRng::seed_from_u64(i as u64);
-            let c = Engine::new(TT_BITS).with_clock(CLOCK).reply(eval, pos, level, budget, &human, &mut rng);
+            let c = Engine::new(TT_BITS).with_clock(CLOCK).choose_at_level(eval, pos, level, budget, &human, &mut rng);
             writeln!(
                 out,
                 "{i}\t{}\t{level}\t{} {:?} depth {} nodes {} exact {} jittered {} strength {}\t{}",
@@ -145,7 +145,7 @@ fn doubutsu_levels_choose_as_the_golden_fixture() {
             let replies: Vec<String> = (0..3)
                 .map(|seed| {
                     let mut rng = StdRng::seed_from_u64(1000 * i as u64 + seed);
-                    match level.reply(Some(&table), game, &mut rng) {
+                    match level.choose_move(Some(&table), game, &mut rng) {
                         Ok(m) => m.to_string(),
                         Err(e) => format!("error: {e}"),
                     }
@@ -193,11 +193,14 @@ fn doubutsu_weakest_on_the_full_game_as_the_golden_fixture() {
         let replies: Vec<String> = (0..3)
             .map(|seed| {
                 let mut rng = StdRng::seed_from_u64(100 * i + seed);
-                doubutsu::DoubutsuLevel::Weakest.reply(None::<&Tablebase>, &game, &mut rng).expect("a move").to_string()
+                doubutsu::DoubutsuLevel::Weakest
+                    .choose_move(None::<&Tablebase>, &game, &mut rng)
+                    .expect("a move")
+                    .to_string()
             })
             .collect();
-        let refused = doubutsu::DoubutsuLevel::Settai.reply(None::<&Tablebase>, &game, &mut rng).is_err()
-            && doubutsu::DoubutsuLevel::Strongest.reply(None::<&Tablebase>, &game, &mut rng).is_err();
+        let refused = doubutsu::DoubutsuLevel::Settai.choose_move(None::<&Tablebase>, &game, &mut rng).is_err()
+            && doubutsu::DoubutsuLevel::Strongest.choose_move(None::<&Tablebase>, &game, &mut rng).is_err();
         writeln!(out, "{i}\t{}\tweakest {}\ttable levels refuse {refused}", game.position(), replies.join(" "))
             .unwrap();
     }

@@ -24,7 +24,7 @@ pub enum DoubutsuLevel {
 
 /// A level that plays from the table was asked to move without it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReplyError {
+pub enum ChooseError {
     /// The level plays from the table, which is not available.
     #[error("the doubutsu table is not available")]
     NoTable,
@@ -69,17 +69,17 @@ impl DoubutsuLevel {
     /// The level's reply in `game` (the side to move is the bot), as the bot plays it,
     /// fallbacks included; the table levels need `table`. The one place a level becomes a
     /// player.
-    pub fn reply<T: Table, R: Rng + ?Sized>(
+    pub fn choose_move<T: Table, R: Rng + ?Sized>(
         self,
         table: Option<&T>,
         game: &History,
         rng: &mut R,
-    ) -> Result<Move, ReplyError> {
+    ) -> Result<Move, ChooseError> {
         Ok(match (self, table) {
             (DoubutsuLevel::Weakest, _) => weakest(game, rng)?,
             (DoubutsuLevel::Settai, Some(t)) => settai_or_weakest(t, game, rng)?,
             (DoubutsuLevel::Strongest, Some(t)) => strongest_or_heuristic(t, game, rng)?,
-            (DoubutsuLevel::Settai | DoubutsuLevel::Strongest, None) => return Err(ReplyError::NoTable),
+            (DoubutsuLevel::Settai | DoubutsuLevel::Strongest, None) => return Err(ChooseError::NoTable),
         })
     }
 }

@@ -33,7 +33,7 @@ mod tests;
 
 pub use game::{History, REPETITION_DRAW};
 pub use heuristic::heuristic;
-pub use level::{DoubutsuLevel, ReplyError};
+pub use level::{ChooseError, DoubutsuLevel};
 pub use notation::{parse_moves, ParseMoveError, ParsePositionError, ParseSquareError};
 pub use perft::{perft, perft_divide, perft_parallel};
 pub use players::{

@@ -12,7 +12,7 @@
 //!   is an [`engine::search::Objective`]; the trained pattern evaluation ([`engine::eval`]) and
 //!   its objective ([`engine::strong::Strong`]); the classic square-table evaluation and its
 //!   fixed-depth search ([`engine::classic`]); the exact endgame solver ([`solve`]); ProbCut.
-//! - [`levels`]: the three levels behind [`reply`] (`standard`, `highest`, `none`): the sontaku
+//! - [`levels`]: the three levels behind [`choose_at_level`] (`standard`, `highest`, `none`): the sontaku
 //!   searches, the strength estimate of the human and the handover of the endgame.
 
 pub mod engine;
@@ -21,7 +21,7 @@ pub mod rules;
 
 pub use engine::classic::{choose_move, search, simple_eval, Searched};
 pub use engine::endgame::{solve, Solved};
-pub use levels::level::{reply, Choice, ReversiLevel, Stage};
+pub use levels::level::{choose_at_level, Choice, ReversiLevel, Stage};
 pub use rules::board::{Color, DiscCount, IllegalMove, Move, Position, PositionError, Square};
 pub use rules::notation::{parse_moves, replay, MoveListError, ParseMoveError, ParsePositionError, ParseSquareError};
 pub use rules::perft::perft;

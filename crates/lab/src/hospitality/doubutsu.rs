@@ -173,7 +173,7 @@ pub fn play_game<T: Table, R: Rng>(
     level: DoubutsuLevel,
     guest: DoubutsuGuest,
     rng: &mut R,
-) -> Result<SimulatedGame, dob::ReplyError> {
+) -> Result<SimulatedGame, dob::ChooseError> {
     let mut game = History::from_position(start);
     let mut record = SimulatedGame::default();
     let (mut ai_time, mut ai_cpu_time) = (Duration::ZERO, Some(Duration::ZERO));
@@ -204,7 +204,7 @@ pub fn play_game<T: Table, R: Rng>(
             guest.choose(table, &game, rng)?
         } else {
             let (started, cpu) = (Instant::now(), CpuWatch::start());
-            let mv = level.reply(Some(table), &game, rng)?;
+            let mv = level.choose_move(Some(table), &game, rng)?;
             ai_time += started.elapsed();
             ai_cpu_time = ai_cpu_time.zip(cpu.elapsed()).map(|(sum, t)| sum + t);
             mv

@@ -75,7 +75,13 @@ impl LevelUnderTest {
         }
     }
 
-    fn reply<R: Rng>(&self, eval: &PatternEval, pos: &Position, guest_moves: &[(Position, Move)], rng: &mut R) -> Move {
+    fn choose_at_level<R: Rng>(
+        &self,
+        eval: &PatternEval,
+        pos: &Position,
+        guest_moves: &[(Position, Move)],
+        rng: &mut R,
+    ) -> Move {
         let clock = match self.level {
             ReversiLevel::None => STRONG_CLOCK,
             ReversiLevel::Standard => STANDARD_CLOCK,
@@ -83,7 +89,7 @@ impl LevelUnderTest {
         };
         let mut engine = Engine::new(TT_BITS).with_clock(clock);
         let seen = if self.models_human { guest_moves } else { &[] };
-        engine.reply(eval, pos, self.level, self.budget, seen, rng).best
+        engine.choose_at_level(eval, pos, self.level, self.budget, seen, rng).best
     }
 }
 
@@ -241,7 +247,7 @@ impl ReversiGuest {
                     _ => level.budget,
                 };
                 let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);
-                engine.reply(eval, pos, ReversiLevel::None, budget, &[], rng).best
+                engine.choose_at_level(eval, pos, ReversiLevel::None, budget, &[], rng).best
             }
             ReversiGuest::Softmax(t) => {
                 let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);
@@ -327,7 +333,7 @@ pub fn play_game<R: Rng>(
             }
         } else {
             let (started, cpu) = (Instant::now(), CpuWatch::start());
-            let mv = level.reply(eval, &pos, &guest_moves, rng);
+            let mv = level.choose_at_level(eval, &pos, &guest_moves, rng);
             ai_time += started.elapsed();
             ai_cpu_time = ai_cpu_time.zip(cpu.elapsed()).map(|(sum, t)| sum + t);
             mv

@@ -168,7 +168,7 @@ pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
         let pos = random_reversi_position(&mut rng, 20);
         for level in [reversi::ReversiLevel::None, reversi::ReversiLevel::Standard, reversi::ReversiLevel::Highest] {
             let started = Instant::now();
-            let reply = reversi::reply(thinker.reversi(), &pos, level, &[], &mut rng);
+            let reply = reversi::choose_at_level(thinker.reversi(), &pos, level, &[], &mut rng);
             let wall = started.elapsed().as_secs_f64();
             println!(
                 "| {level:?} | {} | {} | {} | {:.2}M | {:?} | {wall:.2} | {:.2} |",

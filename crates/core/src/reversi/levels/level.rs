@@ -1,4 +1,4 @@
-//! The three AI levels behind one entry point, [`reply`]: `standard` and `highest` (the sontaku
+//! The three AI levels behind one entry point, [`choose_at_level`]: `standard` and `highest` (the sontaku
 //! levels of [`sontaku`](crate::reversi::levels::sontaku)) and `none` (忖度無し, the strong engine: pattern
 //! evaluation, iterative deepening and the exact endgame solver).
 
@@ -32,7 +32,7 @@ pub const OPENING_MARGIN: i32 = 3 * DISC / 2;
 pub const STRONG_EXACT_EMPTIES: u32 = 20;
 /// At or below this many empties the strong level first tries a win/draw/loss solve.
 pub const WLD_EMPTIES: u32 = 24;
-/// Transposition table size used by [`reply`] (2^20 entries, 32 MiB).
+/// Transposition table size used by [`choose_at_level`] (2^20 entries, 32 MiB).
 pub const TT_BITS: u32 = 20;
 
 /// An AI level.
@@ -106,7 +106,7 @@ impl std::str::FromStr for ReversiLevel {
     }
 }
 
-/// How a reply was found.
+/// How the level's move was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// The game is over; `best` is `Pass` and means nothing.
@@ -151,7 +151,7 @@ pub struct Choice {
 }
 
 impl Choice {
-    /// A reply found at `stage`; the engine fills in nodes and time, and only `standard` jitters.
+    /// A move found at `stage`; the engine fills in nodes and time, and only `standard` jitters.
     fn found(best: Move, evals: Vec<(Move, i32)>, depth: u32, exact: bool, stage: Stage) -> Choice {
         Choice {
             best,
@@ -173,16 +173,16 @@ fn place(sq: u8) -> Move {
 
 /// Answers `pos` at `level` within the level's thinking time ([`ReversiLevel::budget`]) on `engine`;
 /// the bot is the side to move, the human the other colour, whose moves so far are
-/// `human_moves` (see [`Engine::reply`]). The bot's one entry point. A used engine answers as
+/// `human_moves` (see [`Engine::choose_at_level`]). The bot's one entry point. A used engine answers as
 /// a fresh one would (tested), so a caller keeps one between replies (see `crate::Thinker`).
-pub fn reply(
+pub fn choose_at_level(
     engine: &mut Engine,
     pos: &Position,
     level: ReversiLevel,
     human_moves: &[(Position, Move)],
     rng: &mut impl Rng,
 ) -> Choice {
-    engine.reply(PatternEval::shared(), pos, level, level.budget(), human_moves, rng)
+    engine.choose_at_level(PatternEval::shared(), pos, level, level.budget(), human_moves, rng)
 }
 
 /// Every legal move of `pos` with its value in discs for the side to move, best first, from a
@@ -229,12 +229,12 @@ impl Engine {
         (moves, r.complete)
     }
 
-    /// [`reply`] with this engine's table and the given evaluator. `human_moves` are the
+    /// [`choose_at_level`] with this engine's table and the given evaluator. `human_moves` are the
     /// human's `(position, move)` so far, in the order played: `standard` estimates from them how
     /// well the human plays and models its human accordingly ([`HumanModel`]; none: the original
     /// design's pessimistic human, docs/design/reversi-sontaku.md#the-idea-seed-001); the estimate
     /// is part of the thinking time.
-    pub fn reply(
+    pub fn choose_at_level(
         &mut self,
         eval: &PatternEval,
         pos: &Position,
@@ -348,15 +348,15 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::SeedableRng;
 
-    /// [`reply`] on a clock that counts nodes, at a slow machine's rates (about five times the
+    /// [`choose_at_level`] on a clock that counts nodes, at a slow machine's rates (about five times the
     /// project machine's): when the search stops, and what it found by then, no longer depend on
     /// how busy the machine is, so these tests give one answer under any load (and stay quick).
     fn reply_on_node_clock(pos: &Position, level: ReversiLevel, budget: Duration, rng: &mut StdRng) -> Choice {
         let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
-        Engine::new(TT_BITS).with_clock(clock).reply(PatternEval::shared(), pos, level, budget, &[], rng)
+        Engine::new(TT_BITS).with_clock(clock).choose_at_level(PatternEval::shared(), pos, level, budget, &[], rng)
     }
 
-    /// The bot's thread keeps its engine between replies ([`reply`]): a used engine answers
+    /// The bot's thread keeps its engine between replies ([`choose_at_level`]): a used engine answers
     /// exactly as a fresh one, whatever it searched before (other positions, levels,
     /// objectives), on a clock that makes the searches repeatable.
     #[test]
@@ -369,7 +369,7 @@ mod tests {
             let level = [ReversiLevel::None, ReversiLevel::Standard, ReversiLevel::Highest][(round / 3) % 3];
             let seed = rng.gen::<u64>();
             let budget = Duration::from_millis(150);
-            let fresh = Engine::new(TT_BITS).with_clock(clock).reply(
+            let fresh = Engine::new(TT_BITS).with_clock(clock).choose_at_level(
                 PatternEval::shared(),
                 &pos,
                 level,
@@ -377,7 +377,8 @@ mod tests {
                 &[],
                 &mut StdRng::seed_from_u64(seed),
             );
-            let again = used.reply(PatternEval::shared(), &pos, level, budget, &[], &mut StdRng::seed_from_u64(seed));
+            let again =
+                used.choose_at_level(PatternEval::shared(), &pos, level, budget, &[], &mut StdRng::seed_from_u64(seed));
             assert_eq!(fresh, again, "round {round}: {level:?} at {}", pos.to_text());
         }
     }
@@ -401,7 +402,7 @@ mod tests {
             }
             // Dirty the table with a reply somewhere else before the next round.
             let other = random_position(&mut rng, 30, 2);
-            used.reply(
+            used.choose_at_level(
                 PatternEval::shared(),
                 &other,
                 ReversiLevel::None,
@@ -418,7 +419,7 @@ mod tests {
         let mut engine = Engine::new(TT_BITS);
         for _ in 0..6 {
             let pos = random_position(&mut rng, 14, 2);
-            let r = reply(&mut engine, &pos, ReversiLevel::None, &[], &mut rng);
+            let r = choose_at_level(&mut engine, &pos, ReversiLevel::None, &[], &mut rng);
             assert_eq!(r.stage, Stage::Exact);
             let exact = solve(&pos).score;
             assert_eq!(r.evals[0].1, exact * DISC);
@@ -454,10 +455,10 @@ mod tests {
         let mut engine = Engine::new(TT_BITS);
         let pass = Position::from_bitboards(1, 2, Color::White).unwrap();
         for level in [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None] {
-            let r = reply(&mut engine, &pass, level, &[], &mut rng);
+            let r = choose_at_level(&mut engine, &pass, level, &[], &mut rng);
             assert_eq!((r.best, r.stage), (Move::Pass, Stage::Forced));
             let end = Position::from_bitboards(7, 0, Color::White).unwrap();
-            assert_eq!(reply(&mut engine, &end, level, &[], &mut rng).stage, Stage::GameOver);
+            assert_eq!(choose_at_level(&mut engine, &end, level, &[], &mut rng).stage, Stage::GameOver);
         }
     }
 

@@ -1,6 +1,6 @@
 //! The reversi levels the bot plays at. Imports the rules and the engine.
 //!
-//! - [`level`]: the three levels behind [`reply`](level::reply) (`standard`, `highest`,
+//! - [`level`]: the three levels behind [`choose_at_level`](level::choose_at_level) (`standard`, `highest`,
 //!   `none`), the strong level's own move choice, and the bot's engine per thread.
 //! - [`sontaku`]: the objectives and move choice of the sontaku (接待) levels
 //!   (docs/design/reversi-sontaku.md); [`strength`]: how well the human plays, judged from
