@@ -21,7 +21,7 @@ impl Bot {
         settings: &Settings,
         lang: Lang,
     ) -> Reply {
-        let (commentary, takeback) = (settings.commentary, settings.takeback);
+        let (commentary, takeback, hints) = (settings.commentary, settings.takeback, settings.hints);
         let review = if game.record.status == GameStatus::Active {
             None
         } else {
@@ -29,7 +29,7 @@ impl Bot {
             Some(Review { start: game.record.game.initial(), moves: game.history(), story })
         };
         let (game, last) = (game.clone(), last.cloned());
-        tokio::task::spawn_blocking(move || board_reply(&game, last.as_ref(), lines, review, takeback, lang))
+        tokio::task::spawn_blocking(move || board_reply(&game, last.as_ref(), lines, review, (takeback, hints), lang))
             .await
             .expect("board rendering panicked")
     }
@@ -72,7 +72,7 @@ fn board_reply(
     last: Option<&PlayedMove>,
     mut lines: Vec<String>,
     review: Option<Review>,
-    takeback: bool,
+    (takeback, hints): (bool, bool),
     lang: Lang,
 ) -> Reply {
     let record = &game.record;
@@ -94,6 +94,10 @@ fn board_reply(
             Some(text)
         }
     };
+    // The coach speaks of the player's own lion, on their turn only.
+    if hints && record.human_to_move() && record.game.lion_in_danger() {
+        lines.push(Msg::LionInDanger.text(lang));
+    }
     if record.human_to_move() && !lines.iter().any(|l| l.contains(&format!("<@{}>", record.human_id))) {
         lines.push(Msg::YourMove { human: record.human_id }.text(lang));
     }
@@ -115,5 +119,11 @@ fn board_reply(
     }
     // Only the player whose turn it is may be pinged.
     let mentions = if record.human_to_move() { vec![record.human_id] } else { Vec::new() };
-    Reply { content: lines.join("\n"), ephemeral: false, files, components: move_menus(game, takeback, lang), mentions }
+    Reply {
+        content: lines.join("\n"),
+        ephemeral: false,
+        files,
+        components: move_menus(game, takeback, hints, lang),
+        mentions,
+    }
 }

@@ -85,6 +85,8 @@ pub enum SettingsSub {
     Takeback,
     /// Team play on or off.
     Team,
+    /// The coach's hints on or off.
+    Hints,
     /// The language imposed on replies.
     Language,
     /// The channel follows the server again.
@@ -93,7 +95,7 @@ pub enum SettingsSub {
 
 impl SettingsSub {
     /// Every subcommand, in the order Discord lists them.
-    pub const ALL: [SettingsSub; 10] = [
+    pub const ALL: [SettingsSub; 11] = [
         SettingsSub::Show,
         SettingsSub::Level,
         SettingsSub::Choice,
@@ -102,6 +104,7 @@ impl SettingsSub {
         SettingsSub::Commentary,
         SettingsSub::Takeback,
         SettingsSub::Team,
+        SettingsSub::Hints,
         SettingsSub::Language,
         SettingsSub::Reset,
     ];
@@ -117,6 +120,7 @@ impl SettingsSub {
             SettingsSub::Commentary => "commentary",
             SettingsSub::Takeback => "takeback",
             SettingsSub::Team => "team",
+            SettingsSub::Hints => "hints",
             SettingsSub::Language => "language",
             SettingsSub::Reset => "reset",
         }
@@ -275,6 +279,7 @@ impl Command {
             SettingsSub::Commentary => Change::Commentary(options.switch()?),
             SettingsSub::Takeback => Change::Takeback(options.switch()?),
             SettingsSub::Team => Change::TeamPlay(options.switch()?),
+            SettingsSub::Hints => Change::Hints(options.switch()?),
             SettingsSub::Language => Change::Language(match options.string(option::LANGUAGE) {
                 Some("auto") => None,
                 Some("en") => Some(Lang::En),

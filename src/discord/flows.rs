@@ -6,6 +6,7 @@ use serenity::all::{
 };
 
 use super::board_message::narrate;
+use super::coach::offers_takeback;
 use super::custom_id::{OpponentSelect, ResignButton};
 use super::handler::{Bot, Failure};
 use super::reply::{allowed_mentions, Reply, Responder};
@@ -120,6 +121,11 @@ impl Bot {
         if let Some(c) = &comment {
             // Right under the player's own move.
             lines.insert(1.min(lines.len()), Msg::Comment(c).text(lang));
+        }
+        // The coach: the player's own move was risky and the game goes on, where take-backs are
+        // allowed: offer the ↩ (docs/design/kind-coach.md).
+        if offers_takeback(settings, played.as_ref(), &progress.game) {
+            lines.push(Msg::OfferTakeback.text(lang));
         }
         let board = self.board(&progress.game, progress.last_move(), lines, settings, lang).await;
         self.post_new_board(responder, board, &progress.game.record, tapped.map(|(_, _, m)| m)).await

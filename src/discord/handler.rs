@@ -19,6 +19,7 @@ use serenity::all::{
 use serenity::async_trait;
 use serenity::http::Http;
 
+use super::coach::moves_in_order;
 use super::command::{Command, CommandError, SETTINGS};
 use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use super::registration::{play_command, settings_command};
@@ -287,18 +288,29 @@ impl Bot {
     async fn on_autocomplete(&self, responder: &Responder, cmd: &CommandInteraction) {
         let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
-        let matches = |mv: &&String| mv.to_ascii_lowercase().starts_with(&typed);
+        let matches = |(_, mv): &&(String, String)| mv.to_ascii_lowercase().starts_with(&typed);
         let caller = caller_of_command(cmd);
-        let moves: Vec<String> = match self.service.snapshot(&caller.place()).await {
-            Ok(snapshot) => Service::legal_moves_for(&caller, &snapshot).iter().map(ToString::to_string).collect(),
+        // The coach's order and marks, as in the menus: the value is always the move itself.
+        let moves: Vec<(String, String)> = match self.service.snapshot(&caller.place()).await {
+            Ok(snapshot) => match Service::game_to_move(&caller, &snapshot, None) {
+                Ok(game) => moves_in_order(&game.record.game, snapshot.settings.hints)
+                    .into_iter()
+                    .map(|(mv, risky)| {
+                        let name =
+                            if risky { format!("{mv} {}", Msg::RiskyMark.text(Lang::En)) } else { mv.to_string() };
+                        (name, mv.to_string())
+                    })
+                    .collect(),
+                Err(_) => Vec::new(),
+            },
             Err(e) => {
                 tracing::warn!(error = %e, "autocomplete without moves");
                 Vec::new()
             }
         };
         let mut response = CreateAutocompleteResponse::new();
-        for mv in moves.iter().filter(matches).take(SELECT_MAX) {
-            response = response.add_string_choice(mv.clone(), mv.clone());
+        for (name, mv) in moves.iter().filter(matches).take(SELECT_MAX) {
+            response = response.add_string_choice(name.clone(), mv.clone());
         }
         if let Err(e) = responder.initial(CreateInteractionResponse::Autocomplete(response)).await {
             tracing::warn!(error = %e, "autocomplete reply failed");

@@ -4,6 +4,7 @@ use serenity::all::{
     ButtonStyle, CreateActionRow, CreateButton, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
 };
 
+use super::coach::moves_in_order;
 use super::custom_id::{MoveSelect, ResignButton, TakebackButton};
 use super::handler::SELECT_MAX;
 use crate::domain::StoredGame;
@@ -13,16 +14,21 @@ use crate::i18n::{move_label, Lang, MoveMenu, Msg};
 /// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the
 /// discs), with options a child can read; a list longer than Discord's 25 goes on in another
 /// menu. With `takeback` (the settings allow it), a Take back button beside Resign once the
-/// player has moved.
-pub(super) fn move_menus(game: &StoredGame, takeback: bool, lang: Lang) -> Vec<CreateActionRow> {
+/// player has moved. With `hints`, the coach marks the moves that lose at once and lists them
+/// last in their menu.
+pub(super) fn move_menus(game: &StoredGame, takeback: bool, hints: bool, lang: Lang) -> Vec<CreateActionRow> {
     let record = &game.record;
     if !record.human_to_move() {
         return Vec::new();
     }
     let mut kinds: std::collections::BTreeMap<MoveMenu, Vec<CreateSelectMenuOption>> = Default::default();
-    for mv in record.game.legal_moves() {
+    for (mv, risky) in moves_in_order(&record.game, hints) {
         let detail = record.game.move_detail(mv);
-        let option = CreateSelectMenuOption::new(move_label(mv, detail, lang), mv.to_string());
+        let label = match risky {
+            true => format!("{} {}", move_label(mv, detail, lang), Msg::RiskyMark.text(lang)),
+            false => move_label(mv, detail, lang),
+        };
+        let option = CreateSelectMenuOption::new(label, mv.to_string());
         kinds.entry(MoveMenu::of(detail)).or_default().push(option);
     }
     let mut buttons = vec![CreateButton::new(ResignButton::Ask { game_id: record.id }.custom_id())

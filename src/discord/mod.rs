@@ -4,6 +4,7 @@
 //! Every handler loads the game from the database, so a restart loses nothing.
 
 mod board_message;
+mod coach;
 mod command;
 mod custom_id;
 pub mod endpoint;

@@ -121,6 +121,13 @@ impl SettingsSub {
                 sub("Family team mode: anyone in the channel may move", "家族チーム：チャンネルの誰でも指せる")
                     .add_sub_option(on_off()),
             ),
+            SettingsSub::Hints => setting(
+                sub(
+                    "Hints for young players in doubutsu shogi: risky moves marked, a word when the lion is in danger",
+                    "どうぶつしょうぎのヒント：あぶない手に印、ライオンがねらわれたらひとこと",
+                )
+                .add_sub_option(on_off()),
+            ),
             SettingsSub::Language => setting(
                 sub("The bot's language on this server", "このサーバーでのボットの言語").add_sub_option(
                     option(CommandOptionType::String, opt::LANGUAGE, "Language")
@@ -213,6 +220,7 @@ impl SettingsSub {
             SettingsSub::Commentary => "解説",
             SettingsSub::Takeback => "待った",
             SettingsSub::Team => "チーム",
+            SettingsSub::Hints => "ヒント",
             SettingsSub::Language => "言語",
             SettingsSub::Reset => "リセット",
         }

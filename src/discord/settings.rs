@@ -89,6 +89,7 @@ impl Bot {
             Change::LevelChoice(on) => Msg::ChoiceSet { on }.text(lang),
             Change::ReminderHours(hours) => Msg::RemindersSet { hours }.text(lang),
             Change::Takeback(on) => Msg::TakebackSet { on }.text(lang),
+            Change::Hints(on) => Msg::HintsSet { on }.text(lang),
         };
         if scope == Scope::Channel {
             text = format!("{text} {}", Msg::ForThisChannel.text(lang));

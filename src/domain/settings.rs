@@ -46,17 +46,20 @@ pub enum Setting {
     ReminderHours,
     /// Whether players may take back their last move (待った).
     Takeback,
+    /// Whether the coach hints at moves that lose at once and at a lion in danger.
+    Hints,
 }
 
 impl Setting {
     /// Every setting, in the order `/settings show` lists them.
-    pub const ALL: [Setting; 9] = [
+    pub const ALL: [Setting; 10] = [
         Setting::DoubutsuLevel,
         Setting::ReversiLevel,
         Setting::LevelChoice,
         Setting::Commentary,
         Setting::TeamPlay,
         Setting::Takeback,
+        Setting::Hints,
         Setting::Language,
         Setting::ReminderHours,
         Setting::IdleDays,
@@ -90,6 +93,8 @@ pub enum Change {
     ReminderHours(u32),
     /// Take-backs allowed, or not.
     Takeback(bool),
+    /// The coach's hints on, or not.
+    Hints(bool),
 }
 
 impl Change {
@@ -104,6 +109,7 @@ impl Change {
             Change::LevelChoice(_) => Setting::LevelChoice,
             Change::ReminderHours(_) => Setting::ReminderHours,
             Change::Takeback(_) => Setting::Takeback,
+            Change::Hints(_) => Setting::Hints,
         }
     }
 }
@@ -138,6 +144,8 @@ pub struct Settings {
     pub reminder_hours: u32,
     /// Players may take back their last move (待った); off by default.
     pub takeback: bool,
+    /// The coach's hints for the player (docs/design/kind-coach.md); on by default.
+    pub hints: bool,
     /// The settings that come from this channel (or its parent) rather than the server.
     pub from_channel: Vec<Setting>,
 }
@@ -154,6 +162,7 @@ impl Default for Settings {
             level_choice: false,
             reminder_hours: DEFAULT_REMINDER_HOURS,
             takeback: false,
+            hints: true,
             from_channel: Vec::new(),
         }
     }

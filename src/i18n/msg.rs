@@ -157,6 +157,16 @@ pub enum Msg<'a> {
     TakebackOff,
     /// A take-back before the player has moved.
     NothingToTakeBack,
+    /// The coach's hints were turned on or off (`/settings hints`).
+    HintsSet { on: bool },
+    /// The coach, under a board where the player's lion is attacked (never a word about the
+    /// bot's intentions: docs/design/kind-coach.md#the-secret).
+    LionInDanger,
+    /// The coach, after the player's move let the lion be caught or a try through, where
+    /// take-backs are allowed: the ↩ button is offered.
+    OfferTakeback,
+    /// The mark of a move that loses at once in the move menus and autocomplete.
+    RiskyMark,
     /// `/play help`: the rules of both games and how to tap; the levels only with the
     /// commentary on (else no word of them, as everywhere).
     Help { commentary: bool },

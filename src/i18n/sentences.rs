@@ -211,6 +211,23 @@ impl Msg<'_> {
                 "**待った**をオンにしました。盤面の下の ↩ ボタンか `/play takeback` で直前の自分の手を取り消せます（回数は `/play stats` に出ます）。".into()
             }
             (Msg::TakebackSet { on: false }, Ja) => "**待った**をオフにしました。指した手は取り消せません。".into(),
+            (Msg::HintsSet { on: true }, En) => {
+                "Hints are **on**: in doubutsu shogi, risky moves get a ⚠ and come last in the menus, and \
+                 a young player hears when their lion is in danger."
+                    .into()
+            }
+            (Msg::HintsSet { on: false }, En) => "Hints are **off**: the menus list every move alike.".into(),
+            (Msg::HintsSet { on: true }, Ja) => {
+                "**ヒント**をオンにしました。どうぶつしょうぎで、あぶない手に ⚠ がつき、メニューの最後に並びます。\
+                 ライオンがねらわれているときはお知らせします。"
+                    .into()
+            }
+            (Msg::HintsSet { on: false }, Ja) => "**ヒント**をオフにしました。メニューはすべての手を同じように並べます。".into(),
+            (Msg::LionInDanger, En) => "🦁 Careful! Your lion is in danger. Look around it before you move.".into(),
+            (Msg::LionInDanger, Ja) => "🦁 気をつけて！ライオンがねらわれているよ。まわりをよく見てから指そう。".into(),
+            (Msg::OfferTakeback, En) => "Oops! That was a risky move. Want to take it back? Tap ↩.".into(),
+            (Msg::OfferTakeback, Ja) => "おっと！いまの手はあぶないよ。待ったする？ ↩ をタップしてね。".into(),
+            (Msg::RiskyMark, _) => "⚠".into(),
             (Msg::TookBack, En) => "↩ Move taken back: the board is as it was before your last move.".into(),
             (Msg::TookBack, Ja) => "↩ 待った！あなたの直前の手の前にもどしました。".into(),
             (Msg::TakebackButton, En) => "Take back".into(),

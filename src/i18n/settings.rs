@@ -59,6 +59,15 @@ pub(super) fn settings_text(settings: &Settings, lang: Lang) -> String {
                 En => format!("Take-backs (待った): **{}**", on_off(settings.takeback)),
                 Ja => format!("待った：**{}**", on_off(settings.takeback)),
             },
+            Setting::Hints => match lang {
+                En => format!(
+                    "Hints for young players (a ⚠ on risky moves, a word when the lion is in danger): **{}**",
+                    on_off(settings.hints)
+                ),
+                Ja => {
+                    format!("ヒント（あぶない手に ⚠、ライオンがねらわれたらひとこと）：**{}**", on_off(settings.hints))
+                }
+            },
             Setting::IdleDays => match lang {
                 En => format!("Games waiting longer than **{} days** for a move are closed", settings.idle_days),
                 Ja => format!("**{}日**指されなかった対局は終了します", settings.idle_days),

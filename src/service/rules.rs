@@ -5,7 +5,6 @@
 
 use super::{Caller, PlayError, Service};
 use crate::domain::{Snapshot, StoredGame};
-use settai_core::GameMove;
 
 impl Service {
     /// Refuses a channel that has a game already (the database enforces it too, for a start
@@ -71,11 +70,5 @@ impl Service {
             return Err(PlayError::NotYourGame { owner: game.record.human_id });
         }
         Ok(game)
-    }
-
-    /// Legal moves for `caller`'s user in the snapshot's game (empty when there is none or it is
-    /// not theirs to move).
-    pub fn legal_moves_for(caller: &Caller, snapshot: &Snapshot) -> Vec<GameMove> {
-        Self::game_to_move(caller, snapshot, None).map(|game| game.record.game.legal_moves()).unwrap_or_default()
     }
 }

@@ -177,6 +177,7 @@ impl Setting {
             Setting::LevelChoice => "level_choice",
             Setting::ReminderHours => "reminder_hours",
             Setting::Takeback => "takeback",
+            Setting::Hints => "hints",
         }
     }
 }
@@ -194,6 +195,7 @@ pub(super) struct SettingsRow {
     level_choice: Option<bool>,
     reminder_hours: Option<i32>,
     takeback: Option<bool>,
+    hints: Option<bool>,
     reversi_level_here: bool,
     doubutsu_level_here: bool,
     commentary_here: bool,
@@ -203,6 +205,7 @@ pub(super) struct SettingsRow {
     level_choice_here: bool,
     reminder_hours_here: bool,
     takeback_here: bool,
+    hints_here: bool,
 }
 
 /// The select list of a [`SettingsRow`] over `t` (the channel's overrides), `p` (its parent
@@ -233,6 +236,7 @@ impl SettingsRow {
             Setting::LevelChoice => self.level_choice_here,
             Setting::ReminderHours => self.reminder_hours_here,
             Setting::Takeback => self.takeback_here,
+            Setting::Hints => self.hints_here,
         };
         let from_channel = Setting::ALL.into_iter().filter(|&s| here(s)).collect();
         Settings {
@@ -251,6 +255,7 @@ impl SettingsRow {
                 .reminder_hours
                 .map_or(defaults.reminder_hours, |h| h.clamp(0, MAX_REMINDER_HOURS as i32) as u32),
             takeback: self.takeback.unwrap_or(defaults.takeback),
+            hints: self.hints.unwrap_or(defaults.hints),
             from_channel,
         }
     }

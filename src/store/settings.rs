@@ -47,9 +47,11 @@ impl Store {
     ) -> Result<(), StoreError> {
         match change {
             Change::Level(level) => self.upsert(guild_id, place, scope, change.setting(), level.as_str()).await,
-            Change::Commentary(on) | Change::TeamPlay(on) | Change::LevelChoice(on) | Change::Takeback(on) => {
-                self.upsert(guild_id, place, scope, change.setting(), on).await
-            }
+            Change::Commentary(on)
+            | Change::TeamPlay(on)
+            | Change::LevelChoice(on)
+            | Change::Takeback(on)
+            | Change::Hints(on) => self.upsert(guild_id, place, scope, change.setting(), on).await,
             Change::IdleDays(days) => {
                 self.upsert(guild_id, place, scope, change.setting(), days.clamp(1, 365) as i32).await
             }

@@ -7,6 +7,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod coach;
 mod commands;
 mod commentary;
 mod doubutsu_shogi;

@@ -320,6 +320,25 @@ pub enum MoveDetail {
 }
 
 impl Game {
+    /// Whether `mv` lets the opponent win at once: in doubutsu shogi, after it the lion can be
+    /// taken or a try is let through. A move that wins at once is never one. Reversi has no
+    /// such move (a game is never lost in one), so none is. What the coach warns a child of
+    /// (docs/design/kind-coach.md).
+    pub fn loses_at_once(&self, mv: GameMove) -> bool {
+        match (self, mv) {
+            (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => g.history().position().loses_at_once(mv),
+            _ => false,
+        }
+    }
+
+    /// Whether the side to move has its lion attacked (doubutsu shogi; never in reversi).
+    pub fn lion_in_danger(&self) -> bool {
+        match self {
+            Game::Doubutsu(g) => self.outcome().is_none() && g.history().position().lion_in_check().is_some(),
+            Game::Reversi(_) => false,
+        }
+    }
+
     /// What the move `mv` (legal here) does; `None` if it is not a move of this position.
     pub fn move_detail(&self, mv: GameMove) -> Option<MoveDetail> {
         match (self, mv) {
