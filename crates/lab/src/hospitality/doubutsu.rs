@@ -19,6 +19,9 @@ use settai_core::doubutsu::{self as dob, Color, History, Move, Position, Role, S
 /// The level under test: the bot's own.
 use settai_core::doubutsu::DoubutsuLevel;
 
+/// How often `heeding-child` skips a move marked ⚠ when no probability is given.
+pub const DEFAULT_HEED: f64 = 0.5;
+
 /// A simulated guest, from a child who taps anything to a perfect player.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum DoubutsuGuest {
@@ -27,6 +30,10 @@ pub enum DoubutsuGuest {
     /// A child who knows how a game is won: takes a win in one (a lion capture or a try that
     /// cannot be answered) when the board offers one, and otherwise taps any legal move.
     Child,
+    /// The child helped by the coach (docs/design/kind-coach.md): plays as [`Self::Child`], but
+    /// when the move tapped is one the menus mark ⚠ (it loses at once), skips it with this
+    /// probability and taps another of the unmarked ones. `heeding-child(0)` is the child.
+    HeedingChild(f64),
     /// The seed's 雑魚: random, but wins in one when it can and avoids losing in one.
     Weakest,
     /// Picks move m with probability ∝ exp(score(m) / τ) over the exact move scores
@@ -63,6 +70,7 @@ impl DoubutsuGuest {
         match self {
             DoubutsuGuest::Random => "random".into(),
             DoubutsuGuest::Child => "child".into(),
+            DoubutsuGuest::HeedingChild(q) => format!("heeding-child({q})"),
             DoubutsuGuest::Weakest => "weakest".into(),
             DoubutsuGuest::Softmax(t) => format!("softmax({t})"),
             DoubutsuGuest::Heuristic(d) => format!("heuristic({d})"),
@@ -78,9 +86,13 @@ impl DoubutsuGuest {
         match s.as_str() {
             "random" => Some(DoubutsuGuest::Random),
             "child" => Some(DoubutsuGuest::Child),
+            "heeding-child" => Some(DoubutsuGuest::HeedingChild(DEFAULT_HEED)),
             "weakest" => Some(DoubutsuGuest::Weakest),
             "perfect" => Some(DoubutsuGuest::Perfect),
             _ => {
+                if let Some(q) = arg("heeding-child").and_then(|a| a.parse::<f64>().ok()) {
+                    return (0.0..=1.0).contains(&q).then_some(DoubutsuGuest::HeedingChild(q));
+                }
                 if let Some(t) = arg("softmax").and_then(|a| a.parse::<f64>().ok()).filter(|t| *t > 0.0) {
                     Some(DoubutsuGuest::Softmax(t))
                 } else {
@@ -102,6 +114,15 @@ impl DoubutsuGuest {
                 Some(&m) => Ok(m),
                 None => pos.legal_moves().choose(rng).copied().ok_or(dob::PlayerError::GameOver),
             },
+            DoubutsuGuest::HeedingChild(q) => {
+                let tapped = DoubutsuGuest::Child.choose(table, game, rng)?;
+                let safe: Vec<Move> = pos.legal_moves().into_iter().filter(|&m| !pos.loses_at_once(m)).collect();
+                // The flag is the coach's: a move that wins at once never has it.
+                if pos.loses_at_once(tapped) && !safe.is_empty() && rng.gen_bool(q) {
+                    return Ok(*safe.choose(rng).expect("non-empty"));
+                }
+                Ok(tapped)
+            }
             DoubutsuGuest::Weakest => dob::weakest(game, rng),
             DoubutsuGuest::Softmax(tau) => {
                 // Outside the table (after someone missed a lion capture) the guest reads
@@ -329,6 +350,34 @@ mod tests {
             seen.insert(DoubutsuGuest::Child.choose(table(), &quiet, &mut rng).unwrap());
         }
         assert_eq!(seen.len(), quiet.position().legal_moves().len());
+    }
+
+    #[test]
+    fn the_heeding_child_skips_marked_moves_as_often_as_told() {
+        // Sente's lion on C3 attacked by gote's giraffe: some moves let it be taken.
+        let game = History::from_position("1l1/3/1gL/E2 b -".parse().unwrap());
+        let pos = game.position();
+        let risky = pos.legal_moves().into_iter().filter(|&m| pos.loses_at_once(m)).count();
+        assert!(risky > 0 && risky < pos.legal_moves().len());
+        let share_risky = |q: f64| {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+            let n = 4000;
+            let hits = (0..n)
+                .filter(|_| pos.loses_at_once(DoubutsuGuest::HeedingChild(q).choose(table(), &game, &mut rng).unwrap()))
+                .count();
+            hits as f64 / n as f64
+        };
+        let careless = risky as f64 / pos.legal_moves().len() as f64;
+        assert!((share_risky(0.0) - careless).abs() < 0.03, "q = 0 is the child");
+        assert!(share_risky(1.0) == 0.0, "q = 1 never taps a marked move");
+        assert!((share_risky(0.5) - careless / 2.0).abs() < 0.03, "q = 0.5 skips half of them");
+        assert_eq!(DoubutsuGuest::parse("heeding-child"), Some(DoubutsuGuest::HeedingChild(DEFAULT_HEED)));
+        assert_eq!(DoubutsuGuest::parse("heeding-child(0.25)"), Some(DoubutsuGuest::HeedingChild(0.25)));
+        assert_eq!(DoubutsuGuest::parse("heeding-child(2)"), None);
+        assert_eq!(
+            DoubutsuGuest::parse(&DoubutsuGuest::HeedingChild(0.25).name()),
+            Some(DoubutsuGuest::HeedingChild(0.25))
+        );
     }
 
     #[test]

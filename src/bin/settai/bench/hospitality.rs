@@ -54,6 +54,9 @@ pub(crate) fn hospitality_doubutsu(
                 (dob::DoubutsuLevel::Settai, DoubutsuGuest::Random | DoubutsuGuest::Child) => {
                     row.with_min_win_rate(0.95, "close games").with_min_median_plies(20.0)
                 }
+                (dob::DoubutsuLevel::Settai, DoubutsuGuest::HeedingChild(_)) => {
+                    row.with_min_win_rate(0.97, "the coached child")
+                }
                 (dob::DoubutsuLevel::Settai, DoubutsuGuest::Weakest) => {
                     row.with_min_win_rate(0.70, "the design's 7 in 10")
                 }
