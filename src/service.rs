@@ -135,8 +135,9 @@ impl Service {
     /// with its moves. A stored game that does not add up is closed (as `void`) and reported
     /// as [`PlayError::Corrupt`], the same on every path, so the channel is free again and
     /// nothing is ever played on a record that cannot be trusted.
-    pub async fn snapshot(&self, place: &Place) -> Result<Snapshot, PlayError> {
-        match self.store.snapshot(place).await {
+    /// `reader`: the player the request answers, whose own choices it reads too.
+    pub async fn snapshot(&self, place: &Place, reader: Option<u64>) -> Result<Snapshot, PlayError> {
+        match self.store.snapshot(place, reader).await {
             Ok(snapshot) => Ok(snapshot),
             Err(StoreError::Corrupt { game_id, reason }) => {
                 tracing::error!(game_id, reason, "a stored game is corrupt: closed, not trusted");
@@ -256,6 +257,12 @@ impl Service {
         Ok(self.store.set_board_message(record.id, record.ply, message_id).await?)
     }
 
+    /// The caller's own choice of the coach's hints, on every server (`None`: as the place
+    /// says).
+    pub async fn set_hints_choice(&self, caller: &Caller, on: Option<bool>) -> Result<(), PlayError> {
+        Ok(self.store.set_hints_choice(caller.user_id, on).await?)
+    }
+
     /// The caller wants reminders of their waiting games, or not (on every server).
     pub async fn set_reminders_wanted(&self, caller: &Caller, on: bool) -> Result<(), PlayError> {
         Ok(self.store.set_reminders_wanted(caller.user_id, on).await?)
@@ -352,7 +359,7 @@ impl Service {
     ) -> Result<StoredGame, PlayError> {
         let game = Self::game_to_resign(caller, snapshot, game_id)?;
         let record = self.store.end_game(&game.record, GameStatus::Resigned, GameResult::Bot).await?;
-        Ok(StoredGame { record, moves: game.moves.clone() })
+        Ok(game.clone().advanced(record, &[]))
     }
 
     /// Takes back the player's last move and the bot's move after it (待った) where the settings

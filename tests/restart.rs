@@ -85,7 +85,7 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
         user_id: ctx.user_id,
         name: "Mika".into(),
     };
-    let snapshot = service.snapshot(&caller.place()).await.unwrap();
+    let snapshot = service.snapshot(&caller.place(), Some(caller.user_id)).await.unwrap();
     service.human_move(&caller, &snapshot, &legal[0].to_string(), None).await.unwrap();
     let cursor = standin.cursor();
 

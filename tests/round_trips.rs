@@ -44,10 +44,10 @@ fn caller(channel_id: u64) -> Caller {
 
 /// The statements of one tap: what `discord::flows` runs for a move chosen on a board.
 async fn one_tap(service: &Service, caller: &Caller, mv: &str) -> usize {
-    let game = service.snapshot(&caller.place()).await.unwrap().game.unwrap().record;
+    let game = service.snapshot(&caller.place(), Some(caller.user_id)).await.unwrap().game.unwrap().record;
     let before = STATEMENTS.load(Ordering::SeqCst);
     // The handler reads the place once for the interaction: its settings and its game.
-    let snapshot = service.snapshot(&caller.place()).await.unwrap();
+    let snapshot = service.snapshot(&caller.place(), Some(caller.user_id)).await.unwrap();
     let human = service.human_move(caller, &snapshot, mv, Some((game.id, game.ply))).await.unwrap();
     let bot = service.bot_turn(human.game).await.unwrap();
     assert_eq!(bot.game.record.ply, game.ply + 2, "the move and the bot's were stored");
@@ -73,7 +73,7 @@ async fn a_tap_costs_a_bounded_number_of_round_trips(pool: PgPool) {
             let weakest = Change::Level(Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest));
             service.change_setting(1, &caller.place(), Scope::Server, weakest).await.unwrap();
         }
-        let snapshot = service.snapshot(&caller.place()).await.unwrap();
+        let snapshot = service.snapshot(&caller.place(), Some(caller.user_id)).await.unwrap();
         service.start(&caller, &snapshot, kind, Side::First, None).await.unwrap();
         let statements = one_tap(&service, &caller, mv).await;
         eprintln!("{kind}: one tap ran {statements} statements");

@@ -15,7 +15,7 @@ fn caller(user_id: u64) -> Caller {
 
 /// What a request in `caller`'s channel reads.
 async fn read(service: &Service, caller: &Caller) -> Result<Snapshot, PlayError> {
-    service.snapshot(&caller.place()).await
+    service.snapshot(&caller.place(), Some(caller.user_id)).await
 }
 
 /// The channel's active game, read as a request reads it.

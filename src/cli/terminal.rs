@@ -78,11 +78,11 @@ pub(super) fn play(
     let kind = request.kind;
     // The terminal's game is read once; afterwards this process holds it (every write is
     // still guarded by the game's version).
-    let mut snapshot = match runtime.block_on(service.snapshot(&caller.place())) {
+    let mut snapshot = match runtime.block_on(service.snapshot(&caller.place(), Some(caller.user_id))) {
         Ok(snapshot) => snapshot,
         Err(PlayError::Corrupt) => {
             writeln!(out, "{}", Msg::CorruptGame.text(LANG))?;
-            runtime.block_on(service.snapshot(&caller.place()))?
+            runtime.block_on(service.snapshot(&caller.place(), Some(caller.user_id)))?
         }
         Err(e) => return Err(e.into()),
     };
@@ -193,7 +193,7 @@ pub(super) fn play(
 
 /// The terminal's place holding `game` (as this process has it).
 fn with_game(snapshot: &Snapshot, game: &StoredGame) -> Snapshot {
-    Snapshot { settings: snapshot.settings.clone(), game: Some(game.clone()) }
+    Snapshot { game: Some(game.clone()), ..snapshot.clone() }
 }
 
 /// The moves the AI's turn made: its own, and the human's forced passes.

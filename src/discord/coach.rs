@@ -18,11 +18,13 @@ pub(super) fn moves_in_order(game: &Game, hints: bool) -> Vec<(GameMove, bool)> 
 }
 
 /// Whether the board after the player's move `played` offers the take-back: hints and
-/// take-backs are on, the move lost at once, and the game goes on with the player to move
-/// (the ↩ button is then under the board).
+/// take-backs are on, the move lost at once where another did not (a take-back could not
+/// help otherwise), and the game goes on with the player to move (the ↩ button is then
+/// under the board) and no win at once on the board for them (the coach never points a win
+/// out, nor talks a player out of one).
 pub(super) fn offers_takeback(settings: &Settings, played: Option<&PlayedMove>, game: &StoredGame) -> bool {
-    let risky = played.is_some_and(|m| !m.by_bot && m.before.loses_at_once(m.mv));
-    settings.hints && settings.takeback && risky && game.record.human_to_move()
+    let risky = played.is_some_and(|m| !m.by_bot && m.before.loses_needlessly(m.mv));
+    settings.hints && settings.takeback && risky && game.record.human_to_move() && !game.record.game.can_win_at_once()
 }
 
 #[cfg(test)]

@@ -34,11 +34,13 @@ pub enum PlaySub {
     Help,
     /// The player's reminders on or off.
     Remind,
+    /// The player's own hints on or off.
+    Hints,
 }
 
 impl PlaySub {
     /// Every subcommand, in the order Discord lists them.
-    pub const ALL: [PlaySub; 9] = [
+    pub const ALL: [PlaySub; 10] = [
         PlaySub::Reversi,
         PlaySub::Doubutsu,
         PlaySub::Move,
@@ -48,6 +50,7 @@ impl PlaySub {
         PlaySub::Takeback,
         PlaySub::Help,
         PlaySub::Remind,
+        PlaySub::Hints,
     ];
 
     /// Its name in interactions (Discord sends the English name whatever the client's language).
@@ -62,6 +65,7 @@ impl PlaySub {
             PlaySub::Takeback => "takeback",
             PlaySub::Help => "help",
             PlaySub::Remind => "remind",
+            PlaySub::Hints => "hints",
         }
     }
 }
@@ -180,6 +184,11 @@ pub enum Command {
         /// Reminders wanted.
         on: bool,
     },
+    /// `/play hints`.
+    Hints {
+        /// The coach's hints wanted.
+        on: bool,
+    },
     /// `/settings`, for server managers.
     Settings(SettingsRequest),
 }
@@ -258,6 +267,7 @@ impl Command {
             PlaySub::Takeback => Command::Takeback,
             PlaySub::Help => Command::Help,
             PlaySub::Remind => Command::Remind { on: options.switch()? },
+            PlaySub::Hints => Command::Hints { on: options.switch()? },
         })
     }
 

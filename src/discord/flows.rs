@@ -1,4 +1,4 @@
-//! The command flows: start a game or offer the opponents, play a move, show the board, resign, stats, remind.
+//! The command flows: start a game or offer the opponents, play a move, show the board, resign, stats, remind, hints.
 
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateButton, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
@@ -181,6 +181,15 @@ impl Bot {
         let (responder, caller, _, lang) = request.parts();
         let records = self.service().record_of(caller).await.map_err(Failure::Refused)?;
         responder.answer(Reply::public(Msg::Stats { human: caller.user_id, records }.text(lang))).await?;
+        Ok(())
+    }
+
+    /// `/play hints on|off`: the player's own choice of the coach's hints, on every server,
+    /// over the place's (a private answer; docs/design/kind-coach.md#your-own-choice).
+    pub(super) async fn hints_for_me(&self, request: &Request<'_>, on: bool) -> Result<(), Failure> {
+        let (responder, caller, _, lang) = request.parts();
+        self.service().set_hints_choice(caller, Some(on)).await.map_err(Failure::Refused)?;
+        responder.answer(Reply::private(Msg::HintsChosen { on }.text(lang))).await?;
         Ok(())
     }
 

@@ -25,7 +25,7 @@ use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton}
 use super::registration::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use super::request::Request;
-use crate::domain::{Place, Settings, Snapshot};
+use crate::domain::{Settings, Snapshot};
 use crate::i18n::{Lang, Msg, Needed};
 use crate::service::{Caller, PlayError, Service};
 use settai_core::{GameKind, MoveError, Side};
@@ -188,11 +188,11 @@ pub(super) fn lang_of(settings: Option<&Settings>, locale: &str) -> Lang {
 }
 
 impl Bot {
-    /// What the interaction reads of its place (once: the settings and the game) and the
-    /// language to answer in (the player's locale when nothing could be read; the error is
-    /// then for the caller to report).
-    async fn snapshot_and_lang(&self, place: &Place, locale: &str) -> (Result<Snapshot, PlayError>, Lang) {
-        let snapshot = self.service.snapshot(place).await;
+    /// What the interaction reads of its place (once: the settings, the game and the
+    /// caller's own choices) and the language to answer in (the player's locale when nothing
+    /// could be read; the error is then for the caller to report).
+    async fn snapshot_and_lang(&self, caller: &Caller, locale: &str) -> (Result<Snapshot, PlayError>, Lang) {
+        let snapshot = self.service.snapshot(&caller.place(), Some(caller.user_id)).await;
         let lang = lang_of(snapshot.as_ref().ok().map(|s| &s.settings), locale);
         (snapshot, lang)
     }
@@ -200,7 +200,7 @@ impl Bot {
     async fn on_command(&self, responder: &Responder, cmd: &CommandInteraction) {
         let caller = caller_of_command(cmd);
         // One read of the place serves the whole request.
-        let (snapshot, lang) = self.snapshot_and_lang(&caller.place(), &cmd.locale).await;
+        let (snapshot, lang) = self.snapshot_and_lang(&caller, &cmd.locale).await;
         let snapshot = match snapshot {
             Ok(s) => s,
             Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
@@ -223,7 +223,7 @@ impl Bot {
                 return self.refuse_missing(responder, &needed, lang).await;
             }
         }
-        let request = Request { responder, caller, snapshot, lang };
+        let request = Request::new(responder, caller, snapshot, lang);
         let outcome = match command {
             Command::StartReversi { side } => self.start_or_offer(&request, GameKind::Reversi, side).await,
             Command::StartDoubutsu => self.start_or_offer(&request, GameKind::Doubutsu, Side::First).await,
@@ -232,6 +232,7 @@ impl Bot {
             Command::Resign => self.resign(&request).await,
             Command::Stats => self.stats(&request).await,
             Command::Remind { on } => self.remind_me(&request, on).await,
+            Command::Hints { on } => self.hints_for_me(&request, on).await,
             Command::Takeback => self.take_back(&request, None).await,
             Command::Help => self.help(&request).await,
             Command::Settings(wanted) => self.settings(&request, cmd, wanted).await,
@@ -248,7 +249,7 @@ impl Bot {
 
     async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) {
         let caller = caller_of_component(c);
-        let (snapshot, lang) = self.snapshot_and_lang(&caller.place(), &c.locale).await;
+        let (snapshot, lang) = self.snapshot_and_lang(&caller, &c.locale).await;
         let snapshot = match snapshot {
             Ok(s) => s,
             Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
@@ -257,7 +258,7 @@ impl Bot {
         if !needed.is_empty() {
             return self.refuse_missing(responder, &needed, lang).await;
         }
-        let request = Request { responder, caller, snapshot, lang };
+        let request = Request::new(responder, caller, snapshot, lang);
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
@@ -291,9 +292,9 @@ impl Bot {
         let matches = |(_, mv): &&(String, String)| mv.to_ascii_lowercase().starts_with(&typed);
         let caller = caller_of_command(cmd);
         // The coach's order and marks, as in the menus: the value is always the move itself.
-        let moves: Vec<(String, String)> = match self.service.snapshot(&caller.place()).await {
+        let moves: Vec<(String, String)> = match self.service.snapshot(&caller.place(), Some(caller.user_id)).await {
             Ok(snapshot) => match Service::game_to_move(&caller, &snapshot, None) {
-                Ok(game) => moves_in_order(&game.record.game, snapshot.settings.hints)
+                Ok(game) => moves_in_order(&game.record.game, snapshot.settings_for_reader().hints)
                     .into_iter()
                     .map(|(mv, risky)| {
                         let name =

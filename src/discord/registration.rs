@@ -49,6 +49,11 @@ impl PlaySub {
                 sub("Reminders when a game waits for your move", "対局があなたの番で待っているときのお知らせ")
                     .add_sub_option(on_off())
             }
+            PlaySub::Hints => sub(
+                "Your own hints in doubutsu shogi (a ⚠ on risky moves), on every server",
+                "どうぶつしょうぎのあなたのヒント（あぶない手に ⚠）、どのサーバーでも",
+            )
+            .add_sub_option(on_off()),
         }
     }
 }
@@ -204,6 +209,7 @@ impl PlaySub {
             PlaySub::Takeback => "待った",
             PlaySub::Help => "遊び方",
             PlaySub::Remind => "お知らせ",
+            PlaySub::Hints => "ヒント",
         }
     }
 }

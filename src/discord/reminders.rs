@@ -74,7 +74,7 @@ impl Bot {
     /// Posts `nudge` for `record` in its channel, pinging only its player: with a link to the
     /// board, or with a fresh board when the old one is gone.
     async fn remind(&self, http: &Http, record: &GameRecord, nudge: Nudge) -> serenity::Result<()> {
-        let snapshot = self.service().snapshot(&record.place()).await;
+        let snapshot = self.service().snapshot(&record.place(), None).await;
         if let Err(e) = &snapshot {
             tracing::warn!(error = %e, game = record.id, "a reminder without the game's settings and moves");
         }

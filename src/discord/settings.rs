@@ -50,8 +50,10 @@ impl Bot {
 
     /// `/settings show`.
     async fn show_settings(&self, request: &Request<'_>) -> Result<(), Failure> {
-        let (responder, _, settings, lang) = request.parts();
-        responder.answer(Reply::private(Msg::Settings { settings }.text(lang))).await?;
+        let (responder, _, _, lang) = request.parts();
+        // The place's settings, and the caller's own choice of hints beside them.
+        let (settings, hints_choice) = (&request.snapshot.settings, request.snapshot.hints_choice);
+        responder.answer(Reply::private(Msg::Settings { settings, hints_choice }.text(lang))).await?;
         Ok(())
     }
 

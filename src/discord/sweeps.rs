@@ -44,7 +44,7 @@ impl Bot {
         };
         for record in waiting.into_iter().filter(|r| ours(r.guild_id)) {
             let channel = ChannelId::new(record.channel_id);
-            let snapshot = match self.service().snapshot(&record.place()).await {
+            let snapshot = match self.service().snapshot(&record.place(), None).await {
                 Ok(snapshot) => snapshot,
                 Err(e) => {
                     tracing::error!(error = %e, game = record.id, "could not finish an interrupted game");

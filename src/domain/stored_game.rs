@@ -98,4 +98,15 @@ pub struct Snapshot {
     pub settings: Settings,
     /// The place's active game.
     pub game: Option<StoredGame>,
+    /// The reader's own choice of the coach's hints, if they made one (`/play hints`); the
+    /// reader is the player the request answers, if any.
+    pub hints_choice: Option<bool>,
+}
+
+impl Snapshot {
+    /// The settings as the reader plays under them: the place's, with the reader's own
+    /// choice of hints where they made one (docs/design/kind-coach.md#your-own-choice).
+    pub fn settings_for_reader(&self) -> Settings {
+        Settings { hints: self.hints_choice.unwrap_or(self.settings.hints), ..self.settings.clone() }
+    }
 }

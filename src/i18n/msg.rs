@@ -68,7 +68,12 @@ pub enum Msg<'a> {
     /// A player's results, per game.
     Stats { human: u64, records: Vec<(GameKind, PlayerRecord)> },
     /// The server's settings.
-    Settings { settings: &'a Settings },
+    Settings {
+        /// The place's settings.
+        settings: &'a Settings,
+        /// The reader's own choice of hints, if they made one.
+        hints_choice: Option<bool>,
+    },
     /// Players may (or may not) choose their opponent from now on.
     ChoiceSet { on: bool },
     /// Appended to a confirmation: the change holds for this channel (and its threads) only.
@@ -159,6 +164,8 @@ pub enum Msg<'a> {
     NothingToTakeBack,
     /// The coach's hints were turned on or off (`/settings hints`).
     HintsSet { on: bool },
+    /// `/play hints`: the player chose the coach's hints for themself, on every server.
+    HintsChosen { on: bool },
     /// The coach, under a board where the player's lion is attacked (never a word about the
     /// bot's intentions: docs/design/kind-coach.md#the-secret).
     LionInDanger,

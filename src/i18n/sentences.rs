@@ -113,7 +113,7 @@ impl Msg<'_> {
             (Msg::ManagersOnly, Ja) => "設定を変えられるのはサーバーの管理者だけです。".into(),
             (Msg::ServerOnly, En) => "Settings belong to a server; use this command in one.".into(),
             (Msg::ServerOnly, Ja) => "設定はサーバーごとです。サーバーの中で使ってください。".into(),
-            (Msg::Settings { settings }, lang) => settings_text(settings, lang),
+            (Msg::Settings { settings, hints_choice }, lang) => settings_text(settings, *hints_choice, lang),
             (Msg::ChoiceSet { on: true }, En) => {
                 "Players now **choose their opponent** when they start a game.".into()
             }
@@ -223,6 +223,26 @@ impl Msg<'_> {
                     .into()
             }
             (Msg::HintsSet { on: false }, Ja) => "**ヒント**をオフにしました。メニューはすべての手を同じように並べます。".into(),
+            (Msg::HintsChosen { on: true }, En) => {
+                "Your hints are **on**, on every server: in doubutsu shogi, your risky moves get a ⚠ and \
+                 come last in the menus, and the board tells you when your lion is in danger."
+                    .into()
+            }
+            (Msg::HintsChosen { on: false }, En) => {
+                "Your hints are **off**, on every server: your menus list every move alike. `/play hints on` \
+                 brings them back."
+                    .into()
+            }
+            (Msg::HintsChosen { on: true }, Ja) => {
+                "あなたの**ヒント**をオンにしました（どのサーバーでも）。どうぶつしょうぎで、あぶない手に ⚠ がつき、\
+                 メニューの最後に並びます。ライオンがねらわれているときは盤面でお知らせします。"
+                    .into()
+            }
+            (Msg::HintsChosen { on: false }, Ja) => {
+                "あなたの**ヒント**をオフにしました（どのサーバーでも）。メニューはすべての手を同じように並べます。\
+                 `/play hints on` でもどせます。"
+                    .into()
+            }
             (Msg::LionInDanger, En) => "🦁 Careful! Your lion is in danger. Look around it before you move.".into(),
             (Msg::LionInDanger, Ja) => "🦁 気をつけて！ライオンがねらわれているよ。まわりをよく見てから指そう。".into(),
             (Msg::OfferTakeback, En) => "Oops! That was a risky move. Want to take it back? Tap ↩.".into(),

@@ -6,7 +6,8 @@ use crate::domain::{Lang, Setting, Settings};
 use settai_core::GameKind;
 
 /// `/settings show`: the settings in effect, those of this channel marked.
-pub(super) fn settings_text(settings: &Settings, lang: Lang) -> String {
+/// `hints_choice`: the reader's own choice of hints, said beside the place's.
+pub(super) fn settings_text(settings: &Settings, hints_choice: Option<bool>, lang: Lang) -> String {
     use Lang::{En, Ja};
     let mark = |setting: Setting| {
         if !settings.from_channel.contains(&setting) {
@@ -59,15 +60,23 @@ pub(super) fn settings_text(settings: &Settings, lang: Lang) -> String {
                 En => format!("Take-backs (待った): **{}**", on_off(settings.takeback)),
                 Ja => format!("待った：**{}**", on_off(settings.takeback)),
             },
-            Setting::Hints => match lang {
-                En => format!(
-                    "Hints for young players (a ⚠ on risky moves, a word when the lion is in danger): **{}**",
-                    on_off(settings.hints)
-                ),
-                Ja => {
-                    format!("ヒント（あぶない手に ⚠、ライオンがねらわれたらひとこと）：**{}**", on_off(settings.hints))
+            Setting::Hints => {
+                let yours = match (hints_choice, lang) {
+                    (None, _) => String::new(),
+                    (Some(on), En) => format!(" (yours: **{}**, `/play hints`)", on_off(on)),
+                    (Some(on), Ja) => format!("（あなたの設定：**{}**、`/play hints`）", on_off(on)),
+                };
+                match lang {
+                    En => format!(
+                        "Hints for young players (a ⚠ on risky moves, a word when the lion is in danger): **{}**{yours}",
+                        on_off(settings.hints)
+                    ),
+                    Ja => format!(
+                        "ヒント（あぶない手に ⚠、ライオンがねらわれたらひとこと）：**{}**{yours}",
+                        on_off(settings.hints)
+                    ),
                 }
-            },
+            }
             Setting::IdleDays => match lang {
                 En => format!("Games waiting longer than **{} days** for a move are closed", settings.idle_days),
                 Ja => format!("**{}日**指されなかった対局は終了します", settings.idle_days),

@@ -23,13 +23,21 @@ impl Service {
         snapshot: &Snapshot,
         expected: Option<(i64, u32)>,
     ) -> Result<&StoredGame, PlayError> {
+        Self::game_of(snapshot, expected.map(|(id, ply)| (id, Some(ply))))
+    }
+
+    /// The snapshot's game, which must still be the game (and, when one is given, at the ply) a
+    /// component was made for: otherwise, or when the game is gone, [`PlayError::Stale`].
+    fn game_of(snapshot: &Snapshot, expected: Option<(i64, Option<u32>)>) -> Result<&StoredGame, PlayError> {
         let game = match (&snapshot.game, expected) {
             (Some(game), _) => game,
             (None, Some(_)) => return Err(PlayError::Stale),
             (None, None) => return Err(PlayError::NoGame),
         };
         match expected {
-            Some((id, ply)) if game.record.id != id || game.record.ply != ply => Err(PlayError::Stale),
+            Some((id, ply)) if game.record.id != id || ply.is_some_and(|p| p != game.record.ply) => {
+                Err(PlayError::Stale)
+            }
             _ => Ok(game),
         }
     }
@@ -60,12 +68,8 @@ impl Service {
         snapshot: &'a Snapshot,
         game_id: Option<i64>,
     ) -> Result<&'a StoredGame, PlayError> {
-        let game = match (&snapshot.game, game_id) {
-            (Some(game), Some(id)) if game.record.id != id => return Err(PlayError::Stale),
-            (Some(game), _) => game,
-            (None, Some(_)) => return Err(PlayError::Stale),
-            (None, None) => return Err(PlayError::NoGame),
-        };
+        // A resign button stays good while its game lasts, whatever the ply.
+        let game = Self::game_of(snapshot, game_id.map(|id| (id, None)))?;
         if game.record.human_id != caller.user_id {
             return Err(PlayError::NotYourGame { owner: game.record.human_id });
         }

@@ -137,32 +137,36 @@ impl Store {
     }
 
     /// What a request needs of `place`, in one statement (one consistent read): the settings
-    /// in effect there and its active game with its moves, replayed. A game whose row or move
-    /// list does not add up is [`StoreError::Corrupt`].
-    pub async fn snapshot(&self, place: &Place) -> Result<Snapshot, StoreError> {
+    /// in effect there, the `reader`'s own choices (the player the request answers) and its
+    /// active game with its moves, replayed. A game whose row or move list does not add up is
+    /// [`StoreError::Corrupt`].
+    pub async fn snapshot(&self, place: &Place, reader: Option<u64>) -> Result<Snapshot, StoreError> {
         let game_columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("a.{}", c.trim())).collect();
         let row = sqlx::query(&format!(
-            "SELECT {}, {}, {MOVE_COLUMNS} {SETTINGS_OF_PLACE}
-             LEFT JOIN games a ON a.channel_id = $2 AND a.status = 'active'",
+            "SELECT {}, {}, {MOVE_COLUMNS}, r.hints AS hints_choice {SETTINGS_OF_PLACE}
+             LEFT JOIN games a ON a.channel_id = $2 AND a.status = 'active'
+             LEFT JOIN player_settings r ON r.user_id = $4",
             settings_columns(),
             game_columns.join(", "),
         ))
         .bind(place.guild_id.map(|g| g as i64))
         .bind(place.channel_id as i64)
         .bind(place.parent_id.map(|p| p as i64))
+        .bind(reader.map(|r| r as i64))
         .fetch_one(&self.pool)
         .await?;
         // In direct messages nothing is joined: the defaults apply.
         let settings = SettingsRow::from_row(&row)?.into_settings();
+        let hints_choice: Option<bool> = row.try_get("hints_choice")?;
         if row.try_get::<Option<i64>, _>("id")?.is_none() {
-            return Ok(Snapshot { settings, game: None });
+            return Ok(Snapshot { settings, game: None, hints_choice });
         }
         let record = GameRow::from_row(&row)?.into_record()?;
         let moves = MoveColumns::from_row(&row)?.into_moves();
         let game_id = record.id;
         let game = StoredGame::replay(record, &moves)
             .map_err(|untrusted| StoreError::Corrupt { game_id, reason: untrusted.0 })?;
-        Ok(Snapshot { settings, game: Some(game) })
+        Ok(Snapshot { settings, game: Some(game), hints_choice })
     }
 
     /// The active game in a channel, if any, without its moves (requests read a

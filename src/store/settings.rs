@@ -1,4 +1,5 @@
-//! What server managers choose: per server, with optional per-channel overrides.
+//! What server managers choose: per server, with optional per-channel overrides; and the one
+//! setting a player may choose for themself, the coach's hints.
 //!
 //! Every setting is read in one query as the effective value for a place: the channel's own
 //! override, else (in a thread) its parent channel's, else the server's, else the default.
@@ -34,6 +35,20 @@ impl Store {
             .fetch_one(&self.pool)
             .await?;
         Ok(row.into_settings())
+    }
+
+    /// Records `user_id`'s own choice of the coach's hints, on every server (`None`: as the
+    /// place says).
+    pub async fn set_hints_choice(&self, user_id: u64, on: Option<bool>) -> Result<(), StoreError> {
+        sqlx::query!(
+            "INSERT INTO player_settings (user_id, hints) VALUES ($1, $2)
+             ON CONFLICT (user_id) DO UPDATE SET hints = EXCLUDED.hints, updated_at = now()",
+            user_id as i64,
+            on,
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// Applies `change` to the server of `place`, or only to its channel. Games in progress

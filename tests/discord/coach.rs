@@ -18,6 +18,12 @@ use crate::{assert_no_hidden_word, move_menus, on, place, play_move, settings, s
 /// the others let it be taken.
 const LION_IN_DANGER: &str = "1l1/3/1gL/E2 b -";
 
+/// Sente to move (lion A4, hen B4, chick C4) against gote's lone lion on B2: A4A3 puts the lion
+/// next to gote's, and early in the game `settai` answers it without taking the lion or leaving
+/// a win at once (docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going),
+/// so the game goes on and the coach offers the take-back.
+const RISKY_BUT_SPARED: &str = "3/1l1/3/LHC b -";
+
 /// The menus' options in order, and the autocomplete's choices, of the channel's board.
 fn shown_moves(x: &crate::support::Exchange) -> Vec<(String, String)> {
     move_menus(x).into_iter().flat_map(|(_, _, options)| options).collect()
@@ -70,7 +76,10 @@ async fn risky_moves_are_marked_and_last_and_a_lion_in_danger_is_told(pool: PgPo
     let off = bot.standin.interact(settings(&ctx, "hints", on(false), true)).await;
     assert_eq!(off.content(), en(Msg::HintsSet { on: false }));
     let show = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
-    assert_eq!(show.content(), en(Msg::Settings { settings: &Settings { hints: false, ..Settings::default() } }));
+    assert_eq!(
+        show.content(),
+        en(Msg::Settings { settings: &Settings { hints: false, ..Settings::default() }, hints_choice: None })
+    );
     bot.doubutsu_game_at(&ctx, start, Level::Doubutsu(DoubutsuLevel::Weakest)).await;
     let board = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
     assert!(!board.content().contains(&en(Msg::LionInDanger)), "{board}");
@@ -117,10 +126,11 @@ async fn the_opening_has_no_risky_move_and_reversi_none(pool: PgPool) {
 async fn after_a_risky_move_the_take_back_is_offered_where_allowed(pool: PgPool) {
     let (table, _) = small_table("coach-offer");
     let bot = Bot::builder(pool).table(table).start().await;
-    // Sente's lion on A3 may take gote's chick on B2, next to gote's lion: a risky move.
-    let start: doubutsu::Position = "l2/1c1/LC1/3 b -".parse().unwrap();
+    // Sente's lion on A4 may step to A3, next to gote's lion on B2: a risky move, which
+    // `settai` leaves unpunished here without handing over a win.
+    let start: doubutsu::Position = RISKY_BUT_SPARED.parse().unwrap();
     let game = Game::Doubutsu(settai_core::DoubutsuGame::new(doubutsu::History::from_position(start)));
-    let risky = game.parse_move("A3B2").unwrap();
+    let risky = game.parse_move("A4A3").unwrap();
     assert!(game.loses_at_once(risky) && game.legal_moves().iter().any(|&m| !game.loses_at_once(m)));
     let settai = Level::Doubutsu(DoubutsuLevel::Settai);
     let button = |x: &crate::support::Exchange| x.custom_ids().into_iter().find(|id| id.starts_with("tb:"));
@@ -129,7 +139,7 @@ async fn after_a_risky_move_the_take_back_is_offered_where_allowed(pool: PgPool)
     // Take-backs off (the default): the move stands, nothing is offered.
     let ctx = Ctx::en();
     bot.doubutsu_game_at(&ctx, start, settai).await;
-    let played = bot.standin.interact(play_move(&ctx, "A3B2")).await;
+    let played = bot.standin.interact(play_move(&ctx, "A4A3")).await;
     assert_eq!(bot.game(&ctx).await.map(|g| g.ply), Some(2), "the game goes on: {played}");
     assert!(!played.content().contains(&en(Msg::OfferTakeback)), "{played}");
     assert_eq!(button(&played), None);
@@ -140,7 +150,7 @@ async fn after_a_risky_move_the_take_back_is_offered_where_allowed(pool: PgPool)
     bot.standin.interact(settings(&ctx, "takeback", on(true), true)).await;
     for (ctx, lang) in [(Ctx::en(), Lang::En), (Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID), Lang::Ja)] {
         bot.doubutsu_game_at(&ctx, start, settai).await;
-        let played = bot.standin.interact(play_move(&ctx, "A3B2")).await;
+        let played = bot.standin.interact(play_move(&ctx, "A4A3")).await;
         assert!(played.content().contains(&Msg::OfferTakeback.text(lang)), "{played}");
         let id = button(&played).unwrap_or_else(|| panic!("the ↩ under the board:\n{played}"));
         let board = bot.standin.message(played.message_id().unwrap()).unwrap();
@@ -149,10 +159,139 @@ async fn after_a_risky_move_the_take_back_is_offered_where_allowed(pool: PgPool)
         assert_eq!(bot.game(&ctx).await.map(|g| g.ply), Some(0), "back at the start");
         seen.extend([played, undone]);
     }
+    // A risky move answered with a win at once for the player: no offer, the win is theirs to
+    // find (there, gote's lone lion can only take the lion or step next to it).
+    let ctx = Ctx::en();
+    bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+    bot.doubutsu_game_at(&ctx, "l2/1c1/LC1/3 b -".parse().unwrap(), settai).await;
+    let gift = bot.standin.interact(play_move(&ctx, "A3B2")).await;
+    let after = bot.game(&ctx).await.expect("the game goes on").game;
+    assert!(after.can_win_at_once(), "{gift}");
+    assert!(!gift.content().contains(&en(Msg::OfferTakeback)), "{gift}");
+    seen.push(gift);
     for x in &seen {
         for call in &x.calls {
             assert_no_hidden_word(&format!("{:?}", call.kind), &call.json.to_string());
         }
+    }
+    bot.stop().await;
+}
+
+/// A player's own choice of hints (`/play hints`) rules their own boards and autocomplete, both
+/// ways, over the server's; other players keep the server's (docs/design/kind-coach.md#your-own-choice).
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_player_chooses_their_own_hints(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let start: doubutsu::Position = LION_IN_DANGER.parse().unwrap();
+    let weakest = Level::Doubutsu(DoubutsuLevel::Weakest);
+    let (me, other) =
+        (Ctx::en(), Ctx::en().with_user(fixtures::OTHER_USER_ID).with_channel(fixtures::OTHER_CHANNEL_ID));
+    let marked = |x: &crate::support::Exchange, lang: Lang| {
+        let mark = Msg::RiskyMark.text(lang);
+        let shown = shown_moves(x);
+        assert!(!shown.is_empty(), "a board with its menus:\n{x}");
+        let any = shown.iter().any(|(label, _)| label.ends_with(&mark));
+        // The caption goes with the marks.
+        assert_eq!(any, x.content().contains(&Msg::LionInDanger.text(lang)), "{x}");
+        any
+    };
+    let autocomplete_marked = |x: &crate::support::Exchange| {
+        x.autocomplete_choices().iter().any(|(name, _)| name.ends_with(&en(Msg::RiskyMark)))
+    };
+    bot.doubutsu_game_at(&me, start, weakest).await;
+    bot.doubutsu_game_at(&other, start, weakest).await;
+    let mut seen = Vec::new();
+
+    // Off for me, with the server's hints on: my boards and my autocomplete have no marks.
+    let off = bot.standin.interact(fixtures::slash(&me, "play", "hints", on(false))).await;
+    assert!(off.is_ephemeral() && off.content() == en(Msg::HintsChosen { on: false }), "{off}");
+    let show = bot.standin.interact(settings(&me, "show", json!([]), true)).await;
+    assert_eq!(show.content(), en(Msg::Settings { settings: &Settings::default(), hints_choice: Some(false) }));
+    let board = bot.standin.interact(fixtures::slash(&me, "play", "board", json!([]))).await;
+    assert!(!marked(&board, Lang::En), "my hints are off:\n{board}");
+    let ac = bot.standin.interact(fixtures::autocomplete(&me, "play", "move", "move", "")).await;
+    assert!(!autocomplete_marked(&ac), "{ac:?}");
+    // The other player keeps the server's.
+    let theirs = bot.standin.interact(fixtures::slash(&other, "play", "board", json!([]))).await;
+    assert!(marked(&theirs, Lang::En), "the server's hints:\n{theirs}");
+    let ac = bot.standin.interact(fixtures::autocomplete(&other, "play", "move", "move", "")).await;
+    assert!(autocomplete_marked(&ac));
+    seen.extend([off, board, theirs]);
+
+    // Off for the server, on for me (said in Japanese): mine have them, theirs do not.
+    bot.standin.interact(settings(&me, "hints", on(false), true)).await;
+    let again = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "hints", on(true))).await;
+    assert!(again.is_ephemeral() && again.content() == ja(Msg::HintsChosen { on: true }), "{again}");
+    let show = bot.standin.interact(settings(&Ctx::ja(), "show", json!([]), true)).await;
+    let server_off = Settings { hints: false, ..Settings::default() };
+    assert_eq!(show.content(), ja(Msg::Settings { settings: &server_off, hints_choice: Some(true) }));
+    let board = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "board", json!([]))).await;
+    assert!(marked(&board, Lang::Ja), "my hints are on:\n{board}");
+    let theirs = bot.standin.interact(fixtures::slash(&other, "play", "board", json!([]))).await;
+    assert!(!marked(&theirs, Lang::En), "the server's are off:\n{theirs}");
+    seen.extend([again, board, theirs]);
+    for x in &seen {
+        for call in &x.calls {
+            assert_no_hidden_word(&format!("{:?}", call.kind), &call.json.to_string());
+        }
+    }
+    bot.stop().await;
+}
+
+/// The coached board with the commentary on, in both languages: the marks and the take-back
+/// offer are there beside the commentary; a second tap on the board the move came from, and a
+/// second press of the ↩, are refused as stale and change nothing.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn the_coached_board_with_commentary_a_second_tap_and_a_stale_board(pool: PgPool) {
+    let (table, _) = small_table("coach-commentary");
+    let bot = Bot::builder(pool).table(table).start().await;
+    let start: doubutsu::Position = RISKY_BUT_SPARED.parse().unwrap();
+    let settai = Level::Doubutsu(DoubutsuLevel::Settai);
+    let manager = Ctx::en();
+    bot.standin.interact(settings(&manager, "takeback", on(true), true)).await;
+    bot.standin.interact(settings(&manager, "commentary", on(true), true)).await;
+    let takeback_button = |x: &crate::support::Exchange| x.custom_ids().into_iter().find(|id| id.starts_with("tb:"));
+
+    for (ctx, lang) in [(Ctx::en(), Lang::En), (Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID), Lang::Ja)] {
+        let mark = Msg::RiskyMark.text(lang);
+        bot.doubutsu_game_at(&ctx, start, settai).await;
+        let shown = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
+        let risky_label = shown_moves(&shown).into_iter().find(|(_, value)| value == "A4A3").expect("A4A3 offered").0;
+        assert!(risky_label.ends_with(&mark), "{risky_label}");
+        let (menu, _) = crate::move_menu(&shown);
+        let board = bot.standin.message(shown.message_id().unwrap()).unwrap();
+
+        // The risky move, tapped: the offer, with the commentary on the move.
+        let played = bot.standin.interact(fixtures::select_on(&ctx, &menu, &["A4A3"], &board)).await;
+        assert!(!played.is_ephemeral(), "{played}");
+        let text = played.contents().join("\n");
+        assert!(text.contains(&Msg::OfferTakeback.text(lang)), "{played}");
+        let you_played = Msg::YouPlayed { mv: crate::said::mv(GameKind::Doubutsu, "A4A3") }.text(lang);
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines.iter().position(|l| *l == you_played).unwrap_or_else(|| panic!("{played}"));
+        assert!(lines.get(at + 1).is_some_and(|l| l.starts_with("💡")), "the commentary under the move:\n{text}");
+        let after = bot.snapshot(&ctx).await;
+        assert_eq!(after.1, 2, "the move and the bot's answer");
+
+        // A second tap on the board the move came from: stale, nothing changes.
+        let second = bot.standin.interact(fixtures::select_on(&ctx, &menu, &["A4B3"], &board)).await;
+        crate::assert_refused(&second, &Msg::StaleBoard.text(lang));
+        assert_eq!(bot.snapshot(&ctx).await, after);
+
+        // The ↩ takes both moves back; pressed again on the same board, stale.
+        let id = takeback_button(&played).unwrap_or_else(|| panic!("the ↩ under the board:\n{played}"));
+        let offered_board = bot.standin.message(played.message_id().unwrap()).unwrap();
+        let undone = bot.standin.interact(fixtures::button_on(&ctx, &id, &offered_board)).await;
+        assert!(undone.contents().join("\n").contains(&Msg::TookBack.text(lang)), "{undone}");
+        let back = bot.snapshot(&ctx).await;
+        assert_eq!(back.1, 0);
+        let again = bot.standin.interact(fixtures::button_on(&ctx, &id, &offered_board)).await;
+        crate::assert_refused(&again, &Msg::StaleBoard.text(lang));
+        assert_eq!(bot.snapshot(&ctx).await, back);
+        // The board after the take-back is coached again: the risky move marked, no offer.
+        let risky_again = shown_moves(&undone).into_iter().find(|(_, value)| value == "A4A3").expect("offered again").0;
+        assert!(risky_again.ends_with(&mark), "{risky_again}");
+        assert!(!undone.contents().join("\n").contains(&Msg::OfferTakeback.text(lang)), "{undone}");
     }
     bot.stop().await;
 }

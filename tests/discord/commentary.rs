@@ -51,7 +51,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     assert!(set.is_ephemeral() && set.content() == en(Msg::CommentarySet { on: true }), "{}", set.content());
     let show = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
     let expected = Settings { commentary: true, ..Settings::default() };
-    assert_eq!(show.content(), en(Msg::Settings { settings: &expected }));
+    assert_eq!(show.content(), en(Msg::Settings { settings: &expected, hints_choice: None }));
 
     // Reversi: the engine's evaluation of the move.
     bot.standin.interact(play_reversi(&ctx)).await;

@@ -38,7 +38,7 @@ async fn in_family_team_mode_anyone_in_the_channel_moves_but_only_the_starter_re
     assert!(set.is_ephemeral() && set.content() == en(Msg::TeamSet { on: true }), "{}", set.content());
     let show = bot.standin.interact(settings(&parent, "show", json!([]), true)).await;
     let team = Settings { team_play: true, ..Settings::default() };
-    assert_eq!(show.content(), en(Msg::Settings { settings: &team }));
+    assert_eq!(show.content(), en(Msg::Settings { settings: &team, hints_choice: None }));
 
     // Now the child moves (by command, then by tapping the menu of the board the child got)...
     let offered = bot.standin.interact(fixtures::autocomplete(&child, "play", "move", "move", "")).await;
@@ -133,7 +133,7 @@ async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgP
     assert!(set.is_ephemeral() && set.content() == none, "{set}");
     let show = bot.standin.interact(settings(&quiet_here, "show", json!([]), true)).await;
     let quiet = Settings { reminder_hours: 0, from_channel: vec![Setting::ReminderHours], ..Settings::default() };
-    assert_eq!(show.content(), en(Msg::Settings { settings: &quiet }));
+    assert_eq!(show.content(), en(Msg::Settings { settings: &quiet, hints_choice: None }));
     let remind_off = fixtures::slash(&other, "play", "remind", json!([{ "name": "on", "type": 5, "value": false }]));
     let said = bot.standin.interact(remind_off).await;
     assert!(said.is_ephemeral() && said.content() == en(Msg::RemindSet { on: false }), "{said}");
@@ -446,7 +446,7 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
     assert_eq!(allowed.content(), en(Msg::TakebackSet { on: true }));
     let shown = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
     let with_takebacks = Settings { takeback: true, ..Settings::default() };
-    assert_eq!(shown.content(), en(Msg::Settings { settings: &with_takebacks }));
+    assert_eq!(shown.content(), en(Msg::Settings { settings: &with_takebacks, hints_choice: None }));
     let board_x = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
     let id = button(&board_x).unwrap_or_else(|| panic!("a Take back button:\n{board_x}"));
     let board = bot.standin.message(board_x.message_id().unwrap()).unwrap();

@@ -52,7 +52,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     let shown = bot.standin.interact(settings(&Ctx::ja(), "show", json!([]), true)).await;
     let expected = Settings { doubutsu_level: doubutsu::DoubutsuLevel::Weakest, ..Settings::default() };
     assert!(shown.is_ephemeral(), "{shown}");
-    assert_eq!(shown.content(), said::ja(Msg::Settings { settings: &expected }));
+    assert_eq!(shown.content(), said::ja(Msg::Settings { settings: &expected, hints_choice: None }));
     let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
     assert!(!started.is_ephemeral(), "{started}");
     assert_eq!(
@@ -79,7 +79,7 @@ async fn games_idle_past_the_servers_limit_are_closed_with_a_notice(pool: PgPool
     assert_eq!(set.content(), en(Msg::IdleSet { days: 30 }));
     let show = bot.standin.interact(settings(&ctx, "show", json!([]), true)).await;
     let month = Settings { idle_days: 30, ..Settings::default() };
-    assert_eq!(show.content(), en(Msg::Settings { settings: &month }));
+    assert_eq!(show.content(), en(Msg::Settings { settings: &month, hints_choice: None }));
 
     let here = ctx.clone();
     let elsewhere = Ctx { guild_id: fixtures::GUILD_ID + 1, ..ctx.with_channel(fixtures::OTHER_CHANNEL_ID) };
@@ -157,9 +157,13 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
         from_channel: vec![Setting::ReversiLevel],
         ..Settings::default()
     };
-    assert_eq!(shown.content(), en(Msg::Settings { settings: &own }));
+    assert_eq!(shown.content(), en(Msg::Settings { settings: &own, hints_choice: None }));
     let shown = bot.standin.interact(settings(&other, "show", json!([]), true)).await;
-    assert_eq!(shown.content(), en(Msg::Settings { settings: &Settings::default() }), "the server's, unmarked");
+    assert_eq!(
+        shown.content(),
+        en(Msg::Settings { settings: &Settings::default(), hints_choice: None }),
+        "the server's, unmarked"
+    );
     // A thread of the channel follows it; another channel follows the server.
     bot.standin.interact(play_reversi(&thread)).await;
     bot.standin.interact(play_reversi(&other)).await;

@@ -331,6 +331,24 @@ impl Game {
         }
     }
 
+    /// Whether `mv` loses at once while another move does not (doubutsu shogi; never in
+    /// reversi): the blunder after which the coach offers the take-back.
+    pub fn loses_needlessly(&self, mv: GameMove) -> bool {
+        match (self, mv) {
+            (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => g.history().position().loses_needlessly(mv),
+            _ => false,
+        }
+    }
+
+    /// Whether the side to move can win on this move (doubutsu shogi: take the lion or make a
+    /// try that cannot be answered; reversi games are not won in one move).
+    pub fn can_win_at_once(&self) -> bool {
+        match self {
+            Game::Doubutsu(g) => self.outcome().is_none() && !g.history().position().winning_moves().is_empty(),
+            Game::Reversi(_) => false,
+        }
+    }
+
     /// Whether the side to move has its lion attacked (doubutsu shogi; never in reversi).
     pub fn lion_in_danger(&self) -> bool {
         match self {

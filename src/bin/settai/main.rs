@@ -127,14 +127,28 @@ enum BenchWhat {
         /// holds for this run and build: a long run goes on across invocations.
         #[arg(long)]
         resume: bool,
+        /// Doubutsu: play as where take-backs are allowed (the coach offers one after a
+        /// needless blunder; `heeding-child(q)` takes it with probability q).
+        #[arg(long)]
+        takebacks: bool,
     },
     /// Doubutsu: the best chance any gote policy has that a game against the child guest
     /// (takes a win in one, else taps at random) lasts at least N plies, for every even N up
-    /// to `--max-length` (exact: one pass over the table's index per ply, 3 GiB of memory).
+    /// to `--max-length` (exact: one pass over the table's index per ply, 3 GiB of memory a
+    /// player; up to four players share a run's passes).
+    ///
+    /// With `--heed`, the child helped by the coach: docs/design/kind-coach.md#measured.
     ChildBound {
         /// The longest game length to bound, in plies.
         #[arg(long, default_value_t = 20)]
         max_length: u32,
+        /// How often the child skips a move marked ⚠ for an unmarked one (and takes an
+        /// offered take-back), one player per value: e.g. `0,0.5,1`. 0 is the plain child.
+        #[arg(long, value_delimiter = ',', default_value = "0")]
+        heed: Vec<f32>,
+        /// Whether the coach offers take-backs (heeding players only).
+        #[arg(long, value_enum, default_value_t = bench::Takebacks::Off)]
+        takebacks: bench::Takebacks,
     },
     /// Reversi engine against engine: each balanced opening played with both colours; A's score
     /// with a 95% interval and the Elo difference. Searches run on the node clock, so a match
@@ -288,6 +302,7 @@ fn run(command: Command) -> anyhow::Result<()> {
                     out,
                     table,
                     resume,
+                    takebacks,
                     ..
                 }),
             ..
@@ -299,6 +314,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             seed,
             &out,
             resume,
+            takebacks,
         ),
         Command::Bench {
             what:
@@ -315,7 +331,9 @@ fn run(command: Command) -> anyhow::Result<()> {
                 }),
             ..
         } => bench::hospitality_reversi(&level, &guests, games, seed, budget_scale, &out, resume),
-        Command::Bench { what: Some(BenchWhat::ChildBound { max_length }), .. } => bench::child_bound(max_length),
+        Command::Bench { what: Some(BenchWhat::ChildBound { max_length, heed, takebacks }), .. } => {
+            bench::child_bound(max_length, &heed, takebacks)
+        }
         Command::Bench {
             what:
                 Some(BenchWhat::Match { a, b, games, budget, openings, seed, threads, out, journal, clock_a, clock_b }),

@@ -333,11 +333,12 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     }
     let played = game.moves().len();
     let early = played < keep.until_ply;
+    let careless = guest_was_careless(game);
     // Keeping a careless guest's game going (deviation 5 above,
     // docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going): early on,
     // neither win at once nor hand over a win in one, and only the moves most likely to keep the
     // game going.
-    if early && guest_was_careless(game) {
+    if early && careless {
         let quiet: Vec<(Move, i32)> = candidates
             .iter()
             .copied()
@@ -346,6 +347,13 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
         if !quiet.is_empty() {
             candidates = keep.most_likely_to_go_on(pos, played, &quiet);
         }
+    }
+    // Leaving a careless guest a way out (deviation 6,
+    // docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out): at any
+    // ply, no move after which every guest move loses at once, while another candidate
+    // remains. A guest who blunders loses such games only by being cornered.
+    if careless && candidates.iter().any(|c| leaves_a_way_out(pos, c.0)) {
+        candidates.retain(|c| leaves_a_way_out(pos, c.0));
     }
     let qualifies = |s: i32| (s + 300) as i64 * den as i64 <= num as i64 * (best + 300) as i64;
     let qualifying: Vec<(Move, i32)> = candidates.iter().copied().filter(|&(_, s)| qualifies(s)).collect();
@@ -393,7 +401,15 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
 /// blunder after which [`settai`] lifts its own loss-in-one exclusion for one reply. Moves
 /// forced to lose at once do not count. Rules only, no table.
 pub fn guest_lost_at_once(before: &Position, mv: Move) -> bool {
-    before.loses_at_once(mv) && before.legal_moves().into_iter().any(|m| !before.loses_at_once(m))
+    before.loses_needlessly(mv)
+}
+
+/// Whether, after `mv`, the opponent has a move that does not lose at once (or the game is
+/// over): `mv` does not corner them (deviation 6,
+/// docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out).
+pub fn leaves_a_way_out(pos: &Position, mv: Move) -> bool {
+    let Ok(after) = pos.play(mv) else { return true };
+    after.outcome().is_some() || after.legal_moves().into_iter().any(|g| !after.loses_at_once(g))
 }
 
 /// Plies before which [`settai`] keeps a careless guest's game going (deviation 5,

@@ -32,7 +32,9 @@ pub enum DoubutsuGuest {
     Child,
     /// The child helped by the coach (docs/design/kind-coach.md): plays as [`Self::Child`], but
     /// when the move tapped is one the menus mark ⚠ (it loses at once), skips it with this
-    /// probability and taps another of the unmarked ones. `heeding-child(0)` is the child.
+    /// probability and taps another of the unmarked ones; where take-backs are on, takes the
+    /// one the coach offers with the same probability
+    /// ([`DoubutsuGuest::takes_offered_takeback`]). `heeding-child(0)` is the child.
     HeedingChild(f64),
     /// The seed's 雑魚: random, but wins in one when it can and avoids losing in one.
     Weakest,
@@ -103,6 +105,24 @@ impl DoubutsuGuest {
                 }
             }
         }
+    }
+
+    /// Whether the guest, just answered by the level in `game`, takes the take-back the coach
+    /// offers: only `heeding-child(q)`, with probability q, where take-backs are on, its move
+    /// lost at once while another did not, the game goes on and the guest has no win at once
+    /// (the coach offers nothing then).
+    pub fn takes_offered_takeback<R: Rng>(&self, game: &History, takebacks: Takebacks, rng: &mut R) -> bool {
+        let DoubutsuGuest::HeedingChild(q) = *self else { return false };
+        let n = game.moves().len();
+        if takebacks == Takebacks::Off
+            || game.outcome().is_some()
+            || n < 2
+            || !game.position().winning_moves().is_empty()
+        {
+            return false;
+        }
+        let (before, mv) = (game.positions()[n - 2], game.moves()[n - 2]);
+        before.turn() == Color::Sente && before.loses_needlessly(mv) && rng.gen_bool(q)
     }
 
     /// The guest's move in `game` (which must not be over).
@@ -186,6 +206,18 @@ pub fn is_tell(pos: &Position, mv: Move) -> bool {
 /// Plies after which an unfinished game is scored a draw (repetition ends real games first).
 pub const MAX_PLIES: usize = 400;
 
+/// Whether the place the games are played in allows take-backs (`/settings takeback`): the
+/// coach then offers one after a move that lost at once while another did not, and
+/// `heeding-child(q)` takes it with probability q (docs/design/kind-coach.md#measured).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Takebacks {
+    /// As servers start.
+    #[default]
+    Off,
+    /// Allowed.
+    On,
+}
+
 /// Plays one game from `start` (sente to move: the official start in the benchmark), the
 /// guest as sente against `level` as gote.
 pub fn play_game<T: Table, R: Rng>(
@@ -193,6 +225,7 @@ pub fn play_game<T: Table, R: Rng>(
     start: Position,
     level: DoubutsuLevel,
     guest: DoubutsuGuest,
+    takebacks: Takebacks,
     rng: &mut R,
 ) -> Result<SimulatedGame, dob::ChooseError> {
     let mut game = History::from_position(start);
@@ -218,6 +251,8 @@ pub fn play_game<T: Table, R: Rng>(
         record.values.push(v);
     };
     value_for_guest(game.position(), &mut record);
+    // Whether each ply of the record was a tell, to undo a take-back's count.
+    let mut tells: Vec<bool> = Vec::new();
     while game.outcome().is_none() && game.moves().len() < MAX_PLIES {
         let pos = *game.position();
         let guest_to_move = pos.turn() == Color::Sente;
@@ -228,9 +263,13 @@ pub fn play_game<T: Table, R: Rng>(
             let mv = level.choose_move(Some(table), &game, rng)?;
             ai_time += started.elapsed();
             ai_cpu_time = ai_cpu_time.zip(cpu.elapsed()).map(|(sum, t)| sum + t);
+            if !pos.captures_lion(mv) && pos.legal_moves().into_iter().any(|c| pos.captures_lion(c)) {
+                record.lion_ignored += 1;
+            }
             mv
         };
         let tell = is_tell(&pos, mv);
+        tells.push(tell);
         if guest_to_move {
             record.guest_moves += 1;
             record.guest_tells += tell as u32;
@@ -241,6 +280,23 @@ pub fn play_game<T: Table, R: Rng>(
         record.moves.push(mv.to_string());
         game.play(mv).expect("players choose legal moves");
         value_for_guest(game.position(), &mut record);
+        if !guest_to_move && guest.takes_offered_takeback(&game, takebacks, rng) {
+            // Both moves undone, from the game and from its record.
+            for _ in 0..2 {
+                game.undo();
+                record.moves.pop();
+                record.values.pop();
+                let tell = tells.pop().expect("a move per ply") as u32;
+                if game.position().turn() == Color::Sente {
+                    record.guest_moves -= 1;
+                    record.guest_tells -= tell;
+                } else {
+                    record.ai_moves -= 1;
+                    record.ai_tells -= tell;
+                }
+            }
+            record.takebacks += 1;
+        }
     }
     record.result = match game.outcome() {
         Some(dob::Ending::Win { winner: Color::Sente, .. }) => GuestResult::Win,
@@ -381,6 +437,84 @@ mod tests {
     }
 
     #[test]
+    fn the_heeding_child_takes_back_offered_moves_and_the_record_is_the_final_game() {
+        // Against `weakest` (which never misses a lion capture, so a blunder that lets the
+        // lion be taken ends the game at once) and `settai` (which sometimes leaves it), with
+        // take-backs on: every take-back undid a needless blunder the level did not punish,
+        // and the record is a consistent game without the moves taken back.
+        let start: Position = ROOT.parse().unwrap();
+        let mut takebacks = 0;
+        for level in [DoubutsuLevel::Settai, DoubutsuLevel::Weakest] {
+            for seed in 0..40 {
+                let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+                let g = play_game(table(), start, level, DoubutsuGuest::HeedingChild(0.5), Takebacks::On, &mut rng)
+                    .unwrap();
+                takebacks += g.takebacks;
+                assert_eq!(g.moves.len(), g.plies as usize);
+                assert_eq!(g.values.len(), g.plies as usize + 1);
+                assert_eq!(g.ai_moves + g.guest_moves, g.plies);
+                let moves: Vec<Move> = g.moves.iter().map(|m| m.parse().unwrap()).collect();
+                let mut replay = History::from_position(start);
+                for &m in &moves {
+                    replay.play(m).unwrap();
+                }
+                // Never a take-back where none is offered: the child and `heeding-child(0)`
+                // never take one, nor anyone with take-backs off.
+                for guest in [DoubutsuGuest::Child, DoubutsuGuest::HeedingChild(0.0)] {
+                    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+                    assert_eq!(play_game(table(), start, level, guest, Takebacks::On, &mut rng).unwrap().takebacks, 0);
+                }
+                let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+                let off = play_game(table(), start, level, DoubutsuGuest::HeedingChild(0.5), Takebacks::Off, &mut rng)
+                    .unwrap();
+                assert_eq!(off.takebacks, 0);
+            }
+        }
+        assert!(takebacks > 0, "no take-back in 80 games: the test would prove nothing");
+    }
+
+    #[test]
+    fn a_takeback_is_taken_only_after_an_unpunished_needless_blunder() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let always = DoubutsuGuest::HeedingChild(1.0);
+        // Sente's lion on A4 stepping to A3, next to gote's lone lion on B2: a needless blunder
+        // gote may answer quietly (stepping away), with a gift (stepping next to sente's lion)
+        // or by taking the lion.
+        let before: Position = "3/1l1/3/LHC b -".parse().unwrap();
+        let blunder: Move = "A4A3".parse().unwrap();
+        assert!(before.loses_needlessly(blunder));
+        let safe = before.legal_moves().into_iter().find(|&m| !before.loses_at_once(m)).expect("a safe move");
+        // The level's answer that does not end the game, and leaves a win at once or not.
+        let answered_leaving_a_win = |mv: Move, win: bool| {
+            let mut g = History::from_position(before);
+            g.play(mv).unwrap();
+            let answer = g.legal_moves().into_iter().find(|&r| {
+                let after = g.position().play(r).unwrap();
+                after.outcome().is_none() && after.winning_moves().is_empty() != win
+            })?;
+            g.play(answer).unwrap();
+            Some(g)
+        };
+        let answered = |mv: Move| answered_leaving_a_win(mv, false).or_else(|| answered_leaving_a_win(mv, true));
+        let quietly = answered_leaving_a_win(blunder, false).expect("a quiet answer to the blunder");
+        assert!(always.takes_offered_takeback(&quietly, Takebacks::On, &mut rng));
+        // A win at once on the board: no offer, so nothing is taken back.
+        if let Some(gift) = answered_leaving_a_win(blunder, true) {
+            assert!(!always.takes_offered_takeback(&gift, Takebacks::On, &mut rng));
+        }
+        assert!(!always.takes_offered_takeback(&quietly, Takebacks::Off, &mut rng));
+        assert!(!always.takes_offered_takeback(&answered(safe).expect("an answer"), Takebacks::On, &mut rng));
+        assert!(!DoubutsuGuest::Child.takes_offered_takeback(&quietly, Takebacks::On, &mut rng));
+        // Punished: the lion taken, the game over, nothing to take back.
+        let mut punished = History::from_position(before);
+        punished.play(blunder).unwrap();
+        let capture =
+            punished.legal_moves().into_iter().find(|&r| punished.position().play(r).unwrap().outcome().is_some());
+        punished.play(capture.expect("the blunder can be punished")).unwrap();
+        assert!(!always.takes_offered_takeback(&punished, Takebacks::On, &mut rng));
+    }
+
+    #[test]
     fn endings_name_the_winner_the_way_and_the_losers_last_move() {
         // Gote (the bot) leaves its lion next to sente's, the guest captures it.
         let mut g = History::from_position("1l1/3/1L1/3 w -".parse().unwrap());
@@ -420,7 +554,7 @@ mod tests {
         for level in [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest] {
             for guest in DoubutsuGuest::all() {
                 let mut rng = rand::rngs::StdRng::seed_from_u64(4);
-                let g = play_game(table(), start, level, guest, &mut rng).unwrap();
+                let g = play_game(table(), start, level, guest, Takebacks::Off, &mut rng).unwrap();
                 assert_eq!(g.values.len(), g.plies as usize + 1);
                 assert_eq!(g.moves.len(), g.plies as usize);
                 assert_eq!(g.ai_moves + g.guest_moves, g.plies);
@@ -440,7 +574,7 @@ mod tests {
                 };
                 assert!(ending.starts_with(mark), "{ending} {:?}", g.result);
                 let mut again = rand::rngs::StdRng::seed_from_u64(4);
-                assert_eq!(play_game(table(), start, level, guest, &mut again).unwrap().moves, g.moves);
+                assert_eq!(play_game(table(), start, level, guest, Takebacks::Off, &mut again).unwrap().moves, g.moves);
             }
         }
     }
@@ -453,7 +587,7 @@ mod tests {
         let verdict = dob::value_of(table(), &start).unwrap();
         for level in [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest] {
             let mut rng = rand::rngs::StdRng::seed_from_u64(8);
-            let g = play_game(table(), start, level, DoubutsuGuest::Perfect, &mut rng).unwrap();
+            let g = play_game(table(), start, level, DoubutsuGuest::Perfect, Takebacks::Off, &mut rng).unwrap();
             match verdict {
                 Value::Win(_) => assert_eq!(g.result, GuestResult::Win, "{level:?}"),
                 Value::Loss(_) if level == DoubutsuLevel::Strongest => assert_eq!(g.result, GuestResult::Loss),

@@ -72,6 +72,18 @@ pub struct SimulatedGame {
     pub guest_strength: Option<f64>,
     /// Doubutsu: how the game ended (see [`doubutsu::ending`]); reversi games end one way.
     pub ending: Option<String>,
+    /// Doubutsu: take-backs the guest asked for (each undid its move and the level's answer;
+    /// [`SimulatedGame::plies`] and the moves are the game's record after them).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub takebacks: u32,
+    /// Doubutsu: the level's moves, taken back ones included, that left the guest's lion
+    /// standing when it could be captured: a gift the guest could see.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lion_ignored: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

@@ -7,6 +7,7 @@
 //! Every game is reproducible: its random source is seeded from the run's seed, the guest and
 //! the game's number, so the results do not depend on how many threads played them.
 
+pub mod child_games;
 pub mod diagnosis;
 pub mod doubutsu;
 mod game;

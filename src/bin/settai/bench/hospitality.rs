@@ -20,8 +20,9 @@ pub(crate) fn hospitality_doubutsu(
     seed: u64,
     out: &Path,
     resume: bool,
+    takebacks: bool,
 ) -> anyhow::Result<()> {
-    use settai_lab::hospitality::doubutsu::{play_game, DoubutsuGuest};
+    use settai_lab::hospitality::doubutsu::{play_game, DoubutsuGuest, Takebacks};
     use settai_lab::hospitality::{self, Summary};
     let level = level
         .parse::<dob::DoubutsuLevel>()
@@ -31,13 +32,18 @@ pub(crate) fn hospitality_doubutsu(
     // Every level is measured against the exact values, so the table is needed even for weakest.
     let table = TableFile::open(table_path)?;
     let started = Instant::now();
-    let settings = format!(
+    let mut settings = format!(
         "game=doubutsu; level={}; guests={:?}; seed={seed}",
         level.as_str(),
         guests.iter().map(|g| g.name()).collect::<Vec<_>>()
     );
+    // Said only when on, so that the journals of runs before take-backs existed still match.
+    let takebacks = if takebacks { Takebacks::On } else { Takebacks::Off };
+    if takebacks == Takebacks::On {
+        settings.push_str("; takebacks=on");
+    }
     let play = |guest: &DoubutsuGuest, _: usize, rng: &mut rand::rngs::StdRng| {
-        play_game(&table, dob::Position::start(), level, *guest, rng)
+        play_game(&table, dob::Position::start(), level, *guest, takebacks, rng)
     };
     let journal = open_journal(resume, out, settings, &guests, seed, play)?;
     let records = hospitality::run(&guests, games, seed, std::io::stderr().is_terminal(), journal.as_ref(), play)?;
@@ -65,7 +71,20 @@ pub(crate) fn hospitality_doubutsu(
             }
         })
         .collect();
-    report(&format!("doubutsu {}", level.as_str()), games, seed, started, &rows, &records, out)
+    let title = match takebacks {
+        Takebacks::On => format!("doubutsu {}, take-backs on", level.as_str()),
+        Takebacks::Off => format!("doubutsu {}", level.as_str()),
+    };
+    report(&title, games, seed, started, &rows, &records, out)?;
+    let children: Vec<_> = guests
+        .iter()
+        .zip(&records)
+        .map(|(guest, games)| settai_lab::hospitality::child_games::ChildGames::of(&guest.name(), games))
+        .collect();
+    let table = settai_lab::hospitality::child_games::markdown_table(&children);
+    println!("\nHow long the games went, and how visible the gifts were:\n\n{table}");
+    let path = out.join("child_games.md");
+    std::fs::write(&path, &table).with_context(|| format!("could not write {}", path.display()))
 }
 
 /// The guests named on the command line (`all`, or a comma-separated list), shared by both games.

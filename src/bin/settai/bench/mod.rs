@@ -13,4 +13,4 @@ mod table;
 
 pub(super) use hospitality::{hospitality_doubutsu, hospitality_reversi};
 pub(super) use speed::{engine, midgame, quick};
-pub(super) use table::{child_bound, table};
+pub(super) use table::{child_bound, table, Takebacks};

@@ -139,21 +139,63 @@ pub(super) fn percentiles(latencies: &mut [Duration]) -> String {
     format!("p50 {}, p99 {}, max {}", micros(at(0.5)), micros(at(0.99)), micros(at(1.0)))
 }
 
-/// `settai bench child-bound`: the exact bound on how long any gote keeps the child guest's
-/// game going, for every even length up to `max_length` (one pass over the index per ply).
-pub(crate) fn child_bound(max_length: u32) -> anyhow::Result<()> {
-    use settai_core::doubutsu::table::{survival::survival, Material};
+/// `settai bench child-bound`: the exact bound on how long any gote keeps a careless
+/// player's game going, for every even length up to `max_length` (one pass over the index
+/// per ply), for the child heeding the coach with each probability of `heeds`, with
+/// take-backs off, on, or both (docs/design/kind-coach.md#measured).
+pub(crate) fn child_bound(max_length: u32, heeds: &[f32], takebacks: Takebacks) -> anyhow::Result<()> {
+    use settai_core::doubutsu::table::survival::{survival, CarelessPlayer, PLAYERS_PER_RUN};
+    use settai_core::doubutsu::table::Material;
+    if let Some(q) = heeds.iter().find(|q| !(0.0..=1.0).contains(*q)) {
+        anyhow::bail!("--heed takes chances from 0 to 1, got {q}");
+    }
+    let mut players = Vec::new();
+    for &heed in heeds {
+        // Without heeding, or heeding always, no take-back is ever offered and taken: one
+        // player serves both settings.
+        let both_the_same = heed == 0.0 || heed == 1.0;
+        if takebacks != Takebacks::On || both_the_same {
+            players.push(CarelessPlayer { heed, takebacks: false });
+        }
+        if takebacks != Takebacks::Off && !both_the_same {
+            players.push(CarelessPlayer { heed, takebacks: true });
+        }
+    }
     let opts = settai::cli::build_report::TerminalReport::new(true).options();
     let index = dob::table::index::Index::new(Material::FULL);
-    println!("index: {} slots; three passes of 4 bytes a slot are alive at once", index.len());
+    let runs = players.len().div_ceil(PLAYERS_PER_RUN);
+    println!(
+        "index: {} slots; {} player(s) in {runs} run(s); three passes of 4 bytes a slot and a player are alive at once",
+        index.len(),
+        players.len()
+    );
     let watch = Stopwatch::start();
-    let result = survival(&index, &dob::Position::start(), max_length, &opts)?;
+    let results = survival(&index, &dob::Position::start(), max_length, &players, &opts)?;
     let (wall, _) = watch.stop();
-    println!("\n| game length (plies) | best chance over every gote policy that the child's game lasts that long |");
-    println!("|---|---|");
-    for (length, chance) in &result.chances {
-        println!("| {length} | {chance:.4} |");
+    let name = |p: &CarelessPlayer| match (p.heed, p.takebacks) {
+        (q, _) if q == 0.0 => "child".to_string(),
+        (q, false) => format!("heeding-child({q})"),
+        (q, true) => format!("heeding-child({q}), take-backs on"),
+    };
+    let lengths: Vec<u32> = results[0].chances.iter().map(|c| c.0).collect();
+    println!("\nThe best chance over every gote policy that the careless player's game lasts at least L plies:\n");
+    println!("| player | {} |", lengths.iter().map(|l| format!("L = {l}")).collect::<Vec<_>>().join(" | "));
+    println!("|---|{}", "---|".repeat(lengths.len()));
+    for result in &results {
+        let cells: Vec<String> = result.chances.iter().map(|(_, chance)| format!("{chance:.4}")).collect();
+        println!("| {} | {} |", name(&result.player), cells.join(" | "));
     }
     println!("\nwall {wall:.1} s (the passes run on every core)");
     Ok(())
+}
+
+/// Whether the careless player's take-backs are on in a `bench child-bound` run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Takebacks {
+    /// As servers start: no take-backs.
+    Off,
+    /// Take-backs on: the coach offers one after a risky move.
+    On,
+    /// Each heeding player both ways.
+    Both,
 }

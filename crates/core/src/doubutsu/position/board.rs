@@ -184,6 +184,13 @@ impl Position {
         }
     }
 
+    /// Whether `mv` loses at once ([`Position::loses_at_once`]) while another legal move does
+    /// not: a blunder the mover could have avoided, the one the coach offers to take back
+    /// (docs/design/kind-coach.md).
+    pub fn loses_needlessly(&self, mv: Move) -> bool {
+        self.loses_at_once(mv) && self.legal_moves().into_iter().any(|m| !self.loses_at_once(m))
+    }
+
     fn to_public(self, m: RawMove) -> Move {
         let to = Square::from_relative(m.to as usize, self.turn);
         if (m.from as usize) < 12 {

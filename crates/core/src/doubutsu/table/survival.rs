@@ -2,138 +2,273 @@
 //! position of the index.
 //!
 //! The careless player (the hospitality benchmark's "child") takes a win in one whenever the
-//! board offers one and otherwise taps any legal move, uniformly. Its opponent may play
+//! board offers one and otherwise taps any legal move, uniformly. Helped by the kind coach
+//! (docs/design/kind-coach.md) it *heeds* with probability `q`: a tapped move that loses at
+//! once, where another does not, is put back for one of the others, uniformly; and where
+//! take-backs are on, after such a move that the opponent did not punish (nor answer with a
+//! win at once for it), the offered take-back is taken with probability `q` (see
+//! [`CarelessPlayer`]). Its opponent may play
 //! anything. [`survival`] computes, for every game length `L`, the best chance over every
 //! policy of the opponent that the game lasts at least `L` plies: no ply before the `L`-th ends
-//! it. A win of the opponent ends the game too, so the best policy never takes one early.
+//! it. A win of the opponent ends the game too, so the best policy never takes one early. A
+//! game's length is that of its record at the end: a move taken back is not counted.
 //!
 //! # Method
 //! Backward induction on the plies left, over all the index's slots at once: `f(p, 0) = 1`;
 //! with the careless player to move, `f(p, r)` is 0 if it can win at once and otherwise the
-//! mean over its moves of `f(child, r - 1)` (0 for a move that ends the game); with the
-//! opponent to move, the best of those. One pass per ply, each over every slot in parallel,
-//! with three arrays of `f32` alive (the pass and the two before it). A position without a
-//! slot that is not over lets its mover capture the other lion (see the index's domain): the
-//! careless player then wins at once (0), and the opponent, who must not, is valued on the fly
-//! from its children, two plies back.
+//! mean over its moves, weighted as it picks them, of `f(child, r - 1)` (0 for a move that ends
+//! the game); with the opponent to move, the best of those. A take-back returns to the same
+//! position with the same plies left, so with take-backs `f(p, r)` appears on both sides of its
+//! own equation, linearly: `f = a + t·f`, solved as `a / (1 − t)` (`t ≤ q(1 − q) ≤ 1/4`).
+//! One pass per ply, each over every slot in parallel, with three arrays alive (the pass and
+//! the two before it), one value per player modelled, so that one run bounds several players
+//! for the price of the rules' work once. A position without a slot that is not over lets its
+//! mover capture the other lion (see the index's domain): the careless player then wins at
+//! once (0), and the opponent, who must not, is valued on the fly from its children, two plies
+//! back.
 //!
 //! The repetition draw is not modelled: it would only end games sooner, so the figures stay
 //! upper bounds for the real games.
 
 use rayon::prelude::*;
 
-use super::super::position::{child, gen_moves, status, MoveBuf, Status};
+use super::super::position::{child, gen_moves, mover_can_win_at_once, status, MoveBuf, Status};
 use super::index::{Index, Material};
 use super::progress::{bar, log, BuildOptions};
 use super::ProbeError;
 use crate::doubutsu::Position;
 
+/// The careless player a bound is computed for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CarelessPlayer {
+    /// The chance (0..=1) that a tapped move that loses at once, where another does not, is
+    /// put back for one of the others; 0 is the benchmark's child.
+    pub heed: f32,
+    /// Whether take-backs are on: after a move that lost at once (another did not) and the
+    /// opponent's answer that did not end the game nor leave a win at once, the take-back the
+    /// coach offers is taken with probability [`CarelessPlayer::heed`].
+    pub takebacks: bool,
+}
+
+impl CarelessPlayer {
+    /// The benchmark's child: never heeds, never takes back.
+    pub const CHILD: CarelessPlayer = CarelessPlayer { heed: 0.0, takebacks: false };
+
+    /// Whether a take-back can ever happen for this player (it needs both).
+    fn takes_back(&self) -> bool {
+        self.takebacks && self.heed > 0.0
+    }
+}
+
 /// The best chance that a careless player's game lasts each length.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Survival {
+    /// The player bounded.
+    pub player: CarelessPlayer,
     /// `(length in plies, best chance over every policy of the opponent)`, shortest first:
     /// the even lengths from 2 when the careless player moves first at the root (so that
     /// each pass serves one length), up to the length asked for.
     pub chances: Vec<(u32, f64)>,
 }
 
-/// The chance at one position, `plies_left` plies to go, from the two previous passes
-/// (`prev`: one ply fewer left, `prev2`: two fewer); `careless` says who is to move.
-fn chance(
+/// How many players one run bounds at most: each adds three arrays of four bytes a slot.
+pub const PLAYERS_PER_RUN: usize = 4;
+
+/// One of the careless player's moves, as the pass weighs it.
+#[derive(Clone, Copy, Default)]
+struct Kid {
+    key: u64,
+    /// The game goes on after it.
+    going: bool,
+    /// It loses at once (the coach marks it).
+    risky: bool,
+    /// The coach would offer to take it back once the opponent has answered it without ending
+    /// the game (it was risky, the game goes on, another move was safe).
+    offered: bool,
+}
+
+/// The chances at one position, `plies_left` plies to go, for each player, from the two
+/// previous passes (`prev`: one ply fewer left, `prev2`: two fewer); `careless` says who is
+/// to move.
+fn chance<const M: usize>(
     index: &Index,
     k: u64,
     plies_left: u32,
     careless: bool,
-    prev: &[f32],
-    prev2: &[f32],
+    players: &[CarelessPlayer; M],
+    prev: &[[f32; M]],
+    prev2: &[[f32; M]],
     buf: &mut MoveBuf,
-) -> f32 {
+) -> [f32; M] {
     if plies_left == 0 {
-        return 1.0;
+        return [1.0; M];
     }
     gen_moves(k, buf);
     let n = buf.as_slice().len();
     if n == 0 {
-        return 0.0;
+        return [0.0; M];
     }
+    let heeds = careless && players.iter().any(|p| p.heed > 0.0);
+    let takes_back = heeds && plies_left >= 2 && players.iter().any(CarelessPlayer::takes_back);
     // Each child and whether it is still going, computed once (the status is most of a
     // pass's work); a fixed array, as the pass visits every slot.
-    let mut kids = [(0u64, false); 96];
+    let mut kids = [Kid::default(); 96];
+    let mut risky_moves = 0usize;
     for (kid, &m) in kids.iter_mut().zip(buf.as_slice()) {
         let c = child(k, m);
         let st = status(c);
         if careless && matches!(st, Status::MoverLost(_)) {
             // The careless player wins at once when it can.
-            return 0.0;
+            return [0.0; M];
         }
-        *kid = (c, st == Status::Ongoing);
+        let going = st == Status::Ongoing;
+        let risky = heeds && (!going || mover_can_win_at_once(c));
+        risky_moves += usize::from(risky);
+        *kid = Kid { key: c, going, risky, offered: false };
     }
-    let mut sum = 0.0f32;
-    let mut best = 0.0f32;
-    for &(c, going) in &kids[..n] {
-        let v = if !going {
-            0.0
+    let safe_moves = n - risky_moves;
+    if takes_back && safe_moves > 0 {
+        // Offered after an answer of the opponent's that lets the game go on and leaves the
+        // careless player no win at once (the coach stays quiet then). An answer that ends
+        // the game scores 0 at two plies left or more, and one that leaves a win at once
+        // scores 0 from three (the careless player takes it), so the best answer is a quiet
+        // one whenever one exists; at two plies left a game reaches its length either way,
+        // and an answer leaving a win is the better (no take-back follows).
+        for kid in kids[..n].iter_mut().filter(|kid| kid.risky && kid.going) {
+            gen_moves(kid.key, buf);
+            let key = kid.key;
+            let (mut quiet, mut leaves_a_win) = (false, false);
+            for &r in buf.as_slice() {
+                let answer = child(key, r);
+                if status(answer) == Status::Ongoing {
+                    if mover_can_win_at_once(answer) {
+                        leaves_a_win = true;
+                    } else {
+                        quiet = true;
+                    }
+                }
+            }
+            kid.offered = quiet && !(plies_left == 2 && leaves_a_win);
+        }
+    }
+    // The careless player's weights, per player: a safe move gets its own tap and a share of
+    // the risky taps put back (in units of 1/n, so that the plain child's sum is unchanged).
+    let mut sum = [0.0f32; M];
+    let mut taken_back = [0.0f32; M];
+    let mut best = [0.0f32; M];
+    for kid in &kids[..n] {
+        let v: [f32; M] = if !kid.going {
+            [0.0; M]
         } else if plies_left == 1 {
-            1.0
-        } else if let Some(s) = index.slot(c) {
+            [1.0; M]
+        } else if let Some(s) = index.slot(kid.key) {
             prev[s as usize]
         } else if careless {
             // No slot and not over: its mover (the opponent) can capture the careless
             // player's lion and must not; valued from its own children, two plies back.
-            chance(index, c, plies_left - 1, false, prev2, &[], buf)
+            chance(index, kid.key, plies_left - 1, false, players, prev2, &[], buf)
         } else {
             // The careless player could capture the lion there, and would.
-            0.0
+            [0.0; M]
         };
-        sum += v;
-        best = best.max(v);
-        if !careless && best >= 1.0 {
-            break;
+        if careless {
+            for (j, p) in players.iter().enumerate() {
+                let q = if safe_moves > 0 && risky_moves > 0 { p.heed } else { 0.0 };
+                let w = if kid.risky { 1.0 - q } else { 1.0 + q * risky_moves as f32 / safe_moves as f32 };
+                if kid.offered && p.takes_back() {
+                    // Taken back with probability q: back here, the same plies left.
+                    sum[j] += w * (1.0 - q) * v[j];
+                    taken_back[j] += w * q;
+                } else {
+                    sum[j] += w * v[j];
+                }
+            }
+        } else {
+            for j in 0..M {
+                best[j] = best[j].max(v[j]);
+            }
+            if best.iter().all(|&b| b >= 1.0) {
+                break;
+            }
         }
     }
     if careless {
-        sum / n as f32
+        let mut out = [0.0f32; M];
+        for j in 0..M {
+            out[j] = if taken_back[j] > 0.0 { sum[j] / (n as f32 - taken_back[j]) } else { sum[j] / n as f32 };
+        }
+        out
     } else {
         best
     }
 }
 
 /// For every even length up to `max_length`, the best chance that a game from `root` (the
-/// careless player to move) lasts that long. A root of another material is an error.
-pub fn survival(index: &Index, root: &Position, max_length: u32, opts: &BuildOptions) -> Result<Survival, ProbeError> {
+/// careless player to move) lasts that long, for each of `players` (in runs of
+/// [`PLAYERS_PER_RUN`]). A root of another material is an error.
+pub fn survival(
+    index: &Index,
+    root: &Position,
+    max_length: u32,
+    players: &[CarelessPlayer],
+    opts: &BuildOptions,
+) -> Result<Vec<Survival>, ProbeError> {
     if Material::of(root) != index.material() {
         return Err(ProbeError::NotInTable(root.to_text()));
     }
+    let mut out = Vec::with_capacity(players.len());
+    for run in players.chunks(PLAYERS_PER_RUN) {
+        out.extend(match *run {
+            [a] => survival_of(index, root, max_length, &[a], opts),
+            [a, b] => survival_of(index, root, max_length, &[a, b], opts),
+            [a, b, c] => survival_of(index, root, max_length, &[a, b, c], opts),
+            [a, b, c, d] => survival_of(index, root, max_length, &[a, b, c, d], opts),
+            _ => unreachable!("chunks of at most PLAYERS_PER_RUN"),
+        });
+    }
+    Ok(out)
+}
+
+/// [`survival`] for one run of players.
+fn survival_of<const M: usize>(
+    index: &Index,
+    root: &Position,
+    max_length: u32,
+    players: &[CarelessPlayer; M],
+    opts: &BuildOptions,
+) -> Vec<Survival> {
     let len = usize::try_from(index.len()).expect("fits in memory");
     // Plies left at the root for the longest length: the game lasts `L` plies when none of
     // the first `L - 1` ends it. Passes alternate movers; the careless player moves in the
     // passes of the root's parity.
     let top = max_length.saturating_sub(1) | 1;
-    let mut chances = Vec::new();
-    let (mut prev2, mut prev): (Vec<f32>, Vec<f32>) = (Vec::new(), Vec::new());
+    let mut out: Vec<Survival> = players.iter().map(|&player| Survival { player, chances: Vec::new() }).collect();
+    let (mut prev2, mut prev): (Vec<[f32; M]>, Vec<[f32; M]>) = (Vec::new(), Vec::new());
     let mut buf = MoveBuf::new();
     for plies_left in 1..=top {
         let careless = (top - plies_left).is_multiple_of(2);
         let pb = bar(opts, index.len(), "survival");
-        let cur: Vec<f32> = (0..len)
+        let cur: Vec<[f32; M]> = (0..len)
             .into_par_iter()
             .with_min_len(1 << 14)
             .map_init(MoveBuf::new, |buf, s| {
                 if s % (1 << 20) == 0 {
                     pb.inc(1 << 20);
                 }
-                chance(index, index.key(s as u64), plies_left, careless, &prev, &prev2, buf)
+                chance(index, index.key(s as u64), plies_left, careless, players, &prev, &prev2, buf)
             })
             .collect();
         pb.finish_and_clear();
         if careless {
-            let v = chance(index, root.key(), plies_left, true, &prev, &prev2, &mut buf);
-            chances.push((plies_left + 1, f64::from(v)));
-            log(opts, format_args!("survival: {} plies or more: {v:.4}", plies_left + 1));
+            let v = chance(index, root.key(), plies_left, true, players, &prev, &prev2, &mut buf);
+            for (survival, &chance) in out.iter_mut().zip(&v) {
+                survival.chances.push((plies_left + 1, f64::from(chance)));
+            }
+            log(opts, format_args!("survival: {} plies or more: {v:.4?}", plies_left + 1));
         }
         prev2 = std::mem::replace(&mut prev, cur);
     }
-    Ok(Survival { chances })
+    out
 }
 
 #[cfg(test)]
@@ -147,9 +282,12 @@ mod tests {
     use crate::doubutsu::{Color, Ending};
 
     /// The reference: expectimax over the public rules (`Position`), memoised on the position
-    /// and the plies played; no index, no raw keys.
+    /// and the plies played; no index, no raw keys. The careless player's moves are weighed by
+    /// simulating its choice (tap, then put back), and a take-back's loop back to the same
+    /// position is solved by iterating to the fixed point rather than in closed form.
     struct Reference {
         length: u32,
+        player: CarelessPlayer,
         memo: HashMap<(Position, u32), f64>,
     }
 
@@ -162,27 +300,83 @@ mod tests {
                 return v;
             }
             let careless = pos.turn() == Color::Sente;
-            let children: Vec<Position> = pos.legal_moves().into_iter().map(|m| pos.play(m).unwrap()).collect();
-            let v = if children.is_empty() || (careless && !pos.winning_moves().is_empty()) {
+            let moves = pos.legal_moves();
+            let v = if moves.is_empty() || (careless && !pos.winning_moves().is_empty()) {
                 0.0
+            } else if careless {
+                self.careless(pos, played)
             } else {
-                let values: Vec<f64> = children
-                    .iter()
-                    .map(|c| if c.outcome().is_some() { 0.0 } else { self.chance(c, played + 1) })
-                    .collect();
-                if careless {
-                    values.iter().sum::<f64>() / values.len() as f64
-                } else {
-                    values.iter().copied().fold(0.0, f64::max)
-                }
+                moves.iter().map(|&m| self.after(pos.play(m).unwrap(), played + 1)).fold(0.0, f64::max)
             };
             self.memo.insert((*pos, played), v);
             v
         }
+
+        fn after(&mut self, c: Position, played: u32) -> f64 {
+            if c.outcome().is_some() {
+                0.0
+            } else {
+                self.chance(&c, played)
+            }
+        }
+
+        /// The careless player to move, with no win at once.
+        fn careless(&mut self, pos: &Position, played: u32) -> f64 {
+            let moves = pos.legal_moves();
+            let n = moves.len() as f64;
+            let q = f64::from(self.player.heed);
+            let risky: Vec<bool> = moves.iter().map(|&m| pos.loses_at_once(m)).collect();
+            let safe = risky.iter().filter(|r| !**r).count() as f64;
+            // Each move's chance: tapped uniformly; a risky tap put back with probability q
+            // for a safe move drawn uniformly.
+            let picked: Vec<f64> = risky
+                .iter()
+                .map(|&r| match (safe > 0.0, r) {
+                    (false, _) => 1.0 / n,
+                    (true, true) => (1.0 - q) / n,
+                    (true, false) => 1.0 / n + (n - safe) / n * q / safe,
+                })
+                .collect();
+            // For each move: the opponent's best answer, as a function of this position's own
+            // value (a take-back comes back here).
+            let mut answers: Vec<Vec<(bool, f64)>> = Vec::new();
+            for (&m, &r) in moves.iter().zip(&risky) {
+                let c = pos.play(m).unwrap();
+                if c.outcome().is_some() {
+                    answers.push(vec![(false, 0.0)]);
+                } else if played + 2 >= self.length {
+                    answers.push(vec![(false, 1.0)]);
+                } else {
+                    let offered = r && safe > 0.0 && self.player.takebacks;
+                    let mut replies = Vec::new();
+                    for y in c.legal_moves() {
+                        let d = c.play(y).unwrap();
+                        let quiet = d.outcome().is_none() && d.winning_moves().is_empty();
+                        replies.push((offered && quiet, self.after(d, played + 2)));
+                    }
+                    answers.push(replies);
+                }
+            }
+            let mut v = 0.0;
+            for _ in 0..200 {
+                v = answers
+                    .iter()
+                    .zip(&picked)
+                    .map(|(replies, p)| {
+                        let best = replies
+                            .iter()
+                            .map(|&(back, f)| if back { q * v + (1.0 - q) * f } else { f })
+                            .fold(0.0, f64::max);
+                        p * best
+                    })
+                    .sum();
+            }
+            v
+        }
     }
 
-    fn reference(root: &Position, length: u32) -> f64 {
-        Reference { length, memo: HashMap::new() }.chance(root, 0)
+    fn reference(root: &Position, length: u32, player: CarelessPlayer) -> f64 {
+        Reference { length, player, memo: HashMap::new() }.chance(root, 0)
     }
 
     /// A position of `index`'s material, sente (the careless player) to move, not over.
@@ -204,10 +398,10 @@ mod tests {
             let index = Index::new(Material(material));
             for _ in 0..6 {
                 let root = random_root(&index, &mut rng);
-                let got = survival(&index, &root, 8, &BuildOptions::default()).unwrap();
-                assert_eq!(got.chances.iter().map(|c| c.0).collect::<Vec<_>>(), vec![2, 4, 6, 8]);
-                for &(length, chance) in &got.chances {
-                    let want = reference(&root, length);
+                let got = survival(&index, &root, 8, &[CarelessPlayer::CHILD], &BuildOptions::default()).unwrap();
+                assert_eq!(got[0].chances.iter().map(|c| c.0).collect::<Vec<_>>(), vec![2, 4, 6, 8]);
+                for &(length, chance) in &got[0].chances {
+                    let want = reference(&root, length, CarelessPlayer::CHILD);
                     assert!((chance - want).abs() < 1e-4, "{material:?} {root:?} length {length}: {chance} vs {want}");
                     strictly_between += usize::from(chance > 0.0 && chance < 1.0);
                 }
@@ -222,7 +416,7 @@ mod tests {
         let index = Index::new(Material([1, 0, 1]));
         let mut rng = StdRng::seed_from_u64(5);
         let root = random_root(&index, &mut rng);
-        let got = survival(&index, &root, 10, &BuildOptions::default()).unwrap();
+        let got = survival(&index, &root, 10, &[CarelessPlayer::CHILD], &BuildOptions::default()).unwrap().remove(0);
         for w in got.chances.windows(2) {
             assert!(w[1].1 <= w[0].1 + 1e-6, "{:?}", got.chances);
         }
@@ -239,16 +433,60 @@ mod tests {
                 }
             }
         };
-        let lost = survival(&index, &winning_root, 4, &BuildOptions::default()).unwrap();
-        assert!(lost.chances.iter().all(|c| c.1 == 0.0), "{:?}", lost.chances);
+        let heeding = CarelessPlayer { heed: 1.0, takebacks: true };
+        for lost in
+            survival(&index, &winning_root, 4, &[CarelessPlayer::CHILD, heeding], &BuildOptions::default()).unwrap()
+        {
+            assert!(lost.chances.iter().all(|c| c.1 == 0.0), "{:?}", lost.chances);
+        }
     }
 
     #[test]
     fn a_root_of_another_material_is_a_typed_error() {
         let index = Index::new(Material([0, 0, 1]));
         assert!(matches!(
-            survival(&index, &Position::start(), 4, &BuildOptions::default()),
+            survival(&index, &Position::start(), 4, &[CarelessPlayer::CHILD], &BuildOptions::default()),
             Err(ProbeError::NotInTable(_))
         ));
+    }
+
+    #[test]
+    fn heeding_players_match_the_reference() {
+        // Five players in one call (two runs): the child, heeding without and with take-backs,
+        // and always heeding; each against the reference, each run sharing the rules' work.
+        let players = [
+            CarelessPlayer::CHILD,
+            CarelessPlayer { heed: 0.5, takebacks: false },
+            CarelessPlayer { heed: 0.5, takebacks: true },
+            CarelessPlayer { heed: 1.0, takebacks: false },
+            CarelessPlayer { heed: 0.25, takebacks: true },
+        ];
+        let mut rng = StdRng::seed_from_u64(11);
+        let mut differ = 0;
+        for material in [[0, 0, 1], [1, 0, 1]] {
+            let index = Index::new(Material(material));
+            for _ in 0..4 {
+                let root = random_root(&index, &mut rng);
+                let got = survival(&index, &root, 8, &players, &BuildOptions::default()).unwrap();
+                assert_eq!(got.iter().map(|s| s.player).collect::<Vec<_>>(), players);
+                for s in &got {
+                    for &(length, chance) in &s.chances {
+                        let want = reference(&root, length, s.player);
+                        assert!(
+                            (chance - want).abs() < 1e-4,
+                            "{material:?} {root:?} {:?} length {length}: {chance} vs {want}",
+                            s.player
+                        );
+                    }
+                }
+                // The comparison means something only if the models differ somewhere.
+                for b in 1..players.len() {
+                    for (x, y) in got[0].chances.iter().zip(&got[b].chances) {
+                        differ += usize::from((y.1 - x.1).abs() > 1e-4);
+                    }
+                }
+            }
+        }
+        assert!(differ >= 5, "the players differ from the child only {differ} times");
     }
 }

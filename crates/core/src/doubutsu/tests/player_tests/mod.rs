@@ -6,6 +6,7 @@ mod keep_going;
 mod loss_in_one;
 mod repetition;
 mod seed_rules;
+mod way_out;
 
 use std::sync::OnceLock;
 

@@ -1,0 +1,82 @@
+//! Deviation 6 (docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out):
+//! a guest who has blundered is never cornered (left only moves that lose at once) while settai
+//! has a move that neither loses at once nor corners it.
+
+use rand::Rng;
+
+use super::*;
+
+/// Whether every move of the side to move after `mv` loses at once.
+fn corners(p: &Position, mv: super::super::super::Move) -> bool {
+    let after = p.play(mv).unwrap();
+    after.outcome().is_none() && after.legal_moves().into_iter().all(|g| after.loses_at_once(g))
+}
+
+#[test]
+fn a_careless_guest_is_left_a_way_out() {
+    let t = table();
+    let mut rng = StdRng::seed_from_u64(61);
+    let (mut checked, mut could_corner) = (0, 0);
+    for _ in 0..600 {
+        let choices: Vec<u32> = (0..rng.gen_range(0..14)).map(|_| rng.gen()).collect();
+        let Some(GuestBlunder { mut game, .. }) = guest_blunder(&choices, rng.gen()) else { continue };
+        // Play on for a while, settai against a guest tapping at random, past the plies
+        // deviation 5 looks after.
+        for _ in 0..rng.gen_range(0..30) {
+            if game.outcome().is_some() || game.legal_moves().iter().any(|&m| game.position().captures_lion(m)) {
+                break;
+            }
+            let mv = if game.position().turn() == pos(ROOT).turn() {
+                *game.legal_moves().choose(&mut rng).unwrap()
+            } else {
+                late_settai(t, &game, &mut rng).unwrap()
+            };
+            game.play(mv).unwrap();
+        }
+        // Settai to move, the table valuing every reply.
+        let p = *game.position();
+        if game.outcome().is_some()
+            || p.turn() == pos(ROOT).turn()
+            || p.legal_moves().iter().any(|&m| players::value_of(t, &p.play(m).unwrap()).is_err())
+        {
+            continue;
+        }
+        assert!(players::guest_was_careless(&game));
+        let fresh = |m| players::seen_before(&game, m) == 0;
+        let way_out = p.legal_moves().into_iter().any(|m| fresh(m) && !p.loses_at_once(m) && !corners(&p, m));
+        could_corner += usize::from(p.legal_moves().into_iter().any(|m| !p.loses_at_once(m) && corners(&p, m)));
+        let reply = late_settai(t, &game, &mut StdRng::seed_from_u64(rng.gen())).unwrap();
+        assert_eq!(players::leaves_a_way_out(&p, reply), !corners(&p, reply));
+        if way_out {
+            assert!(!corners(&p, reply), "{reply} corners the guest after {:?}", game.moves());
+            checked += 1;
+        }
+    }
+    assert!(checked > 100 && could_corner > 10, "{checked} positions checked, {could_corner} where a move cornered");
+}
+
+#[test]
+fn a_corner_is_seen_and_avoided_after_a_blunder() {
+    // Gote (settai) to move: sente's lion on A4, alone; gote's chick on A2 and giraffe on B2
+    // guard A3 and B3, and C3C4 would guard B4 too.
+    let cornering: super::super::super::Move = "C3C4".parse().unwrap();
+    let p = pos("2l/cg1/2g/L2 w c");
+    assert!(corners(&p, cornering) && !players::leaves_a_way_out(&p, cornering));
+    assert!(p.legal_moves().into_iter().any(|m| !p.loses_at_once(m) && players::leaves_a_way_out(&p, m)));
+    // The same position after a careless sente: its lion walked into the giraffe (A4B3, a
+    // needless blunder), gote let it be, and it walked back.
+    let mut careless = History::from_position(pos("1l1/cg1/2g/L2 b c"));
+    for m in ["A4B3", "B1C1", "B3A4"] {
+        careless.play(m.parse().unwrap()).unwrap();
+    }
+    assert_eq!(*careless.position(), p);
+    assert!(players::guest_was_careless(&careless));
+    // Past the plies deviation 5 reads ahead for, the rule itself keeps the corner shut.
+    let t = table();
+    let mut cornered = 0;
+    for seed in 0..40 {
+        let reply = late_settai(t, &careless, &mut StdRng::seed_from_u64(seed)).unwrap();
+        cornered += usize::from(corners(&p, reply));
+    }
+    assert_eq!(cornered, 0);
+}
