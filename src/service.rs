@@ -171,7 +171,6 @@ impl Service {
 
     /// Starts a game of `kind` in the caller's channel at the level its settings give, or at
     /// `chosen` where players may choose (a choice where they may not is refused).
-    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn start(
         &self,
         caller: &Caller,
@@ -231,7 +230,6 @@ impl Service {
     }
 
     /// Applies a manager's change to the server of `place`, or only to its channel.
-    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn change_setting(
         &self,
         guild_id: u64,
@@ -248,20 +246,17 @@ impl Service {
     }
 
     /// The caller's results on this server (or in direct messages), per game.
-    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn record_of(&self, caller: &Caller) -> Result<Vec<(GameKind, PlayerRecord)>, PlayError> {
         Ok(self.store.player_record(caller.guild_id, caller.user_id).await?)
     }
 
     /// Closes games idle past their server's limit; returns them with the limit in days.
-    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn expire_idle(&self) -> Result<Vec<(GameRecord, u32)>, PlayError> {
         Ok(self.store.expire_idle_games().await?)
     }
 
     /// Games owed a reminder or a final notice now (see [`Store::games_owed_nudges`]); only
     /// those waiting for their player, not for the bot.
-    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn owed_nudges(&self) -> Result<Vec<(GameRecord, Nudge)>, PlayError> {
         let owed = self.store.games_owed_nudges().await?;
         Ok(owed.into_iter().filter(|(record, _)| record.human_to_move()).collect())
