@@ -21,6 +21,9 @@ pub struct Config {
     pub discord_api_base: Option<String>,
     /// Where generated data (tables, caches) lives.
     pub data_dir: PathBuf,
+    /// Where `serve` answers `/metrics`, `/healthz` and `/readyz` (`SETTAI_METRICS_ADDR`), if
+    /// anywhere.
+    pub metrics_addr: Option<std::net::SocketAddr>,
 }
 
 /// A configuration value that is present but unusable.
@@ -74,6 +77,7 @@ impl std::fmt::Debug for Config {
             .field("discord_public_key", &self.discord_public_key)
             .field("discord_api_base", &self.discord_api_base)
             .field("data_dir", &self.data_dir)
+            .field("metrics_addr", &self.metrics_addr)
             .finish()
     }
 }
@@ -102,7 +106,16 @@ impl Config {
                 expected: "a numeric server id",
             })?),
         };
+        let metrics_addr = match var("SETTAI_METRICS_ADDR") {
+            None => None,
+            Some(v) => Some(v.trim().parse().map_err(|_| ConfigError {
+                name: "SETTAI_METRICS_ADDR",
+                value: v,
+                expected: "an address and port such as 127.0.0.1:9184",
+            })?),
+        };
         Ok(Config {
+            metrics_addr,
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string()),
             discord_token: var("DISCORD_TOKEN"),
             discord_guild_id,
@@ -126,6 +139,7 @@ mod tests {
             discord_public_key: None,
             discord_api_base: None,
             data_dir: PathBuf::from("data"),
+            metrics_addr: None,
         };
         let shown = format!("{config:?}");
         assert!(!shown.contains("hunter2") && !shown.contains("secret-token"), "{shown}");

@@ -5,6 +5,7 @@
 //! Who may do what is in `rules.rs`; the tests are in `tests/service.rs`.
 
 mod ai_pool;
+mod health;
 mod play_error;
 mod priority;
 mod rules;
@@ -18,6 +19,7 @@ use crate::domain::{
     Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, PlayedMove, PlayerRecord,
     Scope, Settings, Snapshot, StoredGame,
 };
+use crate::metrics::Figures;
 use crate::store::{Store, StoreError};
 use crate::table_file::TableFile;
 use ai_pool::AiPool;
@@ -51,6 +53,7 @@ pub struct Service {
     ai: AiPool,
     doubutsu_table: Arc<TableKeeper>,
     seed: Option<u64>,
+    figures: Figures,
 }
 
 /// Longest display name kept with a game (Discord's own limit is 32).
@@ -87,7 +90,19 @@ impl Service {
             ai: AiPool::new(cores, cores * BACKLOG_PER_CORE),
             doubutsu_table: TableKeeper::with(None),
             seed: None,
+            figures: Figures::default(),
         }
+    }
+
+    /// The same service counting what it does in `figures` (the bot's metrics).
+    pub fn with_figures(mut self, figures: &Figures) -> Service {
+        self.figures = figures.clone();
+        self
+    }
+
+    /// The figures this service counts in (the front ends count theirs there too).
+    pub fn figures(&self) -> &Figures {
+        &self.figures
     }
 
     /// The same service choosing the bot's moves from `seed` (and the ply) instead of fresh
@@ -136,6 +151,7 @@ impl Service {
     /// as [`PlayError::Corrupt`], the same on every path, so the channel is free again and
     /// nothing is ever played on a record that cannot be trusted.
     /// `reader`: the player the request answers, whose own choices it reads too.
+    #[tracing::instrument(level = "debug", skip_all, fields(channel = place.channel_id))]
     pub async fn snapshot(&self, place: &Place, reader: Option<u64>) -> Result<Snapshot, PlayError> {
         match self.store.snapshot(place, reader).await {
             Ok(snapshot) => Ok(snapshot),
@@ -176,6 +192,7 @@ impl Service {
 
     /// Starts a game at `level` whatever the settings say: for a front end whose player owns
     /// the place and chooses the level (the terminal).
+    #[tracing::instrument(level = "debug", skip_all, fields(level = level.as_str()))]
     pub async fn start_at_level(
         &self,
         caller: &Caller,
@@ -188,7 +205,7 @@ impl Service {
                 return Err(refusal);
             }
         }
-        if level.thinks_long() && self.ai.is_full() {
+        if level.thinks_long() && self.ai_refuses() {
             return Err(PlayError::Busy);
         }
         let record = self
@@ -248,6 +265,7 @@ impl Service {
 
     /// Records that `nudge` goes out for `record` now; false when it already went (or the game
     /// moved on), and then it must not be sent.
+    #[tracing::instrument(level = "debug", skip_all, fields(game = record.id))]
     pub async fn claim_nudge(&self, record: &GameRecord, nudge: Nudge) -> Result<bool, PlayError> {
         Ok(self.store.claim_nudge(record, nudge).await?)
     }
@@ -271,6 +289,7 @@ impl Service {
     /// The commentary on a player's move (for servers that have it on); `None` when there is
     /// nothing to say. Runs on the bounded AI pool; a failure only costs the line (it is
     /// logged), never the move.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn comment(&self, played: &PlayedMove) -> Option<Commentary> {
         if played.by_bot || played.mv.is_pass() {
             return None;
@@ -289,6 +308,7 @@ impl Service {
     /// request was made for, when it came from a board component; a mismatch is
     /// [`PlayError::Stale`]. Records only the human's move: call [`Service::bot_turn`]
     /// afterwards (after deferring the interaction).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn human_move(
         &self,
         caller: &Caller,
@@ -299,7 +319,7 @@ impl Service {
         let game = Self::game_to_move(caller, snapshot, expected)?;
         let record = &game.record;
         // Refused before it is stored: an accepted move always gets the bot's turn.
-        if record.level.thinks_long() && self.ai.is_full() {
+        if record.level.thinks_long() && self.ai_refuses() {
             return Err(PlayError::Busy);
         }
         let bad_move =
@@ -315,6 +335,7 @@ impl Service {
 
     /// Lets the bot move until the human has a real choice or the game ends. A human who has no
     /// move but to pass passes automatically. All these moves are stored in one statement.
+    #[tracing::instrument(level = "debug", skip_all, fields(game = stored.record.id))]
     pub async fn bot_turn(&self, stored: StoredGame) -> Result<Progress, PlayError> {
         let record = &stored.record;
         let mut game = record.game.clone();
@@ -351,6 +372,7 @@ impl Service {
     }
 
     /// Resigns the human's game (see [`Service::game_to_resign`]).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn resign(
         &self,
         caller: &Caller,
@@ -367,6 +389,7 @@ impl Service {
     /// id, ply) of the board whose button was pressed: a second press of that board finds the
     /// game moved on and is [`PlayError::Stale`], so two presses take back once. Returns the
     /// game as now stored (its last move is the one to mark on the board).
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn take_back(
         &self,
         caller: &Caller,
@@ -400,6 +423,7 @@ impl Service {
 
     /// How the game went for its human (values, slips, finds); computed on the bounded AI
     /// pool. `None` if it cannot be told (logged).
+    #[tracing::instrument(level = "debug", skip_all, fields(game = game.record.id))]
     pub async fn story(&self, game: &StoredGame) -> Option<Story> {
         let record = &game.record;
         let (start, human, table) = (record.game.initial(), record.human_side, self.doubutsu_table.get());
@@ -435,6 +459,7 @@ impl Service {
 
     /// Computes the bot's move on the blocking pool, bounded so AI work never starves the
     /// runtime (and the gateway heartbeat with it).
+    #[tracing::instrument(level = "debug", skip_all, fields(level = level.as_str(), ply))]
     async fn think(&self, game: Game, level: Level, history: Vec<GameMove>, ply: u32) -> Result<GameMove, PlayError> {
         let table = self.doubutsu_table.get();
         let seed = self.seed;
@@ -446,13 +471,19 @@ impl Service {
             };
             game.ai_move_after(level, table.as_deref(), &history, thinker, &mut rng)
         };
+        let asked = std::time::Instant::now();
         // A lookup of a millisecond does not wait behind the searches of other games.
         let mv = if level.thinks_long() {
             self.ai.think(work).await.expect("AI task panicked")
         } else {
-            // Its thinker allocates nothing: a doubutsu reply reads the table.
-            tokio::task::spawn_blocking(move || work(&mut Thinker::new())).await.expect("AI task panicked")
+            // Its thinker allocates nothing: a doubutsu reply reads the table. The request's
+            // span goes with it, so what the work logs is the request's.
+            let span = tracing::Span::current();
+            tokio::task::spawn_blocking(move || span.in_scope(|| work(&mut Thinker::new())))
+                .await
+                .expect("AI task panicked")
         };
+        self.figures.thought(level.kind().as_str(), level.as_str(), asked.elapsed());
         let mv = mv.map_err(|e| match e {
             AiError::NoTable => self
                 .table_unavailable(GameKind::Doubutsu)

@@ -15,13 +15,14 @@ use rand::SeedableRng;
 
 use crate::config::Config;
 use crate::i18n::Lang;
-use crate::{discord, render, service, store};
+use crate::{discord, metrics, render, service, store};
 use settai_core::{self, reversi, Game, GameKind, GameMove, Level, Side};
 
 pub mod build_report;
 pub mod doubutsu;
 mod gallery;
 mod gtp;
+mod logging;
 pub mod shell;
 mod terminal;
 mod text_board;
@@ -254,12 +255,7 @@ pub enum LangArg {
     Ja,
 }
 
-/// Logs to stderr, filtered by `RUST_LOG` (default: settai at info, serenity at warn).
-pub fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("settai=info,serenity=warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
-}
+pub use logging::init_tracing;
 
 /// Runs one of the bot's commands.
 pub fn run(command: Command) -> anyhow::Result<()> {
@@ -367,6 +363,20 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
                 let _ = rx.wait_for(|stop| *stop).await;
             }
         };
+        // The host's port answers first, so that /healthz says the process is up (and /readyz
+        // that it is not ready yet) while the database and Discord are reached.
+        let metrics = std::sync::Arc::new(metrics::Metrics::new());
+        if let Some(address) = config.metrics_addr {
+            let listener = tokio::net::TcpListener::bind(address)
+                .await
+                .with_context(|| format!("could not listen on {address} (SETTAI_METRICS_ADDR)"))?;
+            let serving = metrics::serve(listener, metrics.clone(), stopped());
+            tokio::spawn(async move {
+                if let Err(e) = serving.await {
+                    tracing::error!(error = %e, "the metrics endpoint stopped");
+                }
+            });
+        }
         let database = crate::config::redact_url(&config.database_url);
         tracing::info!("opening the database at {database}");
         let store = tokio::select! {
@@ -382,7 +392,7 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
             &config.data_dir.join("doubutsu.tb"),
             settai_core::doubutsu::table::Material::FULL,
         );
-        let service = service::Service::new(store).with_table_keeper(table);
+        let service = service::Service::new(store).with_table_keeper(table).with_figures(metrics.figures());
         let connection = discord::Connection {
             token,
             guild_id: config.discord_guild_id,

@@ -26,6 +26,7 @@ use serenity::interactions_endpoint::Verifier;
 use tokio::sync::oneshot;
 
 use super::handler::{responder_for, Bot};
+use super::readiness::Front;
 use super::Connection;
 use crate::service::Service;
 
@@ -146,7 +147,8 @@ pub async fn serve_until(
     // edits are addressed by it).
     let app = http.get_current_application_info().await.context("could not reach Discord with DISCORD_TOKEN")?;
     http.set_application_id(app.id);
-    let bot = Arc::new(Bot::new(service, connection.guild_id, connection.idle_sweep));
+    let front = Front::http(service.clone());
+    let bot = Arc::new(Bot::new(service, connection.guild_id, connection.idle_sweep).watched_as(front.clone()));
     bot.register_commands(&http).await;
     {
         let (bot, http) = (bot.clone(), http.clone());
@@ -160,6 +162,8 @@ pub async fn serve_until(
         .route("/healthz", get(healthz))
         .with_state(endpoint);
     tracing::info!(address = %listener.local_addr()?, "answering Discord interactions over HTTP");
+    // Ready from here: the listener is bound and its requests are answered.
+    front.listening();
     axum::serve(listener, app).with_graceful_shutdown(stop).await.context("the HTTP interactions endpoint stopped")
 }
 

@@ -9,6 +9,7 @@ use super::board_message::narrate;
 use super::coach::offers_takeback;
 use super::custom_id::{OpponentSelect, ResignButton};
 use super::handler::{Bot, Failure};
+use super::observed::note_game;
 use super::reply::{allowed_mentions, Reply, Responder};
 use super::request::Request;
 use crate::domain::{GameRecord, PlayedMove, StoredGame};
@@ -29,6 +30,7 @@ impl Bot {
         if !settings.level_choice {
             let game =
                 self.service().start(caller, &request.snapshot, kind, side, None).await.map_err(Failure::Refused)?;
+            note_game(game.record.id);
             responder.defer().await?;
             let (board, shown) = self.first_board(request, game).await?;
             if let Some(posted) = responder.post(board).await? {
@@ -70,6 +72,7 @@ impl Bot {
             .start(caller, &request.snapshot, picker.kind, picker.side, Some(level))
             .await
             .map_err(Failure::Refused)?;
+        note_game(game.record.id);
         responder.defer().await?;
         let (board, shown) = self.first_board(request, game).await?;
         let posted = responder.follow_up_posted(board.follow_up()).await?;

@@ -18,15 +18,19 @@ use serenity::all::{
 };
 use serenity::async_trait;
 use serenity::http::Http;
+use tracing::Instrument as _;
 
 use super::coach::moves_in_order;
 use super::command::{Command, CommandError, SETTINGS};
 use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
+use super::observed::{command_kind, component_kind, note_game, span_of, Seen};
+use super::readiness::Front;
 use super::registration::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use super::request::Request;
 use crate::domain::{Settings, Snapshot};
 use crate::i18n::{Lang, Msg, Needed};
+use crate::metrics::Outcome;
 use crate::service::{Caller, PlayError, Service};
 use settai_core::{GameKind, MoveError, Side};
 
@@ -42,6 +46,8 @@ pub struct Bot {
     sweeping: AtomicBool,
     /// The gateway shards this process runs (`None`: all servers are its own).
     shards: Option<super::shards::ShardRange>,
+    /// The front end the host watches, for as long as this handler serves.
+    _front: Option<Arc<Front>>,
 }
 
 impl Bot {
@@ -53,13 +59,19 @@ impl Bot {
     /// A handler over `service`, registering commands to `guild_id` when given and closing
     /// idle games every `idle_sweep`.
     pub fn new(service: Service, guild_id: Option<u64>, idle_sweep: Duration) -> Bot {
-        Bot { service, guild_id, idle_sweep, sweeping: AtomicBool::new(false), shards: None }
+        Bot { service, guild_id, idle_sweep, sweeping: AtomicBool::new(false), shards: None, _front: None }
     }
 
     /// The same handler for a process that runs only `shards` (its sweeps leave other
     /// processes' servers alone).
     pub fn with_shards(mut self, shards: Option<super::shards::ShardRange>) -> Bot {
         self.shards = shards;
+        self
+    }
+
+    /// The same handler keeping `front` watched while it serves.
+    pub(super) fn watched_as(mut self, front: Arc<Front>) -> Bot {
+        self._front = Some(front);
         self
     }
 
@@ -99,14 +111,21 @@ impl Bot {
     }
 
     /// Handles one interaction, answering through `responder` (which acknowledges it by itself
-    /// when the answer is slow).
+    /// when the answer is slow), inside a span of its own, and counts it
+    /// (docs/design/operations.md).
     pub async fn handle(&self, responder: &Responder, interaction: &Interaction) {
-        match interaction {
-            Interaction::Command(cmd) => responder.within_deadline(self.on_command(responder, cmd)).await,
-            Interaction::Autocomplete(cmd) => self.on_autocomplete(responder, cmd).await,
-            Interaction::Component(c) => responder.within_deadline(self.on_component(responder, c)).await,
-            _ => {}
-        }
+        let handled = async {
+            let seen = match interaction {
+                Interaction::Command(cmd) => responder.within_deadline(self.on_command(responder, cmd)).await,
+                Interaction::Autocomplete(cmd) => self.on_autocomplete(responder, cmd).await,
+                Interaction::Component(c) => responder.within_deadline(self.on_component(responder, c)).await,
+                _ => return,
+            };
+            let acknowledged = responder.acknowledged_after();
+            self.service.figures().interaction(seen.kind, seen.game_and_level(), seen.outcome, acknowledged);
+            tracing::debug!(kind = seen.kind, outcome = seen.outcome.as_str(), ?acknowledged, "interaction handled");
+        };
+        handled.instrument(span_of(interaction)).await
     }
 }
 
@@ -197,22 +216,38 @@ impl Bot {
         (snapshot, lang)
     }
 
-    async fn on_command(&self, responder: &Responder, cmd: &CommandInteraction) {
+    async fn on_command(&self, responder: &Responder, cmd: &CommandInteraction) -> Seen {
         let caller = caller_of_command(cmd);
+        let parsed = Command::parse(&cmd.data);
+        let kind = parsed.as_ref().map_or("unknown", command_kind);
         // One read of the place serves the whole request.
         let (snapshot, lang) = self.snapshot_and_lang(&caller, &cmd.locale).await;
         let snapshot = match snapshot {
             Ok(s) => s,
-            Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
+            Err(e) => return Seen::new(kind, None, self.report(responder, Err(Failure::Refused(e)), lang).await),
         };
-        let command = match Command::parse(&cmd.data) {
+        if let Some(game) = &snapshot.game {
+            note_game(game.record.id);
+        }
+        // The game asked about: the channel's, else the one a start would begin.
+        let started = match &parsed {
+            Ok(Command::StartReversi { .. }) => Some(GameKind::Reversi),
+            Ok(Command::StartDoubutsu) => Some(GameKind::Doubutsu),
+            _ => None,
+        };
+        let level =
+            snapshot.game.as_ref().map(|g| g.record.level).or_else(|| {
+                started.filter(|_| !snapshot.settings.level_choice).map(|kind| snapshot.settings.level(kind))
+            });
+        let seen = |outcome| Seen::new(kind, level, outcome);
+        let command = match parsed {
             Ok(command) => command,
             Err(CommandError::LevelNotForGame { kind }) => {
-                return self.answer_privately(responder, Msg::LevelNotForGame { kind }.text(lang)).await;
+                return seen(self.answer_privately(responder, Msg::LevelNotForGame { kind }.text(lang)).await);
             }
             Err(e) => {
                 tracing::warn!(error = %e, "a command the bot does not know");
-                return self.answer_privately(responder, Msg::TryAgain.text(lang)).await;
+                return seen(self.answer_privately(responder, Msg::TryAgain.text(lang)).await);
             }
         };
         // Nothing is stored where the game could not be shown; private answers need no
@@ -220,7 +255,7 @@ impl Bot {
         if command.posts_in_channel() {
             let needed = missing_permissions(cmd.app_permissions, caller.parent_id.is_some());
             if !needed.is_empty() {
-                return self.refuse_missing(responder, &needed, lang).await;
+                return seen(self.refuse_missing(responder, &needed, lang).await);
             }
         }
         let request = Request::new(responder, caller, snapshot, lang);
@@ -237,26 +272,33 @@ impl Bot {
             Command::Help => self.help(&request).await,
             Command::Settings(wanted) => self.settings(&request, cmd, wanted).await,
         };
-        self.report(responder, outcome, lang).await;
+        seen(self.report(responder, outcome, lang).await)
     }
 
-    /// Answers with a private text.
-    async fn answer_privately(&self, responder: &Responder, text: String) {
+    /// Answers with a private text (a refusal).
+    async fn answer_privately(&self, responder: &Responder, text: String) -> Outcome {
         if let Err(e) = responder.answer(Reply::private(text)).await {
             tracing::warn!(error = %e, "could not answer an interaction");
+            return Outcome::Error;
         }
+        Outcome::Refused
     }
 
-    async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) {
+    async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) -> Seen {
         let caller = caller_of_component(c);
+        let kind = component_kind(&c.data.custom_id);
         let (snapshot, lang) = self.snapshot_and_lang(&caller, &c.locale).await;
         let snapshot = match snapshot {
             Ok(s) => s,
-            Err(e) => return self.report(responder, Err(Failure::Refused(e)), lang).await,
+            Err(e) => return Seen::new(kind, None, self.report(responder, Err(Failure::Refused(e)), lang).await),
         };
+        if let Some(game) = &snapshot.game {
+            note_game(game.record.id);
+        }
+        let mut level = snapshot.game.as_ref().map(|g| g.record.level);
         let needed = missing_permissions(c.app_permissions, caller.parent_id.is_some());
         if !needed.is_empty() {
-            return self.refuse_missing(responder, &needed, lang).await;
+            return Seen::new(kind, level, self.refuse_missing(responder, &needed, lang).await);
         }
         let request = Request::new(responder, caller, snapshot, lang);
         let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
@@ -268,7 +310,10 @@ impl Bot {
             (None, ComponentInteractionDataKind::StringSelect { values }) => {
                 match (OpponentSelect::parse(&c.data.custom_id), values.first()) {
                     (Some(picker), Some(choice)) => match picker.level(choice) {
-                        Some(level) => self.start_chosen(&request, picker, level).await,
+                        Some(chosen) => {
+                            level = Some(chosen);
+                            self.start_chosen(&request, picker, chosen).await
+                        }
                         None => Err(Failure::Refused(PlayError::Stale)),
                     },
                     _ => Err(Failure::Refused(PlayError::Stale)),
@@ -283,29 +328,36 @@ impl Bot {
             },
             _ => Err(Failure::Refused(PlayError::Stale)),
         };
-        self.report(responder, outcome, lang).await;
+        let outcome = self.report(responder, outcome, lang).await;
+        Seen::new(kind, level, outcome)
     }
 
-    async fn on_autocomplete(&self, responder: &Responder, cmd: &CommandInteraction) {
+    async fn on_autocomplete(&self, responder: &Responder, cmd: &CommandInteraction) -> Seen {
         let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         let matches = |(_, mv): &&(String, String)| mv.to_ascii_lowercase().starts_with(&typed);
         let caller = caller_of_command(cmd);
+        let (mut level, mut outcome) = (None, Outcome::Ok);
         // The coach's order and marks, as in the menus: the value is always the move itself.
         let moves: Vec<(String, String)> = match self.service.snapshot(&caller.place(), Some(caller.user_id)).await {
             Ok(snapshot) => match Service::game_to_move(&caller, &snapshot, None) {
-                Ok(game) => moves_in_order(&game.record.game, snapshot.settings_for_reader().hints)
-                    .into_iter()
-                    .map(|(mv, risky)| {
-                        let name =
-                            if risky { format!("{mv} {}", Msg::RiskyMark.text(Lang::En)) } else { mv.to_string() };
-                        (name, mv.to_string())
-                    })
-                    .collect(),
+                Ok(game) => {
+                    note_game(game.record.id);
+                    level = Some(game.record.level);
+                    moves_in_order(&game.record.game, snapshot.settings_for_reader().hints)
+                        .into_iter()
+                        .map(|(mv, risky)| {
+                            let name =
+                                if risky { format!("{mv} {}", Msg::RiskyMark.text(Lang::En)) } else { mv.to_string() };
+                            (name, mv.to_string())
+                        })
+                        .collect()
+                }
                 Err(_) => Vec::new(),
             },
             Err(e) => {
                 tracing::warn!(error = %e, "autocomplete without moves");
+                outcome = self.counted(&e, Outcome::Refused);
                 Vec::new()
             }
         };
@@ -315,18 +367,37 @@ impl Bot {
         }
         if let Err(e) = responder.initial(CreateInteractionResponse::Autocomplete(response)).await {
             tracing::warn!(error = %e, "autocomplete reply failed");
+            outcome = Outcome::Error;
         }
+        Seen::new("autocomplete", level, outcome)
     }
 
     /// Refuses privately, naming the permissions the bot lacks here.
-    async fn refuse_missing(&self, responder: &Responder, needed: &[Needed], lang: Lang) {
-        if let Err(e) = responder.answer(Reply::private(Msg::MissingPermissions { needed }.text(lang))).await {
-            tracing::warn!(error = %e, "could not answer an interaction");
+    async fn refuse_missing(&self, responder: &Responder, needed: &[Needed], lang: Lang) -> Outcome {
+        self.answer_privately(responder, Msg::MissingPermissions { needed }.text(lang)).await
+    }
+
+    /// How a request that failed with `e` counts: an error when the database or the AI failed
+    /// (the database's are counted apart too), else `otherwise`.
+    pub(super) fn counted(&self, e: &PlayError, otherwise: Outcome) -> Outcome {
+        match e {
+            PlayError::Store(_) => {
+                self.service.figures().database_error();
+                Outcome::Error
+            }
+            PlayError::Ai(_) => Outcome::Error,
+            _ => otherwise,
         }
     }
 
-    /// Tells the player about a failure in the way its stage allows.
-    async fn report(&self, responder: &Responder, outcome: Result<(), Failure>, lang: Lang) {
+    /// Tells the player about a failure in the way its stage allows; how the request ended.
+    async fn report(&self, responder: &Responder, outcome: Result<(), Failure>, lang: Lang) -> Outcome {
+        let counted = match &outcome {
+            Ok(()) => Outcome::Ok,
+            Err(Failure::Refused(e)) => self.counted(e, Outcome::Refused),
+            Err(Failure::Late(e)) => self.counted(e, Outcome::Error),
+            Err(Failure::Discord(_)) => Outcome::Error,
+        };
         let sent = match outcome {
             Ok(()) => Ok(()),
             Err(Failure::Refused(e)) => responder.answer(Reply::private(refusal_text(&e, lang))).await,
@@ -345,7 +416,9 @@ impl Bot {
         };
         if let Err(e) = sent {
             tracing::warn!(error = %e, "could not answer an interaction");
+            return Outcome::Error;
         }
+        counted
     }
 }
 

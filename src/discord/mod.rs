@@ -12,6 +12,8 @@ mod flows;
 mod handler;
 mod help;
 mod menus;
+mod observed;
+mod readiness;
 mod registration;
 mod reminders;
 mod reply;
@@ -27,6 +29,7 @@ use serenity::all::{Client, ClientBuilder, GatewayIntents, Http, HttpBuilder};
 use crate::service::Service;
 
 pub use command::{Command, CommandError, PlaySub, SettingsRequest, SettingsSub};
+pub use observed::interaction_span;
 pub use registration::{play_command, settings_command};
 pub use shards::{BadShardRange, ShardRange};
 
@@ -159,15 +162,22 @@ pub(crate) fn http_client(connection: &Connection) -> Http {
     http.build()
 }
 
-/// The serenity client, ready to start (tests keep its shard manager to stop it).
+/// The serenity client, ready to start (tests keep its shard manager to stop it). From then
+/// on the service's figures watch its shards, for as long as the client lives
+/// (docs/design/operations.md#ready).
 pub async fn client(connection: Connection, service: Service) -> anyhow::Result<Client> {
+    let front = readiness::Front::gateway(service.clone(), connection.shards);
     // No privileged intents: slash commands and components arrive without any.
-    ClientBuilder::new_with_http(http_client(&connection), GatewayIntents::GUILDS)
+    let client = ClientBuilder::new_with_http(http_client(&connection), GatewayIntents::GUILDS)
         .event_handler(
-            handler::Bot::new(service, connection.guild_id, connection.idle_sweep).with_shards(connection.shards),
+            handler::Bot::new(service, connection.guild_id, connection.idle_sweep)
+                .with_shards(connection.shards)
+                .watched_as(front.clone()),
         )
         .await
-        .context("could not create the Discord client")
+        .context("could not create the Discord client")?;
+    front.serve_through(&client.shard_manager);
+    Ok(client)
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use super::handler::{lang_of, Bot};
 use super::reply::allowed_mentions;
 use crate::domain::{GameRecord, Nudge, StoredGame};
 use crate::i18n::Msg;
+use crate::metrics::Outcome;
 
 impl Bot {
     /// Closes idle games and sends the reminders owed, every `every`, forever.
@@ -34,7 +35,10 @@ impl Bot {
         let service = self.service();
         let expired = match service.expire_idle().await {
             Ok(e) => e,
-            Err(e) => return tracing::warn!(error = %e, "could not close idle games; will try again"),
+            Err(e) => {
+                self.counted(&e, Outcome::Error);
+                return tracing::warn!(error = %e, "could not close idle games; will try again");
+            }
         };
         for (record, days) in expired {
             tracing::info!(game = record.id, days, "closed an idle game");
@@ -52,7 +56,10 @@ impl Bot {
     async fn send_reminders(&self, http: &Http) {
         let owed = match self.service().owed_nudges().await {
             Ok(o) => o,
-            Err(e) => return tracing::warn!(error = %e, "could not look for games to remind of; will try again"),
+            Err(e) => {
+                self.counted(&e, Outcome::Error);
+                return tracing::warn!(error = %e, "could not look for games to remind of; will try again");
+            }
         };
         for (record, nudge) in owed.into_iter().filter(|(r, _)| self.owns(r.guild_id)) {
             match self.service().claim_nudge(&record, nudge).await {
@@ -60,13 +67,20 @@ impl Bot {
                 // Sent already, or the game moved on since it was read.
                 Ok(false) => continue,
                 Err(e) => {
+                    self.counted(&e, Outcome::Error);
                     tracing::warn!(error = %e, game = record.id, "could not record a reminder; will try again");
                     continue;
                 }
             }
-            if let Err(e) = self.remind(http, &record, nudge).await {
+            match self.remind(http, &record, nudge).await {
+                Ok(()) => self.service().figures().reminder_sent(match nudge {
+                    Nudge::Reminder => "reminder",
+                    Nudge::FinalNotice { .. } => "final_notice",
+                }),
                 // Recorded as sent: a channel the bot can no longer post in is not retried forever.
-                tracing::warn!(error = %e, game = record.id, channel = record.channel_id, "could not send a reminder");
+                Err(e) => tracing::warn!(
+                    error = %e, game = record.id, channel = record.channel_id, "could not send a reminder"
+                ),
             }
         }
     }

@@ -4,8 +4,8 @@
 //! answered yet, and later answers go where that acknowledgement put them (edits, follow-ups),
 //! so handlers are written as if the first response were always theirs.
 
-use std::sync::{Arc, Mutex as SyncMutex};
-use std::time::Duration;
+use std::sync::{Arc, Mutex as SyncMutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use serenity::all::{
     CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateInteractionResponse,
@@ -166,6 +166,10 @@ pub struct Responder {
     /// HTTP interactions mode: the first response is the body of the answer to Discord's
     /// request rather than a call of its own.
     inline: SyncMutex<Option<oneshot::Sender<CreateInteractionResponse>>>,
+    /// When the interaction arrived (the responder is made then).
+    received: Instant,
+    /// How long after that the first response went out.
+    acknowledged: OnceLock<Duration>,
 }
 
 impl Responder {
@@ -179,7 +183,15 @@ impl Responder {
             stage: Mutex::new(Stage::Fresh),
             settled: Notify::new(),
             inline: SyncMutex::new(None),
+            received: Instant::now(),
+            acknowledged: OnceLock::new(),
         }
+    }
+
+    /// How long after the interaction arrived its first response went out (an answer or an
+    /// acknowledgement), if one did: the figure Discord's three seconds are about.
+    pub fn acknowledged_after(&self) -> Option<Duration> {
+        self.acknowledged.get().copied()
     }
 
     /// The same, with the first response handed to `first` (HTTP interactions mode).
@@ -218,14 +230,18 @@ impl Responder {
     /// The first response itself: a call to Discord, or in HTTP mode the request's answer.
     pub async fn initial(&self, response: CreateInteractionResponse) -> serenity::Result<()> {
         let inline = self.inline.lock().unwrap_or_else(|e| e.into_inner()).take();
-        match inline {
+        let sent = match inline {
             // A dropped receiver means Discord's request is gone; nothing else would reach it.
             Some(first) => {
                 let _ = first.send(response);
                 Ok(())
             }
             None => response.execute(&*self.http, (self.id, &self.token)).await,
+        };
+        if sent.is_ok() {
+            let _ = self.acknowledged.set(self.received.elapsed());
         }
+        sent
     }
 
     /// Acknowledges the interaction if nothing was sent yet.

@@ -54,7 +54,12 @@ impl AiPool {
 
     /// Whether a new request should be turned away.
     pub(super) fn is_full(&self) -> bool {
-        self.in_flight.load(Ordering::SeqCst) >= self.backlog
+        self.in_flight() >= self.backlog
+    }
+
+    /// The requests waiting or running now (the queue's depth, as the host sees it).
+    pub(super) fn in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::SeqCst)
     }
 
     /// Runs `work` on an AI thread (in order of arrival) and waits for its result.
@@ -65,7 +70,11 @@ impl AiPool {
         self.in_flight.fetch_add(1, Ordering::SeqCst);
         let _counted = InFlight(self.in_flight.clone());
         let (done, result) = tokio::sync::oneshot::channel();
+        // The request's span goes with the work, so that what it logs on the AI thread is
+        // the request's (docs/design/operations.md#traces).
+        let span = tracing::Span::current();
         self.threads.spawn_fifo(move || {
+            let _in_request = span.enter();
             let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
         });
         match result.await {

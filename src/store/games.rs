@@ -23,7 +23,17 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
 }
 
 impl Store {
+    /// How many games are in progress, per game (`kind` as stored); one statement, the
+    /// figure a host watches (docs/design/operations.md#the-figures).
+    pub async fn active_games_by_kind(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let counts = sqlx::query_as("SELECT kind, count(*) FROM games WHERE status = 'active' GROUP BY kind")
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(counts)
+    }
+
     /// Creates a game; fails with [`StoreError::ChannelBusy`] when the channel has one.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn create_game(&self, new: &NewGame) -> Result<GameRecord, StoreError> {
         let row = sqlx::query_as!(
             GameRow,
@@ -49,6 +59,7 @@ impl Store {
 
     /// The results of `user_id`'s finished games on one server (`None`: in direct messages),
     /// per game kind.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn player_record(
         &self,
         guild_id: Option<u64>,
@@ -97,6 +108,7 @@ impl Store {
     /// waits for its player however long. Returns each game as
     /// now stored with the limit that applied. One statement: a move racing the sweep either
     /// lands first (and the game is no longer idle) or finds the game closed.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn expire_idle_games(&self) -> Result<Vec<(GameRecord, u32)>, StoreError> {
         let columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
         let rows = sqlx::query(&format!(
@@ -123,6 +135,7 @@ impl Store {
     /// Closes a game whose stored record cannot be trusted (status `void`); its rows stay for
     /// inspection. Nothing is read back from it, so this works on any corrupt row. With
     /// `version`, only if the game is still at that version (it was found corrupt there).
+    #[tracing::instrument(level = "debug", skip_all, fields(game = game_id))]
     pub async fn void_game(&self, game_id: i64, version: Option<i32>) -> Result<(), StoreError> {
         sqlx::query!(
             "UPDATE games SET status = 'void', result = 'draw', finished_at = now(), updated_at = now(),
@@ -140,6 +153,7 @@ impl Store {
     /// in effect there, the `reader`'s own choices (the player the request answers) and its
     /// active game with its moves, replayed. A game whose row or move list does not add up is
     /// [`StoreError::Corrupt`].
+    #[tracing::instrument(level = "debug", skip_all, fields(channel = place.channel_id))]
     pub async fn snapshot(&self, place: &Place, reader: Option<u64>) -> Result<Snapshot, StoreError> {
         let game_columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("a.{}", c.trim())).collect();
         let row = sqlx::query(&format!(
@@ -226,6 +240,7 @@ impl Store {
     /// Records `moves` played on `game` (as read, at `game.version`) leading to `position`, and
     /// ends the game if `finish` says so. All or nothing: fails with [`StoreError::Conflict`] and
     /// changes nothing when the game moved on since it was read.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn record_moves(
         &self,
         game: &GameRecord,
@@ -280,6 +295,7 @@ impl Store {
     /// first `ply` moves lead): the later moves are deleted and the take-back is counted. Guarded
     /// like a move: fails with [`StoreError::Conflict`] and changes nothing when the game moved
     /// on since it was read.
+    #[tracing::instrument(level = "debug", skip_all, fields(game = game.id))]
     pub async fn take_back(&self, game: &GameRecord, ply: u32, position: &Game) -> Result<GameRecord, StoreError> {
         let row: Option<GameRow> = sqlx::query_as(&format!(
             "WITH updated AS (
@@ -302,6 +318,7 @@ impl Store {
     }
 
     /// Ends an active game without a move (resignation, expiry), guarded like a move.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn end_game(
         &self,
         game: &GameRecord,

@@ -12,6 +12,7 @@ mod commands;
 mod commentary;
 mod doubutsu_shogi;
 mod family;
+mod observability;
 mod playing;
 mod refusals;
 mod robustness;
@@ -26,6 +27,7 @@ use serde_json::{json, Value};
 use serenity::gateway::ShardManager;
 use settai::discord::{self, Connection};
 use settai::domain::{GameRecord, GameStatus, NewGame, Place};
+use settai::metrics::Metrics;
 use settai::service::table_keeper::TableKeeper;
 use settai::service::Service;
 use settai::store::Store;
@@ -49,7 +51,7 @@ impl Bot {
     /// A bot over `pool`'s database: add what differs from the default (commands registered
     /// globally, no doubutsu table), then `.start().await`.
     fn builder(pool: PgPool) -> BotBuilder {
-        BotBuilder { store: Store::from_pool(pool), guild_id: None, keeper: None }
+        BotBuilder { store: Store::from_pool(pool), guild_id: None, keeper: None, metrics: None, heartbeat: None }
     }
 
     /// A doubutsu game of `ctx`'s user (sente) set up at `start`, as if started there.
@@ -92,6 +94,8 @@ struct BotBuilder {
     store: Store,
     guild_id: Option<u64>,
     keeper: Option<Arc<TableKeeper>>,
+    metrics: Option<Arc<Metrics>>,
+    heartbeat: Option<Duration>,
 }
 
 impl BotBuilder {
@@ -119,12 +123,28 @@ impl BotBuilder {
         self
     }
 
+    /// A bot counting in `metrics` (as `serve` does with `SETTAI_METRICS_ADDR`).
+    fn metrics(mut self, metrics: Arc<Metrics>) -> BotBuilder {
+        self.metrics = Some(metrics);
+        self
+    }
+
+    /// A stand-in asking for a heartbeat every `interval` (Discord asks every 41 s), so that the
+    /// gateway's latency is known soon.
+    fn heartbeat(mut self, interval: Duration) -> BotBuilder {
+        self.heartbeat = Some(interval);
+        self
+    }
+
     /// Connects the bot to a fresh stand-in; waits until it is ready and, registering globally,
     /// until it has registered its commands.
     async fn start(self) -> Bot {
-        let BotBuilder { store, guild_id, keeper } = self;
+        let BotBuilder { store, guild_id, keeper, metrics, heartbeat } = self;
         let keeper = keeper.unwrap_or_else(|| TableKeeper::with(None));
         let standin = StandIn::start().await;
+        if let Some(interval) = heartbeat {
+            standin.set_heartbeat_interval(interval);
+        }
         let connection = Connection {
             token: StandIn::TOKEN.into(),
             guild_id,
@@ -132,7 +152,10 @@ impl BotBuilder {
             idle_sweep: Duration::from_millis(300),
             shards: None,
         };
-        let service = Service::new(store.clone()).with_table_keeper(keeper);
+        let mut service = Service::new(store.clone()).with_table_keeper(keeper);
+        if let Some(metrics) = &metrics {
+            service = service.with_figures(metrics.figures());
+        }
         let mut client = discord::client(connection, service).await.unwrap();
         let shards = client.shard_manager.clone();
         tokio::spawn(async move { client.start().await });
