@@ -352,8 +352,11 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     // docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out): at any
     // ply, no move after which every guest move loses at once, while another candidate
     // remains. A guest who blunders loses such games only by being cornered.
-    if careless && candidates.iter().any(|c| leaves_a_way_out(pos, c.0)) {
-        candidates.retain(|c| leaves_a_way_out(pos, c.0));
+    if careless {
+        let open: Vec<(Move, i32)> = candidates.iter().copied().filter(|c| leaves_a_way_out(pos, c.0)).collect();
+        if !open.is_empty() {
+            candidates = open;
+        }
     }
     let qualifies = |s: i32| (s + 300) as i64 * den as i64 <= num as i64 * (best + 300) as i64;
     let qualifying: Vec<(Move, i32)> = candidates.iter().copied().filter(|&(_, s)| qualifies(s)).collect();
