@@ -204,16 +204,42 @@ async fn interaction(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, 
     let Some(responder) = responder_for(endpoint.http.clone(), &interaction) else {
         return StatusCode::NOT_IMPLEMENTED.into_response();
     };
-    let (first, answer) = oneshot::channel::<CreateInteractionResponse>();
+    let (first, answer) = oneshot::channel::<(CreateInteractionResponse, oneshot::Sender<()>)>();
     let responder = responder.inline(first);
     // The handler outlives this request: after the first response come edits and follow-ups.
     let bot = endpoint.bot.clone();
     tokio::spawn(async move { bot.handle(&responder, &interaction).await });
     match answer.await {
-        Ok(response) => Json(response).into_response(),
+        Ok((response, written)) => written_then_told(&response, written),
         // The handler ended without answering (a request it does not know).
         Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     }
+}
+
+/// The first response as the answer to Discord's request, its body telling `written` once
+/// hyper has taken all of it to send: the handler's next calls about the interaction wait for
+/// that, so they do not overtake the answer they follow (docs/design/bot-reliability.md).
+fn written_then_told(response: &CreateInteractionResponse, written: oneshot::Sender<()>) -> Response {
+    let body = match serde_json::to_vec(response) {
+        Ok(body) => Bytes::from(body),
+        Err(e) => {
+            tracing::error!(error = %e, "a first response that does not serialize");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    };
+    // Yields the body, then, asked for more, tells and ends.
+    let stream = futures_util::stream::unfold((Some(body), Some(written)), |(body, written)| async move {
+        match body {
+            Some(body) => Some((Ok::<_, std::convert::Infallible>(body), (None, written))),
+            None => {
+                if let Some(written) = written {
+                    let _ = written.send(());
+                }
+                None
+            }
+        }
+    });
+    ([(axum::http::header::CONTENT_TYPE, "application/json")], axum::body::Body::from_stream(stream)).into_response()
 }
 
 /// The answer to a replayed interaction: no choices for autocomplete, else a private

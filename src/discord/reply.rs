@@ -4,6 +4,7 @@
 //! answered yet, and later answers go where that acknowledgement put them (edits, follow-ups),
 //! so handlers are written as if the first response were always theirs.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex as SyncMutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -165,12 +166,26 @@ pub struct Responder {
     settled: Notify,
     /// HTTP interactions mode: the first response is the body of the answer to Discord's
     /// request rather than a call of its own.
-    inline: SyncMutex<Option<oneshot::Sender<CreateInteractionResponse>>>,
+    inline: SyncMutex<Option<oneshot::Sender<(CreateInteractionResponse, oneshot::Sender<()>)>>>,
     /// When the interaction arrived (the responder is made then).
     received: Instant,
     /// How long after that the first response went out.
     acknowledged: OnceLock<Duration>,
+    /// Whether the first response went out as the answer to Discord's request (HTTP mode).
+    answered_inline: AtomicBool,
 }
+
+/// Discord's codes for an interaction's original message or webhook it does not know (yet).
+const UNKNOWN_ORIGINAL: [isize; 2] = [10008, 10015];
+
+/// How many times a call after an inline first response is tried again while Discord does
+/// not know that response yet, waiting twice as long each time from the first wait.
+const INLINE_RETRIES: u32 = 8;
+const INLINE_FIRST_WAIT: Duration = Duration::from_millis(20);
+
+/// The longest an inline first response is waited for to be written (a request Discord gave
+/// up on is never written).
+const INLINE_WRITE_WAIT: Duration = Duration::from_secs(3);
 
 impl Responder {
     /// Answers interaction `id` with `token` through `http`, deferring as `deferral` says.
@@ -185,6 +200,7 @@ impl Responder {
             inline: SyncMutex::new(None),
             received: Instant::now(),
             acknowledged: OnceLock::new(),
+            answered_inline: AtomicBool::new(false),
         }
     }
 
@@ -195,7 +211,7 @@ impl Responder {
     }
 
     /// The same, with the first response handed to `first` (HTTP interactions mode).
-    pub fn inline(mut self, first: oneshot::Sender<CreateInteractionResponse>) -> Responder {
+    pub fn inline(mut self, first: oneshot::Sender<(CreateInteractionResponse, oneshot::Sender<()>)>) -> Responder {
         self.inline = SyncMutex::new(Some(first));
         self
     }
@@ -233,7 +249,13 @@ impl Responder {
         let sent = match inline {
             // A dropped receiver means Discord's request is gone; nothing else would reach it.
             Some(first) => {
-                let _ = first.send(response);
+                // The calls that follow wait until the answer is on its way to Discord (or
+                // the request is gone), so that they do not overtake it.
+                let (written, on_its_way) = oneshot::channel();
+                if first.send((response, written)).is_ok() {
+                    let _ = tokio::time::timeout(INLINE_WRITE_WAIT, on_its_way).await;
+                }
+                self.answered_inline.store(true, Ordering::Release);
                 Ok(())
             }
             None => response.execute(&*self.http, (self.id, &self.token)).await,
@@ -283,7 +305,7 @@ impl Responder {
                     return Ok(None);
                 }
                 // The callback does not say which message it made; the original response is it.
-                match self.http.get_original_interaction_response(&self.token).await {
+                match self.after_first(|| self.http.get_original_interaction_response(&self.token)).await {
                     Ok(message) => Ok(Some(message.id)),
                     Err(e) => {
                         tracing::debug!(error = %e, "the answer's message id is unknown");
@@ -295,12 +317,12 @@ impl Responder {
                 Deferral::Update => self.follow_up_posted(reply.follow_up()).await.map(Some),
                 Deferral::Thinking { ephemeral } if (reply.ephemeral && !ephemeral) || !reply.mentions.is_empty() => {
                     *stage = Stage::Answered;
-                    self.http.delete_original_interaction_response(&self.token).await?;
+                    self.after_first(|| self.http.delete_original_interaction_response(&self.token)).await?;
                     self.follow_up_posted(reply.follow_up()).await.map(Some)
                 }
                 Deferral::Thinking { .. } => {
                     *stage = Stage::Answered;
-                    reply.edit().execute(&*self.http, &self.token).await.map(|m| Some(m.id))
+                    self.after_first(|| reply.edit().execute(&*self.http, &self.token)).await.map(|m| Some(m.id))
                 }
             },
             Stage::Answered => self.follow_up_posted(reply.follow_up()).await.map(Some),
@@ -338,7 +360,7 @@ impl Responder {
     /// Edits the original response (after a deferral: the message a component is on, or the
     /// command's "thinking…").
     pub async fn edit(&self, edit: EditInteractionResponse) -> serenity::Result<()> {
-        edit.execute(&*self.http, &self.token).await.map(drop)
+        self.after_first(|| edit.clone().execute(&*self.http, &self.token)).await.map(drop)
     }
 
     /// Sends a follow-up message.
@@ -348,7 +370,30 @@ impl Responder {
 
     /// Sends a follow-up message; returns its id.
     pub async fn follow_up_posted(&self, follow_up: CreateInteractionResponseFollowup) -> serenity::Result<MessageId> {
-        follow_up.execute(&*self.http, (None, &self.token)).await.map(|m| m.id)
+        self.after_first(|| follow_up.clone().execute(&*self.http, (None, &self.token))).await.map(|m| m.id)
+    }
+
+    /// Runs `call`, a call about this interaction after its first response. In HTTP mode that
+    /// response is the answer to Discord's request, and the call may reach Discord before
+    /// Discord has taken the answer in (it then says it knows no such message or webhook):
+    /// tried again, waiting a little longer each time, until Discord knows it.
+    async fn after_first<T, F, Fut>(&self, call: F) -> serenity::Result<T>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = serenity::Result<T>>,
+    {
+        let mut wait = INLINE_FIRST_WAIT;
+        for _ in 0..INLINE_RETRIES {
+            match call().await {
+                Err(e) if self.answered_inline.load(Ordering::Acquire) && unknown_original(&e) => {
+                    tracing::debug!(error = %e, "Discord does not know the first response yet; trying again");
+                    tokio::time::sleep(wait).await;
+                    wait *= 2;
+                }
+                done => return done,
+            }
+        }
+        call().await
     }
 
     /// The REST client this responder answers through.
@@ -359,4 +404,9 @@ impl Responder {
     fn inline_pending(&self) -> bool {
         self.inline.lock().unwrap_or_else(|e| e.into_inner()).is_some()
     }
+}
+
+/// Whether Discord refused a call because it knows no such original message or webhook.
+fn unknown_original(e: &serenity::Error) -> bool {
+    matches!(e, serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) if UNKNOWN_ORIGINAL.contains(&r.error.code))
 }
