@@ -7,6 +7,7 @@
 mod ai_pool;
 mod health;
 mod play_error;
+mod players_data;
 mod priority;
 mod rules;
 pub mod table_keeper;

@@ -1,6 +1,7 @@
 //! The bot's commands of the `settai` command line: run the bot, play in a terminal, ask the
-//! AI, render, count perft, the doubutsu table, GTP, the gallery. The lab's commands (`bench`,
-//! `train`, `solve`) are the binary's (`src/bin/settai/`), which puts both under one `settai`.
+//! AI, render, count perft, the doubutsu table, GTP, the gallery, the players' data. The lab's
+//! commands (`bench`, `train`, `solve`) are the binary's (`src/bin/settai/`), which puts both
+//! under one `settai`.
 //!
 //! Past 500 lines because clap's derive keeps every command's options in one `Command` enum,
 //! next to the small functions that run them; games, terminal play and the gallery have files
@@ -19,6 +20,7 @@ use crate::{discord, metrics, render, service, store};
 use settai_core::{self, reversi, Game, GameKind, GameMove, Level, Side};
 
 pub mod build_report;
+pub mod data;
 pub mod doubutsu;
 mod gallery;
 mod gtp;
@@ -122,6 +124,12 @@ pub enum Command {
         /// Seed for the AI's random choices (default: random).
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// The players' data on request: export a player's as JSON, erase a player, delete a
+    /// server's data (docs/design/players-data.md).
+    Data {
+        #[command(subcommand)]
+        action: data::DataAction,
     },
     /// Write the sample boards, replays and charts of the README (`docs/gallery/`).
     Gallery {
@@ -296,6 +304,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Gallery { out } => gallery::gallery(&out),
+        Command::Data { action } => data::run(action),
         Command::Gtp { level, budget, seed } => {
             let Level::Reversi(level) = level_or_default(GameKind::Reversi, level)? else {
                 bail!("GTP plays reversi levels only")

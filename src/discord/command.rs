@@ -36,11 +36,13 @@ pub enum PlaySub {
     Remind,
     /// The player's own hints on or off.
     Hints,
+    /// Erase what the bot keeps about the player.
+    ForgetMe,
 }
 
 impl PlaySub {
     /// Every subcommand, in the order Discord lists them.
-    pub const ALL: [PlaySub; 10] = [
+    pub const ALL: [PlaySub; 11] = [
         PlaySub::Reversi,
         PlaySub::Doubutsu,
         PlaySub::Move,
@@ -51,6 +53,7 @@ impl PlaySub {
         PlaySub::Help,
         PlaySub::Remind,
         PlaySub::Hints,
+        PlaySub::ForgetMe,
     ];
 
     /// Its name in interactions (Discord sends the English name whatever the client's language).
@@ -66,6 +69,7 @@ impl PlaySub {
             PlaySub::Help => "help",
             PlaySub::Remind => "remind",
             PlaySub::Hints => "hints",
+            PlaySub::ForgetMe => "forget-me",
         }
     }
 }
@@ -189,6 +193,8 @@ pub enum Command {
         /// The coach's hints wanted.
         on: bool,
     },
+    /// `/play forget-me`: asks, then erases what the bot keeps about the player.
+    ForgetMe,
     /// `/settings`, for server managers.
     Settings(SettingsRequest),
 }
@@ -268,6 +274,7 @@ impl Command {
             PlaySub::Help => Command::Help,
             PlaySub::Remind => Command::Remind { on: options.switch()? },
             PlaySub::Hints => Command::Hints { on: options.switch()? },
+            PlaySub::ForgetMe => Command::ForgetMe,
         })
     }
 

@@ -1,4 +1,5 @@
-//! The custom ids of buttons and menus (moves, opponent picker, Resign, Take back): printing and parsing.
+//! The custom ids of buttons and menus (moves, opponent picker, Resign, Take back, the
+//! forget-me question): printing and parsing.
 
 use settai_core::{GameKind, Level, Side};
 
@@ -121,6 +122,49 @@ impl TakebackButton {
     }
 }
 
+/// The two buttons of the `/play forget-me` question, naming the player asked (only they may
+/// answer it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ForgetButton {
+    /// "Erase my data".
+    Erase { user_id: u64 },
+    /// "Keep it".
+    Keep { user_id: u64 },
+}
+
+impl ForgetButton {
+    pub(super) fn custom_id(&self) -> String {
+        match self {
+            ForgetButton::Erase { user_id } => format!("fm:yes:{user_id}"),
+            ForgetButton::Keep { user_id } => format!("fm:no:{user_id}"),
+        }
+    }
+
+    pub(super) fn parse(id: &str) -> Option<ForgetButton> {
+        let mut parts = id.split(':');
+        if parts.next()? != "fm" {
+            return None;
+        }
+        let what = parts.next()?;
+        let user_id = parts.next()?.parse().ok()?;
+        if parts.next().is_some() {
+            return None;
+        }
+        match what {
+            "yes" => Some(ForgetButton::Erase { user_id }),
+            "no" => Some(ForgetButton::Keep { user_id }),
+            _ => None,
+        }
+    }
+
+    /// The player the question was asked of.
+    pub(super) fn user_id(&self) -> u64 {
+        match *self {
+            ForgetButton::Erase { user_id } | ForgetButton::Keep { user_id } => user_id,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,7 +179,7 @@ mod tests {
         fn component_ids_from_anywhere_parse_to_what_they_print(
             id in prop_oneof![
                 any::<String>(),
-                "(mv|rs|op|tb|xx):(ask|yes|no|[-0-9a-z]{0,20})(:[-0-9a-z]{0,20}){0,3}",
+                "(mv|rs|op|tb|fm|xx):(ask|yes|no|[-0-9a-z]{0,20})(:[-0-9a-z]{0,20}){0,3}",
                 "op:(reversi|doubutsu|chess):[0-9]{1,3}",
             ],
             value in prop_oneof![any::<String>(), "[0-9]{1,3}", "-1"],
@@ -149,6 +193,10 @@ mod tests {
             if let Some(t) = TakebackButton::parse(&id) {
                 prop_assert_eq!(TakebackButton::parse(&t.custom_id()), Some(t));
                 prop_assert!(ResignButton::parse(&id).is_none() && MoveSelect::parse(&id).is_none());
+            }
+            if let Some(f) = ForgetButton::parse(&id) {
+                prop_assert_eq!(ForgetButton::parse(&f.custom_id()), Some(f));
+                prop_assert!(ResignButton::parse(&id).is_none() && TakebackButton::parse(&id).is_none());
             }
             if let Some(o) = OpponentSelect::parse(&id) {
                 prop_assert_eq!(OpponentSelect::parse(&o.custom_id()), Some(o));

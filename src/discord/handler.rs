@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use serenity::all::{
     ChannelId, ChannelType, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
-    CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseFollowup, EventHandler, GuildId,
-    Interaction, Member, PartialChannel, Ready, User,
+    CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseFollowup, EventHandler, Guild,
+    GuildId, Interaction, Member, PartialChannel, Ready, UnavailableGuild, User,
 };
 use serenity::async_trait;
 use serenity::http::Http;
@@ -22,7 +22,7 @@ use tracing::Instrument as _;
 
 use super::coach::moves_in_order;
 use super::command::{Command, CommandError, SETTINGS};
-use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
+use super::custom_id::{ForgetButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use super::observed::{command_kind, component_kind, note_game, span_of, Seen};
 use super::readiness::Front;
 use super::registration::{play_command, settings_command};
@@ -174,6 +174,29 @@ impl EventHandler for Bot {
             self.handle(&responder, &interaction).await;
         }
     }
+
+    /// A server the bot is in (at connection, or added again): none of its data is to go.
+    async fn guild_create(&self, _ctx: Context, guild: Guild, _is_new: Option<bool>) {
+        if let Err(e) = self.service.guild_present(guild.id.get()).await {
+            tracing::warn!(error = %e, guild = guild.id.get(), "could not note a server as present");
+        }
+    }
+
+    /// A server removed the bot (not an outage: Discord then marks the guild unavailable): its
+    /// data is deleted after the grace period (docs/design/players-data.md#servers-that-leave).
+    async fn guild_delete(&self, _ctx: Context, incomplete: UnavailableGuild, _full: Option<Guild>) {
+        if removed(&incomplete) {
+            if let Err(e) = self.service.guild_left(incomplete.id.get()).await {
+                tracing::warn!(error = %e, guild = incomplete.id.get(), "could not note a server's departure");
+            }
+        }
+    }
+}
+
+/// Whether a GUILD_DELETE says the bot was removed (kicked, or the server deleted) rather than
+/// that the server is in an outage.
+fn removed(event: &UnavailableGuild) -> bool {
+    !event.unavailable
 }
 
 fn caller_of_command(i: &CommandInteraction) -> Caller {
@@ -270,6 +293,7 @@ impl Bot {
             Command::Hints { on } => self.hints_for_me(&request, on).await,
             Command::Takeback => self.take_back(&request, None).await,
             Command::Help => self.help(&request).await,
+            Command::ForgetMe => self.forget_me(&request).await,
             Command::Settings(wanted) => self.settings(&request, cmd, wanted).await,
         };
         seen(self.report(responder, outcome, lang).await)
@@ -296,8 +320,10 @@ impl Bot {
             note_game(game.record.id);
         }
         let mut level = snapshot.game.as_ref().map(|g| g.record.level);
+        // The forget-me question is private from start to end: no permission of the channel's.
+        let forget = ForgetButton::parse(&c.data.custom_id);
         let needed = missing_permissions(c.app_permissions, caller.parent_id.is_some());
-        if !needed.is_empty() {
+        if forget.is_none() && !needed.is_empty() {
             return Seen::new(kind, level, self.refuse_missing(responder, &needed, lang).await);
         }
         let request = Request::new(responder, caller, snapshot, lang);
@@ -319,13 +345,14 @@ impl Bot {
                     _ => Err(Failure::Refused(PlayError::Stale)),
                 }
             }
-            (None, ComponentInteractionDataKind::Button) => match ResignButton::parse(&c.data.custom_id) {
-                Some(button) => self.resign_button(&request, button).await,
-                None => match TakebackButton::parse(&c.data.custom_id) {
-                    Some(b) => self.take_back(&request, Some((b.game_id, b.ply, c.message.id))).await,
-                    None => Err(Failure::Refused(PlayError::Stale)),
-                },
-            },
+            (None, ComponentInteractionDataKind::Button) => {
+                match (forget, ResignButton::parse(&c.data.custom_id), TakebackButton::parse(&c.data.custom_id)) {
+                    (Some(button), _, _) => self.forget_button(&request, button).await,
+                    (_, Some(button), _) => self.resign_button(&request, button).await,
+                    (_, _, Some(b)) => self.take_back(&request, Some((b.game_id, b.ply, c.message.id))).await,
+                    _ => Err(Failure::Refused(PlayError::Stale)),
+                }
+            }
             _ => Err(Failure::Refused(PlayError::Stale)),
         };
         let outcome = self.report(responder, outcome, lang).await;

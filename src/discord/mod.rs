@@ -9,6 +9,7 @@ mod command;
 mod custom_id;
 pub mod endpoint;
 mod flows;
+mod forget_me;
 mod handler;
 mod help;
 mod menus;

@@ -5,7 +5,7 @@
 use serenity::all::Interaction;
 
 use super::command::Command;
-use super::custom_id::{MoveSelect, OpponentSelect, ResignButton, TakebackButton};
+use super::custom_id::{ForgetButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use crate::metrics::{Outcome, NONE};
 use settai_core::Level;
 
@@ -38,7 +38,7 @@ pub(super) fn note_game(game_id: i64) {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Seen {
     /// What it asked for: `start`, `move`, `board`, `resign`, `takeback`, `stats`, `remind`,
-    /// `help`, `settings`, `autocomplete`, or `unknown`.
+    /// `help`, `forget_me`, `settings`, `autocomplete`, or `unknown`.
     pub kind: &'static str,
     /// The game and the bot's level it was about, when known.
     pub level: Option<Level>,
@@ -70,6 +70,7 @@ pub(super) fn command_kind(command: &Command) -> &'static str {
         Command::Hints { .. } => "hints",
         Command::Takeback => "takeback",
         Command::Help => "help",
+        Command::ForgetMe => "forget_me",
         Command::Settings(_) => "settings",
     }
 }
@@ -84,6 +85,8 @@ pub(super) fn component_kind(custom_id: &str) -> &'static str {
         "resign"
     } else if TakebackButton::parse(custom_id).is_some() {
         "takeback"
+    } else if ForgetButton::parse(custom_id).is_some() {
+        "forget_me"
     } else {
         "unknown"
     }

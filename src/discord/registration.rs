@@ -54,6 +54,10 @@ impl PlaySub {
                 "どうぶつしょうぎのあなたのヒント（あぶない手に ⚠）、どのサーバーでも",
             )
             .add_sub_option(on_off()),
+            PlaySub::ForgetMe => sub(
+                "Erase what the bot keeps about you, on every server (asks first)",
+                "ボットにあるあなたの記録を、すべてのサーバーで消す（先に確認します）",
+            ),
         }
     }
 }
@@ -210,6 +214,7 @@ impl PlaySub {
             PlaySub::Help => "遊び方",
             PlaySub::Remind => "お知らせ",
             PlaySub::Hints => "ヒント",
+            PlaySub::ForgetMe => "記録を消す",
         }
     }
 }

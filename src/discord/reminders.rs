@@ -18,7 +18,8 @@ use crate::i18n::Msg;
 use crate::metrics::Outcome;
 
 impl Bot {
-    /// Closes idle games and sends the reminders owed, every `every`, forever.
+    /// Closes idle games, sends the reminders owed and deletes departed servers' data, every
+    /// `every`, forever.
     pub(super) async fn sweep_waiting_games(&self, http: &Http, every: Duration) {
         let mut ticks = tokio::time::interval(every);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -27,6 +28,16 @@ impl Bot {
             // Closing first: a game past its limit gets the closing notice, not a reminder.
             self.close_idle_games(http).await;
             self.send_reminders(http).await;
+            self.purge_departed_guilds().await;
+        }
+    }
+
+    /// Deletes the data of servers that removed the bot longer ago than the grace period
+    /// (docs/design/players-data.md#servers-that-leave).
+    async fn purge_departed_guilds(&self) {
+        if let Err(e) = self.service().purge_departed_guilds().await {
+            self.counted(&e, Outcome::Error);
+            tracing::warn!(error = %e, "could not delete the data of departed servers; will try again");
         }
     }
 

@@ -1,10 +1,11 @@
 //! The plain data every layer shares: a game as stored and the moves to add to it, how it
 //! stands and ends, a player's results, the settings of a place and the changes managers make,
-//! the reminders a game is owed, the language a player reads, the terminal as a caller. No I/O: `store` reads and writes
+//! the reminders a game is owed, a player's data as they may ask for it, the language a player reads, the terminal as a caller. No I/O: `store` reads and writes
 //! these, `service` passes them on, `discord` and `i18n` show them.
 
 mod lang;
 mod nudge;
+mod players_data;
 mod record;
 mod settings;
 mod stored_game;
@@ -12,6 +13,9 @@ mod terminal;
 
 pub use lang::Lang;
 pub use nudge::Nudge;
+pub use players_data::{
+    DataCounts, Forgotten, GameData, MoveData, PlayerChoices, PlayerData, DEPARTED_GUILD_GRACE_DAYS, FORGOTTEN_PLAYER,
+};
 pub use record::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerRecord};
 pub use settings::{
     Change, Place, Scope, Setting, Settings, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS,

@@ -2,13 +2,14 @@
 //!
 //! [`Msg`] ([`msg`]) is what the bot says; [`sentences`] holds every message's sentence in both
 //! languages, side by side; the longer texts and the names of things have files of their own:
-//! [`names`], [`results`], [`help`], [`settings`], [`menus`], [`permissions`].
+//! [`names`], [`results`], [`help`], [`settings`], [`menus`], [`permissions`], [`players_data`].
 
 mod help;
 mod menus;
 mod msg;
 mod names;
 mod permissions;
+mod players_data;
 mod results;
 mod sentences;
 mod settings;

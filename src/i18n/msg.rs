@@ -2,7 +2,7 @@
 
 use super::menus::MoveMenu;
 use super::permissions::Needed;
-use crate::domain::{Lang, PlayerRecord, Settings};
+use crate::domain::{DataCounts, Forgotten, Lang, PlayerRecord, Settings};
 use settai_core::story::Moment;
 use settai_core::{Commentary, EndReason, GameKind, GameMove, Level, Outcome, Side};
 
@@ -181,4 +181,16 @@ pub enum Msg<'a> {
     HowAnimalsMove,
     /// The picture's last panel: a chick reaching the far row becomes a hen.
     Promotion,
+    /// `/play forget-me`: what erasing the player's data would remove, asked before anything is.
+    ForgetQuestion { counts: &'a DataCounts },
+    /// `/play forget-me` when nothing is kept about the player.
+    NothingKept,
+    /// The button that erases the player's data.
+    EraseButton,
+    /// The button that keeps it.
+    KeepButton,
+    /// The player's data was erased.
+    Forgotten { done: &'a Forgotten },
+    /// The player chose to keep their data.
+    Kept,
 }

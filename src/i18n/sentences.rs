@@ -5,6 +5,7 @@ use super::help::help_text;
 use super::menus::MoveMenu;
 use super::msg::Msg;
 use super::names::{kind_name, level_name, opponent_hint, opponent_name, side_name};
+use super::players_data::{erase_button, forget_question, forgotten, keep_button, kept, nothing_kept};
 use super::results::{comment_text, result_text, summary_text};
 use super::settings::settings_text;
 use crate::domain::Lang;
@@ -415,6 +416,12 @@ impl Msg<'_> {
             (Msg::SideName { kind: GameKind::Doubutsu, side: Side::Second }, En) => "gote".into(),
             (Msg::SideName { kind: GameKind::Doubutsu, side: Side::First }, Ja) => "先手".into(),
             (Msg::SideName { kind: GameKind::Doubutsu, side: Side::Second }, Ja) => "後手".into(),
+            (Msg::ForgetQuestion { counts }, lang) => forget_question(counts, lang),
+            (Msg::NothingKept, lang) => nothing_kept(lang),
+            (Msg::EraseButton, lang) => erase_button(lang),
+            (Msg::KeepButton, lang) => keep_button(lang),
+            (Msg::Forgotten { done }, lang) => forgotten(done, lang),
+            (Msg::Kept, lang) => kept(lang),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Postgres storage through sqlx: games, their moves, per-server settings and reminders.
+//! Postgres storage through sqlx: games, their moves, per-server settings, reminders, and a
+//! player's or a departed server's data on request.
 //!
 //! Every state change is one transaction guarded by the game's `version`, so two moves arriving
 //! together can never both apply; the database itself enforces one active game per channel.
@@ -7,6 +8,7 @@
 //! queries whose select lists are made from the list of settings are checked by the tests.
 
 mod games;
+mod players_data;
 mod reminders;
 mod rows;
 mod settings;

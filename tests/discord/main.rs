@@ -13,6 +13,7 @@ mod commentary;
 mod doubutsu_shogi;
 mod family;
 mod observability;
+mod players_data;
 mod playing;
 mod refusals;
 mod robustness;

@@ -297,6 +297,26 @@ impl StandIn {
         }
     }
 
+    /// Dispatches the gateway event `name` (e.g. `GUILD_DELETE`) with `payload` to the session
+    /// whose shard serves `guild_id`, as Discord does; waits up to 10 s for one. Panics if there
+    /// is none.
+    pub async fn send_event(&self, name: &str, guild_id: Option<u64>, payload: Value) {
+        let idx = self.shared.wait_for(Duration::from_secs(10), |i| i.session_for(guild_id)).await;
+        let Some(idx) = idx else {
+            panic!("stand-in: no connected bot to send {name} to (sessions so far: {})", self.sessions());
+        };
+        let mut inner = self.shared.lock();
+        let session = &mut inner.sessions[idx];
+        session.seq += 1;
+        let frame = json!({"op": 0, "s": session.seq, "t": name, "d": payload});
+        let sent = session.tx.as_ref().map(|tx| tx.send(text(&frame)).is_ok()).unwrap_or(false);
+        drop(inner);
+        self.shared.bump();
+        if !sent {
+            panic!("stand-in: the bot's gateway connection closed while sending {name}");
+        }
+    }
+
     /// Delivers the interaction the way Discord does to an HTTP interactions endpoint: a POST
     /// of the payload to `url`, signed with `key` at the current time. A 200 answer's JSON
     /// body counts as the interaction's first response (checked like a callback call); then

@@ -1,0 +1,122 @@
+//! `settai data`: the operator's side of the players' data on request
+//! (docs/design/players-data.md#for-the-operator): export a player's data as JSON, erase a
+//! player, delete a server's data now. Erasing shows what it would do and needs `--yes`.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context as _};
+use clap::Subcommand;
+
+use crate::config::{redact_url, Config};
+use crate::service::Service;
+use crate::store::Store;
+
+/// What `settai data` does.
+#[derive(Debug, Subcommand)]
+pub enum DataAction {
+    /// Write everything kept about a player as JSON (their choices, the games they started
+    /// with every move, their moves in others' games; never another player's id).
+    Export {
+        /// The player's Discord user id.
+        #[arg(long, value_name = "ID")]
+        user: u64,
+        /// Write to this file instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Erase a player (their games in progress end; their id and name leave every game; their
+    /// choices are deleted), or delete a server's settings and games now. Without `--yes`,
+    /// only says what would go.
+    Forget {
+        /// The player's Discord user id.
+        #[arg(long, value_name = "ID", required_unless_present = "guild", conflicts_with = "guild")]
+        user: Option<u64>,
+        /// The server's Discord id.
+        #[arg(long, value_name = "ID")]
+        guild: Option<u64>,
+        /// Really erase.
+        #[arg(long)]
+        yes: bool,
+    },
+}
+
+/// Runs `settai data`.
+pub fn run(action: DataAction) -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async {
+        let store = Store::connect(&config.database_url).await.with_context(|| {
+            format!(
+                "the database did not answer at {}: start PostgreSQL or set DATABASE_URL in .env",
+                redact_url(&config.database_url)
+            )
+        })?;
+        let service = Service::new(store);
+        match action {
+            DataAction::Export { user, out } => export(&service, user, out).await,
+            DataAction::Forget { user: Some(user), yes, .. } => forget_player(&service, user, yes).await,
+            DataAction::Forget { guild: Some(guild), yes, .. } => forget_guild(&service, guild, yes).await,
+            DataAction::Forget { .. } => bail!("say whom to forget: --user ID or --guild ID"),
+        }
+    })
+}
+
+async fn export(service: &Service, user: u64, out: Option<PathBuf>) -> anyhow::Result<()> {
+    let data = service.player_data(user).await?;
+    let json = serde_json::to_string_pretty(&data)?;
+    match out {
+        Some(path) => {
+            std::fs::write(&path, json + "\n").with_context(|| format!("could not write {}", path.display()))?;
+            eprintln!("wrote the data of user {user} to {} ({} games)", path.display(), data.games.len());
+        }
+        None => writeln!(std::io::stdout().lock(), "{json}")?,
+    }
+    Ok(())
+}
+
+async fn forget_player(service: &Service, user: u64, yes: bool) -> anyhow::Result<()> {
+    let counts = service.data_counts(user).await?;
+    if counts.is_empty() {
+        println!("nothing is kept about user {user}");
+        return Ok(());
+    }
+    if !yes {
+        println!(
+            "user {user}: {} finished game(s), {} game(s) in progress (would end as resigned), {} move(s) in others' \
+             games, {}; add --yes to erase",
+            counts.finished_games,
+            counts.games_in_progress,
+            counts.moves_in_others_games,
+            if counts.choices { "their own choices" } else { "no choices of their own" }
+        );
+        return Ok(());
+    }
+    let done = service.forget_player(user).await?;
+    println!(
+        "erased user {user}: {} game(s) no longer name them ({} ended), {} move(s) lost their id, choices {}",
+        done.games,
+        done.ended.len(),
+        done.moves,
+        if done.choices { "deleted" } else { "none" }
+    );
+    Ok(())
+}
+
+async fn forget_guild(service: &Service, guild: u64, yes: bool) -> anyhow::Result<()> {
+    let (games, settings) = service.guild_data_counts(guild).await?;
+    if games == 0 && !settings {
+        println!("nothing is kept about server {guild}");
+        return Ok(());
+    }
+    if !yes {
+        println!(
+            "server {guild}: {games} game(s), {}; add --yes to delete",
+            if settings { "settings of its own" } else { "no settings of its own" }
+        );
+        return Ok(());
+    }
+    let games = service.forget_guild(guild).await?;
+    println!("deleted server {guild}: {games} game(s) and its settings");
+    Ok(())
+}
