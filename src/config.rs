@@ -5,6 +5,10 @@ use std::path::PathBuf;
 /// Where the bot connects when `DATABASE_URL` is not set: the local cluster, trust auth.
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@localhost:5432/settai";
 
+/// How often `serve` sweeps waiting games unless `SETTAI_SWEEP_SECS` says otherwise: reminders
+/// are due after hours and idle limits after days, so an hour late is never noticed.
+pub const DEFAULT_SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// Settings every command shares. Its `Debug` output hides the token and the database password,
 /// so logging a configuration never leaks a secret.
 #[derive(Clone)]
@@ -24,6 +28,9 @@ pub struct Config {
     /// Where `serve` answers `/metrics`, `/healthz` and `/readyz` (`SETTAI_METRICS_ADDR`), if
     /// anywhere.
     pub metrics_addr: Option<std::net::SocketAddr>,
+    /// How often `serve` sweeps waiting games (reminders, idle closes, departed servers)
+    /// (`SETTAI_SWEEP_SECS`, default an hour).
+    pub sweep_every: std::time::Duration,
 }
 
 /// A configuration value that is present but unusable.
@@ -78,6 +85,7 @@ impl std::fmt::Debug for Config {
             .field("discord_api_base", &self.discord_api_base)
             .field("data_dir", &self.data_dir)
             .field("metrics_addr", &self.metrics_addr)
+            .field("sweep_every", &self.sweep_every)
             .finish()
     }
 }
@@ -114,8 +122,19 @@ impl Config {
                 expected: "an address and port such as 127.0.0.1:9184",
             })?),
         };
+        let sweep_every = match var("SETTAI_SWEEP_SECS") {
+            None => DEFAULT_SWEEP_EVERY,
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&secs| (1..=86_400).contains(&secs))
+                .map(std::time::Duration::from_secs)
+                .ok_or(ConfigError { name: "SETTAI_SWEEP_SECS", value: v, expected: "seconds from 1 to 86400" })?,
+        };
         Ok(Config {
             metrics_addr,
+            sweep_every,
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string()),
             discord_token: var("DISCORD_TOKEN"),
             discord_guild_id,
@@ -140,6 +159,7 @@ mod tests {
             discord_api_base: None,
             data_dir: PathBuf::from("data"),
             metrics_addr: None,
+            sweep_every: DEFAULT_SWEEP_EVERY,
         };
         let shown = format!("{config:?}");
         assert!(!shown.contains("hunter2") && !shown.contains("secret-token"), "{shown}");

@@ -406,7 +406,7 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
             token,
             guild_id: config.discord_guild_id,
             api_base: config.discord_api_base.clone(),
-            idle_sweep: discord::IDLE_SWEEP,
+            idle_sweep: config.sweep_every,
             shards,
         };
         tracing::info!("connecting to Discord");

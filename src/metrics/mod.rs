@@ -8,6 +8,7 @@
 //! no other room of the bot: it is told everything.
 
 mod figures;
+mod process;
 mod server;
 mod watch;
 
@@ -24,6 +25,7 @@ pub const CONTENT_TYPE: &str = prometheus_client::encoding::prometheus_text::CON
 pub struct Metrics {
     registry: Registry,
     figures: Figures,
+    process: process::Process,
 }
 
 impl Metrics {
@@ -32,7 +34,9 @@ impl Metrics {
         let mut registry = Registry::with_prefix("settai");
         let figures = Figures::default();
         figures.register(&mut registry);
-        Metrics { registry, figures }
+        let process = process::Process::default();
+        process.register(&mut registry);
+        Metrics { registry, figures, process }
     }
 
     /// The figures to hand to the service and the Discord shell.
@@ -40,8 +44,9 @@ impl Metrics {
         &self.figures
     }
 
-    /// Every figure as it stands, in the Prometheus text format.
+    /// Every figure as it stands (the process's read now), in the Prometheus text format.
     pub fn encode(&self) -> Result<String, std::fmt::Error> {
+        self.process.read();
         let mut text = String::new();
         prometheus_client::encoding::prometheus_text::encode(&mut text, &self.registry)?;
         Ok(text)

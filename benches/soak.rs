@@ -1,0 +1,439 @@
+//! The soak (docs/design/operations.md#the-soak): an accelerated month of family play through
+//! the Discord stand-in, against the real `settai serve` process and a real Postgres. Each
+//! simulated day most channels play (a game goes on, or a new one starts; some families stop
+//! mid-game), then the clock moves a day, as the tests move it (every stored time one day
+//! earlier), and the bot's own sweeps send the reminders and final notices and close the idle
+//! games. The bot is stopped gracefully on day 10 and killed on day 20, and restarted. After
+//! each day the process's figures are read from its metrics port (resident memory, threads,
+//! open files, runtime tasks, the database pool) and Postgres's (connections, table sizes).
+//! At the end: every move the players made is stored once, in order, and nothing else; the
+//! bot's log holds no warning or error; the slope of memory and connections after warm-up.
+//!
+//! `cargo bench --bench soak -- [DAYS] [CHANNELS]` (default 30 days, 100 channels); needs the
+//! local Postgres (DATABASE_URL, as the tests) where it creates and afterwards drops a database
+//! of its own; builds the doubutsu table first unless `data/doubutsu.tb` exists (half the
+//! channels play `settai`, half `weakest`).
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::json;
+use settai::domain::{Change, Place, Scope};
+use settai::store::Store;
+use settai_core::{doubutsu, Level};
+use support::fixtures::{self, Ctx};
+use support::{Exchange, StandIn};
+
+const T: Duration = Duration::from_secs(120);
+/// The server's idle limit in the soak: games left alone close within the month.
+const IDLE_DAYS: u32 = 5;
+
+/// A move a player saw accepted: (game, ply, move as tapped).
+type Tap = (i64, u32, String);
+
+/// What one channel's family did on one day.
+#[derive(Default)]
+struct Day {
+    taps: Vec<Tap>,
+    games_started: usize,
+    anomalies: Vec<String>,
+}
+
+/// One figure of a Prometheus text: the sum of the lines of `name` (with `labels`, if given).
+fn figure(text: &str, name: &str, labels: Option<&str>) -> f64 {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let (series, value) = l.rsplit_once(' ')?;
+            let (metric, rest) = series.split_once('{').map_or((series, ""), |(m, r)| (m, r));
+            (metric == name && labels.is_none_or(|want| rest.contains(want))).then(|| value.parse::<f64>().ok())?
+        })
+        .sum()
+}
+
+/// Every move a board offers, with its menu: [(custom_id, move)], and the game and ply the
+/// board shows (none once the game is over).
+fn offered(x: &Exchange) -> Option<(Vec<(String, String)>, i64, u32)> {
+    let menus: Vec<String> = x.custom_ids().into_iter().filter(|id| id.starts_with("mv:")).collect();
+    let mut parts = menus.first()?.split(':').skip(1);
+    let game = parts.next()?.parse().ok()?;
+    let ply = parts.next()?.parse().ok()?;
+    let moves = menus.iter().flat_map(|m| x.select_options(m).into_iter().map(move |(_, v)| (m.clone(), v))).collect();
+    Some((moves, game, ply))
+}
+
+/// One family's session: shows the game on (or starts one) and taps random legal moves until
+/// the game ends or, with chance `stop` after each move, they leave it for another day.
+async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64) -> Day {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut day = Day::default();
+    let shown = match standin.try_interact(fixtures::slash(&ctx, "play", "board", json!([]))).await {
+        Ok(x) => x,
+        Err(e) => {
+            day.anomalies.push(format!("board: {e}"));
+            return day;
+        }
+    };
+    let mut board = if shown.is_ephemeral() {
+        // No game here: a new one.
+        match standin.try_interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await {
+            Ok(x) if !x.is_ephemeral() => {
+                day.games_started += 1;
+                x
+            }
+            Ok(x) => {
+                day.anomalies.push(format!("start refused: {}", x.content()));
+                return day;
+            }
+            Err(e) => {
+                day.anomalies.push(format!("start: {e}"));
+                return day;
+            }
+        }
+    } else {
+        shown
+    };
+    while let Some((moves, game, ply)) = offered(&board) {
+        let (menu, choice) = moves[rng.gen_range(0..moves.len())].clone();
+        let Some(message) = board.message_id().and_then(|id| standin.message(id)) else {
+            day.anomalies.push("a board without its message".into());
+            return day;
+        };
+        let next = match standin.try_interact(fixtures::select_on(&ctx, &menu, &[&choice], &message)).await {
+            Ok(x) => x,
+            Err(e) => {
+                day.anomalies.push(format!("tap: {e}"));
+                return day;
+            }
+        };
+        if next.is_ephemeral() {
+            day.anomalies.push(format!("tap refused: {}", next.content()));
+            return day;
+        }
+        day.taps.push((game, ply + 1, choice));
+        board = next;
+        if rng.gen_bool(stop) {
+            break;
+        }
+    }
+    day
+}
+
+/// The bot as a process of its own, its log in `log`.
+fn serve(standin: &StandIn, url: &str, metrics: &str, data_dir: &Path, log: &Path) -> Child {
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("the log file opens");
+    Command::new(env!("CARGO_BIN_EXE_settai"))
+        .arg("serve")
+        .env("DISCORD_TOKEN", StandIn::TOKEN)
+        .env("DISCORD_API_BASE", standin.base_url())
+        .env("DISCORD_GUILD_ID", "")
+        .env("DATABASE_URL", url)
+        .env("SETTAI_METRICS_ADDR", metrics)
+        .env("SETTAI_SWEEP_SECS", "1")
+        .env("SETTAI_DATA_DIR", data_dir)
+        .env("RUST_LOG", "settai=warn,serenity=warn")
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("the settai binary starts")
+}
+
+/// Moves every stored time one day into the past: the next sweep sees a day gone by.
+async fn a_day_passes(pool: &sqlx::PgPool) -> anyhow::Result<()> {
+    for statement in [
+        "UPDATE games SET created_at = created_at - interval '1 day', updated_at = updated_at - interval '1 day',
+                finished_at = finished_at - interval '1 day', reminded_at = reminded_at - interval '1 day',
+                final_notice_at = final_notice_at - interval '1 day'",
+        "UPDATE moves SET played_at = played_at - interval '1 day'",
+        "UPDATE guild_departures SET left_at = left_at - interval '1 day'",
+    ] {
+        sqlx::query(statement).execute(pool).await?;
+    }
+    Ok(())
+}
+
+/// Waits until the bot's sweeps have done what a day owes: no game past the idle limit is
+/// open, no reminder or final notice is owed. `false` if they did not within [`T`].
+async fn sweeps_done(pool: &sqlx::PgPool) -> anyhow::Result<bool> {
+    let owed = format!(
+        "SELECT count(*) FROM games WHERE status = 'active' AND (
+             updated_at <= now() - interval '{IDLE_DAYS} days'
+          OR (reminded_at IS NULL AND updated_at <= now() - interval '24 hours')
+          OR (final_notice_at IS NULL AND updated_at <= now() - interval '{} days'))",
+        IDLE_DAYS - 1
+    );
+    let deadline = Instant::now() + T;
+    while Instant::now() < deadline {
+        let n: i64 = sqlx::query_scalar(&owed).fetch_one(pool).await?;
+        if n == 0 {
+            return Ok(true);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Ok(false)
+}
+
+/// One reading after a day.
+struct Sample {
+    day: u32,
+    games: i64,
+    moves: i64,
+    resident_mib: f64,
+    own_mib: f64,
+    threads: f64,
+    open_files: f64,
+    tasks: f64,
+    pool: f64,
+    pg_connections: i64,
+    tables_mib: f64,
+}
+
+async fn sample(day: u32, metrics_url: &str, pool: &sqlx::PgPool, db: &str) -> anyhow::Result<Sample> {
+    let text = reqwest::get(metrics_url).await?.text().await?;
+    let (games, moves): (i64, i64) =
+        sqlx::query_as("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM moves)").fetch_one(pool).await?;
+    // The bot's connections: all of the database's but this benchmark's own.
+    let all: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM pg_stat_activity WHERE datname = $1").bind(db).fetch_one(pool).await?;
+    let pg_connections = all - i64::from(pool.size());
+    let tables: i64 = sqlx::query_scalar(
+        "SELECT (pg_total_relation_size('games') + pg_total_relation_size('moves')
+                 + pg_total_relation_size('player_settings') + pg_total_relation_size('channel_settings'))::BIGINT",
+    )
+    .fetch_one(pool)
+    .await?;
+    Ok(Sample {
+        day,
+        games,
+        moves,
+        resident_mib: figure(&text, "settai_process_resident_memory_bytes", None) / 1048576.0,
+        own_mib: figure(&text, "settai_process_resident_anonymous_memory_bytes", None) / 1048576.0,
+        threads: figure(&text, "settai_process_threads", None),
+        open_files: figure(&text, "settai_process_open_fds", None),
+        tasks: figure(&text, "settai_runtime_tasks", None),
+        pool: figure(&text, "settai_db_connections", None),
+        pg_connections,
+        tables_mib: tables as f64 / 1048576.0,
+    })
+}
+
+/// Least-squares slope of `y` over `x`.
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    if n < 2.0 {
+        return 0.0;
+    }
+    let (mx, my) = (points.iter().map(|p| p.0).sum::<f64>() / n, points.iter().map(|p| p.1).sum::<f64>() / n);
+    let cov: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+    let var: f64 = points.iter().map(|(x, _)| (x - mx).powi(2)).sum();
+    if var == 0.0 {
+        0.0
+    } else {
+        cov / var
+    }
+}
+
+/// The doubutsu table for the bot: `data/doubutsu.tb` if it is there, else built into `dir`.
+fn table_dir(dir: &Path) -> anyhow::Result<PathBuf> {
+    let kept = PathBuf::from("data");
+    if kept.join("doubutsu.tb").exists() {
+        return Ok(kept);
+    }
+    eprintln!("building the doubutsu table into {} (about 2 minutes)", dir.display());
+    let built = Command::new(env!("CARGO_BIN_EXE_settai"))
+        .args(["tablebase", "build", "--out"])
+        .arg(dir.join("doubutsu.tb"))
+        .stdout(Stdio::null())
+        .status()?;
+    anyhow::ensure!(built.success(), "the table could not be built");
+    Ok(dir.to_path_buf())
+}
+
+async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
+    let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@localhost:5432/postgres".into());
+    let (server, _) = base.rsplit_once('/').expect("DATABASE_URL ends with a database name");
+    let db = format!("settai_soak_{}", std::process::id());
+    let url = format!("{server}/{db}");
+    let store = Store::connect(&url).await?;
+    let pool = store.pool().clone();
+    let work = std::env::temp_dir().join(format!("settai-soak-{}", std::process::id()));
+    std::fs::create_dir_all(&work)?;
+    let data_dir = table_dir(&work)?;
+    let log = work.join("bot.log");
+
+    // One server; half the channels at each doubutsu level, its idle limit short enough that
+    // games left alone close within the month.
+    let families: Vec<Ctx> = (0..channels)
+        .map(|i| Ctx::en().with_channel(fixtures::THREAD_ID + 20_000 + i).with_user(fixtures::USER_ID + 20 + i))
+        .collect();
+    let server_place =
+        Place { guild_id: Some(families[0].guild_id), channel_id: families[0].channel_id, parent_id: None };
+    store.change_setting(families[0].guild_id, &server_place, Scope::Server, Change::IdleDays(IDLE_DAYS)).await?;
+    for (i, ctx) in families.iter().enumerate().filter(|(i, _)| i % 2 == 1) {
+        let place = Place { guild_id: Some(ctx.guild_id), channel_id: ctx.channel_id, parent_id: None };
+        let weakest = Change::Level(Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest));
+        store
+            .change_setting(ctx.guild_id, &place, Scope::Channel, weakest)
+            .await
+            .map_err(|e| anyhow::anyhow!("{i}: {e}"))?;
+    }
+
+    let mut standin = StandIn::start().await;
+    standin.interact_timeout = Duration::from_secs(60);
+    let standin = Arc::new(standin);
+    let metrics_addr = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.to_string();
+    let metrics_url = format!("http://{metrics_addr}/metrics");
+    let mut bot = serve(&standin, &url, &metrics_addr, &data_dir, &log);
+    let mut sessions = 1;
+    standin.wait_sessions(sessions, T).await;
+
+    let started = Instant::now();
+    let mut rng = StdRng::seed_from_u64(20261205);
+    let (mut taps, mut games_started, mut anomalies) = (Vec::<Tap>::new(), 0, Vec::<String>::new());
+    let mut samples = Vec::new();
+    for day in 1..=days {
+        // Seven families in ten play today; one in five of those stops mid-game for the day.
+        let mut playing = Vec::new();
+        for ctx in &families {
+            if rng.gen_bool(0.7) {
+                let stop = if rng.gen_bool(0.2) { 0.1 } else { 0.0 };
+                playing.push(tokio::spawn(family(standin.clone(), ctx.clone(), stop, rng.gen())));
+            }
+        }
+        for done in playing {
+            let done = done.await?;
+            taps.extend(done.taps);
+            games_started += done.games_started;
+            anomalies.extend(done.anomalies);
+        }
+        a_day_passes(&pool).await?;
+        if !sweeps_done(&pool).await? {
+            anomalies.push(format!("day {day}: the sweeps had not caught up after {} s", T.as_secs()));
+        }
+        // Restarts: a graceful stop on day 10, a kill on day 20.
+        if day == 10 || day == 20 {
+            if day == 10 {
+                Command::new("kill").args(["-TERM", &bot.id().to_string()]).status()?;
+            } else {
+                bot.kill()?;
+            }
+            bot.wait()?;
+            standin.wait_disconnected(T).await;
+            bot = serve(&standin, &url, &metrics_addr, &data_dir, &log);
+            sessions += 1;
+            standin.wait_sessions(sessions, T).await;
+        }
+        let s = sample(day, &metrics_url, &pool, &db).await?;
+        eprintln!(
+            "day {day:>2}: {} games, {} moves, {:.1} MiB ({:.1} its own), {} tasks, {:.0} s",
+            s.games,
+            s.moves,
+            s.resident_mib,
+            s.own_mib,
+            s.tasks,
+            started.elapsed().as_secs_f64()
+        );
+        samples.push(s);
+    }
+    let wall = started.elapsed();
+    let _ = Command::new("kill").args(["-TERM", &bot.id().to_string()]).status();
+    bot.wait()?;
+
+    // Every accepted tap is stored once, where the player saw it, and no other human move is.
+    let stored: Vec<(i64, i32, String)> =
+        sqlx::query_as("SELECT game_id, ply, notation FROM moves WHERE actor = 'human' ORDER BY game_id, ply")
+            .fetch_all(&pool)
+            .await?;
+    let stored: BTreeMap<(i64, u32), String> =
+        stored.into_iter().map(|(g, p, n)| ((g, p as u32), n.to_ascii_lowercase())).collect();
+    let tapped: BTreeMap<(i64, u32), String> =
+        taps.iter().map(|(g, p, m)| ((*g, *p), m.to_ascii_lowercase())).collect();
+    let lost = tapped.iter().filter(|(k, m)| stored.get(k) != Some(m)).count();
+    let extra = stored.keys().filter(|k| !tapped.contains_key(k)).count();
+    let duplicated_taps = taps.len() - tapped.len();
+    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
+    let troubles: Vec<&str> = log_text.lines().filter(|l| l.contains("WARN") || l.contains("ERROR")).collect();
+    let (closed, reminded): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM games WHERE status = 'expired'),
+                (SELECT count(*) FROM games WHERE reminded_at IS NOT NULL OR status = 'expired')",
+    )
+    .fetch_one(&pool)
+    .await?;
+
+    println!(
+        "{days} days, {channels} channels: {games_started} games started, {} moves tapped, {closed} games closed idle, \
+         {reminded} games reminded, in {:.0} s on {} cores",
+        taps.len(),
+        wall.as_secs_f64(),
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    println!("\n| day | games | moves | resident MiB | threads | open files | runtime tasks | pool connections | Postgres connections | tables MiB |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for s in &samples {
+        println!(
+            "| {} | {} | {} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {} | {:.1} |",
+            s.day,
+            s.games,
+            s.moves,
+            s.resident_mib,
+            s.threads,
+            s.open_files,
+            s.tasks,
+            s.pool,
+            s.pg_connections,
+            s.tables_mib
+        );
+    }
+    // Warm-up: the first three days of each process (day 1, 11, 21 start one).
+    let eras: [(u32, u32); 3] = [(1, 10), (11, 20), (21, days)];
+    println!(
+        "\n| process (days) | resident MiB/day after warm-up | its own MiB/day | runtime tasks/day | Postgres connections/day |"
+    );
+    println!("|---|---|---|---|---|");
+    for (from, to) in eras.into_iter().filter(|(from, to)| from <= to && *from <= days) {
+        let era: Vec<&Sample> = samples.iter().filter(|s| s.day >= from + 2 && s.day <= to).collect();
+        let of = |f: fn(&Sample) -> f64| slope(&era.iter().map(|s| (f64::from(s.day), f(s))).collect::<Vec<_>>());
+        println!(
+            "| {from}-{to} | {:+.2} | {:+.2} | {:+.2} | {:+.2} |",
+            of(|s| s.resident_mib),
+            of(|s| s.own_mib),
+            of(|s| s.tasks),
+            of(|s| s.pg_connections as f64)
+        );
+    }
+    println!(
+        "\nmoves lost or changed: {lost}; stored but never tapped: {extra}; taps recorded twice: {duplicated_taps}; \
+         players' anomalies: {}; warnings or errors in the bot's log: {}",
+        anomalies.len(),
+        troubles.len()
+    );
+    for a in anomalies.iter().take(5) {
+        println!("  anomaly: {a}");
+    }
+    for t in troubles.iter().take(5) {
+        println!("  log: {t}");
+    }
+
+    drop(store);
+    pool.close().await;
+    let admin = sqlx::PgPool::connect(&base).await?;
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")).execute(&admin).await?;
+    let _ = std::fs::remove_dir_all(&work);
+    Ok(())
+}
+
+fn main() -> anyhow::Result<()> {
+    // `cargo bench` adds flags such as `--bench`; the numbers are ours.
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let days = args.first().and_then(|a| a.parse().ok()).unwrap_or(30);
+    let channels = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run(days, channels))
+}
