@@ -22,8 +22,8 @@ use crate::domain::{
 use crate::metrics::Figures;
 use crate::store::{Store, StoreError};
 use crate::table_file::TableFile;
-use ai_pool::AiPool;
 pub use ai_pool::{AiPanicked, BACKLOG_PER_CORE};
+use ai_pool::{AiPool, Tenant};
 pub use play_error::PlayError;
 use settai_core::story::{story, Story};
 use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, Side, Thinker};
@@ -113,7 +113,9 @@ impl Service {
     }
 
     /// The same service with `slots` AI searches at once and at most `backlog` waiting or
-    /// running (past that, moves are refused as busy before anything is stored).
+    /// running (past that, moves are refused as busy before anything is stored), of which one
+    /// server (or channel outside servers) may hold a quarter, or `slots` if that is more
+    /// (docs/design/operations.md#fairness).
     pub fn with_ai_capacity(mut self, slots: usize, backlog: usize) -> Service {
         self.ai = AiPool::new(slots, backlog);
         self
@@ -122,6 +124,11 @@ impl Service {
     /// Whether the AI pool is full, so that a new move would be refused as busy.
     pub fn ai_is_full(&self) -> bool {
         self.ai.is_full()
+    }
+
+    /// The AI requests waiting for or running on the pool now (`settai_ai_queue_depth`).
+    pub fn ai_queue_depth(&self) -> usize {
+        self.ai.in_flight()
     }
 
     /// The same service with the doubutsu table (memory-mapped, shared read-only) for the
@@ -205,7 +212,7 @@ impl Service {
                 return Err(refusal);
             }
         }
-        if level.thinks_long() && self.ai_refuses() {
+        if level.thinks_long() && self.ai_refuses(Tenant::of(caller.guild_id, caller.channel_id)) {
             return Err(PlayError::Busy);
         }
         let record = self
@@ -286,17 +293,19 @@ impl Service {
         Ok(self.store.set_reminders_wanted(caller.user_id, on).await?)
     }
 
-    /// The commentary on a player's move (for servers that have it on); `None` when there is
-    /// nothing to say. Runs on the bounded AI pool; a failure only costs the line (it is
-    /// logged), never the move.
+    /// The commentary on a player's move at `place` (for servers that have it on); `None` when
+    /// there is nothing to say. Runs on the bounded AI pool, in the place's turn; a failure only
+    /// costs the line (it is logged), never the move.
     #[tracing::instrument(level = "debug", skip_all)]
-    pub async fn comment(&self, played: &PlayedMove) -> Option<Commentary> {
+    pub async fn comment(&self, place: &Place, played: &PlayedMove) -> Option<Commentary> {
         if played.by_bot || played.mv.is_pass() {
             return None;
         }
         let (before, mv, table) = (played.before.clone(), played.mv, self.doubutsu_table.get());
         self.ai
-            .think(move |thinker| settai_core::commentary(&before, mv, table.as_deref(), thinker))
+            .think(Tenant::of(place.guild_id, place.channel_id), move |thinker| {
+                settai_core::commentary(&before, mv, table.as_deref(), thinker)
+            })
             .await
             .unwrap_or_else(|e| {
                 tracing::error!(error = %e, "commentary task failed");
@@ -319,7 +328,7 @@ impl Service {
         let game = Self::game_to_move(caller, snapshot, expected)?;
         let record = &game.record;
         // Refused before it is stored: an accepted move always gets the bot's turn.
-        if record.level.thinks_long() && self.ai_refuses() {
+        if record.level.thinks_long() && self.ai_refuses(Tenant::of(record.guild_id, record.channel_id)) {
             return Err(PlayError::Busy);
         }
         let bad_move =
@@ -347,7 +356,7 @@ impl Service {
             let by_bot = to_move != record.human_side;
             let mv = if by_bot {
                 let ply = record.ply + played.len() as u32;
-                self.think(game.clone(), record.level, history.clone(), ply).await?
+                self.think(record, game.clone(), history.clone(), ply).await?
             } else {
                 match game.legal_moves().as_slice() {
                     [only] if only.is_pass() => *only,
@@ -428,7 +437,10 @@ impl Service {
         let record = &game.record;
         let (start, human, table) = (record.game.initial(), record.human_side, self.doubutsu_table.get());
         let moves = game.history();
-        let told = self.ai.run(move || story(&start, &moves, human, table.as_deref())).await;
+        let told = self
+            .ai
+            .run(Tenant::of(record.guild_id, record.channel_id), move || story(&start, &moves, human, table.as_deref()))
+            .await;
         match told {
             Ok(Ok(s)) => Some(s),
             Ok(Err(e)) => {
@@ -457,10 +469,12 @@ impl Service {
         Ok(games.filter(|r| r.bot_to_move() && r.updated_at <= since && !r.at_terminal()).collect())
     }
 
-    /// Computes the bot's move on the blocking pool, bounded so AI work never starves the
-    /// runtime (and the gateway heartbeat with it).
-    #[tracing::instrument(level = "debug", skip_all, fields(level = level.as_str(), ply))]
-    async fn think(&self, game: Game, level: Level, history: Vec<GameMove>, ply: u32) -> Result<GameMove, PlayError> {
+    /// Computes the bot's move in the game of `of` (its moves so far: `past`) on the blocking
+    /// pool, bounded so AI work never starves the runtime (and the gateway heartbeat with it),
+    /// in its tenant's turn (docs/design/operations.md#fairness).
+    #[tracing::instrument(level = "debug", skip_all, fields(level = of.level.as_str(), ply))]
+    async fn think(&self, of: &GameRecord, game: Game, past: Vec<GameMove>, ply: u32) -> Result<GameMove, PlayError> {
+        let (level, tenant) = (of.level, Tenant::of(of.guild_id, of.channel_id));
         let table = self.doubutsu_table.get();
         let seed = self.seed;
         let work = move |thinker: &mut Thinker| {
@@ -469,12 +483,12 @@ impl Service {
                 Some(seed) => rand::rngs::StdRng::seed_from_u64(seed.wrapping_add(u64::from(ply))),
                 None => rand::rngs::StdRng::from_entropy(),
             };
-            game.ai_move_after(level, table.as_deref(), &history, thinker, &mut rng)
+            game.ai_move_after(level, table.as_deref(), &past, thinker, &mut rng)
         };
         let asked = std::time::Instant::now();
         // A lookup of a millisecond does not wait behind the searches of other games.
         let mv = if level.thinks_long() {
-            self.ai.think(work).await.expect("AI task panicked")
+            self.ai.think(tenant, work).await.expect("AI task panicked")
         } else {
             // Its thinker allocates nothing: a doubutsu reply reads the table. The request's
             // span goes with it, so what the work logs is the request's.
