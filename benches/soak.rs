@@ -299,11 +299,17 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
     let mut rng = StdRng::seed_from_u64(20261205);
     let (mut taps, mut games_started, mut anomalies) = (Vec::<Tap>::new(), 0, Vec::<String>::new());
     let mut samples = Vec::new();
+    let mut away_until = vec![0u32; families.len()];
     for day in 1..=days {
         // Seven families in ten play today; one in five of those stops mid-game for the day.
         let mut playing = Vec::new();
-        for ctx in &families {
-            if rng.gen_bool(0.7) {
+        for (ctx, away) in families.iter().zip(away_until.iter_mut()) {
+            // Now and then a family goes away for a week (its game waits: a reminder, a final
+            // notice, and the idle close).
+            if *away < day && rng.gen_bool(0.03) {
+                *away = day + 7;
+            }
+            if *away < day && rng.gen_bool(0.7) {
                 let stop = if rng.gen_bool(0.2) { 0.1 } else { 0.0 };
                 playing.push(tokio::spawn(family(standin.clone(), ctx.clone(), stop, rng.gen())));
             }
@@ -318,7 +324,18 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
         if !sweeps_done(&pool).await? {
             anomalies.push(format!("day {day}: the sweeps had not caught up after {} s", T.as_secs()));
         }
-        // Restarts: a graceful stop on day 10, a kill on day 20.
+        let s = sample(day, &metrics_url, &pool, &db).await?;
+        eprintln!(
+            "day {day:>2}: {} games, {} moves, {:.1} MiB ({:.1} its own), {} tasks, {:.0} s",
+            s.games,
+            s.moves,
+            s.resident_mib,
+            s.own_mib,
+            s.tasks,
+            started.elapsed().as_secs_f64()
+        );
+        samples.push(s);
+        // Restarts (after the day's reading): a graceful stop on day 10, a kill on day 20.
         if day == 10 || day == 20 {
             if day == 10 {
                 Command::new("kill").args(["-TERM", &bot.id().to_string()]).status()?;
@@ -331,17 +348,6 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
             sessions += 1;
             standin.wait_sessions(sessions, T).await;
         }
-        let s = sample(day, &metrics_url, &pool, &db).await?;
-        eprintln!(
-            "day {day:>2}: {} games, {} moves, {:.1} MiB ({:.1} its own), {} tasks, {:.0} s",
-            s.games,
-            s.moves,
-            s.resident_mib,
-            s.own_mib,
-            s.tasks,
-            started.elapsed().as_secs_f64()
-        );
-        samples.push(s);
     }
     let wall = started.elapsed();
     let _ = Command::new("kill").args(["-TERM", &bot.id().to_string()]).status();
@@ -392,14 +398,14 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
             s.tables_mib
         );
     }
-    // Warm-up: the first three days of each process (day 1, 11, 21 start one).
+    // Warm-up: the first five days of each process (days 1, 11 and 21 start one).
     let eras: [(u32, u32); 3] = [(1, 10), (11, 20), (21, days)];
     println!(
         "\n| process (days) | resident MiB/day after warm-up | its own MiB/day | runtime tasks/day | Postgres connections/day |"
     );
     println!("|---|---|---|---|---|");
     for (from, to) in eras.into_iter().filter(|(from, to)| from <= to && *from <= days) {
-        let era: Vec<&Sample> = samples.iter().filter(|s| s.day >= from + 2 && s.day <= to).collect();
+        let era: Vec<&Sample> = samples.iter().filter(|s| s.day >= from + 5 && s.day <= to).collect();
         let of = |f: fn(&Sample) -> f64| slope(&era.iter().map(|s| (f64::from(s.day), f(s))).collect::<Vec<_>>());
         println!(
             "| {from}-{to} | {:+.2} | {:+.2} | {:+.2} | {:+.2} |",

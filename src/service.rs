@@ -11,20 +11,21 @@ mod players_data;
 mod priority;
 mod rules;
 pub mod table_keeper;
+mod waiting;
 
 use std::sync::Arc;
 
 use rand::SeedableRng;
 
 use crate::domain::{
-    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Nudge, Place, PlayedMove, PlayerRecord,
-    Scope, Settings, Snapshot, StoredGame,
+    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Place, PlayedMove, PlayerRecord, Scope,
+    Settings, Snapshot, StoredGame,
 };
 use crate::metrics::Figures;
 use crate::store::{Store, StoreError};
 use crate::table_file::TableFile;
-use ai_pool::AiPool;
 pub use ai_pool::{AiPanicked, BACKLOG_PER_CORE};
+use ai_pool::{AiPool, Tenant};
 pub use play_error::PlayError;
 use settai_core::story::{story, Story};
 use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, Side, Thinker};
@@ -114,7 +115,9 @@ impl Service {
     }
 
     /// The same service with `slots` AI searches at once and at most `backlog` waiting or
-    /// running (past that, moves are refused as busy before anything is stored).
+    /// running (past that, moves are refused as busy before anything is stored), of which one
+    /// server (or channel outside servers) may hold a quarter, or `slots` if that is more
+    /// (docs/design/operations.md#fairness).
     pub fn with_ai_capacity(mut self, slots: usize, backlog: usize) -> Service {
         self.ai = AiPool::new(slots, backlog);
         self
@@ -123,6 +126,11 @@ impl Service {
     /// Whether the AI pool is full, so that a new move would be refused as busy.
     pub fn ai_is_full(&self) -> bool {
         self.ai.is_full()
+    }
+
+    /// The AI requests waiting for or running on the pool now (`settai_ai_queue_depth`).
+    pub fn ai_queue_depth(&self) -> usize {
+        self.ai.in_flight()
     }
 
     /// The same service with the doubutsu table (memory-mapped, shared read-only) for the
@@ -206,7 +214,7 @@ impl Service {
                 return Err(refusal);
             }
         }
-        if level.thinks_long() && self.ai_refuses() {
+        if level.thinks_long() && self.ai_refuses(Tenant::of(caller.guild_id, caller.channel_id)) {
             return Err(PlayError::Busy);
         }
         let record = self
@@ -252,30 +260,6 @@ impl Service {
         Ok(self.store.player_record(caller.guild_id, caller.user_id).await?)
     }
 
-    /// Closes games idle past their server's limit; returns them with the limit in days.
-    pub async fn expire_idle(&self) -> Result<Vec<(GameRecord, u32)>, PlayError> {
-        Ok(self.store.expire_idle_games().await?)
-    }
-
-    /// Games owed a reminder or a final notice now (see [`Store::games_owed_nudges`]); only
-    /// those waiting for their player, not for the bot.
-    pub async fn owed_nudges(&self) -> Result<Vec<(GameRecord, Nudge)>, PlayError> {
-        let owed = self.store.games_owed_nudges().await?;
-        Ok(owed.into_iter().filter(|(record, _)| record.human_to_move()).collect())
-    }
-
-    /// Records that `nudge` goes out for `record` now; false when it already went (or the game
-    /// moved on), and then it must not be sent.
-    #[tracing::instrument(level = "debug", skip_all, fields(game = record.id))]
-    pub async fn claim_nudge(&self, record: &GameRecord, nudge: Nudge) -> Result<bool, PlayError> {
-        Ok(self.store.claim_nudge(record, nudge).await?)
-    }
-
-    /// Remembers `message_id` as the board of `record` (as it was when the board was drawn).
-    pub async fn set_board_message(&self, record: &GameRecord, message_id: u64) -> Result<bool, PlayError> {
-        Ok(self.store.set_board_message(record.id, record.ply, message_id).await?)
-    }
-
     /// The caller's own choice of the coach's hints, on every server (`None`: as the place
     /// says).
     pub async fn set_hints_choice(&self, caller: &Caller, on: Option<bool>) -> Result<(), PlayError> {
@@ -287,17 +271,19 @@ impl Service {
         Ok(self.store.set_reminders_wanted(caller.user_id, on).await?)
     }
 
-    /// The commentary on a player's move (for servers that have it on); `None` when there is
-    /// nothing to say. Runs on the bounded AI pool; a failure only costs the line (it is
-    /// logged), never the move.
+    /// The commentary on a player's move at `place` (for servers that have it on); `None` when
+    /// there is nothing to say. Runs on the bounded AI pool, in the place's turn; a failure only
+    /// costs the line (it is logged), never the move.
     #[tracing::instrument(level = "debug", skip_all)]
-    pub async fn comment(&self, played: &PlayedMove) -> Option<Commentary> {
+    pub async fn comment(&self, place: &Place, played: &PlayedMove) -> Option<Commentary> {
         if played.by_bot || played.mv.is_pass() {
             return None;
         }
         let (before, mv, table) = (played.before.clone(), played.mv, self.doubutsu_table.get());
         self.ai
-            .think(move |thinker| settai_core::commentary(&before, mv, table.as_deref(), thinker))
+            .think(Tenant::of(place.guild_id, place.channel_id), move |thinker| {
+                settai_core::commentary(&before, mv, table.as_deref(), thinker)
+            })
             .await
             .unwrap_or_else(|e| {
                 tracing::error!(error = %e, "commentary task failed");
@@ -320,7 +306,7 @@ impl Service {
         let game = Self::game_to_move(caller, snapshot, expected)?;
         let record = &game.record;
         // Refused before it is stored: an accepted move always gets the bot's turn.
-        if record.level.thinks_long() && self.ai_refuses() {
+        if record.level.thinks_long() && self.ai_refuses(Tenant::of(record.guild_id, record.channel_id)) {
             return Err(PlayError::Busy);
         }
         let bad_move =
@@ -348,7 +334,7 @@ impl Service {
             let by_bot = to_move != record.human_side;
             let mv = if by_bot {
                 let ply = record.ply + played.len() as u32;
-                self.think(game.clone(), record.level, history.clone(), ply).await?
+                self.think(record, game.clone(), history.clone(), ply).await?
             } else {
                 match game.legal_moves().as_slice() {
                     [only] if only.is_pass() => *only,
@@ -429,7 +415,10 @@ impl Service {
         let record = &game.record;
         let (start, human, table) = (record.game.initial(), record.human_side, self.doubutsu_table.get());
         let moves = game.history();
-        let told = self.ai.run(move || story(&start, &moves, human, table.as_deref())).await;
+        let told = self
+            .ai
+            .run(Tenant::of(record.guild_id, record.channel_id), move || story(&start, &moves, human, table.as_deref()))
+            .await;
         match told {
             Ok(Ok(s)) => Some(s),
             Ok(Err(e)) => {
@@ -443,25 +432,12 @@ impl Service {
         }
     }
 
-    /// Active games in which the bot is to move: a crash between a human move and the bot's
-    /// reply leaves them so. Not the terminal's: `settai play` replies when it is opened again.
-    pub async fn games_awaiting_bot(&self) -> Result<Vec<GameRecord>, PlayError> {
-        self.games_awaiting_bot_for(std::time::Duration::ZERO).await
-    }
-
-    /// Active games in which the bot has been to move for at least `waiting` (a reply that
-    /// failed after the human's move was stored, e.g. when the database blinked, leaves them so
-    /// while the process runs on).
-    pub async fn games_awaiting_bot_for(&self, waiting: std::time::Duration) -> Result<Vec<GameRecord>, PlayError> {
-        let since = chrono::Utc::now() - chrono::Duration::from_std(waiting).unwrap_or(chrono::Duration::MAX);
-        let games = self.store.active_games().await?.into_iter();
-        Ok(games.filter(|r| r.bot_to_move() && r.updated_at <= since && !r.at_terminal()).collect())
-    }
-
-    /// Computes the bot's move on the blocking pool, bounded so AI work never starves the
-    /// runtime (and the gateway heartbeat with it).
-    #[tracing::instrument(level = "debug", skip_all, fields(level = level.as_str(), ply))]
-    async fn think(&self, game: Game, level: Level, history: Vec<GameMove>, ply: u32) -> Result<GameMove, PlayError> {
+    /// Computes the bot's move in the game of `of` (its moves so far: `past`) on the blocking
+    /// pool, bounded so AI work never starves the runtime (and the gateway heartbeat with it),
+    /// in its tenant's turn (docs/design/operations.md#fairness).
+    #[tracing::instrument(level = "debug", skip_all, fields(level = of.level.as_str(), ply))]
+    async fn think(&self, of: &GameRecord, game: Game, past: Vec<GameMove>, ply: u32) -> Result<GameMove, PlayError> {
+        let (level, tenant) = (of.level, Tenant::of(of.guild_id, of.channel_id));
         let table = self.doubutsu_table.get();
         let seed = self.seed;
         let work = move |thinker: &mut Thinker| {
@@ -470,12 +446,12 @@ impl Service {
                 Some(seed) => rand::rngs::StdRng::seed_from_u64(seed.wrapping_add(u64::from(ply))),
                 None => rand::rngs::StdRng::from_entropy(),
             };
-            game.ai_move_after(level, table.as_deref(), &history, thinker, &mut rng)
+            game.ai_move_after(level, table.as_deref(), &past, thinker, &mut rng)
         };
         let asked = std::time::Instant::now();
         // A lookup of a millisecond does not wait behind the searches of other games.
         let mv = if level.thinks_long() {
-            self.ai.think(work).await.expect("AI task panicked")
+            self.ai.think(tenant, work).await.expect("AI task panicked")
         } else {
             // Its thinker allocates nothing: a doubutsu reply reads the table. The request's
             // span goes with it, so what the work logs is the request's.

@@ -113,7 +113,7 @@ impl Bot {
         let played = human.moves.first().cloned();
         let (bot, comment) = tokio::join!(self.service().bot_turn(human.game.clone()), async {
             match &played {
-                Some(m) if settings.commentary => self.service().comment(m).await,
+                Some(m) if settings.commentary => self.service().comment(&caller.place(), m).await,
                 _ => None,
             }
         });

@@ -55,6 +55,15 @@ struct KindLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ReasonLabel {
+    reason: &'static str,
+}
+
+/// Why the AI pool turns a move away (docs/design/operations.md#fairness): it is full, or the
+/// move's server (or channel outside servers) holds its share of it.
+pub const AI_REFUSAL_REASONS: [&str; 2] = ["pool_full", "server_share"];
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct StateLabel {
     state: &'static str,
 }
@@ -89,7 +98,7 @@ pub struct Figures {
     ack_seconds: Histograms<AskLabels>,
     think_seconds: Histograms<LevelLabels>,
     ai_queue_depth: Gauge,
-    ai_refusals: Counter,
+    ai_refusals: Family<ReasonLabel, Counter>,
     active_games: Family<GameLabel, Gauge>,
     reminders_sent: Family<KindLabel, Counter>,
     table_state: Family<StateLabel, Gauge>,
@@ -106,13 +115,18 @@ pub struct Figures {
 
 impl Default for Figures {
     fn default() -> Figures {
+        let ai_refusals = Family::<ReasonLabel, Counter>::default();
+        // Every reason shows from the start, at 0, so that a rate over it is never empty.
+        for reason in AI_REFUSAL_REASONS {
+            ai_refusals.get_or_create(&ReasonLabel { reason }).inc_by(0);
+        }
         Figures {
             ready: Gauge::default(),
             interactions: Family::default(),
             ack_seconds: Family::new_with_constructor(ack_buckets),
             think_seconds: Family::new_with_constructor(think_buckets),
             ai_queue_depth: Gauge::default(),
-            ai_refusals: Counter::default(),
+            ai_refusals,
             active_games: Family::default(),
             reminders_sent: Family::default(),
             table_state: Family::default(),
@@ -180,7 +194,11 @@ impl Figures {
             self.think_seconds.clone(),
         );
         r.register("ai_queue_depth", "AI requests waiting for or running on the AI pool", self.ai_queue_depth.clone());
-        r.register("ai_refusals", "Moves refused as busy because the AI pool was full", self.ai_refusals.clone());
+        r.register(
+            "ai_refusals",
+            "Moves refused as busy, by reason: the AI pool was full, or the server held its share of it",
+            self.ai_refusals.clone(),
+        );
         r.register("active_games", "Games in progress in the database, by game", self.active_games.clone());
         r.register("reminders_sent", "Reminders and final notices posted, by kind", self.reminders_sent.clone());
         r.register(
@@ -232,9 +250,9 @@ impl Figures {
         self.think_seconds.get_or_create(&LevelLabels { game, level }).observe(took.as_secs_f64());
     }
 
-    /// Counts a move refused because the AI pool was full.
-    pub fn ai_refused(&self) {
-        self.ai_refusals.inc();
+    /// Counts a move refused as busy, for `reason` (one of [`AI_REFUSAL_REASONS`]).
+    pub fn ai_refused(&self, reason: &'static str) {
+        self.ai_refusals.get_or_create(&ReasonLabel { reason }).inc();
     }
 
     /// Sets how many AI requests wait or run.

@@ -14,7 +14,7 @@ mod watch;
 
 use prometheus_client::registry::Registry;
 
-pub use figures::{Figures, Outcome, NONE};
+pub use figures::{Figures, Outcome, AI_REFUSAL_REASONS, NONE};
 pub use server::serve;
 pub use watch::{Check, Watched, CHECK_TIMEOUT};
 
@@ -87,7 +87,8 @@ mod tests {
             "settai_doubutsu_table_ready_in_seconds 90.0",
             r#"settai_gateway_latency_seconds{shard="0"} 0.04"#,
             r#"settai_gateway_shard_up{shard="0"} 1"#,
-            "settai_ai_refusals_total 0",
+            r#"settai_ai_refusals_total{reason="pool_full"} 0"#,
+            r#"settai_ai_refusals_total{reason="server_share"} 0"#,
         ] {
             assert!(text.lines().any(|l| l == line), "no line {line:?} in\n{text}");
         }

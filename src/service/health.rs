@@ -1,7 +1,8 @@
 //! What the host sees of the game flow (docs/design/operations.md#the-figures): the figures
 //! only the service can read (the AI pool's queue, the doubutsu table, the database pool and
-//! the games in progress), read when a scrape asks, and the moves the full AI pool turns away.
+//! the games in progress), read when a scrape asks, and the moves the AI pool turns away.
 
+use super::ai_pool::Tenant;
 use super::table_keeper::TableState;
 use super::Service;
 use settai_core::GameKind;
@@ -28,12 +29,16 @@ impl Service {
         Ok(())
     }
 
-    /// Whether a move that needs the AI pool must be refused as busy now (counted when it is).
-    pub(super) fn ai_refuses(&self) -> bool {
-        let full = self.ai.is_full();
-        if full {
-            self.figures.ai_refused();
+    /// Whether a move of `tenant` that needs the AI pool must be refused as busy now: the pool
+    /// is full, or the tenant holds its share of it (docs/design/operations.md#fairness).
+    /// Counted by reason when it is.
+    pub(super) fn ai_refuses(&self, tenant: Tenant) -> bool {
+        match self.ai.admits(tenant) {
+            Ok(()) => false,
+            Err(refusal) => {
+                self.figures.ai_refused(refusal.as_str());
+                true
+            }
         }
-        full
     }
 }
