@@ -376,20 +376,24 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
 
     println!(
         "{days} days, {channels} channels: {games_started} games started, {} moves tapped, {closed} games closed idle, \
-         {reminded} games reminded, in {:.0} s on {} cores",
+         {reminded} reminded and not moved since, in {:.0} s on {} cores",
         taps.len(),
         wall.as_secs_f64(),
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
-    println!("\n| day | games | moves | resident MiB | threads | open files | runtime tasks | pool connections | Postgres connections | tables MiB |");
+    println!(
+        "\n| day | games | moves | resident MiB (its own) | threads | open files | runtime tasks | pool connections | \
+         Postgres connections | tables MiB |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for s in &samples {
         println!(
-            "| {} | {} | {} | {:.1} | {:.0} | {:.0} | {:.0} | {:.0} | {} | {:.1} |",
+            "| {} | {} | {} | {:.1} ({:.1}) | {:.0} | {:.0} | {:.0} | {:.0} | {} | {:.1} |",
             s.day,
             s.games,
             s.moves,
             s.resident_mib,
+            s.own_mib,
             s.threads,
             s.open_files,
             s.tasks,

@@ -25,6 +25,7 @@ pub mod doubutsu;
 mod gallery;
 mod gtp;
 mod logging;
+mod memory;
 pub mod shell;
 mod terminal;
 mod text_board;
@@ -347,6 +348,7 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
         );
     };
     crate::config::check_token_shape(&token)?;
+    memory::fewer_arenas();
     let signatures = match (http, &config.discord_public_key) {
         (None, _) => None,
         (Some(_), None) => bail!(
