@@ -9,7 +9,7 @@
 //! At the end: every move the players made is stored once, in order, and nothing else; the
 //! bot's log holds no warning or error; the slope of memory and connections after warm-up.
 //!
-//! `cargo bench --bench soak -- [DAYS] [CHANNELS]` (default 30 days, 100 channels); needs the
+//! `cargo bench --bench soak -- [DAYS] [CHANNELS]` (default 30 days, 100 channels; BENCHMARKS.md runs 200); needs the
 //! local Postgres (DATABASE_URL, as the tests) where it creates and afterwards drops a database
 //! of its own; builds the doubutsu table first unless `data/doubutsu.tb` exists (half the
 //! channels play `settai`, half `weakest`).
