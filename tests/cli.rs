@@ -1,9 +1,12 @@
 //! The `settai` command line, run as a process. Terminal games are kept in Postgres: each test
 //! that plays gets a fresh database of its own (`#[sqlx::test]`) and hands it to the process.
 
+mod support;
+
 use std::process::{Command, Output};
 
 use sqlx::PgPool;
+use support::database_url;
 
 fn settai(args: &[&str]) -> Output {
     command().args(args).output().expect("the binary runs")
@@ -26,13 +29,6 @@ fn assert_one_line_failures(cases: &[(&[&str], &str)]) {
         assert_eq!(err.lines().count(), 1, "{args:?}: one line expected, got {err:?}");
         assert!(err.contains(needle), "{args:?}: {err:?} should name {needle:?}");
     }
-}
-
-/// The URL of the test's own database, for the process (the server of `DATABASE_URL`).
-fn database_url(pool: &PgPool) -> String {
-    let server = std::env::var("DATABASE_URL").expect("DATABASE_URL names the test server");
-    let base = &server[..server.rfind('/').expect("a database in the URL")];
-    format!("{base}/{}", pool.connect_options().get_database().expect("sqlx::test names its database"))
 }
 
 /// `settai play ...` on the test's database.

@@ -12,17 +12,9 @@ use std::time::Duration;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
 use sqlx::PgPool;
-use support::StandIn;
+use support::{database_url, StandIn};
 
 const T: Duration = Duration::from_secs(60);
-
-/// The URL of the test's own database (same server as DATABASE_URL, the pool's database name).
-fn database_url(pool: &PgPool) -> String {
-    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL is set for sqlx::test");
-    let name = pool.connect_options().get_database().expect("test database name").to_string();
-    let (server, _) = base.rsplit_once('/').expect("DATABASE_URL has a database path");
-    format!("{server}/{name}")
-}
 
 /// A `settai serve` process and its log, line by line.
 struct Serve {

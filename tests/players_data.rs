@@ -3,6 +3,8 @@
 //! the service and through `settai data`. Nothing of the player may remain; nobody else's games
 //! or results may change.
 
+mod support;
+
 use std::process::Command;
 
 use serde_json::Value;
@@ -281,9 +283,7 @@ async fn a_server_that_removed_the_bot_is_deleted_after_the_grace_period(pool: P
 
 /// `settai data ...` on the test's database.
 fn settai_data(pool: &PgPool, args: &[&str]) -> (bool, String, String) {
-    let server = std::env::var("DATABASE_URL").expect("DATABASE_URL names the test server");
-    let base = &server[..server.rfind('/').expect("a database in the URL")];
-    let url = format!("{base}/{}", pool.connect_options().get_database().expect("sqlx::test names its database"));
+    let url = support::database_url(pool);
     let out = Command::new(env!("CARGO_BIN_EXE_settai"))
         .arg("data")
         .args(args)

@@ -11,17 +11,9 @@ use settai::service::{Caller, Service};
 use settai::store::Store;
 use sqlx::PgPool;
 use support::fixtures::{self, Ctx};
-use support::{Exchange, ReplyKind, StandIn};
+use support::{database_url, Exchange, ReplyKind, StandIn};
 
 const T: Duration = Duration::from_secs(30);
-
-/// The URL of the test's own database (same server as DATABASE_URL, the pool's database name).
-fn database_url(pool: &PgPool) -> String {
-    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL is set for sqlx::test");
-    let name = pool.connect_options().get_database().expect("test database name").to_string();
-    let (server, _) = base.rsplit_once('/').expect("DATABASE_URL has a database path");
-    format!("{server}/{name}")
-}
 
 /// Starts the bot binary as a separate process.
 fn serve(standin: &StandIn, database_url: &str) -> Child {

@@ -43,13 +43,15 @@ impl Process {
         if let Ok(handle) = tokio::runtime::Handle::try_current() {
             self.runtime_tasks.set(handle.metrics().num_alive_tasks() as i64);
         }
-        if let Some(kb) = status_field("VmRSS:") {
+        // One read of the status file serves its three fields.
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        if let Some(kb) = status_field(&status, "VmRSS:") {
             self.resident_bytes.set((kb * 1024) as i64);
         }
-        if let Some(kb) = status_field("RssAnon:") {
+        if let Some(kb) = status_field(&status, "RssAnon:") {
             self.anonymous_bytes.set((kb * 1024) as i64);
         }
-        if let Some(threads) = status_field("Threads:") {
+        if let Some(threads) = status_field(&status, "Threads:") {
             self.threads.set(threads as i64);
         }
         if let Ok(entries) = std::fs::read_dir("/proc/self/fd") {
@@ -58,9 +60,8 @@ impl Process {
     }
 }
 
-/// The first number of a field of `/proc/self/status`.
-fn status_field(name: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+/// The first number of a field of `/proc/self/status` (its text: `status`).
+fn status_field(status: &str, name: &str) -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with(name))?;
     line[name.len()..].split_whitespace().next()?.parse().ok()
 }

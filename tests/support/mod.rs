@@ -12,4 +12,13 @@ pub mod outage;
 pub mod screenshot;
 
 pub use discord::{Exchange, Incomplete, Reply, ReplyKind, StandIn};
+
+/// The URL of a `#[sqlx::test]`'s own database (on the server of `DATABASE_URL`), for a
+/// process the test starts.
+pub fn database_url(pool: &sqlx::PgPool) -> String {
+    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL is set for sqlx::test");
+    let name = pool.connect_options().get_database().expect("test database name").to_string();
+    let (server, _) = base.rsplit_once('/').expect("DATABASE_URL has a database path");
+    format!("{server}/{name}")
+}
 pub use fixtures::Ctx;
