@@ -12,6 +12,8 @@
 //!   figures: 246,803,167 positions from the official start).
 //! - [`survival`]: over the same index, the best chance that a careless player's game lasts
 //!   each length (the hospitality benchmark's child guest; `settai bench child-bound`).
+//! - `horizon`: the slots a game from a root meets within a number of plies, by parity,
+//!   so that the survival passes value only those.
 //! - [`progress`]: the builder's settings and how it reports progress.
 //!
 //! Positions are mover-relative (see `position.rs`), so the side to move costs nothing; the
@@ -47,6 +49,7 @@
 //! written to a temporary name and renamed into place; two builds write identical bytes.
 
 pub mod format;
+mod horizon;
 pub mod index;
 pub mod progress;
 pub mod reach;

@@ -33,6 +33,7 @@
 use rayon::prelude::*;
 
 use super::super::position::{child, gen_moves, mover_can_win_at_once, status, MoveBuf, Status};
+use super::horizon::Horizon;
 use super::index::{Index, Material};
 use super::progress::{bar, log, BuildOptions};
 use super::ProbeError;
@@ -229,7 +230,8 @@ pub fn survival(
     Ok(out)
 }
 
-/// [`survival`] for one run of players.
+/// [`survival`] for one run of players, each pass over the slots a game from the root meets
+/// ([`Horizon`]).
 fn survival_of<const M: usize>(
     index: &Index,
     root: &Position,
@@ -237,11 +239,30 @@ fn survival_of<const M: usize>(
     players: &[CarelessPlayer; M],
     opts: &BuildOptions,
 ) -> Vec<Survival> {
+    let top = top(max_length);
+    let horizon = Horizon::grow(index, root.key(), top - 1, opts);
+    log(opts, format_args!("horizon: {} of {} slots at the deepest", horizon.len(top - 1), index.len()));
+    survival_within(index, root, max_length, players, Some(&horizon), opts)
+}
+
+/// Plies left at the root for the longest length: the game lasts `L` plies when none of the
+/// first `L - 1` ends it; odd, so that the careless player moves in the passes of the root's
+/// parity.
+fn top(max_length: u32) -> u32 {
+    max_length.saturating_sub(1) | 1
+}
+
+/// The passes, over every slot or only those of `horizon`.
+fn survival_within<const M: usize>(
+    index: &Index,
+    root: &Position,
+    max_length: u32,
+    players: &[CarelessPlayer; M],
+    horizon: Option<&Horizon>,
+    opts: &BuildOptions,
+) -> Vec<Survival> {
     let len = usize::try_from(index.len()).expect("fits in memory");
-    // Plies left at the root for the longest length: the game lasts `L` plies when none of
-    // the first `L - 1` ends it. Passes alternate movers; the careless player moves in the
-    // passes of the root's parity.
-    let top = max_length.saturating_sub(1) | 1;
+    let top = top(max_length);
     let mut out: Vec<Survival> = players.iter().map(|&player| Survival { player, chances: Vec::new() }).collect();
     let (mut prev2, mut prev): (Vec<[f32; M]>, Vec<[f32; M]>) = (Vec::new(), Vec::new());
     let mut buf = MoveBuf::new();
@@ -254,6 +275,11 @@ fn survival_of<const M: usize>(
             .map_init(MoveBuf::new, |buf, s| {
                 if s % (1 << 20) == 0 {
                     pb.inc(1 << 20);
+                }
+                // The pass is read only where a game from the root stands `top - plies_left`
+                // plies in (see the horizon's docs).
+                if horizon.is_some_and(|h| !h.contains(top - plies_left, s as u64)) {
+                    return [0.0; M];
                 }
                 chance(index, index.key(s as u64), plies_left, careless, players, &prev, &prev2, buf)
             })
@@ -439,6 +465,28 @@ mod tests {
         {
             assert!(lost.chances.iter().all(|c| c.1 == 0.0), "{:?}", lost.chances);
         }
+    }
+
+    #[test]
+    fn passes_over_the_horizon_give_the_chances_of_passes_over_every_slot() {
+        let players = [CarelessPlayer::CHILD, CarelessPlayer { heed: 0.5, takebacks: true }];
+        let mut rng = StdRng::seed_from_u64(13);
+        let mut below_one = 0;
+        for material in [[0, 0, 1], [1, 0, 1], [0, 1, 1]] {
+            let index = Index::new(Material(material));
+            for _ in 0..3 {
+                let root = random_root(&index, &mut rng);
+                let opts = BuildOptions::default();
+                let horizon = Horizon::grow(&index, root.key(), top(10) - 1, &opts);
+                let narrow = survival_within(&index, &root, 10, &players, Some(&horizon), &opts);
+                let full = survival_within(&index, &root, 10, &players, None, &opts);
+                assert_eq!(narrow, full, "{material:?} {root:?}");
+                below_one += full.iter().flat_map(|s| &s.chances).filter(|c| c.1 < 1.0).count();
+                // The horizon is narrower than the index, or the test proves nothing.
+                assert!(horizon.len(top(10) - 1) < index.len(), "{material:?}");
+            }
+        }
+        assert!(below_one >= 10, "only {below_one} chances below 1");
     }
 
     #[test]
