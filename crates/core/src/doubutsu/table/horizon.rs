@@ -185,12 +185,6 @@ mod tests {
                 let want = met(&index, &root, depth);
                 for d in 0..=depth {
                     let got: HashSet<u64> = (0..index.len()).filter(|&s| horizon.contains(d, s)).collect();
-                    for x in got.difference(&want[d as usize]) {
-                        eprintln!("extra {x} {:?} at {d}", Position::from_key(index.key(*x), Color::Sente));
-                    }
-                    for x in want[d as usize].difference(&got) {
-                        eprintln!("missing {x} {:?} at {d}", Position::from_key(index.key(*x), Color::Sente));
-                    }
                     assert_eq!(got, want[d as usize], "{material:?} {root:?} depth {d}");
                     assert_eq!(horizon.len(d), got.len() as u64);
                     grew += usize::from(d >= 2 && horizon.len(d) > horizon.len(d - 2));
