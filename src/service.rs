@@ -19,7 +19,7 @@ use rand::SeedableRng;
 
 use crate::domain::{
     Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Place, PlayedMove, PlayerRecord, Scope,
-    Settings, Snapshot, StoredGame,
+    Settings, Snapshot, StoredGame, Venue,
 };
 use crate::metrics::Figures;
 use crate::store::{Store, StoreError};
@@ -74,6 +74,8 @@ pub struct Caller {
     pub user_id: u64,
     /// Their display name on the server (kept with a game they start, for the images).
     pub name: String,
+    /// What kind of place it is (a server's channel, the bot's DM, a private channel).
+    pub venue: Venue,
 }
 
 impl Caller {
@@ -229,6 +231,7 @@ impl Service {
                 human_side,
                 level,
                 game: Game::new(kind),
+                private_channel: caller.venue == Venue::PrivateChannel,
             })
             .await?;
         Ok(StoredGame::new(record))

@@ -8,7 +8,9 @@ mod support;
 use std::process::Command;
 
 use serde_json::Value;
-use settai::domain::{Change, DataCounts, GameStatus, Scope, StoredGame, DEPARTED_GUILD_GRACE_DAYS, FORGOTTEN_PLAYER};
+use settai::domain::{
+    Change, DataCounts, GameStatus, Scope, StoredGame, Venue, DEPARTED_GUILD_GRACE_DAYS, FORGOTTEN_PLAYER,
+};
 use settai::service::{Caller, Service};
 use settai::store::Store;
 use settai_core::doubutsu::DoubutsuLevel;
@@ -25,7 +27,7 @@ const ALICE_NAME: &str = "Alice the Careful";
 
 fn caller(guild: u64, channel: u64, user_id: u64) -> Caller {
     let name = if user_id == ALICE { ALICE_NAME.to_string() } else { format!("player {user_id}") };
-    Caller { guild_id: Some(guild), channel_id: channel, parent_id: None, user_id, name }
+    Caller { guild_id: Some(guild), channel_id: channel, parent_id: None, user_id, name, venue: Venue::Server }
 }
 
 /// The game in `caller`'s channel, as a request reads it.

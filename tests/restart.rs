@@ -7,6 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
+use settai::domain::Venue;
 use settai::service::{Caller, Service};
 use settai::store::Store;
 use sqlx::PgPool;
@@ -76,6 +77,7 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
         parent_id: None,
         user_id: ctx.user_id,
         name: "Mika".into(),
+        venue: Venue::Server,
     };
     let snapshot = service.snapshot(&caller.place(), Some(caller.user_id)).await.unwrap();
     service.human_move(&caller, &snapshot, &legal[0].to_string(), None).await.unwrap();

@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
 
-use settai::domain::{Change, Scope};
+use settai::domain::{Change, Scope, Venue};
 use settai::service::{Caller, Service};
 use settai::store::Store;
 use settai_core::{doubutsu, GameKind, Level, Side};
@@ -39,7 +39,7 @@ fn count_statements() {
 }
 
 fn caller(channel_id: u64) -> Caller {
-    Caller { guild_id: Some(1), channel_id, parent_id: None, user_id: 11, name: "Alice".into() }
+    Caller { guild_id: Some(1), channel_id, parent_id: None, user_id: 11, name: "Alice".into(), venue: Venue::Server }
 }
 
 /// The statements of one tap: what `discord::flows` runs for a move chosen on a board.

@@ -1,6 +1,6 @@
 //! The game flow against a real Postgres: refusals change nothing, the bot answers, games end.
 
-use settai::domain::{Change, GameResult, GameStatus, Scope, Snapshot, StoredGame};
+use settai::domain::{Change, GameResult, GameStatus, Scope, Snapshot, StoredGame, Venue};
 use settai::service::{Caller, PlayError, Progress, Service};
 use settai::store::Store;
 use settai_core::{GameKind, Side};
@@ -10,7 +10,14 @@ const ALICE: u64 = 11;
 const BOB: u64 = 12;
 
 fn caller(user_id: u64) -> Caller {
-    Caller { guild_id: Some(1), channel_id: 500, parent_id: None, user_id, name: format!("player {user_id}") }
+    Caller {
+        guild_id: Some(1),
+        channel_id: 500,
+        parent_id: None,
+        user_id,
+        name: format!("player {user_id}"),
+        venue: Venue::Server,
+    }
 }
 
 /// What a request in `caller`'s channel reads.
@@ -389,6 +396,7 @@ async fn serve_leaves_the_terminals_game_alone(pool: PgPool) {
         parent_id: None,
         user_id: TERMINAL_PLAYER,
         name: "me".into(),
+        venue: Venue::BotDm,
     };
     let discord = caller(ALICE);
     let mut games = Vec::new();

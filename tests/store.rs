@@ -16,6 +16,7 @@ fn new_game(channel_id: u64) -> NewGame {
         human_side: Side::First,
         level: Level::Reversi(reversi::ReversiLevel::Standard),
         game: Game::new(GameKind::Reversi),
+        private_channel: false,
     }
 }
 

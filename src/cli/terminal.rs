@@ -13,7 +13,9 @@ use anyhow::bail;
 use super::doubutsu::open_table;
 use super::shell::for_this_shell;
 use super::text_board::{game_over_line, text_board};
-use crate::domain::{GameRecord, GameStatus, PlayedMove, Snapshot, StoredGame, TERMINAL_CHANNEL, TERMINAL_PLAYER};
+use crate::domain::{
+    GameRecord, GameStatus, PlayedMove, Snapshot, StoredGame, Venue, TERMINAL_CHANNEL, TERMINAL_PLAYER,
+};
 use crate::i18n::{kind_name, level_name, side_name, Lang, Msg};
 use crate::service::{Caller, PlayError, Service};
 use crate::store::Store;
@@ -59,7 +61,15 @@ pub(super) async fn open_store(url: &str) -> anyhow::Result<Store> {
 /// The person at the terminal.
 fn caller() -> Caller {
     let name = std::env::var("USER").unwrap_or_default();
-    Caller { guild_id: None, channel_id: TERMINAL_CHANNEL, parent_id: None, user_id: TERMINAL_PLAYER, name }
+    // The terminal is the operator's own room: the bot may print there, nobody manages it.
+    Caller {
+        guild_id: None,
+        channel_id: TERMINAL_CHANNEL,
+        parent_id: None,
+        user_id: TERMINAL_PLAYER,
+        name,
+        venue: Venue::BotDm,
+    }
 }
 
 /// Plays the terminal's game of `request.kind` through `service` (running its steps on

@@ -14,7 +14,7 @@ use std::time::Duration;
 use serenity::all::{
     ChannelId, ChannelType, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
     CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseFollowup, EventHandler, Guild,
-    GuildId, Interaction, Member, PartialChannel, Ready, UnavailableGuild, User,
+    GuildId, Interaction, InteractionContext, Member, PartialChannel, Ready, UnavailableGuild, User,
 };
 use serenity::async_trait;
 use serenity::http::Http;
@@ -28,7 +28,7 @@ use super::readiness::Front;
 use super::registration::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use super::request::Request;
-use crate::domain::{Settings, Snapshot};
+use crate::domain::{Settings, Snapshot, Venue};
 use crate::i18n::{Lang, Msg, Needed};
 use crate::metrics::Outcome;
 use crate::service::{Caller, PlayError, Service};
@@ -200,11 +200,25 @@ fn removed(event: &UnavailableGuild) -> bool {
 }
 
 fn caller_of_command(i: &CommandInteraction) -> Caller {
-    caller_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_deref())
+    let venue = venue_of(i.context, i.guild_id);
+    caller_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_deref(), venue)
 }
 
 fn caller_of_component(i: &ComponentInteraction) -> Caller {
-    caller_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_ref())
+    let venue = venue_of(i.context, i.guild_id);
+    caller_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_ref(), venue)
+}
+
+/// The venue Discord names (`context`); without one, a server when there is a server, else
+/// the bot's DM (all an app installed to servers could be used in before user installs).
+fn venue_of(context: Option<InteractionContext>, guild: Option<GuildId>) -> Venue {
+    match context {
+        Some(InteractionContext::Guild) => Venue::Server,
+        Some(InteractionContext::BotDm) => Venue::BotDm,
+        Some(InteractionContext::PrivateChannel) => Venue::PrivateChannel,
+        _ if guild.is_some() => Venue::Server,
+        _ => Venue::BotDm,
+    }
 }
 
 /// Who acts where; the name is the one the server shows (nickname, else global name, else
@@ -215,13 +229,21 @@ fn caller_of(
     channel: Option<&PartialChannel>,
     user: &User,
     member: Option<&Member>,
+    venue: Venue,
 ) -> Caller {
     let name = member.map_or_else(|| user.display_name(), |m| m.display_name()).to_string();
     let is_thread = channel.is_some_and(|c| {
         matches!(c.kind, ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread)
     });
     let parent_id = channel.filter(|_| is_thread).and_then(|c| c.parent_id).map(|p| p.get());
-    Caller { guild_id: guild.map(|g| g.get()), channel_id: channel_id.get(), parent_id, user_id: user.id.get(), name }
+    Caller {
+        guild_id: guild.map(|g| g.get()),
+        channel_id: channel_id.get(),
+        parent_id,
+        user_id: user.id.get(),
+        name,
+        venue,
+    }
 }
 
 /// The language of replies under `settings`: the one they impose, else the player's locale.
@@ -234,7 +256,10 @@ impl Bot {
     /// caller's own choices) and the language to answer in (the player's locale when nothing
     /// could be read; the error is then for the caller to report).
     async fn snapshot_and_lang(&self, caller: &Caller, locale: &str) -> (Result<Snapshot, PlayError>, Lang) {
-        let snapshot = self.service.snapshot(&caller.place(), Some(caller.user_id)).await;
+        let snapshot = self.service.snapshot(&caller.place(), Some(caller.user_id)).await.map(|mut s| {
+            s.settings = s.settings.in_venue(caller.venue);
+            s
+        });
         let lang = lang_of(snapshot.as_ref().ok().map(|s| &s.settings), locale);
         (snapshot, lang)
     }
@@ -274,8 +299,9 @@ impl Bot {
             }
         };
         // Nothing is stored where the game could not be shown; private answers need no
-        // permission of the channel's.
-        if command.posts_in_channel() {
+        // permission of the channel's, nor does anything outside a server, where every
+        // answer goes through the interaction (docs/design/private-channels.md).
+        if command.posts_in_channel() && caller.venue == Venue::Server {
             let needed = missing_permissions(cmd.app_permissions, caller.parent_id.is_some());
             if !needed.is_empty() {
                 return seen(self.refuse_missing(responder, &needed, lang).await);
@@ -323,7 +349,7 @@ impl Bot {
         // The forget-me question is private from start to end: no permission of the channel's.
         let forget = ForgetButton::parse(&c.data.custom_id);
         let needed = missing_permissions(c.app_permissions, caller.parent_id.is_some());
-        if forget.is_none() && !needed.is_empty() {
+        if forget.is_none() && caller.venue == Venue::Server && !needed.is_empty() {
             return Seen::new(kind, level, self.refuse_missing(responder, &needed, lang).await);
         }
         let request = Request::new(responder, caller, snapshot, lang);
@@ -366,7 +392,10 @@ impl Bot {
         let caller = caller_of_command(cmd);
         let (mut level, mut outcome) = (None, Outcome::Ok);
         // The coach's order and marks, as in the menus: the value is always the move itself.
-        let moves: Vec<(String, String)> = match self.service.snapshot(&caller.place(), Some(caller.user_id)).await {
+        let read = self.service.snapshot(&caller.place(), Some(caller.user_id)).await;
+        let moves: Vec<(String, String)> = match read
+            .map(|s| Snapshot { settings: s.settings.in_venue(caller.venue), ..s })
+        {
             Ok(snapshot) => match Service::game_to_move(&caller, &snapshot, None) {
                 Ok(game) => {
                     note_game(game.record.id);

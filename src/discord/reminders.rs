@@ -5,10 +5,14 @@
 //!
 //! A reminder links to the game's board; when that message is gone (deleted in the channel, or
 //! never known), a fresh board goes with the reminder and becomes the game's board.
+//!
+//! In a private channel the bot may not post (docs/design/private-channels.md): a closed game
+//! is closed silently and the reason told to the next player there, and a reminder goes to
+//! the player's DM with the bot, where Discord allows it.
 
 use std::time::Duration;
 
-use serenity::all::{ChannelId, CreateMessage, EditMessage, MessageId};
+use serenity::all::{ChannelId, CreateMessage, EditMessage, MessageId, UserId};
 use serenity::http::Http;
 
 use super::handler::{lang_of, Bot};
@@ -53,6 +57,9 @@ impl Bot {
         };
         for (record, days) in expired {
             tracing::info!(game = record.id, days, "closed an idle game");
+            if record.private_channel {
+                continue;
+            }
             let lang = lang_of(service.settings(&record.place()).await.ok().as_ref(), "");
             let text = Msg::Expired { human: record.human_id, days }.text(lang);
             // The player hears that their game was closed; nobody else is pinged.
@@ -99,6 +106,9 @@ impl Bot {
     /// Posts `nudge` for `record` in its channel, pinging only its player: with a link to the
     /// board, or with a fresh board when the old one is gone.
     async fn remind(&self, http: &Http, record: &GameRecord, nudge: Nudge) -> serenity::Result<()> {
+        if record.private_channel {
+            return self.remind_privately(http, record, nudge).await;
+        }
         let snapshot = self.service().snapshot(&record.place(), None).await;
         if let Err(e) = &snapshot {
             tracing::warn!(error = %e, game = record.id, "a reminder without the game's settings and moves");
@@ -132,6 +142,26 @@ impl Bot {
         Ok(())
     }
 
+    /// Sends `nudge` for a game of a private channel to its player's DM with the bot, linking
+    /// to the board (or the conversation) there. Discord refuses a DM to a player who neither
+    /// installed the app nor shares a server with it; that is the error returned.
+    async fn remind_privately(&self, http: &Http, record: &GameRecord, nudge: Nudge) -> serenity::Result<()> {
+        let lang = lang_of(self.service().settings(&record.place()).await.ok().as_ref(), "");
+        let link = match record.board_message_id {
+            Some(id) => message_link(record, id),
+            None => format!("https://discord.com/channels/@me/{}", record.channel_id),
+        };
+        let (human, kind, link) = (record.human_id, record.kind(), Some(link.as_str()));
+        let text = match nudge {
+            Nudge::Reminder => Msg::Reminder { human, kind, link },
+            Nudge::FinalNotice { .. } => Msg::FinalNotice { human, kind, link },
+        }
+        .text(lang);
+        let dm = UserId::new(human).create_dm_channel(http).await?;
+        let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[]));
+        dm.id.send_message(http, message).await.map(drop)
+    }
+
     /// Remembers `posted` as the board of `record` (the state it shows) and takes the menu off
     /// the board it replaces, best effort (that message may be gone). `tapped`: the board an
     /// interaction came from, whose menu the interaction itself takes off.
@@ -149,7 +179,9 @@ impl Bot {
             Err(e) => return tracing::warn!(error = %e, game = record.id, "could not remember a board message"),
         }
         let Some(old) = record.board_message_id.map(MessageId::new) else { return };
-        if old == posted || Some(old) == tapped {
+        // In a private channel only an interaction's own messages can be edited, through its
+        // token: the old board keeps its menu, and a tap on it is refused as an old board.
+        if old == posted || Some(old) == tapped || record.private_channel {
             return;
         }
         let strip = EditMessage::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));

@@ -11,10 +11,10 @@ use crate::domain::{Change, Place, Scope};
 use crate::i18n::{Lang, Msg};
 
 /// The server whose settings `cmd` may change, or why it may not: outside a server there are
-/// no settings, and only managers may change them (Discord hides the command from others, but
+/// no managers (docs/design/private-channels.md#settings), and only managers may change them (Discord hides the command from others, but
 /// the permission is checked here too).
 fn managed_server(cmd: &CommandInteraction) -> Result<u64, Msg<'static>> {
-    let guild = cmd.guild_id.ok_or(Msg::ServerOnly)?;
+    let guild = cmd.guild_id.ok_or(Msg::NoManagers)?;
     let permitted =
         cmd.member.as_ref().and_then(|m| m.permissions).is_some_and(|p| p.manage_guild() || p.administrator());
     if permitted {

@@ -57,6 +57,9 @@ impl Bot {
                 continue;
             };
             let posted = match self.service().bot_turn(game).await {
+                // In a private channel the bot may not post: the board shows the move the next
+                // time a player there asks (docs/design/private-channels.md).
+                Ok(_) if record.private_channel => Ok(()),
                 Ok(progress) => {
                     let lines = narrate(&progress.moves, lang);
                     let board = self.board(&progress.game, progress.last_move(), lines, &snapshot.settings, lang).await;

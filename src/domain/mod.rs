@@ -1,6 +1,6 @@
 //! The plain data every layer shares: a game as stored and the moves to add to it, how it
 //! stands and ends, a player's results, the settings of a place and the changes managers make,
-//! the reminders a game is owed, a player's data as they may ask for it, the language a player reads, the terminal as a caller. No I/O: `store` reads and writes
+//! the reminders a game is owed, a player's data as they may ask for it, the language a player reads, the terminal as a caller, the venue a request comes from. No I/O: `store` reads and writes
 //! these, `service` passes them on, `discord` and `i18n` show them.
 
 mod lang;
@@ -10,6 +10,7 @@ mod record;
 mod settings;
 mod stored_game;
 mod terminal;
+mod venue;
 
 pub use lang::Lang;
 pub use nudge::Nudge;
@@ -22,3 +23,4 @@ pub use settings::{
 };
 pub use stored_game::{PlayedMove, Snapshot, StoredGame, Untrusted};
 pub use terminal::{TERMINAL_CHANNEL, TERMINAL_PLAYER};
+pub use venue::Venue;

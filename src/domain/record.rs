@@ -65,6 +65,8 @@ pub struct NewGame {
     pub level: Level,
     /// The starting position.
     pub game: Game,
+    /// Played in a DM or group DM the bot is not in (see [`GameRecord::private_channel`]).
+    pub private_channel: bool,
 }
 
 /// A game as stored, with its position decoded.
@@ -102,6 +104,9 @@ pub struct GameRecord {
     pub updated_at: DateTime<Utc>,
     /// The newest board message posted for it (the one players tap), when known.
     pub board_message_id: Option<u64>,
+    /// Played in a DM or group DM the bot is not in ([`crate::domain::Venue::PrivateChannel`]):
+    /// the bot answers its players' interactions there and never posts on its own.
+    pub private_channel: bool,
 }
 
 impl GameRecord {

@@ -1,7 +1,7 @@
 //! What server managers choose: the settings in effect at a place, one new value for one of
 //! them, and where a change applies. Plain data; the store reads and writes it.
 
-use super::Lang;
+use super::{Lang, Venue};
 use settai_core::{doubutsu, reversi, GameKind, Level};
 
 /// Days a game may wait for a move where the server set nothing (the column's default).
@@ -169,6 +169,17 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The settings as they apply in `venue`: where nobody manages them (a DM, a group DM),
+    /// the player who starts a game chooses its opponent and anyone there may move, as a
+    /// family around one board expects (docs/design/private-channels.md#settings).
+    pub fn in_venue(mut self, venue: Venue) -> Settings {
+        if !venue.has_managers() {
+            self.level_choice = true;
+            self.team_play = true;
+        }
+        self
+    }
+
     /// The level `kind` is played at.
     pub fn level(&self, kind: GameKind) -> Level {
         match kind {

@@ -61,8 +61,9 @@ pub enum Msg<'a> {
     KeepPlaying,
     /// `/settings` by someone without Manage Server.
     ManagersOnly,
-    /// `/settings` outside a server.
-    ServerOnly,
+    /// `/settings` outside a server: a private conversation has no managers, and what
+    /// happens there instead.
+    NoManagers,
     /// The bot lacks permissions it needs here to show a game.
     MissingPermissions { needed: &'a [Needed] },
     /// A player's results, per game.

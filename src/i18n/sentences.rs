@@ -112,8 +112,13 @@ impl Msg<'_> {
             (Msg::TryAgain, Ja) => "うまくいきませんでした。少し待ってからもう一度お試しください。".into(),
             (Msg::ManagersOnly, En) => "Only members who can manage this server can change settings.".into(),
             (Msg::ManagersOnly, Ja) => "設定を変えられるのはサーバーの管理者だけです。".into(),
-            (Msg::ServerOnly, En) => "Settings belong to a server; use this command in one.".into(),
-            (Msg::ServerOnly, Ja) => "設定はサーバーごとです。サーバーの中で使ってください。".into(),
+            (Msg::NoManagers, En) => "Settings belong to a server's managers, and a private conversation has none. \
+                 Here whoever starts a game chooses the opponent, anyone in the conversation may move, \
+                 and the one who started may resign."
+                .into(),
+            (Msg::NoManagers, Ja) => "設定はサーバーの管理者が決めるものですが、ここのような個人の会話には管理者がいません。\
+                 ここでは、ゲームを始めた人が相手を選び、会話にいる人ならだれでも指せます。投了できるのは始めた人です。"
+                .into(),
             (Msg::Settings { settings, hints_choice }, lang) => settings_text(settings, *hints_choice, lang),
             (Msg::ChoiceSet { on: true }, En) => {
                 "Players now **choose their opponent** when they start a game.".into()

@@ -37,10 +37,11 @@ impl Store {
     pub async fn create_game(&self, new: &NewGame) -> Result<GameRecord, StoreError> {
         let row = sqlx::query_as!(
             GameRow,
-            "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position, human_name, parent_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position, human_name, parent_id,
+                                private_channel)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              RETURNING id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                       ply, status, result, version, created_at, updated_at, board_message_id",
+                       ply, status, result, version, created_at, updated_at, board_message_id, private_channel",
             new.guild_id.map(|g| g as i64),
             new.channel_id as i64,
             new.game.kind().as_str(),
@@ -50,6 +51,7 @@ impl Store {
             new.game.encode(),
             &new.human_name,
             new.parent_id.map(|p| p as i64),
+            new.private_channel,
         )
         .fetch_one(&self.pool)
         .await
@@ -189,7 +191,7 @@ impl Store {
         let row = sqlx::query_as!(
             GameRow,
             "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                    ply, status, result, version, created_at, updated_at, board_message_id
+                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel
              FROM games WHERE channel_id = $1 AND status = 'active'",
             channel_id as i64,
         )
@@ -215,7 +217,7 @@ impl Store {
         let row = sqlx::query_as!(
             GameRow,
             "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                    ply, status, result, version, created_at, updated_at, board_message_id
+                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel
              FROM games WHERE id = $1",
             id,
         )
@@ -229,7 +231,7 @@ impl Store {
         let rows = sqlx::query_as!(
             GameRow,
             "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                    ply, status, result, version, created_at, updated_at, board_message_id
+                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel
              FROM games WHERE status = 'active' ORDER BY id",
         )
         .fetch_all(&self.pool)

@@ -11,7 +11,7 @@ use settai_core::{Game, GameKind, Level, Side};
 /// The columns of a [`GameRow`], for `SELECT` and `RETURNING` lists.
 pub(super) const GAME_COLUMNS: &str = "id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, \
                                        human_side, position, ply, status, result, version, created_at, updated_at, \
-                                       board_message_id";
+                                       board_message_id, private_channel";
 
 /// One row of `games`, as stored.
 #[derive(Debug, sqlx::FromRow)]
@@ -33,6 +33,7 @@ pub(super) struct GameRow {
     pub(super) created_at: DateTime<Utc>,
     pub(super) updated_at: DateTime<Utc>,
     pub(super) board_message_id: Option<i64>,
+    pub(super) private_channel: bool,
 }
 
 impl GameStatus {
@@ -109,6 +110,7 @@ impl GameRow {
             created_at: self.created_at,
             updated_at: self.updated_at,
             board_message_id: self.board_message_id.map(|m| m as u64),
+            private_channel: self.private_channel,
         })
     }
 }

@@ -67,7 +67,7 @@ async fn in_family_team_mode_anyone_in_the_channel_moves_but_only_the_starter_re
 
 /// Moves the last change of each channel's active game the given hours into the past, in one
 /// statement (a sweep sees all of them or none); the sweeps read the database's clock.
-async fn waited(bot: &Bot, waits: &[(&Ctx, f64)]) {
+pub(crate) async fn waited(bot: &Bot, waits: &[(&Ctx, f64)]) {
     let channels: Vec<i64> = waits.iter().map(|(c, _)| c.channel_id as i64).collect();
     let secs: Vec<f64> = waits.iter().map(|(_, h)| h * 3600.0).collect();
     sqlx::query(

@@ -15,6 +15,7 @@ mod family;
 mod observability;
 mod players_data;
 mod playing;
+mod private_channels;
 mod refusals;
 mod robustness;
 mod said;
@@ -72,6 +73,26 @@ impl Bot {
         self.shards.shutdown_all().await;
         let refused: Vec<String> = self.standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect();
         assert!(refused.is_empty(), "the bot made calls Discord would refuse:\n{}", refused.join("\n"));
+    }
+
+    /// The bot after a restart: this process stops (its gateway session closes) and a new
+    /// one, with a service of its own over the same database, connects to the same stand-in.
+    async fn restart(self) -> Bot {
+        let Bot { standin, shards, store } = self;
+        shards.shutdown_all().await;
+        let sessions = standin.sessions();
+        let connection = Connection {
+            token: StandIn::TOKEN.into(),
+            guild_id: None,
+            api_base: Some(standin.base_url()),
+            idle_sweep: Duration::from_millis(300),
+            shards: None,
+        };
+        let mut client = discord::client(connection, Service::new(store.clone())).await.unwrap();
+        let shards = client.shard_manager.clone();
+        tokio::spawn(async move { client.start().await });
+        standin.wait_sessions(sessions + 1, T).await;
+        Bot { standin, shards, store }
     }
 
     async fn game(&self, ctx: &Ctx) -> Option<GameRecord> {
@@ -180,6 +201,7 @@ async fn game_in(store: &Store, ctx: &Ctx, human_side: Side, level: Level, game:
             human_side,
             level,
             game,
+            private_channel: false,
         })
         .await
         .unwrap()

@@ -265,6 +265,7 @@ async fn passes_are_played_and_announced(pool: PgPool) {
             human_side: Side::First,
             level: settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard),
             game: Game::new(GameKind::Reversi),
+            private_channel: false,
         })
         .await
         .unwrap();
@@ -405,9 +406,11 @@ async fn boards_name_the_player_as_the_server_shows_them(pool: PgPool) {
     let mama = Ctx::en().with_nick("Mama 🌸");
     let named = bot.standin.interact(play_reversi(&mama)).await;
     assert_eq!(bot.game(&mama).await.unwrap().human_name, "Mama 🌸");
-    // Without a nickname the global name is used (in a direct message too).
+    // Without a nickname the global name is used (in a direct message too, where the player
+    // chooses the opponent: the same one here).
     let dm = Ctx::en().dm();
-    let plain = bot.standin.interact(play_reversi(&dm)).await;
+    let standard = settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard);
+    let plain = crate::private_channels::start_with(&bot, &dm, "reversi", standard).await;
     assert_eq!(bot.game(&dm).await.unwrap().human_name, dm.username());
     // Same position, same language: the images differ only where the names are written.
     let (a, b) = (board_image(&named).to_rgb8(), board_image(&plain).to_rgb8());

@@ -12,9 +12,28 @@ use serde_json::{json, Value};
 
 use super::discord::StandIn;
 
-/// Who clicks where. `guild_id == 0` means a DM with the bot.
+/// Where an interaction comes from, as Discord's `context` and install tell it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Venue {
+    /// A server channel or thread (context 0), the app installed to the server.
+    Server,
+    /// The bot's own DM with the user (context 1), the app installed to a server they share.
+    BotDm,
+    /// The bot's own DM with the user (context 1), the app installed to the user's account.
+    UserBotDm,
+    /// A group DM (context 2) the app is not in: `installer` installed it to their account
+    /// and used its command there; everyone in the group may tap what it posted.
+    GroupDm {
+        /// The user whose install authorizes the interaction.
+        installer: u64,
+    },
+}
+
+/// Who clicks where. `guild_id == 0` means a DM or group DM (see [`Venue`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ctx {
+    /// Where it happens.
+    pub venue: Venue,
     pub guild_id: u64,
     pub channel_id: u64,
     pub user_id: u64,
@@ -34,6 +53,8 @@ pub const THREAD_ID: u64 = 1_100_000_000_000_000_250;
 /// Default player ("alice"-like) and a second one, for two-player games.
 pub const USER_ID: u64 = 1_100_000_000_000_000_300;
 pub const OTHER_USER_ID: u64 = 1_100_000_000_000_000_301;
+/// A family's group DM.
+pub const GROUP_DM_ID: u64 = 1_100_000_000_000_000_700;
 
 impl Default for Ctx {
     fn default() -> Self {
@@ -45,6 +66,7 @@ impl Ctx {
     /// An English-speaking user in the default guild channel.
     pub fn en() -> Ctx {
         Ctx {
+            venue: Venue::Server,
             guild_id: GUILD_ID,
             channel_id: CHANNEL_ID,
             user_id: USER_ID,
@@ -79,9 +101,21 @@ impl Ctx {
         Ctx { nick: Some(nick), ..self.clone() }
     }
 
-    /// The same user in a DM with the bot (no guild, no member).
+    /// The same user in a DM with the bot (no guild, no member), the app installed to a
+    /// server they share.
     pub fn dm(&self) -> Ctx {
-        Ctx { guild_id: 0, channel_id: self.channel_id + 1_000, ..self.clone() }
+        Ctx { venue: Venue::BotDm, guild_id: 0, channel_id: self.channel_id + 1_000, ..self.clone() }
+    }
+
+    /// The same user in the bot's DM, the app installed to their own account.
+    pub fn user_dm(&self) -> Ctx {
+        Ctx { venue: Venue::UserBotDm, guild_id: 0, channel_id: StandIn::dm_channel_of(self.user_id), ..self.clone() }
+    }
+
+    /// The same user in the family's group DM, where `installer` installed the app to their
+    /// account.
+    pub fn group_dm(&self, installer: u64) -> Ctx {
+        Ctx { venue: Venue::GroupDm { installer }, guild_id: 0, channel_id: GROUP_DM_ID, ..self.clone() }
     }
 
     /// The username the fixtures give this user: `user<last 4 digits of the id>`.
@@ -109,6 +143,11 @@ pub const COMMAND_ID: u64 = 1_100_000_000_000_000_500;
 pub const SOME_MESSAGE_ID: u64 = 1_100_000_000_000_000_600;
 
 const PERMISSIONS: &str = "2248473465835073";
+/// What `app_permissions` holds in a DM or group DM: attach files, embed links, mention
+/// everyone; in the bot's own DM also use external emojis. No "send messages": the app
+/// answers there, it does not post.
+const GROUP_DM_PERMISSIONS: &str = "180224";
+const BOT_DM_PERMISSIONS: &str = "442368";
 const TIMESTAMP: &str = "2024-01-01T00:00:00.000000+00:00";
 
 /// A user object as Discord sends it.
@@ -197,8 +236,35 @@ fn base(ctx: &Ctx, type_: u8) -> Value {
             "last_message_id": null,
             "recipients": [user(ctx.user_id)],
         });
-        v["authorizing_integration_owners"] = json!({"0": "0"});
-        v["context"] = json!(1);
+        v["app_permissions"] = json!(BOT_DM_PERMISSIONS);
+        match ctx.venue {
+            Venue::Server | Venue::BotDm => {
+                v["authorizing_integration_owners"] = json!({"0": "0"});
+                v["context"] = json!(1);
+            }
+            Venue::UserBotDm => {
+                v["authorizing_integration_owners"] = json!({"1": ctx.user_id.to_string()});
+                v["context"] = json!(1);
+            }
+            Venue::GroupDm { installer } => {
+                let mut family = vec![USER_ID, OTHER_USER_ID, installer, ctx.user_id];
+                family.sort_unstable();
+                family.dedup();
+                v["channel"] = json!({
+                    "id": ctx.channel_id.to_string(),
+                    "type": 3,
+                    "flags": 0,
+                    "name": "family",
+                    "icon": null,
+                    "owner_id": installer.to_string(),
+                    "last_message_id": null,
+                    "recipients": family.iter().map(|&u| user(u)).collect::<Vec<_>>(),
+                });
+                v["app_permissions"] = json!(GROUP_DM_PERMISSIONS);
+                v["authorizing_integration_owners"] = json!({"1": installer.to_string()});
+                v["context"] = json!(2);
+            }
+        }
     }
     v
 }
@@ -387,7 +453,7 @@ pub fn assert_fixtures_deserialize() {
         }
     }
 
-    for ctx in [Ctx::en(), Ctx::ja(), Ctx::en().dm()] {
+    for ctx in [Ctx::en(), Ctx::ja(), Ctx::en().dm(), Ctx::en().user_dm(), Ctx::en().group_dm(OTHER_USER_ID)] {
         let tag = format!("(locale {}, guild {})", ctx.locale, ctx.guild_id);
 
         let v = slash(

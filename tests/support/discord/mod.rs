@@ -90,6 +90,19 @@ impl StandIn {
     /// A token to give serenity (any string works; this one is shaped like a real one).
     pub const TOKEN: &'static str = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.standin.bot-token-for-tests-only";
 
+    /// The id of the bot's DM with `user` (what `POST /users/@me/channels` opens).
+    pub fn dm_channel_of(user: u64) -> u64 {
+        1_300_000_000_000_000_000 + user % 1_000_000_000_000
+    }
+
+    /// Moves the stand-in's clock `by` ahead: interaction tokens expire 15 minutes after their
+    /// interaction by this clock (Discord's "Invalid Webhook Token", 50027), so a test sees a
+    /// late answer refused without waiting.
+    pub fn advance_clock(&self, by: Duration) {
+        self.shared.lock().clock_ahead += by;
+        self.shared.bump();
+    }
+
     /// Announces `interval` as the heartbeat interval to connections opened from now on (Discord
     /// says about 41 s; a load test asks for a short one to see whether any beat comes late).
     pub fn set_heartbeat_interval(&self, interval: Duration) {
@@ -128,6 +141,9 @@ impl StandIn {
                 unknown: Vec::new(),
                 heartbeats: Vec::new(),
                 deleted: Default::default(),
+                private_channels: HashMap::new(),
+                reachable_users: Default::default(),
+                clock_ahead: Duration::ZERO,
             }),
             version,
             port,

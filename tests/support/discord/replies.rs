@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use super::exchange::ReplyKind;
 use super::objects::{build_message, id_of};
 use super::rest::{err_resp, files_of, json_resp, no_content, record, Body};
-use super::state::{Inner, Shared};
+use super::state::{Inner, Shared, USER_INSTALL_FOLLOWUPS};
 use super::validation::{api_err, invalid, validate_choices, validate_message, validate_modal, ApiError};
 
 pub(super) fn callback(shared: &Arc<Shared>, id: &str, token: &str, body: Body) -> Response {
@@ -149,6 +149,9 @@ pub(super) fn webhook_edit(shared: &Arc<Shared>, token: &str, mid: Option<u64>, 
                 "Unknown Webhook (no interaction callback yet for this token: respond or defer first)",
             ));
         }
+        if inner.token_expired(rec) {
+            return Err(expired());
+        }
         let (channel_id, guild_id) = (rec.channel_id, rec.guild_id);
         let target = match mid {
             None => rec.original.ok_or_else(|| {
@@ -191,6 +194,12 @@ pub(super) fn webhook_delete(shared: &Arc<Shared>, token: &str, mid: Option<u64>
         None => ReplyKind::DeleteOriginal,
         Some(_) => ReplyKind::DeleteFollowup,
     };
+    if inner.interactions.get(token).is_some_and(|rec| inner.token_expired(rec)) {
+        let e = expired();
+        let error = Some(format!("{} {}", e.code, e.message));
+        record(&mut inner, shared, kind, Some(token), Value::Null, vec![], e.status, error, mid);
+        return err_resp(&e);
+    }
     let target = match mid {
         None => inner.interactions.get(token).and_then(|r| r.original),
         Some(m) => Some(m),
@@ -230,8 +239,17 @@ pub(super) fn followup(shared: &Arc<Shared>, token: &str, body: Body) -> Respons
                 "Unknown Webhook (no interaction callback yet for this token: respond or defer first)",
             ));
         }
+        if inner.token_expired(rec) {
+            return Err(expired());
+        }
+        if rec.user_install_only && rec.followups >= USER_INSTALL_FOLLOWUPS {
+            return Err(api_err(400, 40094, "This interaction has hit the maximum number of follow up messages"));
+        }
         let (channel_id, guild_id) = (rec.channel_id, rec.guild_id);
         validate_message(&body.json, body.files.len(), true)?;
+        if let Some(rec) = inner.interactions.get_mut(token) {
+            rec.followups += 1;
+        }
         let mid = inner.new_id();
         let msg = build_message(&mut inner, shared, mid, channel_id, guild_id, None, &body.json, &body.files, 19);
         inner.messages.insert(mid, msg.clone());
@@ -267,6 +285,7 @@ pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option
         Some(m) => ReplyKind::EditChannelMessage { channel_id, message_id: m },
     };
     let result = (|| -> Result<(u64, Value), ApiError> {
+        refuse_outsider(&inner, channel_id)?;
         validate_message(&body.json, body.files.len(), mid.is_none())?;
         let (target, base) = match mid {
             None => (inner.new_id(), None),
@@ -300,4 +319,24 @@ pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option
             err_resp(&e)
         }
     }
+}
+
+/// Discord's answer to a webhook call with an interaction token past its 15 minutes.
+fn expired() -> ApiError {
+    api_err(401, 50027, "Invalid Webhook Token (the interaction's 15 minutes have passed)")
+}
+
+/// Refuses the channel endpoints of a DM or group DM the app is not in ("Missing Access"),
+/// and messages to a DM whose user the bot may not write to ("Cannot send messages to this
+/// user": they neither installed the app nor share a server with it).
+pub(super) fn refuse_outsider(inner: &Inner, channel_id: u64) -> Result<(), ApiError> {
+    if inner.outside_of(channel_id) {
+        return Err(api_err(403, 50001, "Missing Access (the app is not in this DM or group DM)"));
+    }
+    if let Some(dm) = inner.private_channels.get(&channel_id) {
+        if dm.app_is_member && !dm.recipients.iter().all(|u| inner.reachable_users.contains(u)) {
+            return Err(api_err(403, 50007, "Cannot send messages to this user"));
+        }
+    }
+    Ok(())
 }

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use super::exchange::{Reply, ReplyKind};
 use super::objects::{application_info, bot_user, cmd_type, id_of, stored_command};
 use super::replies::{callback, channel_message, followup, webhook_delete, webhook_edit};
-use super::state::{Inner, Shared};
+use super::state::{Inner, PrivateChannel, Shared};
 use super::validation::{api_err, invalid, validate_commands, ApiError};
 use super::StandIn;
 
@@ -127,6 +127,7 @@ fn route(shared: &Arc<Shared>, method: &Method, segs: &[&str], body: Body) -> Op
             }),
         ),
         ("GET", ["users", "@me"]) => json_resp(200, bot_user()),
+        ("POST", ["users", "@me", "channels"]) => open_dm(shared, &body.json),
         ("GET", ["oauth2", "applications", "@me"]) | ("GET", ["applications", "@me"]) => {
             json_resp(200, application_info())
         }
@@ -189,6 +190,16 @@ fn route(shared: &Arc<Shared>, method: &Method, segs: &[&str], body: Body) -> Op
 
         // ── plain channel messages ──
         (_, ["channels", c, ..]) if c.parse::<u64>().is_err() => err_resp(&api_err(404, 10003, "Unknown Channel")),
+        (_, ["channels", c, ..]) if shared.lock().outside_of(c.parse().unwrap_or(0)) => {
+            // Only the interactions' webhooks reach a DM or group DM the app is not in.
+            let c: u64 = c.parse().unwrap_or(0);
+            let mut inner = shared.lock();
+            let e = api_err(403, 50001, "Missing Access (the app is not in this DM or group DM)");
+            let error = Some(format!("{} {}", e.code, e.message));
+            let kind = ReplyKind::ChannelMessage { channel_id: c };
+            record(&mut inner, shared, kind, None, body.json, vec![], e.status, error, None);
+            err_resp(&e)
+        }
         ("POST", ["channels", c, "messages"]) => channel_message(shared, c.parse().unwrap_or(0), None, body),
         ("PATCH", ["channels", c, "messages", mid]) => {
             channel_message(shared, c.parse().unwrap_or(0), Some(mid.parse().unwrap_or(0)), body)
@@ -227,6 +238,27 @@ fn route(shared: &Arc<Shared>, method: &Method, segs: &[&str], body: Body) -> Op
         _ => return None,
     };
     Some(r)
+}
+
+/// `POST /users/@me/channels`: the bot's DM with a user (the same channel every time). Opening
+/// it always works; whether a message may go there is the message's question.
+fn open_dm(shared: &Arc<Shared>, json: &Value) -> Response {
+    let Some(user) = id_of(json.get("recipient_id")) else {
+        return err_resp(&invalid("recipient_id: this field is required"));
+    };
+    let channel_id = StandIn::dm_channel_of(user);
+    let dm = PrivateChannel { app_is_member: true, recipients: vec![user] };
+    shared.lock().private_channels.insert(channel_id, dm);
+    json_resp(
+        200,
+        json!({
+            "id": channel_id.to_string(),
+            "type": 1,
+            "flags": 0,
+            "last_message_id": null,
+            "recipients": [super::super::fixtures::user(user)],
+        }),
+    )
 }
 
 #[allow(clippy::too_many_arguments)]

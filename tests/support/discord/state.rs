@@ -35,6 +35,21 @@ pub(super) struct InteractionRecord {
     pub(super) dispatched_at: Instant,
     pub(super) acked: Option<u8>,
     pub(super) original: Option<u64>,
+    /// Installed only to a user where it happened (`authorizing_integration_owners` names a
+    /// user and no server): Discord allows such an interaction five follow-ups.
+    pub(super) user_install_only: bool,
+    /// Follow-ups created with the token so far.
+    pub(super) followups: usize,
+}
+
+/// A DM or group DM the stand-in has seen an interaction come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct PrivateChannel {
+    /// The app's bot user is one of the channel's recipients (its own DM with a user): it may
+    /// use the channel's endpoints there; elsewhere only the interactions' webhooks.
+    pub(super) app_is_member: bool,
+    /// The users in it (besides the bot).
+    pub(super) recipients: Vec<u64>,
 }
 
 pub(super) struct Inner {
@@ -55,9 +70,34 @@ pub(super) struct Inner {
     /// Messages deleted by someone in the channel ([`StandIn::delete_message`]): a tap on a
     /// copy still on a player's screen does not bring them back.
     pub(super) deleted: std::collections::HashSet<u64>,
+    /// The DMs and group DMs interactions came from, and the DMs the bot opened.
+    pub(super) private_channels: HashMap<u64, PrivateChannel>,
+    /// Users who installed the app to their account (seen as an authorizing owner), and users
+    /// seen in a server with it: the people the bot may open a DM with.
+    pub(super) reachable_users: std::collections::HashSet<u64>,
+    /// How far the stand-in's clock is ahead of the real one ([`super::StandIn::advance_clock`]):
+    /// interaction tokens expire 15 minutes after their interaction by this clock.
+    pub(super) clock_ahead: Duration,
 }
 
+/// How long Discord keeps an interaction's token valid for its webhooks.
+pub(super) const TOKEN_LIFETIME: Duration = Duration::from_secs(15 * 60);
+/// How many follow-ups Discord allows an interaction of an app installed only to a user.
+pub(super) const USER_INSTALL_FOLLOWUPS: usize = 5;
+
 impl Inner {
+    /// Whether `token`'s interaction is older than Discord keeps its webhook, by the
+    /// stand-in's clock.
+    pub(super) fn token_expired(&self, rec: &InteractionRecord) -> bool {
+        rec.dispatched_at.elapsed() + self.clock_ahead >= TOKEN_LIFETIME
+    }
+
+    /// Whether the app may not use the endpoints of `channel_id` (a DM or group DM it is not
+    /// in; it answers there only through interactions).
+    pub(super) fn outside_of(&self, channel_id: u64) -> bool {
+        self.private_channels.get(&channel_id).is_some_and(|c| !c.app_is_member)
+    }
+
     /// The calls made with `token`, in order.
     pub(super) fn calls_of<'a>(&'a self, token: &str) -> impl Iterator<Item = &'a Reply> + 'a {
         let at = self.calls_by_token.get(token).map(Vec::as_slice).unwrap_or_default();
@@ -162,8 +202,32 @@ pub(super) fn register(inner: &mut Inner, payload: &Value, session: usize) {
             acked: None,
             original: None,
             session,
+            user_install_only: user_install_only(payload),
+            followups: 0,
         };
         inner.interactions.insert(token, rec);
+    }
+    let owners = payload.get("authorizing_integration_owners");
+    if let Some(user) = id_of(owners.and_then(|o| o.get("1"))) {
+        inner.reachable_users.insert(user);
+    }
+    let actor = id_of(payload.pointer("/member/user/id")).or_else(|| id_of(payload.pointer("/user/id")));
+    // Someone in a server with the app, or writing in its own DM, may be written to.
+    let in_own_dm = payload.get("context").and_then(Value::as_u64) == Some(1);
+    if let Some(user) = actor.filter(|_| in_own_dm || payload.get("guild_id").is_some()) {
+        inner.reachable_users.insert(user);
+    }
+    // A DM (1) or group DM (3): the app is in it only when it is its own DM with the user
+    // (context 1, the bot's DM); in any other private channel (context 2) it only answers.
+    let channel_type = payload.pointer("/channel/type").and_then(Value::as_u64);
+    if let (Some(1 | 3), Some(channel_id)) = (channel_type, id_of(payload.get("channel_id"))) {
+        let recipients: Vec<u64> = payload
+            .pointer("/channel/recipients")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(|u| id_of(u.get("id"))).collect())
+            .unwrap_or_default();
+        let app_is_member = payload.get("context").and_then(Value::as_u64) == Some(1);
+        inner.private_channels.insert(channel_id, PrivateChannel { app_is_member, recipients });
     }
     // A component interaction is on a message: make sure the stand-in knows that message so
     // that "update message" callbacks have something to update.
@@ -172,4 +236,10 @@ pub(super) fn register(inner: &mut Inner, payload: &Value, session: usize) {
             inner.messages.entry(mid).or_insert_with(|| msg.clone());
         }
     }
+}
+
+/// Whether the interaction's app is installed only to a user there (no server install).
+fn user_install_only(payload: &Value) -> bool {
+    let owners = payload.get("authorizing_integration_owners");
+    owners.and_then(|o| o.get("1")).is_some() && owners.and_then(|o| o.get("0")).is_none()
 }
