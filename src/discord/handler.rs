@@ -392,10 +392,8 @@ impl Bot {
         let caller = caller_of_command(cmd);
         let (mut level, mut outcome) = (None, Outcome::Ok);
         // The coach's order and marks, as in the menus: the value is always the move itself.
-        let read = self.service.snapshot(&caller.place(), Some(caller.user_id)).await;
-        let moves: Vec<(String, String)> = match read
-            .map(|s| Snapshot { settings: s.settings.in_venue(caller.venue), ..s })
-        {
+        let (read, _) = self.snapshot_and_lang(&caller, &cmd.locale).await;
+        let moves: Vec<(String, String)> = match read {
             Ok(snapshot) => match Service::game_to_move(&caller, &snapshot, None) {
                 Ok(game) => {
                     note_game(game.record.id);

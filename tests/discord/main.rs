@@ -81,14 +81,7 @@ impl Bot {
         let Bot { standin, shards, store } = self;
         shards.shutdown_all().await;
         let sessions = standin.sessions();
-        let connection = Connection {
-            token: StandIn::TOKEN.into(),
-            guild_id: None,
-            api_base: Some(standin.base_url()),
-            idle_sweep: Duration::from_millis(300),
-            shards: None,
-        };
-        let mut client = discord::client(connection, Service::new(store.clone())).await.unwrap();
+        let mut client = discord::client(connection_to(&standin, None), Service::new(store.clone())).await.unwrap();
         let shards = client.shard_manager.clone();
         tokio::spawn(async move { client.start().await });
         standin.wait_sessions(sessions + 1, T).await;
@@ -167,13 +160,7 @@ impl BotBuilder {
         if let Some(interval) = heartbeat {
             standin.set_heartbeat_interval(interval);
         }
-        let connection = Connection {
-            token: StandIn::TOKEN.into(),
-            guild_id,
-            api_base: Some(standin.base_url()),
-            idle_sweep: Duration::from_millis(300),
-            shards: None,
-        };
+        let connection = connection_to(&standin, guild_id);
         let mut service = Service::new(store.clone()).with_table_keeper(keeper);
         if let Some(metrics) = &metrics {
             service = service.with_figures(metrics.figures());
@@ -186,6 +173,18 @@ impl BotBuilder {
             standin.wait_commands(T).await;
         }
         Bot { standin, shards, store }
+    }
+}
+
+/// How the test bot connects to `standin`: registering its commands to `guild_id` (globally
+/// without one), sweeping waiting games every 300 ms.
+fn connection_to(standin: &StandIn, guild_id: Option<u64>) -> Connection {
+    Connection {
+        token: StandIn::TOKEN.into(),
+        guild_id,
+        api_base: Some(standin.base_url()),
+        idle_sweep: Duration::from_millis(300),
+        shards: None,
     }
 }
 

@@ -285,7 +285,7 @@ pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option
         Some(m) => ReplyKind::EditChannelMessage { channel_id, message_id: m },
     };
     let result = (|| -> Result<(u64, Value), ApiError> {
-        refuse_outsider(&inner, channel_id)?;
+        refuse_unreachable_dm(&inner, channel_id)?;
         validate_message(&body.json, body.files.len(), mid.is_none())?;
         let (target, base) = match mid {
             None => (inner.new_id(), None),
@@ -326,13 +326,10 @@ fn expired() -> ApiError {
     api_err(401, 50027, "Invalid Webhook Token (the interaction's 15 minutes have passed)")
 }
 
-/// Refuses the channel endpoints of a DM or group DM the app is not in ("Missing Access"),
-/// and messages to a DM whose user the bot may not write to ("Cannot send messages to this
-/// user": they neither installed the app nor share a server with it).
-pub(super) fn refuse_outsider(inner: &Inner, channel_id: u64) -> Result<(), ApiError> {
-    if inner.outside_of(channel_id) {
-        return Err(api_err(403, 50001, "Missing Access (the app is not in this DM or group DM)"));
-    }
+/// Refuses messages to a DM whose user the bot may not write to ("Cannot send messages to this
+/// user": they neither installed the app nor share a server with it). The channels the app is
+/// not in never get here: the router refuses all their routes.
+pub(super) fn refuse_unreachable_dm(inner: &Inner, channel_id: u64) -> Result<(), ApiError> {
     if let Some(dm) = inner.private_channels.get(&channel_id) {
         if dm.app_is_member && !dm.recipients.iter().all(|u| inner.reachable_users.contains(u)) {
             return Err(api_err(403, 50007, "Cannot send messages to this user"));

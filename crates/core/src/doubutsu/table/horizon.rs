@@ -74,8 +74,14 @@ impl Horizon {
             }
         };
         gen_moves(k, buf);
-        let kids: Vec<u64> = buf.as_slice().iter().map(|&m| child(k, m)).collect();
-        for c in kids {
+        // The children first: `buf` serves their own moves below (a fixed array, as this runs
+        // for every slot met).
+        let mut kids = [0u64; 96];
+        let n = buf.as_slice().len();
+        for (kid, &m) in kids.iter_mut().zip(buf.as_slice()) {
+            *kid = child(k, m);
+        }
+        for &c in &kids[..n] {
             if status(c) != Status::Ongoing {
                 continue;
             }
