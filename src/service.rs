@@ -18,8 +18,8 @@ use std::sync::Arc;
 use rand::SeedableRng;
 
 use crate::domain::{
-    Change, Finish, GameRecord, GameResult, GameStatus, NewGame, NewMove, Place, PlayedMove, PlayerRecord, Scope,
-    Settings, Snapshot, StoredGame, Venue,
+    Change, Finish, GameRecord, GameResult, GameStatus, HouseRules, NewGame, NewMove, Pick, Place, PlayedMove,
+    PlayerRecord, Scope, Settings, Snapshot, StoredGame, Venue,
 };
 use crate::metrics::Figures;
 use crate::store::{Store, StoreError};
@@ -189,16 +189,18 @@ impl Service {
         snapshot: &Snapshot,
         kind: GameKind,
         human_side: Side,
-        chosen: Option<Level>,
+        chosen: Option<Pick>,
     ) -> Result<StoredGame, PlayError> {
         let settings = &snapshot.settings;
         let level = match chosen {
             None => settings.level(kind),
-            Some(level) if settings.level_choice && level.kind() == kind => level,
+            Some(pick) if settings.level_choice && pick.level.kind() == kind => pick.level,
             Some(_) => return Err(PlayError::NoLevelChoice),
         };
+        // A game's own rules exist only where nobody manages the settings.
+        let house_rules = chosen.and_then(|pick| pick.house_rules).filter(|_| !caller.venue.has_managers());
         Self::channel_free(snapshot)?;
-        self.start_at_level(caller, human_side, level).await
+        self.start_with(caller, human_side, level, house_rules).await
     }
 
     /// Starts a game at `level` whatever the settings say: for a front end whose player owns
@@ -209,6 +211,17 @@ impl Service {
         caller: &Caller,
         human_side: Side,
         level: Level,
+    ) -> Result<StoredGame, PlayError> {
+        self.start_with(caller, human_side, level, None).await
+    }
+
+    /// Starts a game at `level` with the rules its starter chose, if any.
+    async fn start_with(
+        &self,
+        caller: &Caller,
+        human_side: Side,
+        level: Level,
+        house_rules: Option<HouseRules>,
     ) -> Result<StoredGame, PlayError> {
         let kind = level.kind();
         if level.needs_table() {
@@ -232,6 +245,7 @@ impl Service {
                 level,
                 game: Game::new(kind),
                 private_channel: caller.venue == Venue::PrivateChannel,
+                house_rules,
             })
             .await?;
         Ok(StoredGame::new(record))

@@ -17,6 +17,7 @@ fn new_game(channel_id: u64) -> NewGame {
         level: Level::Reversi(reversi::ReversiLevel::Standard),
         game: Game::new(GameKind::Reversi),
         private_channel: false,
+        house_rules: None,
     }
 }
 

@@ -203,7 +203,7 @@ pub(super) fn play(
 
 /// The terminal's place holding `game` (as this process has it).
 fn with_game(snapshot: &Snapshot, game: &StoredGame) -> Snapshot {
-    Snapshot { game: Some(game.clone()), ..snapshot.clone() }
+    Snapshot { game: Some(game.clone()), last_ended: None, ..snapshot.clone() }
 }
 
 /// The moves the AI's turn made: its own, and the human's forced passes.

@@ -1,6 +1,7 @@
-//! The custom ids of buttons and menus (moves, opponent picker, Resign, Take back, the
+//! The custom ids of buttons and menus (moves, opponent picker and its house rules, Resign, Take back, the
 //! forget-me question): printing and parsing.
 
+use crate::domain::{HouseRule, HouseRules};
 use settai_core::{GameKind, Level, Side};
 
 /// The custom id of a board's move menu: the game and the ply it was made for, so a tap on an
@@ -31,16 +32,22 @@ impl MoveSelect {
     }
 }
 
-/// The custom id of the opponent picker: the game and the colour asked for in `/play`.
+/// The custom id of the opponent picker: the game and the colour asked for in `/play`, and
+/// outside servers the game's own rules as the starter has set them so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct OpponentSelect {
     pub(super) kind: GameKind,
     pub(super) side: Side,
+    pub(super) house_rules: Option<HouseRules>,
 }
 
 impl OpponentSelect {
     pub(super) fn custom_id(&self) -> String {
-        format!("op:{}:{}", self.kind.as_str(), self.side.index())
+        let base = format!("op:{}:{}", self.kind.as_str(), self.side.index());
+        match self.house_rules {
+            None => base,
+            Some(rules) => format!("{base}:{}", rules_code(rules)),
+        }
     }
 
     pub(super) fn parse(id: &str) -> Option<OpponentSelect> {
@@ -48,14 +55,74 @@ impl OpponentSelect {
         if parts.next()? != "op" {
             return None;
         }
+        let picker = Self::parse_fields(&mut parts)?;
+        parts.next().is_none().then_some(picker)
+    }
+
+    /// The kind, the side and the optional rules, from the parts after a prefix.
+    fn parse_fields<'a>(parts: &mut impl Iterator<Item = &'a str>) -> Option<OpponentSelect> {
         let kind = parts.next()?.parse().ok()?;
         let side = Side::from_index(parts.next()?.parse().ok()?)?;
-        parts.next().is_none().then_some(OpponentSelect { kind, side })
+        let house_rules = match parts.next() {
+            None => None,
+            Some(code) => Some(parse_rules(code)?),
+        };
+        Some(OpponentSelect { kind, side, house_rules })
     }
 
     /// The level behind a menu value (its position in the game's list).
     pub(super) fn level(&self, value: &str) -> Option<Level> {
         Level::for_kind(self.kind).get(value.parse::<usize>().ok()?).copied()
+    }
+}
+
+/// A toggle of one of the game's own rules beside the opponent picker (outside servers): the
+/// picker as it stands, and the rule the button switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct HouseRuleButton {
+    pub(super) picker: OpponentSelect,
+    pub(super) rule: HouseRule,
+}
+
+impl HouseRuleButton {
+    pub(super) fn custom_id(&self) -> String {
+        let rule = match self.rule {
+            HouseRule::Takeback => "t",
+            HouseRule::Commentary => "c",
+        };
+        let rules = self.picker.house_rules.map_or_else(String::new, rules_code);
+        format!("hr:{rule}:{}:{}:{rules}", self.picker.kind.as_str(), self.picker.side.index())
+    }
+
+    pub(super) fn parse(id: &str) -> Option<HouseRuleButton> {
+        let mut parts = id.split(':');
+        if parts.next()? != "hr" {
+            return None;
+        }
+        let rule = match parts.next()? {
+            "t" => HouseRule::Takeback,
+            "c" => HouseRule::Commentary,
+            _ => return None,
+        };
+        let picker = OpponentSelect::parse_fields(&mut parts)?;
+        (picker.house_rules.is_some() && parts.next().is_none()).then_some(HouseRuleButton { picker, rule })
+    }
+}
+
+/// The rules as two digits, take-backs then commentary (`10`: take-backs on, commentary off).
+fn rules_code(rules: HouseRules) -> String {
+    format!("{}{}", u8::from(rules.takeback), u8::from(rules.commentary))
+}
+
+fn parse_rules(code: &str) -> Option<HouseRules> {
+    let digit = |c: u8| match c {
+        b'0' => Some(false),
+        b'1' => Some(true),
+        _ => None,
+    };
+    match code.as_bytes() {
+        &[t, c] => Some(HouseRules { takeback: digit(t)?, commentary: digit(c)? }),
+        _ => None,
     }
 }
 
@@ -180,7 +247,8 @@ mod tests {
             id in prop_oneof![
                 any::<String>(),
                 "(mv|rs|op|tb|fm|xx):(ask|yes|no|[-0-9a-z]{0,20})(:[-0-9a-z]{0,20}){0,3}",
-                "op:(reversi|doubutsu|chess):[0-9]{1,3}",
+                "op:(reversi|doubutsu|chess):[0-9]{1,3}(:[0-9]{0,3})?",
+                "hr:(t|c|x):(reversi|doubutsu|chess):[0-9]{1,2}(:[0-9]{0,3}){0,2}",
             ],
             value in prop_oneof![any::<String>(), "[0-9]{1,3}", "-1"],
         ) {
@@ -197,6 +265,10 @@ mod tests {
             if let Some(f) = ForgetButton::parse(&id) {
                 prop_assert_eq!(ForgetButton::parse(&f.custom_id()), Some(f));
                 prop_assert!(ResignButton::parse(&id).is_none() && TakebackButton::parse(&id).is_none());
+            }
+            if let Some(h) = HouseRuleButton::parse(&id) {
+                prop_assert_eq!(HouseRuleButton::parse(&h.custom_id()), Some(h));
+                prop_assert!(h.picker.house_rules.is_some() && OpponentSelect::parse(&id).is_none());
             }
             if let Some(o) = OpponentSelect::parse(&id) {
                 prop_assert_eq!(OpponentSelect::parse(&o.custom_id()), Some(o));
@@ -218,6 +290,26 @@ mod tests {
         }
         for bad in ["", "rs", "rs:ask", "rs:ask:x", "rs:maybe:1", "rs:yes:1:2", "mv:1:2:3"] {
             assert_eq!(ResignButton::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn pickers_and_their_house_rule_toggles_round_trip_and_reject_garbage() {
+        let house_rules = Some(HouseRules { takeback: true, commentary: false });
+        let picker = OpponentSelect { kind: GameKind::Doubutsu, side: Side::First, house_rules };
+        assert_eq!(picker.custom_id(), "op:doubutsu:0:10");
+        assert_eq!(OpponentSelect::parse(&picker.custom_id()), Some(picker));
+        let server = OpponentSelect { house_rules: None, ..picker };
+        assert_eq!(OpponentSelect::parse(&server.custom_id()), Some(server));
+        for rule in HouseRule::ALL {
+            let b = HouseRuleButton { picker, rule };
+            assert_eq!(HouseRuleButton::parse(&b.custom_id()), Some(b));
+        }
+        for bad in ["op:doubutsu:0:2", "op:doubutsu:0:100", "op:doubutsu:0:", "hr:t:doubutsu:0:", "hr:t:doubutsu:0"] {
+            assert_eq!((OpponentSelect::parse(bad), HouseRuleButton::parse(bad)), (None, None), "{bad:?}");
+        }
+        for bad in ["hr:x:doubutsu:0:10", "hr:t:doubutsu:0:10:1", "hr:c:chess:0:10"] {
+            assert_eq!(HouseRuleButton::parse(bad), None, "{bad:?}");
         }
     }
 

@@ -7,14 +7,14 @@ use serenity::all::{
 
 use super::board_message::narrate;
 use super::coach::offers_takeback;
-use super::custom_id::{OpponentSelect, ResignButton};
+use super::custom_id::{HouseRuleButton, OpponentSelect, ResignButton};
 use super::handler::{Bot, Failure};
 use super::observed::note_game;
 use super::reply::{allowed_mentions, Reply, Responder};
 use super::request::Request;
-use crate::domain::{GameRecord, PlayedMove, StoredGame};
+use crate::domain::{GameRecord, HouseRule, HouseRules, Lang, Pick, PlayedMove, Settings, StoredGame};
 use crate::i18n::Msg;
-use crate::service::{PlayError, Progress, Service};
+use crate::service::{Progress, Service};
 use settai_core::{GameKind, Level, Side};
 
 impl Bot {
@@ -40,21 +40,25 @@ impl Bot {
         }
         // A busy channel says so now rather than after the choice.
         Service::channel_free(&request.snapshot).map_err(Failure::Refused)?;
-        // The values are positions in the game's list of levels: not even the payload names them.
-        let options = Level::for_kind(kind)
-            .iter()
-            .enumerate()
-            .map(|(i, &level)| {
-                CreateSelectMenuOption::new(Msg::Opponent { level }.text(lang), i.to_string())
-                    .description(Msg::OpponentHint { level, reveal: settings.commentary }.text(lang))
-            })
-            .collect();
-        let menu =
-            CreateSelectMenu::new(OpponentSelect { kind, side }.custom_id(), CreateSelectMenuKind::String { options })
-                .placeholder(Msg::PickOpponent.text(lang));
-        let offer = Reply::private(Msg::ChooseOpponent { kind }.text(lang))
-            .with_components(vec![CreateActionRow::SelectMenu(menu)]);
-        responder.answer(offer).await?;
+        // Outside servers the starter also sets the game's own rules, in the same offer.
+        let house_rules = (!caller.venue.has_managers()).then_some(HouseRules::OFFERED);
+        let (heading, rows) = opponent_offer(OpponentSelect { kind, side, house_rules }, settings, lang);
+        responder.answer(Reply::private(heading).with_components(rows)).await?;
+        Ok(())
+    }
+
+    /// A tap on one of the game's own rules in the offer: the same offer, that rule switched.
+    pub(super) async fn toggle_house_rule(
+        &self,
+        request: &Request<'_>,
+        button: HouseRuleButton,
+    ) -> Result<(), Failure> {
+        let (responder, _, settings, lang) = request.parts();
+        let mut picker = button.picker;
+        picker.house_rules = picker.house_rules.map(|rules| rules.toggled(button.rule));
+        let (heading, rows) = opponent_offer(picker, settings, lang);
+        // An update keeps the message's own flags (it stays private).
+        responder.update(Reply::public(heading).with_components(rows)).await?;
         Ok(())
     }
 
@@ -67,9 +71,10 @@ impl Bot {
         level: Level,
     ) -> Result<(), Failure> {
         let (responder, caller, _, lang) = request.parts();
+        let pick = Pick { level, house_rules: picker.house_rules };
         let game = self
             .service()
-            .start(caller, &request.snapshot, picker.kind, picker.side, Some(level))
+            .start(caller, &request.snapshot, picker.kind, picker.side, Some(pick))
             .await
             .map_err(Failure::Refused)?;
         note_game(game.record.id);
@@ -89,6 +94,8 @@ impl Bot {
     /// and the game as it shows it.
     async fn first_board(&self, request: &Request<'_>, game: StoredGame) -> Result<(Reply, StoredGame), Failure> {
         let (_, caller, settings, lang) = request.parts();
+        // The request read the place's settings before the game existed.
+        let settings = &settings.clone().under(game.record.house_rules);
         let (kind, human_side) = (game.record.kind(), game.record.human_side);
         let bot = self.service().bot_turn(game).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: caller.user_id, human_side }.text(lang)];
@@ -158,12 +165,15 @@ impl Bot {
         Ok(())
     }
 
-    pub(super) async fn show_board(&self, request: &Request<'_>) -> Result<(), Failure> {
+    /// `/play board`, or `first` and then the board: a fresh copy of the game's board.
+    pub(super) async fn show_board(&self, request: &Request<'_>, first: Option<Msg<'_>>) -> Result<(), Failure> {
         let (responder, _, settings, lang) = request.parts();
-        let game = request.snapshot.game.as_ref().ok_or(Failure::Refused(PlayError::NoGame))?;
+        let game = Service::game_here(&request.snapshot).map_err(Failure::Refused)?;
         let record = &game.record;
-        let lines =
-            if record.human_to_move() { vec![Msg::YourMove { human: record.human_id }.text(lang)] } else { vec![] };
+        let mut lines: Vec<String> = first.map(|m| m.text(lang)).into_iter().collect();
+        if record.human_to_move() {
+            lines.push(Msg::YourMove { human: record.human_id }.text(lang));
+        }
         let board = self.board(game, game.last_move(), lines, settings, lang).await;
         // A fresh board every time: it also brings back a board someone deleted.
         if let Some(posted) = responder.post(board).await? {
@@ -235,4 +245,38 @@ impl Bot {
         }
         Ok(())
     }
+}
+
+/// The offer of the opponents for `picker`'s game (its text and components), with a toggle for
+/// each of the game's own rules where it has them. The level names show only where the
+/// commentary is on (the game's own choice, else the place's).
+fn opponent_offer(picker: OpponentSelect, settings: &Settings, lang: Lang) -> (String, Vec<CreateActionRow>) {
+    let reveal = picker.house_rules.map_or(settings.commentary, |rules| rules.commentary);
+    // The values are positions in the game's list of levels: not even the payload names them.
+    let options = Level::for_kind(picker.kind)
+        .iter()
+        .enumerate()
+        .map(|(i, &level)| {
+            CreateSelectMenuOption::new(Msg::Opponent { level }.text(lang), i.to_string())
+                .description(Msg::OpponentHint { level, reveal }.text(lang))
+        })
+        .collect();
+    let menu = CreateSelectMenu::new(picker.custom_id(), CreateSelectMenuKind::String { options })
+        .placeholder(Msg::PickOpponent.text(lang));
+    let mut rows = vec![CreateActionRow::SelectMenu(menu)];
+    let mut heading = Msg::ChooseOpponent { kind: picker.kind }.text(lang);
+    if let Some(rules) = picker.house_rules {
+        heading = format!("{heading}\n{}", Msg::HouseRulesNote.text(lang));
+        let toggles = HouseRule::ALL
+            .into_iter()
+            .map(|rule| {
+                let on = rules.is_on(rule);
+                CreateButton::new(HouseRuleButton { picker, rule }.custom_id())
+                    .label(Msg::HouseRuleToggle { rule, on }.text(lang))
+                    .style(if on { ButtonStyle::Success } else { ButtonStyle::Secondary })
+            })
+            .collect();
+        rows.push(CreateActionRow::Buttons(toggles));
+    }
+    (heading, rows)
 }

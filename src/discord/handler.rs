@@ -12,9 +12,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serenity::all::{
-    ChannelId, ChannelType, CommandInteraction, ComponentInteraction, ComponentInteractionDataKind, Context,
-    CreateAutocompleteResponse, CreateInteractionResponse, CreateInteractionResponseFollowup, EventHandler, Guild,
-    GuildId, Interaction, InteractionContext, Member, PartialChannel, Ready, UnavailableGuild, User,
+    AuthorizingIntegrationOwner, AuthorizingIntegrationOwners, ChannelId, ChannelType, CommandInteraction,
+    ComponentInteraction, ComponentInteractionDataKind, Context, CreateAutocompleteResponse, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, EventHandler, Guild, GuildId, Interaction, InteractionContext, Member,
+    PartialChannel, Ready, UnavailableGuild, User,
 };
 use serenity::async_trait;
 use serenity::http::Http;
@@ -22,7 +23,7 @@ use tracing::Instrument as _;
 
 use super::coach::moves_in_order;
 use super::command::{Command, CommandError, SETTINGS};
-use super::custom_id::{ForgetButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton};
+use super::custom_id::{ForgetButton, HouseRuleButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use super::observed::{command_kind, component_kind, note_game, span_of, Seen};
 use super::readiness::Front;
 use super::registration::{play_command, settings_command};
@@ -209,6 +210,16 @@ fn caller_of_component(i: &ComponentInteraction) -> Caller {
     caller_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_ref(), venue)
 }
 
+/// Whether the interaction comes from a server the app was not added to, through a player's
+/// own install: the bot is not there, may not post there and knows nothing of the server's
+/// settings (docs/design/private-channels.md#a-server-without-the-app). Without owners (older
+/// payloads) the app is taken to be installed where it is used.
+fn app_not_in_server(context: Option<InteractionContext>, owners: &AuthorizingIntegrationOwners) -> bool {
+    context == Some(InteractionContext::Guild)
+        && !owners.0.is_empty()
+        && !owners.0.iter().any(|owner| matches!(owner, AuthorizingIntegrationOwner::GuildInstall(_)))
+}
+
 /// The venue Discord names (`context`); without one, a server when there is a server, else
 /// the bot's DM (all an app installed to servers could be used in before user installs).
 fn venue_of(context: Option<InteractionContext>, guild: Option<GuildId>) -> Venue {
@@ -268,6 +279,10 @@ impl Bot {
         let caller = caller_of_command(cmd);
         let parsed = Command::parse(&cmd.data);
         let kind = parsed.as_ref().map_or("unknown", command_kind);
+        if app_not_in_server(cmd.context, &cmd.authorizing_integration_owners) {
+            let text = Msg::NotAddedHere.text(Lang::from_locale(&cmd.locale));
+            return Seen::new(kind, None, self.answer_privately(responder, text).await);
+        }
         // One read of the place serves the whole request.
         let (snapshot, lang) = self.snapshot_and_lang(&caller, &cmd.locale).await;
         let snapshot = match snapshot {
@@ -312,7 +327,7 @@ impl Bot {
             Command::StartReversi { side } => self.start_or_offer(&request, GameKind::Reversi, side).await,
             Command::StartDoubutsu => self.start_or_offer(&request, GameKind::Doubutsu, Side::First).await,
             Command::Move { typed } => self.play(&request, &typed, None).await,
-            Command::Board => self.show_board(&request).await,
+            Command::Board => self.show_board(&request, None).await,
             Command::Resign => self.resign(&request).await,
             Command::Stats => self.stats(&request).await,
             Command::Remind { on } => self.remind_me(&request, on).await,
@@ -337,6 +352,10 @@ impl Bot {
     async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) -> Seen {
         let caller = caller_of_component(c);
         let kind = component_kind(&c.data.custom_id);
+        if app_not_in_server(c.context, &c.authorizing_integration_owners) {
+            let text = Msg::NotAddedHere.text(Lang::from_locale(&c.locale));
+            return Seen::new(kind, None, self.answer_privately(responder, text).await);
+        }
         let (snapshot, lang) = self.snapshot_and_lang(&caller, &c.locale).await;
         let snapshot = match snapshot {
             Ok(s) => s,
@@ -357,7 +376,17 @@ impl Bot {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
                 let tapped = Some((target.game_id, target.ply, c.message.id));
-                self.play(&request, choice, tapped).await
+                match self.play(&request, choice, tapped).await {
+                    // In a private channel old boards keep their menus and some players have
+                    // no commands: a tap on one brings the game as it is now
+                    // (docs/design/private-channels.md#old-boards-and-late-answers).
+                    Err(Failure::Refused(PlayError::Stale))
+                        if !request.caller.venue.bot_may_post() && request.snapshot.game.is_some() =>
+                    {
+                        self.show_board(&request, Some(Msg::BoardWasOld)).await
+                    }
+                    played => played,
+                }
             }
             (None, ComponentInteractionDataKind::StringSelect { values }) => {
                 match (OpponentSelect::parse(&c.data.custom_id), values.first()) {
@@ -372,10 +401,12 @@ impl Bot {
                 }
             }
             (None, ComponentInteractionDataKind::Button) => {
-                match (forget, ResignButton::parse(&c.data.custom_id), TakebackButton::parse(&c.data.custom_id)) {
-                    (Some(button), _, _) => self.forget_button(&request, button).await,
-                    (_, Some(button), _) => self.resign_button(&request, button).await,
-                    (_, _, Some(b)) => self.take_back(&request, Some((b.game_id, b.ply, c.message.id))).await,
+                let id = &c.data.custom_id;
+                match (forget, ResignButton::parse(id), TakebackButton::parse(id), HouseRuleButton::parse(id)) {
+                    (Some(button), _, _, _) => self.forget_button(&request, button).await,
+                    (_, Some(button), _, _) => self.resign_button(&request, button).await,
+                    (_, _, Some(b), _) => self.take_back(&request, Some((b.game_id, b.ply, c.message.id))).await,
+                    (_, _, _, Some(button)) => self.toggle_house_rule(&request, button).await,
                     _ => Err(Failure::Refused(PlayError::Stale)),
                 }
             }
@@ -499,6 +530,7 @@ fn missing_permissions(app: Option<serenity::all::Permissions>, in_thread: bool)
 pub(super) fn refusal_text(e: &PlayError, lang: Lang) -> String {
     match e {
         PlayError::NoGame => Msg::NoGame.text(lang),
+        PlayError::ClosedIdle => Msg::ClosedIdle.text(lang),
         PlayError::ChannelBusy => Msg::ChannelBusy.text(lang),
         PlayError::NotYourGame { owner } => Msg::NotYourGame { owner: *owner }.text(lang),
         PlayError::NotYourTurn => Msg::NotYourTurn.text(lang),

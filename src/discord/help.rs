@@ -11,9 +11,10 @@ use crate::render;
 impl Bot {
     /// `/play help`, its picture drawn off the async runtime.
     pub(super) async fn help(&self, request: &Request<'_>) -> Result<(), Failure> {
-        let (responder, _, settings, lang) = request.parts();
-        let commentary = settings.commentary;
-        let reply = tokio::task::spawn_blocking(move || help_reply(commentary, lang))
+        let (responder, caller, settings, lang) = request.parts();
+        let help = Msg::Help { commentary: settings.commentary, venue: caller.venue, idle_days: settings.idle_days };
+        let text = help.text(lang);
+        let reply = tokio::task::spawn_blocking(move || help_reply(text, lang))
             .await
             .expect("the help picture is drawn without panicking");
         responder.answer(reply).await?;
@@ -21,9 +22,9 @@ impl Bot {
     }
 }
 
-/// The help message in `lang`; the levels are named only when `commentary` is on.
-fn help_reply(commentary: bool, lang: Lang) -> Reply {
-    let mut reply = Reply::private(Msg::Help { commentary }.text(lang));
+/// The help message: `text`, and the picture in `lang`.
+fn help_reply(text: String, lang: Lang) -> Reply {
+    let mut reply = Reply::private(text);
     reply.files = vec![("animals.png", render::help::animals_png(lang))];
     reply
 }

@@ -5,7 +5,7 @@
 use serenity::all::Interaction;
 
 use super::command::Command;
-use super::custom_id::{ForgetButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton};
+use super::custom_id::{ForgetButton, HouseRuleButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton};
 use crate::metrics::{Outcome, NONE};
 use settai_core::Level;
 
@@ -85,6 +85,8 @@ pub(super) fn component_kind(custom_id: &str) -> &'static str {
         "resign"
     } else if TakebackButton::parse(custom_id).is_some() {
         "takeback"
+    } else if HouseRuleButton::parse(custom_id).is_some() {
+        "house_rule"
     } else if ForgetButton::parse(custom_id).is_some() {
         "forget_me"
     } else {

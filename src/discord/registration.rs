@@ -1,7 +1,9 @@
 //! The commands as registered with Discord, built from the same subcommand lists that
 //! [`Command::parse`](super::command::Command::parse) reads, with their descriptions and Japanese names.
 
-use serenity::all::{CommandOptionType, CreateCommand, CreateCommandOption, InteractionContext, Permissions};
+use serenity::all::{
+    CommandOptionType, CreateCommand, CreateCommandOption, InstallationContext, InteractionContext, Permissions,
+};
 
 use super::command::{option as opt, PlaySub, SettingsSub, PLAY, SETTINGS};
 use crate::i18n::{kind_name, level_name, Lang};
@@ -62,14 +64,14 @@ impl PlaySub {
     }
 }
 
-/// `/settings`: server managers choose how the bot plays (Discord hides it from others; the
-/// handler checks the permission again).
+/// `/settings`: server managers choose how the bot plays (Discord hides it from others in
+/// servers; the handler checks the permission again). Outside servers it explains that nobody
+/// manages anything there.
 pub fn settings_command() -> CreateCommand {
     let settings = command(SETTINGS)
         .description("Choose how the bot plays on this server (server managers)")
         .description_localized("ja", "このサーバーでのボットの打ち方を選ぶ（サーバー管理者）")
-        .default_member_permissions(Permissions::MANAGE_GUILD)
-        .contexts(vec![InteractionContext::Guild]);
+        .default_member_permissions(Permissions::MANAGE_GUILD);
     SettingsSub::ALL.into_iter().fold(settings, |c, sub| c.add_option(sub.definition()))
 }
 
@@ -264,8 +266,12 @@ fn subcommand(name: &str, ja_name: &str, description: &str, ja_description: &str
         .description_localized("ja", ja_description)
 }
 
+/// A command installable to servers and to players' accounts, usable in servers, in the bot's
+/// DM and in players' other DMs and group DMs (docs/design/private-channels.md).
 fn command(name: &str) -> CreateCommand {
-    let c = CreateCommand::new(name);
+    let c = CreateCommand::new(name)
+        .integration_types(vec![InstallationContext::Guild, InstallationContext::User])
+        .contexts(vec![InteractionContext::Guild, InteractionContext::BotDm, InteractionContext::PrivateChannel]);
     match ja_name(name) {
         Some(ja) => c.name_localized("ja", ja),
         None => c,

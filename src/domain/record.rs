@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Place;
+use super::{HouseRules, Place};
 use settai_core::{Game, GameKind, GameMove, Level, Side};
 
 /// Where a game stands.
@@ -67,6 +67,8 @@ pub struct NewGame {
     pub game: Game,
     /// Played in a DM or group DM the bot is not in (see [`GameRecord::private_channel`]).
     pub private_channel: bool,
+    /// The rules its starter chose (see [`GameRecord::house_rules`]).
+    pub house_rules: Option<HouseRules>,
 }
 
 /// A game as stored, with its position decoded.
@@ -107,6 +109,9 @@ pub struct GameRecord {
     /// Played in a DM or group DM the bot is not in ([`crate::domain::Venue::PrivateChannel`]):
     /// the bot answers its players' interactions there and never posts on its own.
     pub private_channel: bool,
+    /// The take-backs and commentary its starter chose where nobody manages settings; `None`
+    /// in servers, where the place's settings apply.
+    pub house_rules: Option<HouseRules>,
 }
 
 impl GameRecord {

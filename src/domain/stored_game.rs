@@ -1,7 +1,7 @@
 //! A game as one request finds it: its stored record with the moves that led there, read
 //! together with the settings of its place, so that a request reads the database once.
 
-use super::{GameRecord, MoveRecord, Settings};
+use super::{GameRecord, GameStatus, MoveRecord, Settings};
 use settai_core::{Game, GameMove};
 
 /// A move played, with the position it was played from (for highlighting on the board).
@@ -101,6 +101,8 @@ pub struct Snapshot {
     /// The reader's own choice of the coach's hints, if they made one (`/play hints`); the
     /// reader is the player the request answers, if any.
     pub hints_choice: Option<bool>,
+    /// When no game is active: how the place's last game ended, if it had one.
+    pub last_ended: Option<GameStatus>,
 }
 
 impl Snapshot {

@@ -1,11 +1,12 @@
 //! `/play help`: how to play both games and, with commentary on, what the levels mean.
 
 use super::names::{kind_name, level_name};
-use crate::domain::Lang;
+use crate::domain::{Lang, Venue};
 use settai_core::{doubutsu, reversi, GameKind, Level};
 
-/// `/play help` (see [`Msg::Help`](super::Msg::Help)); well under Discord's 2,000 characters in both languages.
-pub(super) fn help_text(commentary: bool, lang: Lang) -> String {
+/// `/play help` (see [`Msg::Help`](super::Msg::Help)); well under Discord's 2,000 characters in both
+/// languages, in every venue.
+pub(super) fn help_text(commentary: bool, venue: Venue, idle_days: u32, lang: Lang) -> String {
     let mut parts: Vec<String> = match lang {
         Lang::En => vec![
             "**How to play**".into(),
@@ -43,6 +44,9 @@ pub(super) fn help_text(commentary: bool, lang: Lang) -> String {
                 .into(),
         ],
     };
+    if let Some(here) = without_managers(venue, idle_days, lang) {
+        parts.push(here);
+    }
     if commentary {
         let levels = |kind: GameKind, what: &dyn Fn(Level) -> &'static str| {
             let list: Vec<String> =
@@ -93,4 +97,38 @@ pub(super) fn help_text(commentary: bool, lang: Lang) -> String {
         ));
     }
     parts.join("\n\n")
+}
+
+/// How games go where nobody manages the settings (docs/design/private-channels.md): who
+/// chooses and moves, and what the bot can and cannot do there on its own.
+fn without_managers(venue: Venue, idle_days: u32, lang: Lang) -> Option<String> {
+    let reminded = match (venue, lang) {
+        (Venue::Server, _) => return None,
+        (Venue::BotDm, Lang::En) => {
+            "When a game waits for your move, I remind you here once (`/play remind off` stops it)."
+        }
+        (Venue::BotDm, Lang::Ja) => {
+            "あなたの番で対局が止まっていたら、ここで一度お知らせします（`/play remind off` で止められます）。"
+        }
+        (Venue::PrivateChannel, Lang::En) => {
+            "I can't post here on my own, only answer your taps. When a game waits for a move, the one who \
+             started it is reminded once in their DM with me (`/play remind off` stops it); the others are not."
+        }
+        (Venue::PrivateChannel, Lang::Ja) => {
+            "ここでは、わたしは自分からは書きこめず、タップに答えるだけです。対局が止まっていたら、始めた人にだけ\
+             わたしとのDMで一度お知らせします（`/play remind off` で止められます）。"
+        }
+    };
+    Some(match lang {
+        Lang::En => format!(
+            "**Here**: whoever starts a game picks the opponent and whether take-backs and commentary are on; \
+             anyone here may move, and only the one who started may resign. {reminded} A game with no move for \
+             {idle_days} days is closed, and the next one to play is told."
+        ),
+        Lang::Ja => format!(
+            "**ここでは**：ゲームを始めた人が、相手と、待ったや解説のあり・なしを選びます。ここにいる人ならだれでも\
+             指せて、投了できるのは始めた人だけです。{reminded}{idle_days}日指されなかった対局は終了し、次に遊ぶ人に\
+             そう伝えます。"
+        ),
+    })
 }

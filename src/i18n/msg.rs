@@ -2,7 +2,7 @@
 
 use super::menus::MoveMenu;
 use super::permissions::Needed;
-use crate::domain::{DataCounts, Forgotten, Lang, PlayerRecord, Settings};
+use crate::domain::{DataCounts, Forgotten, HouseRule, Lang, PlayerRecord, Settings, Venue};
 use settai_core::story::Moment;
 use settai_core::{Commentary, EndReason, GameKind, GameMove, Level, Outcome, Side};
 
@@ -97,12 +97,22 @@ pub enum Msg<'a> {
     OpponentHint { level: Level, reveal: bool },
     /// The picker after a choice.
     OpponentChosen { level: Level },
+    /// Under the picker's heading outside servers: the game's own rules can be set first.
+    HouseRulesNote,
+    /// A toggle of one of the game's own rules, showing whether it is on.
+    HouseRuleToggle { rule: HouseRule, on: bool },
     /// Team mode was turned on or off.
     TeamSet { on: bool },
     /// The server's language was set (`None`: each player's own).
     LanguageSet { language: Option<Lang> },
     /// The idle limit was set.
     IdleSet { days: u32 },
+    /// Above a fresh board: the one tapped was out of date.
+    BoardWasOld,
+    /// The app was used in a server it was not added to (a player's own install).
+    NotAddedHere,
+    /// There is no game: the last one was closed for waiting too long.
+    ClosedIdle,
     /// A game was closed for waiting too long.
     Expired { human: u64, days: u32 },
     /// The commentary was turned on or off.
@@ -176,8 +186,9 @@ pub enum Msg<'a> {
     /// The mark of a move that loses at once in the move menus and autocomplete.
     RiskyMark,
     /// `/play help`: the rules of both games and how to tap; the levels only with the
-    /// commentary on (else no word of them, as everywhere).
-    Help { commentary: bool },
+    /// commentary on (else no word of them, as everywhere); outside servers, how games go
+    /// there (who chooses, who is reminded, the close after `idle_days` days without a move).
+    Help { commentary: bool, venue: Venue, idle_days: u32 },
     /// Title of the picture of how the animals move.
     HowAnimalsMove,
     /// The picture's last panel: a chick reaching the far row becomes a hen.

@@ -8,7 +8,7 @@ use super::names::{kind_name, level_name, opponent_hint, opponent_name, side_nam
 use super::players_data::{erase_button, forget_question, forgotten, keep_button, kept, nothing_kept};
 use super::results::{comment_text, result_text, summary_text};
 use super::settings::settings_text;
-use crate::domain::Lang;
+use crate::domain::{HouseRule, Lang};
 use settai_core::{EndReason, GameKind, Level, Side};
 
 impl Msg<'_> {
@@ -113,11 +113,12 @@ impl Msg<'_> {
             (Msg::ManagersOnly, En) => "Only members who can manage this server can change settings.".into(),
             (Msg::ManagersOnly, Ja) => "設定を変えられるのはサーバーの管理者だけです。".into(),
             (Msg::NoManagers, En) => "Settings belong to a server's managers, and a private conversation has none. \
-                 Here whoever starts a game chooses the opponent, anyone in the conversation may move, \
-                 and the one who started may resign."
+                 Here whoever starts a game chooses the opponent and whether take-backs and commentary are on, \
+                 anyone in the conversation may move, and the one who started may resign."
                 .into(),
             (Msg::NoManagers, Ja) => "設定はサーバーの管理者が決めるものですが、ここのような個人の会話には管理者がいません。\
-                 ここでは、ゲームを始めた人が相手を選び、会話にいる人ならだれでも指せます。投了できるのは始めた人です。"
+                 ここでは、ゲームを始めた人が相手と、待ったや解説のあり・なしを選び、会話にいる人ならだれでも指せます。\
+                 投了できるのは始めた人です。"
                 .into(),
             (Msg::Settings { settings, hints_choice }, lang) => settings_text(settings, *hints_choice, lang),
             (Msg::ChoiceSet { on: true }, En) => {
@@ -152,6 +153,32 @@ impl Msg<'_> {
             (Msg::OpponentHint { level, reveal: false }, lang) => opponent_hint(*level, lang).into(),
             (Msg::OpponentChosen { level }, En) => format!("✓ You chose {}.", opponent_name(*level, En)),
             (Msg::OpponentChosen { level }, Ja) => format!("✓ {}をえらびました。", opponent_name(*level, Ja)),
+            (Msg::BoardWasOld, En) => "That board was out of date. Here is the game now:".into(),
+            (Msg::BoardWasOld, Ja) => "その盤面は古くなっていました。いまの対局はこちら：".into(),
+            (Msg::NotAddedHere, En) => "I haven't been added to this server, so I can't keep a game here. \
+                 Ask a server manager to add me, or play with me in a DM or group DM."
+                .into(),
+            (Msg::NotAddedHere, Ja) => "このサーバーにはまだ追加されていないので、ここでは対局できません。\
+                 サーバーの管理者に追加をたのむか、DMやグループDMで遊んでね。"
+                .into(),
+            (Msg::ClosedIdle, En) => {
+                "The game here was closed because it waited too long for a move. Start a new one with /play!".into()
+            }
+            (Msg::ClosedIdle, Ja) => "ここの対局は、長いあいだ指されなかったので終了しました。/play で新しく始めてね。".into(),
+            (Msg::HouseRulesNote, En) => "Tap a button to change this game's rules, then choose.".into(),
+            (Msg::HouseRulesNote, Ja) => "ボタンでこの対局のルールを変えてから、えらんでね。".into(),
+            (Msg::HouseRuleToggle { rule, on }, lang) => {
+                let (name, state) = match (rule, lang) {
+                    (HouseRule::Takeback, En) => ("↩ Take-backs", if *on { "on" } else { "off" }),
+                    (HouseRule::Commentary, En) => ("💬 Commentary", if *on { "on" } else { "off" }),
+                    (HouseRule::Takeback, Ja) => ("↩ 待った", if *on { "あり" } else { "なし" }),
+                    (HouseRule::Commentary, Ja) => ("💬 解説", if *on { "あり" } else { "なし" }),
+                };
+                match lang {
+                    En => format!("{name}: {state}"),
+                    Ja => format!("{name}：{state}"),
+                }
+            }
             (Msg::LevelSet { kind, level }, En) => format!(
                 "{} will now be played at **{}**. Games in progress keep their level; new games use this one.",
                 kind_name(*kind, En),
@@ -208,7 +235,7 @@ impl Msg<'_> {
             (Msg::BoardSeat { human: Some(_), .. }, En) => Msg::Computer.text(En),
             (Msg::BoardSeat { kind, side, .. }, lang) => side_name(*kind, *side, lang).into(),
             (Msg::Comment(c), lang) => comment_text(c, lang),
-            (Msg::Help { commentary }, lang) => help_text(*commentary, lang),
+            (Msg::Help { commentary, venue, idle_days }, lang) => help_text(*commentary, *venue, *idle_days, lang),
             (Msg::TakebackSet { on: true }, En) => {
                 "Players may now **take back** their last move (待った) with the ↩ button under the board or `/play takeback`; `/play stats` counts them.".into()
             }

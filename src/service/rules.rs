@@ -4,7 +4,7 @@
 //! these; none checks on its own.
 
 use super::{Caller, PlayError, Service};
-use crate::domain::{Snapshot, StoredGame};
+use crate::domain::{GameStatus, Snapshot, StoredGame};
 
 impl Service {
     /// Refuses a channel that has a game already (the database enforces it too, for a start
@@ -14,6 +14,12 @@ impl Service {
             Some(_) => Err(PlayError::ChannelBusy),
             None => Ok(()),
         }
+    }
+
+    /// The snapshot's game, or why there is none ([`PlayError::NoGame`], or
+    /// [`PlayError::ClosedIdle`] when the last one waited too long).
+    pub fn game_here(snapshot: &Snapshot) -> Result<&StoredGame, PlayError> {
+        Self::game_of(snapshot, None)
     }
 
     /// The snapshot's game, which must still be the (game id, ply) a board component was made
@@ -31,6 +37,8 @@ impl Service {
     fn game_of(snapshot: &Snapshot, expected: Option<(i64, Option<u32>)>) -> Result<&StoredGame, PlayError> {
         let game = match (&snapshot.game, expected) {
             (Some(game), _) => game,
+            // Why there is no game, when it is news: the game waited too long.
+            (None, _) if snapshot.last_ended == Some(GameStatus::Expired) => return Err(PlayError::ClosedIdle),
             (None, Some(_)) => return Err(PlayError::Stale),
             (None, None) => return Err(PlayError::NoGame),
         };

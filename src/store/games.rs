@@ -38,10 +38,11 @@ impl Store {
         let row = sqlx::query_as!(
             GameRow,
             "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position, human_name, parent_id,
-                                private_channel)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                                private_channel, house_takeback, house_commentary)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
              RETURNING id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                       ply, status, result, version, created_at, updated_at, board_message_id, private_channel",
+                       ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
+                    house_takeback, house_commentary",
             new.guild_id.map(|g| g as i64),
             new.channel_id as i64,
             new.game.kind().as_str(),
@@ -52,6 +53,8 @@ impl Store {
             &new.human_name,
             new.parent_id.map(|p| p as i64),
             new.private_channel,
+            new.house_rules.map(|r| r.takeback),
+            new.house_rules.map(|r| r.commentary),
         )
         .fetch_one(&self.pool)
         .await
@@ -159,7 +162,11 @@ impl Store {
     pub async fn snapshot(&self, place: &Place, reader: Option<u64>) -> Result<Snapshot, StoreError> {
         let game_columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("a.{}", c.trim())).collect();
         let row = sqlx::query(&format!(
-            "SELECT {}, {}, {MOVE_COLUMNS}, r.hints AS hints_choice {SETTINGS_OF_PLACE}
+            "SELECT {}, {}, {MOVE_COLUMNS}, r.hints AS hints_choice,
+                    CASE WHEN a.id IS NULL THEN
+                        (SELECT e.status FROM games e WHERE e.channel_id = $2 ORDER BY e.id DESC LIMIT 1)
+                    END AS last_ended
+             {SETTINGS_OF_PLACE}
              LEFT JOIN games a ON a.channel_id = $2 AND a.status = 'active'
              LEFT JOIN player_settings r ON r.user_id = $4",
             settings_columns(),
@@ -175,14 +182,18 @@ impl Store {
         let settings = SettingsRow::from_row(&row)?.into_settings();
         let hints_choice: Option<bool> = row.try_get("hints_choice")?;
         if row.try_get::<Option<i64>, _>("id")?.is_none() {
-            return Ok(Snapshot { settings, game: None, hints_choice });
+            // Only a message depends on it: a status that does not read is none.
+            let last_ended = row.try_get::<Option<String>, _>("last_ended")?.and_then(|s| GameStatus::parse(&s));
+            return Ok(Snapshot { settings, game: None, hints_choice, last_ended });
         }
         let record = GameRow::from_row(&row)?.into_record()?;
+        // A game's own rules (outside servers) win over the place's.
+        let settings = settings.under(record.house_rules);
         let moves = MoveColumns::from_row(&row)?.into_moves();
         let game_id = record.id;
         let game = StoredGame::replay(record, &moves)
             .map_err(|untrusted| StoreError::Corrupt { game_id, reason: untrusted.0 })?;
-        Ok(Snapshot { settings, game: Some(game), hints_choice })
+        Ok(Snapshot { settings, game: Some(game), hints_choice, last_ended: None })
     }
 
     /// The active game in a channel, if any, without its moves (requests read a
@@ -191,7 +202,8 @@ impl Store {
         let row = sqlx::query_as!(
             GameRow,
             "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel
+                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
+                    house_takeback, house_commentary
              FROM games WHERE channel_id = $1 AND status = 'active'",
             channel_id as i64,
         )
@@ -217,7 +229,8 @@ impl Store {
         let row = sqlx::query_as!(
             GameRow,
             "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel
+                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
+                    house_takeback, house_commentary
              FROM games WHERE id = $1",
             id,
         )
@@ -231,7 +244,8 @@ impl Store {
         let rows = sqlx::query_as!(
             GameRow,
             "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel
+                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
+                    house_takeback, house_commentary
              FROM games WHERE status = 'active' ORDER BY id",
         )
         .fetch_all(&self.pool)

@@ -5,13 +5,15 @@
 use chrono::{DateTime, Utc};
 
 use super::StoreError;
-use crate::domain::{GameRecord, GameResult, GameStatus, Lang, MoveRecord, Setting, Settings, MAX_REMINDER_HOURS};
+use crate::domain::{
+    GameRecord, GameResult, GameStatus, HouseRules, Lang, MoveRecord, Setting, Settings, MAX_REMINDER_HOURS,
+};
 use settai_core::{Game, GameKind, Level, Side};
 
 /// The columns of a [`GameRow`], for `SELECT` and `RETURNING` lists.
 pub(super) const GAME_COLUMNS: &str = "id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, \
                                        human_side, position, ply, status, result, version, created_at, updated_at, \
-                                       board_message_id, private_channel";
+                                       board_message_id, private_channel, house_takeback, house_commentary";
 
 /// One row of `games`, as stored.
 #[derive(Debug, sqlx::FromRow)]
@@ -34,6 +36,8 @@ pub(super) struct GameRow {
     pub(super) updated_at: DateTime<Utc>,
     pub(super) board_message_id: Option<i64>,
     pub(super) private_channel: bool,
+    pub(super) house_takeback: Option<bool>,
+    pub(super) house_commentary: Option<bool>,
 }
 
 impl GameStatus {
@@ -48,7 +52,8 @@ impl GameStatus {
         }
     }
 
-    fn parse(s: &str) -> Option<GameStatus> {
+    /// The status the `status` column holds, if it reads.
+    pub(super) fn parse(s: &str) -> Option<GameStatus> {
         Some(match s {
             "active" => GameStatus::Active,
             "finished" => GameStatus::Finished,
@@ -111,6 +116,11 @@ impl GameRow {
             updated_at: self.updated_at,
             board_message_id: self.board_message_id.map(|m| m as u64),
             private_channel: self.private_channel,
+            house_rules: match (self.house_takeback, self.house_commentary) {
+                (Some(takeback), Some(commentary)) => Some(HouseRules { takeback, commentary }),
+                (None, None) => None,
+                (t, c) => return Err(corrupt(format!("house rules {t:?}/{c:?}"))),
+            },
         })
     }
 }

@@ -1,6 +1,8 @@
 //! Commands: the interaction fixtures serenity accepts, the commands the bot registers (with
 //! their Japanese names) globally or to a development server, and autocomplete of moves.
 
+use serde_json::json;
+use serenity::all::Permissions;
 use sqlx::PgPool;
 
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID};
@@ -31,6 +33,13 @@ async fn the_play_command_is_registered_with_japanese_names(pool: PgPool) {
     }
     let settings = commands.iter().find(|c| c["name"] == "settings").expect("/settings is registered");
     assert_eq!(settings["name_localizations"]["ja"], "設定");
+    // Both installable to servers and to players' accounts, and usable in servers, the bot's
+    // DM and players' DMs and group DMs; /settings only for server managers in servers.
+    for command in [play, settings] {
+        assert_eq!(command["integration_types"], json!([0, 1]), "{command}");
+        assert_eq!(command["contexts"], json!([0, 1, 2]), "{command}");
+    }
+    assert_eq!(settings["default_member_permissions"], Permissions::MANAGE_GUILD.bits().to_string());
     let mv = play["options"].as_array().unwrap().iter().find(|o| o["name"] == "move").unwrap();
     assert_eq!(mv["options"][0]["autocomplete"], true);
     bot.stop().await;

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use settai::domain::{Nudge, Setting, Settings};
+use settai::domain::{Nudge, Setting, Settings, Venue, DEFAULT_IDLE_DAYS};
 use settai::i18n::{animal_name, kind_name, level_name, move_label, Lang, Msg};
 use settai::store::Store;
 use settai_core::doubutsu::Role;
@@ -353,7 +353,10 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
     };
     let told = bot.standin.interact(help(&en)).await;
     assert!(told.is_ephemeral() && told.answered(), "{told}");
-    assert_eq!(told.content(), said::en(Msg::Help { commentary: false }));
+    assert_eq!(
+        told.content(),
+        said::en(Msg::Help { commentary: false, venue: Venue::Server, idle_days: DEFAULT_IDLE_DAYS })
+    );
     let named = [animal_name(Role::Hen, Lang::En).to_lowercase(), format!("**{}**", said::en(Msg::ResignButton))];
     for words in tapped(Lang::En).iter().map(|label| format!("`{label}`")).chain(named) {
         assert!(told.content().contains(&words), "no {words:?} in {}", told.content());
@@ -369,7 +372,10 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
 
     let japanese = bot.standin.interact(help(&ja)).await;
     assert!(japanese.is_ephemeral(), "{japanese}");
-    assert_eq!(japanese.content(), said::ja(Msg::Help { commentary: false }));
+    assert_eq!(
+        japanese.content(),
+        said::ja(Msg::Help { commentary: false, venue: Venue::Server, idle_days: DEFAULT_IDLE_DAYS })
+    );
     let named = [
         format!("**{}**", kind_name(GameKind::Reversi, Lang::Ja)),
         format!("**{}**", kind_name(GameKind::Doubutsu, Lang::Ja)),
@@ -386,9 +392,9 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
     // With the commentary on, the levels are named and explained, in each language.
     bot.standin.interact(settings(&en, "commentary", on(true), true)).await;
     let levels = bot.standin.interact(help(&en)).await.content();
-    assert_eq!(levels, said::en(Msg::Help { commentary: true }));
+    assert_eq!(levels, said::en(Msg::Help { commentary: true, venue: Venue::Server, idle_days: DEFAULT_IDLE_DAYS }));
     let levels_ja = bot.standin.interact(help(&ja)).await.content();
-    assert_eq!(levels_ja, said::ja(Msg::Help { commentary: true }));
+    assert_eq!(levels_ja, said::ja(Msg::Help { commentary: true, venue: Venue::Server, idle_days: DEFAULT_IDLE_DAYS }));
     for (text, lang) in [(&levels, Lang::En), (&levels_ja, Lang::Ja)] {
         for level in GameKind::ALL.into_iter().flat_map(|kind| Level::for_kind(kind).iter().copied()) {
             let words = format!("**{}**", level_name(level, lang));

@@ -201,6 +201,7 @@ async fn game_in(store: &Store, ctx: &Ctx, human_side: Side, level: Level, game:
             level,
             game,
             private_channel: false,
+            house_rules: None,
         })
         .await
         .unwrap()

@@ -266,6 +266,7 @@ async fn passes_are_played_and_announced(pool: PgPool) {
             level: settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard),
             game: Game::new(GameKind::Reversi),
             private_channel: false,
+            house_rules: None,
         })
         .await
         .unwrap();

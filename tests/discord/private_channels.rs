@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use settai::domain::{GameStatus, NewGame};
+use settai::domain::{GameStatus, HouseRule, HouseRules, NewGame, Venue, DEFAULT_IDLE_DAYS};
 use settai::i18n::{Lang, Msg};
 use settai_core::{Game, GameKind, Level, Side};
 use sqlx::PgPool;
@@ -16,7 +16,7 @@ use crate::family::waited;
 use crate::said::{self, whatever_the_link};
 use crate::support::fixtures::{self, Ctx, GROUP_DM_ID, OTHER_USER_ID, USER_ID};
 use crate::support::{Exchange, ReplyKind, StandIn};
-use crate::{assert_refused, move_menu, tap_to_the_end, Bot, T};
+use crate::{assert_no_hidden_word, assert_refused, move_menu, tap_to_the_end, Bot, T};
 
 /// `/play <game>` in `ctx`, then the opponent `level` picked from the private menu; returns the
 /// exchange of the pick, whose follow-up is the game's first board.
@@ -118,6 +118,138 @@ async fn a_player_plays_in_the_bots_dm_after_installing_it_to_their_account(pool
     bot.stop().await;
 }
 
+/// Where nobody manages the settings, the starter sets the game's own rules in the offer: each
+/// toggle answers with the same offer, that rule switched; the game keeps the rules picked, and
+/// its boards and take-backs follow them. Take-backs are offered on, and the bot's DM offers
+/// the same choice.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn the_starter_sets_the_games_own_rules_in_the_offer(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let grandma = Ctx::en().group_dm(USER_ID);
+    let offer = bot.standin.interact(fixtures::slash(&grandma, "play", "doubutsu", json!([]))).await;
+    assert!(offer.is_ephemeral() && offer.content().contains(&Msg::HouseRulesNote.text(Lang::En)), "{offer}");
+    let label = |x: &Exchange, id: &str| x.component(id).and_then(|c| c["label"].as_str().map(str::to_string));
+    let toggle = |rule, on| Some(Msg::HouseRuleToggle { rule, on }.text(Lang::En));
+    assert!(offer.custom_ids().contains(&"op:doubutsu:0:10".to_string()), "{offer}");
+    assert_eq!(label(&offer, "hr:t:doubutsu:0:10"), toggle(HouseRule::Takeback, true));
+    assert_eq!(label(&offer, "hr:c:doubutsu:0:10"), toggle(HouseRule::Commentary, false));
+
+    // Take-backs off: the same private message, updated.
+    let message = offer.message_id().unwrap();
+    let before = bot.standin.message(message).unwrap();
+    let toggled = bot.standin.interact(fixtures::button_on(&grandma, "hr:t:doubutsu:0:10", &before)).await;
+    assert_eq!(toggled.callback_type(), Some(7), "{toggled}");
+    assert!(toggled.custom_ids().contains(&"op:doubutsu:0:00".to_string()), "{toggled}");
+    assert_eq!(label(&toggled, "hr:t:doubutsu:0:00"), toggle(HouseRule::Takeback, false));
+    let after = bot.standin.message(message).unwrap();
+    assert!(after["flags"].as_u64().unwrap_or(0) & 64 != 0, "the offer stays private: {after}");
+
+    let weakest = Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest);
+    let index = Level::for_kind(GameKind::Doubutsu).iter().position(|&l| l == weakest).unwrap().to_string();
+    let pick = fixtures::select_on(&grandma, "op:doubutsu:0:00", &[index.as_str()], &after);
+    let started = bot.standin.interact_until(pick, |x| !x.followups().is_empty()).await;
+    let game = bot.game(&grandma).await.expect("a game");
+    assert_eq!(game.house_rules, Some(HouseRules { takeback: false, commentary: false }));
+    let board = board_of(&bot, &started);
+    let tapped = tap_first(&bot, &grandma, &board, &started).await;
+    assert!(!tapped.custom_ids().iter().any(|id| id.starts_with("tb:")), "no ↩ on the boards:\n{tapped}");
+    let refused = bot.standin.interact(fixtures::slash(&grandma, "play", "takeback", json!([]))).await;
+    assert_refused(&refused, &Msg::TakebackOff.text(Lang::En));
+
+    // In the bot's DM the rules as offered: take-backs on, and the ↩ under the board.
+    let me = Ctx::en().user_dm();
+    let started = start_with(&bot, &me, "doubutsu", weakest).await;
+    assert_eq!(bot.game(&me).await.unwrap().house_rules, Some(HouseRules::OFFERED));
+    let tapped = tap_first(&bot, &me, &board_of(&bot, &started), &started).await;
+    // Two plies from the start nobody can have won.
+    assert!(tapped.custom_ids().iter().any(|id| id.starts_with("tb:")), "the ↩ under the board:\n{tapped}");
+    bot.stop().await;
+}
+
+/// `/play help` where nobody manages the settings also tells how games go there: who chooses,
+/// who is reminded and where, and the close of an idle game, in the player's language.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn help_in_a_private_conversation_tells_how_games_go_there(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    for (ctx, venue, lang) in [
+        (Ctx::en().group_dm(USER_ID), Venue::PrivateChannel, Lang::En),
+        (Ctx::ja().group_dm(USER_ID), Venue::PrivateChannel, Lang::Ja),
+        (Ctx::en().user_dm(), Venue::BotDm, Lang::En),
+    ] {
+        let told = bot.standin.interact(fixtures::slash(&ctx, "play", "help", json!([]))).await;
+        let help = Msg::Help { commentary: false, venue, idle_days: DEFAULT_IDLE_DAYS };
+        assert_eq!(told.content(), help.text(lang), "{ctx:?}");
+        let server = Msg::Help { commentary: false, venue: Venue::Server, idle_days: DEFAULT_IDLE_DAYS }.text(lang);
+        assert!(told.content().starts_with(&server) && told.content().len() > server.len(), "{ctx:?}");
+        assert!(told.content().contains("/play remind off") && told.content().chars().count() < 2000);
+        assert!(told.content().contains(&DEFAULT_IDLE_DAYS.to_string()));
+        assert_no_hidden_word("/play help in a private conversation", &told.content());
+    }
+    bot.stop().await;
+}
+
+/// The bot's answer to a tap comes after the token's 15 minutes (its work outlasted them):
+/// Discord refuses it (50027), but the move and the bot's reply are stored, and the next tap on
+/// a board, even the old one, shows the game as it is now. An answer within the window is an
+/// ordinary one.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_late_answer_is_lost_but_the_next_tap_shows_the_game(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let grandma = Ctx::en().group_dm(USER_ID);
+    let child = Ctx::ja().with_user(OTHER_USER_ID).group_dm(USER_ID);
+    let weakest = Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest);
+    let started = start_with(&bot, &grandma, "doubutsu", weakest).await;
+    let board = board_of(&bot, &started);
+
+    // 14 minutes after the tap the answer still arrives.
+    bot.standin.age_after_next_answer(Duration::from_secs(14 * 60));
+    let in_time = tap_first(&bot, &child, &board, &started).await;
+    assert!(in_time.deferred() && in_time.file(".png").is_some(), "{in_time}");
+    assert_eq!(bot.game(&grandma).await.unwrap().ply, 2);
+
+    // 15 minutes: refused, with nothing lost.
+    let board = board_of(&bot, &in_time);
+    bot.standin.age_after_next_answer(Duration::from_secs(15 * 60));
+    let (menu, values) = move_menu(&in_time);
+    let late = bot.standin.try_interact(fixtures::select_on(&child, &menu, &[&values[0]], &board)).await.unwrap();
+    let refused: Vec<String> = late.refused().iter().map(|c| c.to_string()).collect();
+    assert!(!refused.is_empty() && refused.iter().all(|c| c.contains("50027")), "{late}");
+    let deadline = tokio::time::Instant::now() + T;
+    while bot.game(&grandma).await.unwrap().ply < 4 {
+        assert!(tokio::time::Instant::now() < deadline, "the tap and the bot's reply are stored");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // The same board tapped again: the game as it is now, for the whole group.
+    let again = tap_first(&bot, &child, &board, &in_time).await;
+    assert!(!again.is_ephemeral() && again.file(".png").is_some(), "{again}");
+    assert!(again.content().starts_with(&Msg::BoardWasOld.text(Lang::Ja)), "{again}");
+    assert_eq!(bot.game(&grandma).await.unwrap().ply, 4, "nothing played twice");
+    let shown = board_of(&bot, &again);
+    let next = tap_first(&bot, &child, &shown, &again).await;
+    assert!(next.file(".png").is_some(), "the fresh board plays: {next}");
+
+    // Only the late answer was refused.
+    bot.shards.shutdown_all().await;
+    let refused: Vec<String> = bot.standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect();
+    assert!(refused.iter().all(|c| c.contains("50027")), "{}", refused.join("\n"));
+}
+
+/// A player's own install used in a server the app was not added to: the bot is not there, so
+/// it says so and what to do instead, and keeps nothing.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_server_without_the_app_is_told_so_and_nothing_is_kept(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    for (ctx, lang) in [(Ctx::en().server_without_app(), Lang::En), (Ctx::ja().server_without_app(), Lang::Ja)] {
+        for (command, sub) in [("play", "doubutsu"), ("play", "board"), ("settings", "show")] {
+            let answer = bot.standin.interact(fixtures::slash(&ctx, command, sub, json!([]))).await;
+            assert_refused(&answer, &Msg::NotAddedHere.text(lang));
+        }
+        assert!(bot.game(&ctx).await.is_none());
+    }
+    bot.stop().await;
+}
+
 /// `/settings` where nobody manages anything says so, and what happens there instead, in the
 /// player's language; nothing is stored.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -140,8 +272,9 @@ async fn settings_in_a_private_conversation_explain_that_it_has_no_managers(pool
 }
 
 /// What the bot does on its own for a game of a group DM: a turn left owed by a stopped process
-/// is played when the bot connects, without posting; an idle game is closed silently; a
-/// reminder goes to the player's DM with the bot, linking to the board in the group.
+/// is played when the bot connects, without posting; an idle game is closed silently, and
+/// whoever plays there next is told why; a reminder goes to the player's DM with the bot,
+/// linking to the board in the group.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn the_bot_never_posts_in_a_group_dm_on_its_own(pool: PgPool) {
     let store = settai::store::Store::from_pool(pool.clone());
@@ -158,6 +291,7 @@ async fn the_bot_never_posts_in_a_group_dm_on_its_own(pool: PgPool) {
             level: Level::Reversi(settai_core::reversi::ReversiLevel::Standard),
             game: Game::new(GameKind::Reversi),
             private_channel: true,
+            house_rules: None,
         })
         .await
         .unwrap();
@@ -195,6 +329,12 @@ async fn the_bot_never_posts_in_a_group_dm_on_its_own(pool: PgPool) {
         assert!(tokio::time::Instant::now() < deadline, "the idle game was never closed");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    // Whoever plays there next is told why the game is gone: a tap on the old board, a command.
+    let child = Ctx::ja().with_user(OTHER_USER_ID).group_dm(USER_ID);
+    let tapped = tap_first(&bot, &child, &board_of(&bot, &board), &board).await;
+    assert_refused(&tapped, &Msg::ClosedIdle.text(Lang::Ja));
+    let asked = bot.standin.interact(fixtures::slash(&grandma, "play", "board", json!([]))).await;
+    assert_refused(&asked, &Msg::ClosedIdle.text(Lang::En));
     never_posted_in(&bot, GROUP_DM_ID);
     bot.stop().await;
 }

@@ -21,6 +21,9 @@ pub enum Venue {
     BotDm,
     /// The bot's own DM with the user (context 1), the app installed to the user's account.
     UserBotDm,
+    /// A server channel (context 0) of a server the app was not added to: the user installed
+    /// it to their account and used its command there.
+    ServerWithoutApp,
     /// A group DM (context 2) the app is not in: `installer` installed it to their account
     /// and used its command there; everyone in the group may tap what it posted.
     GroupDm {
@@ -110,6 +113,11 @@ impl Ctx {
     /// The same user in the bot's DM, the app installed to their own account.
     pub fn user_dm(&self) -> Ctx {
         Ctx { venue: Venue::UserBotDm, guild_id: 0, channel_id: StandIn::dm_channel_of(self.user_id), ..self.clone() }
+    }
+
+    /// The same user in a server the app was not added to, through their own install.
+    pub fn server_without_app(&self) -> Ctx {
+        Ctx { venue: Venue::ServerWithoutApp, ..self.clone() }
     }
 
     /// The same user in the family's group DM, where `installer` installed the app to their
@@ -225,7 +233,10 @@ fn base(ctx: &Ctx, type_: u8) -> Value {
             v["channel"]["message_count"] = json!(3);
             v["channel"]["member_count"] = json!(2);
         }
-        v["authorizing_integration_owners"] = json!({"0": ctx.guild_id.to_string()});
+        v["authorizing_integration_owners"] = match ctx.venue {
+            Venue::ServerWithoutApp => json!({"1": ctx.user_id.to_string()}),
+            _ => json!({"0": ctx.guild_id.to_string()}),
+        };
         v["context"] = json!(0);
     } else {
         v["user"] = user(ctx.user_id);
@@ -238,7 +249,7 @@ fn base(ctx: &Ctx, type_: u8) -> Value {
         });
         v["app_permissions"] = json!(BOT_DM_PERMISSIONS);
         match ctx.venue {
-            Venue::Server | Venue::BotDm => {
+            Venue::Server | Venue::ServerWithoutApp | Venue::BotDm => {
                 v["authorizing_integration_owners"] = json!({"0": "0"});
                 v["context"] = json!(1);
             }
@@ -453,7 +464,14 @@ pub fn assert_fixtures_deserialize() {
         }
     }
 
-    for ctx in [Ctx::en(), Ctx::ja(), Ctx::en().dm(), Ctx::en().user_dm(), Ctx::en().group_dm(OTHER_USER_ID)] {
+    for ctx in [
+        Ctx::en(),
+        Ctx::ja(),
+        Ctx::en().dm(),
+        Ctx::en().user_dm(),
+        Ctx::en().group_dm(OTHER_USER_ID),
+        Ctx::en().server_without_app(),
+    ] {
         let tag = format!("(locale {}, guild {})", ctx.locale, ctx.guild_id);
 
         let v = slash(

@@ -103,6 +103,13 @@ impl StandIn {
         self.shared.bump();
     }
 
+    /// Moves the clock `by` ahead as soon as the next interaction's first response is
+    /// accepted: the bot's later answers through its token come "after" that time, as when its
+    /// work outlasted the token (a test of a late answer without a slow bot).
+    pub fn age_after_next_answer(&self, by: Duration) {
+        self.shared.lock().age_on_ack = Some(by);
+    }
+
     /// Announces `interval` as the heartbeat interval to connections opened from now on (Discord
     /// says about 41 s; a load test asks for a short one to see whether any beat comes late).
     pub fn set_heartbeat_interval(&self, interval: Duration) {
@@ -144,6 +151,7 @@ impl StandIn {
                 private_channels: HashMap::new(),
                 reachable_users: Default::default(),
                 clock_ahead: Duration::ZERO,
+                age_on_ack: None,
             }),
             version,
             port,

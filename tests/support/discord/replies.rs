@@ -24,6 +24,9 @@ pub(super) fn callback(shared: &Arc<Shared>, id: &str, token: &str, body: Body) 
     match result {
         Ok(mid) => {
             record(&mut inner, shared, kind, Some(token), body.json, files, 204, None, mid);
+            if let Some(by) = inner.age_on_ack.take() {
+                inner.clock_ahead += by;
+            }
             no_content()
         }
         Err(e) => {

@@ -33,6 +33,8 @@ pub(super) struct InteractionRecord {
     pub(super) channel_id: u64,
     pub(super) guild_id: Option<u64>,
     pub(super) dispatched_at: Instant,
+    /// How far the stand-in's clock was ahead when it was dispatched.
+    pub(super) dispatched_ahead: Duration,
     pub(super) acked: Option<u8>,
     pub(super) original: Option<u64>,
     /// Installed only to a user where it happened (`authorizing_integration_owners` names a
@@ -76,8 +78,12 @@ pub(super) struct Inner {
     /// seen in a server with it: the people the bot may open a DM with.
     pub(super) reachable_users: std::collections::HashSet<u64>,
     /// How far the stand-in's clock is ahead of the real one ([`super::StandIn::advance_clock`]):
-    /// interaction tokens expire 15 minutes after their interaction by this clock.
+    /// interaction tokens expire 15 minutes after their interaction by this clock (an
+    /// interaction dispatched after a jump is as fresh as any).
     pub(super) clock_ahead: Duration,
+    /// How far the clock jumps once the next interaction is acknowledged
+    /// ([`super::StandIn::age_after_next_answer`]).
+    pub(super) age_on_ack: Option<Duration>,
 }
 
 /// How long Discord keeps an interaction's token valid for its webhooks.
@@ -89,7 +95,7 @@ impl Inner {
     /// Whether `token`'s interaction is older than Discord keeps its webhook, by the
     /// stand-in's clock.
     pub(super) fn token_expired(&self, rec: &InteractionRecord) -> bool {
-        rec.dispatched_at.elapsed() + self.clock_ahead >= TOKEN_LIFETIME
+        rec.dispatched_at.elapsed() + self.clock_ahead.saturating_sub(rec.dispatched_ahead) >= TOKEN_LIFETIME
     }
 
     /// Whether the app may not use the endpoints of `channel_id` (a DM or group DM it is not
@@ -199,6 +205,7 @@ pub(super) fn register(inner: &mut Inner, payload: &Value, session: usize) {
             guild_id: id_of(payload.get("guild_id")),
             payload: payload.clone(),
             dispatched_at: Instant::now(),
+            dispatched_ahead: inner.clock_ahead,
             acked: None,
             original: None,
             session,

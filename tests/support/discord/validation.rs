@@ -87,10 +87,28 @@ pub(super) fn validate_commands(list: &[Value]) -> Result<(), ApiError> {
         if chat {
             check_len(&format!("{path}.description"), cmd.get("description"), 1, 100)?;
         }
+        // Installation contexts: 0 a server, 1 a user's account; interaction contexts: 0 a
+        // server, 1 the bot's DM, 2 other DMs and group DMs.
+        check_enum_list(&format!("{path}.integration_types"), cmd.get("integration_types"), &[0, 1])?;
+        check_enum_list(&format!("{path}.contexts"), cmd.get("contexts"), &[0, 1, 2])?;
         check_localizations(&path, cmd, "name_localizations", chat, true)?;
         check_localizations(&path, cmd, "description_localizations", chat, false)?;
         if let Some(opts) = cmd.get("options").and_then(Value::as_array) {
             validate_options(&format!("{path}.options"), opts, 0)?;
+        }
+    }
+    Ok(())
+}
+
+/// A list of enum values (absent or null: Discord's default), each known and none twice.
+fn check_enum_list(path: &str, list: Option<&Value>, known: &[u64]) -> Result<(), ApiError> {
+    let Some(list) = list.filter(|l| !l.is_null()) else { return Ok(()) };
+    let Some(items) = list.as_array() else { return Err(invalid(format!("{path}: must be an array"))) };
+    let mut seen = Vec::new();
+    for item in items {
+        match item.as_u64() {
+            Some(v) if known.contains(&v) && !seen.contains(&v) => seen.push(v),
+            _ => return Err(invalid(format!("{path}: value {item} is not a valid enum value"))),
         }
     }
     Ok(())
