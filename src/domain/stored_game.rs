@@ -101,7 +101,8 @@ pub struct Snapshot {
     /// The reader's own choice of the coach's hints, if they made one (`/play hints`); the
     /// reader is the player the request answers, if any.
     pub hints_choice: Option<bool>,
-    /// When no game is active: how the place's last game ended, if it had one.
+    /// When no game is active and the place's last game was in a private channel (where its end
+    /// was silent): how it ended.
     pub last_ended: Option<GameStatus>,
 }
 

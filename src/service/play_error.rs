@@ -9,8 +9,8 @@ pub enum PlayError {
     /// The channel has no active game.
     #[error("no game in this channel")]
     NoGame,
-    /// The channel has no active game: its last one was closed after waiting too long for a
-    /// move (said again to whoever plays there next: in a private channel the close was silent).
+    /// The private channel has no active game: its last one was closed, silently, after
+    /// waiting too long for a move (in servers a notice said so when it happened).
     #[error("the last game here was closed for waiting too long")]
     ClosedIdle,
     /// The channel already has an active game.

@@ -164,7 +164,8 @@ impl Store {
         let row = sqlx::query(&format!(
             "SELECT {}, {}, {MOVE_COLUMNS}, r.hints AS hints_choice,
                     CASE WHEN a.id IS NULL THEN
-                        (SELECT e.status FROM games e WHERE e.channel_id = $2 ORDER BY e.id DESC LIMIT 1)
+                        (SELECT CASE WHEN e.private_channel THEN e.status END
+                         FROM games e WHERE e.channel_id = $2 ORDER BY e.id DESC LIMIT 1)
                     END AS last_ended
              {SETTINGS_OF_PLACE}
              LEFT JOIN games a ON a.channel_id = $2 AND a.status = 'active'
