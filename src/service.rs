@@ -413,15 +413,17 @@ impl Service {
         }
         // Back to just before the player's own last choice.
         let back_to = game.takeback_ply().ok_or(PlayError::NothingToTakeBack)?;
-        let position = match game.moves.get(back_to as usize) {
-            Some(first_undone) => first_undone.before.clone(),
-            None => record.game.clone(),
+        let (position, withdraws_blunder) = match game.moves.get(back_to as usize) {
+            // The player's own move comes first: whether it lost at once needlessly.
+            Some(first_undone) => (first_undone.before.clone(), first_undone.before.loses_needlessly(first_undone.mv)),
+            None => (record.game.clone(), false),
         };
         // A press racing another finds the game taken back already: its board is out of date.
-        let updated = self.store.take_back(record, back_to, &position).await.map_err(|e| match e {
-            StoreError::Conflict => PlayError::Stale,
-            e => e.into(),
-        })?;
+        let updated =
+            self.store.take_back(record, back_to, &position, withdraws_blunder).await.map_err(|e| match e {
+                StoreError::Conflict => PlayError::Stale,
+                e => e.into(),
+            })?;
         Ok(game.clone().truncated(updated, back_to))
     }
 

@@ -293,3 +293,32 @@ async fn an_unreachable_database_is_a_clear_error() {
     let err = Store::connect("postgres://postgres@127.0.0.1:1/settai").await.unwrap_err();
     assert!(matches!(err, StoreError::Database(_)), "{err}");
 }
+
+/// A blunder its player took back stays with the game: the record no longer holds the move,
+/// but the game read back says the player withdrew one, and a later take-back of a sound move
+/// does not forget it.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_blunder_taken_back_is_remembered_with_the_game(pool: PgPool) {
+    let store = Store::from_pool(pool);
+    let new = NewGame {
+        level: Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest),
+        game: Game::new(GameKind::Doubutsu),
+        ..new_game(9)
+    };
+    let record = store.create_game(&new).await.unwrap();
+    let dob = |n: &str| GameMove::parse(GameKind::Doubutsu, n).unwrap();
+    let (first, reply) = (dob("C4C3"), dob("A1A2"));
+    let after = record.game.play(first).unwrap().play(reply).unwrap();
+    let moves =
+        [NewMove { mv: first, by_bot: false, user_id: Some(7) }, NewMove { mv: reply, by_bot: true, user_id: None }];
+    let played = store.record_moves(&record, &moves, &after, None).await.unwrap();
+    assert!(!played.game.withdrew_blunder(Side::First));
+    let back = store.take_back(&played, 0, &record.game, true).await.unwrap();
+    assert!(back.game.withdrew_blunder(Side::First) && !back.game.withdrew_blunder(Side::Second));
+    let reloaded = store.game(record.id).await.unwrap().unwrap();
+    assert!(reloaded.game.withdrew_blunder(Side::First), "read back from the database");
+    assert_eq!(reloaded.game, record.game, "the moves are gone");
+    let again = store.record_moves(&reloaded, &moves, &after, None).await.unwrap();
+    let sound = store.take_back(&again, 0, &record.game, false).await.unwrap();
+    assert!(sound.game.withdrew_blunder(Side::First), "remembered for the game's life");
+}

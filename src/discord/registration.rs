@@ -39,7 +39,9 @@ impl PlaySub {
             ),
             PlaySub::Board => sub("Show the current board again", "今の盤面をもう一度表示する"),
             PlaySub::Resign => sub("Resign the current game", "投了する"),
-            PlaySub::Stats => sub("Your results on this server", "このサーバーでのあなたの成績"),
+            PlaySub::Stats => {
+                sub("Your results on this server (or in DMs)", "このサーバー（またはDM）でのあなたの成績")
+            }
             PlaySub::Takeback => sub(
                 "Take back your last move (where the server allows it)",
                 "待った：直前の自分の手を取り消す（サーバーが許可しているとき）",

@@ -42,7 +42,7 @@ impl Store {
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
              RETURNING id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
                        ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
-                    house_takeback, house_commentary",
+                    house_takeback, house_commentary, withdrew_blunder",
             new.guild_id.map(|g| g as i64),
             new.channel_id as i64,
             new.game.kind().as_str(),
@@ -204,7 +204,7 @@ impl Store {
             GameRow,
             "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
                     ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
-                    house_takeback, house_commentary
+                    house_takeback, house_commentary, withdrew_blunder
              FROM games WHERE channel_id = $1 AND status = 'active'",
             channel_id as i64,
         )
@@ -231,7 +231,7 @@ impl Store {
             GameRow,
             "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
                     ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
-                    house_takeback, house_commentary
+                    house_takeback, house_commentary, withdrew_blunder
              FROM games WHERE id = $1",
             id,
         )
@@ -246,7 +246,7 @@ impl Store {
             GameRow,
             "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
                     ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
-                    house_takeback, house_commentary
+                    house_takeback, house_commentary, withdrew_blunder
              FROM games WHERE status = 'active' ORDER BY id",
         )
         .fetch_all(&self.pool)
@@ -313,11 +313,18 @@ impl Store {
     /// like a move: fails with [`StoreError::Conflict`] and changes nothing when the game moved
     /// on since it was read.
     #[tracing::instrument(level = "debug", skip_all, fields(game = game.id))]
-    pub async fn take_back(&self, game: &GameRecord, ply: u32, position: &Game) -> Result<GameRecord, StoreError> {
+    pub async fn take_back(
+        &self,
+        game: &GameRecord,
+        ply: u32,
+        position: &Game,
+        withdraws_blunder: bool,
+    ) -> Result<GameRecord, StoreError> {
         let row: Option<GameRow> = sqlx::query_as(&format!(
             "WITH updated AS (
                  UPDATE games SET position = $1, ply = $2, version = version + 1, updated_at = now(),
-                        takebacks = takebacks + 1, reminded_at = NULL, final_notice_at = NULL
+                        takebacks = takebacks + 1, reminded_at = NULL, final_notice_at = NULL,
+                        withdrew_blunder = withdrew_blunder OR $5
                  WHERE id = $3 AND version = $4 AND status = 'active' AND ply > $2
                  RETURNING {GAME_COLUMNS}
              ), removed AS (
@@ -329,6 +336,7 @@ impl Store {
         .bind(ply as i32)
         .bind(game.id)
         .bind(game.version)
+        .bind(withdraws_blunder)
         .fetch_optional(&self.pool)
         .await?;
         row.ok_or(StoreError::Conflict)?.into_record()

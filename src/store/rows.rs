@@ -13,7 +13,8 @@ use settai_core::{Game, GameKind, Level, Side};
 /// The columns of a [`GameRow`], for `SELECT` and `RETURNING` lists.
 pub(super) const GAME_COLUMNS: &str = "id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, \
                                        human_side, position, ply, status, result, version, created_at, updated_at, \
-                                       board_message_id, private_channel, house_takeback, house_commentary";
+                                       board_message_id, private_channel, house_takeback, house_commentary, \
+                                       withdrew_blunder";
 
 /// One row of `games`, as stored.
 #[derive(Debug, sqlx::FromRow)]
@@ -38,6 +39,7 @@ pub(super) struct GameRow {
     pub(super) private_channel: bool,
     pub(super) house_takeback: Option<bool>,
     pub(super) house_commentary: Option<bool>,
+    pub(super) withdrew_blunder: bool,
 }
 
 impl GameStatus {
@@ -93,8 +95,13 @@ impl GameRow {
         let corrupt = |reason: String| StoreError::Corrupt { game_id: id, reason };
         let kind: GameKind = self.kind.parse().map_err(|e: settai_core::UnknownGame| corrupt(e.to_string()))?;
         let level = Level::parse(kind, &self.level).map_err(|e| corrupt(e.to_string()))?;
-        let game = Game::decode(kind, &self.position).map_err(|e| corrupt(e.to_string()))?;
+        let mut game = Game::decode(kind, &self.position).map_err(|e| corrupt(e.to_string()))?;
         let side = self.human_side;
+        let human_side = Side::from_index(side).ok_or_else(|| corrupt(format!("human_side {side}")))?;
+        // The record no longer holds a blunder its player took back; the game remembers it.
+        if self.withdrew_blunder {
+            game.note_withdrawn_blunder(human_side);
+        }
         Ok(GameRecord {
             id,
             guild_id: self.guild_id.map(|g| g as u64),
@@ -103,7 +110,7 @@ impl GameRow {
             level,
             human_id: self.human_id as u64,
             human_name: self.human_name,
-            human_side: Side::from_index(side).ok_or_else(|| corrupt(format!("human_side {side}")))?,
+            human_side,
             game,
             ply: u32::try_from(self.ply).map_err(|_| corrupt(format!("ply {}", self.ply)))?,
             status: GameStatus::parse(&self.status).ok_or_else(|| corrupt(format!("status {:?}", self.status)))?,

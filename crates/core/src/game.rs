@@ -264,6 +264,13 @@ fn doubutsu_side(c: doubutsu::Color) -> Side {
     }
 }
 
+fn doubutsu_color(side: Side) -> doubutsu::Color {
+    match side {
+        Side::First => doubutsu::Color::Sente,
+        Side::Second => doubutsu::Color::Gote,
+    }
+}
+
 /// Search depth of the first reversi AI (the benchmark opponent of the stronger levels).
 pub const REVERSI_DEPTH: u32 = 6;
 
@@ -337,6 +344,25 @@ impl Game {
         match (self, mv) {
             (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => g.history().position().loses_needlessly(mv),
             _ => false,
+        }
+    }
+
+    /// Whether `side` took back, in this game, a move that lost at once while another did not
+    /// (doubutsu shogi; never in reversi): `settai` then meets it as a player who does not yet
+    /// see captures, though the record no longer shows the blunder
+    /// (docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going).
+    pub fn withdrew_blunder(&self, side: Side) -> bool {
+        match self {
+            Game::Doubutsu(g) => g.history().withdrew_blunder(doubutsu_color(side)),
+            Game::Reversi(_) => false,
+        }
+    }
+
+    /// Records that `side` took back such a move ([`Game::withdrew_blunder`]), for a game
+    /// rebuilt from a record that no longer holds it.
+    pub fn note_withdrawn_blunder(&mut self, side: Side) {
+        if let Game::Doubutsu(g) = self {
+            g.0.note_withdrawn_blunder(doubutsu_color(side));
         }
     }
 

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::position::{Ending, IllegalMove, Move, Position};
+use super::position::{Color, Ending, IllegalMove, Move, Position};
 
 /// How many times the same position (board, hands, side to move) must occur for a draw.
 pub const REPETITION_DRAW: u8 = 3;
@@ -13,6 +13,9 @@ pub struct History {
     positions: Vec<Position>,
     moves: Vec<Move>,
     counts: HashMap<Position, u8>,
+    /// Per side (sente, gote): whether it took back a move that lost at once while another
+    /// did not ([`History::withdrew_blunder`]).
+    withdrew_blunder: [bool; 2],
 }
 
 impl Default for History {
@@ -29,7 +32,12 @@ impl History {
 
     /// A game from any position (the first occurrence of it).
     pub fn from_position(start: Position) -> History {
-        History { positions: vec![start], moves: Vec::new(), counts: HashMap::from([(start, 1)]) }
+        History {
+            positions: vec![start],
+            moves: Vec::new(),
+            counts: HashMap::from([(start, 1)]),
+            withdrew_blunder: [false; 2],
+        }
     }
 
     /// Replays `moves` from the official start.
@@ -98,10 +106,15 @@ impl History {
         Ok(())
     }
 
-    /// Takes back the last move.
+    /// Takes back the last move, remembering whether it was a blunder of its side's
+    /// ([`History::withdrew_blunder`]).
     pub fn undo(&mut self) -> Option<Move> {
         let m = self.moves.pop()?;
         let p = self.positions.pop().expect("one position per move");
+        let before = self.position();
+        if before.loses_needlessly(m) {
+            self.withdrew_blunder[side_index(before.turn())] = true;
+        }
         if let Some(c) = self.counts.get_mut(&p) {
             *c -= 1;
             if *c == 0 {
@@ -109,5 +122,25 @@ impl History {
             }
         }
         Some(m)
+    }
+
+    /// Whether `side` took back, in this game, a move that lost at once while another move did
+    /// not ([`Position::loses_needlessly`]): the record no longer shows that blunder, but the
+    /// player made it (docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going).
+    pub fn withdrew_blunder(&self, side: Color) -> bool {
+        self.withdrew_blunder[side_index(side)]
+    }
+
+    /// Records that `side` took back such a move, for a game rebuilt from a record that no
+    /// longer holds it.
+    pub fn note_withdrawn_blunder(&mut self, side: Color) {
+        self.withdrew_blunder[side_index(side)] = true;
+    }
+}
+
+fn side_index(side: Color) -> usize {
+    match side {
+        Color::Sente => 0,
+        Color::Gote => 1,
     }
 }

@@ -196,8 +196,8 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///
 /// 5. Keeping a careless guest's game going
 ///    (docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going). Against a
-///    guest who has left a win in one on the board this game ([`guest_was_careless`]: a child who
-///    does not yet see captures), for the first [`KEEP_GOING_PLIES`] plies settai plays neither a
+///    guest who has left a win in one on the board this game, even if it took that move back
+///    ([`guest_was_careless`]: a child who does not yet see captures), for the first [`KEEP_GOING_PLIES`] plies settai plays neither a
 ///    move that wins at once nor one that loses at once while another remains, and among the others
 ///    only those with the best chance that the game reaches ply [`KEEP_GOING_PLIES`] against a
 ///    child who takes a win in one and otherwise taps anything ([`keep_going_chances`]: read up to
@@ -420,14 +420,16 @@ pub fn leaves_a_way_out(pos: &Position, mv: Move) -> bool {
 pub const KEEP_GOING_PLIES: usize = 20;
 
 /// Whether the guest (the side not to move) has made a move in `game` that lost at once
-/// although another did not ([`guest_lost_at_once`]): a guest who does not yet see captures.
+/// although another did not ([`guest_lost_at_once`]), even one it took back: a guest who does
+/// not yet see captures.
 pub fn guest_was_careless(game: &History) -> bool {
     let guest = game.position().turn().opposite();
     let positions = game.positions();
-    game.moves().iter().enumerate().any(|(i, &mv)| {
-        let before = &positions[i];
-        before.turn() == guest && guest_lost_at_once(before, mv)
-    })
+    game.withdrew_blunder(guest)
+        || game.moves().iter().enumerate().any(|(i, &mv)| {
+            let before = &positions[i];
+            before.turn() == guest && guest_lost_at_once(before, mv)
+        })
 }
 
 /// Whether `mv` wins on the spot (captures the lion or completes a try).

@@ -7,6 +7,7 @@ mod loss_in_one;
 mod repetition;
 mod seed_rules;
 mod way_out;
+mod withdrawn;
 
 use std::sync::OnceLock;
 
