@@ -5,7 +5,8 @@
 //!
 //! This file is the dispatcher: the command flows are in `flows.rs`, `/settings` in
 //! `settings.rs`, the custom ids in `custom_id.rs`, board messages in `board_message.rs` and the
-//! sweeps in `sweeps.rs` and `reminders.rs`.
+//! sweeps in `sweeps.rs` and `reminders.rs`. It is past 500 lines because every interaction's
+//! way in (who calls, from where, what it may do there) is read in one place.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
