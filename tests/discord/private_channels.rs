@@ -133,6 +133,9 @@ async fn the_starter_sets_the_games_own_rules_in_the_offer(pool: PgPool) {
     assert!(offer.custom_ids().contains(&"op:doubutsu:0:10".to_string()), "{offer}");
     assert_eq!(label(&offer, "hr:t:doubutsu:0:10"), toggle(HouseRule::Takeback, true));
     assert_eq!(label(&offer, "hr:c:doubutsu:0:10"), toggle(HouseRule::Commentary, false));
+    // With the commentary off, nothing in the offer gives a level away.
+    let labels: Vec<String> = offer.component_list().iter().map(|c| c.to_string()).collect();
+    assert_no_hidden_word("the offer with its rules", &format!("{}\n{}", offer.content(), labels.join("\n")));
 
     // Take-backs off: the same private message, updated.
     let message = offer.message_id().unwrap();
@@ -155,6 +158,11 @@ async fn the_starter_sets_the_games_own_rules_in_the_offer(pool: PgPool) {
     assert!(!tapped.custom_ids().iter().any(|id| id.starts_with("tb:")), "no ↩ on the boards:\n{tapped}");
     let refused = bot.standin.interact(fixtures::slash(&grandma, "play", "takeback", json!([]))).await;
     assert_refused(&refused, &Msg::TakebackOff.text(Lang::En));
+    for text in [Msg::BoardWasOld, Msg::ClosedIdle, Msg::NotAddedHere, Msg::HouseRulesNote, Msg::NoManagers] {
+        for lang in [Lang::En, Lang::Ja] {
+            assert_no_hidden_word("a private channel's words", &text.text(lang));
+        }
+    }
 
     // In the bot's DM the rules as offered: take-backs on, and the ↩ under the board.
     let me = Ctx::en().user_dm();
