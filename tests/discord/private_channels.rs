@@ -24,11 +24,20 @@ pub(crate) async fn start_with(bot: &Bot, ctx: &Ctx, game: &str, level: Level) -
     let offer = bot.standin.interact(fixtures::slash(ctx, "play", game, json!([]))).await;
     assert!(offer.is_ephemeral() && offer.files().is_empty(), "the starter chooses the opponent first:\n{offer}");
     let picker = offer.custom_ids().into_iter().find(|id| id.starts_with("op:")).expect("an opponent menu");
-    let index = Level::for_kind(level.kind()).iter().position(|&l| l == level).unwrap().to_string();
     let menu = bot.standin.message(offer.message_id().unwrap()).unwrap();
-    let pick = fixtures::select_on(ctx, &picker, &[index.as_str()], &menu);
+    pick(bot, ctx, &picker, &menu, level).await
+}
+
+/// `level` picked by `ctx`'s player in the opponent menu `picker` of the offer `menu`; the
+/// exchange of the pick, whose follow-up is the game's first board.
+async fn pick(bot: &Bot, ctx: &Ctx, picker: &str, menu: &Value, level: Level) -> Exchange {
+    let index = Level::for_kind(level.kind()).iter().position(|&l| l == level).unwrap().to_string();
+    let pick = fixtures::select_on(ctx, picker, &[index.as_str()], menu);
     bot.standin.interact_until(pick, |x| !x.followups().is_empty()).await
 }
+
+/// The opponent every game here is played against: it never needs the table.
+const WEAKEST: Level = Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest);
 
 /// The board a pick or a tap showed last, as an exchange whose message is that board.
 fn board_of(bot: &Bot, x: &Exchange) -> Value {
@@ -68,13 +77,12 @@ async fn a_family_plays_a_whole_game_in_its_group_dm_by_tapping_across_a_restart
     let bot = Bot::builder(pool).start().await;
     let grandma = Ctx::en().group_dm(USER_ID);
     let child = Ctx::ja().with_user(OTHER_USER_ID).group_dm(USER_ID);
-    let weakest = Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest);
-    let started = start_with(&bot, &grandma, "doubutsu", weakest).await;
+    let started = start_with(&bot, &grandma, "doubutsu", WEAKEST).await;
     let first = started.followups()[0];
     assert!(first.flags() & 64 == 0 && !first.files.is_empty(), "the board is for the whole group:\n{started}");
     let game = bot.game(&grandma).await.expect("a game in the group DM");
     assert!(game.private_channel && game.guild_id.is_none() && game.human_id == USER_ID, "{game:?}");
-    assert_eq!(game.level, weakest);
+    assert_eq!(game.level, WEAKEST);
 
     // Anyone in the group moves (team play, with nobody to turn it on).
     let board = board_of(&bot, &started);
@@ -147,10 +155,7 @@ async fn the_starter_sets_the_games_own_rules_in_the_offer(pool: PgPool) {
     let after = bot.standin.message(message).unwrap();
     assert!(after["flags"].as_u64().unwrap_or(0) & 64 != 0, "the offer stays private: {after}");
 
-    let weakest = Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest);
-    let index = Level::for_kind(GameKind::Doubutsu).iter().position(|&l| l == weakest).unwrap().to_string();
-    let pick = fixtures::select_on(&grandma, "op:doubutsu:0:00", &[index.as_str()], &after);
-    let started = bot.standin.interact_until(pick, |x| !x.followups().is_empty()).await;
+    let started = pick(&bot, &grandma, "op:doubutsu:0:00", &after, WEAKEST).await;
     let game = bot.game(&grandma).await.expect("a game");
     assert_eq!(game.house_rules, Some(HouseRules { takeback: false, commentary: false }));
     let board = board_of(&bot, &started);
@@ -166,7 +171,7 @@ async fn the_starter_sets_the_games_own_rules_in_the_offer(pool: PgPool) {
 
     // In the bot's DM the rules as offered: take-backs on, and the ↩ under the board.
     let me = Ctx::en().user_dm();
-    let started = start_with(&bot, &me, "doubutsu", weakest).await;
+    let started = start_with(&bot, &me, "doubutsu", WEAKEST).await;
     assert_eq!(bot.game(&me).await.unwrap().house_rules, Some(HouseRules::OFFERED));
     let tapped = tap_first(&bot, &me, &board_of(&bot, &started), &started).await;
     // Two plies from the start nobody can have won.
@@ -205,8 +210,7 @@ async fn a_late_answer_is_lost_but_the_next_tap_shows_the_game(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
     let grandma = Ctx::en().group_dm(USER_ID);
     let child = Ctx::ja().with_user(OTHER_USER_ID).group_dm(USER_ID);
-    let weakest = Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest);
-    let started = start_with(&bot, &grandma, "doubutsu", weakest).await;
+    let started = start_with(&bot, &grandma, "doubutsu", WEAKEST).await;
     let board = board_of(&bot, &started);
 
     // 14 minutes after the tap the answer still arrives.
