@@ -2,12 +2,10 @@
 //! child, for `settai`'s deviation 5 (see [`super::players::settai`] and
 //! docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going).
 //!
-//! The model is the hospitality benchmark's "heeding child" (the exact bound of
+//! The model is the hospitality benchmark's "child" (the exact bound of
 //! [`super::table::survival`] uses the same one): the guest takes a win in one whenever the
-//! board offers one and otherwise taps any legal move, uniformly, but when it taps a move the
-//! coach marks (one that loses at once, docs/design/kind-coach.md) it thinks again with
-//! probability `heed` and taps one of the unmarked moves instead; settai plays on with its
-//! best continuation. With `heed` 0 this is the careless child. [`keep_going_chances`] gives, for each of settai's candidate moves, the
+//! board offers one and otherwise taps any legal move, uniformly; settai plays on with its
+//! best continuation. [`keep_going_chances`] gives, for each of settai's candidate moves, the
 //! chance that none of the next `plies` plies (the move itself first) ends the game. A line
 //! also counts as ended where the guest has only moves that lose at once: the guest would then
 //! blunder whatever it taps, and settai could only take its lion or leave it a win.
@@ -26,10 +24,6 @@ use super::position::{canon, child, gen_moves, mover_can_win_at_once, status, Mo
 /// The horizon settai reads at most (plies, its own move first).
 pub const KEEP_GOING_HORIZON: u32 = 8;
 
-/// How often the read's child heeds the coach's mark: the heeding child the coach is measured
-/// against (docs/design/kind-coach.md#measured), since the marks are on by default.
-pub const KEEP_GOING_HEED: f64 = 0.5;
-
 /// The most positions one read may value: the budget of one reply, under a second on one
 /// core of the standard machine (`settai bench table`: p50 0.2 ms, p99 0.43 s, max 0.89 s
 /// on-CPU; BENCHMARKS.md#doubutsu-table).
@@ -46,11 +40,10 @@ pub struct Chances {
 }
 
 /// The chance, for each of `moves` (legal in `pos`, whose mover is settai), that the game
-/// goes on for `plies` more plies against the child model that heeds the coach's mark with
-/// probability `heed` (see the module docs), read to the deepest horizon up to `plies` that
-/// fits within `node_budget` positions.
-pub fn keep_going_chances(pos: &Position, moves: &[Move], plies: u32, node_budget: u64, heed: f64) -> Chances {
-    let mut read = Read { memo: FxHashMap::default(), nodes: 0, budget: node_budget, heed };
+/// goes on for `plies` more plies against the child model (see the module docs), read to the
+/// deepest horizon up to `plies` that fits within `node_budget` positions.
+pub fn keep_going_chances(pos: &Position, moves: &[Move], plies: u32, node_budget: u64) -> Chances {
+    let mut read = Read { memo: FxHashMap::default(), nodes: 0, budget: node_budget };
     let mut best = Chances { horizon: 0, per_move: vec![1.0; moves.len()] };
     for horizon in 1..=plies {
         let per_move: Option<Vec<f64>> = moves
@@ -75,8 +68,6 @@ struct Read {
     memo: FxHashMap<(u64, u32, bool), f64>,
     nodes: u64,
     budget: u64,
-    /// How often the child skips a marked move for an unmarked one.
-    heed: f64,
 }
 
 impl Read {
@@ -114,39 +105,26 @@ impl Read {
     }
 
     /// The guest to move in the ongoing `k`: 0 if it can win at once (it will) or every move
-    /// of its loses at once (it must blunder); otherwise the mean over its moves, each weighted
-    /// by how often the child taps it. A marked move (one that loses at once) is tapped with
-    /// probability `(1 - heed) / n`; the share the child thinks again about goes evenly to the
-    /// unmarked moves.
+    /// of its loses at once (it must blunder); otherwise the mean over its moves.
     fn guest_moves(&mut self, k: u64, r: u32) -> Option<f64> {
         let kids = Self::children(k);
         // A child position whose mover (settai) has lost: the guest's move won.
         if kids.is_empty() || kids.iter().any(|&(_, st)| matches!(st, Status::MoverLost(_))) {
             return Some(0.0);
         }
-        let marked = |c: u64, st: Status| st != Status::Ongoing || mover_can_win_at_once(c);
-        let n_marked = kids.iter().filter(|&&(c, st)| marked(c, st)).count();
-        if n_marked == kids.len() {
+        if kids.iter().all(|&(c, st)| st != Status::Ongoing || mover_can_win_at_once(c)) {
             return Some(0.0);
         }
-        let n = kids.len() as f64;
-        let weight_marked = (1.0 - self.heed) / n;
-        let weight_unmarked = (1.0 + self.heed * n_marked as f64 / (kids.len() - n_marked) as f64) / n;
         let mut sum = 0.0;
         for &(c, st) in &kids {
-            let weight = if marked(c, st) { weight_marked } else { weight_unmarked };
-            if weight == 0.0 {
-                continue;
-            }
-            sum += weight
-                * match st {
-                    Status::Ongoing if r == 1 => 1.0,
-                    Status::Ongoing => self.valued(c, r - 1, false)?,
-                    // The guest's move ended the game another way (it lost).
-                    _ => 0.0,
-                };
+            sum += match st {
+                Status::Ongoing if r == 1 => 1.0,
+                Status::Ongoing => self.valued(c, r - 1, false)?,
+                // The guest's move ended the game another way (it lost).
+                _ => 0.0,
+            };
         }
-        Some(sum)
+        Some(sum / kids.len() as f64)
     }
 
     /// Settai to move in the ongoing `k`: its best move's chance.

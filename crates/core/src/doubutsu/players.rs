@@ -7,20 +7,17 @@
 //! of a move is `(score + 300) / (best score in that position + 300)`: 1 for a best move and
 //! at least 0.5 for the worst.
 //!
-//! [`settai`] is the seed's policy with seven measured deviations, listed on it: the bot's
+//! [`settai`] is the seed's policy with five measured deviations, listed on it: the bot's
 //! repetition draw, the loss-in-one exclusion lifted after the guest's own loss-in-one,
-//! conceding a lost game rather than drawing it by repetition, giving the win slowly, keeping a
-//! careless guest's game going, leaving it a way out, and reading ahead after a slip.
-//!
-//! Past 500 lines: the players share the table's scoring and the rules' loss-in-one tests, and
-//! `settai`'s rules read in one pass, in the order docs/design/doubutsu-settai.md gives them.
+//! conceding a lost game rather than drawing it by repetition, giving the win slowly, and
+//! keeping a careless guest's game going.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
 
 use super::game::{History, REPETITION_DRAW};
 use super::heuristic::heuristic;
-use super::keep_going::{keep_going_chances, KEEP_GOING_HEED, KEEP_GOING_HORIZON, KEEP_GOING_NODES};
+use super::keep_going::{keep_going_chances, KEEP_GOING_HORIZON, KEEP_GOING_NODES};
 use super::position::{Color, Ending, Move, Position, Role};
 use super::table::{ProbeError, Table, Value};
 
@@ -203,8 +200,7 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///    ([`guest_was_careless`]: a child who does not yet see captures), for the first [`KEEP_GOING_PLIES`] plies settai plays neither a
 ///    move that wins at once nor one that loses at once while another remains, and among the others
 ///    only those with the best chance that the game reaches ply [`KEEP_GOING_PLIES`] against a
-///    child who takes a win in one and otherwise taps anything, skipping a move the coach marks
-///    half the time ([`keep_going_chances`]: read up to
+///    child who takes a win in one and otherwise taps anything ([`keep_going_chances`]: read up to
 ///    [`KEEP_GOING_HORIZON`] plies ahead within [`KEEP_GOING_NODES`] positions; a line also ends
 ///    where the child has only moves that lose at once); the divergence rule chooses among those.
 ///    Such a guest's game otherwise ended at its first lion walk into capture, where settai could
@@ -213,21 +209,9 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///    sees it. Its first form looked two guest moves ahead for positions where settai would have no
 ///    quiet move; the read gives the same lengths (the child's chance of a 20-ply game 0.42 either
 ///    way over 2000 games; the exact bound for any policy is 0.49) and wins at a third of the cost
-///    (measured 2026-12-04). Applied before the first blunder after any guest move, since every
-///    move is allowed after a best move in a lost position, it threw the game to perfect play
-///    (500 of 500 in 16 plies): deviation 7 is its narrower form.
-///
-/// 6. Leaving a careless guest a way out
-///    (docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out): against a
-///    careless guest, at any ply, no move after which every guest move loses at once while
-///    another remains ([`leaves_a_way_out`]).
-///
-/// 7. Reading ahead after a slip (docs/design/doubutsu-settai.md#deviation-7-reading-ahead-after-a-slip).
-///    Before ply [`KEEP_GOING_PLIES`], against a guest who has not blundered, after a move that
-///    was not its best, settai keeps the moves the divergence rule allows that do not win at
-///    once and have the best chance of deviation 5's read; the rule chooses among them. Most
-///    short games of a child ended at its first blunder, before deviation 5 could shape
-///    anything; a guest who plays its best every turn never meets this.
+///    (measured 2026-12-04). Applied before the first blunder too, among the moves the divergence
+///    rule allows, it added nothing for the child and, since every move is allowed after a best
+///    move in a lost position, threw the game to perfect play (500 of 500 in 16 plies): left out.
 ///
 /// A table of other pieces (a test's small one) may not value every move; such moves are
 /// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
@@ -237,9 +221,9 @@ pub fn settai<T: Table, R: Rng + ?Sized>(table: &T, game: &History, rng: &mut R)
     settai_keeping_going(table, game, rng, KeepGoing::BOT)
 }
 
-/// How [`settai`] keeps an early game going (its deviations 5 and 7,
+/// How [`settai`] keeps a careless guest's early game going (its deviation 5,
 /// docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeepGoing {
     /// The deviation applies before this ply, and the read aims at a game at least this long
     /// (0: never, for checking the other deviations on their own in short games).
@@ -249,21 +233,13 @@ pub struct KeepGoing {
     pub horizon: u32,
     /// How many positions one read may value.
     pub node_budget: u64,
-    /// How often the read's child skips a move the coach marks ([`KEEP_GOING_HEED`]; 0 is the
-    /// careless child).
-    pub heed: f64,
 }
 
 impl KeepGoing {
     /// As the bot plays.
-    pub const BOT: KeepGoing = KeepGoing {
-        until_ply: KEEP_GOING_PLIES,
-        horizon: KEEP_GOING_HORIZON,
-        node_budget: KEEP_GOING_NODES,
-        heed: KEEP_GOING_HEED,
-    };
-    /// Deviations 5 and 7 (docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going,
-    /// docs/design/doubutsu-settai.md#deviation-7-reading-ahead-after-a-slip) off.
+    pub const BOT: KeepGoing =
+        KeepGoing { until_ply: KEEP_GOING_PLIES, horizon: KEEP_GOING_HORIZON, node_budget: KEEP_GOING_NODES };
+    /// Deviation 5 (docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going) off.
     pub const OFF: KeepGoing = KeepGoing { until_ply: 0, ..KeepGoing::BOT };
 
     /// The plies the read covers for a move played after `played` moves: up to the ply before
@@ -282,15 +258,15 @@ impl KeepGoing {
             return moves.to_vec();
         }
         let just_moves: Vec<Move> = moves.iter().map(|c| c.0).collect();
-        let chances = keep_going_chances(pos, &just_moves, plies, self.node_budget, self.heed).per_move;
+        let chances = keep_going_chances(pos, &just_moves, plies, self.node_budget).per_move;
         let millionths: Vec<i64> = chances.iter().map(|c| (c * 1e6).round() as i64).collect();
         let top = *millionths.iter().max().expect("two moves or more");
         moves.iter().zip(&millionths).filter(|(_, &c)| c == top).map(|(m, _)| *m).collect()
     }
 }
 
-/// [`settai`] with deviations 5 and 7 as `keep` says, so that the other deviations can be
-/// checked on their own in short games and the read kept small in tests (deviations 1-7:
+/// [`settai`] with deviation 5 as `keep` says, so that the other deviations can be checked on
+/// their own in short games and the read kept small in tests (deviations 1-5:
 /// docs/design/doubutsu-settai.md).
 pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     table: &T,
@@ -372,7 +348,7 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
             candidates = keep.most_likely_to_go_on(pos, played, &quiet);
         }
     }
-    // Leaving a careless guest a way out (deviation 6 above,
+    // Leaving a careless guest a way out (deviation 6,
     // docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out): at any
     // ply, no move after which every guest move loses at once, while another candidate
     // remains. A guest who blunders loses such games only by being cornered.
@@ -383,18 +359,6 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
         }
     }
     let qualifies = |s: i32| (s + 300) as i64 * den as i64 <= num as i64 * (best + 300) as i64;
-    // Reading ahead after a slip (deviation 7 above,
-    // docs/design/doubutsu-settai.md#deviation-7-reading-ahead-after-a-slip): before any
-    // blunder, when the guest's last move was not its best, only the moves the divergence rule
-    // allows that do not win at once and are most likely to keep the game going.
-    let slipped = (num as i64) < den as i64;
-    if early && !careless && slipped {
-        let quiet: Vec<(Move, i32)> =
-            candidates.iter().copied().filter(|c| qualifies(c.1) && !wins_at_once(pos, c.0)).collect();
-        if !quiet.is_empty() {
-            candidates = keep.most_likely_to_go_on(pos, played, &quiet);
-        }
-    }
     let qualifying: Vec<(Move, i32)> = candidates.iter().copied().filter(|&(_, s)| qualifies(s)).collect();
     let mut target =
         if qualifying.is_empty() { candidates.iter().map(|c| c.1).min() } else { qualifying.iter().map(|c| c.1).max() }

@@ -96,8 +96,9 @@ pub(crate) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
     // docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going) only early
     // in a careless guest's game, which the games above never are: its replies timed where a guest
     // tapping at random meets it, to the ply where the read stops, on-CPU (the read is the one
-    // costly step of any doubutsu reply).
-    let mut latencies = Vec::new();
+    // costly step of any doubutsu reply); beside them, for comparison, its replies in the same
+    // games before the guest's first blunder.
+    let (mut careless_latencies, mut other_latencies) = (Vec::new(), Vec::new());
     for _ in 0..games_sampled.len() {
         let mut game = dob::History::new();
         while game.outcome().is_none() && game.moves().len() < dob::players::KEEP_GOING_PLIES {
@@ -107,22 +108,29 @@ pub(crate) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
                 let careless = dob::players::guest_was_careless(&game);
                 let watch = CpuWatch::start();
                 let mv = dob::settai(&table, &game, &mut rng)?;
+                let spent = watch.elapsed().unwrap_or_default();
                 if careless {
-                    latencies.push(watch.elapsed().unwrap_or_default());
+                    careless_latencies.push(spent);
+                } else {
+                    other_latencies.push(spent);
                 }
                 mv
             };
             game.play(mv)?;
         }
     }
-    let n = latencies.len();
-    let mean = latencies.iter().sum::<Duration>() / n.max(1) as u32;
-    println!(
-        "settai reply to a careless guest before ply {} x{n} (on-CPU): mean {}, {}",
-        dob::players::KEEP_GOING_PLIES,
-        micros(mean),
-        percentiles(&mut latencies)
-    );
+    for (whose, latencies) in
+        [("a careless guest", &mut careless_latencies), ("a guest yet to blunder", &mut other_latencies)]
+    {
+        let n = latencies.len();
+        let mean = latencies.iter().sum::<Duration>() / n.max(1) as u32;
+        println!(
+            "settai reply to {whose} before ply {} x{n} (on-CPU): mean {}, {}",
+            dob::players::KEEP_GOING_PLIES,
+            micros(mean),
+            percentiles(latencies)
+        );
+    }
     Ok(())
 }
 

@@ -126,7 +126,7 @@ fn early_settai(t: &Tablebase, g: &History, rng: &mut StdRng) -> Result<super::s
 /// (docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going).
 fn chances(g: &History, moves: &[super::super::Move]) -> Vec<i64> {
     let plies = TEST_KEEP_GOING.plies_after(g.moves().len());
-    keep_going_chances(g.position(), moves, plies, TEST_KEEP_GOING.node_budget, TEST_KEEP_GOING.heed)
+    keep_going_chances(g.position(), moves, plies, TEST_KEEP_GOING.node_budget)
         .per_move
         .iter()
         .map(|c| (c * 1e6).round() as i64)
