@@ -59,8 +59,30 @@ fn divergence(s: i32, best: i32) -> f64 {
 
 /// The moves settai chooses among, as its doc states it (before the repetition rules): the
 /// ones that do not lose at once unless none does; after the guest's own loss-in-one every
-/// move except try attempts that lose at once (unless nothing else is left).
+/// move except try attempts that lose at once (unless nothing else is left); and once the guest
+/// has been careless, of those only the ones that leave it a move that does not lose at once,
+/// if any do (deviation 6, docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out).
 fn candidates(
+    p: &Position,
+    valued: &[(super::super::Move, Value)],
+    guest_blundered: bool,
+    guest_careless: bool,
+) -> Vec<(super::super::Move, i32)> {
+    let pool = excluding_losses_in_one(p, valued, guest_blundered);
+    if !guest_careless {
+        return pool;
+    }
+    let open: Vec<_> = pool.iter().copied().filter(|c| !corners(p, c.0)).collect();
+    if open.is_empty() {
+        pool
+    } else {
+        open
+    }
+}
+
+/// The seed's exclusion of moves that lose at once, as deviation 2 lifts it
+/// (docs/design/doubutsu-settai.md#deviation-2-answering-a-loss-in-one-in-kind).
+fn excluding_losses_in_one(
     p: &Position,
     valued: &[(super::super::Move, Value)],
     guest_blundered: bool,
@@ -83,6 +105,13 @@ fn candidates(
     } else {
         in_kind
     }
+}
+
+/// Whether every move of the side to move after `mv` loses at once (the game going on): `mv`
+/// corners it (deviation 6).
+fn corners(p: &Position, mv: super::super::Move) -> bool {
+    let after = p.play(mv).unwrap();
+    after.outcome().is_none() && after.legal_moves().into_iter().all(|g| after.loses_at_once(g))
 }
 
 /// The score settai aims at, as its doc states it (before the repetition rules): the best

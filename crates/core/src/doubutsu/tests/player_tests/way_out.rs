@@ -6,12 +6,6 @@ use rand::Rng;
 
 use super::*;
 
-/// Whether every move of the side to move after `mv` loses at once.
-fn corners(p: &Position, mv: super::super::super::Move) -> bool {
-    let after = p.play(mv).unwrap();
-    after.outcome().is_none() && after.legal_moves().into_iter().all(|g| after.loses_at_once(g))
-}
-
 #[test]
 fn a_careless_guest_is_left_a_way_out() {
     let t = table();
