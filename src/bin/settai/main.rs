@@ -150,6 +150,31 @@ enum BenchWhat {
         #[arg(long, value_enum, default_value_t = bench::Takebacks::Off)]
         takebacks: bench::Takebacks,
     },
+    /// Doubutsu: settai's games against the coached child scored move by move by the exact
+    /// child-length bound: how much of what settai falls short of the bound the divergence
+    /// rule forces before the child's first blunder, how much settai chooses, and how much comes
+    /// after (docs/design/kind-coach.md#where-settai-and-the-bound-part-ways). Keeps one pass of
+    /// the bound a ply of the child's: about 1 GiB each.
+    ChildRegret {
+        /// The game length, in plies.
+        #[arg(long, default_value_t = 20)]
+        length: u32,
+        /// How often the child skips a move marked ⚠ (take-backs off); 0 is the plain child.
+        #[arg(long, default_value_t = 0.5)]
+        heed: f32,
+        /// Games.
+        #[arg(long, default_value_t = 2000)]
+        games: usize,
+        /// Seed of the run (each game's random source derives from it).
+        #[arg(long, default_value_t = 11)]
+        seed: u64,
+        /// Where to write child-regret.jsonl (one line a game).
+        #[arg(long, default_value = "bench-results")]
+        out: PathBuf,
+        /// The doubutsu table (default: <SETTAI_DATA_DIR>/doubutsu.tb).
+        #[arg(long)]
+        table: Option<PathBuf>,
+    },
     /// Reversi engine against engine: each balanced opening played with both colours; A's score
     /// with a 95% interval and the Elo difference. Searches run on the node clock, so a match
     /// repeats exactly from its seed whatever the load.
@@ -333,6 +358,9 @@ fn run(command: Command) -> anyhow::Result<()> {
         } => bench::hospitality_reversi(&level, &guests, games, seed, budget_scale, &out, resume),
         Command::Bench { what: Some(BenchWhat::ChildBound { max_length, heed, takebacks }), .. } => {
             bench::child_bound(max_length, &heed, takebacks)
+        }
+        Command::Bench { what: Some(BenchWhat::ChildRegret { length, heed, games, seed, out, table }), .. } => {
+            bench::child_regret(&doubutsu::table_path(table, &data_dir()), length, heed, games, seed, &out)
         }
         Command::Bench {
             what:

@@ -8,6 +8,7 @@
 //! the game's number, so the results do not depend on how many threads played them.
 
 pub mod child_games;
+pub mod child_regret;
 pub mod diagnosis;
 pub mod doubutsu;
 mod game;

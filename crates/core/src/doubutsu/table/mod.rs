@@ -12,6 +12,8 @@
 //!   figures: 246,803,167 positions from the official start).
 //! - [`survival`]: over the same index, the best chance that a careless player's game lasts
 //!   each length (the hospitality benchmark's child guest; `settai bench child-bound`).
+//! - [`survival_values`]: the same passes kept, the bound's chance position by position, to
+//!   score a policy move by move against the best one (`settai bench child-regret`).
 //! - `horizon`: the slots a game from a root meets within a number of plies, by parity,
 //!   so that the survival passes value only those.
 //! - [`progress`]: the builder's settings and how it reports progress.
@@ -55,6 +57,7 @@ pub mod progress;
 pub mod reach;
 pub mod retro;
 pub mod survival;
+pub mod survival_values;
 
 use super::position::Position;
 

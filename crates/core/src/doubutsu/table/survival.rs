@@ -242,24 +242,26 @@ fn survival_of<const M: usize>(
     let top = top(max_length);
     let horizon = Horizon::grow(index, root.key(), top - 1, opts);
     log(opts, format_args!("horizon: {} of {} slots at the deepest", horizon.len(top - 1), index.len()));
-    survival_within(index, root, max_length, players, Some(&horizon), opts)
+    survival_within(index, root, max_length, players, Some(&horizon), opts, |_, _| {})
 }
 
 /// Plies left at the root for the longest length: the game lasts `L` plies when none of the
 /// first `L - 1` ends it; odd, so that the careless player moves in the passes of the root's
 /// parity.
-fn top(max_length: u32) -> u32 {
+pub(super) fn top(max_length: u32) -> u32 {
     max_length.saturating_sub(1) | 1
 }
 
-/// The passes, over every slot or only those of `horizon`.
-fn survival_within<const M: usize>(
+/// The passes, over every slot or only those of `horizon`; `keep` sees each pass with the
+/// careless player to move, with its plies left, once it is complete.
+pub(super) fn survival_within<const M: usize>(
     index: &Index,
     root: &Position,
     max_length: u32,
     players: &[CarelessPlayer; M],
     horizon: Option<&Horizon>,
     opts: &BuildOptions,
+    mut keep: impl FnMut(u32, &[[f32; M]]),
 ) -> Vec<Survival> {
     let len = usize::try_from(index.len()).expect("fits in memory");
     let top = top(max_length);
@@ -291,6 +293,7 @@ fn survival_within<const M: usize>(
                 survival.chances.push((plies_left + 1, f64::from(chance)));
             }
             log(opts, format_args!("survival: {} plies or more: {v:.4?}", plies_left + 1));
+            keep(plies_left, &cur);
         }
         prev2 = std::mem::replace(&mut prev, cur);
     }
@@ -298,7 +301,7 @@ fn survival_within<const M: usize>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::collections::HashMap;
 
     use rand::rngs::StdRng;
@@ -311,14 +314,20 @@ mod tests {
     /// and the plies played; no index, no raw keys. The careless player's moves are weighed by
     /// simulating its choice (tap, then put back), and a take-back's loop back to the same
     /// position is solved by iterating to the fixed point rather than in closed form.
-    struct Reference {
+    pub(in crate::doubutsu::table) struct Reference {
         length: u32,
         player: CarelessPlayer,
         memo: HashMap<(Position, u32), f64>,
     }
 
     impl Reference {
-        fn chance(&mut self, pos: &Position, played: u32) -> f64 {
+        /// The reference for games of `length` plies against `player`.
+        pub(in crate::doubutsu::table) fn new(length: u32, player: CarelessPlayer) -> Reference {
+            Reference { length, player, memo: HashMap::new() }
+        }
+
+        /// The best chance that a game standing at `pos`, `played` plies in, lasts the length.
+        pub(in crate::doubutsu::table) fn chance(&mut self, pos: &Position, played: u32) -> f64 {
             if played + 1 >= self.length {
                 return 1.0;
             }
@@ -402,11 +411,11 @@ mod tests {
     }
 
     fn reference(root: &Position, length: u32, player: CarelessPlayer) -> f64 {
-        Reference { length, player, memo: HashMap::new() }.chance(root, 0)
+        Reference::new(length, player).chance(root, 0)
     }
 
     /// A position of `index`'s material, sente (the careless player) to move, not over.
-    fn random_root(index: &Index, rng: &mut StdRng) -> Position {
+    pub(in crate::doubutsu::table) fn random_root(index: &Index, rng: &mut StdRng) -> Position {
         loop {
             let key = index.key(rng.gen_range(0..index.len()));
             let Some(pos) = Position::from_key(key, Color::Sente) else { continue };
@@ -478,8 +487,8 @@ mod tests {
                 let root = random_root(&index, &mut rng);
                 let opts = BuildOptions::default();
                 let horizon = Horizon::grow(&index, root.key(), top(10) - 1, &opts);
-                let narrow = survival_within(&index, &root, 10, &players, Some(&horizon), &opts);
-                let full = survival_within(&index, &root, 10, &players, None, &opts);
+                let narrow = survival_within(&index, &root, 10, &players, Some(&horizon), &opts, |_, _| {});
+                let full = survival_within(&index, &root, 10, &players, None, &opts, |_, _| {});
                 assert_eq!(narrow, full, "{material:?} {root:?}");
                 below_one += full.iter().flat_map(|s| &s.chances).filter(|c| c.1 < 1.0).count();
                 // The horizon is narrower than the index, or the test proves nothing.
