@@ -29,6 +29,9 @@
 //!
 //! The repetition draw is not modelled: it would only end games sooner, so the figures stay
 //! upper bounds for the real games.
+//!
+//! (Past 500 lines: half of it is the tests' expectimax reference, which
+//! [`super::survival_values`] checks its kept passes against too.)
 
 use rayon::prelude::*;
 
