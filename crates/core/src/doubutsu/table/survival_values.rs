@@ -52,7 +52,7 @@ impl SurvivalValues {
             return Some(1.0);
         }
         let plies_left = self.top - played;
-        let &(_, ref pass) = self.passes.iter().find(|p| p.0 == plies_left)?;
+        let (_, pass) = self.passes.iter().find(|p| p.0 == plies_left)?;
         // Without a slot the side to move can capture the other lion: the careless player
         // takes it.
         Some(index.slot(pos.key()).map_or(0.0, |s| f64::from(pass[s as usize])))
