@@ -278,17 +278,7 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
         return Err(PlayerError::GameOver);
     }
     let guest_blundered = game.last_move().is_some_and(|(before, mv)| guest_lost_at_once(&before, mv));
-    // Guest divergence as the fraction num/den, compared exactly by cross-multiplication.
-    // A guest move the table cannot value (a table of other pieces) counts as the worst
-    // possible, 0.5.
-    let (num, den) = match game.last_move() {
-        Some((before, mv)) => match analyze(table, &before, mv) {
-            Ok(a) => (a.score + 300, a.best_score + 300),
-            Err(PlayerError::Probe(_)) => (1, 2),
-            Err(e) => return Err(e),
-        },
-        None => (1, 1),
-    };
+    let guest = guest_divergence(table, game)?;
     let pos = game.position();
     // Moves the table cannot value (a table of other pieces) are left out; a capture of the
     // lion is valued by the rules, so something remains whenever it matters.
@@ -358,11 +348,8 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
             candidates = open;
         }
     }
-    let qualifies = |s: i32| (s + 300) as i64 * den as i64 <= num as i64 * (best + 300) as i64;
-    let qualifying: Vec<(Move, i32)> = candidates.iter().copied().filter(|&(_, s)| qualifies(s)).collect();
     let mut target =
-        if qualifying.is_empty() { candidates.iter().map(|c| c.1).min() } else { qualifying.iter().map(|c| c.1).max() }
-            .expect("a live position has moves");
+        divergence_allowed(&candidates, best, guest).iter().map(|c| c.1).max().expect("a live position has moves");
     // Giving the win slowly (deviation 4 above,
     // docs/design/doubutsu-settai.md#deviation-4-giving-the-win-slowly): the in-kind answer would
     // hand the guest a win in one; when a move that does not lose at once also leaves the guest
@@ -397,6 +384,33 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     let top = tied.iter().map(|&m| naturalness(pos, m)).max().expect("non-empty");
     let natural: Vec<Move> = tied.into_iter().filter(|&m| naturalness(pos, m) == top).collect();
     Ok(*natural.choose(rng).expect("non-empty"))
+}
+
+/// The divergence of the guest's last move in `game` as the fraction `(num, den)`, compared
+/// exactly by cross-multiplication: 1 without a previous move; a move the table cannot value (a
+/// table of other pieces) counts as the worst possible, 0.5.
+pub fn guest_divergence<T: Table>(table: &T, game: &History) -> Result<(i32, i32), PlayerError> {
+    match game.last_move() {
+        Some((before, mv)) => match analyze(table, &before, mv) {
+            Ok(a) => Ok((a.score + 300, a.best_score + 300)),
+            Err(PlayerError::Probe(_)) => Ok((1, 2)),
+            Err(e) => Err(e),
+        },
+        None => Ok((1, 1)),
+    }
+}
+
+/// The seed's divergence rule over scored `candidates` (`best`: the best score of the
+/// position): those whose divergence is at most the guest's `(num, den)`, or the lowest-scored
+/// when none is. [`settai`] plays the highest-scored of them.
+pub fn divergence_allowed(candidates: &[(Move, i32)], best: i32, (num, den): (i32, i32)) -> Vec<(Move, i32)> {
+    let qualifies = |s: i32| i64::from(s + 300) * i64::from(den) <= i64::from(num) * i64::from(best + 300);
+    let qualifying: Vec<(Move, i32)> = candidates.iter().copied().filter(|c| qualifies(c.1)).collect();
+    if !qualifying.is_empty() {
+        return qualifying;
+    }
+    let lowest = candidates.iter().map(|c| c.1).min();
+    candidates.iter().copied().filter(|c| Some(c.1) == lowest).collect()
 }
 
 /// Whether `mv`, played in `before`, lost at once (it left the opponent a capture of the lion

@@ -15,7 +15,7 @@ use rand::Rng;
 use serde::Serialize;
 
 use super::doubutsu::DoubutsuGuest;
-use settai_core::doubutsu::players::{guest_lost_at_once, guest_was_careless, loses_at_once, score};
+use settai_core::doubutsu::players::{divergence_allowed, guest_divergence, guest_was_careless, loses_at_once, score};
 use settai_core::doubutsu::table::index::Index;
 use settai_core::doubutsu::table::survival_values::SurvivalValues;
 use settai_core::doubutsu::{self as dob, Color, History, Move, Position, Table};
@@ -49,35 +49,17 @@ pub struct ScoredGame {
     pub moves: Vec<ScoredMove>,
 }
 
-/// The moves the seed's divergence rule lets the level choose from in `game` (the level to
-/// move, after the guest's move): those that do not lose at once (every move after the
-/// guest's own needless loss-in-one, or when all do) whose divergence is at most the guest's;
-/// the lowest-scored of them when none is (docs/design/doubutsu-settai.md).
+/// The moves the seed's divergence rule lets the level choose from in `game` before the guest's
+/// first blunder (the level to move): those that do not lose at once (every move when all do)
+/// whose divergence is at most the guest's; the lowest-scored of them when none is
+/// (docs/design/doubutsu-settai.md). After a blunder the deviations for a careless guest choose
+/// from other moves.
 pub fn allowed_by_the_rule<T: Table>(table: &T, game: &History) -> Result<Vec<Move>, dob::PlayerError> {
-    let pos = game.position();
-    let evals = dob::evaluate_moves(table, pos)?;
+    let evals = dob::evaluate_moves(table, game.position())?;
     let best = evals.iter().map(|e| score(e.1)).max().ok_or(dob::PlayerError::GameOver)?;
-    let (num, den) = match game.last_move() {
-        Some((before, mv)) => {
-            let a = dob::analyze(table, &before, mv)?;
-            (a.score + 300, a.best_score + 300)
-        }
-        None => (1, 1),
-    };
-    let blundered = game.last_move().is_some_and(|(before, mv)| guest_lost_at_once(&before, mv));
     let safe: Vec<(Move, i32)> = evals.iter().filter(|e| !loses_at_once(e.1)).map(|e| (e.0, score(e.1))).collect();
-    let pool: Vec<(Move, i32)> =
-        if safe.is_empty() || blundered { evals.iter().map(|e| (e.0, score(e.1))).collect() } else { safe };
-    let qualifying: Vec<Move> = pool
-        .iter()
-        .filter(|c| i64::from(c.1 + 300) * i64::from(den) <= i64::from(num) * i64::from(best + 300))
-        .map(|c| c.0)
-        .collect();
-    if !qualifying.is_empty() {
-        return Ok(qualifying);
-    }
-    let lowest = pool.iter().map(|c| c.1).min().ok_or(dob::PlayerError::GameOver)?;
-    Ok(pool.iter().filter(|c| c.1 == lowest).map(|c| c.0).collect())
+    let pool: Vec<(Move, i32)> = if safe.is_empty() { evals.iter().map(|e| (e.0, score(e.1))).collect() } else { safe };
+    Ok(divergence_allowed(&pool, best, guest_divergence(table, game)?).into_iter().map(|c| c.0).collect())
 }
 
 /// The level with its moves before the guest's first blunder, up to ply `before_ply`, chosen
@@ -189,6 +171,12 @@ pub struct Regret {
 impl Regret {
     /// Sums up `games` against the bound `bound`.
     pub fn of(bound: f64, games: &[ScoredGame]) -> Regret {
+        Regret::of_moves(bound, games, |_| true)
+    }
+
+    /// As [`Regret::of`], the losses and move counts only over the moves `counted` keeps (e.g.
+    /// one ply's), still per game.
+    pub fn of_moves(bound: f64, games: &[ScoredGame], counted: impl Fn(&ScoredMove) -> bool) -> Regret {
         let n = games.len().max(1) as f64;
         let mut r = Regret {
             games: games.len() as u32,
@@ -203,7 +191,7 @@ impl Regret {
             after_moves: 0,
             after_short: 0,
         };
-        for m in games.iter().flat_map(|g| &g.moves) {
+        for m in games.iter().flat_map(|g| &g.moves).filter(|m| counted(m)) {
             match m.best_allowed {
                 Some(allowed) => {
                     r.before_forced += (m.best - allowed) / n;

@@ -113,20 +113,11 @@ fn report(name: &str, r: &Regret, scored: &[ScoredGame], heed: f32, seed: u64, l
         "| ply | moves before the first blunder | best outside the rule | forced | chosen | moves after | lost after |"
     );
     println!("|---|---|---|---|---|---|---|");
-    let n = games.max(1) as f64;
-    let moves: Vec<_> = scored.iter().flat_map(|g| &g.moves).collect();
     for ply in (1..length).step_by(2) {
-        let at: Vec<_> = moves.iter().filter(|m| m.ply == ply).collect();
-        let before: Vec<_> = at.iter().filter_map(|m| m.best_allowed.map(|a| (m, a))).collect();
-        let after: Vec<_> = at.iter().filter(|m| m.best_allowed.is_none()).collect();
+        let at = Regret::of_moves(r.bound, scored, |m| m.ply == ply);
         println!(
             "| {ply} | {} | {} | {:.4} | {:.4} | {} | {:.4} |",
-            before.len(),
-            before.iter().filter(|(m, a)| m.best - a > 1e-6).count(),
-            before.iter().map(|(m, a)| m.best - a).sum::<f64>() / n,
-            before.iter().map(|(m, a)| a - m.chosen).sum::<f64>() / n,
-            after.len(),
-            after.iter().map(|m| m.best - m.chosen).sum::<f64>() / n,
+            at.before_moves, at.before_forbidden, at.before_forced, at.before_chosen, at.after_moves, at.after
         );
     }
 }

@@ -18,7 +18,6 @@ use crate::doubutsu::Position;
 /// The bound's chances for one careless player and one length, at every slot a game from the
 /// root meets with that player to move.
 pub struct SurvivalValues {
-    player: CarelessPlayer,
     length: u32,
     top: u32,
     /// By plies left (odd, the careless player's passes), each pass's chance per slot.
@@ -26,11 +25,6 @@ pub struct SurvivalValues {
 }
 
 impl SurvivalValues {
-    /// The player the chances are for.
-    pub fn player(&self) -> CarelessPlayer {
-        self.player
-    }
-
     /// The game length the chances are for.
     pub fn length(&self) -> u32 {
         self.length
@@ -79,7 +73,7 @@ pub fn survival_values(
     survival_within(index, root, length, &[player], Some(&horizon), opts, |plies_left, pass| {
         passes.push((plies_left, pass.iter().map(|c| c[0]).collect()));
     });
-    Ok(SurvivalValues { player, length, top, passes })
+    Ok(SurvivalValues { length, top, passes })
 }
 
 #[cfg(test)]
