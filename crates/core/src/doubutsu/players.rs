@@ -11,6 +11,9 @@
 //! repetition draw, the loss-in-one exclusion lifted after the guest's own loss-in-one,
 //! conceding a lost game rather than drawing it by repetition, giving the win slowly, and
 //! keeping a careless guest's game going.
+//!
+//! (Past 500 lines: [`settai`]'s deviations are steps of one policy read in order, with the
+//! rule pieces they share; split apart, the order would be lost.)
 
 use rand::seq::SliceRandom;
 use rand::Rng;
