@@ -7,10 +7,11 @@
 //! of a move is `(score + 300) / (best score in that position + 300)`: 1 for a best move and
 //! at least 0.5 for the worst.
 //!
-//! [`settai`] is the seed's policy with five measured deviations, listed on it: the bot's
+//! [`settai`] is the seed's policy with seven measured deviations, listed on it: the bot's
 //! repetition draw, the loss-in-one exclusion lifted after the guest's own loss-in-one,
-//! conceding a lost game rather than drawing it by repetition, giving the win slowly, and
-//! keeping a careless guest's game going.
+//! conceding a lost game rather than drawing it by repetition, giving the win slowly, keeping a
+//! careless guest's game going, leaving it a way out, and choosing early moves by the
+//! keep-going book.
 //!
 //! (Past 500 lines: [`settai`]'s deviations are steps of one policy read in order, with the
 //! rule pieces they share; split apart, the order would be lost.)
@@ -216,6 +217,21 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///    rule allows, it added nothing for the child and, since every move is allowed after a best
 ///    move in a lost position, threw the game to perfect play (500 of 500 in 16 plies): left out.
 ///
+/// 6. Leaving a careless guest a way out
+///    (docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out). Against a
+///    guest who has blundered this game, at every ply, no move after which every guest move
+///    loses at once while another remains ([`leaves_a_way_out`]).
+///
+/// 7. Choosing early moves by the keep-going book
+///    (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
+///    Where the table has the keep-going book beside it ([`Table::keep_going_chance`]: the bound's
+///    exact chance that a coached child's game lasts 20 plies), settai's moves before ply 10
+///    choose by it: before the guest's first blunder, among the moves the divergence rule allows
+///    whose outcome is that of the seed's choice ([`by_the_book`]); after it, in deviation 5 in
+///    place of the read. Against the coached child its games reaching 20 plies went from 0.676
+///    to the figures in docs/design/kind-coach.md#the-keep-going-book; a guest who plays its
+///    best sees the seed's outcome at every ply.
+///
 /// A table of other pieces (a test's small one) may not value every move; such moves are
 /// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
 /// therefore only comes when no move at all can be valued; callers may then fall back to
@@ -338,7 +354,18 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
             .filter(|c| !loses_at_once_move(&evals, c.0) && !wins_at_once(pos, c.0))
             .collect();
         if !quiet.is_empty() {
-            candidates = keep.most_likely_to_go_on(pos, played, &quiet);
+            // The keep-going book's exact chances where it knows them (deviation 7), else the read.
+            candidates = most_likely_by_the_book(table, pos, played, &quiet)
+                .unwrap_or_else(|| keep.most_likely_to_go_on(pos, played, &quiet));
+        }
+    }
+    // Keeping the game going from the start (deviation 7,
+    // docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book): before
+    // the guest's first blunder, within the book's plies, only the moves the divergence rule
+    // allows with the seed's outcome, and among them those the book gives the best chance.
+    if !careless {
+        if let Some(by_the_book) = by_the_book(table, pos, played, &candidates, best, guest) {
+            candidates = by_the_book;
         }
     }
     // Leaving a careless guest a way out (deviation 6,
@@ -414,6 +441,44 @@ pub fn divergence_allowed(candidates: &[(Move, i32)], best: i32, (num, den): (i3
     }
     let lowest = candidates.iter().map(|c| c.1).min();
     candidates.iter().copied().filter(|c| Some(c.1) == lowest).collect()
+}
+
+/// Deviation 7's candidates
+/// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book): among
+/// the moves of `candidates` the divergence rule allows (`best` the position's best score,
+/// `guest` the guest's divergence) whose outcome by the table is that of the seed's choice (the
+/// highest-scored of them), those after which `table`'s keep-going book gives the best chance
+/// that the game lasts; `None` where the book does not know every one of them (no book, or past
+/// its plies).
+pub fn by_the_book<T: Table>(
+    table: &T,
+    pos: &Position,
+    played: usize,
+    candidates: &[(Move, i32)],
+    best: i32,
+    guest: (i32, i32),
+) -> Option<Vec<(Move, i32)>> {
+    let allowed = divergence_allowed(candidates, best, guest);
+    let seeds = allowed.iter().map(|c| c.1).max()?.signum();
+    let same_outcome: Vec<(Move, i32)> = allowed.into_iter().filter(|c| c.1.signum() == seeds).collect();
+    most_likely_by_the_book(table, pos, played, &same_outcome)
+}
+
+/// The moves of `moves` after which `table`'s keep-going book gives the best chance that the
+/// game lasts, `played` plies into it; `None` where the book does not know every one of them
+/// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
+pub fn most_likely_by_the_book<T: Table>(
+    table: &T,
+    pos: &Position,
+    played: usize,
+    moves: &[(Move, i32)],
+) -> Option<Vec<(Move, i32)>> {
+    let after = u32::try_from(played + 1).ok()?;
+    let chances =
+        moves.iter().map(|c| table.keep_going_chance(&pos.play(c.0).ok()?, after)).collect::<Option<Vec<f64>>>()?;
+    let top = chances.iter().copied().fold(0.0, f64::max);
+    // The book's chances are multiples of 1/65535: equal within half of that.
+    Some(moves.iter().zip(chances).filter(|(_, c)| *c >= top - 0.5 / 65535.0).map(|(m, _)| *m).collect())
 }
 
 /// Whether `mv`, played in `before`, lost at once (it left the opponent a capture of the lion

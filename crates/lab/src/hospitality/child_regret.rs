@@ -62,15 +62,30 @@ pub fn allowed_by_the_rule<T: Table>(table: &T, game: &History) -> Result<Vec<Mo
     Ok(divergence_allowed(&pool, best, guest_divergence(table, game)?).into_iter().map(|c| c.0).collect())
 }
 
+/// Which of the moves the divergence rule allows [`within_the_rule_by_the_bound`] may choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Among {
+    /// Every move the rule allows.
+    Allowed,
+    /// Those whose value has the same outcome (win, draw or loss by the table) as the level's
+    /// own move: the game's course against a perfect guest stays the level's.
+    SameOutcome,
+    /// Those scored as the level's own move (its ties).
+    SameScore,
+}
+
 /// The level with its moves before the guest's first blunder, up to ply `before_ply`, chosen
-/// by the bound among the moves the divergence rule allows (its own move when that is among
-/// the best, otherwise one of them at random): what a level that keeps the rule could reach
-/// with exact knowledge of the bound's chances. An experiment's player, not the bot's.
+/// by the bound among the moves the divergence rule allows (narrowed as `among` says; its own
+/// move when that is among the best, otherwise one of them at random): what a level that keeps
+/// the rule could reach with exact knowledge of the bound's chances. An experiment's player,
+/// not the bot's.
+#[allow(clippy::too_many_arguments)]
 pub fn within_the_rule_by_the_bound<T: Table, R: Rng>(
     table: &T,
     index: &Index,
     values: &SurvivalValues,
     before_ply: u32,
+    among: Among,
     game: &History,
     own: Move,
     rng: &mut R,
@@ -81,7 +96,20 @@ pub fn within_the_rule_by_the_bound<T: Table, R: Rng>(
     }
     let pos = game.position();
     let chance = |m: Move| values.chance(index, &pos.play(m).expect("legal move"), ply + 1).unwrap_or(0.0);
-    let allowed = allowed_by_the_rule(table, game)?;
+    let evals = dob::evaluate_moves(table, pos).map_err(dob::PlayerError::from)?;
+    let score_of = |m: Move| evals.iter().find(|e| e.0 == m).map(|e| score(e.1));
+    let own_score = score_of(own);
+    let allowed: Vec<Move> = allowed_by_the_rule(table, game)?
+        .into_iter()
+        .filter(|&m| match among {
+            Among::Allowed => true,
+            Among::SameOutcome => score_of(m).map(i32::signum) == own_score.map(i32::signum),
+            Among::SameScore => score_of(m) == own_score,
+        })
+        .collect();
+    if allowed.is_empty() {
+        return Ok(own);
+    }
     let top = allowed.iter().map(|&m| chance(m)).fold(0.0, f64::max);
     let best: Vec<Move> = allowed.into_iter().filter(|&m| chance(m) >= top - 1e-6).collect();
     if best.contains(&own) {
@@ -317,7 +345,7 @@ mod tests {
     fn choosing_by_the_bound_within_the_rule_loses_nothing_by_choice_before_the_first_blunder() {
         let by_the_bound = |table: &Tablebase, index: &Index, values: &SurvivalValues, g: &History, r: &mut StdRng| {
             let own = settai(table, index, values, g, r)?;
-            within_the_rule_by_the_bound(table, index, values, 12, g, own, r)
+            within_the_rule_by_the_bound(table, index, values, 12, Among::Allowed, g, own, r)
         };
         let guest = DoubutsuGuest::HeedingChild(0.5);
         let (bound, games) = scored(by_the_bound, guest, 0.5, 1000);
@@ -327,6 +355,42 @@ mod tests {
         // Settai's own choices within the rule do lose something here, or the test shows nothing.
         let (_, own) = scored(settai, guest, 0.5, 1000);
         assert!(Regret::of(bound, &own).before_chosen > 0.005, "{:?}", Regret::of(bound, &own));
+    }
+
+    #[test]
+    fn the_keep_going_book_keeps_games_going_longer_and_a_perfect_guests_results() {
+        use settai_core::doubutsu::table::keep_going_book::{KeepGoingBook, WithBook};
+        let (root, table, index, values) = fixture(0.5);
+        let player = CarelessPlayer { heed: 0.5, takebacks: false };
+        let book = KeepGoingBook::build(&index, &root, 12, player, 8, &BuildOptions::default()).unwrap();
+        let booked = WithBook::new(&table, book);
+        let bound = values.chance(&index, &root, 0).unwrap();
+        let keep = KeepGoing { horizon: 4, node_budget: 20_000, ..KeepGoing::BOT };
+        let run = |with_book: bool, guest: DoubutsuGuest, games: u64| -> Vec<ScoredGame> {
+            (0..games)
+                .map(|i| {
+                    let mut rng = StdRng::seed_from_u64(i);
+                    let choose = |g: &History, r: &mut StdRng| -> Result<Move, dob::ChooseError> {
+                        Ok(if with_book {
+                            settai_keeping_going(&booked, g, r, keep)?
+                        } else {
+                            settai_keeping_going(&table, g, r, keep)?
+                        })
+                    };
+                    play_scored(&table, &index, &values, root, choose, guest, &mut rng).unwrap()
+                })
+                .collect()
+        };
+        let child = DoubutsuGuest::HeedingChild(0.5);
+        let (with, without) = (Regret::of(bound, &run(true, child, 2000)), Regret::of(bound, &run(false, child, 2000)));
+        // What the book is for: less lost by choice before the first blunder, and games that
+        // last more often (the estimates, with less noise than the shares).
+        assert!(with.before_chosen < without.before_chosen - 0.005, "{with:?}\n{without:?}");
+        assert!(with.estimate() > without.estimate() + 0.005, "{with:?}\n{without:?}");
+        // A perfect guest's games end as they did: the book keeps the seed's outcome.
+        let ends = |games: &[ScoredGame]| games.iter().map(|g| (g.reached, g.plies % 2)).collect::<Vec<_>>();
+        let (a, b) = (run(true, DoubutsuGuest::Perfect, 100), run(false, DoubutsuGuest::Perfect, 100));
+        assert_eq!(ends(&a), ends(&b));
     }
 
     #[test]

@@ -10,13 +10,12 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use settai::table_file::TableFile;
 use settai_core::doubutsu::table::index::Index;
 use settai_core::doubutsu::table::survival::CarelessPlayer;
 use settai_core::doubutsu::table::survival_values::survival_values;
 use settai_core::doubutsu::table::Material;
 use settai_core::doubutsu::{self as dob};
-use settai_lab::hospitality::child_regret::{play_scored, within_the_rule_by_the_bound, Regret, ScoredGame};
+use settai_lab::hospitality::child_regret::{play_scored, within_the_rule_by_the_bound, Among, Regret, ScoredGame};
 use settai_lab::hospitality::doubutsu::DoubutsuGuest;
 use settai_lab::hospitality::game_seed;
 
@@ -36,7 +35,8 @@ pub(crate) fn child_regret(
     if !(0.0..=1.0).contains(&heed) {
         anyhow::bail!("--heed takes a chance from 0 to 1, got {heed}");
     }
-    let table = TableFile::open(table_path)?;
+    let table = settai::cli::doubutsu::open_table(table_path)?;
+    println!("keep-going book: {}", if table.book().is_some() { "attached" } else { "none" });
     let opts = settai::cli::build_report::TerminalReport::new(true).options();
     let index = Index::new(Material::FULL);
     let root = dob::Position::start();
@@ -56,12 +56,14 @@ pub(crate) fn child_regret(
     let settai = dob::DoubutsuLevel::Settai;
     // Settai as the bot plays, then settai choosing its moves before the first blunder by the
     // bound among those the divergence rule allows: over all the plies, and over the first ten.
-    let policies: [(&str, u32); 3] = [
-        ("settai", 0),
-        ("settai, by the bound within the rule", length),
-        ("settai, by the bound within the rule before ply 10", 10),
+    let policies: [(&str, u32, Among); 5] = [
+        ("settai", 0, Among::Allowed),
+        ("settai, by the bound within the rule", length, Among::Allowed),
+        ("settai, by the bound within the rule before ply 10", 10, Among::Allowed),
+        ("settai, by the bound among allowed moves of its own outcome before ply 10", 10, Among::SameOutcome),
+        ("settai, by the bound among its ties before ply 10", 10, Among::SameScore),
     ];
-    for (name, before_ply) in policies {
+    for (name, before_ply, among) in policies {
         let bar = ProgressBar::new(games as u64).with_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} games, {eta} left").expect("a fixed template"),
         );
@@ -72,7 +74,7 @@ pub(crate) fn child_regret(
                 let mut rng = StdRng::seed_from_u64(game_seed(seed, 0, i));
                 let choose = |g: &dob::History, r: &mut StdRng| {
                     let own = settai.choose_move(Some(&table), g, r)?;
-                    within_the_rule_by_the_bound(&table, &index, &values, before_ply, g, own, r)
+                    within_the_rule_by_the_bound(&table, &index, &values, before_ply, among, g, own, r)
                 };
                 let game = play_scored(&table, &index, &values, root, choose, guest, &mut rng)?;
                 let line = serde_json::to_string(&(name, &game))?;

@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use anyhow::{bail, Context as _};
 
-use settai::table_file::TableFile;
 use settai_core::doubutsu as dob;
 use settai_core::{self, reversi};
 
@@ -30,7 +29,8 @@ pub(crate) fn hospitality_doubutsu(
         .with_context(|| format!("unknown doubutsu level {level:?} (settai, strongest, weakest)"))?;
     let guests = parse_guests(guests, DoubutsuGuest::all, DoubutsuGuest::parse)?;
     // Every level is measured against the exact values, so the table is needed even for weakest.
-    let table = TableFile::open(table_path)?;
+    let table = settai::cli::doubutsu::open_table(table_path)?;
+    println!("keep-going book: {}", if table.book().is_some() { "attached" } else { "none" });
     let started = Instant::now();
     let mut settings = format!(
         "game=doubutsu; level={}; guests={:?}; seed={seed}",

@@ -48,8 +48,11 @@ impl SurvivalValues {
         let plies_left = self.top - played;
         let (_, pass) = self.passes.iter().find(|p| p.0 == plies_left)?;
         // Without a slot the side to move can capture the other lion: the careless player
-        // takes it.
-        Some(index.slot(pos.key()).map_or(0.0, |s| f64::from(pass[s as usize])))
+        // takes it. A placement with both lions on the middle file has a slot for each mirror
+        // image, and the pass valued the one its games were expanded through (the other reads
+        // 0): the chance is the same.
+        let at = |s: u64| f64::from(pass[s as usize]);
+        Some(index.slot(pos.key()).map_or(0.0, |s| at(s).max(index.slot(pos.mirror().key()).map_or(0.0, at))))
     }
 }
 

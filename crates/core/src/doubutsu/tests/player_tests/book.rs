@@ -1,0 +1,125 @@
+//! Deviation 7: before the guest's first blunder, settai's early moves by the keep-going book
+//! (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
+
+use super::super::super::table::index::Index;
+use super::super::super::table::keep_going_book::{KeepGoingBook, WithBook};
+use super::super::super::table::survival::CarelessPlayer;
+use rand::Rng;
+
+use super::*;
+
+/// The last ply the sub-game's book keeps, and the length it is for.
+const LAST_PLY: u32 = 8;
+const LENGTH: u32 = 12;
+
+/// The sub-game's table with its keep-going book (for the coached child, as the bot's).
+fn booked() -> &'static WithBook<&'static Tablebase> {
+    static B: OnceLock<WithBook<&'static Tablebase>> = OnceLock::new();
+    B.get_or_init(|| {
+        let root = pos(ROOT);
+        let player = CarelessPlayer { heed: 0.5, takebacks: false };
+        let index = Index::new(Material::of(&root));
+        let book = KeepGoingBook::build(&index, &root, LENGTH, player, LAST_PLY, &BuildOptions::default()).unwrap();
+        WithBook::new(table(), book)
+    })
+}
+
+/// The book's chance after `m` in `g`.
+fn book_chance(g: &History, m: super::super::Move) -> f64 {
+    let after = g.position().play(m).unwrap();
+    booked().keep_going_chance(&after, g.moves().len() as u32 + 1).expect("the book knows every early position")
+}
+
+/// The moves deviation 7 chooses among, as its doc states it: those the divergence rule allows
+/// (of the seed's candidates) with the outcome of the seed's own choice, narrowed to the book's
+/// best chance.
+fn by_the_book_reference(g: &History) -> Vec<(super::super::Move, i32)> {
+    let t = table();
+    let p = *g.position();
+    let evals = evaluate_moves(t, &p).unwrap();
+    let best = evals.iter().map(|e| score(e.1)).max().unwrap();
+    let (before, guest_move) = g.last_move().unwrap();
+    let guest = analyze(t, &before, guest_move).unwrap().divergence;
+    let pool = candidates(&p, &evals, false, false);
+    let qualifying: Vec<_> = pool.iter().copied().filter(|c| divergence(c.1, best) <= guest + 1e-12).collect();
+    let allowed = if qualifying.is_empty() {
+        let lowest = pool.iter().map(|c| c.1).min().unwrap();
+        pool.into_iter().filter(|c| c.1 == lowest).collect()
+    } else {
+        qualifying
+    };
+    let seeds = allowed.iter().map(|c| c.1).max().unwrap();
+    let same: Vec<_> = allowed.into_iter().filter(|c| (c.1 > 0) == (seeds > 0) && (c.1 < 0) == (seeds < 0)).collect();
+    let top = same.iter().map(|c| book_chance(g, c.0)).fold(0.0, f64::max);
+    same.into_iter().filter(|c| book_chance(g, c.0) >= top - 1e-9).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn before_a_blunder_early_moves_keep_the_rule_and_the_seeds_outcome_and_take_the_books_best(
+        choices in prop::collection::vec(any::<u32>(), 1..(LAST_PLY as usize)),
+        seed in any::<u64>(),
+    ) {
+        let g = history(&choices);
+        let played = g.moves().len();
+        // Settai (gote) to move within the book's plies, before any blunder of the guest's.
+        prop_assume!(played % 2 == 1 && (played as u32) < LAST_PLY && g.outcome().is_none());
+        prop_assume!(!players::guest_was_careless(&g));
+        prop_assume!(!g.legal_moves().iter().any(|&m| g.position().captures_lion(m)));
+        prop_assume!(g.legal_moves().iter().all(|&m| players::seen_before(&g, m) == 0));
+        let reply = players::settai_keeping_going(booked(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING).unwrap();
+        let chosen = by_the_book_reference(&g);
+        let s = move_score(table(), g.position(), reply);
+        // Among the book's best, the highest-scored: the seed's rule over what is left.
+        let aim = chosen.iter().map(|c| c.1).max().unwrap();
+        prop_assert!(chosen.iter().any(|c| c.0 == reply), "{} not among {:?}", reply, chosen);
+        prop_assert_eq!(s, aim);
+    }
+}
+
+#[test]
+fn the_book_changes_early_moves_for_better_chances_and_nothing_past_its_plies() {
+    let mut rng = StdRng::seed_from_u64(17);
+    let (mut differed, mut compared, mut past) = (0, 0, 0);
+    for _ in 0..400 {
+        let mut g = History::from_position(pos(ROOT));
+        while g.outcome().is_none() && g.moves().len() < 12 {
+            let p = *g.position();
+            if g.legal_moves().iter().any(|&m| p.captures_lion(m)) {
+                break;
+            }
+            let mv = if g.moves().len() % 2 == 0 {
+                // A guest who never blunders: any move that does not lose at once.
+                let safe: Vec<_> = g.legal_moves().into_iter().filter(|&m| !p.loses_at_once(m)).collect();
+                match safe.choose(&mut rng) {
+                    Some(&m) => m,
+                    None => break,
+                }
+            } else {
+                let seed = rng.gen::<u64>();
+                let with =
+                    players::settai_keeping_going(booked(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING)
+                        .unwrap();
+                let without =
+                    players::settai_keeping_going(table(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING)
+                        .unwrap();
+                if (g.moves().len() as u32) < LAST_PLY {
+                    compared += 1;
+                    let (a, b) = (book_chance(&g, with), book_chance(&g, without));
+                    assert!(a >= b - 1e-9, "{with} ({a}) vs {without} ({b}) after {:?}", g.moves());
+                    differed += usize::from(a > b + 1e-9);
+                } else {
+                    // Past the book, settai is the seed's again.
+                    assert_eq!(with, without, "after {:?}", g.moves());
+                    past += 1;
+                }
+                with
+            };
+            g.play(mv).unwrap();
+        }
+    }
+    assert!(compared > 400 && past > 50, "{compared} compared, {past} past the book");
+    assert!(differed > 20, "the book bettered only {differed} of {compared} early moves");
+}
