@@ -355,7 +355,7 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
             .collect();
         if !quiet.is_empty() {
             // The keep-going book's exact chances where it knows them (deviation 7), else the read.
-            candidates = most_likely_by_the_book(table, pos, played, &quiet)
+            candidates = most_likely_by_the_book(table, game, &quiet)
                 .unwrap_or_else(|| keep.most_likely_to_go_on(pos, played, &quiet));
         }
     }
@@ -364,7 +364,7 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     // the guest's first blunder, within the book's plies, only the moves the divergence rule
     // allows with the seed's outcome, and among them those the book gives the best chance.
     if !careless {
-        if let Some(by_the_book) = by_the_book(table, pos, played, &candidates, best, guest) {
+        if let Some(by_the_book) = by_the_book(table, game, &candidates, best, guest) {
             candidates = by_the_book;
         }
     }
@@ -448,12 +448,10 @@ pub fn divergence_allowed(candidates: &[(Move, i32)], best: i32, (num, den): (i3
 /// the moves of `candidates` the divergence rule allows (`best` the position's best score,
 /// `guest` the guest's divergence) whose outcome by the table is that of the seed's choice (the
 /// highest-scored of them), those after which `table`'s keep-going book gives the best chance
-/// that the game lasts; `None` where the book does not know every one of them (no book, or past
-/// its plies).
+/// that the game lasts ([`most_likely_by_the_book`]); `None` where the book does not know them.
 pub fn by_the_book<T: Table>(
     table: &T,
-    pos: &Position,
-    played: usize,
+    game: &History,
     candidates: &[(Move, i32)],
     best: i32,
     guest: (i32, i32),
@@ -461,19 +459,19 @@ pub fn by_the_book<T: Table>(
     let allowed = divergence_allowed(candidates, best, guest);
     let seeds = allowed.iter().map(|c| c.1).max()?.signum();
     let same_outcome: Vec<(Move, i32)> = allowed.into_iter().filter(|c| c.1.signum() == seeds).collect();
-    most_likely_by_the_book(table, pos, played, &same_outcome)
+    most_likely_by_the_book(table, game, &same_outcome)
 }
 
 /// The moves of `moves` after which `table`'s keep-going book gives the best chance that the
-/// game lasts, `played` plies into it; `None` where the book does not know every one of them
+/// game lasts, among those to a position not seen yet in `game` when there are any (the book,
+/// as the bound, knows nothing of the repetition draw, and would shuffle back and forth); `None`
+/// where the book does not know every one of them
 /// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
-pub fn most_likely_by_the_book<T: Table>(
-    table: &T,
-    pos: &Position,
-    played: usize,
-    moves: &[(Move, i32)],
-) -> Option<Vec<(Move, i32)>> {
-    let after = u32::try_from(played + 1).ok()?;
+pub fn most_likely_by_the_book<T: Table>(table: &T, game: &History, moves: &[(Move, i32)]) -> Option<Vec<(Move, i32)>> {
+    let pos = game.position();
+    let fresh: Vec<(Move, i32)> = moves.iter().copied().filter(|c| seen_before(game, c.0) == 0).collect();
+    let moves = if fresh.is_empty() { moves } else { &fresh };
+    let after = u32::try_from(game.moves().len() + 1).ok()?;
     let chances =
         moves.iter().map(|c| table.keep_going_chance(&pos.play(c.0).ok()?, after)).collect::<Option<Vec<f64>>>()?;
     let top = chances.iter().copied().fold(0.0, f64::max);

@@ -105,12 +105,13 @@ fn the_book_changes_early_moves_for_better_chances_and_nothing_past_its_plies() 
                 let without =
                     players::settai_keeping_going(table(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING)
                         .unwrap();
-                if (g.moves().len() as u32) < LAST_PLY {
+                let all_fresh = g.legal_moves().iter().all(|&m| players::seen_before(&g, m) == 0);
+                if (g.moves().len() as u32) < LAST_PLY && all_fresh {
                     compared += 1;
                     let (a, b) = (book_chance(&g, with), book_chance(&g, without));
                     assert!(a >= b - 1e-9, "{with} ({a}) vs {without} ({b}) after {:?}", g.moves());
                     differed += usize::from(a > b + 1e-9);
-                } else {
+                } else if (g.moves().len() as u32) >= LAST_PLY {
                     // Past the book, settai is the seed's again.
                     assert_eq!(with, without, "after {:?}", g.moves());
                     past += 1;
@@ -122,4 +123,54 @@ fn the_book_changes_early_moves_for_better_chances_and_nothing_past_its_plies() 
     }
     assert!(compared > 400 && past > 50, "{compared} compared, {past} past the book");
     assert!(differed > 20, "the book bettered only {differed} of {compared} early moves");
+}
+
+#[test]
+fn the_book_does_not_lead_back_to_a_position_already_seen_while_a_fresh_one_is_allowed() {
+    // A guest who shuffles its lion back and forth, never blundering, so that positions recur.
+    let mut rng = StdRng::seed_from_u64(23);
+    let mut checked = 0;
+    for _ in 0..600 {
+        let mut g = History::from_position(pos(ROOT));
+        while g.outcome().is_none() && (g.moves().len() as u32) < LAST_PLY {
+            let p = *g.position();
+            if g.legal_moves().iter().any(|&m| p.captures_lion(m)) {
+                break;
+            }
+            let mv = if g.moves().len() % 2 == 0 {
+                let safe: Vec<_> = g.legal_moves().into_iter().filter(|&m| !p.loses_at_once(m)).collect();
+                let back: Vec<_> = safe.iter().copied().filter(|&m| players::seen_before(&g, m) > 0).collect();
+                match (back.choose(&mut rng), safe.choose(&mut rng)) {
+                    (Some(&m), _) | (None, Some(&m)) => m,
+                    (None, None) => break,
+                }
+            } else {
+                let reply = players::settai_keeping_going(booked(), &g, &mut rng, TEST_KEEP_GOING).unwrap();
+                let by_the_book = by_the_book_reference_all(&g);
+                let fresh = by_the_book.iter().any(|c| players::seen_before(&g, c.0) == 0);
+                let repeats = by_the_book.iter().any(|c| players::seen_before(&g, c.0) > 0);
+                if fresh && repeats && !players::guest_was_careless(&g) {
+                    assert_eq!(players::seen_before(&g, reply), 0, "{reply} after {:?}", g.moves());
+                    checked += 1;
+                }
+                reply
+            };
+            g.play(mv).unwrap();
+        }
+    }
+    assert!(checked >= 10, "only {checked} positions with both fresh and repeated allowed moves");
+}
+
+/// The moves the divergence rule allows with the seed's outcome, before the book narrows them.
+fn by_the_book_reference_all(g: &History) -> Vec<(super::super::Move, i32)> {
+    let t = table();
+    let p = *g.position();
+    let evals = evaluate_moves(t, &p).unwrap();
+    let best = evals.iter().map(|e| score(e.1)).max().unwrap();
+    let (before, guest_move) = g.last_move().unwrap();
+    let guest = analyze(t, &before, guest_move).unwrap().divergence;
+    let pool = candidates(&p, &evals, false, false);
+    let qualifying: Vec<_> = pool.iter().copied().filter(|c| divergence(c.1, best) <= guest + 1e-12).collect();
+    let seeds = qualifying.iter().map(|c| c.1).max().unwrap_or(i32::MIN);
+    qualifying.into_iter().filter(|c| c.1.signum() == seeds.signum()).collect()
 }
