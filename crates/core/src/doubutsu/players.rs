@@ -447,8 +447,9 @@ pub fn divergence_allowed(candidates: &[(Move, i32)], best: i32, (num, den): (i3
 /// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book): among
 /// the moves of `candidates` the divergence rule allows (`best` the position's best score,
 /// `guest` the guest's divergence) whose outcome by the table is that of the seed's choice (the
-/// highest-scored of them), those after which `table`'s keep-going book gives the best chance
-/// that the game lasts ([`most_likely_by_the_book`]); `None` where the book does not know them.
+/// highest-scored of them) and do not corner the guest ([`leaves_a_way_out`], while one does
+/// not), those after which `table`'s keep-going book gives the best chance that the game lasts
+/// ([`most_likely_by_the_book`]); `None` where the book does not know them.
 pub fn by_the_book<T: Table>(
     table: &T,
     game: &History,
@@ -459,7 +460,11 @@ pub fn by_the_book<T: Table>(
     let allowed = divergence_allowed(candidates, best, guest);
     let seeds = allowed.iter().map(|c| c.1).max()?.signum();
     let same_outcome: Vec<(Move, i32)> = allowed.into_iter().filter(|c| c.1.signum() == seeds).collect();
-    most_likely_by_the_book(table, game, &same_outcome)
+    // The book's chances let the opponent decline a lion a cornered child must hang, which
+    // settai does not: no move that corners the guest while another remains (as deviation 6).
+    let pos = game.position();
+    let open: Vec<(Move, i32)> = same_outcome.iter().copied().filter(|c| leaves_a_way_out(pos, c.0)).collect();
+    most_likely_by_the_book(table, game, if open.is_empty() { &same_outcome } else { &open })
 }
 
 /// The moves of `moves` after which `table`'s keep-going book gives the best chance that the

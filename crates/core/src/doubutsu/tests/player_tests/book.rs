@@ -31,8 +31,8 @@ fn book_chance(g: &History, m: super::super::Move) -> f64 {
 }
 
 /// The moves deviation 7 chooses among, as its doc states it: those the divergence rule allows
-/// (of the seed's candidates) with the outcome of the seed's own choice, narrowed to the book's
-/// best chance.
+/// (of the seed's candidates) with the outcome of the seed's own choice that do not corner the
+/// guest (while one does not), narrowed to the book's best chance.
 fn by_the_book_reference(g: &History) -> Vec<(super::super::Move, i32)> {
     let t = table();
     let p = *g.position();
@@ -50,6 +50,9 @@ fn by_the_book_reference(g: &History) -> Vec<(super::super::Move, i32)> {
     };
     let seeds = allowed.iter().map(|c| c.1).max().unwrap();
     let same: Vec<_> = allowed.into_iter().filter(|c| (c.1 > 0) == (seeds > 0) && (c.1 < 0) == (seeds < 0)).collect();
+    // Not a move that corners the guest, while another remains.
+    let open: Vec<_> = same.iter().copied().filter(|c| !corners(&p, c.0)).collect();
+    let same = if open.is_empty() { same } else { open };
     let top = same.iter().map(|c| book_chance(g, c.0)).fold(0.0, f64::max);
     same.into_iter().filter(|c| book_chance(g, c.0) >= top - 1e-9).collect()
 }
@@ -161,7 +164,8 @@ fn the_book_does_not_lead_back_to_a_position_already_seen_while_a_fresh_one_is_a
     assert!(checked >= 10, "only {checked} positions with both fresh and repeated allowed moves");
 }
 
-/// The moves the divergence rule allows with the seed's outcome, before the book narrows them.
+/// The moves the divergence rule allows with the seed's outcome that do not corner the guest
+/// (while one does not), before the book narrows them.
 fn by_the_book_reference_all(g: &History) -> Vec<(super::super::Move, i32)> {
     let t = table();
     let p = *g.position();
@@ -172,5 +176,11 @@ fn by_the_book_reference_all(g: &History) -> Vec<(super::super::Move, i32)> {
     let pool = candidates(&p, &evals, false, false);
     let qualifying: Vec<_> = pool.iter().copied().filter(|c| divergence(c.1, best) <= guest + 1e-12).collect();
     let seeds = qualifying.iter().map(|c| c.1).max().unwrap_or(i32::MIN);
-    qualifying.into_iter().filter(|c| c.1.signum() == seeds.signum()).collect()
+    let same: Vec<_> = qualifying.into_iter().filter(|c| c.1.signum() == seeds.signum()).collect();
+    let open: Vec<_> = same.iter().copied().filter(|c| !corners(&p, c.0)).collect();
+    if open.is_empty() {
+        same
+    } else {
+        open
+    }
 }
