@@ -446,8 +446,8 @@ pub fn divergence_allowed(candidates: &[(Move, i32)], best: i32, (num, den): (i3
 /// Deviation 7's candidates
 /// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book): among
 /// the moves of `candidates` the divergence rule allows (`best` the position's best score,
-/// `guest` the guest's divergence) whose outcome by the table is that of the seed's choice (the
-/// highest-scored of them) and do not corner the guest ([`leaves_a_way_out`], while one does
+/// `guest` the guest's divergence) that win by the table, as the seed's choice (the
+/// highest-scored of them) must, and do not corner the guest ([`leaves_a_way_out`], while one does
 /// not), those after which `table`'s keep-going book gives the best chance that the game lasts
 /// ([`most_likely_by_the_book`]); `None` where the book does not know them.
 pub fn by_the_book<T: Table>(
@@ -458,8 +458,12 @@ pub fn by_the_book<T: Table>(
     guest: (i32, i32),
 ) -> Option<Vec<(Move, i32)>> {
     let allowed = divergence_allowed(candidates, best, guest);
-    let seeds = allowed.iter().map(|c| c.1).max()?.signum();
-    let same_outcome: Vec<(Move, i32)> = allowed.into_iter().filter(|c| c.1.signum() == seeds).collect();
+    // Only while the seed's choice wins: where it draws or hands the guest a win, a faster
+    // loss the book might prefer would shorten a good player's game.
+    if allowed.iter().map(|c| c.1).max()? <= 0 {
+        return None;
+    }
+    let same_outcome: Vec<(Move, i32)> = allowed.into_iter().filter(|c| c.1 > 0).collect();
     // The book's chances let the opponent decline a lion a cornered child must hang, which
     // settai does not: no move that corners the guest while another remains (as deviation 6).
     let pos = game.position();

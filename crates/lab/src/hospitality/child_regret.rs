@@ -275,7 +275,12 @@ mod tests {
     /// The sub-game's table, index and the bound's chances for games of 12 plies against the
     /// child heeding with probability `heed`, take-backs off.
     fn fixture(heed: f32) -> (Position, Tablebase, Index, SurvivalValues) {
-        let root: Position = ROOT.parse().unwrap();
+        fixture_from(ROOT, heed)
+    }
+
+    /// [`fixture`] from another root.
+    fn fixture_from(root: &str, heed: f32) -> (Position, Tablebase, Index, SurvivalValues) {
+        let root: Position = root.parse().unwrap();
         let table = build(Material::of(&root), &BuildOptions::default()).unwrap();
         let index = Index::new(Material::of(&root));
         let player = CarelessPlayer { heed, takebacks: false };
@@ -360,7 +365,9 @@ mod tests {
     #[test]
     fn the_keep_going_book_keeps_games_going_longer_and_a_perfect_guests_results() {
         use settai_core::doubutsu::table::keep_going_book::{KeepGoingBook, WithBook};
-        let (root, table, index, values) = fixture(0.5);
+        // A root where settai, the second to move, wins: the book applies where the seed's
+        // choice wins.
+        let (root, table, index, values) = fixture_from("1l1/gc1/1C1/1L1 b g", 0.5);
         let player = CarelessPlayer { heed: 0.5, takebacks: false };
         let book = KeepGoingBook::build(&index, &root, 12, player, 8, &BuildOptions::default()).unwrap();
         let booked = WithBook::new(&table, book);

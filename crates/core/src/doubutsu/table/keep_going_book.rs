@@ -111,7 +111,7 @@ impl KeepGoingBook {
     }
 
     /// The bot's book: the real game from the start, [`BOT_BOOK_LENGTH`], [`BOT_BOOK_PLAYER`]
-    /// and [`BOT_BOOK_LAST_PLY`] (about 12 minutes on two cores, 3.6 GiB of memory at most).
+    /// and [`BOT_BOOK_LAST_PLY`] (about 14 minutes on two cores, 3.3 GiB of memory at most).
     pub fn build_standard(opts: &BuildOptions) -> KeepGoingBook {
         let index = Index::new(Material::FULL);
         KeepGoingBook::build(&index, &Position::start(), BOT_BOOK_LENGTH, BOT_BOOK_PLAYER, BOT_BOOK_LAST_PLY, opts)

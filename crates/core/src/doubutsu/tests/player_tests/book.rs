@@ -8,6 +8,10 @@ use rand::Rng;
 
 use super::*;
 
+/// A root of the sub-game's pieces where settai, the second to move, wins (in 12 plies with
+/// perfect play): the book applies where the seed's choice wins.
+const BOOK_ROOT: &str = "1l1/gc1/1C1/1L1 b g";
+
 /// The last ply the sub-game's book keeps, and the length it is for.
 const LAST_PLY: u32 = 8;
 const LENGTH: u32 = 12;
@@ -16,7 +20,7 @@ const LENGTH: u32 = 12;
 fn booked() -> &'static WithBook<&'static Tablebase> {
     static B: OnceLock<WithBook<&'static Tablebase>> = OnceLock::new();
     B.get_or_init(|| {
-        let root = pos(ROOT);
+        let root = pos(BOOK_ROOT);
         let player = CarelessPlayer { heed: 0.5, takebacks: false };
         let index = Index::new(Material::of(&root));
         let book = KeepGoingBook::build(&index, &root, LENGTH, player, LAST_PLY, &BuildOptions::default()).unwrap();
@@ -48,8 +52,12 @@ fn by_the_book_reference(g: &History) -> Vec<(super::super::Move, i32)> {
     } else {
         qualifying
     };
+    // Only where the seed's choice wins; otherwise the seed's own.
     let seeds = allowed.iter().map(|c| c.1).max().unwrap();
-    let same: Vec<_> = allowed.into_iter().filter(|c| (c.1 > 0) == (seeds > 0) && (c.1 < 0) == (seeds < 0)).collect();
+    if seeds <= 0 {
+        return allowed.into_iter().filter(|c| c.1 == seeds).collect();
+    }
+    let same: Vec<_> = allowed.into_iter().filter(|c| c.1 > 0).collect();
     // Not a move that corners the guest, while another remains.
     let open: Vec<_> = same.iter().copied().filter(|c| !corners(&p, c.0)).collect();
     let same = if open.is_empty() { same } else { open };
@@ -65,7 +73,7 @@ proptest! {
         choices in prop::collection::vec(any::<u32>(), 1..(LAST_PLY as usize)),
         seed in any::<u64>(),
     ) {
-        let g = history(&choices);
+        let g = history_from(BOOK_ROOT, &choices);
         let played = g.moves().len();
         // Settai (gote) to move within the book's plies, before any blunder of the guest's.
         prop_assume!(played % 2 == 1 && (played as u32) < LAST_PLY && g.outcome().is_none());
@@ -87,7 +95,7 @@ fn the_book_changes_early_moves_for_better_chances_and_nothing_past_its_plies() 
     let mut rng = StdRng::seed_from_u64(17);
     let (mut differed, mut compared, mut past) = (0, 0, 0);
     for _ in 0..400 {
-        let mut g = History::from_position(pos(ROOT));
+        let mut g = History::from_position(pos(BOOK_ROOT));
         while g.outcome().is_none() && g.moves().len() < 12 {
             let p = *g.position();
             if g.legal_moves().iter().any(|&m| p.captures_lion(m)) {
@@ -134,7 +142,7 @@ fn the_book_does_not_lead_back_to_a_position_already_seen_while_a_fresh_one_is_a
     let mut rng = StdRng::seed_from_u64(23);
     let mut checked = 0;
     for _ in 0..600 {
-        let mut g = History::from_position(pos(ROOT));
+        let mut g = History::from_position(pos(BOOK_ROOT));
         while g.outcome().is_none() && (g.moves().len() as u32) < LAST_PLY {
             let p = *g.position();
             if g.legal_moves().iter().any(|&m| p.captures_lion(m)) {
@@ -176,7 +184,10 @@ fn by_the_book_reference_all(g: &History) -> Vec<(super::super::Move, i32)> {
     let pool = candidates(&p, &evals, false, false);
     let qualifying: Vec<_> = pool.iter().copied().filter(|c| divergence(c.1, best) <= guest + 1e-12).collect();
     let seeds = qualifying.iter().map(|c| c.1).max().unwrap_or(i32::MIN);
-    let same: Vec<_> = qualifying.into_iter().filter(|c| c.1.signum() == seeds.signum()).collect();
+    if seeds <= 0 {
+        return Vec::new();
+    }
+    let same: Vec<_> = qualifying.into_iter().filter(|c| c.1 > 0).collect();
     let open: Vec<_> = same.iter().copied().filter(|c| !corners(&p, c.0)).collect();
     if open.is_empty() {
         same

@@ -33,7 +33,12 @@ fn table() -> &'static Tablebase {
 /// A game from the root following `choices` (each picks a legal move by index). It stops
 /// where the lion could be captured (what follows a missed capture has its own test below).
 fn history(choices: &[u32]) -> History {
-    let mut g = History::from_position(pos(ROOT));
+    history_from(ROOT, choices)
+}
+
+/// [`history`] from another root of the same pieces.
+fn history_from(root: &str, choices: &[u32]) -> History {
+    let mut g = History::from_position(pos(root));
     for &c in choices {
         let moves = g.legal_moves();
         if moves.is_empty() || moves.iter().any(|&m| g.position().captures_lion(m)) {
