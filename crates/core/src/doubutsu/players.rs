@@ -226,11 +226,11 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///    (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
 ///    Where the table has the keep-going book beside it ([`Table::keep_going_chance`]: the bound's
 ///    exact chance that a coached child's game lasts 20 plies), settai's moves before ply 10
-///    choose by it: before the guest's first blunder, among the moves the divergence rule allows
-///    whose outcome is that of the seed's choice ([`by_the_book`]); after it, in deviation 5 in
-///    place of the read. Against the coached child its games reaching 20 plies went from 0.676
-///    to the figures in docs/design/kind-coach.md#the-keep-going-book; a guest who plays its
-///    best sees the seed's outcome at every ply.
+///    choose by it: before the guest's first blunder, where the seed's choice wins, among the
+///    moves the divergence rule allows that win too ([`by_the_book`]); after it, in deviation 5
+///    in place of the read. The coached child's games last longer (figures in
+///    docs/design/kind-coach.md#the-keep-going-book); a guest who plays its best meets the
+///    seed's outcome at every ply, and one the seed would hand a win meets the seed.
 ///
 /// A table of other pieces (a test's small one) may not value every move; such moves are
 /// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
@@ -361,8 +361,9 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     }
     // Keeping the game going from the start (deviation 7,
     // docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book): before
-    // the guest's first blunder, within the book's plies, only the moves the divergence rule
-    // allows with the seed's outcome, and among them those the book gives the best chance.
+    // the guest's first blunder, within the book's plies, where the seed's choice wins, only the
+    // winning moves the divergence rule allows, and among them those the book gives the best
+    // chance.
     if !careless {
         if let Some(by_the_book) = by_the_book(table, game, &candidates, best, guest) {
             candidates = by_the_book;
