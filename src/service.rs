@@ -6,7 +6,6 @@
 
 mod ai_pool;
 mod health;
-mod keep_going_book;
 mod play_error;
 mod players_data;
 mod priority;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use settai_core::doubutsu::table::{build, BuildOptions, BuildProgress, Material};
 
-use super::keep_going_book;
+mod keep_going_book;
 use crate::table_file::{book_path, BookError, TableError, TableFile};
 
 /// On-CPU seconds the real game's build needs on this project's machines (measured: 262 s;

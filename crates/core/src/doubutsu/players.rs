@@ -365,8 +365,8 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     // winning moves the divergence rule allows, and among them those the book gives the best
     // chance.
     if !careless {
-        if let Some(by_the_book) = by_the_book(table, game, &candidates, best, guest) {
-            candidates = by_the_book;
+        if let Some(chosen) = by_the_book(table, game, &candidates, best, guest) {
+            candidates = chosen;
         }
     }
     // Leaving a careless guest a way out (deviation 6,
@@ -464,20 +464,23 @@ pub fn by_the_book<T: Table>(
     if allowed.iter().map(|c| c.1).max()? <= 0 {
         return None;
     }
-    let same_outcome: Vec<(Move, i32)> = allowed.into_iter().filter(|c| c.1 > 0).collect();
+    let winning: Vec<(Move, i32)> = allowed.into_iter().filter(|c| c.1 > 0).collect();
     // The book's chances let the opponent decline a lion a cornered child must hang, which
     // settai does not: no move that corners the guest while another remains (as deviation 6).
     let pos = game.position();
-    let open: Vec<(Move, i32)> = same_outcome.iter().copied().filter(|c| leaves_a_way_out(pos, c.0)).collect();
-    most_likely_by_the_book(table, game, if open.is_empty() { &same_outcome } else { &open })
+    let open: Vec<(Move, i32)> = winning.iter().copied().filter(|c| leaves_a_way_out(pos, c.0)).collect();
+    most_likely_by_the_book(table, game, if open.is_empty() { &winning } else { &open })
 }
 
 /// The moves of `moves` after which `table`'s keep-going book gives the best chance that the
 /// game lasts, among those to a position not seen yet in `game` when there are any (the book,
 /// as the bound, knows nothing of the repetition draw, and would shuffle back and forth); `None`
-/// where the book does not know every one of them
+/// where the book does not know every one of them, or there are none
 /// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
 pub fn most_likely_by_the_book<T: Table>(table: &T, game: &History, moves: &[(Move, i32)]) -> Option<Vec<(Move, i32)>> {
+    if moves.is_empty() {
+        return None;
+    }
     let pos = game.position();
     let fresh: Vec<(Move, i32)> = moves.iter().copied().filter(|c| seen_before(game, c.0) == 0).collect();
     let moves = if fresh.is_empty() { moves } else { &fresh };

@@ -51,7 +51,7 @@ pub fn build_in_background(table: Arc<TableFile>, material: Material, why: BookE
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .thread_name(|i| format!("settai-book-{i}"))
-                .start_handler(|_| super::priority::lower_priority(BUILD_NICENESS))
+                .start_handler(|_| super::super::priority::lower_priority(BUILD_NICENESS))
                 .build()?;
             let book = pool.install(|| KeepGoingBook::build_standard(&BuildOptions::default()));
             write_book(&book, &path)?;
