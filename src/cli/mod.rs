@@ -111,7 +111,7 @@ pub enum Command {
     /// The doubutsu shogi table: the exact value of every legal position.
     Tablebase {
         #[command(subcommand)]
-        action: TableAction,
+        action: doubutsu::TableAction,
     },
     /// Play reversi over the Go Text Protocol on stdin and stdout (for GUIs, engine matches and
     /// the benchmark's `gtp(...)` guest).
@@ -137,51 +137,6 @@ pub enum Command {
         /// Output folder.
         #[arg(long, default_value = "docs/gallery")]
         out: PathBuf,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum TableAction {
-    /// Compute the table by retrograde analysis and write it (about 2 minutes on two idle
-    /// cores, under 0.5 GiB of memory), then the keep-going book beside it (as `book`), and
-    /// print what they cost.
-    Build {
-        /// Output file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
-    /// Compute settai's keep-going book alone and write it beside the table (about 14 minutes
-    /// on two cores, 3.3 GiB of memory): a machine too small to build it can use one built
-    /// elsewhere.
-    Book {
-        /// Output file (default: the table's path with the extension `book`).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// The table it goes beside (default: <SETTAI_DATA_DIR>/doubutsu.tb).
-        #[arg(long)]
-        table: Option<PathBuf>,
-    },
-    /// Open the table, print its header figures, and count and value the positions reachable
-    /// from the start (Tanaka's figures; a few minutes).
-    Stats {
-        /// The table file.
-        #[arg(long)]
-        table: Option<PathBuf>,
-        /// Also check the values' checksum.
-        #[arg(long)]
-        verify: bool,
-        /// Only the header figures, without the reachability pass.
-        #[arg(long)]
-        header_only: bool,
-    },
-    /// The value of the position after some moves, and of every move there.
-    Probe {
-        /// The table file.
-        #[arg(long)]
-        table: Option<PathBuf>,
-        /// Moves from the start, e.g. "B3B2 C1C2".
-        #[arg(long, default_value = "")]
-        moves: String,
     },
 }
 
@@ -340,16 +295,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
             eprintln!("perft {depth}: {count} leaves in {secs:.3} s ({:.1} M leaves/s)", count as f64 / secs / 1e6);
             Ok(())
         }
-        Command::Tablebase { action } => match action {
-            TableAction::Build { out } => doubutsu::build(&doubutsu::table_path(out, &data_dir())),
-            TableAction::Book { out, table } => doubutsu::build_book(
-                &out.unwrap_or_else(|| crate::table_file::book_path(&doubutsu::table_path(table, &data_dir()))),
-            ),
-            TableAction::Stats { table, verify, header_only } => {
-                doubutsu::stats(&doubutsu::table_path(table, &data_dir()), verify, !header_only)
-            }
-            TableAction::Probe { table, moves } => doubutsu::probe(&doubutsu::table_path(table, &data_dir()), &moves),
-        },
+        Command::Tablebase { action } => doubutsu::tablebase(action, &data_dir()),
     }
 }
 
