@@ -66,15 +66,23 @@ pub fn read_book(path: &Path) -> Result<KeepGoingBook, BookError> {
 
 /// Writes `book` to `path` (to a temporary name first, then renamed into place).
 pub fn write_book(book: &KeepGoingBook, path: &Path) -> Result<(), BookError> {
-    let io_err = |source| BookError::Io { path: path.to_path_buf(), source };
+    write_whole(path, &[&book.to_bytes()]).map_err(|source| BookError::Io { path: path.to_path_buf(), source })
+}
+
+/// Writes `parts` to `path` whole: to a temporary name first, synced, then renamed into place,
+/// so that a crash never leaves a half-written file under `path`. The temporary name is per
+/// process: two `serve`s on one machine may build at once (the bytes are the same).
+fn write_whole(path: &Path, parts: &[&[u8]]) -> io::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io_err)?;
+        std::fs::create_dir_all(dir)?;
     }
     let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    let mut f = File::create(&tmp).map_err(io_err)?;
-    f.write_all(&book.to_bytes()).map_err(io_err)?;
-    f.sync_all().map_err(io_err)?;
-    std::fs::rename(&tmp, path).map_err(io_err)
+    let mut f = File::create(&tmp)?;
+    for part in parts {
+        f.write_all(part)?;
+    }
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)
 }
 
 /// Why the table file cannot be used. Every message names the path and the command that
@@ -130,17 +138,8 @@ impl TableError {
 /// Writes `solved`'s table file (to a temporary name first, then renamed into place, so a
 /// crash never leaves a half-written table under `path`).
 pub fn write(solved: &Tablebase, path: &Path) -> Result<(), TableError> {
-    let io_err = |source| TableError::Io { path: path.to_path_buf(), source };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io_err)?;
-    }
-    // Per process: two `serve`s on one machine may build at once (the bytes are the same).
-    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    let mut f = File::create(&tmp).map_err(io_err)?;
-    f.write_all(&header(solved)).map_err(io_err)?;
-    f.write_all(solved.values()).map_err(io_err)?;
-    f.sync_all().map_err(io_err)?;
-    std::fs::rename(&tmp, path).map_err(io_err)
+    write_whole(path, &[&header(solved), solved.values()])
+        .map_err(|source| TableError::Io { path: path.to_path_buf(), source })
 }
 
 /// The table file, memory-mapped. Opening checks the header and the size; call

@@ -31,10 +31,10 @@
 use rayon::prelude::*;
 
 use super::format::{checksum, FormatError};
-use super::horizon::Horizon;
 use super::index::{Index, Material};
 use super::progress::{log, BuildOptions};
-use super::survival::{survival_within, top, CarelessPlayer};
+use super::survival::{top, CarelessPlayer};
+use super::survival_values::kept_passes;
 use super::{ProbeError, Table, Value};
 use crate::doubutsu::position::{status, Status};
 use crate::doubutsu::Position;
@@ -85,13 +85,9 @@ impl KeepGoingBook {
         last_ply: u32,
         opts: &BuildOptions,
     ) -> Result<KeepGoingBook, ProbeError> {
-        if Material::of(root) != index.material() {
-            return Err(ProbeError::NotInTable(root.to_text()));
-        }
         let top = top(length);
-        let horizon = Horizon::grow(index, root.key(), top - 1, opts);
         let mut plies = Vec::new();
-        survival_within(index, root, length, &[player], Some(&horizon), opts, |plies_left, pass| {
+        kept_passes(index, root, length, player, opts, |plies_left, pass, horizon| {
             let played = top - plies_left;
             if played < 2 || played > last_ply {
                 return;
@@ -105,7 +101,7 @@ impl KeepGoingBook {
             log(opts, format_args!("keep-going book: ply {played}, {} positions", kept.len()));
             let (slots, chances) = kept.into_iter().unzip();
             plies.push(BookPly { played, slots, chances });
-        });
+        })?;
         plies.sort_by_key(|p| p.played);
         Ok(KeepGoingBook { material: index.material(), length, player, plies })
     }

@@ -66,17 +66,36 @@ pub fn survival_values(
     player: CarelessPlayer,
     opts: &BuildOptions,
 ) -> Result<SurvivalValues, ProbeError> {
+    let mut passes = Vec::new();
+    kept_passes(index, root, length, player, opts, |plies_left, pass, _| {
+        passes.push((plies_left, pass.iter().map(|c| c[0]).collect()));
+    })?;
+    Ok(SurvivalValues { length, top: top(length), passes })
+}
+
+/// The bound's passes for games from `root` lasting `length` plies against `player`, over the
+/// slots a game from the root meets: `keep` sees each pass with the careless player to move
+/// (its plies left, the chances slot by slot, and the horizon saying which slots a game meets).
+/// What [`survival_values`] and the keep-going book keep of them is theirs. A root of another
+/// material is an error.
+pub(super) fn kept_passes(
+    index: &Index,
+    root: &Position,
+    length: u32,
+    player: CarelessPlayer,
+    opts: &BuildOptions,
+    mut keep: impl FnMut(u32, &[[f32; 1]], &Horizon),
+) -> Result<(), ProbeError> {
     if Material::of(root) != index.material() {
         return Err(ProbeError::NotInTable(root.to_text()));
     }
     let top = top(length);
     let horizon = Horizon::grow(index, root.key(), top - 1, opts);
     log(opts, format_args!("horizon: {} of {} slots at the deepest", horizon.len(top - 1), index.len()));
-    let mut passes = Vec::new();
     survival_within(index, root, length, &[player], Some(&horizon), opts, |plies_left, pass| {
-        passes.push((plies_left, pass.iter().map(|c| c[0]).collect()));
+        keep(plies_left, pass, &horizon)
     });
-    Ok(SurvivalValues { length, top, passes })
+    Ok(())
 }
 
 #[cfg(test)]

@@ -34,10 +34,9 @@ fn book_chance(g: &History, m: super::super::Move) -> f64 {
     booked().keep_going_chance(&after, g.moves().len() as u32 + 1).expect("the book knows every early position")
 }
 
-/// The moves deviation 7 chooses among, as its doc states it: those the divergence rule allows
-/// (of the seed's candidates) with the outcome of the seed's own choice that do not corner the
-/// guest (while one does not), narrowed to the book's best chance.
-fn by_the_book_reference(g: &History) -> Vec<(super::super::Move, i32)> {
+/// The moves the divergence rule allows settai in `g` (of the seed's candidates, before a
+/// blunder): those within the guest's divergence, or the lowest-scored when none is.
+fn allowed(g: &History) -> Vec<(super::super::Move, i32)> {
     let t = table();
     let p = *g.position();
     let evals = evaluate_moves(t, &p).unwrap();
@@ -46,23 +45,35 @@ fn by_the_book_reference(g: &History) -> Vec<(super::super::Move, i32)> {
     let guest = analyze(t, &before, guest_move).unwrap().divergence;
     let pool = candidates(&p, &evals, false, false);
     let qualifying: Vec<_> = pool.iter().copied().filter(|c| divergence(c.1, best) <= guest + 1e-12).collect();
-    let allowed = if qualifying.is_empty() {
-        let lowest = pool.iter().map(|c| c.1).min().unwrap();
-        pool.into_iter().filter(|c| c.1 == lowest).collect()
-    } else {
-        qualifying
-    };
-    // Only where the seed's choice wins; otherwise the seed's own.
-    let seeds = allowed.iter().map(|c| c.1).max().unwrap();
-    if seeds <= 0 {
-        return allowed.into_iter().filter(|c| c.1 == seeds).collect();
+    if !qualifying.is_empty() {
+        return qualifying;
     }
-    let same: Vec<_> = allowed.into_iter().filter(|c| c.1 > 0).collect();
-    // Not a move that corners the guest, while another remains.
-    let open: Vec<_> = same.iter().copied().filter(|c| !corners(&p, c.0)).collect();
-    let same = if open.is_empty() { same } else { open };
-    let top = same.iter().map(|c| book_chance(g, c.0)).fold(0.0, f64::max);
-    same.into_iter().filter(|c| book_chance(g, c.0) >= top - 1e-9).collect()
+    let lowest = pool.iter().map(|c| c.1).min().unwrap();
+    pool.into_iter().filter(|c| c.1 == lowest).collect()
+}
+
+/// Where the seed's choice among `allowed` wins, the winning ones that do not corner the guest
+/// (all the winning ones when each does), before the book narrows them; `None` where it does
+/// not win.
+fn winning_and_open(g: &History, allowed: &[(super::super::Move, i32)]) -> Option<Vec<(super::super::Move, i32)>> {
+    if allowed.iter().map(|c| c.1).max().unwrap() <= 0 {
+        return None;
+    }
+    let winning: Vec<_> = allowed.iter().copied().filter(|c| c.1 > 0).collect();
+    let open: Vec<_> = winning.iter().copied().filter(|c| !corners(g.position(), c.0)).collect();
+    Some(if open.is_empty() { winning } else { open })
+}
+
+/// The moves deviation 7 chooses among, as its doc states it: where the seed's choice wins,
+/// [`winning_and_open`] narrowed to the book's best chance; elsewhere the seed's own.
+fn by_the_book_reference(g: &History) -> Vec<(super::super::Move, i32)> {
+    let allowed = allowed(g);
+    let Some(open) = winning_and_open(g, &allowed) else {
+        let seeds = allowed.iter().map(|c| c.1).max().unwrap();
+        return allowed.into_iter().filter(|c| c.1 == seeds).collect();
+    };
+    let top = open.iter().map(|c| book_chance(g, c.0)).fold(0.0, f64::max);
+    open.into_iter().filter(|c| book_chance(g, c.0) >= top - 1e-9).collect()
 }
 
 proptest! {
@@ -157,7 +168,7 @@ fn the_book_does_not_lead_back_to_a_position_already_seen_while_a_fresh_one_is_a
                 }
             } else {
                 let reply = players::settai_keeping_going(booked(), &g, &mut rng, TEST_KEEP_GOING).unwrap();
-                let by_the_book = by_the_book_reference_all(&g);
+                let by_the_book = winning_and_open(&g, &allowed(&g)).unwrap_or_default();
                 let fresh = by_the_book.iter().any(|c| players::seen_before(&g, c.0) == 0);
                 let repeats = by_the_book.iter().any(|c| players::seen_before(&g, c.0) > 0);
                 if fresh && repeats && !players::guest_was_careless(&g) {
@@ -170,28 +181,4 @@ fn the_book_does_not_lead_back_to_a_position_already_seen_while_a_fresh_one_is_a
         }
     }
     assert!(checked >= 10, "only {checked} positions with both fresh and repeated allowed moves");
-}
-
-/// The moves the divergence rule allows with the seed's outcome that do not corner the guest
-/// (while one does not), before the book narrows them.
-fn by_the_book_reference_all(g: &History) -> Vec<(super::super::Move, i32)> {
-    let t = table();
-    let p = *g.position();
-    let evals = evaluate_moves(t, &p).unwrap();
-    let best = evals.iter().map(|e| score(e.1)).max().unwrap();
-    let (before, guest_move) = g.last_move().unwrap();
-    let guest = analyze(t, &before, guest_move).unwrap().divergence;
-    let pool = candidates(&p, &evals, false, false);
-    let qualifying: Vec<_> = pool.iter().copied().filter(|c| divergence(c.1, best) <= guest + 1e-12).collect();
-    let seeds = qualifying.iter().map(|c| c.1).max().unwrap_or(i32::MIN);
-    if seeds <= 0 {
-        return Vec::new();
-    }
-    let same: Vec<_> = qualifying.into_iter().filter(|c| c.1 > 0).collect();
-    let open: Vec<_> = same.iter().copied().filter(|c| !corners(&p, c.0)).collect();
-    if open.is_empty() {
-        same
-    } else {
-        open
-    }
 }
