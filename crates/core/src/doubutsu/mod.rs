@@ -17,9 +17,7 @@
 //! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
 //! - [`keep_going`]: how likely a careless guest's game is to go on (a read against a model of
 //!   the child), for `settai`'s early-game deviations.
-//! - [`by_the_book`]: `settai`'s early moves by the keep-going book beside the table.
 
-pub mod by_the_book;
 pub mod game;
 pub mod heuristic;
 pub mod keep_going;
