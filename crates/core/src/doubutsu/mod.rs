@@ -15,6 +15,8 @@
 //!   reachability pass behind Tanaka's figures ([`table::reach`]) and the [`table::Table`]
 //!   trait players use.
 //! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
+//! - [`tactics`]: what a move does by the rules alone (wins or loses at once, corners,
+//!   repeats), the pieces of `settai`'s deviations that need no table.
 //! - [`keep_going`]: how likely a careless guest's game is to go on (a read against a model of
 //!   the child), for `settai`'s early-game deviations.
 
@@ -27,6 +29,7 @@ pub mod perft;
 pub mod players;
 pub mod position;
 pub mod table;
+pub mod tactics;
 
 #[cfg(test)]
 mod tests;

@@ -15,9 +15,10 @@ use rand::Rng;
 use serde::Serialize;
 
 use super::doubutsu::DoubutsuGuest;
-use settai_core::doubutsu::players::{divergence_allowed, guest_divergence, guest_was_careless, loses_at_once, score};
+use settai_core::doubutsu::players::{divergence_allowed, guest_divergence, loses_at_once, score};
 use settai_core::doubutsu::table::index::Index;
 use settai_core::doubutsu::table::survival_values::SurvivalValues;
+use settai_core::doubutsu::tactics::guest_was_careless;
 use settai_core::doubutsu::{self as dob, Color, History, Move, Position, Table};
 
 /// One of the level's moves, scored by the bound.
@@ -417,7 +418,7 @@ mod tests {
                         break;
                     }
                     let mv = DoubutsuLevel::Settai.choose_move(Some(&table), &game, &mut rng).unwrap();
-                    let fresh = game.legal_moves().iter().all(|&m| dob::players::seen_before(&game, m) == 0);
+                    let fresh = game.legal_moves().iter().all(|&m| dob::tactics::seen_before(&game, m) == 0);
                     if fresh {
                         assert!(
                             allowed_by_the_rule(&table, &game).unwrap().contains(&mv),

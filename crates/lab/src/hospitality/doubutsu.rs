@@ -343,7 +343,7 @@ pub fn ending(game: &History) -> String {
             let why = loser_ply.map_or("forced", |i| {
                 let p = game.positions()[i];
                 let m = moves[i];
-                let provoked = i > 0 && dob::players::guest_lost_at_once(&game.positions()[i - 1], moves[i - 1]);
+                let provoked = i > 0 && dob::tactics::guest_lost_at_once(&game.positions()[i - 1], moves[i - 1]);
                 if p.legal_moves().iter().any(|&c| p.captures_lion(c)) && !p.captures_lion(m) {
                     "missed"
                 } else if p.legal_moves().iter().all(|&c| p.loses_at_once(c)) {

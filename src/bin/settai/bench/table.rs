@@ -105,7 +105,7 @@ pub(crate) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
             let mv = if game.position().turn() == dob::Color::Sente {
                 *game.legal_moves().choose(&mut rng).expect("a live position has moves")
             } else {
-                let careless = dob::players::guest_was_careless(&game);
+                let careless = dob::tactics::guest_was_careless(&game);
                 let watch = CpuWatch::start();
                 let mv = dob::settai(&table, &game, &mut rng)?;
                 let spent = watch.elapsed().unwrap_or_default();

@@ -88,9 +88,9 @@ proptest! {
         let played = g.moves().len();
         // Settai (gote) to move within the book's plies, before any blunder of the guest's.
         prop_assume!(played % 2 == 1 && (played as u32) < LAST_PLY && g.outcome().is_none());
-        prop_assume!(!players::guest_was_careless(&g));
+        prop_assume!(!tactics::guest_was_careless(&g));
         prop_assume!(!g.legal_moves().iter().any(|&m| g.position().captures_lion(m)));
-        prop_assume!(g.legal_moves().iter().all(|&m| players::seen_before(&g, m) == 0));
+        prop_assume!(g.legal_moves().iter().all(|&m| tactics::seen_before(&g, m) == 0));
         let reply = players::settai_keeping_going(booked(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING).unwrap();
         let chosen = by_the_book_reference(&g);
         let s = move_score(table(), g.position(), reply);
@@ -127,7 +127,7 @@ fn the_book_changes_early_moves_for_better_chances_and_nothing_past_its_plies() 
                 let without =
                     players::settai_keeping_going(table(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING)
                         .unwrap();
-                let all_fresh = g.legal_moves().iter().all(|&m| players::seen_before(&g, m) == 0);
+                let all_fresh = g.legal_moves().iter().all(|&m| tactics::seen_before(&g, m) == 0);
                 if (g.moves().len() as u32) < LAST_PLY && all_fresh {
                     compared += 1;
                     let (a, b) = (book_chance(&g, with), book_chance(&g, without));
@@ -161,7 +161,7 @@ fn the_book_does_not_lead_back_to_a_position_already_seen_while_a_fresh_one_is_a
             }
             let mv = if g.moves().len() % 2 == 0 {
                 let safe: Vec<_> = g.legal_moves().into_iter().filter(|&m| !p.loses_at_once(m)).collect();
-                let back: Vec<_> = safe.iter().copied().filter(|&m| players::seen_before(&g, m) > 0).collect();
+                let back: Vec<_> = safe.iter().copied().filter(|&m| tactics::seen_before(&g, m) > 0).collect();
                 match (back.choose(&mut rng), safe.choose(&mut rng)) {
                     (Some(&m), _) | (None, Some(&m)) => m,
                     (None, None) => break,
@@ -169,10 +169,10 @@ fn the_book_does_not_lead_back_to_a_position_already_seen_while_a_fresh_one_is_a
             } else {
                 let reply = players::settai_keeping_going(booked(), &g, &mut rng, TEST_KEEP_GOING).unwrap();
                 let by_the_book = winning_and_open(&g, &allowed(&g)).unwrap_or_default();
-                let fresh = by_the_book.iter().any(|c| players::seen_before(&g, c.0) == 0);
-                let repeats = by_the_book.iter().any(|c| players::seen_before(&g, c.0) > 0);
-                if fresh && repeats && !players::guest_was_careless(&g) {
-                    assert_eq!(players::seen_before(&g, reply), 0, "{reply} after {:?}", g.moves());
+                let fresh = by_the_book.iter().any(|c| tactics::seen_before(&g, c.0) == 0);
+                let repeats = by_the_book.iter().any(|c| tactics::seen_before(&g, c.0) > 0);
+                if fresh && repeats && !tactics::guest_was_careless(&g) {
+                    assert_eq!(tactics::seen_before(&g, reply), 0, "{reply} after {:?}", g.moves());
                     checked += 1;
                 }
                 reply

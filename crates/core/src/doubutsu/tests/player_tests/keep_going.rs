@@ -21,7 +21,7 @@ proptest! {
         prop_assume!(blunder.is_some());
         let GuestBlunder { game: g, .. } = blunder.unwrap();
         prop_assume!(g.moves().len() < players::KEEP_GOING_PLIES);
-        prop_assert!(players::guest_was_careless(&g));
+        prop_assert!(tactics::guest_was_careless(&g));
         let p = *g.position();
         let reply = early_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
         // The moves the table values that neither win nor lose at once (as settai sees them).
@@ -29,7 +29,7 @@ proptest! {
             .legal_moves()
             .into_iter()
             .filter(|&m| players::value_of(t, &p.play(m).unwrap()).is_ok())
-            .filter(|&m| !p.loses_at_once(m) && !players::wins_at_once(&p, m))
+            .filter(|&m| !p.loses_at_once(m) && !tactics::wins_at_once(&p, m))
             .collect();
         if !quiet.is_empty() {
             prop_assert!(quiet.contains(&reply), "{} wins or loses at once after {:?}", reply, g.moves());
@@ -67,7 +67,7 @@ fn deviation_five_changes_early_replies_to_careless_guests_only() {
         let keep = KeepGoing { until_ply, ..TEST_KEEP_GOING };
         let with = players::settai_keeping_going(t, &g, &mut StdRng::seed_from_u64(seed), keep).unwrap();
         let without = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
-        if g.moves().len() >= until_ply || !players::guest_was_careless(&g) {
+        if g.moves().len() >= until_ply || !tactics::guest_was_careless(&g) {
             assert_eq!(with, without, "after {:?}", g.moves());
             same += 1;
         } else if with != without {

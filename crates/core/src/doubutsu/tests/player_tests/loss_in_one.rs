@@ -23,12 +23,12 @@ fn try_attempts_are_lion_moves_onto_the_far_row() {
     use super::super::mv;
     // Gote's lion on B3, sente's on C4 (far from it), a gote chick on A3: gote to move.
     let p = pos("3/3/cl1/2L w -");
-    assert!(players::try_attempt(&p, mv("B3B4")) && players::try_attempt(&p, mv("B3A4")));
-    assert!(!players::try_attempt(&p, mv("B3B2")), "not the far row");
-    assert!(!players::try_attempt(&p, mv("A3A4")), "not the lion");
+    assert!(tactics::try_attempt(&p, mv("B3B4")) && tactics::try_attempt(&p, mv("B3A4")));
+    assert!(!tactics::try_attempt(&p, mv("B3B2")), "not the far row");
+    assert!(!tactics::try_attempt(&p, mv("A3A4")), "not the lion");
     // Sente's far row is row 1.
     let q = pos("l2/1L1/3/3 b -");
-    assert!(players::try_attempt(&q, mv("B2B1")) && !players::try_attempt(&q, mv("B2B3")));
+    assert!(tactics::try_attempt(&q, mv("B2B1")) && !tactics::try_attempt(&q, mv("B2B3")));
 }
 
 #[test]
@@ -55,7 +55,7 @@ fn settai_answers_a_guest_loss_in_one_in_kind() {
             let mut g = g.clone();
             g.play(m).unwrap();
             // Away from repetitions (settai may concede there, see below).
-            if g.outcome().is_some() || g.legal_moves().iter().any(|&r| players::seen_before(&g, r) > 0) {
+            if g.outcome().is_some() || g.legal_moves().iter().any(|&r| tactics::seen_before(&g, r) > 0) {
                 continue;
             }
             let p = *g.position();
@@ -91,7 +91,7 @@ fn settai_gives_the_win_slowly_where_the_bare_rule_would_lose_at_once() {
         let blunders: Vec<_> = before.legal_moves().into_iter().filter(|&m| guest_lost_at_once(&before, m)).collect();
         let Some(&m) = blunders.choose(&mut rng) else { continue };
         g.play(m).unwrap();
-        if g.outcome().is_some() || g.legal_moves().iter().any(|&r| players::seen_before(&g, r) > 0) {
+        if g.outcome().is_some() || g.legal_moves().iter().any(|&r| tactics::seen_before(&g, r) > 0) {
             continue;
         }
         let p = *g.position();
@@ -137,7 +137,7 @@ proptest! {
         let pool: Vec<i32> = candidates(&p, &valued, true, true).into_iter().map(|c| c.1).collect();
         if pool.len() < valued.len() {
             // Some try trap was left out: the reply is none of them.
-            prop_assert!(!(p.loses_at_once(reply) && players::try_attempt(&p, reply)), "{}", reply);
+            prop_assert!(!(p.loses_at_once(reply) && tactics::try_attempt(&p, reply)), "{}", reply);
         }
         let qualifying: Vec<i32> = pool.iter().copied().filter(|&c| divergence(c, best) <= guest.divergence + 1e-12).collect();
         let seed_aim = if qualifying.is_empty() { *pool.iter().min().unwrap() } else { *qualifying.iter().max().unwrap() };

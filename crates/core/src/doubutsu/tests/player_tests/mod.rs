@@ -18,8 +18,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::super::keep_going::keep_going_chances;
-use super::super::players::{self, guest_lost_at_once, loses_at_once, preference, score, KeepGoing};
+use super::super::players::{self, loses_at_once, preference, score, KeepGoing};
 use super::super::table::{build, BuildOptions, Material};
+use super::super::tactics::{self, guest_lost_at_once};
 use super::super::{analyze, evaluate_moves, settai, strongest, weakest, History, Position, Table, Tablebase, Value};
 use super::pos;
 
@@ -103,7 +104,7 @@ fn excluding_losses_in_one(
     }
     let in_kind: Vec<_> = valued
         .iter()
-        .filter(|e| !(loses_at_once(e.1) && players::try_attempt(p, e.0)))
+        .filter(|e| !(loses_at_once(e.1) && tactics::try_attempt(p, e.0)))
         .map(|e| (e.0, score(e.1)))
         .collect();
     if in_kind.is_empty() {
@@ -198,7 +199,7 @@ fn guest_blunder(choices: &[u32], pick: usize) -> Option<GuestBlunder> {
     let blunders: Vec<_> = before.legal_moves().into_iter().filter(|&m| guest_lost_at_once(&before, m)).collect();
     let &m = blunders.get(pick % blunders.len().max(1))?;
     game.play(m).unwrap();
-    if game.outcome().is_some() || game.legal_moves().iter().any(|&r| players::seen_before(&game, r) > 0) {
+    if game.outcome().is_some() || game.legal_moves().iter().any(|&r| tactics::seen_before(&game, r) > 0) {
         return None;
     }
     let guest = analyze(t, &before, m).unwrap();

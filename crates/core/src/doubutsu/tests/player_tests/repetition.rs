@@ -79,8 +79,8 @@ proptest! {
         let any_safe = evals.iter().any(|e| !loses_at_once(e.1));
         let candidates: Vec<_> = evals.iter().filter(|e| !any_safe || !loses_at_once(e.1)).map(|e| e.0).collect();
         let reply = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
-        if best <= 0 && candidates.iter().any(|&m| players::seen_before(&g, m) == 0) {
-            prop_assert_eq!(players::seen_before(&g, reply), 0, "{} after {:?}", reply, g.moves());
+        if best <= 0 && candidates.iter().any(|&m| tactics::seen_before(&g, m) == 0) {
+            prop_assert_eq!(tactics::seen_before(&g, reply), 0, "{} after {:?}", reply, g.moves());
         }
         // A move that loses at once only when settai is lost anyway and every other move
         // goes back to a position already seen (it concedes rather than draw by repetition),
@@ -89,8 +89,8 @@ proptest! {
         let guest_blundered = g.last_move().is_some_and(|(before, mv)| guest_lost_at_once(&before, mv));
         if any_safe && !guest_blundered && p.loses_at_once(reply) {
             prop_assert!(best < 0, "{} after {:?}", reply, g.moves());
-            prop_assert!(candidates.iter().all(|&m| players::seen_before(&g, m) > 0), "{} after {:?}", reply, g.moves());
-            prop_assert_eq!(players::seen_before(&g, reply), 0);
+            prop_assert!(candidates.iter().all(|&m| tactics::seen_before(&g, m) > 0), "{} after {:?}", reply, g.moves());
+            prop_assert_eq!(tactics::seen_before(&g, reply), 0);
         }
     }
 }
@@ -119,9 +119,9 @@ fn a_lost_settai_concedes_rather_than_draw_by_repetition() {
                 let best = evals.iter().map(|e| score(e.1)).max().unwrap();
                 assert!(best < 0, "{reply} after {:?}", g.moves());
                 for e in evals.iter().filter(|e| !loses_at_once(e.1)) {
-                    assert!(players::seen_before(&g, e.0) > 0, "{reply} while {} was fresh", e.0);
+                    assert!(tactics::seen_before(&g, e.0) > 0, "{reply} while {} was fresh", e.0);
                 }
-                assert_eq!(players::seen_before(&g, reply), 0);
+                assert_eq!(tactics::seen_before(&g, reply), 0);
                 conceded += 1;
             }
             g.play(reply).unwrap();

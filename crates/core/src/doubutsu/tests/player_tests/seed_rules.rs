@@ -16,7 +16,7 @@ proptest! {
         prop_assume!(!g.legal_moves().iter().any(|&m| g.position().captures_lion(m)));
         // The seed's rule exactly where no move goes back to an earlier position (the
         // repetition rules have their own property below).
-        prop_assume!(g.legal_moves().iter().all(|&m| players::seen_before(&g, m) == 0));
+        prop_assume!(g.legal_moves().iter().all(|&m| tactics::seen_before(&g, m) == 0));
         let (before, guest_move) = g.last_move().unwrap();
         let guest = analyze(t, &before, guest_move).unwrap();
         let reply = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
@@ -32,7 +32,7 @@ proptest! {
         let valued: Vec<_> = evals.iter().map(|e| (e.0, e.1)).collect();
         let blundered = guest_lost_at_once(&before, guest_move);
         // A guest who blundered earlier in the history is never cornered (deviation 6).
-        let careless = players::guest_was_careless(&g);
+        let careless = tactics::guest_was_careless(&g);
         let pool = candidates(&p, &valued, blundered, careless);
         let candidates: Vec<i32> = pool.iter().map(|c| c.1).collect();
         let qualifying: Vec<i32> = candidates.iter().copied().filter(|&c| divergence(c, best) <= guest.divergence + 1e-12).collect();

@@ -35,12 +35,12 @@ fn a_careless_guest_is_left_a_way_out() {
         {
             continue;
         }
-        assert!(players::guest_was_careless(&game));
-        let fresh = |m| players::seen_before(&game, m) == 0;
+        assert!(tactics::guest_was_careless(&game));
+        let fresh = |m| tactics::seen_before(&game, m) == 0;
         let way_out = p.legal_moves().into_iter().any(|m| fresh(m) && !p.loses_at_once(m) && !corners(&p, m));
         could_corner += usize::from(p.legal_moves().into_iter().any(|m| !p.loses_at_once(m) && corners(&p, m)));
         let reply = late_settai(t, &game, &mut StdRng::seed_from_u64(rng.gen())).unwrap();
-        assert_eq!(players::leaves_a_way_out(&p, reply), !corners(&p, reply));
+        assert_eq!(tactics::leaves_a_way_out(&p, reply), !corners(&p, reply));
         if way_out {
             assert!(!corners(&p, reply), "{reply} corners the guest after {:?}", game.moves());
             checked += 1;
@@ -55,8 +55,8 @@ fn a_corner_is_seen_and_avoided_after_a_blunder() {
     // guard A3 and B3, and C3C4 would guard B4 too.
     let cornering: super::super::super::Move = "C3C4".parse().unwrap();
     let p = pos("2l/cg1/2g/L2 w c");
-    assert!(corners(&p, cornering) && !players::leaves_a_way_out(&p, cornering));
-    assert!(p.legal_moves().into_iter().any(|m| !p.loses_at_once(m) && players::leaves_a_way_out(&p, m)));
+    assert!(corners(&p, cornering) && !tactics::leaves_a_way_out(&p, cornering));
+    assert!(p.legal_moves().into_iter().any(|m| !p.loses_at_once(m) && tactics::leaves_a_way_out(&p, m)));
     // The same position after a careless sente: its lion walked into the giraffe (A4B3, a
     // needless blunder), gote let it be, and it walked back.
     let mut careless = History::from_position(pos("1l1/cg1/2g/L2 b c"));
@@ -64,7 +64,7 @@ fn a_corner_is_seen_and_avoided_after_a_blunder() {
         careless.play(m.parse().unwrap()).unwrap();
     }
     assert_eq!(*careless.position(), p);
-    assert!(players::guest_was_careless(&careless));
+    assert!(tactics::guest_was_careless(&careless));
     // Past the plies deviation 5 reads ahead for, the rule itself keeps the corner shut.
     let t = table();
     let mut cornered = 0;

@@ -26,8 +26,8 @@ fn a_blunder_taken_back_still_marks_the_guest_careless() {
             continue;
         }
         checked += 1;
-        assert!(players::guest_was_careless(&taken_back), "{:?}", taken_back.moves());
-        only_by_the_take_back += usize::from(!players::guest_was_careless(&never));
+        assert!(tactics::guest_was_careless(&taken_back), "{:?}", taken_back.moves());
+        only_by_the_take_back += usize::from(!tactics::guest_was_careless(&never));
         // Taking back a move that did not lose at once marks nothing.
         let mut fine_back = never.clone();
         fine_back.undo();
