@@ -229,11 +229,13 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///    (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
 ///    Where the table has the keep-going book beside it ([`Table::keep_going_chance`]: the bound's
 ///    exact chance that a coached child's game lasts 20 plies), settai's moves before ply 10
-///    choose by it: before the guest's first blunder, where the seed's choice wins, among the
-///    moves the divergence rule allows that win too ([`by_the_book`]); after it, in deviation 5
-///    in place of the read. The coached child's games last longer (figures in
+///    choose by it: before the guest's first blunder, among the moves the divergence rule
+///    allows of the seed's outcome, where it wins, or where it loses after a guest move that
+///    was not its best, losses a little faster at most ([`by_the_book`]); after the blunder, in
+///    deviation 5 in place of the read. The coached child's games last longer (figures in
 ///    docs/design/kind-coach.md#the-keep-going-book); a guest who plays its best meets the
-///    seed's outcome at every ply, and one the seed would hand a win meets the seed.
+///    seed's outcome at every ply, and one who converts a win with its best moves meets the
+///    seed.
 ///
 /// A table of other pieces (a test's small one) may not value every move; such moves are
 /// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
@@ -364,9 +366,8 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     }
     // Keeping the game going from the start (deviation 7,
     // docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book): before
-    // the guest's first blunder, within the book's plies, where the seed's choice wins, only the
-    // winning moves the divergence rule allows, and among them those the book gives the best
-    // chance.
+    // the guest's first blunder, within the book's plies, only moves the divergence rule allows
+    // of the seed's outcome, and among them those the book gives the best chance.
     if !careless {
         if let Some(chosen) = by_the_book(table, game, &candidates, best, guest) {
             candidates = chosen;
@@ -447,13 +448,22 @@ pub fn divergence_allowed(candidates: &[(Move, i32)], best: i32, (num, den): (i3
     candidates.iter().copied().filter(|c| Some(c.1) == lowest).collect()
 }
 
+/// How many score points faster than the seed's choice a loss deviation 7 may choose where
+/// the seed's choice hands the guest a win: the seed gives the slowest loss the rule allows,
+/// and a much faster one would rush the game of a guest who converts its win
+/// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
+pub const BOOK_LOSS_WINDOW: i32 = 6;
+
 /// Deviation 7's candidates
 /// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book): among
 /// the moves of `candidates` the divergence rule allows (`best` the position's best score,
-/// `guest` the guest's divergence) that win by the table, as the seed's choice (the
-/// highest-scored of them) must, and do not corner the guest ([`leaves_a_way_out`], while one does
-/// not), those after which `table`'s keep-going book gives the best chance that the game lasts
-/// ([`most_likely_by_the_book`]); `None` where the book does not know them.
+/// `guest` the guest's divergence) of the seed's outcome, those after which `table`'s
+/// keep-going book gives the best chance that the game lasts ([`most_likely_by_the_book`]),
+/// leaving out moves that corner the guest ([`leaves_a_way_out`]) while one does not. Where
+/// the seed's choice (the highest-scored allowed move) wins, among the winning moves; where it
+/// hands the guest a win, only after a guest move that was not its best, and among the losses
+/// at most [`BOOK_LOSS_WINDOW`] points faster than the seed's. `None` where the seed's choice
+/// draws, after a guest's best move into a win, or where the book does not know the moves.
 pub fn by_the_book<T: Table>(
     table: &T,
     game: &History,
@@ -462,17 +472,23 @@ pub fn by_the_book<T: Table>(
     guest: (i32, i32),
 ) -> Option<Vec<(Move, i32)>> {
     let allowed = divergence_allowed(candidates, best, guest);
-    // Only while the seed's choice wins: where it draws or hands the guest a win, a faster
-    // loss the book might prefer would shorten a good player's game.
-    if allowed.iter().map(|c| c.1).max()? <= 0 {
+    let seed_choice = allowed.iter().map(|c| c.1).max()?;
+    // After the guest's best move into a win the rule allows every move, and the seed's
+    // choice is the slowest loss: a guest converting its win meets it, as the seed intends.
+    // After a poorer one (a child's tap, most often) the rule has already narrowed the losses.
+    let guest_played_its_best = guest.0 >= guest.1;
+    let of_the_outcome: Vec<(Move, i32)> = if seed_choice > 0 {
+        allowed.into_iter().filter(|c| c.1 > 0).collect()
+    } else if seed_choice < 0 && !guest_played_its_best {
+        allowed.into_iter().filter(|c| c.1 >= seed_choice - BOOK_LOSS_WINDOW).collect()
+    } else {
         return None;
-    }
-    let winning: Vec<(Move, i32)> = allowed.into_iter().filter(|c| c.1 > 0).collect();
+    };
     // The book's chances let the opponent decline a lion a cornered child must hang, which
     // settai does not: no move that corners the guest while another remains (as deviation 6).
     let pos = game.position();
-    let open: Vec<(Move, i32)> = winning.iter().copied().filter(|c| leaves_a_way_out(pos, c.0)).collect();
-    most_likely_by_the_book(table, game, if open.is_empty() { &winning } else { &open })
+    let open: Vec<(Move, i32)> = of_the_outcome.iter().copied().filter(|c| leaves_a_way_out(pos, c.0)).collect();
+    most_likely_by_the_book(table, game, if open.is_empty() { &of_the_outcome } else { &open })
 }
 
 /// The moves of `moves` after which `table`'s keep-going book gives the best chance that the

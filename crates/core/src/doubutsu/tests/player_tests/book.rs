@@ -52,23 +52,38 @@ fn allowed(g: &History) -> Vec<(super::super::Move, i32)> {
     pool.into_iter().filter(|c| c.1 == lowest).collect()
 }
 
-/// Where the seed's choice among `allowed` wins, the winning ones that do not corner the guest
-/// (all the winning ones when each does), before the book narrows them; `None` where it does
-/// not win.
-fn winning_and_open(g: &History, allowed: &[(super::super::Move, i32)]) -> Option<Vec<(super::super::Move, i32)>> {
-    if allowed.iter().map(|c| c.1).max().unwrap() <= 0 {
+/// The moves of the seed's outcome that deviation 7 may choose among in `g`, those that do not
+/// corner the guest (all of them when each does), before the book narrows them: where the
+/// seed's choice among `allowed` wins, the winning ones; where it loses after a guest move that
+/// was not its best, the losses at most `BOOK_LOSS_WINDOW` points faster; `None` elsewhere.
+fn of_the_outcome_and_open(
+    g: &History,
+    allowed: &[(super::super::Move, i32)],
+) -> Option<Vec<(super::super::Move, i32)>> {
+    let seeds = allowed.iter().map(|c| c.1).max().unwrap();
+    let pool: Vec<_> = if seeds > 0 {
+        allowed.iter().copied().filter(|c| c.1 > 0).collect()
+    } else if seeds < 0 && !guest_played_its_best(g) {
+        allowed.iter().copied().filter(|c| c.1 >= seeds - players::BOOK_LOSS_WINDOW).collect()
+    } else {
         return None;
-    }
-    let winning: Vec<_> = allowed.iter().copied().filter(|c| c.1 > 0).collect();
-    let open: Vec<_> = winning.iter().copied().filter(|c| !corners(g.position(), c.0)).collect();
-    Some(if open.is_empty() { winning } else { open })
+    };
+    let open: Vec<_> = pool.iter().copied().filter(|c| !corners(g.position(), c.0)).collect();
+    Some(if open.is_empty() { pool } else { open })
 }
 
-/// The moves deviation 7 chooses among, as its doc states it: where the seed's choice wins,
-/// [`winning_and_open`] narrowed to the book's best chance; elsewhere the seed's own.
+/// Whether the guest's last move in `g` was one of its best by the table.
+fn guest_played_its_best(g: &History) -> bool {
+    let (before, guest_move) = g.last_move().unwrap();
+    let best = evaluate_moves(table(), &before).unwrap().iter().map(|e| score(e.1)).max().unwrap();
+    move_score(table(), &before, guest_move) == best
+}
+
+/// The moves deviation 7 chooses among, as its doc states it: [`of_the_outcome_and_open`]
+/// narrowed to the book's best chance where it applies; elsewhere the seed's own.
 fn by_the_book_reference(g: &History) -> Vec<(super::super::Move, i32)> {
     let allowed = allowed(g);
-    let Some(open) = winning_and_open(g, &allowed) else {
+    let Some(open) = of_the_outcome_and_open(g, &allowed) else {
         let seeds = allowed.iter().map(|c| c.1).max().unwrap();
         return allowed.into_iter().filter(|c| c.1 == seeds).collect();
     };
@@ -168,7 +183,7 @@ fn the_book_does_not_lead_back_to_a_position_already_seen_while_a_fresh_one_is_a
                 }
             } else {
                 let reply = players::settai_keeping_going(booked(), &g, &mut rng, TEST_KEEP_GOING).unwrap();
-                let by_the_book = winning_and_open(&g, &allowed(&g)).unwrap_or_default();
+                let by_the_book = of_the_outcome_and_open(&g, &allowed(&g)).unwrap_or_default();
                 let fresh = by_the_book.iter().any(|c| tactics::seen_before(&g, c.0) == 0);
                 let repeats = by_the_book.iter().any(|c| tactics::seen_before(&g, c.0) > 0);
                 if fresh && repeats && !tactics::guest_was_careless(&g) {
@@ -181,4 +196,53 @@ fn the_book_does_not_lead_back_to_a_position_already_seen_while_a_fresh_one_is_a
         }
     }
     assert!(checked >= 10, "only {checked} positions with both fresh and repeated allowed moves");
+}
+
+#[test]
+fn where_the_seeds_choice_loses_the_book_waits_for_a_guest_move_that_was_not_its_best() {
+    // A guest who never blunders and taps at random: the rule makes settai hand it wins.
+    let mut rng = StdRng::seed_from_u64(29);
+    let (mut after_its_best, mut after_a_poorer_move, mut moved) = (0, 0, 0);
+    for _ in 0..1500 {
+        let mut g = History::from_position(pos(BOOK_ROOT));
+        while g.outcome().is_none() && (g.moves().len() as u32) < LAST_PLY {
+            let p = *g.position();
+            if g.legal_moves().iter().any(|&m| p.captures_lion(m)) {
+                break;
+            }
+            let mv = if g.moves().len() % 2 == 0 {
+                let safe: Vec<_> = g.legal_moves().into_iter().filter(|&m| !p.loses_at_once(m)).collect();
+                match safe.choose(&mut rng) {
+                    Some(&m) => m,
+                    None => break,
+                }
+            } else {
+                let seed = rng.gen::<u64>();
+                let with =
+                    players::settai_keeping_going(booked(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING)
+                        .unwrap();
+                let without =
+                    players::settai_keeping_going(table(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING)
+                        .unwrap();
+                let allowed = allowed(&g);
+                let seeds = allowed.iter().map(|c| c.1).max().unwrap();
+                if seeds < 0 && !tactics::guest_was_careless(&g) {
+                    if guest_played_its_best(&g) {
+                        assert_eq!(with, without, "after {:?}", g.moves());
+                        after_its_best += 1;
+                    } else {
+                        let s = move_score(table(), g.position(), with);
+                        assert!(s < 0 && s >= seeds - players::BOOK_LOSS_WINDOW, "{with} ({s}) after {:?}", g.moves());
+                        after_a_poorer_move += 1;
+                        moved += usize::from(with != without);
+                    }
+                }
+                with
+            };
+            g.play(mv).unwrap();
+        }
+    }
+    assert!(after_its_best >= 10, "only {after_its_best} lost positions after the guest's best move");
+    assert!(after_a_poorer_move >= 10, "only {after_a_poorer_move} lost positions after a poorer move");
+    assert!(moved >= 1, "the book never moved settai off the seed's loss ({after_a_poorer_move} positions)");
 }
