@@ -116,21 +116,25 @@ proptest! {
     }
 }
 
-#[test]
-fn the_book_changes_early_moves_for_better_chances_and_nothing_past_its_plies() {
-    let mut rng = StdRng::seed_from_u64(17);
-    let (mut differed, mut compared, mut past) = (0, 0, 0);
-    for _ in 0..400 {
+/// Plays `games` games of the sub-game up to `plies` plies, a guest who never blunders (any
+/// move that does not lose at once, at random) against settai with the book, and shows `each`
+/// every position settai moves in with its reply with the book and without it (same seed).
+fn against_a_safe_guest(
+    rng: &mut StdRng,
+    games: usize,
+    plies: usize,
+    mut each: impl FnMut(&History, super::super::Move, super::super::Move),
+) {
+    for _ in 0..games {
         let mut g = History::from_position(pos(BOOK_ROOT));
-        while g.outcome().is_none() && g.moves().len() < 12 {
+        while g.outcome().is_none() && g.moves().len() < plies {
             let p = *g.position();
             if g.legal_moves().iter().any(|&m| p.captures_lion(m)) {
                 break;
             }
             let mv = if g.moves().len() % 2 == 0 {
-                // A guest who never blunders: any move that does not lose at once.
                 let safe: Vec<_> = g.legal_moves().into_iter().filter(|&m| !p.loses_at_once(m)).collect();
-                match safe.choose(&mut rng) {
+                match safe.choose(rng) {
                     Some(&m) => m,
                     None => break,
                 }
@@ -142,22 +146,30 @@ fn the_book_changes_early_moves_for_better_chances_and_nothing_past_its_plies() 
                 let without =
                     players::settai_keeping_going(table(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING)
                         .unwrap();
-                let all_fresh = g.legal_moves().iter().all(|&m| tactics::seen_before(&g, m) == 0);
-                if (g.moves().len() as u32) < LAST_PLY && all_fresh {
-                    compared += 1;
-                    let (a, b) = (book_chance(&g, with), book_chance(&g, without));
-                    assert!(a >= b - 1e-9, "{with} ({a}) vs {without} ({b}) after {:?}", g.moves());
-                    differed += usize::from(a > b + 1e-9);
-                } else if (g.moves().len() as u32) >= LAST_PLY {
-                    // Past the book, settai is the seed's again.
-                    assert_eq!(with, without, "after {:?}", g.moves());
-                    past += 1;
-                }
+                each(&g, with, without);
                 with
             };
             g.play(mv).unwrap();
         }
     }
+}
+
+#[test]
+fn the_book_changes_early_moves_for_better_chances_and_nothing_past_its_plies() {
+    let (mut differed, mut compared, mut past) = (0, 0, 0);
+    against_a_safe_guest(&mut StdRng::seed_from_u64(17), 400, 12, |g, with, without| {
+        let all_fresh = g.legal_moves().iter().all(|&m| tactics::seen_before(g, m) == 0);
+        if (g.moves().len() as u32) < LAST_PLY && all_fresh {
+            compared += 1;
+            let (a, b) = (book_chance(g, with), book_chance(g, without));
+            assert!(a >= b - 1e-9, "{with} ({a}) vs {without} ({b}) after {:?}", g.moves());
+            differed += usize::from(a > b + 1e-9);
+        } else if (g.moves().len() as u32) >= LAST_PLY {
+            // Past the book, settai is the seed's again.
+            assert_eq!(with, without, "after {:?}", g.moves());
+            past += 1;
+        }
+    });
     assert!(compared > 400 && past > 50, "{compared} compared, {past} past the book");
     assert!(differed > 20, "the book bettered only {differed} of {compared} early moves");
 }
@@ -201,47 +213,22 @@ fn the_book_does_not_lead_back_to_a_position_already_seen_while_a_fresh_one_is_a
 #[test]
 fn where_the_seeds_choice_loses_the_book_waits_for_a_guest_move_that_was_not_its_best() {
     // A guest who never blunders and taps at random: the rule makes settai hand it wins.
-    let mut rng = StdRng::seed_from_u64(29);
     let (mut after_its_best, mut after_a_poorer_move, mut moved) = (0, 0, 0);
-    for _ in 0..1500 {
-        let mut g = History::from_position(pos(BOOK_ROOT));
-        while g.outcome().is_none() && (g.moves().len() as u32) < LAST_PLY {
-            let p = *g.position();
-            if g.legal_moves().iter().any(|&m| p.captures_lion(m)) {
-                break;
-            }
-            let mv = if g.moves().len() % 2 == 0 {
-                let safe: Vec<_> = g.legal_moves().into_iter().filter(|&m| !p.loses_at_once(m)).collect();
-                match safe.choose(&mut rng) {
-                    Some(&m) => m,
-                    None => break,
-                }
+    against_a_safe_guest(&mut StdRng::seed_from_u64(29), 1500, LAST_PLY as usize, |g, with, without| {
+        let allowed = allowed(g);
+        let seeds = allowed.iter().map(|c| c.1).max().unwrap();
+        if seeds < 0 && !tactics::guest_was_careless(g) {
+            if guest_played_its_best(g) {
+                assert_eq!(with, without, "after {:?}", g.moves());
+                after_its_best += 1;
             } else {
-                let seed = rng.gen::<u64>();
-                let with =
-                    players::settai_keeping_going(booked(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING)
-                        .unwrap();
-                let without =
-                    players::settai_keeping_going(table(), &g, &mut StdRng::seed_from_u64(seed), TEST_KEEP_GOING)
-                        .unwrap();
-                let allowed = allowed(&g);
-                let seeds = allowed.iter().map(|c| c.1).max().unwrap();
-                if seeds < 0 && !tactics::guest_was_careless(&g) {
-                    if guest_played_its_best(&g) {
-                        assert_eq!(with, without, "after {:?}", g.moves());
-                        after_its_best += 1;
-                    } else {
-                        let s = move_score(table(), g.position(), with);
-                        assert!(s < 0 && s >= seeds - players::BOOK_LOSS_WINDOW, "{with} ({s}) after {:?}", g.moves());
-                        after_a_poorer_move += 1;
-                        moved += usize::from(with != without);
-                    }
-                }
-                with
-            };
-            g.play(mv).unwrap();
+                let s = move_score(table(), g.position(), with);
+                assert!(s < 0 && s >= seeds - players::BOOK_LOSS_WINDOW, "{with} ({s}) after {:?}", g.moves());
+                after_a_poorer_move += 1;
+                moved += usize::from(with != without);
+            }
         }
-    }
+    });
     assert!(after_its_best >= 10, "only {after_its_best} lost positions after the guest's best move");
     assert!(after_a_poorer_move >= 10, "only {after_a_poorer_move} lost positions after a poorer move");
     assert!(moved >= 1, "the book never moved settai off the seed's loss ({after_a_poorer_move} positions)");
