@@ -26,8 +26,8 @@ pub enum TableAction {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Compute settai's keep-going book alone and write it beside the table (about 14 minutes
-    /// on two cores, 3.3 GiB of memory): a machine too small to build it can use one built
+    /// Compute settai's keep-going book alone and write it beside the table (about 12-20 minutes
+    /// on two cores, 3.6 GiB of memory): a machine too small to build it can use one built
     /// elsewhere.
     Book {
         /// Output file (default: the table's path with the extension `book`).

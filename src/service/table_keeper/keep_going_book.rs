@@ -10,7 +10,7 @@ use settai_core::doubutsu::table::{BuildOptions, Material};
 
 use crate::table_file::{book_path, write_book, BookError, TableFile, REBUILD_BOOK_COMMAND};
 
-/// Memory the book's build needs at its peak (measured 3.3 GiB for the real game; docs/design/
+/// Memory the book's build needs at its peak (measured 3.6 GiB for the real game; docs/design/
 /// doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book), with a margin for
 /// the bot itself. A machine with less available does not start it: it would be killed.
 pub const BOOK_BUILD_MEMORY: u64 = 4 << 30;
@@ -43,7 +43,7 @@ pub fn build_in_background(table: Arc<TableFile>, material: Material, why: BookE
         return;
     }
     tracing::warn!(
-        "{why}; building it in the background (about 14 minutes on two cores); settai plays without it meanwhile"
+        "{why}; building it in the background (about 15 minutes on two cores); settai plays without it meanwhile"
     );
     let spawned = std::thread::Builder::new().name("settai-book-build".into()).spawn(move || {
         let built = (|| -> anyhow::Result<()> {

@@ -228,7 +228,7 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 /// 7. Choosing early moves by the keep-going book
 ///    (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
 ///    Where the table has the keep-going book beside it ([`Table::keep_going_chance`]: the bound's
-///    exact chance that a coached child's game lasts 20 plies), settai's moves before ply 10
+///    exact chance that a coached child's game lasts 20 plies), settai's moves before ply 12
 ///    choose by it: before the guest's first blunder, among the moves the divergence rule
 ///    allows of the seed's outcome, where it wins, or where it loses after a guest move that
 ///    was not its best, losses a little faster at most ([`by_the_book`]); after the blunder, in

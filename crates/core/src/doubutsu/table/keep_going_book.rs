@@ -6,7 +6,7 @@
 //! there ([`super::survival`]'s horizon, the coached child to move), the best chance over every
 //! policy of the opponent that a game standing there lasts the book's length, quantised to
 //! 1/65535. They are the passes [`super::survival_values`] keeps, cut to those plies and slots:
-//! about 2.6 million entries, 16 MB, for the first ten plies of the real game.
+//! about 20.9 million entries, 125 MB, for the first twelve plies of the real game.
 //!
 //! # Bytes (little-endian), version 1
 //! | offset | size | field |
@@ -52,8 +52,11 @@ pub const BOT_BOOK_LENGTH: u32 = 20;
 /// The child the bot's book is for: the coached child who heeds a mark half the time, as the
 /// coach is on by default and take-backs are off.
 pub const BOT_BOOK_PLAYER: CarelessPlayer = CarelessPlayer { heed: 0.5, takebacks: false };
-/// The last ply the bot's book keeps: settai's moves up to ply 9 choose by it.
-pub const BOT_BOOK_LAST_PLY: u32 = 10;
+/// The last ply the bot's book keeps: settai's moves up to ply 11 choose by it. Two plies more
+/// than the first book's ten, for eight times the entries: the coached child's games reach 20
+/// plies more often, and the deepest reads of deviation 5, at ply 11, are no longer needed
+/// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
+pub const BOT_BOOK_LAST_PLY: u32 = 12;
 
 /// The chances kept for one ply.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,7 +110,7 @@ impl KeepGoingBook {
     }
 
     /// The bot's book: the real game from the start, [`BOT_BOOK_LENGTH`], [`BOT_BOOK_PLAYER`]
-    /// and [`BOT_BOOK_LAST_PLY`] (about 14 minutes on two cores, 3.3 GiB of memory at most).
+    /// and [`BOT_BOOK_LAST_PLY`] (about 12-20 minutes on two cores, 3.6 GiB of memory at most).
     pub fn build_standard(opts: &BuildOptions) -> KeepGoingBook {
         let index = Index::new(Material::FULL);
         KeepGoingBook::build(&index, &Position::start(), BOT_BOOK_LENGTH, BOT_BOOK_PLAYER, BOT_BOOK_LAST_PLY, opts)
