@@ -177,7 +177,12 @@ impl TableFile {
     pub fn open_with_book(path: impl AsRef<Path>) -> Result<(TableFile, Result<(), BookError>), TableError> {
         let table = TableFile::open(path)?;
         let book_file = book_path(&table.path);
-        let attached = read_book(&book_file).and_then(|book| table.attach_book(book, &book_file));
+        let attached = read_book(&book_file).and_then(|book| match book.differs_from_the_bots() {
+            // An older build's book: rebuilt as this build makes it (the bot does so in the
+            // background), rather than read with chances settai no longer expects.
+            Some(reason) => Err(BookError::Unusable { path: book_file.clone(), reason }),
+            None => table.attach_book(book, &book_file),
+        });
         Ok((table, attached))
     }
 

@@ -117,6 +117,24 @@ impl KeepGoingBook {
             .expect("the start is of the full material")
     }
 
+    /// Why this book, of the real game's material, is not the one this build makes for the bot
+    /// ([`KeepGoingBook::build_standard`]): another length, child or plies, such as a book from
+    /// before the book kept ply 12. `None` when it is, or for another material (a test's book).
+    pub fn differs_from_the_bots(&self) -> Option<String> {
+        if self.material != Material::FULL {
+            return None;
+        }
+        let plies: Vec<u32> = self.plies.iter().map(|p| p.played).collect();
+        let wanted: Vec<u32> = (1..=BOT_BOOK_LAST_PLY / 2).map(|i| 2 * i).collect();
+        if self.length != BOT_BOOK_LENGTH || self.player != BOT_BOOK_PLAYER || plies != wanted {
+            return Some(format!(
+                "it keeps plies {plies:?} for games of {} plies, this build's book plies {wanted:?} for games of {BOT_BOOK_LENGTH}",
+                self.length
+            ));
+        }
+        None
+    }
+
     /// The length the chances are for.
     pub fn length(&self) -> u32 {
         self.length
@@ -346,6 +364,25 @@ mod tests {
             }
         }
         assert!(compared > 100, "{compared}");
+    }
+
+    #[test]
+    fn a_real_game_book_of_other_plies_is_not_the_bots_and_a_small_one_is_not_judged() {
+        let book = |plies: &[u32], material: Material| KeepGoingBook {
+            material,
+            length: BOT_BOOK_LENGTH,
+            player: BOT_BOOK_PLAYER,
+            plies: plies.iter().map(|&played| BookPly { played, slots: vec![], chances: vec![] }).collect(),
+        };
+        let bots: Vec<u32> = (2..=BOT_BOOK_LAST_PLY).step_by(2).collect();
+        assert_eq!(book(&bots, Material::FULL).differs_from_the_bots(), None);
+        // The first book kept plies 2-10: read from its bytes as a bot reads it.
+        let first = KeepGoingBook::from_bytes(&book(&[2, 4, 6, 8, 10], Material::FULL).to_bytes()).unwrap();
+        let why = first.differs_from_the_bots().expect("a ten-ply book is not this build's");
+        assert!(why.contains("[2, 4, 6, 8, 10]"), "{why}");
+        let other_child = KeepGoingBook { player: CarelessPlayer::CHILD, ..book(&bots, Material::FULL) };
+        assert!(other_child.differs_from_the_bots().is_some());
+        assert_eq!(book(&[2, 4], Material([0, 0, 1])).differs_from_the_bots(), None);
     }
 
     #[test]
