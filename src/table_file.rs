@@ -177,23 +177,23 @@ impl TableFile {
     pub fn open_with_book(path: impl AsRef<Path>) -> Result<(TableFile, Result<(), BookError>), TableError> {
         let table = TableFile::open(path)?;
         let book_file = book_path(&table.path);
-        let attached = read_book(&book_file).and_then(|book| match book.differs_from_the_bots() {
-            // An older build's book: rebuilt as this build makes it (the bot does so in the
-            // background), rather than read with chances settai no longer expects.
-            Some(reason) => Err(BookError::Unusable { path: book_file.clone(), reason }),
-            None => table.attach_book(book, &book_file),
-        });
+        let attached = read_book(&book_file).and_then(|book| table.attach_book(book, &book_file));
         Ok((table, attached))
     }
 
-    /// Attaches `book` (read from `from`) when it is of the table's material and none is
-    /// attached yet.
+    /// Attaches `book` (read from `from`) when it is of the table's material, is the book this
+    /// build makes for that material, and none is attached yet.
     pub fn attach_book(&self, book: KeepGoingBook, from: &Path) -> Result<(), BookError> {
         if book.material() != self.stats().material {
             return Err(BookError::Unusable {
                 path: from.to_path_buf(),
                 reason: format!("material {:?}, the table's is {:?}", book.material().0, self.stats().material.0),
             });
+        }
+        // An older build's book: rebuilt as this build makes it (the bot does so in the
+        // background), rather than read with chances settai no longer expects.
+        if let Some(reason) = book.differs_from_the_bots() {
+            return Err(BookError::Unusable { path: from.to_path_buf(), reason });
         }
         let _ = self.book.set(book);
         Ok(())

@@ -128,7 +128,7 @@ impl KeepGoingBook {
         let wanted: Vec<u32> = (1..=BOT_BOOK_LAST_PLY / 2).map(|i| 2 * i).collect();
         if self.length != BOT_BOOK_LENGTH || self.player != BOT_BOOK_PLAYER || plies != wanted {
             return Some(format!(
-                "it keeps plies {plies:?} for games of {} plies, this build's book plies {wanted:?} for games of {BOT_BOOK_LENGTH}",
+                "it keeps plies {plies:?} for games of {} plies, this build's book keeps plies {wanted:?} for games of {BOT_BOOK_LENGTH}",
                 self.length
             ));
         }
