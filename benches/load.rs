@@ -1,7 +1,8 @@
 //! Load through the Discord stand-in (docs/design/bot-reliability.md#load): many channels playing
-//! at once at mixed levels, against the real bot (serenity, service, store, renderer) and a real
-//! Postgres. Prints reply latency percentiles, busy refusals, errors and the longest gap between
-//! gateway heartbeats.
+//! at once at mixed levels, by touch (docs/design/touch.md), against the real bot (serenity,
+//! service, store, renderer) and a real Postgres. Prints reply latency percentiles (the moves,
+//! and doubutsu's first tap that lights an animal's squares, with its bytes), busy refusals,
+//! errors and the longest gap between gateway heartbeats.
 //!
 //! `cargo bench --bench load -- [CHANNELS] [MOVES_PER_CHANNEL] [THINK_MS]` (default 500 × 10,
 //! players thinking 0.5-1.5 × 2000 ms between moves, much faster than people do); needs the
@@ -36,6 +37,10 @@ struct Tally {
     board: Vec<Duration>,
     busy: usize,
     errors: Vec<String>,
+    /// Doubutsu's first tap (an animal chosen, its squares lit in place): time to the answer,
+    /// and the bytes of that answer.
+    choose: Vec<Duration>,
+    choose_bytes: Vec<usize>,
 }
 
 fn times(x: &Exchange) -> Option<(Duration, Duration)> {
@@ -49,12 +54,13 @@ enum Next {
     Start,
     /// `/play board` (after a refusal or an error: where is my game?).
     Show,
-    /// Tap a random legal move on this board.
+    /// Tap a random legal move on this board, by touch.
     Tap(Exchange),
 }
 
-fn has_menu(x: &Exchange) -> bool {
-    x.custom_ids().iter().any(|id| id.starts_with("mv:"))
+/// Whether a board has moves to tap (a number, or an animal to choose).
+fn has_moves(x: &Exchange) -> bool {
+    x.custom_ids().iter().any(|id| id.starts_with("t:") && (id.contains(":p.") || id.contains(":c.")))
 }
 
 /// Plays `moves` moves in `ctx`'s channel (starting games of `game` as needed), as a person
@@ -72,11 +78,38 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
             Next::Start => fixtures::slash(&ctx, "play", game, json!([])),
             Next::Show => fixtures::slash(&ctx, "play", "board", json!([])),
             Next::Tap(b) => {
-                let menu = b.custom_ids().into_iter().find(|id| id.starts_with("mv:")).expect("a menu");
-                let values = b.select_options(&menu);
-                let choice = values[rng.gen_range(0..values.len())].1.clone();
-                let message = standin.message(b.message_id().expect("a board message")).expect("known message");
-                fixtures::select_on(&ctx, &menu, &[choice.as_str()], &message)
+                let id = b.message_id().expect("a board message");
+                let mut message = standin.message(id).expect("known message");
+                if fixtures::touch_taps(&message, "p").is_empty() {
+                    // Doubutsu: the first tap chooses an animal; its squares light up in place.
+                    let origins = fixtures::touch_taps(&message, "c");
+                    let origin = &origins[rng.gen_range(0..origins.len())];
+                    let button = fixtures::touch_id(&message, &format!("c.{origin}")).expect("its button");
+                    match standin.try_interact(fixtures::button_on(&ctx, &button, &message)).await {
+                        Ok(x) if !x.is_ephemeral() => {
+                            if let Some((ack, _)) = times(&x) {
+                                tally.choose.push(ack);
+                            }
+                            tally.choose_bytes.extend(x.calls.iter().map(|c| c.json.to_string().len()));
+                        }
+                        Ok(x) => {
+                            tally.errors.push(format!("choosing refused: {}", x.content()));
+                            next = Next::Show;
+                            continue;
+                        }
+                        Err(e) => {
+                            tally.errors.push(e.to_string());
+                            next = Next::Show;
+                            continue;
+                        }
+                    }
+                    message = standin.message(id).expect("known message");
+                    tokio::time::sleep(Duration::from_millis(rng.gen_range(think_ms / 4..think_ms / 2 + 1))).await;
+                }
+                let moves = fixtures::touch_taps(&message, "p");
+                let choice = &moves[rng.gen_range(0..moves.len())];
+                let button = fixtures::touch_id(&message, &format!("p.{choice}")).expect("its button");
+                fixtures::button_on(&ctx, &button, &message)
             }
         };
         let x = match standin.try_interact(payload).await {
@@ -118,7 +151,7 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
             Next::Tap(_) => tally.moves += 1,
             Next::Show => {}
         }
-        next = if has_menu(&x) { Next::Tap(x) } else { Next::Show };
+        next = if has_moves(&x) { Next::Tap(x) } else { Next::Show };
         // The player looks at the new board before moving (or waits for the bot's move).
         tokio::time::sleep(pause(&mut rng, think_ms / 2..think_ms * 3 / 2 + 1)).await;
         if matches!(next, Next::Show) {
@@ -195,6 +228,8 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
         all.board.extend(t.board);
         all.busy += t.busy;
         all.errors.extend(t.errors);
+        all.choose.extend(t.choose);
+        all.choose_bytes.extend(t.choose_bytes);
     }
     let wall = started.elapsed();
     shards.shutdown_all().await;
@@ -210,6 +245,10 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
     let late = all.ack.iter().filter(|a| **a > Duration::from_secs(3)).count();
     percentiles("acknowledgement (defer)", all.ack);
     percentiles("board posted", all.board);
+    let late_choices = all.choose.iter().filter(|a| **a > Duration::from_secs(3)).count();
+    percentiles("an animal chosen (answer)", all.choose);
+    let bytes = all.choose_bytes.iter().sum::<usize>() as f64 / all.choose_bytes.len().max(1) as f64;
+    println!("choosing an animal: {bytes:.0} bytes sent a tap on average, {late_choices} answers after 3 s");
     println!("first answers after Discord's 3 s: {late}");
     println!("busy refusals (polite, retried): {}", all.busy);
     println!("errors: {}", all.errors.len());

@@ -59,15 +59,15 @@ fn figure(text: &str, name: &str, labels: Option<&str>) -> f64 {
         .sum()
 }
 
-/// Every move a board offers, with its menu: [(custom_id, move)], and the game and ply the
-/// board shows (none once the game is over).
-fn offered(x: &Exchange) -> Option<(Vec<(String, String)>, i64, u32)> {
-    let menus: Vec<String> = x.custom_ids().into_iter().filter(|id| id.starts_with("mv:")).collect();
-    let mut parts = menus.first()?.split(':').skip(1);
+/// The game and ply a board of buttons was drawn at, when it offers moves (none once the game
+/// is over): read from its buttons' ids (`t:{game}:{ply}:...`).
+fn offered(message: &serde_json::Value) -> Option<(i64, u32)> {
+    let taps = fixtures::touch_taps(message, "c").len() + fixtures::touch_taps(message, "p").len();
+    let id = fixtures::buttons_of(message).into_iter().find_map(|b| b["custom_id"].as_str().map(str::to_string))?;
+    let mut parts = id.strip_prefix("t:")?.split(':');
     let game = parts.next()?.parse().ok()?;
     let ply = parts.next()?.parse().ok()?;
-    let moves = menus.iter().flat_map(|m| x.select_options(m).into_iter().map(move |(_, v)| (m.clone(), v))).collect();
-    Some((moves, game, ply))
+    (taps > 0).then_some((game, ply))
 }
 
 /// One family's session: shows the game on (or starts one) and taps random legal moves until
@@ -101,13 +101,38 @@ async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64) -> Day {
     } else {
         shown
     };
-    while let Some((moves, game, ply)) = offered(&board) {
-        let (menu, choice) = moves[rng.gen_range(0..moves.len())].clone();
-        let Some(message) = board.message_id().and_then(|id| standin.message(id)) else {
+    loop {
+        let Some(mut message) = board.message_id().and_then(|id| standin.message(id)) else {
             day.anomalies.push("a board without its message".into());
             return day;
         };
-        let next = match standin.try_interact(fixtures::select_on(&ctx, &menu, &[&choice], &message)).await {
+        let Some((game, ply)) = offered(&message) else { break };
+        // The animal first (its squares light up in place), then where it goes.
+        let origins = fixtures::touch_taps(&message, "c");
+        let origin = &origins[rng.gen_range(0..origins.len())];
+        let choose = fixtures::touch_id(&message, &format!("c.{origin}")).expect("its button");
+        match standin.try_interact(fixtures::button_on(&ctx, &choose, &message)).await {
+            Ok(x) if !x.is_ephemeral() => {}
+            Ok(x) => {
+                day.anomalies.push(format!("choosing refused: {}", x.content()));
+                return day;
+            }
+            Err(e) => {
+                day.anomalies.push(format!("choose: {e}"));
+                return day;
+            }
+        }
+        message = match board.message_id().and_then(|id| standin.message(id)) {
+            Some(m) => m,
+            None => {
+                day.anomalies.push("a board without its message".into());
+                return day;
+            }
+        };
+        let lit = fixtures::touch_taps(&message, "p");
+        let choice = lit[rng.gen_range(0..lit.len())].clone();
+        let play = fixtures::touch_id(&message, &format!("p.{choice}")).expect("its button");
+        let next = match standin.try_interact(fixtures::button_on(&ctx, &play, &message)).await {
             Ok(x) => x,
             Err(e) => {
                 day.anomalies.push(format!("tap: {e}"));

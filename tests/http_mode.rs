@@ -122,9 +122,9 @@ async fn two_http_processes_share_the_games(pool: PgPool) {
     assert!(!start.is_ephemeral() && start.file(".png").is_some(), "{start}");
 
     // The next move reaches the other process, which knows the game from the database.
-    let menu = start.custom_ids().into_iter().find(|id| id.starts_with("mv:")).expect("a move menu");
+    let f5 = start.custom_ids().into_iter().find(|id| id.ends_with(":p.f5")).expect("f5's number");
     let message = standin.message(start.message_id().unwrap()).unwrap();
-    let tap = fixtures::select_on(&ctx, &menu, &["f5"], &message);
+    let tap = fixtures::button_on(&ctx, &f5, &message);
     let moved = standin.try_interact_http(&b, &key, tap).await.unwrap();
     assert_eq!(first_call(&moved).kind, ReplyKind::Callback { type_: 6 }, "{moved}");
     assert!(moved.content().contains("You played **f5**") && moved.file(".png").is_some(), "{moved}");
@@ -132,12 +132,47 @@ async fn two_http_processes_share_the_games(pool: PgPool) {
     assert_eq!(record.ply, 2);
 
     // A refusal has no files: it is the HTTP answer itself, private, and changes nothing.
-    let again = fixtures::select_on(&ctx, &menu, &["f5"], &message);
+    let again = fixtures::button_on(&ctx, &f5, &message);
     let refused = standin.try_interact_http(&a, &key, again).await.unwrap();
     assert_eq!(first_call(&refused).kind, ReplyKind::Callback { type_: 4 }, "{refused}");
     assert!(refused.is_ephemeral() && refused.files().is_empty(), "{refused}");
     let after = Store::from_pool(pool).active_game(ctx.channel_id).await.unwrap().unwrap();
     assert_eq!((after.ply, after.version), (record.ply, record.version));
+}
+
+/// Play by touch in HTTP mode (docs/design/touch.md): choosing an animal is answered in the HTTP
+/// answer itself, an update in place that keeps the board's text and picture; the lit square
+/// then plays the move.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn choosing_an_animal_in_http_mode_keeps_the_picture(pool: PgPool) {
+    use settai::domain::{Change, Place, Scope};
+    let standin = StandIn::start().await;
+    let key = SigningKey::from_bytes(&[42; 32]);
+    let url = endpoint_process(&standin, &pool, &key).await;
+    standin.wait_commands(T).await;
+    let store = Store::from_pool(pool.clone());
+    let ctx = Ctx::en();
+    let place = Place { guild_id: Some(ctx.guild_id), channel_id: ctx.channel_id, parent_id: None };
+    let weakest = settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest);
+    store.change_setting(ctx.guild_id, &place, Scope::Server, Change::Level(weakest)).await.unwrap();
+    let start = fixtures::slash(&ctx, "play", "doubutsu", json!([]));
+    let started = standin.try_interact_http(&url, &key, start).await.unwrap();
+    let board_id = started.message_id().unwrap();
+    let board = standin.message(board_id).unwrap();
+    assert!(board["attachments"].as_array().is_some_and(|a| !a.is_empty()), "{board}");
+    let chick = started.custom_ids().into_iter().find(|id| id.ends_with(":c.B3")).expect("the chick");
+    let chosen = standin.try_interact_http(&url, &key, fixtures::button_on(&ctx, &chick, &board)).await.unwrap();
+    assert_eq!(chosen.calls.len(), 1, "one answer:\n{chosen}");
+    assert_eq!(first_call(&chosen).kind, ReplyKind::Callback { type_: 7 }, "{chosen}");
+    let lit = standin.message(board_id).unwrap();
+    assert_eq!((&lit["attachments"], &lit["content"]), (&board["attachments"], &board["content"]), "kept");
+    let rows = lit["components"].as_array().unwrap();
+    let ids: Vec<&str> =
+        rows.iter().flat_map(|r| r["components"].as_array().unwrap()).filter_map(|c| c["custom_id"].as_str()).collect();
+    let play = ids.iter().find(|id| id.ends_with(":p.B3B2")).expect("B2 is lit");
+    let moved = standin.try_interact_http(&url, &key, fixtures::button_on(&ctx, play, &lit)).await.unwrap();
+    assert!(moved.content().contains("You played **B3B2**") && moved.file(".png").is_some(), "{moved}");
+    assert_eq!(store.active_game(ctx.channel_id).await.unwrap().unwrap().ply, 2);
 }
 
 /// Families and children (docs/design/bot-reliability.md#families-and-children): a well-signed
@@ -155,9 +190,9 @@ async fn a_replayed_request_is_answered_once_and_applied_once(pool: PgPool) {
     let start = fixtures::slash(&ctx, "play", "reversi", json!([]));
     let signed_start = Signed::new(&key, &start);
     let started = standin.try_interact_http_signed(&url, &signed_start, start, Exchange::answered).await.unwrap();
-    let menu = started.custom_ids().into_iter().find(|id| id.starts_with("mv:")).expect("a move menu");
+    let f5 = started.custom_ids().into_iter().find(|id| id.ends_with(":p.f5")).expect("f5's number");
     let message = standin.message(started.message_id().unwrap()).unwrap();
-    let tap = fixtures::select_on(&ctx, &menu, &["f5"], &message);
+    let tap = fixtures::button_on(&ctx, &f5, &message);
     let signed_tap = Signed::new(&key, &tap);
     let token = fixtures::token(&tap);
     // Done once the new board is posted and the old one's menu taken off.

@@ -1,8 +1,9 @@
-//! Board messages: the text, the board image (after a game, its replay and chart) and the menus under it.
+//! Board messages: the text, the board image (after a game, its replay and chart) and the board of
+//! buttons under it.
 
 use super::handler::Bot;
-use super::menus::move_menus;
 use super::reply::Reply;
+use super::touch_board::touch_board;
 use crate::domain::{GameRecord, GameResult, GameStatus, PlayedMove, Settings, StoredGame};
 use crate::i18n::{Lang, Msg};
 use crate::render;
@@ -102,7 +103,7 @@ fn board_reply(
         lines.push(Msg::YourMove { human: record.human_id }.text(lang));
     }
     let names = seat_names(record, lang);
-    let png = render::game_png(&record.game, last.map(|m| (&m.before, m.mv)), lang, banner.as_deref(), &names);
+    let png = render::game_png_to_tap(&record.game, last.map(|m| (&m.before, m.mv)), lang, banner.as_deref(), &names);
     let mut files = vec![("board.png", png)];
     if let Some(review) = review {
         match render::replay::replay_gif(&review.start, &review.moves, lang, banner.as_deref(), &names) {
@@ -123,7 +124,7 @@ fn board_reply(
         content: lines.join("\n"),
         ephemeral: false,
         files,
-        components: move_menus(game, takeback, hints, lang),
+        components: touch_board(game, None, takeback, hints, lang),
         mentions,
     }
 }

@@ -2,6 +2,7 @@
 //! forget-me question): printing and parsing.
 
 use crate::domain::{HouseRule, HouseRules};
+use settai_core::touch::Origin;
 use settai_core::{GameKind, Level, Side};
 
 /// The custom id of a board's move menu: the game and the ply it was made for, so a tap on an
@@ -28,6 +29,89 @@ impl MoveSelect {
             ply: parts.next()?.parse().ok()?,
             part: parts.next()?.parse().ok()?,
         };
+        parts.next().is_none().then_some(parsed)
+    }
+}
+
+/// A button of the board of buttons (docs/design/touch.md): the game and the ply it was drawn
+/// at (an old board is refused as the menus' are) and what the tap does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct TouchButton {
+    pub(super) game_id: i64,
+    pub(super) ply: u32,
+    pub(super) tap: Tap,
+}
+
+/// What a tap on the board of buttons does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Tap {
+    /// First tap: choose the animal on this square or in hand; its squares light up.
+    Choose(Origin),
+    /// The chosen animal tapped again: nothing chosen any more.
+    Cancel,
+    /// A lit square (doubutsu) or a number (reversi): play this move, in notation. Parsed by
+    /// the game as any typed move is, so a forged id meets the same checks.
+    Play(String),
+    /// A square that cannot be tapped now (Discord shows it disabled); it names its square, as
+    /// ids must differ within a message.
+    Idle(String),
+}
+
+impl TouchButton {
+    pub(super) fn custom_id(&self) -> String {
+        let tap = match &self.tap {
+            Tap::Choose(origin) => format!("c.{origin}"),
+            Tap::Cancel => "x".to_string(),
+            Tap::Play(mv) => format!("p.{mv}"),
+            Tap::Idle(square) => format!("i.{square}"),
+        };
+        format!("t:{}:{}:{tap}", self.game_id, self.ply)
+    }
+
+    pub(super) fn parse(id: &str) -> Option<TouchButton> {
+        let mut parts = id.split(':');
+        if parts.next()? != "t" {
+            return None;
+        }
+        let game_id = parts.next()?.parse().ok()?;
+        let ply = parts.next()?.parse().ok()?;
+        let tap = match parts.next()? {
+            "x" => Tap::Cancel,
+            tap => match tap.split_once('.')? {
+                ("c", origin) => Tap::Choose(origin.parse().ok()?),
+                ("p", mv) if is_notation(mv) => Tap::Play(mv.to_string()),
+                ("i", square) if is_notation(square) => Tap::Idle(square.to_string()),
+                _ => return None,
+            },
+        };
+        parts.next().is_none().then_some(TouchButton { game_id, ply, tap })
+    }
+}
+
+/// Whether `text` could be a move or a square in notation: short, letters, digits and `*`.
+fn is_notation(text: &str) -> bool {
+    (1..=8).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'*')
+}
+
+/// The button that shows the player's moves as a list, privately (the menus, for grown-ups and
+/// screen readers; docs/design/touch.md#the-list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ListButton {
+    pub(super) game_id: i64,
+    pub(super) ply: u32,
+}
+
+impl ListButton {
+    pub(super) fn custom_id(&self) -> String {
+        format!("ls:{}:{}", self.game_id, self.ply)
+    }
+
+    pub(super) fn parse(id: &str) -> Option<ListButton> {
+        let mut parts = id.split(':');
+        if parts.next()? != "ls" {
+            return None;
+        }
+        let parsed = ListButton { game_id: parts.next()?.parse().ok()?, ply: parts.next()?.parse().ok()? };
         parts.next().is_none().then_some(parsed)
     }
 }
@@ -246,7 +330,8 @@ mod tests {
         fn component_ids_from_anywhere_parse_to_what_they_print(
             id in prop_oneof![
                 any::<String>(),
-                "(mv|rs|op|tb|fm|xx):(ask|yes|no|[-0-9a-z]{0,20})(:[-0-9a-z]{0,20}){0,3}",
+                "(mv|rs|op|tb|fm|xx|t|ls):(ask|yes|no|[-0-9a-z]{0,20})(:[-0-9a-z]{0,20}){0,3}",
+                "t:[0-9]{1,3}:[0-9]{1,3}:(x|[cpi]\\.[a-zA-Z0-9*]{0,6}|[a-z.]{0,4})(:[0-9])?",
                 "op:(reversi|doubutsu|chess):[0-9]{1,3}(:[0-9]{0,3})?",
                 "hr:(t|c|x):(reversi|doubutsu|chess):[0-9]{1,2}(:[0-9]{0,3}){0,2}",
             ],
@@ -269,6 +354,14 @@ mod tests {
             if let Some(h) = HouseRuleButton::parse(&id) {
                 prop_assert_eq!(HouseRuleButton::parse(&h.custom_id()), Some(h));
                 prop_assert!(h.picker.house_rules.is_some() && OpponentSelect::parse(&id).is_none());
+            }
+            if let Some(t) = TouchButton::parse(&id) {
+                prop_assert_eq!(TouchButton::parse(&t.custom_id()), Some(t));
+                prop_assert!(MoveSelect::parse(&id).is_none() && TakebackButton::parse(&id).is_none());
+            }
+            if let Some(l) = ListButton::parse(&id) {
+                prop_assert_eq!(ListButton::parse(&l.custom_id()), Some(l));
+                prop_assert!(TouchButton::parse(&id).is_none());
             }
             if let Some(o) = OpponentSelect::parse(&id) {
                 prop_assert_eq!(OpponentSelect::parse(&o.custom_id()), Some(o));
@@ -310,6 +403,29 @@ mod tests {
         }
         for bad in ["hr:x:doubutsu:0:10", "hr:t:doubutsu:0:10:1", "hr:c:chess:0:10"] {
             assert_eq!(HouseRuleButton::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn touch_ids_round_trip_fit_discord_and_reject_garbage() {
+        use settai_core::doubutsu::{Role, Square};
+        let origins = Square::ALL.into_iter().map(Origin::Board).chain(Role::HAND.into_iter().map(Origin::Hand));
+        let mut taps: Vec<Tap> = origins.map(Tap::Choose).collect();
+        taps.extend([Tap::Cancel, Tap::Play("E*B2".into()), Tap::Play("B3B2".into()), Tap::Play("pass".into())]);
+        taps.extend([Tap::Play("f5".into()), Tap::Idle("C4".into())]);
+        for tap in taps {
+            // The largest ids a game can have still fit Discord's 100 characters.
+            let b = TouchButton { game_id: i64::MAX, ply: u32::MAX, tap };
+            assert!(b.custom_id().len() <= 100, "{}", b.custom_id());
+            assert_eq!(TouchButton::parse(&b.custom_id()), Some(b));
+        }
+        let list = ListButton { game_id: i64::MAX, ply: u32::MAX };
+        assert_eq!(ListButton::parse(&list.custom_id()), Some(list));
+        for bad in ["t:1:2", "t:1:2:", "t:1:2:c.", "t:1:2:c.D9", "t:1:2:c.L*", "t:1:2:p.", "t:1:2:p.a b", "t:1:2:x:3"] {
+            assert_eq!(TouchButton::parse(bad), None, "{bad:?}");
+        }
+        for bad in ["t:a:2:x", "t:1:-2:x", "t:1:2:q.B3", "t:1:2:p.B3B2B1B2B3", "ls:1", "ls:1:2:3", "ls:x:2"] {
+            assert_eq!((TouchButton::parse(bad), ListButton::parse(bad)), (None, None), "{bad:?}");
         }
     }
 

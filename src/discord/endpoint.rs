@@ -20,7 +20,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serenity::all::{CreateInteractionResponse, Interaction};
+use serenity::all::Interaction;
 use serenity::http::Http;
 use serenity::interactions_endpoint::Verifier;
 use tokio::sync::oneshot;
@@ -204,7 +204,7 @@ async fn interaction(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, 
     let Some(responder) = responder_for(endpoint.http.clone(), &interaction) else {
         return StatusCode::NOT_IMPLEMENTED.into_response();
     };
-    let (first, answer) = oneshot::channel::<(CreateInteractionResponse, oneshot::Sender<()>)>();
+    let (first, answer) = oneshot::channel::<(serde_json::Value, oneshot::Sender<()>)>();
     let responder = responder.inline(first);
     // The handler outlives this request: after the first response come edits and follow-ups.
     let bot = endpoint.bot.clone();
@@ -219,7 +219,7 @@ async fn interaction(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, 
 /// The first response as the answer to Discord's request, its body telling `written` once
 /// hyper has taken all of it to send: the handler's next calls about the interaction wait for
 /// that, so they do not overtake the answer they follow (docs/design/bot-reliability.md).
-fn written_then_told(response: &CreateInteractionResponse, written: oneshot::Sender<()>) -> Response {
+fn written_then_told(response: &serde_json::Value, written: oneshot::Sender<()>) -> Response {
     let body = match serde_json::to_vec(response) {
         Ok(body) => Bytes::from(body),
         Err(e) => {

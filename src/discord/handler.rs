@@ -24,7 +24,9 @@ use tracing::Instrument as _;
 
 use super::coach::moves_in_order;
 use super::command::{Command, CommandError, SETTINGS};
-use super::custom_id::{ForgetButton, HouseRuleButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton};
+use super::custom_id::{
+    ForgetButton, HouseRuleButton, ListButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton, TouchButton,
+};
 use super::observed::{command_kind, component_kind, note_game, span_of, Seen};
 use super::readiness::Front;
 use super::registration::{play_command, settings_command};
@@ -373,24 +375,16 @@ impl Bot {
             return Seen::new(kind, level, self.refuse_missing(responder, &needed, lang).await);
         }
         let request = Request::new(responder, caller, snapshot, lang);
-        let outcome = match (MoveSelect::parse(&c.data.custom_id), &c.data.kind) {
+        let id = &c.data.custom_id;
+        let outcome = match (MoveSelect::parse(id), &c.data.kind) {
             (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
                 let choice = values.first().map(String::as_str).unwrap_or("");
                 let tapped = Some((target.game_id, target.ply, c.message.id));
-                match self.play(&request, choice, tapped).await {
-                    // In a private channel old boards keep their menus and some players have
-                    // no commands: a tap on one brings the game as it is now
-                    // (docs/design/private-channels.md#old-boards-and-late-answers).
-                    Err(Failure::Refused(PlayError::Stale))
-                        if !request.caller.venue.bot_may_post() && request.snapshot.game.is_some() =>
-                    {
-                        self.show_board(&request, Some(Msg::BoardWasOld)).await
-                    }
-                    played => played,
-                }
+                let played = self.play(&request, choice, tapped).await;
+                self.or_the_board_now(&request, played).await
             }
             (None, ComponentInteractionDataKind::StringSelect { values }) => {
-                match (OpponentSelect::parse(&c.data.custom_id), values.first()) {
+                match (OpponentSelect::parse(id), values.first()) {
                     (Some(picker), Some(choice)) => match picker.level(choice) {
                         Some(chosen) => {
                             level = Some(chosen);
@@ -402,13 +396,20 @@ impl Bot {
                 }
             }
             (None, ComponentInteractionDataKind::Button) => {
-                let id = &c.data.custom_id;
-                match (forget, ResignButton::parse(id), TakebackButton::parse(id), HouseRuleButton::parse(id)) {
-                    (Some(button), _, _, _) => self.forget_button(&request, button).await,
-                    (_, Some(button), _, _) => self.resign_button(&request, button).await,
-                    (_, _, Some(b), _) => self.take_back(&request, Some((b.game_id, b.ply, c.message.id))).await,
-                    (_, _, _, Some(button)) => self.toggle_house_rule(&request, button).await,
-                    _ => Err(Failure::Refused(PlayError::Stale)),
+                if let Some(button) = TouchButton::parse(id) {
+                    let tapped = self.tap(&request, button, c.message.id).await;
+                    self.or_the_board_now(&request, tapped).await
+                } else if let Some(button) = ListButton::parse(id) {
+                    let listed = self.show_list(&request, button).await;
+                    self.or_the_board_now(&request, listed).await
+                } else {
+                    match (forget, ResignButton::parse(id), TakebackButton::parse(id), HouseRuleButton::parse(id)) {
+                        (Some(button), _, _, _) => self.forget_button(&request, button).await,
+                        (_, Some(button), _, _) => self.resign_button(&request, button).await,
+                        (_, _, Some(b), _) => self.take_back(&request, Some((b.game_id, b.ply, c.message.id))).await,
+                        (_, _, _, Some(button)) => self.toggle_house_rule(&request, button).await,
+                        _ => Err(Failure::Refused(PlayError::Stale)),
+                    }
                 }
             }
             _ => Err(Failure::Refused(PlayError::Stale)),
@@ -456,6 +457,20 @@ impl Bot {
             outcome = Outcome::Error;
         }
         Seen::new("autocomplete", level, outcome)
+    }
+
+    /// In a private channel old boards keep their buttons and menus, and some players have no
+    /// commands: a tap on an old board there brings the game as it is now
+    /// (docs/design/private-channels.md#old-boards-and-late-answers). Elsewhere `tapped` stands.
+    async fn or_the_board_now(&self, request: &Request<'_>, tapped: Result<(), Failure>) -> Result<(), Failure> {
+        match tapped {
+            Err(Failure::Refused(PlayError::Stale))
+                if !request.caller.venue.bot_may_post() && request.snapshot.game.is_some() =>
+            {
+                self.show_board(request, Some(Msg::BoardWasOld)).await
+            }
+            tapped => tapped,
+        }
     }
 
     /// Refuses privately, naming the permissions the bot lacks here.

@@ -23,6 +23,8 @@ mod settings;
 mod shards;
 mod sweeps;
 mod takeback;
+mod tapping;
+mod touch_board;
 
 use anyhow::Context as _;
 use serenity::all::{Client, ClientBuilder, GatewayIntents, Http, HttpBuilder};

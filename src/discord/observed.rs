@@ -5,7 +5,10 @@
 use serenity::all::Interaction;
 
 use super::command::Command;
-use super::custom_id::{ForgetButton, HouseRuleButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton};
+use super::custom_id::{
+    ForgetButton, HouseRuleButton, ListButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton, Tap,
+    TouchButton,
+};
 use crate::metrics::{Outcome, NONE};
 use settai_core::Level;
 
@@ -77,7 +80,14 @@ pub(super) fn command_kind(command: &Command) -> &'static str {
 
 /// What a menu or button asks for, as the figures name it.
 pub(super) fn component_kind(custom_id: &str) -> &'static str {
-    if MoveSelect::parse(custom_id).is_some() {
+    if let Some(button) = TouchButton::parse(custom_id) {
+        match button.tap {
+            Tap::Play(_) => "move",
+            Tap::Choose(_) | Tap::Cancel | Tap::Idle(_) => "choose",
+        }
+    } else if ListButton::parse(custom_id).is_some() {
+        "list"
+    } else if MoveSelect::parse(custom_id).is_some() {
         "move"
     } else if OpponentSelect::parse(custom_id).is_some() {
         "start"

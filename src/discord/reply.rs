@@ -144,6 +144,13 @@ impl Reply {
     }
 }
 
+/// A first response: as serenity builds it, or written out where serenity cannot say it (an
+/// update that keeps the message's attachments).
+enum FirstResponse {
+    Built(CreateInteractionResponse),
+    Written(serde_json::Value),
+}
+
 /// Where the answer to an interaction stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
@@ -166,7 +173,7 @@ pub struct Responder {
     settled: Notify,
     /// HTTP interactions mode: the first response is the body of the answer to Discord's
     /// request rather than a call of its own.
-    inline: SyncMutex<Option<oneshot::Sender<(CreateInteractionResponse, oneshot::Sender<()>)>>>,
+    inline: SyncMutex<Option<oneshot::Sender<(serde_json::Value, oneshot::Sender<()>)>>>,
     /// When the interaction arrived (the responder is made then).
     received: Instant,
     /// How long after that the first response went out.
@@ -211,7 +218,7 @@ impl Responder {
     }
 
     /// The same, with the first response handed to `first` (HTTP interactions mode).
-    pub fn inline(mut self, first: oneshot::Sender<(CreateInteractionResponse, oneshot::Sender<()>)>) -> Responder {
+    pub fn inline(mut self, first: oneshot::Sender<(serde_json::Value, oneshot::Sender<()>)>) -> Responder {
         self.inline = SyncMutex::new(Some(first));
         self
     }
@@ -245,20 +252,35 @@ impl Responder {
 
     /// The first response itself: a call to Discord, or in HTTP mode the request's answer.
     pub async fn initial(&self, response: CreateInteractionResponse) -> serenity::Result<()> {
+        self.first_response(FirstResponse::Built(response)).await
+    }
+
+    /// Sends the first response, built by serenity or written out (see [`FirstResponse`]).
+    async fn first_response(&self, response: FirstResponse) -> serenity::Result<()> {
         let inline = self.inline.lock().unwrap_or_else(|e| e.into_inner()).take();
         let sent = match inline {
             // A dropped receiver means Discord's request is gone; nothing else would reach it.
             Some(first) => {
+                // Files never ride on the answer to Discord's request (`carries`).
+                let body = match response {
+                    FirstResponse::Built(built) => serde_json::to_value(&built)?,
+                    FirstResponse::Written(written) => written,
+                };
                 // The calls that follow wait until the answer is on its way to Discord (or
                 // the request is gone), so that they do not overtake it.
                 let (written, on_its_way) = oneshot::channel();
-                if first.send((response, written)).is_ok() {
+                if first.send((body, written)).is_ok() {
                     let _ = tokio::time::timeout(INLINE_WRITE_WAIT, on_its_way).await;
                 }
                 self.answered_inline.store(true, Ordering::Release);
                 Ok(())
             }
-            None => response.execute(&*self.http, (self.id, &self.token)).await,
+            None => match response {
+                FirstResponse::Built(built) => built.execute(&*self.http, (self.id, &self.token)).await,
+                FirstResponse::Written(written) => {
+                    self.http.create_interaction_response(self.id, &self.token, &written, Vec::new()).await
+                }
+            },
         };
         if sent.is_ok() {
             let _ = self.acknowledged.set(self.received.elapsed());
@@ -342,10 +364,36 @@ impl Responder {
         self.edit(reply.edit()).await
     }
 
+    /// Replaces only the components of the message the component is on, keeping its text and
+    /// its files: the board picture stays and is not sent again (components only). One call:
+    /// the first response when it is still to be sent, else an edit of that message.
+    pub async fn update_components(&self, components: Vec<CreateActionRow>) -> serenity::Result<()> {
+        let mut stage = self.stage.lock().await;
+        if *stage == Stage::Fresh {
+            // serenity's update always lists the message's attachments to keep, as none
+            // (Discord would then drop the picture): written out without that list, Discord
+            // keeps them.
+            let update = serde_json::json!({ "type": 7, "data": { "components": components } });
+            self.first_raw(&mut stage, update, Stage::Answered).await
+        } else {
+            drop(stage);
+            // An edit without an attachments list keeps them too.
+            self.edit(EditInteractionResponse::new().components(components)).await
+        }
+    }
+
     /// Sends the first response and records where that leaves the interaction (which also
     /// ends the deadline watch).
     async fn first(&self, stage: &mut Stage, response: CreateInteractionResponse, next: Stage) -> serenity::Result<()> {
-        self.initial(response).await?;
+        self.first_response(FirstResponse::Built(response)).await?;
+        *stage = next;
+        self.settled.notify_one();
+        Ok(())
+    }
+
+    /// [`Self::first`] with a first response written out.
+    async fn first_raw(&self, stage: &mut Stage, response: serde_json::Value, next: Stage) -> serenity::Result<()> {
+        self.first_response(FirstResponse::Written(response)).await?;
         *stage = next;
         self.settled.notify_one();
         Ok(())

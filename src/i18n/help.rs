@@ -20,11 +20,12 @@ pub(super) fn help_text(commentary: bool, venue: Venue, idle_days: u32, lang: La
              the far row becomes a hen. Take the lion to win, or walk your lion onto the far row where it \
              cannot be taken (a *try*). The same position three times is a draw."
                 .into(),
-            "**Tapping**: under each board, open the menu and tap your move. `d3 (flips 2)` puts a disc on \
-             d3; `🐥 B3 → B2 (takes 🐥)` moves your chick from B3 to B2; `Drop 🐘 on B2` puts the elephant \
-             from your hand on B2. Letters name the columns and numbers the rows, as written around the \
-             board. `/play move` works too, `/play board` shows the board again, and **Resign** asks \
-             before it gives up."
+            "**Tapping**: in doubutsu shogi the buttons under the picture are the board. Tap your animal, \
+             then one of the squares that light up (tap the animal again to choose another); the animals \
+             in your hand are in the last row. A red ⚠ square loses at once. In reversi, tap the number \
+             written on the square where you want your disc. 📋 **Moves** lists your moves with their \
+             squares (letters are columns, numbers rows), and **Resign**, which asks first. `/play move` \
+             works too, and `/play board` shows the board again."
                 .into(),
         ],
         Lang::Ja => vec![
@@ -37,10 +38,11 @@ pub(super) fn help_text(commentary: bool, venue: Venue, idle_days: u32, lang: La
              マスに打てます。ひよこは奥の段に着くとニワトリになります。ライオンを取るか、自分のライオンが取られずに\
              奥の段に着けば（トライ）勝ち。同じ局面が3回あらわれたら引き分けです。"
                 .into(),
-            "**タップで指す**：盤面の下のメニューを開いて、手をタップします。`d3（2枚返す）` は d3 に石を置く手、\
-             `🐥 B3 → B2（🐥を取る）` はひよこを B3 から B2 へ動かす手、`🐘をB2に打つ` は持ち駒のゾウを B2 に\
-             打つ手です。アルファベットが列、数字が行で、盤のまわりに書いてあります。`/play move` でも指せます。\
-             `/play board` で盤面をもう一度表示、**投了**ボタンは確かめてから投了します。"
+            "**タップで指す**：どうぶつしょうぎは、絵の下のボタンが盤です。自分のどうぶつをタップし、光ったマスを\
+             タップします（もう一度タップすると選び直せます）。持ち駒は一番下の段です。赤い ⚠ のマスはすぐ負けて\
+             しまう手です。リバーシは、石を置きたいマスに書いてある数字をタップします。📋 **手の一覧**で指せる手\
+             （アルファベットが列、数字が行）と**投了**（確かめてから投了）。`/play move` でも指せます。\
+             `/play board` で盤面をもう一度表示します。"
                 .into(),
         ],
     };

@@ -185,6 +185,10 @@ pub enum Msg<'a> {
     OfferTakeback,
     /// The mark of a move that loses at once in the move menus and autocomplete.
     RiskyMark,
+    /// The button under a board that shows the player's moves as a list (privately).
+    ListButton,
+    /// Above that list: what it is, and that the board's buttons do the same.
+    MovesAsList,
     /// `/play help`: the rules of both games and how to tap; the levels only with the
     /// commentary on (else no word of them, as everywhere); outside servers, how games go
     /// there (who chooses, who is reminded, the close after `idle_days` days without a move).

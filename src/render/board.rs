@@ -28,6 +28,20 @@ pub fn result_banner(game: &Game, lang: Lang) -> Option<String> {
     game.outcome().map(|outcome| Msg::Result { kind: game.kind(), outcome }.text(lang))
 }
 
+/// The board a player moves from by touch, as PNG bytes: [`game_png`], with the reversi squares
+/// the human may play numbered as the buttons under it are
+/// (docs/design/touch.md#reversi-one-tap-on-a-number). Doubutsu boards are the same picture.
+pub fn game_png_to_tap(
+    game: &Game,
+    last: Option<(&Game, GameMove)>,
+    lang: Lang,
+    banner: Option<&str>,
+    names: &Names,
+) -> Vec<u8> {
+    let image = drawn(game, last, lang, banner, names, true);
+    super::encode_png(&image).expect("PNG encoding of an in-memory RGB image")
+}
+
 /// The board image of `game` (see [`game_png`]).
 pub fn game_image(
     game: &Game,
@@ -35,6 +49,18 @@ pub fn game_image(
     lang: Lang,
     banner: Option<&str>,
     names: &Names,
+) -> RgbImage {
+    drawn(game, last, lang, banner, names, false)
+}
+
+/// The board image; with `to_tap`, the human's reversi moves numbered (on the human's turn).
+fn drawn(
+    game: &Game,
+    last: Option<(&Game, GameMove)>,
+    lang: Lang,
+    banner: Option<&str>,
+    names: &Names,
+    to_tap: bool,
 ) -> RgbImage {
     match game {
         Game::Reversi(pos) => {
@@ -62,6 +88,17 @@ pub fn game_image(
                 last_move,
                 flipped,
                 legal: if to_move.is_some() { pos.legal_mask() } else { 0 },
+                numbered: if to_tap && names.human.is_some() && names.human == game.to_move() {
+                    settai_core::touch::numbered_moves(game)
+                        .into_iter()
+                        .filter_map(|mv| match mv {
+                            GameMove::Reversi(reversi::Move::Place(sq)) => Some(sq.index()),
+                            _ => None,
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 to_move,
                 banner: banner.map(str::to_string),
                 names: [names.first.clone(), names.second.clone()],

@@ -38,6 +38,10 @@ pub struct ReversiView {
     pub flipped: u64,
     /// Bitmask of legal moves for the side to move, drawn as dots.
     pub legal: u64,
+    /// The squares numbered for play by touch, in number order (the first is 1): drawn as
+    /// large numerals instead of dots, the same numbers the buttons under the board carry
+    /// (docs/design/touch.md#reversi-one-tap-on-a-number). Empty: dots only.
+    pub numbered: Vec<u8>,
     /// Whose turn it is; `None` (or `Some(Empty)`) once the game is over.
     pub to_move: Option<Disc>,
     /// Result text shown in the header instead of the turn, e.g. "Black wins 40-24".
@@ -76,6 +80,15 @@ const WHITE_DOT: Rgb<u8> = rgb(255, 255, 255);
 const LEGAL_ALPHA_BLACK: f32 = 0.38;
 const LEGAL_ALPHA_WHITE: f32 = 0.55;
 const LEGAL_R: f32 = 7.5;
+/// A numbered square: a pale disc nearly filling the square, the numeral dark on it, so that a
+/// child matches it with the button at a glance on a phone (where the image is shown at about
+/// two thirds of its size, the numeral is still about 20 px high).
+const NUMBER_R: f32 = 24.0;
+const NUMBER_BG: Rgb<u8> = rgb(250, 246, 232);
+const NUMBER_INK: Rgb<u8> = rgb(20, 28, 24);
+const NUMBER_PX: f32 = 34.0;
+/// Two digits are set smaller to stay inside the disc.
+const NUMBER_PX_TWO_DIGITS: f32 = 28.0;
 
 /// Pixel coordinates of the centre of square `idx` (a corner shared by four pixels).
 pub(crate) fn cell_centre(idx: usize) -> (i32, i32) {
@@ -259,13 +272,16 @@ pub fn reversi_image(view: &ReversiView, lang: Lang) -> RgbImage {
         _ => None,
     };
 
+    let numbered: u64 = view.numbered.iter().filter(|&&i| i < 64).fold(0, |m, &i| m | 1 << i);
     for (idx, &disc) in view.cells.iter().enumerate() {
         let (cx, cy) = cell_centre(idx);
         let c = (cx as f32, cy as f32);
         let bit = 1u64 << idx;
         match disc {
             Disc::Empty => {
-                if let (true, Some((colour, alpha))) = (view.legal & bit != 0, legal_colour) {
+                if numbered & bit != 0 {
+                    // Drawn below, once every disc is down.
+                } else if let (true, Some((colour, alpha))) = (view.legal & bit != 0, legal_colour) {
                     fill_circle(&mut img, c, LEGAL_R, colour, alpha);
                 }
             }
@@ -287,9 +303,25 @@ pub fn reversi_image(view: &ReversiView, lang: Lang) -> RgbImage {
         fill_circle(&mut img, c, 5.5, LAST_MOVE, 1.0);
     }
 
+    for (n, &idx) in view.numbered.iter().enumerate().filter(|&(_, &i)| i < 64) {
+        draw_number(&mut img, idx as usize, n + 1);
+    }
+
     draw_header(&mut img, view, lang);
     // Encoding an in-memory RGB8 buffer of valid dimensions cannot fail.
     img
+}
+
+/// The numeral `n` on square `idx`, on its pale disc.
+fn draw_number(img: &mut RgbImage, idx: usize, n: usize) {
+    let (cx, cy) = cell_centre(idx);
+    let c = (cx as f32, cy as f32);
+    soft_shadow(img, (c.0, c.1 + 1.5), NUMBER_R, 3.0, 0.35);
+    fill_circle(img, c, NUMBER_R, NUMBER_BG, 1.0);
+    let text = n.to_string();
+    let px = if text.len() > 1 { NUMBER_PX_TWO_DIGITS } else { NUMBER_PX };
+    // Centred by the ink of the digits themselves (every digit shares the same height).
+    draw_label(img, font(), px, c, NUMBER_INK, &text, "0123456789");
 }
 
 #[cfg(test)]
@@ -314,6 +346,7 @@ mod tests {
             last_move: None,
             flipped: 0,
             legal,
+            numbered: Vec::new(),
             to_move: Some(Disc::Black),
             banner: None,
             names: Default::default(),
@@ -384,6 +417,55 @@ mod tests {
         v.to_move = None;
         let img = decode(&render_reversi(&v, Lang::En));
         assert_eq!(px_at(&img, sq("d3")), GREEN);
+    }
+
+    #[test]
+    fn numbered_squares_show_their_numbers_on_pale_discs() {
+        let mut v = start();
+        v.numbered = ["c4", "d3", "e6", "f5"].iter().map(|s| sq(s) as u8).collect();
+        let img = decode(&render_reversi(&v, Lang::En));
+        let cell = |img: &RgbImage, s: &str| -> Vec<Rgb<u8>> {
+            let (x, y) = cell_centre(sq(s));
+            (-14..14)
+                .flat_map(|dy| (-14..14).map(move |dx| (x + dx, y + dy)))
+                .map(|(x, y)| *img.get_pixel(x as u32, y as u32))
+                .collect()
+        };
+        for s in ["c4", "d3", "e6", "f5"] {
+            let (x, y) = cell_centre(sq(s));
+            // Left of the numeral, inside the disc: the disc's pale colour, not the board's dot.
+            let edge = *img.get_pixel((x - 19) as u32, y as u32);
+            assert!(close(edge, NUMBER_BG, 3), "{s}: {edge:?}");
+            let dark = cell(&img, s).iter().filter(|p| luma(**p) < 80).count();
+            assert!(dark > 20, "{s}: a numeral is drawn ({dark} dark pixels)");
+        }
+        // The number, not the square, makes the picture: swapping two numbers swaps the cells.
+        let mut swapped = v.clone();
+        swapped.numbered.swap(0, 1);
+        let other = decode(&render_reversi(&swapped, Lang::En));
+        assert_ne!(cell(&img, "c4"), cell(&other, "c4"));
+        assert_eq!(cell(&img, "c4"), cell(&other, "d3"), "number 1 looks the same wherever it is");
+        assert_eq!(cell(&img, "f5"), cell(&other, "f5"));
+        // Two digits fit inside the disc.
+        let mut many = start();
+        many.numbered = vec![sq("d3") as u8; 1];
+        many.numbered.extend((0..11).map(|i| i as u8));
+        let twelve = decode(&render_reversi(&many, Lang::En));
+        // The twelfth square numbered is square 10 (c2).
+        let (x, y) = cell_centre(10);
+        let mut ink = 0;
+        // Inside the square, the numeral's ink (darker than the grid and the disc's shadow) stays
+        // in its disc.
+        for dy in -29..30 {
+            for dx in -29..30 {
+                if luma(*twelve.get_pixel((x + dx) as u32, (y + dy) as u32)) < 40 {
+                    ink += 1;
+                    let r = ((dx * dx + dy * dy) as f32).sqrt();
+                    assert!(r < NUMBER_R - 2.0, "12's ink at {dx},{dy} leaves its disc");
+                }
+            }
+        }
+        assert!(ink > 30, "12 is drawn ({ink} dark pixels)");
     }
 
     #[test]

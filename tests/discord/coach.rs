@@ -12,7 +12,7 @@ use sqlx::PgPool;
 
 use crate::said::{en, ja};
 use crate::support::fixtures::{self, Ctx};
-use crate::{assert_no_hidden_word, move_menus, on, place, play_move, settings, small_table, Bot};
+use crate::{assert_no_hidden_word, move_menus, on, open_list, place, play_move, settings, small_table, Bot};
 
 /// Sente to move, its lion on C3 attacked by gote's giraffe on B3: some moves save the lion,
 /// the others let it be taken.
@@ -24,9 +24,22 @@ const LION_IN_DANGER: &str = "1l1/3/1gL/E2 b -";
 /// so the game goes on and the coach offers the take-back.
 const RISKY_BUT_SPARED: &str = "3/1l1/3/LHC b -";
 
-/// The menus' options in order, and the autocomplete's choices, of the channel's board.
-fn shown_moves(x: &crate::support::Exchange) -> Vec<(String, String)> {
-    move_menus(x).into_iter().flat_map(|(_, _, options)| options).collect()
+/// The options in order of the menus in the list of the board `x` showed, as `ctx`'s player
+/// opens it.
+async fn shown_moves(bot: &Bot, ctx: &Ctx, x: &crate::support::Exchange) -> Vec<(String, String)> {
+    move_menus(&open_list(bot, ctx, x).await).into_iter().flat_map(|(_, _, options)| options).collect()
+}
+
+/// Whether the list of the board `x` showed marks a move as risky, checking that the board's
+/// caption goes with the marks.
+async fn marked(bot: &Bot, ctx: &Ctx, x: &crate::support::Exchange, lang: Lang) -> bool {
+    let mark = Msg::RiskyMark.text(lang);
+    let shown = shown_moves(bot, ctx, x).await;
+    assert!(!shown.is_empty(), "a board with its menus:\n{x}");
+    let any = shown.iter().any(|(label, _)| label.ends_with(&mark));
+    // The caption goes with the marks.
+    assert_eq!(any, x.content().contains(&Msg::LionInDanger.text(lang)), "{x}");
+    any
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -43,7 +56,8 @@ async fn risky_moves_are_marked_and_last_and_a_lion_in_danger_is_told(pool: PgPo
         bot.doubutsu_game_at(&ctx, start, Level::Doubutsu(DoubutsuLevel::Weakest)).await;
         let board = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
         assert!(board.content().contains(&Msg::LionInDanger.text(lang)), "{board}");
-        let shown = shown_moves(&board);
+        let list = open_list(&bot, &ctx, &board).await;
+        let shown: Vec<(String, String)> = move_menus(&list).into_iter().flat_map(|(_, _, o)| o).collect();
         assert_eq!(shown.len(), game.legal_moves().len(), "every move is offered: {board}");
         let mark = Msg::RiskyMark.text(lang);
         for (label, value) in &shown {
@@ -53,7 +67,7 @@ async fn risky_moves_are_marked_and_last_and_a_lion_in_danger_is_told(pool: PgPo
             assert_eq!(label, &expected, "{value}");
         }
         // Within each menu, the risky moves come after the others.
-        for (_, _, options) in move_menus(&board) {
+        for (_, _, options) in move_menus(&list) {
             let flags: Vec<bool> = options.iter().map(|(label, _)| label.ends_with(&mark)).collect();
             assert!(flags.windows(2).all(|w| w[0] <= w[1]), "risky last: {options:?}");
         }
@@ -83,7 +97,7 @@ async fn risky_moves_are_marked_and_last_and_a_lion_in_danger_is_told(pool: PgPo
     bot.doubutsu_game_at(&ctx, start, Level::Doubutsu(DoubutsuLevel::Weakest)).await;
     let board = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
     assert!(!board.content().contains(&en(Msg::LionInDanger)), "{board}");
-    assert!(shown_moves(&board).iter().all(|(label, _)| !label.contains(&en(Msg::RiskyMark))), "{board}");
+    assert!(shown_moves(&bot, &ctx, &board).await.iter().all(|(label, _)| !label.contains(&en(Msg::RiskyMark))));
     seen.push(board);
 
     // On again, in Japanese.
@@ -110,11 +124,11 @@ async fn the_opening_has_no_risky_move_and_reversi_none(pool: PgPool) {
     let start = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
     let opening = Game::new(GameKind::Doubutsu);
     assert!(opening.legal_moves().iter().all(|&m| !opening.loses_at_once(m)));
-    assert!(shown_moves(&start).iter().all(|(label, _)| !label.contains(&en(Msg::RiskyMark))), "{start}");
+    assert!(shown_moves(&bot, &ctx, &start).await.iter().all(|(label, _)| !label.contains(&en(Msg::RiskyMark))));
     assert!(!start.content().contains(&en(Msg::LionInDanger)), "{start}");
     bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
     let reversi = bot.standin.interact(crate::play_reversi(&ctx)).await;
-    assert!(shown_moves(&reversi).iter().all(|(label, _)| !label.contains(&en(Msg::RiskyMark))), "{reversi}");
+    assert!(shown_moves(&bot, &ctx, &reversi).await.iter().all(|(label, _)| !label.contains(&en(Msg::RiskyMark))));
     bot.stop().await;
 }
 
@@ -186,15 +200,6 @@ async fn a_player_chooses_their_own_hints(pool: PgPool) {
     let weakest = Level::Doubutsu(DoubutsuLevel::Weakest);
     let (me, other) =
         (Ctx::en(), Ctx::en().with_user(fixtures::OTHER_USER_ID).with_channel(fixtures::OTHER_CHANNEL_ID));
-    let marked = |x: &crate::support::Exchange, lang: Lang| {
-        let mark = Msg::RiskyMark.text(lang);
-        let shown = shown_moves(x);
-        assert!(!shown.is_empty(), "a board with its menus:\n{x}");
-        let any = shown.iter().any(|(label, _)| label.ends_with(&mark));
-        // The caption goes with the marks.
-        assert_eq!(any, x.content().contains(&Msg::LionInDanger.text(lang)), "{x}");
-        any
-    };
     let autocomplete_marked = |x: &crate::support::Exchange| {
         x.autocomplete_choices().iter().any(|(name, _)| name.ends_with(&en(Msg::RiskyMark)))
     };
@@ -208,12 +213,12 @@ async fn a_player_chooses_their_own_hints(pool: PgPool) {
     let show = bot.standin.interact(settings(&me, "show", json!([]), true)).await;
     assert_eq!(show.content(), en(Msg::Settings { settings: &Settings::default(), hints_choice: Some(false) }));
     let board = bot.standin.interact(fixtures::slash(&me, "play", "board", json!([]))).await;
-    assert!(!marked(&board, Lang::En), "my hints are off:\n{board}");
+    assert!(!marked(&bot, &me, &board, Lang::En).await, "my hints are off:\n{board}");
     let ac = bot.standin.interact(fixtures::autocomplete(&me, "play", "move", "move", "")).await;
     assert!(!autocomplete_marked(&ac), "{ac:?}");
     // The other player keeps the server's.
     let theirs = bot.standin.interact(fixtures::slash(&other, "play", "board", json!([]))).await;
-    assert!(marked(&theirs, Lang::En), "the server's hints:\n{theirs}");
+    assert!(marked(&bot, &other, &theirs, Lang::En).await, "the server's hints:\n{theirs}");
     let ac = bot.standin.interact(fixtures::autocomplete(&other, "play", "move", "move", "")).await;
     assert!(autocomplete_marked(&ac));
     seen.extend([off, board, theirs]);
@@ -226,9 +231,9 @@ async fn a_player_chooses_their_own_hints(pool: PgPool) {
     let server_off = Settings { hints: false, ..Settings::default() };
     assert_eq!(show.content(), ja(Msg::Settings { settings: &server_off, hints_choice: Some(true) }));
     let board = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "board", json!([]))).await;
-    assert!(marked(&board, Lang::Ja), "my hints are on:\n{board}");
+    assert!(marked(&bot, &Ctx::ja(), &board, Lang::Ja).await, "my hints are on:\n{board}");
     let theirs = bot.standin.interact(fixtures::slash(&other, "play", "board", json!([]))).await;
-    assert!(!marked(&theirs, Lang::En), "the server's are off:\n{theirs}");
+    assert!(!marked(&bot, &other, &theirs, Lang::En).await, "the server's are off:\n{theirs}");
     seen.extend([again, board, theirs]);
     for x in &seen {
         for call in &x.calls {
@@ -256,13 +261,13 @@ async fn the_coached_board_with_commentary_a_second_tap_and_a_stale_board(pool: 
         let mark = Msg::RiskyMark.text(lang);
         bot.doubutsu_game_at(&ctx, start, settai).await;
         let shown = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
-        let risky_label = shown_moves(&shown).into_iter().find(|(_, value)| value == "A4A3").expect("A4A3 offered").0;
+        let risky_label =
+            shown_moves(&bot, &ctx, &shown).await.into_iter().find(|(_, value)| value == "A4A3").expect("A4A3").0;
         assert!(risky_label.ends_with(&mark), "{risky_label}");
-        let (menu, _) = crate::move_menu(&shown);
         let board = bot.standin.message(shown.message_id().unwrap()).unwrap();
 
         // The risky move, tapped: the offer, with the commentary on the move.
-        let played = bot.standin.interact(fixtures::select_on(&ctx, &menu, &["A4A3"], &board)).await;
+        let played = crate::tap_move_on(&bot, &ctx, &board, "A4A3").await;
         assert!(!played.is_ephemeral(), "{played}");
         let text = played.contents().join("\n");
         assert!(text.contains(&Msg::OfferTakeback.text(lang)), "{played}");
@@ -273,8 +278,10 @@ async fn the_coached_board_with_commentary_a_second_tap_and_a_stale_board(pool: 
         let after = bot.snapshot(&ctx).await;
         assert_eq!(after.1, 2, "the move and the bot's answer");
 
-        // A second tap on the board the move came from: stale, nothing changes.
-        let second = bot.standin.interact(fixtures::select_on(&ctx, &menu, &["A4B3"], &board)).await;
+        // A second tap on the board the move came from (as a client still showed it): stale,
+        // nothing changes.
+        let lion = crate::touch_id(&board, "c.A4").expect("the lion");
+        let second = bot.standin.interact(fixtures::button_on(&ctx, &lion, &board)).await;
         crate::assert_refused(&second, &Msg::StaleBoard.text(lang));
         assert_eq!(bot.snapshot(&ctx).await, after);
 
@@ -289,7 +296,8 @@ async fn the_coached_board_with_commentary_a_second_tap_and_a_stale_board(pool: 
         crate::assert_refused(&again, &Msg::StaleBoard.text(lang));
         assert_eq!(bot.snapshot(&ctx).await, back);
         // The board after the take-back is coached again: the risky move marked, no offer.
-        let risky_again = shown_moves(&undone).into_iter().find(|(_, value)| value == "A4A3").expect("offered again").0;
+        let risky_again =
+            shown_moves(&bot, &ctx, &undone).await.into_iter().find(|(_, value)| value == "A4A3").expect("again").0;
         assert!(risky_again.ends_with(&mark), "{risky_again}");
         assert!(!undone.contents().join("\n").contains(&Msg::OfferTakeback.text(lang)), "{undone}");
     }

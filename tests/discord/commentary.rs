@@ -10,8 +10,8 @@ use sqlx::PgPool;
 use crate::said::{self, en, mv, summary_starts};
 use crate::support::fixtures::{self, Ctx};
 use crate::{
-    assert_no_hidden_word, assert_refused, gif_frames, move_menu, place, play_move, play_reversi, settings,
-    small_table, Bot,
+    assert_no_hidden_word, assert_refused, gif_frames, numbers, open_list, place, play_move, play_reversi, settings,
+    small_table, tap_move, Bot,
 };
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -20,9 +20,9 @@ async fn with_the_commentary_off_no_player_ever_sees_a_word_of_hospitality(pool:
     for ctx in [Ctx::en(), Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID)] {
         let mut last = bot.standin.interact(play_reversi(&ctx)).await;
         for _ in 0..4 {
-            let (menu, values) = move_menu(&last);
-            let board = bot.standin.message(last.message_id().unwrap()).unwrap();
-            last = bot.standin.interact(fixtures::select_on(&ctx, &menu, &[&values[values.len() / 2]], &board)).await;
+            let values = numbers(&bot, &last);
+            open_list(&bot, &ctx, &last).await;
+            last = tap_move(&bot, &ctx, &last, &values[values.len() / 2]).await;
         }
         bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "")).await;
         bot.standin.interact(play_move(&ctx, "z9")).await;

@@ -13,10 +13,12 @@ use sqlx::PgPool;
 
 use crate::said::{self, before_move, en, illegal, mv};
 use crate::support::fixtures::{self, Ctx, USER_ID};
-use crate::{assert_refused, board_image, move_menus, place, play_move, play_reversi, small_table, Bot, T};
+use crate::{
+    assert_refused, board_image, move_menus, open_list, place, play_move, play_reversi, small_table, tap_move, Bot, T,
+};
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
-async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPool) {
+async fn doubutsu_is_played_by_touch_by_list_and_by_command_at_the_weakest_level(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
     let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
@@ -27,8 +29,8 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     let started = en(Msg::Started { kind: GameKind::Doubutsu, human: USER_ID, human_side: Side::First });
     assert!(start.content().contains(&started), "{}", start.content());
     board_image(&start);
-    // One menu per kind of move, its placeholder saying which; options a child can read.
-    let menus = move_menus(&start);
+    // The list: one menu per kind of move, its placeholder saying which; options a child can read.
+    let menus = move_menus(&open_list(&bot, &ctx, &start).await);
     let shown: Vec<(&str, Vec<(&str, &str)>)> =
         menus.iter().map(|(_, p, o)| (p.as_str(), o.iter().map(|(l, v)| (l.as_str(), v.as_str())).collect())).collect();
     let menu_of = |menu| en(Msg::MenuOf { menu, more: false });
@@ -45,7 +47,6 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
         (&others, other_steps.iter().map(|(l, v)| (l.as_str(), *v)).collect()),
     ];
     assert_eq!(shown, expected, "{start}");
-    let menu = menus[1].0.clone();
 
     // Autocomplete is case-insensitive.
     let ac = bot.standin.interact(fixtures::autocomplete(&ctx, "play", "move", "move", "b4")).await;
@@ -53,9 +54,8 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     choices.sort();
     assert_eq!(choices, ["B4A3", "B4C3"]);
 
-    // The chick takes the chick by tapping; the bot answers.
-    let board = bot.standin.message(start.message_id().unwrap()).unwrap();
-    let tap = bot.standin.interact(fixtures::select_on(&ctx, &menu, &["B3B2"], &board)).await;
+    // The chick takes the chick by two taps; the bot answers.
+    let tap = tap_move(&bot, &ctx, &start, "B3B2").await;
     let played = en(Msg::YouPlayed { mv: mv(GameKind::Doubutsu, "B3B2") });
     assert!(tap.content().contains(&played), "{}", tap.content());
     assert!(tap.content().contains(&before_move(|mv| Msg::BotPlayed { mv }, Lang::En)), "{}", tap.content());
@@ -65,7 +65,7 @@ async fn doubutsu_is_played_by_menu_and_command_at_the_weakest_level(pool: PgPoo
     assert_eq!(record.level, settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
 
     // A drop is offered in its own menu once the hand holds a piece, and typed moves work.
-    let menus = move_menus(&tap);
+    let menus = move_menus(&open_list(&bot, &ctx, &tap).await);
     let all_values: Vec<String> = menus.iter().flat_map(|(_, _, o)| o.iter().map(|(_, v)| v.clone())).collect();
     let moves = record.game.legal_moves();
     let mut legal: Vec<String> = moves.iter().map(ToString::to_string).collect();

@@ -4,20 +4,20 @@
 
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 use settai::domain::{Nudge, Setting, Settings, Venue, DEFAULT_IDLE_DAYS};
-use settai::i18n::{animal_name, kind_name, level_name, move_label, Lang, Msg};
+use settai::i18n::{animal_name, kind_name, level_name, Lang, Msg};
 use settai::store::Store;
 use settai_core::doubutsu::Role;
-use settai_core::{reversi, Game, GameKind, Level, MoveDetail, Side};
+use settai_core::{reversi, Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
 use crate::said::{self, en, for_this_channel, mv, record, whatever_the_link};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, Exchange, ReplyKind};
 use crate::{
-    assert_no_hidden_word, assert_refused, board_image, game_in, level_options, move_menu, on, play_move, play_reversi,
-    settings, Bot, T,
+    assert_no_hidden_word, assert_refused, board_image, game_in, level_options, numbers, on, play_move, play_reversi,
+    settings, tap_move, tap_move_on, touch_taps, Bot, T,
 };
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -46,9 +46,8 @@ async fn in_family_team_mode_anyone_in_the_channel_moves_but_only_the_starter_re
     let by_child = bot.standin.interact(play_move(&child, "f5")).await;
     let played = en(Msg::YouPlayed { mv: mv(GameKind::Reversi, "f5") });
     assert!(!by_child.is_ephemeral() && by_child.content().contains(&played), "{by_child}");
-    let (menu, values) = move_menu(&by_child);
-    let board = bot.standin.message(by_child.message_id().unwrap()).unwrap();
-    let tap = bot.standin.interact(fixtures::select_on(&child, &menu, &[&values[0]], &board)).await;
+    let values = numbers(&bot, &by_child);
+    let tap = tap_move(&bot, &child, &by_child, &values[0]).await;
     assert!(!tap.is_ephemeral(), "{tap}");
     // ...the moves are recorded as the child's, and the game stays the parent's.
     let game = bot.store.active_game(child.channel_id).await.unwrap().expect("the game goes on");
@@ -256,12 +255,6 @@ async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
 }
 
 /// The move menu of a stored message: (custom_id, move values).
-fn menu_of(message: &Value) -> (String, Vec<String>) {
-    let menu = &message["components"][0]["components"][0];
-    let id = menu["custom_id"].as_str().unwrap_or_else(|| panic!("no menu: {message}")).to_string();
-    let values = menu["options"].as_array().unwrap().iter().map(|o| o["value"].as_str().unwrap().to_string()).collect();
-    (id, values)
-}
 
 /// Families and children (docs/design/bot-reliability.md#families-and-children): a board someone
 /// deleted comes back with nothing of the game lost: `/play board` posts a fresh one, which becomes
@@ -313,8 +306,8 @@ async fn a_deleted_board_is_recovered_by_play_board_and_by_a_reminder(pool: PgPo
     board_remembered(&bot, &ctx, fresh).await;
     // It plays on: nothing of the game was lost.
     let message = bot.standin.message(fresh).unwrap();
-    let (menu, values) = menu_of(&message);
-    let tap = bot.standin.interact(fixtures::select_on(&ctx, &menu, &[&values[0]], &message)).await;
+    let values = touch_taps(&message, "p");
+    let tap = tap_move_on(&bot, &ctx, &message, &values[0]).await;
     let played = en(Msg::YouPlayed { mv: mv(GameKind::Reversi, &values[0]) });
     assert!(!tap.is_ephemeral() && tap.content().contains(&played), "{tap}");
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 2);
@@ -338,19 +331,9 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
     let started = bot.standin.interact(play_reversi(&en)).await;
     let before = bot.snapshot(&en).await;
 
-    // The help names the moves as the menus label them, the animals and the buttons as they
-    // are called elsewhere.
-    let tapped = |lang: Lang| {
-        [
-            move_label(mv(GameKind::Reversi, "d3"), Some(MoveDetail::Place { flips: 2 }), lang),
-            move_label(
-                mv(GameKind::Doubutsu, "B3B2"),
-                Some(MoveDetail::Step { role: Role::Chick, captures: Some(Role::Chick) }),
-                lang,
-            ),
-            move_label(mv(GameKind::Doubutsu, "E*B2"), Some(MoveDetail::Drop { role: Role::Elephant }), lang),
-        ]
-    };
+    // The help names the buttons as they are labelled (the list, the coach's mark), the
+    // animals as they are called elsewhere.
+    let tapped = |lang: Lang| [format!("📋 **{}**", Msg::ListButton.text(lang)), Msg::RiskyMark.text(lang)];
     let told = bot.standin.interact(help(&en)).await;
     assert!(told.is_ephemeral() && told.answered(), "{told}");
     assert_eq!(
@@ -358,7 +341,7 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
         said::en(Msg::Help { commentary: false, venue: Venue::Server, idle_days: DEFAULT_IDLE_DAYS })
     );
     let named = [animal_name(Role::Hen, Lang::En).to_lowercase(), format!("**{}**", said::en(Msg::ResignButton))];
-    for words in tapped(Lang::En).iter().map(|label| format!("`{label}`")).chain(named) {
+    for words in tapped(Lang::En).into_iter().chain(named) {
         assert!(told.content().contains(&words), "no {words:?} in {}", told.content());
     }
     assert!(told.content().chars().count() < 2000, "Discord's limit");
@@ -368,7 +351,7 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
         .to_rgb8();
     assert_eq!(picture, settai::render::help::animals_image(settai::i18n::Lang::En));
     assert_eq!(bot.snapshot(&en).await, before, "the game is as it was");
-    assert_eq!(move_menu(&started).1.len(), 4);
+    assert_eq!(numbers(&bot, &started).len(), 4);
 
     let japanese = bot.standin.interact(help(&ja)).await;
     assert!(japanese.is_ephemeral(), "{japanese}");
@@ -382,7 +365,7 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
         animal_name(Role::Hen, Lang::Ja).to_string(),
         format!("**{}**", said::ja(Msg::ResignButton)),
     ];
-    for words in tapped(Lang::Ja).iter().map(|label| format!("`{label}`")).chain(named) {
+    for words in tapped(Lang::Ja).into_iter().chain(named) {
         assert!(japanese.content().contains(&words), "no {words:?} in {}", japanese.content());
     }
     assert_no_hidden_word("/play help (ja)", &japanese.content());
@@ -476,7 +459,7 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
     let start = Game::new(GameKind::Reversi).encode();
     let back = bot.snapshot(&ctx).await;
     assert_eq!((back.0.as_str(), back.1, back.3), (start.as_str(), 0, 0), "back at the start, once");
-    let (_, values) = move_menu(&applied);
+    let values = numbers(&bot, &applied);
     assert_eq!(values.len(), 4, "the start's moves are offered again");
     assert_eq!(button(&applied), None, "nothing left to take back, so no button");
 
@@ -488,7 +471,7 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
     // By command, in Japanese: two moves, one taken back.
     let ja = Ctx::ja();
     bot.standin.interact(play_move(&ja, "d3")).await;
-    let (_, values) = move_menu(&bot.standin.interact(fixtures::slash(&ja, "play", "board", json!([]))).await);
+    let values = numbers(&bot, &bot.standin.interact(fixtures::slash(&ja, "play", "board", json!([]))).await);
     bot.standin.interact(play_move(&ja, &values[0])).await;
     let four = bot.snapshot(&ctx).await;
     assert_eq!(four.1, 4);

@@ -21,6 +21,7 @@ mod robustness;
 mod said;
 mod screenshots;
 mod settings;
+mod touch;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,7 +38,7 @@ use settai::table_file::TableFile;
 use settai_core::doubutsu::{self, table::BuildOptions, table::Material};
 use settai_core::{DoubutsuGame, Game, Level, Side};
 use sqlx::PgPool;
-use support::fixtures::{self, Ctx};
+use support::fixtures::{self, buttons_of, touch_id, touch_taps, Ctx};
 use support::{Exchange, StandIn};
 
 const T: Duration = Duration::from_secs(30);
@@ -266,19 +267,76 @@ fn assert_refused(x: &Exchange, needle: &str) {
     assert!(x.content().contains(needle), "expected {needle:?} in {:?}", x.content());
 }
 
-/// Plays the human's side by tapping the first option of each new board until the game ends;
-/// returns the last exchange and how many boards were tapped.
-async fn tap_to_the_end(bot: &Bot, ctx: &Ctx, mut last: Exchange) -> (Exchange, usize) {
-    let mut taps = 0;
-    while last.custom_ids().iter().any(|id| id.starts_with("mv:")) {
-        let (menu, values) = move_menu(&last);
-        let board = bot.standin.message(last.message_id().unwrap()).unwrap();
-        last = bot.standin.interact(fixtures::select_on(ctx, &menu, &[&values[0]], &board)).await;
-        assert!(!last.is_ephemeral(), "a legal tap was refused:\n{last}");
-        taps += 1;
-        assert!(taps <= 40, "the game never ended");
+/// The board an exchange showed last (a tap's new board, a command's board), as the stand-in
+/// keeps it now.
+fn shown_board(bot: &Bot, x: &Exchange) -> Value {
+    let id = x.message_id().unwrap_or_else(|| panic!("no board in the exchange:\n{x}"));
+    bot.standin.message(id).unwrap_or_else(|| panic!("the board {id} is gone"))
+}
+
+/// Plays `mv` (in notation) by touch on the board `x` showed, as `ctx`'s player: one tap on its
+/// number (reversi), or the animal and then the square (doubutsu). The exchange of the last tap.
+async fn tap_move(bot: &Bot, ctx: &Ctx, x: &Exchange, mv: &str) -> Exchange {
+    tap_move_on(bot, ctx, &shown_board(bot, x), mv).await
+}
+
+/// [`tap_move`] on a board message as a client shows it.
+async fn tap_move_on(bot: &Bot, ctx: &Ctx, board: &Value, mv: &str) -> Exchange {
+    if let Some(id) = touch_id(board, &format!("p.{mv}")) {
+        return bot.standin.interact(fixtures::button_on(ctx, &id, board)).await;
     }
-    (last, taps)
+    // A doubutsu move starts at its first two characters: a square (`B3B2`) or a hand (`E*B2`).
+    let origin = mv.get(..2).unwrap_or(mv);
+    let choose =
+        touch_id(board, &format!("c.{origin}")).unwrap_or_else(|| panic!("nothing chooses {origin}:\n{board}"));
+    let chosen = bot.standin.interact(fixtures::button_on(ctx, &choose, board)).await;
+    assert!(!chosen.is_ephemeral() && chosen.files().is_empty(), "choosing is an update in place:\n{chosen}");
+    let lit = bot.standin.message(board["id"].as_str().unwrap().parse().unwrap()).unwrap();
+    let play = touch_id(&lit, &format!("p.{mv}")).unwrap_or_else(|| panic!("{mv} is not lit after {origin}:\n{lit}"));
+    bot.standin.interact(fixtures::button_on(ctx, &play, &lit)).await
+}
+
+/// The moves the board `x` showed offers as numbers (reversi), in reading order.
+fn numbers(bot: &Bot, x: &Exchange) -> Vec<String> {
+    touch_taps(&shown_board(bot, x), "p")
+}
+
+/// The private list of moves a tap on the board's list button shows.
+async fn open_list(bot: &Bot, ctx: &Ctx, x: &Exchange) -> Exchange {
+    let board = shown_board(bot, x);
+    let id = buttons_of(&board)
+        .into_iter()
+        .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
+        .find(|id| id.starts_with("ls:"))
+        .unwrap_or_else(|| panic!("no list button:\n{board}"));
+    let list = bot.standin.interact(fixtures::button_on(ctx, &id, &board)).await;
+    assert!(list.is_ephemeral(), "the list is private:\n{list}");
+    list
+}
+
+/// Plays the human's side by touch until the game ends, each time the first number (reversi)
+/// or the first animal and its first square (doubutsu); returns the last exchange and how
+/// many moves were tapped.
+async fn tap_to_the_end(bot: &Bot, ctx: &Ctx, mut last: Exchange) -> (Exchange, usize) {
+    let mut moves = 0;
+    loop {
+        let board = shown_board(bot, &last);
+        let mv = match (touch_taps(&board, "p").first(), touch_taps(&board, "c").first()) {
+            (Some(mv), _) => mv.clone(),
+            (None, Some(origin)) => {
+                let choose = touch_id(&board, &format!("c.{origin}")).unwrap();
+                bot.standin.interact(fixtures::button_on(ctx, &choose, &board)).await;
+                let lit = bot.standin.message(board["id"].as_str().unwrap().parse().unwrap()).unwrap();
+                touch_taps(&lit, "p").first().cloned().unwrap_or_else(|| panic!("{origin} lights nothing:\n{lit}"))
+            }
+            (None, None) => break,
+        };
+        last = tap_move_on(bot, ctx, &shown_board(bot, &last), &mv).await;
+        assert!(!last.is_ephemeral(), "a legal tap was refused:\n{last}");
+        moves += 1;
+        assert!(moves <= 200, "the game never ended");
+    }
+    (last, moves)
 }
 
 /// A `/settings` interaction by a member with (or without) Manage Server.

@@ -12,8 +12,8 @@ use crate::said::{before_move, en, game_over, illegal, mv, record, stats};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, ReplyKind};
 use crate::{
-    assert_no_hidden_word, assert_refused, board_image, gif_frames, move_menu, move_menus, play_move, play_reversi,
-    tap_to_the_end, Bot,
+    assert_no_hidden_word, assert_refused, board_image, gif_frames, move_menu, move_menus, open_list, play_move,
+    play_reversi, shown_board, tap_move_on, tap_to_the_end, touch_id, touch_taps, Bot,
 };
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -27,24 +27,29 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     assert!(img.width() >= 400 && img.height() >= 400);
     let started = en(Msg::Started { kind: GameKind::Reversi, human: USER_ID, human_side: Side::First });
     assert!(start.content().contains(&started) && started.contains(&format!("<@{USER_ID}>")), "{}", start.content());
-    let (menu, values) = move_menu(&start);
+    // The board's numbers, in reading order.
+    let board = shown_board(&bot, &start);
+    assert_eq!(touch_taps(&board, "p"), ["d3", "c4", "f5", "e6"]);
+    // The list holds the same moves as a menu.
+    let list = open_list(&bot, &ctx, &start).await;
+    let (_, values) = move_menu(&list);
     let mut sorted = values.clone();
     sorted.sort();
     assert_eq!(sorted, ["c4", "d3", "e6", "f5"]);
-    let menus = move_menus(&start);
-    assert_eq!(menus.len(), 1, "{start}");
+    let menus = move_menus(&list);
+    assert_eq!(menus.len(), 1, "{list}");
     assert_eq!(menus[0].1, en(Msg::MenuOf { menu: MoveMenu::Discs, more: false }));
     let flips_one = |v: &str| move_label(mv(GameKind::Reversi, v), Some(MoveDetail::Place { flips: 1 }), Lang::En);
     assert!(menus[0].2.iter().all(|(label, value)| label == &flips_one(value)), "{menus:?}");
     assert_eq!(bot.snapshot(&ctx).await.1, 0);
 
-    // Tap f5 in the menu: the bot answers with a new board message and retires the old menu.
+    // Tap f5's number: the bot answers with a new board message and retires the old buttons.
     let board_id = start.message_id().unwrap();
-    let board = bot.standin.message(board_id).unwrap();
-    // The new board comes first, then the old menu is taken off.
+    let f5 = touch_id(&board, "p.f5").unwrap();
+    // The new board comes first, then the old buttons are taken off.
     let tap = bot
         .standin
-        .interact_until(fixtures::select_on(&ctx, &menu, &["f5"], &board), |x| {
+        .interact_until(fixtures::button_on(&ctx, &f5, &board), |x| {
             x.answered() && x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal)
         })
         .await;
@@ -53,7 +58,7 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     assert!(tap.content().contains(&before_move(|mv| Msg::BotPlayed { mv }, Lang::En)), "{}", tap.content());
     board_image(&tap);
     let old = bot.standin.message(board_id).unwrap();
-    assert!(old["components"].as_array().is_none_or(|c| c.is_empty()), "old board keeps its menu: {old}");
+    assert!(old["components"].as_array().is_none_or(|c| c.is_empty()), "old board keeps its buttons: {old}");
     let record = bot.game(&ctx).await.unwrap();
     assert_eq!(record.ply, 2);
     let moves = bot.store.moves(record.id).await.unwrap();
@@ -61,7 +66,7 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     assert!(moves[1].by_bot);
 
     // The same thing by command.
-    let (_, values) = move_menu(&tap);
+    let values = touch_taps(&shown_board(&bot, &tap), "p");
     let typed = values[0].to_uppercase();
     let by_command = bot.standin.interact(play_move(&ctx, &format!(" {typed} "))).await;
     assert!(by_command.deferred() && !by_command.is_ephemeral(), "{by_command}");
@@ -70,10 +75,11 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     board_image(&by_command);
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 4);
 
-    // /play board re-posts the current board with a fresh menu.
+    // /play board re-posts the current board with fresh buttons, and its list a fresh menu.
     let again = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
     board_image(&again);
-    let (menu, _) = move_menu(&again);
+    assert!(touch_taps(&shown_board(&bot, &again), "p").iter().all(|id| !id.is_empty()));
+    let (menu, _) = move_menu(&open_list(&bot, &ctx, &again).await);
     assert_eq!(menu, format!("mv:{}:4:0", record.id));
     bot.stop().await;
 }
@@ -144,14 +150,14 @@ async fn a_deleted_old_board_never_hides_the_new_one(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
     let start = bot.standin.interact(play_reversi(&ctx)).await;
-    let (menu, _) = move_menu(&start);
     let board_id = start.message_id().unwrap();
     let board = bot.standin.message(board_id).unwrap();
-    // Someone deletes the board message; the player taps the menu still on their screen.
+    let f5 = touch_id(&board, "p.f5").unwrap();
+    // Someone deletes the board message; the player taps the number still on their screen.
     bot.standin.delete_message(board_id);
     let tap = bot
         .standin
-        .try_interact_until(fixtures::select_on(&ctx, &menu, &["f5"], &board), |x| {
+        .try_interact_until(fixtures::button_on(&ctx, &f5, &board), |x| {
             x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal)
         })
         .await
@@ -166,14 +172,8 @@ async fn a_deleted_old_board_never_hides_the_new_one(pool: PgPool) {
     assert!(tap.refused().iter().all(|c| c.kind == ReplyKind::EditOriginal), "{tap}");
     // The new board plays on.
     let new_board = bot.standin.message(posted[0].message_id.unwrap()).unwrap();
-    let menu = new_board["components"][0]["components"][0]["custom_id"].as_str().unwrap().to_string();
-    let values: Vec<String> = new_board["components"][0]["components"][0]["options"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["value"].as_str().unwrap().to_string())
-        .collect();
-    let next = bot.standin.interact(fixtures::select_on(&ctx, &menu, &[&values[0]], &new_board)).await;
+    let values = touch_taps(&new_board, "p");
+    let next = tap_move_on(&bot, &ctx, &new_board, &values[0]).await;
     assert!(!next.is_ephemeral(), "{next}");
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 4);
     // Discord refused only edits of the deleted message: through the tap, and (when the bot
@@ -305,10 +305,16 @@ async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPoo
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
     let start = bot.standin.interact(play_reversi(&ctx)).await;
-    let ask_id = start.custom_ids().into_iter().find(|id| id.starts_with("rs:ask:")).expect("a Resign button");
-    let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+    // Resign is in the list, which only the player whose move it is opens.
+    let board = shown_board(&bot, &start);
+    let list_button = start.custom_ids().into_iter().find(|id| id.starts_with("ls:")).expect("the list button");
+    let other = bot.standin.interact(fixtures::button_on(&ctx.with_user(OTHER_USER_ID), &list_button, &board)).await;
+    assert_refused(&other, &en(Msg::NotYourGame { owner: USER_ID }));
+    let list = open_list(&bot, &ctx, &start).await;
+    let ask_id = list.custom_ids().into_iter().find(|id| id.starts_with("rs:ask:")).expect("a Resign button");
+    let board = bot.standin.message(list.message_id().unwrap()).unwrap();
 
-    // Someone else cannot resign for the player.
+    // Someone else cannot resign for the player (a forged press).
     let other = bot.standin.interact(fixtures::button_on(&ctx.with_user(OTHER_USER_ID), &ask_id, &board)).await;
     assert_refused(&other, &en(Msg::NotYourGame { owner: USER_ID }));
 

@@ -16,7 +16,7 @@ use crate::family::waited;
 use crate::said::{self, whatever_the_link};
 use crate::support::fixtures::{self, Ctx, GROUP_DM_ID, OTHER_USER_ID, USER_ID};
 use crate::support::{Exchange, ReplyKind, StandIn};
-use crate::{assert_no_hidden_word, assert_refused, move_menu, tap_to_the_end, Bot, T};
+use crate::{assert_no_hidden_word, assert_refused, open_list, tap_to_the_end, touch_id, touch_taps, Bot, T};
 
 /// `/play <game>` in `ctx`, then the opponent `level` picked from the private menu; returns the
 /// exchange of the pick, whose follow-up is the game's first board.
@@ -45,10 +45,33 @@ fn board_of(bot: &Bot, x: &Exchange) -> Value {
     bot.standin.message(id).unwrap()
 }
 
-/// Taps the first move of `board` as `ctx`'s player; the exchange of the tap.
-async fn tap_first(bot: &Bot, ctx: &Ctx, board: &Value, shown: &Exchange) -> Exchange {
-    let (menu, values) = move_menu(shown);
-    bot.standin.interact(fixtures::select_on(ctx, &menu, &[&values[0]], board)).await
+/// The first tap a child makes on the board of buttons `board`: the first animal that can move
+/// (an update in place lights its squares), or on a reversi board the first number; the
+/// exchange of the tap.
+async fn choose_first(bot: &Bot, ctx: &Ctx, board: &Value) -> Exchange {
+    let first = touch_taps(board, "c").into_iter().map(|o| format!("c.{o}"));
+    let tap = first.chain(touch_taps(board, "p").into_iter().map(|m| format!("p.{m}"))).next();
+    let tap = tap.unwrap_or_else(|| panic!("nothing to tap:\n{board}"));
+    let id = touch_id(board, &tap).unwrap();
+    bot.standin.interact(fixtures::button_on(ctx, &id, board)).await
+}
+
+/// The first lit square of the board `chosen` left, tapped as `ctx`'s player (a move).
+fn first_lit(bot: &Bot, ctx: &Ctx, chosen: &Exchange) -> Value {
+    let lit = board_of(bot, chosen);
+    let mv = touch_taps(&lit, "p").into_iter().next().unwrap_or_else(|| panic!("nothing lit:\n{lit}"));
+    fixtures::button_on(ctx, &touch_id(&lit, &format!("p.{mv}")).unwrap(), &lit)
+}
+
+/// Plays the first move of `board` by touch as `ctx`'s player; the exchange of the last tap.
+async fn tap_first(bot: &Bot, ctx: &Ctx, board: &Value) -> Exchange {
+    // A reversi board: one tap on the first number.
+    if let Some(mv) = touch_taps(board, "p").into_iter().next() {
+        let id = touch_id(board, &format!("p.{mv}")).unwrap();
+        return bot.standin.interact(fixtures::button_on(ctx, &id, board)).await;
+    }
+    let chosen = choose_first(bot, ctx, board).await;
+    bot.standin.interact(first_lit(bot, ctx, &chosen)).await
 }
 
 /// No call of the bot's used `channel_id`'s own endpoints (only interactions answered there).
@@ -86,16 +109,17 @@ async fn a_family_plays_a_whole_game_in_its_group_dm_by_tapping_across_a_restart
 
     // Anyone in the group moves (team play, with nobody to turn it on).
     let board = board_of(&bot, &started);
-    let first_tap = tap_first(&bot, &child, &board, &started).await;
+    let first_tap = tap_first(&bot, &child, &board).await;
     assert!(!first_tap.is_ephemeral(), "the grandchild's tap is played:\n{first_tap}");
     assert_eq!(bot.game(&grandma).await.unwrap().ply, 2, "the tap and the bot's answer");
 
     // Only the one who started may resign (the grandchild has no commands here, only the
-    // boards' buttons).
-    let board = board_of(&bot, &first_tap);
+    // boards' buttons and the list beside them).
+    let list = open_list(&bot, &child, &first_tap).await;
     let resign = format!("rs:ask:{}", game.id);
-    assert!(first_tap.custom_ids().contains(&resign), "{first_tap}");
-    let refused = bot.standin.interact(fixtures::button_on(&child, &resign, &board)).await;
+    assert!(list.custom_ids().contains(&resign), "{list}");
+    let panel = bot.standin.message(list.message_id().unwrap()).unwrap();
+    let refused = bot.standin.interact(fixtures::button_on(&child, &resign, &panel)).await;
     assert_refused(&refused, &said::ja(Msg::NotYourGame { owner: USER_ID }));
 
     // The bot restarts between two taps; the game goes on from the same board.
@@ -120,7 +144,7 @@ async fn a_player_plays_in_the_bots_dm_after_installing_it_to_their_account(pool
     let game = bot.game(&me).await.expect("a game in the DM");
     assert!(!game.private_channel && game.guild_id.is_none(), "the bot is in its own DM: {game:?}");
     let board = board_of(&bot, &started);
-    let tapped = tap_first(&bot, &me, &board, &started).await;
+    let tapped = tap_first(&bot, &me, &board).await;
     assert!(!tapped.is_ephemeral() && tapped.file(".png").is_some(), "{tapped}");
     assert_eq!(bot.game(&me).await.unwrap().ply, 2);
     bot.stop().await;
@@ -159,7 +183,7 @@ async fn the_starter_sets_the_games_own_rules_in_the_offer(pool: PgPool) {
     let game = bot.game(&grandma).await.expect("a game");
     assert_eq!(game.house_rules, Some(HouseRules { takeback: false, commentary: false }));
     let board = board_of(&bot, &started);
-    let tapped = tap_first(&bot, &grandma, &board, &started).await;
+    let tapped = tap_first(&bot, &grandma, &board).await;
     assert!(!tapped.custom_ids().iter().any(|id| id.starts_with("tb:")), "no ↩ on the boards:\n{tapped}");
     let refused = bot.standin.interact(fixtures::slash(&grandma, "play", "takeback", json!([]))).await;
     assert_refused(&refused, &Msg::TakebackOff.text(Lang::En));
@@ -173,7 +197,7 @@ async fn the_starter_sets_the_games_own_rules_in_the_offer(pool: PgPool) {
     let me = Ctx::en().user_dm();
     let started = start_with(&bot, &me, "doubutsu", WEAKEST).await;
     assert_eq!(bot.game(&me).await.unwrap().house_rules, Some(HouseRules::OFFERED));
-    let tapped = tap_first(&bot, &me, &board_of(&bot, &started), &started).await;
+    let tapped = tap_first(&bot, &me, &board_of(&bot, &started)).await;
     // Two plies from the start nobody can have won.
     assert!(tapped.custom_ids().iter().any(|id| id.starts_with("tb:")), "the ↩ under the board:\n{tapped}");
     bot.stop().await;
@@ -214,16 +238,17 @@ async fn a_late_answer_is_lost_but_the_next_tap_shows_the_game(pool: PgPool) {
     let board = board_of(&bot, &started);
 
     // 14 minutes after the tap the answer still arrives.
+    let chosen = choose_first(&bot, &child, &board).await;
     bot.standin.age_after_next_answer(Duration::from_secs(14 * 60));
-    let in_time = tap_first(&bot, &child, &board, &started).await;
+    let in_time = bot.standin.interact(first_lit(&bot, &child, &chosen)).await;
     assert!(in_time.deferred() && in_time.file(".png").is_some(), "{in_time}");
     assert_eq!(bot.game(&grandma).await.unwrap().ply, 2);
 
     // 15 minutes: refused, with nothing lost.
     let board = board_of(&bot, &in_time);
+    let chosen = choose_first(&bot, &child, &board).await;
     bot.standin.age_after_next_answer(Duration::from_secs(15 * 60));
-    let (menu, values) = move_menu(&in_time);
-    let late = bot.standin.try_interact(fixtures::select_on(&child, &menu, &[&values[0]], &board)).await.unwrap();
+    let late = bot.standin.try_interact(first_lit(&bot, &child, &chosen)).await.unwrap();
     let refused: Vec<String> = late.refused().iter().map(|c| c.to_string()).collect();
     assert!(!refused.is_empty() && refused.iter().all(|c| c.contains("50027")), "{late}");
     let deadline = tokio::time::Instant::now() + T;
@@ -232,13 +257,14 @@ async fn a_late_answer_is_lost_but_the_next_tap_shows_the_game(pool: PgPool) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 
-    // The same board tapped again: the game as it is now, for the whole group.
-    let again = tap_first(&bot, &child, &board, &in_time).await;
+    // The same board tapped again (as the screen still shows it): the game as it is now, for
+    // the whole group.
+    let again = choose_first(&bot, &child, &board).await;
     assert!(!again.is_ephemeral() && again.file(".png").is_some(), "{again}");
     assert!(again.content().starts_with(&Msg::BoardWasOld.text(Lang::Ja)), "{again}");
     assert_eq!(bot.game(&grandma).await.unwrap().ply, 4, "nothing played twice");
     let shown = board_of(&bot, &again);
-    let next = tap_first(&bot, &child, &shown, &again).await;
+    let next = tap_first(&bot, &child, &shown).await;
     assert!(next.file(".png").is_some(), "the fresh board plays: {next}");
 
     // Only the late answer was refused.
@@ -343,7 +369,7 @@ async fn the_bot_never_posts_in_a_group_dm_on_its_own(pool: PgPool) {
     }
     // Whoever plays there next is told why the game is gone: a tap on the old board, a command.
     let child = Ctx::ja().with_user(OTHER_USER_ID).group_dm(USER_ID);
-    let tapped = tap_first(&bot, &child, &board_of(&bot, &board), &board).await;
+    let tapped = choose_first(&bot, &child, &board_of(&bot, &board)).await;
     assert_refused(&tapped, &Msg::ClosedIdle.text(Lang::Ja));
     let asked = bot.standin.interact(fixtures::slash(&grandma, "play", "board", json!([]))).await;
     assert_refused(&asked, &Msg::ClosedIdle.text(Lang::En));

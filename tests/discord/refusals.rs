@@ -9,7 +9,7 @@ use sqlx::PgPool;
 
 use crate::said::{self, en, illegal, not_a_move};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
-use crate::{assert_refused, board_image, move_menu, play_move, play_reversi, Bot};
+use crate::{assert_refused, board_image, move_menu, open_list, play_move, play_reversi, touch_id, Bot};
 
 /// `payload` as if the bot lacked the permissions `bits` where it was sent.
 fn without_permissions(mut payload: Value, bits: u64) -> Value {
@@ -35,9 +35,9 @@ async fn without_the_permissions_to_show_a_game_nothing_is_stored(pool: PgPool) 
     assert!(bot.game(&ctx).await.is_none());
     // With the permissions the game starts; a tap where they were lost since is refused.
     let start = bot.standin.interact(play_reversi(&ctx)).await;
-    let (menu, _) = move_menu(&start);
     let board = bot.standin.message(start.message_id().unwrap()).unwrap();
-    let tap = without_permissions(fixtures::select_on(&ctx, &menu, &["f5"], &board), SEND_MESSAGES);
+    let f5 = touch_id(&board, "p.f5").unwrap();
+    let tap = without_permissions(fixtures::button_on(&ctx, &f5, &board), SEND_MESSAGES);
     assert_refused(&bot.standin.interact(tap).await, &en(Msg::MissingPermissions { needed: &[Needed::SendMessages] }));
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 0);
     bot.stop().await;
@@ -54,7 +54,7 @@ async fn refusals_are_ephemeral_and_change_nothing(pool: PgPool) {
     assert_refused(&no_board, &en(Msg::NoGame));
 
     let start = bot.standin.interact(play_reversi(&ctx)).await;
-    let (menu, _) = move_menu(&start);
+    let (menu, _) = move_menu(&open_list(&bot, &ctx, &start).await);
     let before = bot.snapshot(&ctx).await;
     let game = bot.game(&ctx).await.unwrap().game;
 

@@ -15,18 +15,18 @@ use sqlx::PgPool;
 use crate::said::{self, before_move, en, mv};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, Exchange, ReplyKind, StandIn};
-use crate::{assert_refused, board_image, game_in, move_menu, place, play_move, play_reversi, Bot, T};
+use crate::{assert_refused, board_image, game_in, place, play_move, play_reversi, touch_id, touch_taps, Bot, T};
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn two_taps_at_once_apply_one_move(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
     let start = bot.standin.interact(play_reversi(&ctx)).await;
-    let (menu, _) = move_menu(&start);
     let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+    let (f5, d3) = (touch_id(&board, "p.f5").unwrap(), touch_id(&board, "p.d3").unwrap());
     let (a, b) = tokio::join!(
-        bot.standin.interact(fixtures::select_on(&ctx, &menu, &["f5"], &board)),
-        bot.standin.interact(fixtures::select_on(&ctx, &menu, &["d3"], &board)),
+        bot.standin.interact(fixtures::button_on(&ctx, &f5, &board)),
+        bot.standin.interact(fixtures::button_on(&ctx, &d3, &board)),
     );
     let (applied, refused) = if a.is_ephemeral() { (b, a) } else { (a, b) };
     assert!(!applied.is_ephemeral(), "one tap applies:\n{applied}");
@@ -72,15 +72,20 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
         channels.iter().map(|ctx| bot.standin.interact(fixtures::slash(ctx, "play", "doubutsu", json!([])))),
     )
     .await;
-    // Two different moves on each board, from the player twice or from the player and Dad.
-    let taps = channels.iter().zip(&starts).enumerate().flat_map(|(i, (ctx, start))| {
-        let (menu, values) = move_menu(start);
+    // The lion chosen on each board lights its two squares (a client shows the lit board to
+    // everyone there); two different squares tapped at once, by the player twice or by the
+    // player and Dad.
+    let chosen = futures::future::join_all(channels.iter().zip(&starts).map(|(ctx, start)| {
         let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+        let lion = touch_id(&board, "c.B4").expect("the lion moves at the start");
+        bot.standin.interact(fixtures::button_on(ctx, &lion, &board))
+    }))
+    .await;
+    let taps = channels.iter().zip(&chosen).enumerate().flat_map(|(i, (ctx, chosen))| {
+        let lit = bot.standin.message(chosen.message_id().unwrap()).unwrap();
         let second = if i % 2 == 0 { ctx.with_user(OTHER_USER_ID) } else { ctx.clone() };
-        [
-            fixtures::select_on(ctx, &menu, &[values[0].as_str()], &board),
-            fixtures::select_on(&second, &menu, &[values[1].as_str()], &board),
-        ]
+        let (a, b) = (touch_id(&lit, "p.B4A3").unwrap(), touch_id(&lit, "p.B4C3").unwrap());
+        [fixtures::button_on(ctx, &a, &lit), fixtures::button_on(&second, &b, &lit)]
     });
     // Each exchange is complete at its answer: for the tap that is taken, the new board (a
     // follow-up, after the old board's menu is taken off); for the other, the refusal.
@@ -248,8 +253,8 @@ async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool)
     let bot = Bot::builder(pool.clone()).start().await;
     let ctx = Ctx::en();
     let start = bot.standin.interact(play_reversi(&ctx)).await;
-    let (menu, values) = move_menu(&start);
     let board = bot.standin.message(start.message_id().unwrap()).unwrap();
+    let values = touch_taps(&board, "p");
 
     // Another client holds the settings tables until both requests are acknowledged: every
     // request waits on them, so only the deadline can have acknowledged them.
@@ -258,7 +263,7 @@ async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool)
         .execute(&mut *blocker)
         .await
         .unwrap();
-    let tap = fixtures::select_on(&ctx, &menu, &[values[0].as_str()], &board);
+    let tap = fixtures::button_on(&ctx, &touch_id(&board, &format!("p.{}", values[0])).unwrap(), &board);
     let command = play_move(&ctx.with_channel(fixtures::OTHER_CHANNEL_ID), "f5");
     let tokens = [fixtures::token(&tap), fixtures::token(&command)];
     let since = bot.standin.cursor();

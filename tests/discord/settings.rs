@@ -11,8 +11,8 @@ use crate::said::{self, en, for_this_channel, mv};
 use crate::support::fixtures::{self, Ctx, USER_ID};
 use crate::support::{self, ReplyKind};
 use crate::{
-    assert_no_hidden_word, assert_refused, here, level_options, move_menus, on, place, play_move, play_reversi,
-    settings, Bot, T,
+    assert_no_hidden_word, assert_refused, here, level_options, move_menus, on, open_list, place, play_move,
+    play_reversi, settings, Bot, T,
 };
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -121,7 +121,9 @@ async fn a_server_language_overrides_each_players_locale(pool: PgPool) {
     let started = bot.standin.interact(play_reversi(&en)).await;
     let greeting = said::ja(Msg::Started { kind: GameKind::Reversi, human: USER_ID, human_side: Side::First });
     assert!(started.content().contains(&greeting), "{}", started.content());
-    let menus = move_menus(&started);
+    let list = open_list(&bot, &en, &started).await;
+    assert!(list.content().contains(&said::ja(Msg::MovesAsList)), "{list}");
+    let menus = move_menus(&list);
     let discs = said::ja(Msg::MenuOf { menu: MoveMenu::Discs, more: false });
     assert_eq!(menus[0].1, discs, "the menu speaks Japanese too");
     let d3 = move_label(mv(GameKind::Reversi, "d3"), Some(MoveDetail::Place { flips: 1 }), Lang::Ja);
@@ -266,7 +268,9 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     assert!(bot.game(&ja).await.is_none());
     // A forged value is refused too.
     bot.standin.interact(settings(&ctx, "choice", on(true), true)).await;
-    let forged = bot.standin.interact(fixtures::select_on(&ja, &picker, &["7"], &menu_message)).await;
+    // A value no client could send (forged): the menu holds three.
+    let forged_on = menu_message["id"].as_str().unwrap().parse().unwrap();
+    let forged = bot.standin.interact(fixtures::select(&ja, &picker, &["7"], forged_on)).await;
     assert_refused(&forged, &said::ja(Msg::StaleBoard));
     assert!(bot.game(&ja).await.is_none());
     bot.stop().await;

@@ -425,12 +425,65 @@ pub fn button(ctx: &Ctx, custom_id: &str, message_id: u64) -> Value {
 /// A string select choice on a full message object (e.g. `standin.message(id).unwrap()`), so the
 /// bot sees the message's real content, components and attachments.
 pub fn select_on(ctx: &Ctx, custom_id: &str, values: &[&str], message: &Value) -> Value {
+    assert_shown(message, custom_id, 3, Some(values));
     component(ctx, json!({"custom_id": custom_id, "component_type": 3, "values": values}), message.clone())
 }
 
 /// A button click on a full message object.
 pub fn button_on(ctx: &Ctx, custom_id: &str, message: &Value) -> Value {
+    assert_shown(message, custom_id, 2, None);
     component(ctx, json!({"custom_id": custom_id, "component_type": 2}), message.clone())
+}
+
+/// Discord's client sends only what the message shows: a component of this id and type, not
+/// disabled, and (for a menu) values among its options. A message with no components at all
+/// stands for a request made without a client (a test of the bot's own checks), and passes.
+fn assert_shown(message: &Value, custom_id: &str, kind: u64, values: Option<&[&str]>) {
+    let rows = message["components"].as_array().cloned().unwrap_or_default();
+    if rows.is_empty() {
+        return;
+    }
+    let shown: Vec<Value> = rows.iter().flat_map(|r| r["components"].as_array().cloned().unwrap_or_default()).collect();
+    let Some(c) = shown.iter().find(|c| c["custom_id"].as_str() == Some(custom_id)) else {
+        panic!("no client can tap {custom_id:?}: the message does not show it\n{message}");
+    };
+    assert_eq!(c["type"].as_u64(), Some(kind), "{custom_id:?} is another kind of component\n{message}");
+    assert!(c["disabled"].as_bool() != Some(true), "no client can tap the disabled {custom_id:?}\n{message}");
+    if let Some(values) = values {
+        let options: Vec<&str> =
+            c["options"].as_array().into_iter().flatten().filter_map(|o| o["value"].as_str()).collect();
+        assert!(values.iter().all(|v| options.contains(v)), "{values:?} are not options of {custom_id:?}\n{message}");
+    }
+}
+
+// ── play by touch: the board of buttons as a client shows it ──
+
+/// Every button of a message, row by row.
+pub fn buttons_of(message: &Value) -> Vec<Value> {
+    let rows = message["components"].as_array().cloned().unwrap_or_default();
+    rows.iter()
+        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["type"].as_u64() == Some(2))
+        .collect()
+}
+
+/// The custom id of the touch button of `message` whose tap is `tap` (`p.f5`, `c.B3`, `x`).
+pub fn touch_id(message: &Value, tap: &str) -> Option<String> {
+    buttons_of(message)
+        .into_iter()
+        .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
+        .find(|id| id.starts_with("t:") && id.rsplit(':').next() == Some(tap))
+}
+
+/// The taps of the enabled touch buttons of `message` that do `kind` (`p` plays, `c` chooses).
+pub fn touch_taps(message: &Value, kind: &str) -> Vec<String> {
+    buttons_of(message)
+        .into_iter()
+        .filter(|b| b["disabled"].as_bool() != Some(true))
+        .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
+        .filter(|id| id.starts_with("t:"))
+        .filter_map(|id| id.rsplit(':').next().and_then(|t| t.strip_prefix(&format!("{kind}."))).map(str::to_string))
+        .collect()
 }
 
 /// A modal submission (type 5) with text inputs `(custom_id, value)`, one per action row.

@@ -9,12 +9,16 @@ use imageproc::drawing::{draw_filled_circle_mut, draw_filled_rect_mut};
 use imageproc::rect::Rect;
 use serde_json::Value;
 
-/// Width of a screenshot in pixels.
+/// Width of a screenshot in pixels, as a desktop client shows a message.
 pub const WIDTH: u32 = 760;
+/// Width of a screenshot as a phone shows it (a 390-point screen, the message's own margins).
+pub const PHONE_WIDTH: u32 = 430;
 const PAD: i32 = 16;
 const TEXT_X: i32 = 72;
-const TEXT_W: i32 = WIDTH as i32 - TEXT_X - PAD;
 const IMAGE_W: u32 = 420;
+/// A button as Discord draws it: 32 px high, at least 60 wide.
+const BUTTON_H: i32 = 34;
+const BUTTON_MIN_W: i32 = 60;
 const LINE: i32 = 24;
 const PX: f32 = 17.0;
 
@@ -44,6 +48,8 @@ pub struct Card<'a> {
     pub names: Vec<(u64, &'a str)>,
     /// Select menus drawn open, their options listed (as after a tap on them).
     pub open_menus: bool,
+    /// How wide the client is ([`WIDTH`], or [`PHONE_WIDTH`]).
+    pub width: u32,
 }
 
 /// A piece of a text line: plain text or a mention pill.
@@ -89,15 +95,15 @@ fn spans(line: &str, names: &[(u64, &str)]) -> Vec<Span> {
     out
 }
 
-/// Splits spans into lines no wider than `TEXT_W` (at spaces, or anywhere in Japanese).
-fn wrap(spans: Vec<Span>) -> Vec<Vec<Span>> {
+/// Splits spans into lines no wider than `text_w` (at spaces, or anywhere in Japanese).
+fn wrap(spans: Vec<Span>, text_w: i32) -> Vec<Vec<Span>> {
     let mut lines = vec![Vec::new()];
     let mut x = 0;
     for span in spans {
         match span {
             Span::Mention(m) => {
                 let w = width_of(&m) + 8;
-                if x + w > TEXT_W && x > 0 {
+                if x + w > text_w && x > 0 {
                     lines.push(Vec::new());
                     x = 0;
                 }
@@ -108,7 +114,7 @@ fn wrap(spans: Vec<Span>) -> Vec<Vec<Span>> {
                 let mut current = String::new();
                 for ch in t.chars() {
                     let w = width_of(&ch.to_string());
-                    if x + w > TEXT_W {
+                    if x + w > text_w {
                         // Break at the last space if the line has one, else here.
                         let carry = match current.rfind(' ') {
                             Some(i) if ch.is_ascii() => current.split_off(i + 1),
@@ -156,7 +162,7 @@ fn gif_frame(bytes: &[u8], n: usize) -> Option<RgbaImage> {
     Some(canvas)
 }
 
-fn attachment(name: &str, bytes: &[u8]) -> Option<RgbImage> {
+fn attachment(name: &str, bytes: &[u8], max_w: u32) -> Option<RgbImage> {
     let img = if name.ends_with(".gif") {
         // An animation is caught in the middle, as a reader of the channel would see it.
         let frames = gif::DecodeOptions::new().read_info(bytes).ok()?.into_iter().count();
@@ -164,7 +170,7 @@ fn attachment(name: &str, bytes: &[u8]) -> Option<RgbImage> {
     } else {
         image::load_from_memory(bytes).ok()?.to_rgba8()
     };
-    let w = img.width().min(IMAGE_W);
+    let w = img.width().min(max_w);
     let h = (img.height() as f32 * w as f32 / img.width() as f32).round() as u32;
     let img = imageops::resize(&img, w, h, imageops::FilterType::CatmullRom);
     Some(image::DynamicImage::ImageRgba8(img).to_rgb8())
@@ -192,10 +198,43 @@ fn component_rows(components: &[Value]) -> Vec<Vec<Value>> {
         .collect()
 }
 
+/// The picture of a button's emoji where the client draws one the font has not: the animals
+/// (the same Twemoji pictures Discord shows, from `assets/doubutsu/`), 20 px.
+fn emoji_picture(name: &str) -> Option<RgbaImage> {
+    let file = match name {
+        "🦁" => "lion",
+        "🦒" => "giraffe",
+        "🐘" => "elephant",
+        "🐥" => "chick",
+        "🐔" => "hen",
+        _ => return None,
+    };
+    let path = format!("{}/assets/doubutsu/{file}.png", env!("CARGO_MANIFEST_DIR"));
+    let img = image::open(path).ok()?.to_rgba8();
+    Some(imageops::resize(&img, 20, 20, imageops::FilterType::CatmullRom))
+}
+
+/// Blends `top` over `img` at (x, y) by its alpha.
+fn overlay_alpha(img: &mut RgbImage, top: &RgbaImage, x: i32, y: i32, fade: f32) {
+    for (tx, ty, p) in top.enumerate_pixels() {
+        let (px, py) = (x + tx as i32, y + ty as i32);
+        if px < 0 || py < 0 || px >= img.width() as i32 || py >= img.height() as i32 {
+            continue;
+        }
+        let a = p.0[3] as f32 / 255.0 * fade;
+        let under = img.get_pixel_mut(px as u32, py as u32);
+        for k in 0..3 {
+            under.0[k] = (under.0[k] as f32 * (1.0 - a) + p.0[k] as f32 * a).round() as u8;
+        }
+    }
+}
+
 /// Draws `card` as a screenshot.
 pub fn render(card: &Card<'_>) -> RgbImage {
-    let lines: Vec<Vec<Span>> = card.content.lines().flat_map(|l| wrap(spans(l, &card.names))).collect();
-    let images: Vec<RgbImage> = card.files.iter().filter_map(|(n, b)| attachment(n, b)).collect();
+    let text_w = card.width as i32 - TEXT_X - PAD;
+    let lines: Vec<Vec<Span>> = card.content.lines().flat_map(|l| wrap(spans(l, &card.names), text_w)).collect();
+    let image_w = IMAGE_W.min(text_w as u32);
+    let images: Vec<RgbImage> = card.files.iter().filter_map(|(n, b)| attachment(n, b, image_w)).collect();
     let rows = component_rows(&card.components);
     let mut height = PAD + 26 + lines.len() as i32 * LINE;
     height += images.iter().map(|i| i.height() as i32 + 8).sum::<i32>();
@@ -207,7 +246,9 @@ pub fn render(card: &Card<'_>) -> RgbImage {
             .map(|c| c.get("options").and_then(Value::as_array).map_or(0, Vec::len) as i32 * 48)
             .sum::<i32>();
     }
-    let mut img = RgbImage::from_pixel(WIDTH, height.max(80) as u32, BG);
+    // Buttons wrap on a narrow client: room for every button on a line of its own, cropped after.
+    height += rows.iter().map(Vec::len).sum::<usize>() as i32 * (BUTTON_H + 8);
+    let mut img = RgbImage::from_pixel(card.width, height.max(80) as u32, BG);
 
     // Avatar and name line.
     draw_filled_circle_mut(&mut img, (PAD + 20, PAD + 20), 20, BLURPLE);
@@ -275,9 +316,32 @@ pub fn render(card: &Card<'_>) -> RgbImage {
                         Some(4) => RED_BUTTON,
                         _ => GREY_BUTTON,
                     };
-                    let w = width_of(&label) + 32;
-                    round_rect(&mut img, x, y + 2, w, 34, colour);
-                    text(&mut img, x + 16, y + 8, NAME, &label);
+                    // A disabled button is drawn at half strength, as Discord does.
+                    let disabled = c.get("disabled").and_then(Value::as_bool) == Some(true);
+                    let fade = |c: Rgb<u8>| if disabled { mix(c, BG) } else { c };
+                    let emoji = c.pointer("/emoji/name").and_then(Value::as_str).unwrap_or("");
+                    let picture = emoji_picture(emoji);
+                    let glyph = if picture.is_none() { clean(emoji) } else { String::new() };
+                    let inner = picture.as_ref().map_or(0, |_| 22)
+                        + if glyph.is_empty() { 0 } else { width_of(&glyph) + 4 }
+                        + width_of(&label);
+                    let w = (inner + 28).max(BUTTON_MIN_W);
+                    if x + w > card.width as i32 - PAD && x > TEXT_X {
+                        // The row goes on below, as a narrow client wraps it.
+                        x = TEXT_X;
+                        y += BUTTON_H + 8;
+                    }
+                    round_rect(&mut img, x, y + 2, w, BUTTON_H, fade(colour));
+                    let mut at = x + (w - inner) / 2;
+                    if let Some(p) = &picture {
+                        overlay_alpha(&mut img, p, at, y + 9, if disabled { 0.5 } else { 1.0 });
+                        at += 22;
+                    }
+                    if !glyph.is_empty() {
+                        text(&mut img, at, y + 8, fade(NAME), &glyph);
+                        at += width_of(&glyph) + 4;
+                    }
+                    text(&mut img, at, y + 8, fade(NAME), &label);
                     x += w + 8;
                 }
                 _ => {}
@@ -287,6 +351,13 @@ pub fn render(card: &Card<'_>) -> RgbImage {
     }
     if card.ephemeral {
         text(&mut img, TEXT_X, y + 4, MUTED, "Only you can see this · Dismiss message");
+        y += 30;
     }
-    img
+    let used = (y + PAD).clamp(80, img.height() as i32) as u32;
+    imageops::crop_imm(&img, 0, 0, card.width, used).to_image()
+}
+
+/// Halfway between `c` and the background.
+fn mix(c: Rgb<u8>, bg: Rgb<u8>) -> Rgb<u8> {
+    Rgb([0, 1, 2].map(|k| ((c.0[k] as u16 + bg.0[k] as u16) / 2) as u8))
 }

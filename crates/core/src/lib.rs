@@ -9,6 +9,7 @@
 pub mod doubutsu;
 pub mod reversi;
 pub mod story;
+pub mod touch;
 
 mod commentary;
 mod game;

@@ -251,6 +251,16 @@ fn validate_components(rows: &[Value]) -> Result<(), ApiError> {
                     if c.get("label").is_none() && c.get("emoji").is_none() {
                         return Err(invalid(format!("{cp}: a button needs a label or an emoji")));
                     }
+                    if let Some(emoji) = c.get("emoji") {
+                        check_emoji(&format!("{cp}.emoji"), emoji)?;
+                    }
+                    if c.get("disabled").is_some_and(|d| !d.is_boolean()) {
+                        return Err(invalid(format!("{cp}.disabled: must be a boolean")));
+                    }
+                    // Link buttons carry a url and no custom id; the others a custom id and no url.
+                    if link != c.get("url").is_some_and(|u| !u.is_null()) {
+                        return Err(invalid(format!("{cp}.url: a link button has a url, no other button does")));
+                    }
                 }
                 3 => {
                     let opts = c.get("options").and_then(Value::as_array).cloned().unwrap_or_default();
@@ -284,6 +294,21 @@ fn validate_components(rows: &[Value]) -> Result<(), ApiError> {
                 check_len(&format!("{cp}.placeholder"), c.get("placeholder"), 0, 150)?;
             }
         }
+    }
+    Ok(())
+}
+
+/// A partial emoji: a custom one by id, or a Unicode emoji by itself as its name (Discord refuses
+/// text, such as a letter or a word, with "Invalid emoji").
+fn check_emoji(path: &str, emoji: &Value) -> Result<(), ApiError> {
+    if emoji.get("id").is_some_and(|id| !id.is_null()) {
+        return Ok(());
+    }
+    let name = emoji.get("name").and_then(Value::as_str).unwrap_or_default();
+    // Plain text (all ASCII, or with spaces) is no emoji; a keycap such as 1️⃣ is.
+    let text_like = name.is_ascii() || name.chars().any(char::is_whitespace);
+    if name.is_empty() || text_like || name.chars().count() > 16 {
+        return Err(invalid(format!("{path}: Invalid emoji {name:?}")));
     }
     Ok(())
 }

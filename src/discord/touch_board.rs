@@ -1,0 +1,222 @@
+//! The board of buttons under a board picture (docs/design/touch.md): doubutsu shogi as a 3x4
+//! grid mirroring the picture square for square, with the hand and the controls in a fifth row;
+//! reversi as numbered buttons matching the numbers drawn on the picture. The menus of every
+//! move stay one tap away, behind the list button.
+
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, ReactionType};
+
+use super::custom_id::{ListButton, TakebackButton, Tap, TouchButton};
+use crate::domain::StoredGame;
+use crate::i18n::{animal_emoji, move_label, Lang, Msg};
+use settai_core::doubutsu::{self, Color, Role, Square};
+use settai_core::touch::{moves_from, numbered_moves, origins, Origin};
+use settai_core::{Game, GameMove, MoveDetail};
+
+/// Discord's limits: five action rows, five buttons a row.
+const ROWS: usize = 5;
+const PER_ROW: usize = 5;
+
+/// What the board of buttons shows: nothing chosen yet, or an animal chosen and its squares lit.
+pub(super) type Chosen = Option<Origin>;
+
+/// The buttons under `game`'s board, or none when it is not the human's turn. `chosen`: the
+/// animal the player has tapped (doubutsu), whose squares light up. With `takeback`, the ↩
+/// button once the player has a move to take back; with `hints`, a square that loses at once is
+/// marked ⚠ and red, never hidden (docs/design/kind-coach.md).
+pub(super) fn touch_board(
+    game: &StoredGame,
+    chosen: Chosen,
+    takeback: bool,
+    hints: bool,
+    lang: Lang,
+) -> Vec<CreateActionRow> {
+    let record = &game.record;
+    if !record.human_to_move() {
+        return Vec::new();
+    }
+    let mut controls = Vec::new();
+    // Only once the player has a move of their own to take back (as the service checks).
+    if takeback && game.takeback_ply().is_some() {
+        controls.push(
+            CreateButton::new(TakebackButton { game_id: record.id, ply: record.ply }.custom_id())
+                .label(Msg::TakebackButton.text(lang))
+                .emoji('↩')
+                .style(ButtonStyle::Secondary),
+        );
+    }
+    controls.push(
+        CreateButton::new(ListButton { game_id: record.id, ply: record.ply }.custom_id())
+            .label(Msg::ListButton.text(lang))
+            .emoji('📋')
+            .style(ButtonStyle::Secondary),
+    );
+    let ids = Ids { game_id: record.id, ply: record.ply };
+    match &record.game {
+        Game::Doubutsu(_) => doubutsu_board(&record.game, chosen, hints, ids, controls),
+        Game::Reversi(_) => reversi_board(&record.game, ids, controls, lang),
+    }
+}
+
+/// The game and ply every button of one board names.
+#[derive(Clone, Copy)]
+struct Ids {
+    game_id: i64,
+    ply: u32,
+}
+
+impl Ids {
+    fn id(self, tap: Tap) -> String {
+        TouchButton { game_id: self.game_id, ply: self.ply, tap }.custom_id()
+    }
+}
+
+/// How one square or hand button shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// One of the player's animals that can move: tap to choose it.
+    Yours,
+    /// The animal chosen: tap again to cancel.
+    Chosen,
+    /// Where the chosen animal may go.
+    Lit,
+    /// Where it may go, losing at once (with hints).
+    Risky,
+    /// Nothing to do here now: the computer's animals, empty squares, the player's other animals
+    /// while one is chosen. The player's animals that cannot move stay blue.
+    Idle { yours: bool },
+}
+
+impl Look {
+    fn style(self) -> ButtonStyle {
+        match self {
+            Look::Yours | Look::Lit | Look::Idle { yours: true } => ButtonStyle::Primary,
+            Look::Chosen => ButtonStyle::Success,
+            Look::Risky => ButtonStyle::Danger,
+            Look::Idle { yours: false } => ButtonStyle::Secondary,
+        }
+    }
+}
+
+/// Doubutsu: four rows of three squares as the picture shows them (row 1 at the top), then the
+/// player's hand (one button per kind held, with its count) and the controls.
+fn doubutsu_board(
+    game: &Game,
+    chosen: Chosen,
+    hints: bool,
+    ids: Ids,
+    controls: Vec<CreateButton>,
+) -> Vec<CreateActionRow> {
+    let Game::Doubutsu(g) = game else { return Vec::new() };
+    let position = g.history().position();
+    let mover: Color = position.turn();
+    let movable = origins(game);
+    // A chosen animal that has no move (an old id, or a forged one) chooses nothing.
+    let chosen = chosen.filter(|o| movable.contains(o));
+    let lit: Vec<(doubutsu::Move, bool)> = chosen
+        .map(|o| moves_from(game, o))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|mv| (mv, hints && game.loses_at_once(GameMove::Doubutsu(mv))))
+        .collect();
+    let square = |sq: Square| -> CreateButton {
+        let piece = position.piece_at(sq);
+        let yours = piece.is_some_and(|p| p.color == mover);
+        let (look, tap) = match (chosen, lit.iter().find(|(mv, _)| mv.to() == sq)) {
+            (Some(Origin::Board(from)), _) if from == sq => (Look::Chosen, Tap::Cancel),
+            (Some(_), Some(&(mv, risky))) => (if risky { Look::Risky } else { Look::Lit }, Tap::Play(mv.to_string())),
+            (Some(_), None) => (Look::Idle { yours: false }, Tap::Idle(sq.to_string())),
+            (None, _) if movable.contains(&Origin::Board(sq)) => (Look::Yours, Tap::Choose(Origin::Board(sq))),
+            (None, _) => (Look::Idle { yours }, Tap::Idle(sq.to_string())),
+        };
+        let label = if look == Look::Risky { format!("{sq} ⚠") } else { sq.to_string() };
+        let button = CreateButton::new(ids.id(tap.clone()))
+            .label(label)
+            .style(look.style())
+            .disabled(matches!(tap, Tap::Idle(_)));
+        match piece {
+            Some(p) => button.emoji(emoji(p.role)),
+            None => button,
+        }
+    };
+    let mut rows: Vec<CreateActionRow> = (0..4u8)
+        .map(|row| {
+            let squares = (0..3u8).filter_map(|col| Square::from_coords(col, row)).map(square).collect();
+            CreateActionRow::Buttons(squares)
+        })
+        .collect();
+    let mut last: Vec<CreateButton> = Role::HAND
+        .into_iter()
+        .filter(|&role| position.hand(mover, role) > 0)
+        .map(|role| {
+            let origin = Origin::Hand(role);
+            let (look, tap) = match chosen {
+                Some(o) if o == origin => (Look::Chosen, Tap::Cancel),
+                None if movable.contains(&origin) => (Look::Yours, Tap::Choose(origin)),
+                _ => (Look::Idle { yours: chosen.is_none() }, Tap::Idle(origin.to_string())),
+            };
+            CreateButton::new(ids.id(tap.clone()))
+                .label(format!("×{}", position.hand(mover, role)))
+                .emoji(emoji(role))
+                .style(look.style())
+                .disabled(matches!(tap, Tap::Idle(_)))
+        })
+        .collect();
+    last.extend(controls);
+    rows.push(CreateActionRow::Buttons(last));
+    rows
+}
+
+/// Reversi: a button per numbered square (the numbers drawn on the picture, in reading order),
+/// five a row, then the controls; a forced pass is one button. Past what five rows hold the
+/// list keeps the rest (docs/design/touch.md#reversi-one-tap-on-a-number).
+fn reversi_board(game: &Game, ids: Ids, controls: Vec<CreateButton>, lang: Lang) -> Vec<CreateActionRow> {
+    let numbered = numbered_moves(game);
+    let mut buttons: Vec<CreateButton> = numbered
+        .iter()
+        .enumerate()
+        .map(|(i, mv)| {
+            CreateButton::new(ids.id(Tap::Play(mv.to_string()))).label((i + 1).to_string()).style(ButtonStyle::Primary)
+        })
+        .collect();
+    if numbered.is_empty() {
+        // The only move is a pass.
+        for mv in game.legal_moves().into_iter().filter(|mv| mv.is_pass()) {
+            buttons.push(
+                CreateButton::new(ids.id(Tap::Play(mv.to_string())))
+                    .label(move_label(mv, Some(MoveDetail::Pass), lang))
+                    .emoji('⏭')
+                    .style(ButtonStyle::Primary),
+            );
+        }
+    }
+    // The controls keep a row of their own while the numbers fit in the rows above it.
+    let room = ROWS * PER_ROW - controls.len();
+    buttons.truncate(room);
+    let mut rows: Vec<CreateActionRow> = Vec::new();
+    let (above, beside) = buttons.split_at(buttons.len().min((ROWS - 1) * PER_ROW));
+    for chunk in above.chunks(PER_ROW) {
+        rows.push(CreateActionRow::Buttons(chunk.to_vec()));
+    }
+    let mut last: Vec<CreateButton> = beside.to_vec();
+    last.extend(controls);
+    rows.push(CreateActionRow::Buttons(last));
+    rows
+}
+
+/// An animal as a button's picture.
+fn emoji(role: Role) -> ReactionType {
+    ReactionType::Unicode(animal_emoji(role).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_animal_is_a_single_emoji() {
+        for role in [Role::Lion, Role::Giraffe, Role::Elephant, Role::Chick, Role::Hen] {
+            let ReactionType::Unicode(text) = emoji(role) else { panic!("{role:?}") };
+            assert_eq!(text.chars().count(), 1, "{role:?}: {text}");
+        }
+    }
+}
