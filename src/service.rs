@@ -11,6 +11,8 @@ mod players_data;
 mod priority;
 mod rules;
 pub mod table_keeper;
+#[cfg(test)]
+mod tests;
 mod waiting;
 
 use std::sync::Arc;
@@ -26,7 +28,7 @@ use crate::store::{Store, StoreError};
 use crate::table_file::TableFile;
 pub use ai_pool::{AiPanicked, BACKLOG_PER_CORE};
 use ai_pool::{AiPool, Tenant};
-pub use play_error::PlayError;
+pub use play_error::{AiFailure, PlayError};
 use settai_core::story::{story, Story};
 use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, Side, Thinker};
 use table_keeper::{TableKeeper, TableState};
@@ -56,6 +58,10 @@ pub struct Service {
     doubutsu_table: Arc<TableKeeper>,
     seed: Option<u64>,
     figures: Figures,
+    /// Tests only: every search panics, as a level with a bug would
+    /// (docs/design/bot-reliability.md#robustness).
+    #[cfg(test)]
+    think_panics: bool,
 }
 
 /// Longest display name kept with a game (Discord's own limit is 32).
@@ -95,6 +101,8 @@ impl Service {
             doubutsu_table: TableKeeper::with(None),
             seed: None,
             figures: Figures::default(),
+            #[cfg(test)]
+            think_panics: false,
         }
     }
 
@@ -459,7 +467,13 @@ impl Service {
         let (level, tenant) = (of.level, Tenant::of(of.guild_id, of.channel_id));
         let table = self.doubutsu_table.get();
         let seed = self.seed;
+        #[cfg(test)]
+        let panics = self.think_panics;
         let work = move |thinker: &mut Thinker| {
+            #[cfg(test)]
+            if panics {
+                panic!("a level that panics on purpose (a test's)");
+            }
             let mut rng = match seed {
                 // Each ply its own stream: the same seed replays the same game.
                 Some(seed) => rand::rngs::StdRng::seed_from_u64(seed.wrapping_add(u64::from(ply))),
@@ -470,23 +484,24 @@ impl Service {
         let asked = std::time::Instant::now();
         // A lookup of a millisecond does not wait behind the searches of other games.
         let mv = if level.thinks_long() {
-            self.ai.think(tenant, work).await.expect("AI task panicked")
+            self.ai.think(tenant, work).await.map_err(|e| PlayError::Ai(e.into()))?
         } else {
             // Its thinker allocates nothing: a doubutsu reply reads the table. The request's
             // span goes with it, so what the work logs is the request's.
             let span = tracing::Span::current();
-            tokio::task::spawn_blocking(move || span.in_scope(|| work(&mut Thinker::new())))
-                .await
-                .expect("AI task panicked")
+            tokio::task::spawn_blocking(move || span.in_scope(|| work(&mut Thinker::new()))).await.map_err(|e| {
+                tracing::error!(game = of.id, error = %e, "an AI task failed");
+                PlayError::Ai(AiPanicked.into())
+            })?
         };
         self.figures.thought(level.kind().as_str(), level.as_str(), asked.elapsed());
         let mv = mv.map_err(|e| match e {
             AiError::NoTable => self
                 .table_unavailable(GameKind::Doubutsu)
                 .unwrap_or(PlayError::Unavailable { kind: GameKind::Doubutsu, ready_in: None }),
-            other => PlayError::Ai(other),
+            other => PlayError::Ai(other.into()),
         })?;
-        Ok(mv.expect("the bot is only asked to move in a live game"))
+        mv.ok_or(PlayError::Ai(AiFailure::GameOver))
     }
 }
 

@@ -1,5 +1,6 @@
 //! Why a request was refused, as every front end tells it.
 
+use super::AiPanicked;
 use crate::store::StoreError;
 use settai_core::{AiError, GameKind, GameMove, MoveError};
 
@@ -66,12 +67,27 @@ pub enum PlayError {
     /// An opponent was chosen where players may not choose (a stale picker, or a forged one).
     #[error("players cannot choose the opponent here")]
     NoLevelChoice,
-    /// The AI failed to choose a move.
+    /// The AI failed to choose a move: nothing of the bot's turn was stored, and the turn is
+    /// paid later (docs/design/bot-reliability.md#robustness).
     #[error(transparent)]
-    Ai(AiError),
+    Ai(AiFailure),
     /// The store failed or holds something it cannot trust.
     #[error(transparent)]
     Store(StoreError),
+}
+
+/// Why the bot could not choose its move.
+#[derive(Debug, thiserror::Error)]
+pub enum AiFailure {
+    /// The level could not answer (its table is of other pieces, or it is the other game's).
+    #[error(transparent)]
+    Level(#[from] AiError),
+    /// The search panicked: a bug, logged where it happened; the request still gets its answer.
+    #[error(transparent)]
+    Panicked(#[from] AiPanicked),
+    /// The game was over when the bot was asked to move.
+    #[error("the bot was asked to move in a game that is over")]
+    GameOver,
 }
 
 impl From<StoreError> for PlayError {

@@ -1,0 +1,54 @@
+//! The service against a real database, where a test needs what only a test build has (a level
+//! that panics on purpose). The rest of the flow is tested from outside, in `tests/service.rs`.
+
+use sqlx::PgPool;
+
+use super::{AiFailure, Caller, PlayError, Service};
+use crate::domain::{Change, Place, Scope, Venue};
+use crate::store::Store;
+use settai_core::{doubutsu::DoubutsuLevel, reversi::ReversiLevel, GameKind, Level, Side};
+
+/// An AI task that panics, on the pool of searches (reversi `standard`) or on the runtime's
+/// blocking threads (a doubutsu lookup), gives the request the polite `PlayError::Ai` and
+/// stores nothing of the bot's turn; a sound process then pays the turn owed
+/// (docs/design/bot-reliability.md#robustness).
+#[sqlx::test(migrator = "crate::store::MIGRATOR")]
+async fn a_search_that_panics_is_an_answer_and_stores_nothing(pool: PgPool) {
+    let store = Store::from_pool(pool);
+    let cases = [
+        (GameKind::Reversi, Level::Reversi(ReversiLevel::Standard), "f5"),
+        (GameKind::Doubutsu, Level::Doubutsu(DoubutsuLevel::Weakest), "B3B2"),
+    ];
+    for (i, (kind, level, first)) in cases.into_iter().enumerate() {
+        let caller = Caller {
+            guild_id: Some(1),
+            channel_id: 10 + i as u64,
+            parent_id: None,
+            user_id: 7,
+            name: "Mika".into(),
+            venue: Venue::Server,
+        };
+        let place: Place = caller.place();
+        store.change_setting(1, &place, Scope::Channel, Change::Level(level)).await.unwrap();
+        let mut service = Service::new(store.clone());
+        service.think_panics = true;
+        assert!(level.thinks_long() == (kind == GameKind::Reversi), "both ways of thinking are covered");
+        let snapshot = service.snapshot(&place, Some(caller.user_id)).await.unwrap();
+        service.start(&caller, &snapshot, kind, Side::First, None).await.unwrap();
+        let snapshot = service.snapshot(&place, Some(caller.user_id)).await.unwrap();
+        let human = service.human_move(&caller, &snapshot, first, None).await.unwrap();
+        let id = human.game.record.id;
+        let failed = service.bot_turn(human.game).await;
+        assert!(matches!(failed, Err(PlayError::Ai(AiFailure::Panicked(_)))), "{kind}: {failed:?}");
+        let stored = store.moves(id).await.unwrap();
+        assert_eq!(stored.len(), 1, "{kind}: only the player's move is stored");
+        assert_eq!(store.game(id).await.unwrap().unwrap().ply, 1);
+        // The same process, its bug gone: the turn owed is played.
+        service.think_panics = false;
+        let snapshot = service.snapshot(&place, Some(caller.user_id)).await.unwrap();
+        let owed = snapshot.game.expect("the game goes on");
+        let paid = service.bot_turn(owed).await.unwrap();
+        assert!(paid.moves.iter().any(|m| m.by_bot), "{kind}: the bot moved");
+        assert_eq!(store.moves(id).await.unwrap().len(), 1 + paid.moves.len());
+    }
+}
