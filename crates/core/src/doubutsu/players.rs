@@ -160,6 +160,16 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 /// yet, then to the most natural move (keeps material), then to chance. Without a previous
 /// move the guest counts as perfect.
 ///
+/// Who meets the seed's rule (docs/design/doubutsu-settai.md#who-meets-the-seeds-rule): a
+/// guest whose last move was its best ([`played_its_best`]: divergence 1), after any history
+/// (earlier blunders and take-backs included), at every ply, with the keep-going book or
+/// without, gets the seed's choice: the highest-scored move that does not lose at once (of all
+/// moves when every one does), ties as above. One exception, the repetition draw's
+/// (deviations 1 and 3): where settai is not winning and every move of that score goes back to
+/// a position already seen, settai plays a move to a fresh position the rule allows, never one
+/// scored above the seed's choice. Deviations 2, 4, 5, 6 and 7 answer only a guest move that
+/// was not its best.
+///
 /// Deviations from the seed, each measured by `settai bench hospitality` and explained, with its
 /// figures, in docs/design/doubutsu-settai.md:
 ///
@@ -167,7 +177,8 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///    game at the third occurrence of a position and the seed's app had no such rule (its games
 ///    went on until someone erred): while settai is not winning, it does not complete a third
 ///    occurrence when it has another move, and when every move of the chosen score goes back to a
-///    position already seen, it plays the best move to a fresh position instead, even a losing one.
+///    position already seen, it plays the best move to a fresh position the rule allows instead
+///    (scored at or below the chosen score), even a losing one.
 ///    Against the guests that hold a draw or cannot find the last step of their win, the guest's
 ///    win rate rose from 40-58% to 83-96%.
 /// 2. The loss-in-one exclusion answers in kind ([`guest_lost_at_once`];
@@ -178,8 +189,8 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///    careless as the guest just was. Careless, not cunning: a move that loses at once by walking
 ///    settai's lion onto the guest's home row ([`try_attempt`]) stays excluded while another move
 ///    remains, since it wins unless the guest sees the capture. A guest who never leaves a win in
-///    one on the board (the seed's 雑魚, the readers, near-perfect play) sees exactly the seed's
-///    settai. Without this, a guest who does not yet see captures can never win: a win in doubutsu
+///    one on the board (the seed's 雑魚, the readers, near-perfect play) never meets this. Without
+///    this, a guest who does not yet see captures can never win: a win in doubutsu
 ///    needs the other side to leave its lion capturable or a try open, which the exclusion forbids
 ///    (random guest: 1.4% → 98%).
 /// 3. Conceding a lost game rather than drawing it
@@ -204,7 +215,8 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 /// 5. Keeping a careless guest's game going
 ///    (docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going). Against a
 ///    guest who has left a win in one on the board this game, even if it took that move back
-///    ([`guest_was_careless`]: a child who does not yet see captures), for the first [`KEEP_GOING_PLIES`] plies settai plays neither a
+///    ([`guest_was_careless`]: a child who does not yet see captures), after a move of the guest's
+///    that was not its best, for the first [`KEEP_GOING_PLIES`] plies settai plays neither a
 ///    move that wins at once nor one that loses at once while another remains, and among the others
 ///    only those with the best chance that the game reaches ply [`KEEP_GOING_PLIES`] against a
 ///    child who takes a win in one and otherwise taps anything ([`keep_going_chances`]: read up to
@@ -222,20 +234,20 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///
 /// 6. Leaving a careless guest a way out
 ///    (docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out). Against a
-///    guest who has blundered this game, at every ply, no move after which every guest move
-///    loses at once while another remains ([`leaves_a_way_out`]).
+///    guest who has blundered this game, at every ply, after a move of the guest's that was not
+///    its best, no move after which every guest move loses at once while another remains
+///    ([`leaves_a_way_out`]).
 ///
 /// 7. Choosing early moves by the keep-going book
 ///    (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
 ///    Where the table has the keep-going book beside it ([`Table::keep_going_chance`]: the bound's
 ///    exact chance that a coached child's game lasts 20 plies), settai's moves before ply 12
-///    choose by it: before the guest's first blunder, among the moves the divergence rule
-///    allows of the seed's outcome, where it wins, or where it loses after a guest move that
-///    was not its best, losses a little faster at most ([`by_the_book`]); after the blunder, in
+///    choose by it, after a guest move that was not its best: before the guest's first blunder,
+///    among the moves the divergence rule allows of the seed's outcome, where it wins, or where
+///    it loses, losses a little faster at most ([`by_the_book`]); after the blunder, in
 ///    deviation 5 in place of the read. The coached child's games last longer (figures in
 ///    docs/design/kind-coach.md#the-keep-going-book); a guest who plays its best meets the
-///    seed's outcome at every ply, and one who converts a win with its best moves meets the
-///    seed.
+///    seed's choice.
 ///
 /// A table of other pieces (a test's small one) may not value every move; such moves are
 /// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
@@ -301,8 +313,12 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     if game.outcome().is_some() {
         return Err(PlayerError::GameOver);
     }
-    let guest_blundered = game.last_move().is_some_and(|(before, mv)| guest_lost_at_once(&before, mv));
     let guest = guest_divergence(table, game)?;
+    // After the guest's best move the seed's choice, at every ply and after any history: the
+    // deviations below that are not about the repetition draw answer only a guest move that was
+    // not its best (docs/design/doubutsu-settai.md#who-meets-the-seeds-rule).
+    let deviating = !played_its_best(guest);
+    let guest_blundered = deviating && game.last_move().is_some_and(|(before, mv)| guest_lost_at_once(&before, mv));
     let pos = game.position();
     // Moves the table cannot value (a table of other pieces) are left out; a capture of the
     // lion is valued by the rules, so something remains whenever it matters.
@@ -347,7 +363,7 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     }
     let played = game.moves().len();
     let early = played < keep.until_ply;
-    let careless = guest_was_careless(game);
+    let careless = deviating && guest_was_careless(game);
     // Keeping a careless guest's game going (deviation 5 above,
     // docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going): early on,
     // neither win at once nor hand over a win in one, and only the moves most likely to keep the
@@ -368,7 +384,7 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     // docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book): before
     // the guest's first blunder, within the book's plies, only moves the divergence rule allows
     // of the seed's outcome, and among them those the book gives the best chance.
-    if !careless {
+    if deviating && !careless {
         if let Some(chosen) = by_the_book(table, game, &candidates, best, guest) {
             candidates = chosen;
         }
@@ -398,15 +414,17 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
     // Stalling: every move of that score goes back to a position already seen while settai is
     // not winning. The seed's app let such a game go on until someone erred; here the third
     // occurrence ends it as a draw, taking the guest's win (or chance of one) away. Concede
-    // instead: the best move to a fresh position, even a losing one; one that loses at once
-    // only when settai is lost anyway and nothing else leads anywhere new (deviation 3 above,
+    // instead, still within the rule (never above the target): the best move to a fresh position
+    // at or below the target, even a losing one; one that loses at once only when settai is lost
+    // anyway and nothing else leads anywhere new (deviation 3 above,
     // docs/design/doubutsu-settai.md#deviation-3-conceding-a-lost-game-rather-than-drawing-it).
     let stalling = best <= 0 && candidates.iter().filter(|c| c.1 == target).all(|c| seen(c.0) > 0);
     if stalling {
-        if let Some(fresh) = candidates.iter().filter(|c| seen(c.0) == 0).map(|c| c.1).max() {
+        let fresh_within = |c: &&(Move, i32)| seen(c.0) == 0 && c.1 <= target;
+        if let Some(fresh) = candidates.iter().filter(fresh_within).map(|c| c.1).max() {
             candidates.retain(|c| seen(c.0) == 0);
             target = fresh;
-        } else if let Some(fresh) = all.iter().filter(|c| best < 0 && seen(c.0) == 0).map(|c| c.1).max() {
+        } else if let Some(fresh) = all.iter().filter(|c| best < 0 && fresh_within(c)).map(|c| c.1).max() {
             candidates = all.iter().copied().filter(|c| seen(c.0) == 0).collect();
             target = fresh;
         }
@@ -435,6 +453,13 @@ pub fn guest_divergence<T: Table>(table: &T, game: &History) -> Result<(i32, i32
     }
 }
 
+/// Whether the guest's divergence `(num, den)` ([`guest_divergence`]) is 1: its last move was
+/// one of its best by score (the same exact value as the best, or a win or loss too long for
+/// the score to tell apart), or there was none.
+pub fn played_its_best((num, den): (i32, i32)) -> bool {
+    num >= den
+}
+
 /// The seed's divergence rule over scored `candidates` (`best`: the best score of the
 /// position): those whose divergence is at most the guest's `(num, den)`, or the lowest-scored
 /// when none is. [`settai`] plays the highest-scored of them.
@@ -459,11 +484,11 @@ pub const BOOK_LOSS_WINDOW: i32 = 6;
 /// the moves of `candidates` the divergence rule allows (`best` the position's best score,
 /// `guest` the guest's divergence) of the seed's outcome, those after which `table`'s
 /// keep-going book gives the best chance that the game lasts ([`most_likely_by_the_book`]),
-/// leaving out moves that corner the guest ([`leaves_a_way_out`]) while one does not. Where
-/// the seed's choice (the highest-scored allowed move) wins, among the winning moves; where it
-/// hands the guest a win, only after a guest move that was not its best, and among the losses
-/// at most [`BOOK_LOSS_WINDOW`] points faster than the seed's. `None` where the seed's choice
-/// draws, after a guest's best move into a win, or where the book does not know the moves.
+/// leaving out moves that corner the guest ([`leaves_a_way_out`]) while one does not; only
+/// after a guest move that was not its best. Where the seed's choice (the highest-scored allowed
+/// move) wins, among the winning moves; where it hands the guest a win, among the losses at most
+/// [`BOOK_LOSS_WINDOW`] points faster than the seed's. `None` after the guest's best move, where
+/// the seed's choice draws, or where the book does not know the moves.
 pub fn by_the_book<T: Table>(
     table: &T,
     game: &History,
@@ -471,15 +496,16 @@ pub fn by_the_book<T: Table>(
     best: i32,
     guest: (i32, i32),
 ) -> Option<Vec<(Move, i32)>> {
+    // After the guest's best move the seed's choice stands, winning or losing: a guest who plays
+    // its best meets the seed at every ply (and one converting its win, the slowest loss).
+    if played_its_best(guest) {
+        return None;
+    }
     let allowed = divergence_allowed(candidates, best, guest);
     let seed_choice = allowed.iter().map(|c| c.1).max()?;
-    // After the guest's best move into a win the rule allows every move, and the seed's
-    // choice is the slowest loss: a guest converting its win meets it, as the seed intends.
-    // After a poorer one (a child's tap, most often) the rule has already narrowed the losses.
-    let guest_played_its_best = guest.0 >= guest.1;
     let of_the_outcome: Vec<(Move, i32)> = if seed_choice > 0 {
         allowed.into_iter().filter(|c| c.1 > 0).collect()
-    } else if seed_choice < 0 && !guest_played_its_best {
+    } else if seed_choice < 0 {
         allowed.into_iter().filter(|c| c.1 >= seed_choice - BOOK_LOSS_WINDOW).collect()
     } else {
         return None;

@@ -364,7 +364,7 @@ mod tests {
     }
 
     #[test]
-    fn the_keep_going_book_keeps_games_going_longer_and_a_perfect_guests_results() {
+    fn the_keep_going_book_loses_less_by_choice_before_the_first_blunder_and_keeps_a_perfect_guests_results() {
         use settai_core::doubutsu::table::keep_going_book::{KeepGoingBook, WithBook};
         // A root where settai, the second to move, wins: the book applies where the seed's
         // choice wins.
@@ -391,10 +391,12 @@ mod tests {
         };
         let child = DoubutsuGuest::HeedingChild(0.5);
         let (with, without) = (Regret::of(bound, &run(true, child, 2000)), Regret::of(bound, &run(false, child, 2000)));
-        // What the book is for: less lost by choice before the first blunder, and games that
-        // last more often (the estimates, with less noise than the shares).
+        // What the book is for: less lost by choice before the first blunder. Since a guest's
+        // best move gets the seed's choice back (docs/design/doubutsu-settai.md#who-meets-the-seeds-rule),
+        // the book chooses only after the child's other moves, and in this short sub-game its games
+        // no longer last longer than without it overall
+        // (docs/notebook/2026-12-06-the-seeds-invariant.md).
         assert!(with.before_chosen < without.before_chosen - 0.005, "{with:?}\n{without:?}");
-        assert!(with.estimate() > without.estimate() + 0.005, "{with:?}\n{without:?}");
         // A perfect guest's games end as they did: the book keeps the seed's outcome.
         let ends = |games: &[ScoredGame]| games.iter().map(|g| (g.reached, g.plies % 2)).collect::<Vec<_>>();
         let (a, b) = (run(true, DoubutsuGuest::Perfect, 100), run(false, DoubutsuGuest::Perfect, 100));

@@ -10,14 +10,14 @@ use super::*;
 
 /// A root of the sub-game's pieces where settai, the second to move, wins (in 12 plies with
 /// perfect play): the book applies where the seed's choice wins.
-const BOOK_ROOT: &str = "1l1/gc1/1C1/1L1 b g";
+pub(super) const BOOK_ROOT: &str = "1l1/gc1/1C1/1L1 b g";
 
 /// The last ply the sub-game's book keeps, and the length it is for.
-const LAST_PLY: u32 = 8;
+pub(super) const LAST_PLY: u32 = 8;
 const LENGTH: u32 = 12;
 
 /// The sub-game's table with its keep-going book (for the coached child, as the bot's).
-fn booked() -> &'static WithBook<&'static Tablebase> {
+pub(super) fn booked() -> &'static WithBook<&'static Tablebase> {
     static B: OnceLock<WithBook<&'static Tablebase>> = OnceLock::new();
     B.get_or_init(|| {
         let root = pos(BOOK_ROOT);
@@ -52,18 +52,22 @@ fn allowed(g: &History) -> Vec<(super::super::Move, i32)> {
     pool.into_iter().filter(|c| c.1 == lowest).collect()
 }
 
-/// The moves of the seed's outcome that deviation 7 may choose among in `g`, those that do not
-/// corner the guest (all of them when each does), before the book narrows them: where the
-/// seed's choice among `allowed` wins, the winning ones; where it loses after a guest move that
-/// was not its best, the losses at most `BOOK_LOSS_WINDOW` points faster; `None` elsewhere.
+/// The moves of the seed's outcome that deviation 7 may choose among in `g` after a guest move
+/// that was not its best, those that do not corner the guest (all of them when each does),
+/// before the book narrows them: where the seed's choice among `allowed` wins, the winning
+/// ones; where it loses, the losses at most `BOOK_LOSS_WINDOW` points faster; `None` elsewhere
+/// and after the guest's best move.
 fn of_the_outcome_and_open(
     g: &History,
     allowed: &[(super::super::Move, i32)],
 ) -> Option<Vec<(super::super::Move, i32)>> {
+    if guest_played_its_best(g) {
+        return None;
+    }
     let seeds = allowed.iter().map(|c| c.1).max().unwrap();
     let pool: Vec<_> = if seeds > 0 {
         allowed.iter().copied().filter(|c| c.1 > 0).collect()
-    } else if seeds < 0 && !guest_played_its_best(g) {
+    } else if seeds < 0 {
         allowed.iter().copied().filter(|c| c.1 >= seeds - players::BOOK_LOSS_WINDOW).collect()
     } else {
         return None;

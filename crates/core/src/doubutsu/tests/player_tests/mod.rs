@@ -7,6 +7,7 @@ mod keep_going;
 mod loss_in_one;
 mod repetition;
 mod seed_rules;
+mod seeds_choice;
 mod way_out;
 mod withdrawn;
 
@@ -140,6 +141,20 @@ fn aimed_score(
         Some(slow) if guest_blundered && seed <= score(Value::Loss(2)) => slow,
         _ => seed,
     }
+}
+
+/// The score settai aims at in `g` before the repetition rules ([`aimed_score`] over
+/// [`candidates`]), deviation 6 only after a guest move that was not its best
+/// (docs/design/doubutsu-settai.md#who-meets-the-seeds-rule).
+fn rule_target(t: &Tablebase, g: &History) -> i32 {
+    let p = *g.position();
+    let valued = evaluate_moves(t, &p).unwrap();
+    let best = valued.iter().map(|e| score(e.1)).max().unwrap();
+    let (before, guest_move) = g.last_move().unwrap();
+    let guest = analyze(t, &before, guest_move).unwrap().divergence;
+    let blundered = guest_lost_at_once(&before, guest_move);
+    let careless = tactics::guest_was_careless(g) && guest < 1.0;
+    aimed_score(&candidates(&p, &valued, blundered, careless), best, guest, blundered)
 }
 
 /// Settai as it plays from ply [`players::KEEP_GOING_PLIES`] on: deviations 1-4 without deviation 5
