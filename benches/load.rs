@@ -41,6 +41,8 @@ struct Tally {
     /// and the bytes of that answer.
     choose: Vec<Duration>,
     choose_bytes: Vec<usize>,
+    /// Time until the lit board is shown (the same call, or the edit after a late answer).
+    choose_shown: Vec<Duration>,
 }
 
 fn times(x: &Exchange) -> Option<(Duration, Duration)> {
@@ -87,8 +89,9 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
                     let button = fixtures::touch_id(&message, &format!("c.{origin}")).expect("its button");
                     match standin.try_interact(fixtures::button_on(&ctx, &button, &message)).await {
                         Ok(x) if !x.is_ephemeral() => {
-                            if let Some((ack, _)) = times(&x) {
+                            if let Some((ack, shown)) = times(&x) {
                                 tally.choose.push(ack);
+                                tally.choose_shown.push(shown);
                             }
                             tally.choose_bytes.extend(x.calls.iter().map(|c| c.json.to_string().len()));
                         }
@@ -230,6 +233,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
         all.errors.extend(t.errors);
         all.choose.extend(t.choose);
         all.choose_bytes.extend(t.choose_bytes);
+        all.choose_shown.extend(t.choose_shown);
     }
     let wall = started.elapsed();
     shards.shutdown_all().await;
@@ -246,7 +250,8 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
     percentiles("acknowledgement (defer)", all.ack);
     percentiles("board posted", all.board);
     let late_choices = all.choose.iter().filter(|a| **a > Duration::from_secs(3)).count();
-    percentiles("an animal chosen (answer)", all.choose);
+    percentiles("an animal chosen (first answer)", all.choose);
+    percentiles("an animal chosen (lit board shown)", all.choose_shown);
     let bytes = all.choose_bytes.iter().sum::<usize>() as f64 / all.choose_bytes.len().max(1) as f64;
     println!("choosing an animal: {bytes:.0} bytes sent a tap on average, {late_choices} answers after 3 s");
     println!("first answers after Discord's 3 s: {late}");

@@ -30,7 +30,7 @@ use settai::domain::{Change, Place, Scope};
 use settai::store::Store;
 use settai_core::{doubutsu, Level};
 use support::fixtures::{self, Ctx};
-use support::{Exchange, StandIn};
+use support::StandIn;
 
 const T: Duration = Duration::from_secs(120);
 /// The server's idle limit in the soak: games left alone close within the month.

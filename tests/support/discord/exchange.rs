@@ -141,9 +141,10 @@ impl Exchange {
 
     /// Whether the bot has answered: a call that shows the player its answer, i.e. a message
     /// (callback 4, or 7 updating the component's message), autocomplete choices (8) or a modal
-    /// (9); after a deferral (5/6), an edit or a follow-up that carries text. Taking a menu off
-    /// the old board (an edit without text) or withdrawing a public "thinking…" (a private
-    /// follow-up comes next) is not an answer yet.
+    /// (9); after a deferral (5/6), an edit or a follow-up that carries text, or an edit that
+    /// gives the message new components (a board of buttons changed in place). Taking the
+    /// buttons off the old board (an edit that empties them) or withdrawing a public
+    /// "thinking…" (a private follow-up comes next) is not an answer yet.
     pub fn answered(&self) -> bool {
         let mut deferred = false;
         for c in self.ok_calls() {
@@ -153,6 +154,11 @@ impl Exchange {
                 ReplyKind::EditOriginal | ReplyKind::Followup | ReplyKind::EditFollowup
                     if deferred && c.content().is_some() =>
                 {
+                    return true
+                }
+                // A component's message changed in place after its acknowledgement (an animal
+                // chosen on a board of buttons, when the answer came late).
+                ReplyKind::EditOriginal if deferred && c.components().is_some_and(|rows| !rows.is_empty()) => {
                     return true
                 }
                 _ => {}
