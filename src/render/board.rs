@@ -19,7 +19,12 @@ pub fn game_png(
     banner: Option<&str>,
     names: &Names,
 ) -> Vec<u8> {
-    super::encode_png(&game_image(game, last, lang, banner, names)).expect("PNG encoding of an in-memory RGB image")
+    encoded(&game_image(game, last, lang, banner, names))
+}
+
+/// An in-memory board image as PNG bytes (encoding one of valid dimensions cannot fail).
+fn encoded(image: &RgbImage) -> Vec<u8> {
+    super::encode_png(image).expect("PNG encoding of an in-memory RGB image")
 }
 
 /// The banner of a finished game seen from outside it (no "you"): who won, the score, why —
@@ -38,8 +43,7 @@ pub fn game_png_to_tap(
     banner: Option<&str>,
     names: &Names,
 ) -> Vec<u8> {
-    let image = drawn(game, last, lang, banner, names, true);
-    super::encode_png(&image).expect("PNG encoding of an in-memory RGB image")
+    encoded(&drawn(game, last, lang, banner, names, true))
 }
 
 /// The board image of `game` (see [`game_png`]).

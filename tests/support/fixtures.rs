@@ -11,6 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{json, Value};
 
+// The board of buttons as a client shows it, where the payloads are built.
+pub use super::touch::{buttons_of, touch_id, touch_taps};
+
 use super::discord::StandIn;
 
 /// Where an interaction comes from, as Discord's `context` and install tell it.
@@ -454,36 +457,6 @@ fn assert_shown(message: &Value, custom_id: &str, kind: u64, values: Option<&[&s
             c["options"].as_array().into_iter().flatten().filter_map(|o| o["value"].as_str()).collect();
         assert!(values.iter().all(|v| options.contains(v)), "{values:?} are not options of {custom_id:?}\n{message}");
     }
-}
-
-// ── play by touch: the board of buttons as a client shows it ──
-
-/// Every button of a message, row by row.
-pub fn buttons_of(message: &Value) -> Vec<Value> {
-    let rows = message["components"].as_array().cloned().unwrap_or_default();
-    rows.iter()
-        .flat_map(|r| r["components"].as_array().cloned().unwrap_or_default())
-        .filter(|c| c["type"].as_u64() == Some(2))
-        .collect()
-}
-
-/// The custom id of the touch button of `message` whose tap is `tap` (`p.f5`, `c.B3`, `x`).
-pub fn touch_id(message: &Value, tap: &str) -> Option<String> {
-    buttons_of(message)
-        .into_iter()
-        .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
-        .find(|id| id.starts_with("t:") && id.rsplit(':').next() == Some(tap))
-}
-
-/// The taps of the enabled touch buttons of `message` that do `kind` (`p` plays, `c` chooses).
-pub fn touch_taps(message: &Value, kind: &str) -> Vec<String> {
-    buttons_of(message)
-        .into_iter()
-        .filter(|b| b["disabled"].as_bool() != Some(true))
-        .filter_map(|b| b["custom_id"].as_str().map(str::to_string))
-        .filter(|id| id.starts_with("t:"))
-        .filter_map(|id| id.rsplit(':').next().and_then(|t| t.strip_prefix(&format!("{kind}."))).map(str::to_string))
-        .collect()
 }
 
 /// A modal submission (type 5) with text inputs `(custom_id, value)`, one per action row.

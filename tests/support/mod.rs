@@ -10,6 +10,7 @@ pub mod discord;
 pub mod fixtures;
 pub mod outage;
 pub mod screenshot;
+pub mod touch;
 
 pub use discord::{Exchange, Incomplete, Reply, ReplyKind, StandIn};
 
