@@ -3,6 +3,9 @@
 //! moves, never from process memory), every rule is checked here before anything is written,
 //! and it runs CPU-heavy AI work on a bounded blocking pool off the async runtime.
 //! Who may do what is in `rules.rs`; the tests are in `tests/service.rs`.
+//!
+//! (Past 500 lines: each request's flow is read here from its first check to its last write;
+//! the rules, the AI pool, health and players' data are the files beside it.)
 
 mod ai_pool;
 mod health;

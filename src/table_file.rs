@@ -1,74 +1,20 @@
 //! The doubutsu table on disk: written whole to a temporary name and renamed into place, and
 //! memory-mapped read-only at run time. The bytes' format and the probe are the core's
 //! ([`TableBytes`]); this room adds the file, and errors that name it and the command that
-//! rebuilds it. The keep-going book ([`KeepGoingBook`]) lives beside the table
-//! ([`book_path`]), read whole at open when it is there; without it settai plays as before
-//! (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
+//! rebuilds it. The table is all the bot plays by: nothing beside it, so every host with the
+//! table plays the same (docs/design/doubutsu-settai.md#deviation-7-dropped-choosing-early-moves-by-a-book).
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use settai_core::doubutsu::table::format::{header, FormatError, HEADER_LEN};
 use settai_core::doubutsu::table::index::Index;
-use settai_core::doubutsu::table::keep_going_book::KeepGoingBook;
 use settai_core::doubutsu::table::{ProbeError, Table, TableBytes, TableStats, Tablebase, Value};
 use settai_core::doubutsu::Position;
 
 /// The command that rebuilds the table; named in every error about the file.
 pub const REBUILD_COMMAND: &str = "settai tablebase build";
-/// The command that rebuilds the keep-going book alone; named in every error about its file.
-pub const REBUILD_BOOK_COMMAND: &str = "settai tablebase book";
-
-/// The keep-going book's file beside the table at `table` (`doubutsu.tb` → `doubutsu.book`).
-pub fn book_path(table: &Path) -> PathBuf {
-    table.with_extension("book")
-}
-
-/// Why the keep-going book cannot be used (settai then plays without it). Every message names
-/// the path and the command that rebuilds the book.
-#[derive(Debug, thiserror::Error)]
-pub enum BookError {
-    /// The file does not exist.
-    #[error("keep-going book {path} is missing; build it with `{REBUILD_BOOK_COMMAND}`")]
-    Missing {
-        /// The path that was read.
-        path: PathBuf,
-    },
-    /// Not a book, another version, damaged, or of another material than the table.
-    #[error("keep-going book {path} is unusable ({reason}); rebuild it with `{REBUILD_BOOK_COMMAND}`")]
-    Unusable {
-        /// The path that was read.
-        path: PathBuf,
-        /// What is wrong.
-        reason: String,
-    },
-    /// Reading or writing failed.
-    #[error("keep-going book {path}: {source}")]
-    Io {
-        /// The path involved.
-        path: PathBuf,
-        /// The underlying error.
-        source: io::Error,
-    },
-}
-
-/// Reads the book at `path`, checking its bytes.
-pub fn read_book(path: &Path) -> Result<KeepGoingBook, BookError> {
-    let bytes = std::fs::read(path).map_err(|source| match source.kind() {
-        io::ErrorKind::NotFound => BookError::Missing { path: path.to_path_buf() },
-        _ => BookError::Io { path: path.to_path_buf(), source },
-    })?;
-    KeepGoingBook::from_bytes(&bytes)
-        .map_err(|e| BookError::Unusable { path: path.to_path_buf(), reason: e.to_string() })
-}
-
-/// Writes `book` to `path` (to a temporary name first, then renamed into place).
-pub fn write_book(book: &KeepGoingBook, path: &Path) -> Result<(), BookError> {
-    write_whole(path, &[&book.to_bytes()]).map_err(|source| BookError::Io { path: path.to_path_buf(), source })
-}
-
 /// Writes `parts` to `path` whole: to a temporary name first, synced, then renamed into place,
 /// so that a crash never leaves a half-written file under `path`. The temporary name is per
 /// process: two `serve`s on one machine may build at once (the bytes are the same).
@@ -143,13 +89,10 @@ pub fn write(solved: &Tablebase, path: &Path) -> Result<(), TableError> {
 }
 
 /// The table file, memory-mapped. Opening checks the header and the size; call
-/// [`TableFile::verify`] (in the background) to check the values' checksum. The keep-going
-/// book beside it is read at open when it is there, or attached later
-/// ([`TableFile::attach_book`]).
+/// [`TableFile::verify`] (in the background) to check the values' checksum.
 pub struct TableFile {
     path: PathBuf,
     bytes: TableBytes<memmap2::Mmap>,
-    book: OnceLock<KeepGoingBook>,
 }
 
 impl TableFile {
@@ -169,39 +112,7 @@ impl TableFile {
         let map =
             unsafe { memmap2::Mmap::map(&file) }.map_err(|source| TableError::Io { path: path.clone(), source })?;
         let bytes = TableBytes::parse(map).map_err(|e| TableError::of_format(&path, e))?;
-        Ok(TableFile { path, bytes, book: OnceLock::new() })
-    }
-
-    /// [`TableFile::open`], then the book beside it ([`book_path`]): the table, and why the
-    /// book could not be attached, if it could not (settai plays without it meanwhile).
-    pub fn open_with_book(path: impl AsRef<Path>) -> Result<(TableFile, Result<(), BookError>), TableError> {
-        let table = TableFile::open(path)?;
-        let book_file = book_path(&table.path);
-        let attached = read_book(&book_file).and_then(|book| table.attach_book(book, &book_file));
-        Ok((table, attached))
-    }
-
-    /// Attaches `book` (read from `from`) when it is of the table's material, is the book this
-    /// build makes for that material, and none is attached yet.
-    pub fn attach_book(&self, book: KeepGoingBook, from: &Path) -> Result<(), BookError> {
-        if book.material() != self.stats().material {
-            return Err(BookError::Unusable {
-                path: from.to_path_buf(),
-                reason: format!("material {:?}, the table's is {:?}", book.material().0, self.stats().material.0),
-            });
-        }
-        // An older build's book: rebuilt as this build makes it (the bot does so in the
-        // background), rather than read with chances settai no longer expects.
-        if let Some(reason) = book.differs_from_the_bots() {
-            return Err(BookError::Unusable { path: from.to_path_buf(), reason });
-        }
-        let _ = self.book.set(book);
-        Ok(())
-    }
-
-    /// The keep-going book, once attached.
-    pub fn book(&self) -> Option<&KeepGoingBook> {
-        self.book.get()
+        Ok(TableFile { path, bytes })
     }
 
     /// The path the table was opened from.
@@ -239,10 +150,6 @@ impl std::fmt::Debug for TableFile {
 impl Table for TableFile {
     fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         self.bytes.probe(pos)
-    }
-
-    fn keep_going_chance(&self, pos: &Position, played: u32) -> Option<f64> {
-        self.book.get()?.chance(self.bytes.index(), pos, played)
     }
 }
 
@@ -310,64 +217,5 @@ mod tests {
         assert!(matches!(err, TableError::Missing { .. }), "{err}");
         assert!(err.to_string().contains("missing.tb") && err.to_string().contains(REBUILD_COMMAND), "{err}");
         let _ = std::fs::remove_dir_all(a.parent().unwrap());
-    }
-
-    #[test]
-    fn the_book_beside_the_table_is_attached_and_a_bad_one_leaves_the_table_playing_without_it() {
-        use settai_core::doubutsu::table::keep_going_book::KeepGoingBook;
-        use settai_core::doubutsu::table::survival::CarelessPlayer;
-        let dir = std::env::temp_dir().join(format!("doubutsu-book-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("small.tb");
-        let root: Position = "1l1/1c1/1C1/1L1 b Gg".parse().unwrap();
-        let material = Material::of(&root);
-        write(&build(material, &BuildOptions::default()).unwrap(), &path).unwrap();
-        let player = CarelessPlayer { heed: 0.5, takebacks: false };
-        let index = Index::new(material);
-        let book = KeepGoingBook::build(&index, &root, 8, player, 4, &BuildOptions::default()).unwrap();
-
-        // Without a book: the table plays, the book's absence is named with its command.
-        let (table, attached) = TableFile::open_with_book(&path).unwrap();
-        let err = attached.unwrap_err();
-        assert!(matches!(err, BookError::Missing { .. }) && err.to_string().contains(REBUILD_BOOK_COMMAND), "{err}");
-        assert!(table.book().is_none());
-        assert!(table.probe(&root).is_ok());
-
-        // A book written beside it is read and answers through the table.
-        write_book(&book, &book_path(&path)).unwrap();
-        assert_eq!(book_path(&path), dir.join("small.book"));
-        let (table, attached) = TableFile::open_with_book(&path).unwrap();
-        attached.unwrap();
-        assert_eq!(table.book(), Some(&book));
-        let mut answered = 0;
-        for m in root.legal_moves() {
-            let first = root.play(m).unwrap();
-            for y in first.legal_moves() {
-                let pos = first.play(y).unwrap();
-                assert_eq!(table.keep_going_chance(&pos, 2), book.chance(&index, &pos, 2));
-                answered += usize::from(table.keep_going_chance(&pos, 2).is_some());
-            }
-        }
-        assert!(answered > 10, "{answered}");
-
-        // A damaged book is refused by name; the table still opens and plays without it.
-        let mut bytes = std::fs::read(book_path(&path)).unwrap();
-        *bytes.last_mut().unwrap() ^= 1;
-        std::fs::write(book_path(&path), &bytes).unwrap();
-        let (table, attached) = TableFile::open_with_book(&path).unwrap();
-        let err = attached.unwrap_err();
-        assert!(matches!(err, BookError::Unusable { .. }) && err.to_string().contains("small.book"), "{err}");
-        assert!(table.book().is_none() && table.keep_going_chance(&root, 2).is_none());
-
-        // A book of other pieces is not attached to this table.
-        let other = Index::new(Material([0, 0, 1]));
-        let other_root = (0..other.len())
-            .filter_map(|s| Position::from_key(other.key(s), Color::Sente))
-            .find(|p| p.outcome().is_none())
-            .unwrap();
-        let other_book = KeepGoingBook::build(&other, &other_root, 4, player, 2, &BuildOptions::default()).unwrap();
-        let err = table.attach_book(other_book, &book_path(&path)).unwrap_err();
-        assert!(matches!(err, BookError::Unusable { .. }), "{err}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,5 +1,8 @@
 //! The `settai` command line, run as a process. Terminal games are kept in Postgres: each test
 //! that plays gets a fresh database of its own (`#[sqlx::test]`) and hands it to the process.
+//!
+//! (Past 500 lines: one test per command of the program, each run as a process; split, the
+//! process helpers would be shared across files for no gain.)
 
 mod support;
 

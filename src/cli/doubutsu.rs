@@ -10,32 +10,19 @@ use rand::Rng;
 use super::build_report::TerminalReport;
 use crate::i18n::{side_name, value_words, Lang};
 use crate::table_file::{TableFile, REBUILD_COMMAND};
-use settai_core::doubutsu::table::keep_going_book::KeepGoingBook;
 use settai_core::doubutsu::table::{build_standard, reach, ReachStats, Table};
 use settai_core::doubutsu::{self as dob, Color, History, Move, Position, Role, Square};
 use settai_core::{GameKind, Side};
 
 #[derive(Debug, Subcommand)]
-/// `settai tablebase`: the doubutsu table and its keep-going book.
+/// `settai tablebase`: the doubutsu table.
 pub enum TableAction {
     /// Compute the table by retrograde analysis and write it (about 2 minutes on two idle
-    /// cores, under 0.5 GiB of memory), then the keep-going book beside it (as `book`), and
-    /// print what they cost.
+    /// cores, under 0.5 GiB of memory), and print what it cost.
     Build {
         /// Output file (default: <SETTAI_DATA_DIR>/doubutsu.tb).
         #[arg(long)]
         out: Option<PathBuf>,
-    },
-    /// Compute settai's keep-going book alone and write it beside the table (about 12-20 minutes
-    /// on two cores, 3.6 GiB of memory): a machine too small to build it can use one built
-    /// elsewhere.
-    Book {
-        /// Output file (default: the table's path with the extension `book`).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// The table it goes beside (default: <SETTAI_DATA_DIR>/doubutsu.tb).
-        #[arg(long)]
-        table: Option<PathBuf>,
     },
     /// Open the table, print its header figures, and count and value the positions reachable
     /// from the start (Tanaka's figures; a few minutes).
@@ -65,9 +52,6 @@ pub enum TableAction {
 pub fn tablebase(action: TableAction, data_dir: &Path) -> anyhow::Result<()> {
     match action {
         TableAction::Build { out } => build(&table_path(out, data_dir)),
-        TableAction::Book { out, table } => {
-            build_book(&out.unwrap_or_else(|| crate::table_file::book_path(&table_path(table, data_dir))))
-        }
         TableAction::Stats { table, verify, header_only } => stats(&table_path(table, data_dir), verify, !header_only),
         TableAction::Probe { table, moves } => probe(&table_path(table, data_dir), &moves),
     }
@@ -141,33 +125,6 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
     let started = Instant::now();
     file.verify()?;
     println!("checksum of the whole file: {:.2} s", started.elapsed().as_secs_f64());
-    drop(file);
-    build_book(&crate::table_file::book_path(out))
-}
-
-/// `settai tablebase book` (and the end of `settai tablebase build`): builds the keep-going
-/// book (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book)
-/// and writes it, printing what it cost.
-pub fn build_book(out: &Path) -> anyhow::Result<()> {
-    let sampler = RssSampler::start();
-    let started = Instant::now();
-    let cpu_before = process_cpu_seconds();
-    let book = KeepGoingBook::build_standard(&TerminalReport::new(false).options());
-    let wall = started.elapsed().as_secs_f64();
-    let cpu = process_cpu_seconds() - cpu_before;
-    let (sampled, kernel) = sampler.stop();
-    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
-    println!(
-        "keep-going book: {} positions to ply {}; wall {wall:.1} s, CPU {cpu:.1} s, peak memory {:.3} GiB sampled, {:.3} GiB kernel mark",
-        book.entries(),
-        book.last_ply(),
-        gib(sampled),
-        gib(kernel)
-    );
-    crate::table_file::write_book(&book, out)?;
-    println!("wrote {} ({} bytes)", out.display(), std::fs::metadata(out)?.len());
-    let read = crate::table_file::read_book(out)?;
-    anyhow::ensure!(read == book, "the book read back from {} differs from the one built", out.display());
     Ok(())
 }
 
@@ -367,18 +324,12 @@ fn status_kib(field: &str) -> u64 {
         .unwrap_or(0)
 }
 
-/// Opens the doubutsu table and the keep-going book beside it; a missing table names the level
-/// that plays without it, a book that cannot be used is said on stderr (settai plays without
-/// it).
+/// Opens the doubutsu table; a missing table names the level that plays without it.
 pub fn open_table(path: &std::path::Path) -> anyhow::Result<crate::table_file::TableFile> {
-    let (table, book) = crate::table_file::TableFile::open_with_book(path).map_err(|e| match e {
+    crate::table_file::TableFile::open(path).map_err(|e| match e {
         crate::table_file::TableError::Missing { .. } => {
             anyhow::anyhow!("{e} (about 2 minutes), or play without it at `--level weakest`")
         }
         e => anyhow::Error::from(e),
-    })?;
-    if let Err(e) = book {
-        eprintln!("{e}; settai plays without it");
-    }
-    Ok(table)
+    })
 }

@@ -200,6 +200,9 @@ fn level_help(level: Level) -> &'static str {
         Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest) => {
             "random, but takes a win in one and avoids a loss in one (no table needed)"
         }
+        Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::SettaiClassic) => {
+            "the published settai rule, as the original article describes it (needs the table)"
+        }
     }
 }
 

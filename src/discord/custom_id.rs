@@ -1,7 +1,7 @@
 //! The custom ids of buttons and menus (moves, opponent picker and its house rules, Resign, Take back, the
 //! forget-me question): printing and parsing.
 
-use crate::domain::{HouseRule, HouseRules};
+use crate::domain::{HouseRule, HouseRules, Settings};
 use settai_core::touch::Origin;
 use settai_core::{GameKind, Level, Side};
 
@@ -157,6 +157,19 @@ impl OpponentSelect {
     /// The level behind a menu value (its position in the game's list).
     pub(super) fn level(&self, value: &str) -> Option<Level> {
         Level::for_kind(self.kind).get(value.parse::<usize>().ok()?).copied()
+    }
+
+    /// Whether the picker names the levels: where the commentary is on (the game's own choice,
+    /// else the place's `settings`).
+    pub(super) fn reveals_levels(&self, settings: &Settings) -> bool {
+        self.house_rules.map_or(settings.commentary, |rules| rules.commentary)
+    }
+
+    /// Whether the picker offers `level`: a published rule as written (`Level::is_classic`) only
+    /// where the levels are named, since a player without the commentary could not tell it from
+    /// the level it copies (docs/design/doubutsu-levels.md#the-published-rules-as-levels).
+    pub(super) fn offers(&self, settings: &Settings, level: Level) -> bool {
+        !level.is_classic() || self.reveals_levels(settings)
     }
 }
 

@@ -251,11 +251,12 @@ impl Bot {
 /// each of the game's own rules where it has them. The level names show only where the
 /// commentary is on (the game's own choice, else the place's).
 fn opponent_offer(picker: OpponentSelect, settings: &Settings, lang: Lang) -> (String, Vec<CreateActionRow>) {
-    let reveal = picker.house_rules.map_or(settings.commentary, |rules| rules.commentary);
+    let reveal = picker.reveals_levels(settings);
     // The values are positions in the game's list of levels: not even the payload names them.
     let options = Level::for_kind(picker.kind)
         .iter()
         .enumerate()
+        .filter(|(_, &level)| picker.offers(settings, level))
         .map(|(i, &level)| {
             CreateSelectMenuOption::new(Msg::Opponent { level }.text(lang), i.to_string())
                 .description(Msg::OpponentHint { level, reveal }.text(lang))

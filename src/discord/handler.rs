@@ -385,13 +385,16 @@ impl Bot {
             }
             (None, ComponentInteractionDataKind::StringSelect { values }) => {
                 match (OpponentSelect::parse(id), values.first()) {
-                    (Some(picker), Some(choice)) => match picker.level(choice) {
-                        Some(chosen) => {
-                            level = Some(chosen);
-                            self.start_chosen(&request, picker, chosen).await
+                    // A published rule is chosen only where the menu offered it.
+                    (Some(picker), Some(choice)) => {
+                        match picker.level(choice).filter(|&l| picker.offers(&request.snapshot.settings, l)) {
+                            Some(chosen) => {
+                                level = Some(chosen);
+                                self.start_chosen(&request, picker, chosen).await
+                            }
+                            None => Err(Failure::Refused(PlayError::Stale)),
                         }
-                        None => Err(Failure::Refused(PlayError::Stale)),
-                    },
+                    }
                     _ => Err(Failure::Refused(PlayError::Stale)),
                 }
             }

@@ -81,6 +81,10 @@ pub(super) fn help_text(commentary: bool, venue: Venue, idle_days: u32, lang: La
             (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::Ja) => {
                 "…でたらめに指すが、一手で勝てる手は逃さない"
             }
+            (Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic), Lang::En) => {
+                "— the published settai rule, as the original article describes it"
+            }
+            (Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic), Lang::Ja) => "…原典の接待ルールそのまま",
         };
         let (title, how) = match lang {
             Lang::En => (

@@ -68,6 +68,8 @@ pub fn opponent_name(level: Level, lang: Lang) -> &'static str {
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::Ja) => "🦁 ライオンさん",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::En) => "🐥 Chick",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::Ja) => "🐥 ひよこさん",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic), Lang::En) => "📖 Elephant, as published",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic), Lang::Ja) => "📖 ゾウさん（原典）",
         (Level::Reversi(reversi::ReversiLevel::Standard), Lang::En) => "🦉 Owl",
         (Level::Reversi(reversi::ReversiLevel::Standard), Lang::Ja) => "🦉 フクロウさん",
         (Level::Reversi(reversi::ReversiLevel::Highest), Lang::En) => "🐰 Rabbit",
@@ -92,6 +94,8 @@ pub(super) fn opponent_hint(level: Level, lang: Lang) -> &'static str {
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::Ja) => "チャンピオン",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::En) => "Still learning",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::Ja) => "れんしゅう中",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic), Lang::En) => "The published rule",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic), Lang::Ja) => "原典どおり",
         (Level::Reversi(reversi::ReversiLevel::Highest), Lang::En) => "Easy-going",
         (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "のんびり屋",
         (Level::Reversi(reversi::ReversiLevel::None), Lang::En) => "Plays to win",
@@ -114,5 +118,7 @@ pub fn level_name(level: Level, lang: Lang) -> &'static str {
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::Ja) => "最強",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::En) => "weakest",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::Ja) => "雑魚",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic), Lang::En) => "settai, as published",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic), Lang::Ja) => "接待（原典）",
     }
 }

@@ -8,8 +8,7 @@ use std::time::{Duration, Instant};
 
 use settai_core::doubutsu::table::{build, BuildOptions, BuildProgress, Material};
 
-mod keep_going_book;
-use crate::table_file::{book_path, BookError, TableError, TableFile};
+use crate::table_file::{TableError, TableFile};
 
 /// On-CPU seconds the real game's build needs on this project's machines (measured: 262 s;
 /// docs/design/doubutsu-levels.md#without-the-table), the basis of the estimate before the build's
@@ -75,14 +74,10 @@ impl TableKeeper {
         gate: impl FnOnce() + Send + 'static,
     ) -> Arc<TableKeeper> {
         let keeper = TableKeeper::with(None);
-        match TableFile::open_with_book(path) {
-            Ok((t, book)) => {
+        match TableFile::open(path) {
+            Ok(t) => {
                 tracing::info!("doubutsu table ready ({})", path.display());
-                let t = Arc::new(t);
-                let _ = keeper.table.set(t.clone());
-                if let Err(e) = book {
-                    keep_going_book::build_in_background(t, material, e);
-                }
+                let _ = keeper.table.set(Arc::new(t));
             }
             Err(e @ TableError::Io { .. }) => {
                 tracing::warn!(
@@ -147,10 +142,7 @@ impl TableKeeper {
             match self.build_and_open(&path, material, progress) {
                 Ok(t) => {
                     tracing::info!("doubutsu table built and ready ({})", path.display());
-                    let t = Arc::new(t);
-                    let _ = self.table.set(t.clone());
-                    let missing = BookError::Missing { path: book_path(&path) };
-                    keep_going_book::build_in_background(t, material, missing);
+                    let _ = self.table.set(Arc::new(t));
                 }
                 Err(e) => tracing::error!("could not build the doubutsu table: {e:#}"),
             }

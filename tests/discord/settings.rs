@@ -222,7 +222,12 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     let picker = offer.custom_ids().into_iter().find(|id| id.starts_with("op:")).expect("an opponent menu");
     let choices = offer.select_options(&picker);
     let labels: Vec<&str> = choices.iter().map(|(label, _)| label.as_str()).collect();
-    let opponents: Vec<&str> = Level::for_kind(GameKind::Reversi).iter().map(|&l| opponent_name(l, Lang::En)).collect();
+    // The published rules as written are offered only with the commentary on (below).
+    let opponents: Vec<&str> = Level::for_kind(GameKind::Reversi)
+        .iter()
+        .filter(|l| !l.is_classic())
+        .map(|&l| opponent_name(l, Lang::En))
+        .collect();
     assert_eq!(labels, opponents);
     // With the commentary off, nothing in the offer (not even the menu's values) names a level.
     for call in offer.calls.iter() {
@@ -273,5 +278,48 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     let forged = bot.standin.interact(fixtures::select(&ja, &picker, &["7"], forged_on)).await;
     assert_refused(&forged, &said::ja(Msg::StaleBoard));
     assert!(bot.game(&ja).await.is_none());
+    bot.stop().await;
+}
+
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn the_published_rules_are_chosen_by_managers_and_offered_to_players_only_with_the_commentary_on(pool: PgPool) {
+    let (table, _) = crate::small_table("classic-offer");
+    let bot = Bot::builder(pool).table(table).start().await;
+    let ctx = Ctx::en();
+    let classic = Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic);
+    // Managers choose it like any level, and it is kept.
+    let set = bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "settai-classic"), true)).await;
+    assert!(set.content().contains(level_name(classic, Lang::En)), "{}", set.content());
+    assert_eq!(bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu), classic);
+    bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "settai"), true)).await;
+    bot.standin.interact(settings(&ctx, "choice", on(true), true)).await;
+    let index = Level::for_kind(GameKind::Doubutsu).iter().position(|&l| l == classic).unwrap().to_string();
+    // With the commentary off the players' menu leaves it out, and a forged choice of it starts
+    // nothing.
+    let offer = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
+    let picker = offer.custom_ids().into_iter().find(|id| id.starts_with("op:")).expect("an opponent menu");
+    let values: Vec<String> = offer.select_options(&picker).into_iter().map(|(_, value)| value).collect();
+    let others = Level::for_kind(GameKind::Doubutsu).iter().filter(|l| !l.is_classic()).count();
+    assert!(!values.contains(&index) && values.len() == others, "{values:?}");
+    let menu_message = bot.standin.message(offer.message_id().unwrap()).unwrap();
+    let forged_on = menu_message["id"].as_str().unwrap().parse().unwrap();
+    let forged = bot.standin.interact(fixtures::select(&ctx, &picker, &[index.as_str()], forged_on)).await;
+    assert_refused(&forged, &en(Msg::StaleBoard));
+    assert!(bot.game(&ctx).await.is_none());
+    // With the commentary on it is offered under its own name, and chosen it is the game's level.
+    bot.standin.interact(settings(&ctx, "commentary", on(true), true)).await;
+    let offer = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
+    let picker = offer.custom_ids().into_iter().find(|id| id.starts_with("op:")).expect("an opponent menu");
+    let options = offer.select_options(&picker);
+    assert!(
+        options.iter().any(|(label, value)| value == &index && label == opponent_name(classic, Lang::En)),
+        "{options:?}"
+    );
+    assert!(offer.component(&picker).unwrap().to_string().contains(level_name(classic, Lang::En)));
+    let menu_message = bot.standin.message(offer.message_id().unwrap()).unwrap();
+    let pick = fixtures::select_on(&ctx, &picker, &[index.as_str()], &menu_message);
+    let chosen = bot.standin.interact_until(pick, |x| !x.followups().is_empty()).await;
+    assert!(!chosen.followups()[0].files.is_empty(), "the board is posted: {chosen}");
+    assert_eq!(bot.game(&ctx).await.unwrap().level, classic);
     bot.stop().await;
 }

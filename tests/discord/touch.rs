@@ -2,6 +2,9 @@
 //! where it goes), reversi as one tap on a number drawn on the board; whole games by taps alone,
 //! in a channel, a thread and a group DM, in English and Japanese, and every refusal a menu
 //! move meets.
+//!
+//! (Past 500 lines: the whole games by taps and the refusals share the board readers here; the
+//! readers of a board of buttons themselves are in `tests/support/touch.rs`.)
 
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};

@@ -7,7 +7,7 @@ use crate::level_name::UnknownLevel;
 use crate::{doubutsu, reversi};
 
 /// How the bot plays: a level of one game, so a level of the other game cannot be asked of
-/// it. Each game has its own three levels ([`reversi::ReversiLevel`], [`doubutsu::DoubutsuLevel`]); server
+/// it. Each game has its own levels ([`reversi::ReversiLevel`], [`doubutsu::DoubutsuLevel`]); server
 /// admins choose them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -34,10 +34,11 @@ const REVERSI_LEVELS: [Level; 3] = [
     Level::Reversi(reversi::ReversiLevel::ALL[1]),
     Level::Reversi(reversi::ReversiLevel::ALL[2]),
 ];
-const DOUBUTSU_LEVELS: [Level; 3] = [
+const DOUBUTSU_LEVELS: [Level; 4] = [
     Level::Doubutsu(doubutsu::DoubutsuLevel::ALL[0]),
     Level::Doubutsu(doubutsu::DoubutsuLevel::ALL[1]),
     Level::Doubutsu(doubutsu::DoubutsuLevel::ALL[2]),
+    Level::Doubutsu(doubutsu::DoubutsuLevel::ALL[3]),
 ];
 
 impl Level {
@@ -52,6 +53,15 @@ impl Level {
     pub fn needs_table(self) -> bool {
         match self {
             Level::Doubutsu(level) => level.needs_table(),
+            Level::Reversi(_) => false,
+        }
+    }
+
+    /// Whether this is a published rule as written, offered for comparison: the players'
+    /// opponent picker names it only with the commentary on.
+    pub fn is_classic(self) -> bool {
+        match self {
+            Level::Doubutsu(level) => level.is_classic(),
             Level::Reversi(_) => false,
         }
     }

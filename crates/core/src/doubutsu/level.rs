@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use rand::Rng;
 
+use super::classic::settai_classic;
 use super::players::{settai_or_weakest, strongest_or_heuristic, weakest, PlayerError};
 use super::table::Table;
 use super::{History, Move};
@@ -20,6 +21,9 @@ pub enum DoubutsuLevel {
     Strongest,
     /// 雑魚: random, but takes a win in one and avoids a loss in one.
     Weakest,
+    /// 接待（原典）: the divergence rule as published, without settai's deviations
+    /// (docs/design/doubutsu-settai.md#settai-classic-the-rule-as-published).
+    SettaiClassic,
 }
 
 /// A level that plays from the table was asked to move without it.
@@ -35,12 +39,14 @@ pub enum ChooseError {
 
 impl DoubutsuLevel {
     /// Every level, in the order menus list them.
-    pub const ALL: [DoubutsuLevel; 3] = [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest];
+    pub const ALL: [DoubutsuLevel; 4] =
+        [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest, DoubutsuLevel::SettaiClassic];
     /// The level used when a server has not chosen one.
     pub const DEFAULT: DoubutsuLevel = DoubutsuLevel::Settai;
 
     /// Every level's name ([`DoubutsuLevel::as_str`]), in the order of [`DoubutsuLevel::ALL`].
-    pub const NAMES: [&'static str; 3] = [Self::ALL[0].as_str(), Self::ALL[1].as_str(), Self::ALL[2].as_str()];
+    pub const NAMES: [&'static str; 4] =
+        [Self::ALL[0].as_str(), Self::ALL[1].as_str(), Self::ALL[2].as_str(), Self::ALL[3].as_str()];
 
     /// Stable identifier used in the database and the CLI.
     pub const fn as_str(self) -> &'static str {
@@ -48,6 +54,7 @@ impl DoubutsuLevel {
             DoubutsuLevel::Settai => "settai",
             DoubutsuLevel::Strongest => "strongest",
             DoubutsuLevel::Weakest => "weakest",
+            DoubutsuLevel::SettaiClassic => "settai-classic",
         }
     }
 
@@ -58,7 +65,16 @@ impl DoubutsuLevel {
             DoubutsuLevel::Settai => &["settai (hospitable)", "hospitable", "接待"],
             DoubutsuLevel::Strongest => &["最強"],
             DoubutsuLevel::Weakest => &["雑魚", "ざこ"],
+            DoubutsuLevel::SettaiClassic => {
+                &["接待（原典）", "接待(原典)", "settai, as published", "settai (classic)", "settai classic", "classic"]
+            }
         }
+    }
+
+    /// The published rule as written, for comparison: the players' opponent picker names it
+    /// only with the commentary on.
+    pub fn is_classic(self) -> bool {
+        self == DoubutsuLevel::SettaiClassic
     }
 
     /// Whether the level plays from the exact table.
@@ -79,7 +95,14 @@ impl DoubutsuLevel {
             (DoubutsuLevel::Weakest, _) => weakest(game, rng)?,
             (DoubutsuLevel::Settai, Some(t)) => settai_or_weakest(t, game, rng)?,
             (DoubutsuLevel::Strongest, Some(t)) => strongest_or_heuristic(t, game, rng)?,
-            (DoubutsuLevel::Settai | DoubutsuLevel::Strongest, None) => return Err(ChooseError::NoTable),
+            // As settai, the weakest's move where a test's small table values no move.
+            (DoubutsuLevel::SettaiClassic, Some(t)) => match settai_classic(t, game, rng) {
+                Err(PlayerError::Probe(_)) => weakest(game, rng)?,
+                other => other?,
+            },
+            (DoubutsuLevel::Settai | DoubutsuLevel::Strongest | DoubutsuLevel::SettaiClassic, None) => {
+                return Err(ChooseError::NoTable)
+            }
         })
     }
 }

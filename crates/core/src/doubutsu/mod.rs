@@ -15,11 +15,13 @@
 //!   reachability pass behind Tanaka's figures ([`table::reach`]) and the [`table::Table`]
 //!   trait players use.
 //! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
+//! - [`classic`]: `settai-classic` (接待（原典）), the divergence rule as published.
 //! - [`tactics`]: what a move does by the rules alone (wins or loses at once, corners,
 //!   repeats), the pieces of `settai`'s deviations that need no table.
 //! - [`keep_going`]: how likely a careless guest's game is to go on (a read against a model of
 //!   the child), for `settai`'s early-game deviations.
 
+pub mod classic;
 pub mod game;
 pub mod heuristic;
 pub mod keep_going;
@@ -34,6 +36,7 @@ pub mod tactics;
 #[cfg(test)]
 mod tests;
 
+pub use classic::settai_classic;
 pub use game::{History, REPETITION_DRAW};
 pub use heuristic::heuristic;
 pub use level::{ChooseError, DoubutsuLevel};

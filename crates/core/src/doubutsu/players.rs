@@ -7,11 +7,12 @@
 //! of a move is `(score + 300) / (best score in that position + 300)`: 1 for a best move and
 //! at least 0.5 for the worst.
 //!
-//! [`settai`] is the seed's policy with seven measured deviations, listed on it: the bot's
+//! [`settai`] is the seed's policy with six measured deviations, listed on it: the bot's
 //! repetition draw, the loss-in-one exclusion lifted after the guest's own loss-in-one,
 //! conceding a lost game rather than drawing it by repetition, giving the win slowly, keeping a
-//! careless guest's game going, leaving it a way out, and choosing early moves by the
-//! keep-going book.
+//! careless guest's game going, and leaving it a way out. A seventh, choosing early moves by a
+//! precomputed book, was dropped so that the bot plays the same on every host
+//! (docs/design/doubutsu-settai.md#deviation-7-dropped-choosing-early-moves-by-a-book).
 //!
 //! (Past 500 lines: [`settai`]'s deviations are steps of one policy read in order, with the
 //! rule pieces they share; split apart, the order would be lost.)
@@ -162,13 +163,12 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///
 /// Who meets the seed's rule (docs/design/doubutsu-settai.md#who-meets-the-seeds-rule): a
 /// guest whose last move was its best ([`played_its_best`]: divergence 1), after any history
-/// (earlier blunders and take-backs included), at every ply, with the keep-going book or
-/// without, gets the seed's choice: the highest-scored move that does not lose at once (of all
+/// (earlier blunders and take-backs included), at every ply, gets the seed's choice: the highest-scored move that does not lose at once (of all
 /// moves when every one does), ties as above. One exception, the repetition draw's
 /// (deviations 1 and 3): where settai is not winning and every move of that score goes back to
 /// a position already seen, settai plays a move to a fresh position the rule allows, never one
-/// scored above the seed's choice. Deviations 2, 4, 5, 6 and 7 answer only a guest move that
-/// was not its best.
+/// scored above the seed's choice. Deviations 2, 4, 5 and 6 answer only a guest move that was
+/// not its best.
 ///
 /// Deviations from the seed, each measured by `settai bench hospitality` and explained, with its
 /// figures, in docs/design/doubutsu-settai.md:
@@ -237,17 +237,6 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 ///    guest who has blundered this game, at every ply, after a move of the guest's that was not
 ///    its best, no move after which every guest move loses at once while another remains
 ///    ([`leaves_a_way_out`]).
-///
-/// 7. Choosing early moves by the keep-going book
-///    (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
-///    Where the table has the keep-going book beside it ([`Table::keep_going_chance`]: the bound's
-///    exact chance that a coached child's game lasts 20 plies), settai's moves before ply 12
-///    choose by it, after a guest move that was not its best: before the guest's first blunder,
-///    among the moves the divergence rule allows of the seed's outcome, where it wins, or where
-///    it loses, losses a little faster at most ([`by_the_book`]); after the blunder, in
-///    deviation 5 in place of the read. The coached child's games last longer (figures in
-///    docs/design/kind-coach.md#the-keep-going-book); a guest who plays its best meets the
-///    seed's choice.
 ///
 /// A table of other pieces (a test's small one) may not value every move; such moves are
 /// skipped and an unvalued guest move counts as divergence 0.5. A [`PlayerError::Probe`]
@@ -375,18 +364,7 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
             .filter(|c| !loses_at_once_move(&evals, c.0) && !wins_at_once(pos, c.0))
             .collect();
         if !quiet.is_empty() {
-            // The keep-going book's exact chances where it knows them (deviation 7), else the read.
-            candidates = most_likely_by_the_book(table, game, &quiet)
-                .unwrap_or_else(|| keep.most_likely_to_go_on(pos, played, &quiet));
-        }
-    }
-    // Keeping the game going from the start (deviation 7,
-    // docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book): before
-    // the guest's first blunder, within the book's plies, only moves the divergence rule allows
-    // of the seed's outcome, and among them those the book gives the best chance.
-    if deviating && !careless {
-        if let Some(chosen) = by_the_book(table, game, &candidates, best, guest) {
-            candidates = chosen;
+            candidates = keep.most_likely_to_go_on(pos, played, &quiet);
         }
     }
     // Leaving a careless guest a way out (deviation 6,
@@ -471,70 +449,6 @@ pub fn divergence_allowed(candidates: &[(Move, i32)], best: i32, (num, den): (i3
     }
     let lowest = candidates.iter().map(|c| c.1).min();
     candidates.iter().copied().filter(|c| Some(c.1) == lowest).collect()
-}
-
-/// How many score points faster than the seed's choice a loss deviation 7 may choose where
-/// the seed's choice hands the guest a win: the seed gives the slowest loss the rule allows,
-/// and a much faster one would rush the game of a guest who converts its win
-/// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
-pub const BOOK_LOSS_WINDOW: i32 = 6;
-
-/// Deviation 7's candidates
-/// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book): among
-/// the moves of `candidates` the divergence rule allows (`best` the position's best score,
-/// `guest` the guest's divergence) of the seed's outcome, those after which `table`'s
-/// keep-going book gives the best chance that the game lasts ([`most_likely_by_the_book`]),
-/// leaving out moves that corner the guest ([`leaves_a_way_out`]) while one does not; only
-/// after a guest move that was not its best. Where the seed's choice (the highest-scored allowed
-/// move) wins, among the winning moves; where it hands the guest a win, among the losses at most
-/// [`BOOK_LOSS_WINDOW`] points faster than the seed's. `None` after the guest's best move, where
-/// the seed's choice draws, or where the book does not know the moves.
-pub fn by_the_book<T: Table>(
-    table: &T,
-    game: &History,
-    candidates: &[(Move, i32)],
-    best: i32,
-    guest: (i32, i32),
-) -> Option<Vec<(Move, i32)>> {
-    // After the guest's best move the seed's choice stands, winning or losing: a guest who plays
-    // its best meets the seed at every ply (and one converting its win, the slowest loss).
-    if played_its_best(guest) {
-        return None;
-    }
-    let allowed = divergence_allowed(candidates, best, guest);
-    let seed_choice = allowed.iter().map(|c| c.1).max()?;
-    let of_the_outcome: Vec<(Move, i32)> = if seed_choice > 0 {
-        allowed.into_iter().filter(|c| c.1 > 0).collect()
-    } else if seed_choice < 0 {
-        allowed.into_iter().filter(|c| c.1 >= seed_choice - BOOK_LOSS_WINDOW).collect()
-    } else {
-        return None;
-    };
-    // The book's chances let the opponent decline a lion a cornered child must hang, which
-    // settai does not: no move that corners the guest while another remains (as deviation 6).
-    let pos = game.position();
-    let open: Vec<(Move, i32)> = of_the_outcome.iter().copied().filter(|c| leaves_a_way_out(pos, c.0)).collect();
-    most_likely_by_the_book(table, game, if open.is_empty() { &of_the_outcome } else { &open })
-}
-
-/// The moves of `moves` after which `table`'s keep-going book gives the best chance that the
-/// game lasts, among those to a position not seen yet in `game` when there are any (the book,
-/// as the bound, knows nothing of the repetition draw, and would shuffle back and forth); `None`
-/// where the book does not know every one of them, or there are none
-/// (docs/design/doubutsu-settai.md#deviation-7-choosing-early-moves-by-the-keep-going-book).
-pub fn most_likely_by_the_book<T: Table>(table: &T, game: &History, moves: &[(Move, i32)]) -> Option<Vec<(Move, i32)>> {
-    if moves.is_empty() {
-        return None;
-    }
-    let pos = game.position();
-    let fresh: Vec<(Move, i32)> = moves.iter().copied().filter(|c| seen_before(game, c.0) == 0).collect();
-    let moves = if fresh.is_empty() { moves } else { &fresh };
-    let after = u32::try_from(game.moves().len() + 1).ok()?;
-    let chances =
-        moves.iter().map(|c| table.keep_going_chance(&pos.play(c.0).ok()?, after)).collect::<Option<Vec<f64>>>()?;
-    let top = chances.iter().copied().fold(0.0, f64::max);
-    // The book's chances are multiples of 1/65535: equal within half of that.
-    Some(moves.iter().zip(chances).filter(|(_, c)| *c >= top - 0.5 / 65535.0).map(|(m, _)| *m).collect())
 }
 
 /// Plies before which [`settai`] keeps a careless guest's game going (deviation 5,

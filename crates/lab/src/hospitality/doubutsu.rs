@@ -3,6 +3,9 @@
 //! The guest is always sente (it moves first, as the human does in the bot); the level under
 //! test plays gote. The exact table values every position, so each game also yields its value
 //! curve from the guest's side.
+//!
+//! (Past 500 lines: the last 240 are its tests, which play the game loop on a sub-game table
+//! built once.)
 
 use std::time::{Duration, Instant};
 
@@ -383,10 +386,11 @@ mod tests {
         assert_eq!(DoubutsuGuest::parse("softmax(0)"), None);
         assert_eq!(DoubutsuGuest::parse("heuristic(9)"), None);
         assert_eq!(DoubutsuGuest::parse("grandmaster"), None);
-        for l in ["settai", "strongest", "weakest"] {
+        for l in ["settai", "strongest", "weakest", "settai-classic"] {
             assert_eq!(l.parse::<DoubutsuLevel>().map(DoubutsuLevel::as_str), Ok(l));
         }
         assert_eq!("雑魚".parse::<DoubutsuLevel>(), Ok(DoubutsuLevel::Weakest));
+        assert_eq!("接待（原典）".parse::<DoubutsuLevel>(), Ok(DoubutsuLevel::SettaiClassic));
         assert!("none".parse::<DoubutsuLevel>().is_err());
     }
 
@@ -551,7 +555,7 @@ mod tests {
     #[test]
     fn games_are_consistent_records_and_reproducible() {
         let start: Position = ROOT.parse().unwrap();
-        for level in [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest] {
+        for level in DoubutsuLevel::ALL {
             for guest in DoubutsuGuest::all() {
                 let mut rng = rand::rngs::StdRng::seed_from_u64(4);
                 let g = play_game(table(), start, level, guest, Takebacks::Off, &mut rng).unwrap();
@@ -585,7 +589,7 @@ mod tests {
         // keeps the table's verdict against every level.
         let start: Position = ROOT.parse().unwrap();
         let verdict = dob::value_of(table(), &start).unwrap();
-        for level in [DoubutsuLevel::Settai, DoubutsuLevel::Strongest, DoubutsuLevel::Weakest] {
+        for level in DoubutsuLevel::ALL {
             let mut rng = rand::rngs::StdRng::seed_from_u64(8);
             let g = play_game(table(), start, level, DoubutsuGuest::Perfect, Takebacks::Off, &mut rng).unwrap();
             match verdict {

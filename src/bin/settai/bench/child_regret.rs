@@ -36,7 +36,6 @@ pub(crate) fn child_regret(
         anyhow::bail!("--heed takes a chance from 0 to 1, got {heed}");
     }
     let table = settai::cli::doubutsu::open_table(table_path)?;
-    println!("keep-going book: {}", if table.book().is_some() { "attached" } else { "none" });
     let opts = settai::cli::build_report::TerminalReport::new(true).options();
     let index = Index::new(Material::FULL);
     let root = dob::Position::start();

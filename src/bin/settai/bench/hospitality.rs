@@ -26,11 +26,10 @@ pub(crate) fn hospitality_doubutsu(
     let level = level
         .parse::<dob::DoubutsuLevel>()
         .ok()
-        .with_context(|| format!("unknown doubutsu level {level:?} (settai, strongest, weakest)"))?;
+        .with_context(|| format!("unknown doubutsu level {level:?} ({})", dob::DoubutsuLevel::NAMES.join(", ")))?;
     let guests = parse_guests(guests, DoubutsuGuest::all, DoubutsuGuest::parse)?;
     // Every level is measured against the exact values, so the table is needed even for weakest.
     let table = settai::cli::doubutsu::open_table(table_path)?;
-    println!("keep-going book: {}", if table.book().is_some() { "attached" } else { "none" });
     let started = Instant::now();
     let mut settings = format!(
         "game=doubutsu; level={}; guests={:?}; seed={seed}",
@@ -73,6 +72,10 @@ pub(crate) fn hospitality_doubutsu(
                     row.with_min_win_rate(0.70, "the design's 7 in 10")
                 }
                 (dob::DoubutsuLevel::Settai, _) => row.with_min_win_rate(0.85, "most games"),
+                // The published rule is a baseline; its design note claims one figure of its own.
+                (dob::DoubutsuLevel::SettaiClassic, DoubutsuGuest::Weakest) => {
+                    row.with_min_win_rate(0.70, "the design's 7 in 10")
+                }
                 _ => row,
             }
         })

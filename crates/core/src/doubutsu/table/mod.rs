@@ -14,8 +14,6 @@
 //!   each length (the hospitality benchmark's child guest; `settai bench child-bound`).
 //! - [`survival_values`]: the same passes kept, the bound's chance position by position, to
 //!   score a policy move by move against the best one (`settai bench child-regret`).
-//! - [`keep_going_book`]: those chances for the first plies of a game, small enough to ship
-//!   beside the table: settai's early moves choose by them (docs/design/kind-coach.md).
 //! - `horizon`: the slots a game from a root meets within a number of plies, by parity,
 //!   so that the survival passes value only those.
 //! - [`progress`]: the builder's settings and how it reports progress.
@@ -55,7 +53,6 @@
 pub mod format;
 mod horizon;
 pub mod index;
-pub mod keep_going_book;
 pub mod progress;
 pub mod reach;
 pub mod retro;
@@ -172,22 +169,10 @@ pub trait Table {
     /// The value of `pos` for its side to move. Finished positions and positions where the
     /// lion can be captured are valued by the rules; the rest is looked up.
     fn probe(&self, pos: &Position) -> Result<Value, ProbeError>;
-
-    /// The keep-going book's chance for `pos`, `played` plies into a game from the start with
-    /// the guest to move ([`keep_going_book::KeepGoingBook::chance`]), where a book is kept
-    /// beside the values; `None` without one or where it does not know.
-    fn keep_going_chance(&self, pos: &Position, played: u32) -> Option<f64> {
-        let _ = (pos, played);
-        None
-    }
 }
 
 impl<T: Table + ?Sized> Table for &T {
     fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         (**self).probe(pos)
-    }
-
-    fn keep_going_chance(&self, pos: &Position, played: u32) -> Option<f64> {
-        (**self).keep_going_chance(pos, played)
     }
 }

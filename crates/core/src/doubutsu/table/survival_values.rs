@@ -76,7 +76,7 @@ pub fn survival_values(
 /// The bound's passes for games from `root` lasting `length` plies against `player`, over the
 /// slots a game from the root meets: `keep` sees each pass with the careless player to move
 /// (its plies left, the chances slot by slot, and the horizon saying which slots a game meets).
-/// What [`survival_values`] and the keep-going book keep of them is theirs. A root of another
+/// What [`survival_values`] keeps of them is its own. A root of another
 /// material is an error.
 pub(super) fn kept_passes(
     index: &Index,

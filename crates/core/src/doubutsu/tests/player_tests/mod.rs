@@ -2,7 +2,7 @@
 //! references below (the rules as the players' docs state them), the tests by concern in the
 //! files beside it.
 
-mod book;
+mod classic;
 mod keep_going;
 mod loss_in_one;
 mod repetition;

@@ -1,13 +1,11 @@
 //! The seed's invariant: after a guest move that was its best, settai's reply is the seed's
-//! choice, at every ply, with the keep-going book or without, after any history (earlier
-//! blunders included); the one exception is where every one of the seed's choices would repeat
+//! choice, at every ply, after any history (earlier blunders included); the one exception is where every one of the seed's choices would repeat
 //! a position (docs/design/doubutsu-settai.md#who-meets-the-seeds-rule).
 
 use rand::Rng;
 
 use super::super::super::game::REPETITION_DRAW;
 use super::super::super::{Move, Role};
-use super::book::{booked, BOOK_ROOT, LAST_PLY};
 use super::*;
 
 /// The seed's score, written out: `100 - n` for a win in `n`, `-100 + n` for a loss, kept on
@@ -174,23 +172,12 @@ proptest! {
         choices in prop::collection::vec(any::<u32>(), 0..40),
         blunder_first in any::<bool>(),
         pick in any::<usize>(),
+        second_root in any::<bool>(),
         seed in any::<u64>(),
     ) {
-        let Some(g) = after_a_best_move(ROOT, &choices, blunder_first, pick) else { return Ok(()) };
+        let root = if second_root { SECOND_ROOT } else { ROOT };
+        let Some(g) = after_a_best_move(root, &choices, blunder_first, pick) else { return Ok(()) };
         let reply = settai(table(), &g, &mut StdRng::seed_from_u64(seed)).unwrap();
-        let checked = check_reply_to_a_best_move(table(), &g, reply);
-        prop_assert!(checked.is_ok(), "{:?}", checked);
-    }
-
-    #[test]
-    fn with_the_keep_going_book_too(
-        choices in prop::collection::vec(any::<u32>(), 0..(LAST_PLY as usize + 2)),
-        blunder_first in any::<bool>(),
-        pick in any::<usize>(),
-        seed in any::<u64>(),
-    ) {
-        let Some(g) = after_a_best_move(BOOK_ROOT, &choices, blunder_first, pick) else { return Ok(()) };
-        let reply = settai(booked(), &g, &mut StdRng::seed_from_u64(seed)).unwrap();
         let checked = check_reply_to_a_best_move(table(), &g, reply);
         prop_assert!(checked.is_ok(), "{:?}", checked);
     }
@@ -201,6 +188,9 @@ fn reply_of<T: Table>(table: &T, g: &History, seed: u64, keep: KeepGoing) -> Mov
     players::settai_keeping_going(table, g, &mut StdRng::seed_from_u64(seed), keep).unwrap()
 }
 
+/// A second root of the same pieces, where settai (the second to move) wins.
+const SECOND_ROOT: &str = "1l1/gc1/1C1/1L1 b g";
+
 /// Whole games of a guest who mostly plays one of its best moves, now and then blunders, and
 /// among its best moves prefers one back to a position already seen (so that positions recur):
 /// every reply to a best move is checked, and the games reach every case the invariant names.
@@ -208,9 +198,9 @@ fn reply_of<T: Table>(table: &T, g: &History, seed: u64, keep: KeepGoing) -> Mov
 fn whole_games_meet_the_seeds_choice_after_every_best_move_even_after_blunders() {
     let t = table();
     let mut rng = StdRng::seed_from_u64(57);
-    let (mut checked, mut after_a_blunder, mut within_the_book, mut repetitions) = (0, 0, 0, 0);
+    let (mut checked, mut after_a_blunder, mut repetitions) = (0, 0, 0);
     for game in 0..240 {
-        let (root, book) = if game % 2 == 0 { (ROOT, false) } else { (BOOK_ROOT, true) };
+        let root = if game % 2 == 0 { ROOT } else { SECOND_ROOT };
         let mut g = History::from_position(pos(root));
         while g.outcome().is_none() && g.moves().len() < 60 {
             let p = *g.position();
@@ -232,21 +222,14 @@ fn whole_games_meet_the_seeds_choice_after_every_best_move_even_after_blunders()
             } else {
                 let seed = rng.gen::<u64>();
                 if guests_divergence(t, &g).0 == guests_divergence(t, &g).1 {
-                    let reply = if book {
-                        reply_of(booked(), &g, seed, KeepGoing::BOT)
-                    } else {
-                        reply_of(t, &g, seed, KeepGoing::BOT)
-                    };
+                    let reply = reply_of(t, &g, seed, KeepGoing::BOT);
                     let case = check_reply_to_a_best_move(t, &g, reply).unwrap_or_else(|e| panic!("{e}"));
                     checked += 1;
                     after_a_blunder += usize::from(tactics::guest_was_careless(&g));
-                    within_the_book += usize::from(book && (g.moves().len() as u32) < LAST_PLY);
                     repetitions += usize::from(case == Reply::Repetition);
                     reply
-                } else if book {
-                    // Settai's extensions answer this one: the tests' shorter read.
-                    reply_of(booked(), &g, seed, TEST_KEEP_GOING)
                 } else {
+                    // Settai's extensions answer this one: the tests' shorter read.
                     reply_of(t, &g, seed, TEST_KEEP_GOING)
                 }
             };
@@ -255,6 +238,5 @@ fn whole_games_meet_the_seeds_choice_after_every_best_move_even_after_blunders()
     }
     assert!(checked > 1000, "{checked} replies checked");
     assert!(after_a_blunder > 100, "only {after_a_blunder} of {checked} after an earlier blunder");
-    assert!(within_the_book > 100, "only {within_the_book} of {checked} within the book's plies");
     assert!(repetitions > 10, "only {repetitions} of {checked} in the repetition case");
 }
