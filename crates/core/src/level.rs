@@ -7,7 +7,7 @@ use crate::level_name::UnknownLevel;
 use crate::{doubutsu, reversi};
 
 /// How the bot plays: a level of one game, so a level of the other game cannot be asked of
-/// it. Each game has its own three levels ([`reversi::ReversiLevel`], [`doubutsu::DoubutsuLevel`]); server
+/// it. Each game has its own levels ([`reversi::ReversiLevel`], [`doubutsu::DoubutsuLevel`]); server
 /// admins choose them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -29,10 +29,11 @@ impl From<doubutsu::DoubutsuLevel> for Level {
     }
 }
 
-const REVERSI_LEVELS: [Level; 3] = [
+const REVERSI_LEVELS: [Level; 4] = [
     Level::Reversi(reversi::ReversiLevel::ALL[0]),
     Level::Reversi(reversi::ReversiLevel::ALL[1]),
     Level::Reversi(reversi::ReversiLevel::ALL[2]),
+    Level::Reversi(reversi::ReversiLevel::ALL[3]),
 ];
 const DOUBUTSU_LEVELS: [Level; 3] = [
     Level::Doubutsu(doubutsu::DoubutsuLevel::ALL[0]),

@@ -1,6 +1,7 @@
-//! The three AI levels behind one entry point, [`choose_at_level`]: `standard` and `highest` (the sontaku
-//! levels of [`sontaku`](crate::reversi::levels::sontaku)) and `none` (忖度無し, the strong engine: pattern
-//! evaluation, iterative deepening and the exact endgame solver).
+//! The AI levels behind one entry point, [`choose_at_level`]: `standard`, `highest` and
+//! `standard-classic` (the sontaku levels of [`sontaku`](crate::reversi::levels::sontaku)) and
+//! `none` (忖度無し, the strong engine: pattern evaluation, iterative deepening and the exact
+//! endgame solver).
 
 use std::time::{Duration, Instant};
 
@@ -15,7 +16,8 @@ use crate::reversi::rules::board::{moves, Move, Position, Square};
 
 /// Default thinking time of the strong level.
 pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2400);
-/// Cap on the sontaku levels' thinking time, so they answer within a second.
+/// Cap on the sontaku levels' thinking time, so they answer within a second (the seed's section on
+/// how deep they read is empty: docs/design/reversi-sontaku.md#what-the-seed-leaves-open).
 pub const SONTAKU_BUDGET: Duration = Duration::from_millis(800);
 /// Against a human the estimate trusts ([`TRUSTED_STRENGTH`]) `standard` thinks this many times
 /// [`SONTAKU_BUDGET`] (2.4 s, `none`'s time): a strong player takes every gift a shallow search
@@ -44,16 +46,21 @@ pub enum ReversiLevel {
     Highest,
     /// 忖度無し: plays to win.
     None,
+    /// 標準（原典）: seed 001's `standard` as published, none of `standard`'s deviations
+    /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
+    StandardClassic,
 }
 
 impl ReversiLevel {
     /// Every level, in the order menus list them.
-    pub const ALL: [ReversiLevel; 3] = [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None];
+    pub const ALL: [ReversiLevel; 4] =
+        [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None, ReversiLevel::StandardClassic];
     /// The level used when a server has not chosen one.
     pub const DEFAULT: ReversiLevel = ReversiLevel::Standard;
 
     /// Every level's name ([`ReversiLevel::as_str`]), in the order of [`ReversiLevel::ALL`].
-    pub const NAMES: [&'static str; 3] = [Self::ALL[0].as_str(), Self::ALL[1].as_str(), Self::ALL[2].as_str()];
+    pub const NAMES: [&'static str; 4] =
+        [Self::ALL[0].as_str(), Self::ALL[1].as_str(), Self::ALL[2].as_str(), Self::ALL[3].as_str()];
 
     /// Stable identifier used in the database and the CLI.
     pub const fn as_str(self) -> &'static str {
@@ -61,7 +68,14 @@ impl ReversiLevel {
             ReversiLevel::Standard => "standard",
             ReversiLevel::Highest => "highest",
             ReversiLevel::None => "none",
+            ReversiLevel::StandardClassic => "standard-classic",
         }
+    }
+
+    /// The published rule as written, for comparison: the players' opponent picker names it only
+    /// with the commentary on.
+    pub fn is_classic(self) -> bool {
+        self == ReversiLevel::StandardClassic
     }
 
     /// Other names accepted for the level: the names admins are shown in English and Japanese
@@ -71,6 +85,7 @@ impl ReversiLevel {
             ReversiLevel::Standard => &["標準"],
             ReversiLevel::Highest => &["最高"],
             ReversiLevel::None => &["no mercy", "no-mercy", "no_mercy", "nomercy", "忖度無し", "忖度なし"],
+            ReversiLevel::StandardClassic => &["標準（原典）", "standard (classic)", "standard classic", "classic"],
         }
     }
 
@@ -79,7 +94,7 @@ impl ReversiLevel {
     pub fn budget(self) -> Duration {
         match self {
             ReversiLevel::None => DEFAULT_BUDGET,
-            ReversiLevel::Standard | ReversiLevel::Highest => SONTAKU_BUDGET,
+            ReversiLevel::Standard | ReversiLevel::Highest | ReversiLevel::StandardClassic => SONTAKU_BUDGET,
         }
     }
 }
@@ -141,7 +156,7 @@ pub struct Choice {
     pub exact: bool,
     /// How the move was found.
     pub stage: Stage,
-    /// Whether `standard` played its 2nd or 3rd move on purpose.
+    /// Whether `standard` (or `standard-classic`) played its 2nd or 3rd move on purpose.
     pub jittered: bool,
     /// `standard`'s estimate of the human's strength (0 to 1) from their moves, when it had
     /// any to judge ([`strength::estimate`]).
@@ -151,7 +166,8 @@ pub struct Choice {
 }
 
 impl Choice {
-    /// A move found at `stage`; the engine fills in nodes and time, and only `standard` jitters.
+    /// A move found at `stage`; the engine fills in nodes and time, and only the `standard` levels
+    /// jitter.
     fn found(best: Move, evals: Vec<(Move, i32)>, depth: u32, exact: bool, stage: Stage) -> Choice {
         Choice {
             best,
@@ -233,7 +249,8 @@ impl Engine {
     /// human's `(position, move)` so far, in the order played: `standard` estimates from them how
     /// well the human plays and models its human accordingly ([`HumanModel`]; none: the original
     /// design's pessimistic human, docs/design/reversi-sontaku.md#the-idea-seed-001); the estimate
-    /// is part of the thinking time.
+    /// is part of the thinking time. The other levels never look at them: `standard-classic`
+    /// plays the seed's pessimistic human whoever plays.
     pub fn choose_at_level(
         &mut self,
         eval: &PatternEval,
@@ -256,9 +273,13 @@ impl Engine {
             return simple(place(mask.trailing_zeros() as u8), Stage::Forced);
         }
         let mut reply = match level {
-            ReversiLevel::Standard | ReversiLevel::Highest => {
+            ReversiLevel::Standard | ReversiLevel::Highest | ReversiLevel::StandardClassic => {
                 let budget = budget.min(SONTAKU_BUDGET);
-                let which = if level == ReversiLevel::Standard { Sontaku::Standard } else { Sontaku::Highest };
+                let which = match level {
+                    ReversiLevel::Highest => Sontaku::Highest,
+                    ReversiLevel::StandardClassic => Sontaku::StandardClassic,
+                    _ => Sontaku::Standard,
+                };
                 let judged = (which == Sontaku::Standard && !human_moves.is_empty())
                     .then(|| strength::estimate(self, eval, human_moves).value);
                 let model = judged.map_or(HumanModel::SEED, |strength| HumanModel { strength });
