@@ -135,3 +135,19 @@ fn opening_moves_vary_within_a_disc_and_a_half() {
     // After f5 the diagonal (f4/f6) and perpendicular (d6) replies are close in value.
     assert!(seen.len() >= 2, "{seen:?}");
 }
+
+/// The published rule is a level of its own, named as the design says, listed last, never the
+/// default, and the only one `is_classic` names.
+#[test]
+fn the_published_rule_is_a_level_of_its_own() {
+    let classic = ReversiLevel::StandardClassic;
+    assert_eq!(classic.as_str(), "standard-classic");
+    assert_eq!(ReversiLevel::ALL.last(), Some(&classic));
+    assert_eq!(ReversiLevel::NAMES.last(), Some(&"standard-classic"));
+    assert_ne!(ReversiLevel::DEFAULT, classic);
+    for name in ["standard-classic", "標準（原典）", "standard (classic)", "Standard  Classic", "classic"] {
+        assert_eq!(name.parse::<ReversiLevel>(), Ok(classic), "{name:?}");
+    }
+    assert!(ReversiLevel::ALL.iter().all(|&l| l.is_classic() == (l == classic)));
+    assert_eq!(classic.budget(), SONTAKU_BUDGET);
+}
