@@ -39,8 +39,9 @@ pub const GIFT_CAP: i32 = 60;
 pub const JITTER_SPAN: i32 = 150;
 /// The jitter's span against a perfect player (0.3 discs of shortfall).
 pub const JITTER_SPAN_STRONG: i32 = 30;
-/// Below this strength `standard` is exactly the seed's: a beginner's estimate wobbles, and the
-/// seed's pessimistic human is the right model for a beginner.
+/// Below this strength `standard` keeps the seed's search and pessimistic human (the lead still in
+/// discs, the opening still guarded): a beginner's estimate wobbles, and the seed's pessimistic
+/// human is the right model for a beginner.
 pub const MODELLED_FROM: f64 = 0.25;
 /// Strength from which the full read trusts the human to find the best replies; below it the
 /// seed's guarantee (a win whatever the human plays) holds, since a beginner's blunders in the
