@@ -38,13 +38,13 @@ fn seed_formula(pos: &Position) -> i32 {
         })
     };
     let (mut squares, mut discs) = (0, 0);
-    for r in 0..8 {
-        for c in 0..8 {
+    for (r, row) in TABLE.iter().enumerate() {
+        for (c, &square_value) in row.iter().enumerate() {
             let who = cell(r, c);
             if who != b'X' && who != b'O' {
                 continue;
             }
-            let value = if holds_corner_next_to(who, r, c) { 0 } else { TABLE[r][c] };
+            let value = if holds_corner_next_to(who, r, c) { 0 } else { square_value };
             let sign = if who == me { 1 } else { -1 };
             squares += sign * value;
             discs += sign;
