@@ -26,9 +26,10 @@ fn a_used_engine_answers_as_a_fresh_one() {
     let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
     let mut used = Engine::new(TT_BITS).with_clock(clock);
     let mut rng = StdRng::seed_from_u64(31);
-    for round in 0..9 {
+    for round in 0..12 {
         let pos = random_position(&mut rng, [40, 24, 12][round % 3], 2);
-        let level = [ReversiLevel::None, ReversiLevel::Standard, ReversiLevel::Highest][(round / 3) % 3];
+        let level = [ReversiLevel::None, ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::StandardClassic]
+            [(round / 3) % 4];
         let seed = rng.gen::<u64>();
         let budget = Duration::from_millis(150);
         let fresh = Engine::new(TT_BITS).with_clock(clock).choose_at_level(
@@ -95,7 +96,7 @@ fn every_level_answers_legally_within_its_time() {
     let mut rng = StdRng::seed_from_u64(15);
     for empties in [58, 44, 30, 20, 13, 12, 8] {
         let pos = random_position(&mut rng, empties, 2);
-        for level in [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None] {
+        for level in ReversiLevel::ALL {
             let budget = Duration::from_millis(300);
             let r = reply_on_node_clock(&pos, level, budget, &mut rng);
             assert!(pos.is_legal(r.best), "{level:?} {}", pos.to_text());
@@ -112,7 +113,7 @@ fn forced_moves_and_finished_games() {
     let mut rng = StdRng::seed_from_u64(1);
     let mut engine = Engine::new(TT_BITS);
     let pass = Position::from_bitboards(1, 2, Color::White).unwrap();
-    for level in [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None] {
+    for level in ReversiLevel::ALL {
         let r = choose_at_level(&mut engine, &pass, level, &[], &mut rng);
         assert_eq!((r.best, r.stage), (Move::Pass, Stage::Forced));
         let end = Position::from_bitboards(7, 0, Color::White).unwrap();
