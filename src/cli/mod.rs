@@ -191,6 +191,9 @@ fn level_help(level: Level) -> &'static str {
         Level::Reversi(reversi::ReversiLevel::Standard) => "a close game the human wins by a few discs",
         Level::Reversi(reversi::ReversiLevel::Highest) => "the human wins big",
         Level::Reversi(reversi::ReversiLevel::None) => "no mercy: plays to win",
+        Level::Reversi(reversi::ReversiLevel::StandardClassic) => {
+            "the published sontaku search, as the original article describes it"
+        }
         Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Settai) => {
             "hospitable: answers each move with one as good, never better (needs the table)"
         }

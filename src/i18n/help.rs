@@ -67,6 +67,10 @@ pub(super) fn help_text(commentary: bool, venue: Venue, idle_days: u32, lang: La
             (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "…大差で勝てる",
             (Level::Reversi(reversi::ReversiLevel::None), Lang::En) => "— the computer plays to win",
             (Level::Reversi(reversi::ReversiLevel::None), Lang::Ja) => "…コンピューターが本気で勝ちにくる",
+            (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::En) => {
+                "— the published sontaku rule, as the original article describes it"
+            }
+            (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::Ja) => "…原典の忖度ルールそのまま",
             (Level::Doubutsu(doubutsu::DoubutsuLevel::Settai), Lang::En) => {
                 "— answers a good move with a good one and a slip with a slip: always close"
             }

@@ -76,6 +76,8 @@ pub fn opponent_name(level: Level, lang: Lang) -> &'static str {
         (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "🐰 ウサギさん",
         (Level::Reversi(reversi::ReversiLevel::None), Lang::En) => "🐺 Wolf",
         (Level::Reversi(reversi::ReversiLevel::None), Lang::Ja) => "🐺 オオカミさん",
+        (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::En) => "📖 Owl, as published",
+        (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::Ja) => "📖 フクロウさん（原典）",
     }
 }
 
@@ -100,6 +102,8 @@ pub(super) fn opponent_hint(level: Level, lang: Lang) -> &'static str {
         (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "のんびり屋",
         (Level::Reversi(reversi::ReversiLevel::None), Lang::En) => "Plays to win",
         (Level::Reversi(reversi::ReversiLevel::None), Lang::Ja) => "本気でくる",
+        (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::En) => "The published rule",
+        (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::Ja) => "原典どおり",
     }
 }
 
@@ -112,6 +116,8 @@ pub fn level_name(level: Level, lang: Lang) -> &'static str {
         (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "最高",
         (Level::Reversi(reversi::ReversiLevel::None), Lang::En) => "no mercy",
         (Level::Reversi(reversi::ReversiLevel::None), Lang::Ja) => "忖度無し",
+        (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::En) => "standard, as published",
+        (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::Ja) => "標準（原典）",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Settai), Lang::En) => "settai (hospitable)",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Settai), Lang::Ja) => "接待",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::En) => "strongest",

@@ -29,10 +29,11 @@ impl From<doubutsu::DoubutsuLevel> for Level {
     }
 }
 
-const REVERSI_LEVELS: [Level; 3] = [
+const REVERSI_LEVELS: [Level; 4] = [
     Level::Reversi(reversi::ReversiLevel::ALL[0]),
     Level::Reversi(reversi::ReversiLevel::ALL[1]),
     Level::Reversi(reversi::ReversiLevel::ALL[2]),
+    Level::Reversi(reversi::ReversiLevel::ALL[3]),
 ];
 const DOUBUTSU_LEVELS: [Level; 4] = [
     Level::Doubutsu(doubutsu::DoubutsuLevel::ALL[0]),

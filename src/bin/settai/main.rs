@@ -98,9 +98,9 @@ enum BenchWhat {
         /// Which game.
         #[arg(long, value_enum)]
         game: HospitalityGame,
-        /// The level under test (reversi: standard, highest, none, or standard-seed: standard with the original design's pessimistic human, for comparison; doubutsu: settai, strongest, weakest).
+        /// The level under test (reversi: standard, highest, none, or standard-classic: seed 001's standard as published, for comparison; doubutsu: settai, strongest, weakest).
         ///
-        /// standard-seed: docs/design/reversi-sontaku.md#standard-as-seed-001-describes-it-sontakustandard.
+        /// standard-classic: docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published.
         #[arg(long, value_parser = LevelNames)]
         level: String,
         /// Guests: `all`, or names such as `random,weakest,softmax(10),heuristic(2),perfect`.

@@ -12,8 +12,8 @@
 //!   is an [`engine::search::Objective`]; the trained pattern evaluation ([`engine::eval`]) and
 //!   its objective ([`engine::strong::Strong`]); the classic square-table evaluation and its
 //!   fixed-depth search ([`engine::classic`]); the exact endgame solver ([`solve`]); ProbCut.
-//! - [`levels`]: the three levels behind [`choose_at_level`] (`standard`, `highest`, `none`): the sontaku
-//!   searches, the strength estimate of the human and the handover of the endgame.
+//! - [`levels`]: the levels behind [`choose_at_level`] (`standard`, `highest`, `none`,
+//!   `standard-classic`): the sontaku searches, the strength estimate of the human and the handover of the endgame.
 
 pub mod engine;
 pub mod levels;

@@ -21,7 +21,8 @@ use settai_core::reversi::levels::level::{position_value, TT_BITS};
 use settai_core::reversi::levels::strength;
 use settai_core::reversi::{Color, Move, Position, ReversiLevel};
 
-/// Node clock of `highest` (its classic-evaluation search ran at about 7 M nodes/s here).
+/// Node clock of `highest` (its classic-evaluation search ran at about 7 M nodes/s here), and of
+/// `standard-classic`, whose nodes evaluate the same table (not measured apart).
 pub const HIGHEST_CLOCK: Clock = Clock::Nodes { mid_ns: 140.0, end_ns: END_NODE_NS };
 /// Node clock of `standard`, whose midgame nodes use the pattern evaluation (measured on this
 /// machine at 0.81 × the strong level's cost per node: about 2.7 M nodes/s).
@@ -38,41 +39,21 @@ pub struct LevelUnderTest {
     pub budget: Duration,
     /// The factor applied to the bot's budget, applied to the guests' own budgets too.
     pub scale: f64,
-    /// `standard` models its human by the strength shown in the game (the bot's way, see
-    /// docs/design/reversi-sontaku.md#deviation-a-human-model-that-follows-the-player); `false` for
-    /// the original design's pessimistic human (`standard-seed`, for comparison;
-    /// docs/design/reversi-sontaku.md#standard-as-seed-001-describes-it-sontakustandard).
-    pub models_human: bool,
 }
 
 impl LevelUnderTest {
-    /// Parses `standard`, `standard-seed` (the original design's pessimistic human, for
-    /// comparison; docs/design/reversi-sontaku.md#the-idea-seed-001), `highest` or `none` (or an
-    /// alias such as `no-mercy`: the bot's own parser decides); `scale` multiplies the bot's
-    /// budget.
+    /// Parses a level as the bot does: `standard`, `highest`, `none`, `standard-classic` (seed
+    /// 001's `standard` as published, for comparison;
+    /// docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published) or an
+    /// alias such as `no-mercy`; `scale` multiplies the bot's budget.
     pub fn parse(s: &str, scale: f64) -> Option<LevelUnderTest> {
-        if s.trim().eq_ignore_ascii_case("standard-seed") {
-            let level = ReversiLevel::Standard;
-            return Some(LevelUnderTest {
-                level,
-                budget: bot_budget(level).mul_f64(scale),
-                scale,
-                models_human: false,
-            });
-        }
         let level: ReversiLevel = s.parse().ok()?;
-        let models_human = level == ReversiLevel::Standard;
-        Some(LevelUnderTest { level, budget: bot_budget(level).mul_f64(scale), scale, models_human })
+        Some(LevelUnderTest { level, budget: bot_budget(level).mul_f64(scale), scale })
     }
 
     /// The name used in reports.
     pub fn name(&self) -> &'static str {
-        match self.level {
-            ReversiLevel::Standard if !self.models_human => "standard-seed",
-            ReversiLevel::Standard => "standard",
-            ReversiLevel::Highest => "highest",
-            ReversiLevel::None => "none",
-        }
+        self.level.as_str()
     }
 
     fn choose_at_level<R: Rng>(
@@ -85,11 +66,11 @@ impl LevelUnderTest {
         let clock = match self.level {
             ReversiLevel::None => STRONG_CLOCK,
             ReversiLevel::Standard => STANDARD_CLOCK,
-            ReversiLevel::Highest => HIGHEST_CLOCK,
+            ReversiLevel::Highest | ReversiLevel::StandardClassic => HIGHEST_CLOCK,
         };
         let mut engine = Engine::new(TT_BITS).with_clock(clock);
-        let seen = if self.models_human { guest_moves } else { &[] };
-        engine.choose_at_level(eval, pos, self.level, self.budget, seen, rng).best
+        // Every level is shown the guest's moves, as the bot shows them; only `standard` reads them.
+        engine.choose_at_level(eval, pos, self.level, self.budget, guest_moves, rng).best
     }
 }
 
@@ -404,9 +385,12 @@ mod tests {
         assert_eq!(ReversiGuest::parse("none(0)"), None);
         assert_eq!(ReversiGuest::parse("softmax(2.5)"), Some(ReversiGuest::Softmax(2.5)));
         assert_eq!(ReversiGuest::parse("softmax(-1)"), None);
-        for l in ["standard", "standard-seed", "highest", "none"] {
+        for l in ["standard", "highest", "none", "standard-classic"] {
             assert_eq!(LevelUnderTest::parse(l, 1.0).map(|l| l.name()), Some(l));
         }
+        // The lab's old stand-in for the published rule is gone: the real level replaces it.
+        assert_eq!(LevelUnderTest::parse("standard-seed", 1.0), None);
+        assert_eq!(LevelUnderTest::parse("classic", 1.0).map(|l| l.name()), Some("standard-classic"));
         assert_eq!(LevelUnderTest::parse("none", 0.5).unwrap().budget, DEFAULT_BUDGET / 2);
         // The name admins are shown (the README's) is accepted too.
         for alias in ["no mercy", "no-mercy"] {

@@ -192,7 +192,7 @@ pub(crate) fn hospitality_reversi(
         bail!("--budget-scale must be in (0, 10], got {budget_scale}");
     }
     let level = LevelUnderTest::parse(level, budget_scale)
-        .with_context(|| format!("unknown reversi level {level:?} (standard, highest, none)"))?;
+        .with_context(|| format!("unknown reversi level {level:?} ({})", reversi::ReversiLevel::NAMES.join(", ")))?;
     let guests = parse_guests(guests, ReversiGuest::all, ReversiGuest::parse)?;
     let eval = PatternEval::builtin();
     let started = Instant::now();
@@ -242,6 +242,10 @@ pub(crate) fn hospitality_reversi(
                     }
                 }
                 (reversi::ReversiLevel::Highest, _) if up_to_ab6 => row.with_min_win_rate(0.99, "most games"),
+                // A baseline, reported only: the published rule promises close games that the
+                // human wins by about 6 against anyone, but nothing here was tuned to hold it
+                // (docs/design/hospitality-benchmark.md#targets).
+                (reversi::ReversiLevel::StandardClassic, _) => row,
                 (reversi::ReversiLevel::None, ReversiGuest::Foundation | ReversiGuest::AlphaBeta(6)) => {
                     row.with_max_win_rate(0.05, "the level wins")
                 }

@@ -59,7 +59,7 @@ const SQUARE_VALUES: [i32; 64] = [
 ];
 
 /// Distinct table values with the mask of squares holding each, so evaluation is a few popcounts.
-const VALUE_CLASSES: [(i32, u64); 8] = {
+pub(in crate::reversi) const VALUE_CLASSES: [(i32, u64); 8] = {
     const VALUES: [i32; 8] = [120, -20, 20, 5, -40, -5, 15, 3];
     let mut classes = [(0, 0u64); 8];
     let mut i = 0;
@@ -79,7 +79,7 @@ const VALUE_CLASSES: [(i32, u64); 8] = {
 };
 
 /// Each corner with its X- and C-squares, whose penalties lapse once the corner is taken.
-const CORNER_NEIGHBOURS: [(u64, u64); 4] = [
+pub(in crate::reversi) const CORNER_NEIGHBOURS: [(u64, u64); 4] = [
     (1 << 0, (1 << 1) | (1 << 8) | (1 << 9)),
     (1 << 7, (1 << 6) | (1 << 15) | (1 << 14)),
     (1 << 56, (1 << 57) | (1 << 48) | (1 << 49)),

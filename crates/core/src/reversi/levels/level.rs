@@ -1,6 +1,7 @@
-//! The three AI levels behind one entry point, [`choose_at_level`]: `standard` and `highest` (the sontaku
-//! levels of [`sontaku`](crate::reversi::levels::sontaku)) and `none` (忖度無し, the strong engine: pattern
-//! evaluation, iterative deepening and the exact endgame solver).
+//! The AI levels behind one entry point, [`choose_at_level`]: `standard`, `highest` and
+//! `standard-classic` (the sontaku levels of [`sontaku`](crate::reversi::levels::sontaku)) and
+//! `none` (忖度無し, the strong engine: pattern evaluation, iterative deepening and the exact
+//! endgame solver).
 
 use std::time::{Duration, Instant};
 
@@ -15,7 +16,8 @@ use crate::reversi::rules::board::{moves, Move, Position, Square};
 
 /// Default thinking time of the strong level.
 pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2400);
-/// Cap on the sontaku levels' thinking time, so they answer within a second.
+/// Cap on the sontaku levels' thinking time, so they answer within a second (the seed's section on
+/// how deep they read is empty: docs/design/reversi-sontaku.md#what-the-seed-leaves-open).
 pub const SONTAKU_BUDGET: Duration = Duration::from_millis(800);
 /// Against a human the estimate trusts ([`TRUSTED_STRENGTH`]) `standard` thinks this many times
 /// [`SONTAKU_BUDGET`] (2.4 s, `none`'s time): a strong player takes every gift a shallow search
@@ -44,16 +46,21 @@ pub enum ReversiLevel {
     Highest,
     /// 忖度無し: plays to win.
     None,
+    /// 標準（原典）: seed 001's `standard` as published, none of `standard`'s deviations
+    /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
+    StandardClassic,
 }
 
 impl ReversiLevel {
     /// Every level, in the order menus list them.
-    pub const ALL: [ReversiLevel; 3] = [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None];
+    pub const ALL: [ReversiLevel; 4] =
+        [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None, ReversiLevel::StandardClassic];
     /// The level used when a server has not chosen one.
     pub const DEFAULT: ReversiLevel = ReversiLevel::Standard;
 
     /// Every level's name ([`ReversiLevel::as_str`]), in the order of [`ReversiLevel::ALL`].
-    pub const NAMES: [&'static str; 3] = [Self::ALL[0].as_str(), Self::ALL[1].as_str(), Self::ALL[2].as_str()];
+    pub const NAMES: [&'static str; 4] =
+        [Self::ALL[0].as_str(), Self::ALL[1].as_str(), Self::ALL[2].as_str(), Self::ALL[3].as_str()];
 
     /// Stable identifier used in the database and the CLI.
     pub const fn as_str(self) -> &'static str {
@@ -61,7 +68,14 @@ impl ReversiLevel {
             ReversiLevel::Standard => "standard",
             ReversiLevel::Highest => "highest",
             ReversiLevel::None => "none",
+            ReversiLevel::StandardClassic => "standard-classic",
         }
+    }
+
+    /// The published rule as written, for comparison: the players' opponent picker names it only
+    /// with the commentary on.
+    pub fn is_classic(self) -> bool {
+        self == ReversiLevel::StandardClassic
     }
 
     /// Other names accepted for the level: the names admins are shown in English and Japanese
@@ -71,6 +85,7 @@ impl ReversiLevel {
             ReversiLevel::Standard => &["標準"],
             ReversiLevel::Highest => &["最高"],
             ReversiLevel::None => &["no mercy", "no-mercy", "no_mercy", "nomercy", "忖度無し", "忖度なし"],
+            ReversiLevel::StandardClassic => &["標準（原典）", "standard (classic)", "standard classic", "classic"],
         }
     }
 
@@ -79,7 +94,7 @@ impl ReversiLevel {
     pub fn budget(self) -> Duration {
         match self {
             ReversiLevel::None => DEFAULT_BUDGET,
-            ReversiLevel::Standard | ReversiLevel::Highest => SONTAKU_BUDGET,
+            ReversiLevel::Standard | ReversiLevel::Highest | ReversiLevel::StandardClassic => SONTAKU_BUDGET,
         }
     }
 }
@@ -141,7 +156,7 @@ pub struct Choice {
     pub exact: bool,
     /// How the move was found.
     pub stage: Stage,
-    /// Whether `standard` played its 2nd or 3rd move on purpose.
+    /// Whether `standard` (or `standard-classic`) played its 2nd or 3rd move on purpose.
     pub jittered: bool,
     /// `standard`'s estimate of the human's strength (0 to 1) from their moves, when it had
     /// any to judge ([`strength::estimate`]).
@@ -151,7 +166,8 @@ pub struct Choice {
 }
 
 impl Choice {
-    /// A move found at `stage`; the engine fills in nodes and time, and only `standard` jitters.
+    /// A move found at `stage`; the engine fills in nodes and time, and only the `standard` levels
+    /// jitter.
     fn found(best: Move, evals: Vec<(Move, i32)>, depth: u32, exact: bool, stage: Stage) -> Choice {
         Choice {
             best,
@@ -233,7 +249,8 @@ impl Engine {
     /// human's `(position, move)` so far, in the order played: `standard` estimates from them how
     /// well the human plays and models its human accordingly ([`HumanModel`]; none: the original
     /// design's pessimistic human, docs/design/reversi-sontaku.md#the-idea-seed-001); the estimate
-    /// is part of the thinking time.
+    /// is part of the thinking time. The other levels never look at them: `standard-classic`
+    /// plays the seed's pessimistic human whoever plays.
     pub fn choose_at_level(
         &mut self,
         eval: &PatternEval,
@@ -256,9 +273,13 @@ impl Engine {
             return simple(place(mask.trailing_zeros() as u8), Stage::Forced);
         }
         let mut reply = match level {
-            ReversiLevel::Standard | ReversiLevel::Highest => {
+            ReversiLevel::Standard | ReversiLevel::Highest | ReversiLevel::StandardClassic => {
                 let budget = budget.min(SONTAKU_BUDGET);
-                let which = if level == ReversiLevel::Standard { Sontaku::Standard } else { Sontaku::Highest };
+                let which = match level {
+                    ReversiLevel::Highest => Sontaku::Highest,
+                    ReversiLevel::StandardClassic => Sontaku::StandardClassic,
+                    _ => Sontaku::Standard,
+                };
                 let judged = (which == Sontaku::Standard && !human_moves.is_empty())
                     .then(|| strength::estimate(self, eval, human_moves).value);
                 let model = judged.map_or(HumanModel::SEED, |strength| HumanModel { strength });
@@ -339,142 +360,4 @@ impl Engine {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::reversi::engine::endgame::solve;
-    use crate::reversi::engine::search::Clock;
-    use crate::reversi::rules::board::Color;
-    use crate::reversi::rules::naive::random_position;
-    use rand::rngs::StdRng;
-    use rand::SeedableRng;
-
-    /// [`choose_at_level`] on a clock that counts nodes, at a slow machine's rates (about five times the
-    /// project machine's): when the search stops, and what it found by then, no longer depend on
-    /// how busy the machine is, so these tests give one answer under any load (and stay quick).
-    fn reply_on_node_clock(pos: &Position, level: ReversiLevel, budget: Duration, rng: &mut StdRng) -> Choice {
-        let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
-        Engine::new(TT_BITS).with_clock(clock).choose_at_level(PatternEval::shared(), pos, level, budget, &[], rng)
-    }
-
-    /// The bot's thread keeps its engine between replies ([`choose_at_level`]): a used engine answers
-    /// exactly as a fresh one, whatever it searched before (other positions, levels,
-    /// objectives), on a clock that makes the searches repeatable.
-    #[test]
-    fn a_used_engine_answers_as_a_fresh_one() {
-        let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
-        let mut used = Engine::new(TT_BITS).with_clock(clock);
-        let mut rng = StdRng::seed_from_u64(31);
-        for round in 0..9 {
-            let pos = random_position(&mut rng, [40, 24, 12][round % 3], 2);
-            let level = [ReversiLevel::None, ReversiLevel::Standard, ReversiLevel::Highest][(round / 3) % 3];
-            let seed = rng.gen::<u64>();
-            let budget = Duration::from_millis(150);
-            let fresh = Engine::new(TT_BITS).with_clock(clock).choose_at_level(
-                PatternEval::shared(),
-                &pos,
-                level,
-                budget,
-                &[],
-                &mut StdRng::seed_from_u64(seed),
-            );
-            let again =
-                used.choose_at_level(PatternEval::shared(), &pos, level, budget, &[], &mut StdRng::seed_from_u64(seed));
-            assert_eq!(fresh, again, "round {round}: {level:?} at {}", pos.to_text());
-        }
-    }
-
-    /// Commentary shares the bot's engine: after replies and analyses, of other positions and of
-    /// the same one, an analysis equals a fresh engine's (node clock: both search alike).
-    #[test]
-    fn a_used_engine_analyses_as_a_fresh_one() {
-        let clock = Clock::Nodes { mid_ns: 2000.0, end_ns: 300.0 };
-        let mut used = Engine::new(TT_BITS).with_clock(clock);
-        let mut rng = StdRng::seed_from_u64(32);
-        let budget = Duration::from_millis(100);
-        for round in 0..6 {
-            let pos = random_position(&mut rng, [40, 22, 12][round % 3], 2);
-            let fresh = Engine::new(TT_BITS).with_clock(clock).analyze(PatternEval::shared(), &pos, budget);
-            assert!(!fresh.0.is_empty(), "{}", pos.to_text());
-            // Twice: the second time the table holds this very position's search.
-            for time in 0..2 {
-                let again = used.analyze(PatternEval::shared(), &pos, budget);
-                assert_eq!(again, fresh, "round {round}, time {time}: {}", pos.to_text());
-            }
-            // Dirty the table with a reply somewhere else before the next round.
-            let other = random_position(&mut rng, 30, 2);
-            used.choose_at_level(
-                PatternEval::shared(),
-                &other,
-                ReversiLevel::None,
-                budget,
-                &[],
-                &mut StdRng::seed_from_u64(round as u64),
-            );
-        }
-    }
-
-    #[test]
-    fn strong_level_plays_perfectly_near_the_end() {
-        let mut rng = StdRng::seed_from_u64(14);
-        let mut engine = Engine::new(TT_BITS);
-        for _ in 0..6 {
-            let pos = random_position(&mut rng, 14, 2);
-            let r = choose_at_level(&mut engine, &pos, ReversiLevel::None, &[], &mut rng);
-            assert_eq!(r.stage, Stage::Exact);
-            let exact = solve(&pos).score;
-            assert_eq!(r.evals[0].1, exact * DISC);
-            // The move played achieves the exact value.
-            assert_eq!(-solve(&pos.play(r.best).unwrap()).score, exact, "{}", pos.to_text());
-        }
-    }
-
-    #[test]
-    fn every_level_answers_legally_within_its_time() {
-        let mut rng = StdRng::seed_from_u64(15);
-        for empties in [58, 44, 30, 20, 13, 12, 8] {
-            let pos = random_position(&mut rng, empties, 2);
-            for level in [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None] {
-                let budget = Duration::from_millis(300);
-                let r = reply_on_node_clock(&pos, level, budget, &mut rng);
-                assert!(pos.is_legal(r.best), "{level:?} {}", pos.to_text());
-                assert!(!r.evals.is_empty());
-                // Deadline plus the allowance for the nodes searched between two looks at the clock.
-                let limit = if level == ReversiLevel::None { budget } else { budget.min(SONTAKU_BUDGET) };
-                assert!(
-                    r.time < limit + Duration::from_millis(150),
-                    "{level:?} took {:?} at {empties} empties",
-                    r.time
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn forced_moves_and_finished_games() {
-        let mut rng = StdRng::seed_from_u64(1);
-        let mut engine = Engine::new(TT_BITS);
-        let pass = Position::from_bitboards(1, 2, Color::White).unwrap();
-        for level in [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None] {
-            let r = choose_at_level(&mut engine, &pass, level, &[], &mut rng);
-            assert_eq!((r.best, r.stage), (Move::Pass, Stage::Forced));
-            let end = Position::from_bitboards(7, 0, Color::White).unwrap();
-            assert_eq!(choose_at_level(&mut engine, &end, level, &[], &mut rng).stage, Stage::GameOver);
-        }
-    }
-
-    #[test]
-    fn opening_moves_vary_within_a_disc_and_a_half() {
-        let pos = Position::start().play("f5".parse().unwrap()).unwrap();
-        let mut seen = std::collections::HashSet::new();
-        for seed in 0..12 {
-            let mut rng = StdRng::seed_from_u64(seed);
-            let r = reply_on_node_clock(&pos, ReversiLevel::None, Duration::from_millis(150), &mut rng);
-            let top = r.evals[0].1;
-            let mine = r.evals.iter().find(|e| e.0 == r.best).unwrap().1;
-            assert!(mine >= top - OPENING_MARGIN);
-            seen.insert(r.best);
-        }
-        // After f5 the diagonal (f4/f6) and perpendicular (d6) replies are close in value.
-        assert!(seen.len() >= 2, "{seen:?}");
-    }
-}
+mod tests;

@@ -12,6 +12,10 @@ pub enum Sontaku {
     Standard,
     /// 最高: the human wins as big as possible.
     Highest,
+    /// 標準（原典）: seed 001's `standard` as published, for comparison: the pessimistic human
+    /// whoever plays, the lead by the seed's own evaluation
+    /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
+    StandardClassic,
 }
 
 /// How a sontaku move was chosen.

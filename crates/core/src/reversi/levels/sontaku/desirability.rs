@@ -2,15 +2,21 @@
 //! searches maximise, and the aim and ceiling of the human's lead as the game goes on.
 
 use super::tuning::{
-    BEGINNER_OPENING_CEILING, MODELLED_FROM, OPENING_GUARD_EMPTIES, OPENING_LEAD_CEILING, OPENING_UNKNOWN_EMPTIES,
-    PERFECT_BONUS, STANDARD_TARGET, TARGET_WIN_MARGIN, TRUSTED_LEAD_CEILING, TRUSTED_MIDGAME_TARGET,
-    TRUSTED_SOLVE_EMPTIES, TRUSTED_STRENGTH,
+    BEGINNER_OPENING_CEILING, CLASSIC_TARGET, MODELLED_FROM, OPENING_GUARD_EMPTIES, OPENING_LEAD_CEILING,
+    OPENING_UNKNOWN_EMPTIES, PERFECT_BONUS, STANDARD_TARGET, TARGET_WIN_MARGIN, TRUSTED_LEAD_CEILING,
+    TRUSTED_MIDGAME_TARGET, TRUSTED_SOLVE_EMPTIES, TRUSTED_STRENGTH,
 };
 
 /// Standard desirability of a human lead `h` (tenths of a disc): 10 units per tenth short of the target,
 /// 7 per tenth beyond it (the 1.0 / 0.7 weights, scaled to integers).
 pub fn standard_desirability(h: i32) -> i32 {
     desirability_around(h, STANDARD_TARGET)
+}
+
+/// `standard-classic`'s desirability of a human advantage `h` by seed 001's evaluation (its
+/// points): the same 1.0 / 0.7 weights around [`CLASSIC_TARGET`].
+pub fn classic_desirability(h: i32) -> i32 {
+    desirability_around(h, CLASSIC_TARGET)
 }
 
 /// Desirability of a human lead `h` around `target` (both in tenths of a disc), with the seed's

@@ -18,10 +18,15 @@
 //!   [`COOPERATIVE_EMPTIES`] empties, once some move guarantees the human a win by
 //!   [`GUARANTEE_MARGIN`] or more whatever they play, the human is assumed to cooperate and
 //!   the biggest line is chosen among the moves that keep that guarantee.
+//! - `standard-classic` (標準（原典）): `standard` as seed 001 publishes it, for comparison: the
+//!   same desirability, full read, tie-break and jitter, but the lead measured by the seed's own
+//!   evaluation ([`published_eval`]), the pessimistic human whoever plays, and none of
+//!   `standard`'s deviations (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
 //!
 //! - [`tuning`]: the numbers the levels are tuned by; [`model`]: who `standard` believes it plays
-//!   against; [`desirability`]: the scores of a lead or a final margin; [`objectives`]: those
-//!   scores as objectives of the engine; [`choice`]: the levels, their decisions, ranking and
+//!   against; [`desirability`]: the scores of a lead or a final margin; [`published_eval`]: the
+//!   seed's evaluation as its article writes it; [`objectives`]: those scores as objectives of
+//!   the engine; [`choice`]: the levels, their decisions, ranking and
 //!   jitter.
 //! - [`search`]: the entry point and the seed's search; [`standard`]: `standard` against a
 //!   modelled human; [`cooperative`]: `highest`'s cooperative search near the end.
@@ -31,20 +36,23 @@ mod cooperative;
 mod desirability;
 mod model;
 mod objectives;
+mod published_eval;
 mod search;
 mod standard;
 mod tuning;
 
 pub use choice::{jitter_index, rank_moves, Sontaku, SontakuChoice, SontakuStage};
 pub use desirability::{
-    highest_final_value, lead_ceiling, standard_desirability, standard_final_value, trusted_target,
+    classic_desirability, highest_final_value, lead_ceiling, standard_desirability, standard_final_value,
+    trusted_target,
 };
 pub use model::HumanModel;
-pub use objectives::{Highest, OwnInterest, Standard};
+pub use objectives::{Highest, OwnInterest, PublishedOwnInterest, Standard, StandardClassic};
+pub use published_eval::{published_eval, published_square_score};
 pub use tuning::{
-    BEGINNER_OPENING_CEILING, CHASE_PROBE_SHARE, COOPERATIVE_EMPTIES, GIFT_CAP, GIFT_CAP_FROM, GUARANTEE_MARGIN,
-    HIGHEST_FULL_READ, JITTER_PROBABILITY, JITTER_SPAN, JITTER_SPAN_STRONG, MODELLED_FROM, NEAR_EQUAL,
-    OPENING_GUARD_EMPTIES, OPENING_LEAD_CEILING, OPENING_UNKNOWN_EMPTIES, PERFECT_BONUS, SLIP_ALLOWANCE,
+    BEGINNER_OPENING_CEILING, CHASE_PROBE_SHARE, CLASSIC_TARGET, COOPERATIVE_EMPTIES, GIFT_CAP, GIFT_CAP_FROM,
+    GUARANTEE_MARGIN, HIGHEST_FULL_READ, JITTER_PROBABILITY, JITTER_SPAN, JITTER_SPAN_STRONG, MODELLED_FROM,
+    NEAR_EQUAL, OPENING_GUARD_EMPTIES, OPENING_LEAD_CEILING, OPENING_UNKNOWN_EMPTIES, PERFECT_BONUS, SLIP_ALLOWANCE,
     STANDARD_FULL_READ, STANDARD_TARGET, TARGET_WIN_MARGIN, TRUSTED_LEAD_CEILING, TRUSTED_MIDGAME_TARGET,
     TRUSTED_SOLVE_EMPTIES, TRUSTED_STRENGTH,
 };

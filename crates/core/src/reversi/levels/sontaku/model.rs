@@ -11,7 +11,9 @@
 /// `(1 - s) × seed value + s × value when the human then plays best`, the second by the strong
 /// engine (its pattern search in the midgame, the exact final margin in the full read), and no
 /// midgame move gives away more than [`GIFT_CAP`]. At `s = 0` (every newcomer, and anyone who
-/// plays like a beginner) `standard` is exactly the seed's.
+/// plays like a beginner) `standard` plays the seed's search against the pessimistic human, with
+/// its other deviations (the lead in discs, the opening guard); the seed's rule as written is
+/// `standard-classic`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HumanModel {
     /// 0: the human may play their worst move (docs/design/reversi-sontaku.md#the-idea-seed-001);

@@ -1,10 +1,12 @@
 //! What the sontaku searches maximise, as objectives of the shared engine: `standard`'s closeness
-//! to a slight human lead, `highest`'s human advantage, and the CPU's own interest for tie-breaks.
+//! to a slight human lead, `standard-classic`'s the same by seed 001's own evaluation, `highest`'s
+//! human advantage, and the CPU's own interest for tie-breaks.
 
 use crate::reversi::engine::classic::eval_pp_with_moves;
 use crate::reversi::engine::search::{final_margin, Features, Objective};
 
-use super::desirability::{highest_final_value, standard_desirability, standard_final_value};
+use super::desirability::{classic_desirability, highest_final_value, standard_desirability, standard_final_value};
+use super::published_eval::published_eval_with_moves;
 
 /// Human advantage by the classic evaluation, from a node where `cpu` tells who moves.
 #[inline]
@@ -72,6 +74,24 @@ impl Objective for Standard {
     }
 }
 
+/// `standard-classic`'s objective: seed 001's `standard` as published, closeness to a slight
+/// human lead measured by the seed's own evaluation ([`published_eval`](super::published_eval)),
+/// and the same +6 human win at the end as `standard`
+/// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
+pub struct StandardClassic;
+
+impl Objective for StandardClassic {
+    type Features = ();
+    fn eval_with_moves(&self, p: u64, o: u64, mask: u64, _: &(), cpu: bool) -> i32 {
+        let v = published_eval_with_moves(p, o, mask);
+        let human = if cpu { -v } else { v };
+        for_mover(classic_desirability(human), cpu)
+    }
+    fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32 {
+        for_mover(standard_final_value(final_for_human(p, o, cpu).0), cpu)
+    }
+}
+
 /// `highest`'s objective: the human's advantage, the human's final discs at the end.
 pub struct Highest;
 
@@ -93,6 +113,20 @@ impl Objective for OwnInterest {
     type Features = ();
     fn eval_with_moves(&self, p: u64, o: u64, mask: u64, _: &(), _: bool) -> i32 {
         eval_pp_with_moves(p, o, mask)
+    }
+    fn terminal(&self, p: u64, o: u64, _: bool) -> i32 {
+        final_margin(p, o) * 1000
+    }
+}
+
+/// The CPU's own interest by seed 001's evaluation as published, for `standard-classic`'s
+/// tie-breaks: the seed ranks nearly equal moves by what is best for the CPU itself.
+pub struct PublishedOwnInterest;
+
+impl Objective for PublishedOwnInterest {
+    type Features = ();
+    fn eval_with_moves(&self, p: u64, o: u64, mask: u64, _: &(), _: bool) -> i32 {
+        published_eval_with_moves(p, o, mask)
     }
     fn terminal(&self, p: u64, o: u64, _: bool) -> i32 {
         final_margin(p, o) * 1000

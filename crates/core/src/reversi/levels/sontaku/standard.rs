@@ -11,7 +11,7 @@ use crate::reversi::engine::strong::Strong;
 
 use super::choice::{jitter_index, rank_moves, SontakuChoice, SontakuStage};
 use super::desirability::{desirability_around, lead_ceiling, standard_final_value, trusted_target};
-use super::objectives::Standard;
+use super::objectives::{OwnInterest, Standard};
 use super::tuning::{
     CHASE_PROBE_SHARE, DISC_TENTHS, FALLBACK_DEPTH, GIFT_CAP, GIFT_CAP_FROM, JITTER_SPAN, JITTER_SPAN_STRONG,
     NEAR_EQUAL, SLIP_ALLOWANCE, STANDARD_FULL_READ, STANDARD_TARGET, TRUSTED_SOLVE_EMPTIES, TRUSTED_STRENGTH,
@@ -54,7 +54,7 @@ impl Engine {
         let near = if stage == SontakuStage::FullRead { 0 } else { NEAR_EQUAL };
         let top = values.iter().map(|&(_, v)| v).max().unwrap_or(0);
         let tied: Vec<u8> = values.iter().filter(|&&(_, v)| v >= top - near).map(|&(sq, _)| sq).collect();
-        let own = if tied.len() > 1 { self.own_interest(p, o, &tied) } else { Vec::new() };
+        let own = if tied.len() > 1 { self.own_interest(&OwnInterest, p, o, &tied) } else { Vec::new() };
         let ranked = rank_moves(&values, &own, near);
         let span = (JITTER_SPAN as f64 * (1.0 - s)).max(JITTER_SPAN_STRONG as f64) as i32;
         let reasonable = ranked.iter().take_while(|&&(_, v)| v >= top - span).count();

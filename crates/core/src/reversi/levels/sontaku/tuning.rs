@@ -4,7 +4,13 @@
 
 /// The slight human lead that `standard` steers towards: 4 discs, in tenths of a disc.
 pub const STANDARD_TARGET: i32 = 40;
-/// Final human margin `standard` aims for in the full read.
+/// The slight human lead `standard-classic` steers towards, in points of seed 001's evaluation
+/// ([`published_eval`](super::published_eval::published_eval)): a third of a corner, or three
+/// legal moves and a bit. The seed says only "a slight lead"; 40 is what this repository's first
+/// implementation of the seed used, before `standard` measured the lead in discs
+/// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
+pub const CLASSIC_TARGET: i32 = 40;
+/// Final human margin `standard` (and `standard-classic`) aims for in the full read.
 pub const TARGET_WIN_MARGIN: i32 = 6;
 /// Empties from which `standard` reads to the end.
 pub const STANDARD_FULL_READ: u32 = 13;
@@ -33,8 +39,9 @@ pub const GIFT_CAP: i32 = 60;
 pub const JITTER_SPAN: i32 = 150;
 /// The jitter's span against a perfect player (0.3 discs of shortfall).
 pub const JITTER_SPAN_STRONG: i32 = 30;
-/// Below this strength `standard` is exactly the seed's: a beginner's estimate wobbles, and the
-/// seed's pessimistic human is the right model for a beginner.
+/// Below this strength `standard` keeps the seed's search and pessimistic human (the lead still in
+/// discs, the opening still guarded): a beginner's estimate wobbles, and the seed's pessimistic
+/// human is the right model for a beginner.
 pub const MODELLED_FROM: f64 = 0.25;
 /// Strength from which the full read trusts the human to find the best replies; below it the
 /// seed's guarantee (a win whatever the human plays) holds, since a beginner's blunders in the

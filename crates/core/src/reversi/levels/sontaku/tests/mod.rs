@@ -1,7 +1,9 @@
-//! The sontaku levels' tests: the seed's levels (`seed`) and `standard` against a modelled human
-//! (`modelled`), with the judges they share below: exact minimax over the public API and the
-//! strong engine's best-play leads.
+//! The sontaku levels' tests: the seed's levels (`seed`), `standard` against a modelled human
+//! (`modelled`) and `standard-classic`, the seed's `standard` as published (`classic`), with the
+//! judges they share below: exact minimax over the public API and the strong engine's best-play
+//! leads.
 
+mod classic;
 mod modelled;
 mod seed;
 
