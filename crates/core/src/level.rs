@@ -63,7 +63,7 @@ impl Level {
     pub fn is_classic(self) -> bool {
         match self {
             Level::Doubutsu(level) => level.is_classic(),
-            Level::Reversi(_) => false,
+            Level::Reversi(level) => level.is_classic(),
         }
     }
 

@@ -66,7 +66,7 @@ impl DoubutsuLevel {
             DoubutsuLevel::Strongest => &["最強"],
             DoubutsuLevel::Weakest => &["雑魚", "ざこ"],
             DoubutsuLevel::SettaiClassic => {
-                &["接待（原典）", "接待(原典)", "settai, as published", "settai (classic)", "settai classic", "classic"]
+                &["接待（原典）", "接待(原典)", "settai, as published", "settai (classic)", "settai classic"]
             }
         }
     }

@@ -390,7 +390,7 @@ mod tests {
         }
         // The lab's old stand-in for the published rule is gone: the real level replaces it.
         assert_eq!(LevelUnderTest::parse("standard-seed", 1.0), None);
-        assert_eq!(LevelUnderTest::parse("classic", 1.0).map(|l| l.name()), Some("standard-classic"));
+        assert_eq!(LevelUnderTest::parse("standard classic", 1.0).map(|l| l.name()), Some("standard-classic"));
         assert_eq!(LevelUnderTest::parse("none", 0.5).unwrap().budget, DEFAULT_BUDGET / 2);
         // The name admins are shown (the README's) is accepted too.
         for alias in ["no mercy", "no-mercy"] {

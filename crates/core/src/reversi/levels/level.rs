@@ -85,7 +85,9 @@ impl ReversiLevel {
             ReversiLevel::Standard => &["標準"],
             ReversiLevel::Highest => &["最高"],
             ReversiLevel::None => &["no mercy", "no-mercy", "no_mercy", "nomercy", "忖度無し", "忖度なし"],
-            ReversiLevel::StandardClassic => &["標準（原典）", "standard (classic)", "standard classic", "classic"],
+            ReversiLevel::StandardClassic => {
+                &["標準（原典）", "標準(原典)", "standard, as published", "standard (classic)", "standard classic"]
+            }
         }
     }
 

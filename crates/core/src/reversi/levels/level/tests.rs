@@ -146,7 +146,9 @@ fn the_published_rule_is_a_level_of_its_own() {
     assert_eq!(ReversiLevel::ALL.last(), Some(&classic));
     assert_eq!(ReversiLevel::NAMES.last(), Some(&"standard-classic"));
     assert_ne!(ReversiLevel::DEFAULT, classic);
-    for name in ["standard-classic", "標準（原典）", "standard (classic)", "Standard  Classic", "classic"] {
+    for name in
+        ["standard-classic", "標準（原典）", "standard (classic)", "Standard  Classic", "standard, as published"]
+    {
         assert_eq!(name.parse::<ReversiLevel>(), Ok(classic), "{name:?}");
     }
     assert!(ReversiLevel::ALL.iter().all(|&l| l.is_classic() == (l == classic)));
