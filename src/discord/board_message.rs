@@ -29,10 +29,33 @@ impl Bot {
             let story = if commentary { self.service().story(game).await } else { None };
             Some(Review { start: game.record.game.initial(), moves: game.history(), story })
         };
+        let (frame, banner) = board_frame(game, lines, (takeback, hints), lang);
         let (game, last) = (game.clone(), last.cloned());
-        tokio::task::spawn_blocking(move || board_reply(&game, last.as_ref(), lines, review, (takeback, hints), lang))
-            .await
-            .expect("board rendering panicked")
+        with_pictures(frame, lang, move |reply| {
+            draw_pictures(&game, last.as_ref(), banner.as_deref(), review, lang, reply)
+        })
+        .await
+    }
+}
+
+/// `frame` with the pictures `draw` adds, drawn on the blocking pool. Drawing that panics leaves
+/// the text and the buttons, with a line saying the picture is missing, so the player can still
+/// move (docs/design/bot-reliability.md#robustness).
+async fn with_pictures(frame: Reply, lang: Lang, draw: impl FnOnce(&mut Reply) + Send + 'static) -> Reply {
+    let mut drawn = frame.clone();
+    match tokio::task::spawn_blocking(move || {
+        draw(&mut drawn);
+        drawn
+    })
+    .await
+    {
+        Ok(reply) => reply,
+        Err(e) => {
+            tracing::error!(error = %e, "drawing a board panicked; the board goes out without its picture");
+            let mut reply = frame;
+            reply.content = format!("{}\n{}", reply.content, Msg::PictureMissing.text(lang));
+            reply
+        }
     }
 }
 
@@ -66,16 +89,15 @@ fn seat_names(record: &GameRecord, lang: Lang) -> render::Names {
     names.with_human(record.human_side)
 }
 
-/// The board reply for `game`: text, the board PNG (plus, once the game is over, its replay
-/// and chart) and (when the human is to move) the move menus.
-fn board_reply(
+/// The board message for `game` without its pictures: the text (how it ended, the coach's word,
+/// whose move it is), the board of buttons and who may be pinged; and the result banner the
+/// pictures carry.
+fn board_frame(
     game: &StoredGame,
-    last: Option<&PlayedMove>,
     mut lines: Vec<String>,
-    review: Option<Review>,
     (takeback, hints): (bool, bool),
     lang: Lang,
-) -> Reply {
+) -> (Reply, Option<String>) {
     let record = &game.record;
     let banner = match (record.status, record.result) {
         (GameStatus::Active, _) => None,
@@ -102,29 +124,68 @@ fn board_reply(
     if record.human_to_move() && !lines.iter().any(|l| l.contains(&format!("<@{}>", record.human_id))) {
         lines.push(Msg::YourMove { human: record.human_id }.text(lang));
     }
+    // Only the player whose turn it is may be pinged.
+    let mentions = if record.human_to_move() { vec![record.human_id] } else { Vec::new() };
+    let reply = Reply {
+        content: lines.join("\n"),
+        ephemeral: false,
+        files: Vec::new(),
+        components: touch_board(game, None, takeback, hints, lang),
+        mentions,
+    };
+    (reply, banner)
+}
+
+/// Adds `game`'s pictures to `reply`: the board PNG and, once the game is over, its replay and
+/// (with its story) the chart, each with its line.
+fn draw_pictures(
+    game: &StoredGame,
+    last: Option<&PlayedMove>,
+    banner: Option<&str>,
+    review: Option<Review>,
+    lang: Lang,
+    reply: &mut Reply,
+) {
+    let record = &game.record;
     let names = seat_names(record, lang);
-    let png = render::game_png_to_tap(&record.game, last.map(|m| (&m.before, m.mv)), lang, banner.as_deref(), &names);
-    let mut files = vec![("board.png", png)];
+    let png = render::game_png_to_tap(&record.game, last.map(|m| (&m.before, m.mv)), lang, banner, &names);
+    reply.files.push(("board.png", png));
+    let mut lines = Vec::new();
     if let Some(review) = review {
-        match render::replay::replay_gif(&review.start, &review.moves, lang, banner.as_deref(), &names) {
+        match render::replay::replay_gif(&review.start, &review.moves, lang, banner, &names) {
             Ok(gif) => {
                 lines.push(Msg::Replay.text(lang));
-                files.push(("replay.gif", gif));
+                reply.files.push(("replay.gif", gif));
             }
             Err(e) => tracing::warn!(game = record.id, error = %e, "could not make a replay"),
         }
         if let Some(story) = review.story {
             lines.push(Msg::Summary { finds: &story.finds, slips: &story.slips }.text(lang));
-            files.push(("chart.png", render::story::story_png(&story, lang)));
+            reply.files.push(("chart.png", render::story::story_png(&story, lang)));
         }
     }
-    // Only the player whose turn it is may be pinged.
-    let mentions = if record.human_to_move() { vec![record.human_id] } else { Vec::new() };
-    Reply {
-        content: lines.join("\n"),
-        ephemeral: false,
-        files,
-        components: touch_board(game, None, takeback, hints, lang),
-        mentions,
+    for line in lines {
+        reply.content = if reply.content.is_empty() { line } else { format!("{}\n{line}", reply.content) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn drawing_that_panics_leaves_the_text_and_the_buttons() {
+        let button = serenity::all::CreateButton::new("t:1:0:c.B3").label("🐤");
+        let frame = Reply {
+            components: vec![serenity::all::CreateActionRow::Buttons(vec![button])],
+            ..Reply::public("Your move")
+        };
+        let drawn = with_pictures(frame.clone(), Lang::En, |reply| reply.files.push(("board.png", vec![1]))).await;
+        assert_eq!(drawn.files.len(), 1);
+        assert_eq!(drawn.content, "Your move");
+        let missing = with_pictures(frame.clone(), Lang::Ja, |_| panic!("a picture that cannot be drawn")).await;
+        assert!(missing.files.is_empty());
+        assert_eq!(missing.content, format!("Your move\n{}", Msg::PictureMissing.text(Lang::Ja)));
+        assert_eq!(format!("{:?}", missing.components), format!("{:?}", frame.components));
     }
 }

@@ -14,9 +14,16 @@ impl Bot {
         let (responder, caller, settings, lang) = request.parts();
         let help = Msg::Help { commentary: settings.commentary, venue: caller.venue, idle_days: settings.idle_days };
         let text = help.text(lang);
-        let reply = tokio::task::spawn_blocking(move || help_reply(text, lang))
-            .await
-            .expect("the help picture is drawn without panicking");
+        let drawn = tokio::task::spawn_blocking({
+            let text = text.clone();
+            move || help_reply(text, lang)
+        })
+        .await;
+        // A picture that panics leaves the words (docs/design/bot-reliability.md#robustness).
+        let reply = drawn.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "drawing the help picture panicked; the help goes out without it");
+            Reply::private(text)
+        });
         responder.answer(reply).await?;
         Ok(())
     }

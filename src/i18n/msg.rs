@@ -143,6 +143,8 @@ pub enum Msg<'a> {
     Summary { finds: &'a [Moment], slips: &'a [Moment] },
     /// Caption of the replay animation.
     Replay,
+    /// Under a board whose picture could not be drawn: the buttons still play.
+    PictureMissing,
     /// The bot's seat as the board images name it.
     Computer,
     /// A board image's turn line: whose move it is (`None`: the game is over). Knowing the

@@ -221,6 +221,8 @@ impl Msg<'_> {
             (Msg::Summary { finds, slips }, lang) => summary_text(finds, slips, lang),
             (Msg::Replay, En) => "🎞️ The whole game, move by move.".into(),
             (Msg::Replay, Ja) => "🎞️ 対局をふりかえり（一手ずつ再生）".into(),
+            (Msg::PictureMissing, En) => "(The picture could not be drawn this time; the buttons still play.)".into(),
+            (Msg::PictureMissing, Ja) => "（今回は盤の絵をかけませんでした。ボタンでそのまま指せます。）".into(),
             (Msg::Computer, En) => "Computer".into(),
             (Msg::Computer, Ja) => "コンピューター".into(),
             (Msg::BoardTurn { to_move: None, .. }, En) => "Game over".into(),
