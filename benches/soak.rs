@@ -152,8 +152,19 @@ async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64) -> Day {
     day
 }
 
+/// The bot's process, stopped and reaped however the run ends (an error on the way out leaves
+/// no bot behind).
+struct BotProcess(Child);
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The bot as a process of its own, its log in `log`.
-fn serve(standin: &StandIn, url: &str, metrics: &str, data_dir: &Path, log: &Path) -> Child {
+fn serve(standin: &StandIn, url: &str, metrics: &str, data_dir: &Path, log: &Path) -> BotProcess {
     let log = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("the log file opens");
     Command::new(env!("CARGO_BIN_EXE_settai"))
         .arg("serve")
@@ -168,6 +179,7 @@ fn serve(standin: &StandIn, url: &str, metrics: &str, data_dir: &Path, log: &Pat
         .stdout(Stdio::null())
         .stderr(log)
         .spawn()
+        .map(BotProcess)
         .expect("the settai binary starts")
 }
 
@@ -363,11 +375,11 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
         // Restarts (after the day's reading): a graceful stop on day 10, a kill on day 20.
         if day == 10 || day == 20 {
             if day == 10 {
-                Command::new("kill").args(["-TERM", &bot.id().to_string()]).status()?;
+                Command::new("kill").args(["-TERM", &bot.0.id().to_string()]).status()?;
             } else {
-                bot.kill()?;
+                bot.0.kill()?;
             }
-            bot.wait()?;
+            bot.0.wait()?;
             standin.wait_disconnected(T).await;
             bot = serve(&standin, &url, &metrics_addr, &data_dir, &log);
             sessions += 1;
@@ -375,8 +387,8 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
         }
     }
     let wall = started.elapsed();
-    let _ = Command::new("kill").args(["-TERM", &bot.id().to_string()]).status();
-    bot.wait()?;
+    let _ = Command::new("kill").args(["-TERM", &bot.0.id().to_string()]).status();
+    bot.0.wait()?;
 
     // Every accepted tap is stored once, where the player saw it, and no other human move is.
     let stored: Vec<(i64, i32, String)> =

@@ -239,7 +239,7 @@ async fn a_human_without_moves_passes_automatically(pool: PgPool) {
     let pass = &read_back.moves[prefix.len() + 1];
     assert_eq!((pass.mv.to_string().as_str(), pass.by_bot, pass.user_id), ("pass", false, None));
     assert_eq!(notations(&pool, turn.game.record.id).await[prefix.len() + 1], "pass");
-    assert!(turn.game.record.human_to_move() || turn.game.record.status != settai::domain::GameStatus::Active);
+    assert!(turn.game.record.human_to_move() || turn.game.record.status != GameStatus::Active);
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]

@@ -280,6 +280,7 @@ pub fn process_cpu_seconds() -> f64 {
     {
         // SAFETY: getrusage only writes the struct it is given.
         let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: as above; `u` is a valid, writable rusage.
         if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } == 0 {
             let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
             return t(u.ru_utime) + t(u.ru_stime);
@@ -325,8 +326,8 @@ fn status_kib(field: &str) -> u64 {
 }
 
 /// Opens the doubutsu table; a missing table names the level that plays without it.
-pub fn open_table(path: &std::path::Path) -> anyhow::Result<crate::table_file::TableFile> {
-    crate::table_file::TableFile::open(path).map_err(|e| match e {
+pub fn open_table(path: &Path) -> anyhow::Result<TableFile> {
+    TableFile::open(path).map_err(|e| match e {
         crate::table_file::TableError::Missing { .. } => {
             anyhow::anyhow!("{e} (about 2 minutes), or play without it at `--level weakest`")
         }

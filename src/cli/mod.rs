@@ -366,7 +366,7 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
         tracing::info!("database ready (migrations applied)");
         // A missing (or outdated) table is built in the background: reversi and the
         // table-free doubutsu level play meanwhile, the table levels say when they will be ready.
-        let table = crate::service::table_keeper::TableKeeper::open_or_build(
+        let table = service::table_keeper::TableKeeper::open_or_build(
             &config.data_dir.join("doubutsu.tb"),
             settai_core::doubutsu::table::Material::FULL,
         );
@@ -467,7 +467,7 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
         (Game::Reversi(pos), Level::Reversi(level)) => {
             // As the bot does: `standard` judges the human by their moves so far.
             let mut thinker = settai_core::Thinker::new();
-            let reply = settai_core::reversi::choose_at_level(
+            let reply = reversi::choose_at_level(
                 thinker.reversi(),
                 pos,
                 level,

@@ -255,7 +255,7 @@ impl Command {
         }
     }
 
-    fn play(sub: PlaySub, options: &Options) -> Result<Command, CommandError> {
+    fn play(sub: PlaySub, options: &Options<'_>) -> Result<Command, CommandError> {
         Ok(match sub {
             PlaySub::Reversi => match options.string(option::COLOR) {
                 None | Some("black") => Command::StartReversi { side: Side::First },
@@ -278,7 +278,7 @@ impl Command {
         })
     }
 
-    fn settings(sub: SettingsSub, options: &Options) -> Result<Command, CommandError> {
+    fn settings(sub: SettingsSub, options: &Options<'_>) -> Result<Command, CommandError> {
         let change = match sub {
             SettingsSub::Show => return Ok(Command::Settings(SettingsRequest::Show)),
             SettingsSub::Reset => return Ok(Command::Settings(SettingsRequest::Reset)),

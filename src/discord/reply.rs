@@ -147,9 +147,13 @@ impl Reply {
 /// A first response: as serenity builds it, or written out where serenity cannot say it (an
 /// update that keeps the message's attachments).
 enum FirstResponse {
-    Built(CreateInteractionResponse),
+    Built(Box<CreateInteractionResponse>),
     Written(serde_json::Value),
 }
+
+/// Hands the first response, as the body of the answer to Discord's request, to the HTTP
+/// endpoint, which says when it has gone out.
+type InlineAnswer = oneshot::Sender<(serde_json::Value, oneshot::Sender<()>)>;
 
 /// Where the answer to an interaction stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,7 +177,7 @@ pub struct Responder {
     settled: Notify,
     /// HTTP interactions mode: the first response is the body of the answer to Discord's
     /// request rather than a call of its own.
-    inline: SyncMutex<Option<oneshot::Sender<(serde_json::Value, oneshot::Sender<()>)>>>,
+    inline: SyncMutex<Option<InlineAnswer>>,
     /// When the interaction arrived (the responder is made then).
     received: Instant,
     /// How long after that the first response went out.
@@ -218,7 +222,7 @@ impl Responder {
     }
 
     /// The same, with the first response handed to `first` (HTTP interactions mode).
-    pub fn inline(mut self, first: oneshot::Sender<(serde_json::Value, oneshot::Sender<()>)>) -> Responder {
+    pub fn inline(mut self, first: InlineAnswer) -> Responder {
         self.inline = SyncMutex::new(Some(first));
         self
     }
@@ -252,7 +256,7 @@ impl Responder {
 
     /// The first response itself: a call to Discord, or in HTTP mode the request's answer.
     pub async fn initial(&self, response: CreateInteractionResponse) -> serenity::Result<()> {
-        self.first_response(FirstResponse::Built(response)).await
+        self.first_response(FirstResponse::Built(Box::new(response))).await
     }
 
     /// Sends the first response, built by serenity or written out (see [`FirstResponse`]).
@@ -263,7 +267,7 @@ impl Responder {
             Some(first) => {
                 // Files never ride on the answer to Discord's request (`carries`).
                 let body = match response {
-                    FirstResponse::Built(built) => serde_json::to_value(&built)?,
+                    FirstResponse::Built(built) => serde_json::to_value(&*built)?,
                     FirstResponse::Written(written) => written,
                 };
                 // The calls that follow wait until the answer is on its way to Discord (or
@@ -276,7 +280,7 @@ impl Responder {
                 Ok(())
             }
             None => match response {
-                FirstResponse::Built(built) => built.execute(&*self.http, (self.id, &self.token)).await,
+                FirstResponse::Built(built) => (*built).execute(&*self.http, (self.id, &self.token)).await,
                 FirstResponse::Written(written) => {
                     self.http.create_interaction_response(self.id, &self.token, &written, Vec::new()).await
                 }
@@ -385,7 +389,7 @@ impl Responder {
     /// Sends the first response and records where that leaves the interaction (which also
     /// ends the deadline watch).
     async fn first(&self, stage: &mut Stage, response: CreateInteractionResponse, next: Stage) -> serenity::Result<()> {
-        self.first_response(FirstResponse::Built(response)).await?;
+        self.first_response(FirstResponse::Built(Box::new(response))).await?;
         *stage = next;
         self.settled.notify_one();
         Ok(())

@@ -10,7 +10,7 @@ use std::time::Duration;
 /// What a part answers: ready, or what keeps it from serving, in words for the operator.
 pub type Check<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + Send + 'a>>;
 
-/// A part of the bot the host watches through [`Figures::watch`].
+/// A part of the bot the host watches through [`Figures::watch`](super::Figures::watch).
 pub trait Watched: Send + Sync {
     /// Brings the figures this part reads on demand up to date and says whether it can serve.
     fn check(&self) -> Check<'_>;

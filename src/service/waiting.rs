@@ -11,7 +11,7 @@ impl Service {
         Ok(self.store.expire_idle_games().await?)
     }
 
-    /// Games owed a reminder or a final notice now (see [`Store::games_owed_nudges`]); only
+    /// Games owed a reminder or a final notice now (see [`Store::games_owed_nudges`](crate::store::Store::games_owed_nudges)); only
     /// those waiting for their player, not for the bot.
     pub async fn owed_nudges(&self) -> Result<Vec<(GameRecord, Nudge)>, PlayError> {
         let owed = self.store.games_owed_nudges().await?;

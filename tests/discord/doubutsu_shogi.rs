@@ -21,7 +21,7 @@ use crate::{
 async fn doubutsu_is_played_by_touch_by_list_and_by_command_at_the_weakest_level(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
-    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
+    let weakest = Change::Level(Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest));
     bot.store.change_setting(ctx.guild_id, &place(&ctx), Scope::Server, weakest).await.unwrap();
 
     let start = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
@@ -62,7 +62,7 @@ async fn doubutsu_is_played_by_touch_by_list_and_by_command_at_the_weakest_level
     board_image(&tap);
     let record = bot.game(&ctx).await.unwrap();
     assert_eq!(record.ply, 2);
-    assert_eq!(record.level, settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
+    assert_eq!(record.level, Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest));
 
     // A drop is offered in its own menu once the hand holds a piece, and typed moves work.
     let menus = move_menus(&open_list(&bot, &ctx, &tap).await);

@@ -254,8 +254,6 @@ async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
     assert!(store.games_owed_nudges().await.unwrap().is_empty());
 }
 
-/// The move menu of a stored message: (custom_id, move values).
-
 /// Families and children (docs/design/bot-reliability.md#families-and-children): a board someone
 /// deleted comes back with nothing of the game lost: `/play board` posts a fresh one, which becomes
 /// the game's board (the board it replaces loses its menu), and a reminder whose board is gone
@@ -349,7 +347,7 @@ async fn play_help_tells_the_rules_privately_and_the_levels_only_with_the_commen
     let picture = image::load_from_memory(told.file("animals.png").unwrap_or_else(|| panic!("no picture:\n{told}")))
         .expect("a valid PNG")
         .to_rgb8();
-    assert_eq!(picture, settai::render::help::animals_image(settai::i18n::Lang::En));
+    assert_eq!(picture, settai::render::help::animals_image(Lang::En));
     assert_eq!(bot.snapshot(&en).await, before, "the game is as it was");
     assert_eq!(numbers(&bot, &started).len(), 4);
 

@@ -263,7 +263,7 @@ async fn passes_are_played_and_announced(pool: PgPool) {
             human_name: "Mika".into(),
             parent_id: None,
             human_side: Side::First,
-            level: settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard),
+            level: settai_core::Level::Reversi(reversi::ReversiLevel::Standard),
             game: Game::new(GameKind::Reversi),
             private_channel: false,
             house_rules: None,
@@ -416,7 +416,7 @@ async fn boards_name_the_player_as_the_server_shows_them(pool: PgPool) {
     // Without a nickname the global name is used (in a direct message too, where the player
     // chooses the opponent: the same one here).
     let dm = Ctx::en().dm();
-    let standard = settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard);
+    let standard = settai_core::Level::Reversi(reversi::ReversiLevel::Standard);
     let plain = crate::private_channels::start_with(&bot, &dm, "reversi", standard).await;
     assert_eq!(bot.game(&dm).await.unwrap().human_name, dm.username());
     // Same position, same language: the images differ only where the names are written.

@@ -62,7 +62,7 @@ async fn a_hundred_double_taps_apply_one_move_each(pool: PgPool) {
     let mika = Ctx::en();
     // The quick level keeps the test about the race, not the thinking; half the channels play
     // as a family team.
-    let weakest = Change::Level(settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
+    let weakest = Change::Level(Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest));
     bot.store.change_setting(mika.guild_id, &place(&mika), Scope::Server, weakest).await.unwrap();
     let channels: Vec<Ctx> = (0..PAIRS).map(|i| mika.with_channel(fixtures::THREAD_ID + 1_000 + i)).collect();
     for ctx in channels.iter().step_by(2) {

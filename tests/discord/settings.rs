@@ -9,7 +9,7 @@ use sqlx::PgPool;
 
 use crate::said::{self, en, for_this_channel, mv};
 use crate::support::fixtures::{self, Ctx, USER_ID};
-use crate::support::{self, ReplyKind};
+use crate::support::ReplyKind;
 use crate::{
     assert_no_hidden_word, assert_refused, here, level_options, move_menus, on, open_list, place, play_move,
     play_reversi, settings, Bot, T,
@@ -28,7 +28,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert_refused(&denied, &en(Msg::ManagersOnly));
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
-        settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Settai)
+        Level::Doubutsu(doubutsu::DoubutsuLevel::Settai)
     );
 
     // A level of the other game is refused.
@@ -37,7 +37,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert!(wrong.is_ephemeral() && wrong.content() == reversi_levels, "{}", wrong.content());
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Reversi),
-        settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard)
+        Level::Reversi(reversi::ReversiLevel::Standard)
     );
 
     // A manager sets doubutsu to weakest: the table is not needed, so doubutsu can start.
@@ -47,7 +47,7 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert!(set.is_ephemeral() && set.content() == confirmed, "{}", set.content());
     assert_eq!(
         bot.store.settings(&place(&ctx)).await.unwrap().level(GameKind::Doubutsu),
-        settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest)
+        Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest)
     );
     let shown = bot.standin.interact(settings(&Ctx::ja(), "show", json!([]), true)).await;
     let expected = Settings { doubutsu_level: doubutsu::DoubutsuLevel::Weakest, ..Settings::default() };
@@ -55,17 +55,11 @@ async fn server_managers_choose_the_levels_and_others_cannot(pool: PgPool) {
     assert_eq!(shown.content(), said::ja(Msg::Settings { settings: &expected, hints_choice: None }));
     let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
     assert!(!started.is_ephemeral(), "{started}");
-    assert_eq!(
-        bot.game(&ctx).await.unwrap().level,
-        settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest)
-    );
+    assert_eq!(bot.game(&ctx).await.unwrap().level, Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest));
 
     // Changing the level later does not touch the running game.
     bot.standin.interact(settings(&ctx, "level", level_options("doubutsu", "strongest"), true)).await;
-    assert_eq!(
-        bot.game(&ctx).await.unwrap().level,
-        settai_core::Level::Doubutsu(settai_core::doubutsu::DoubutsuLevel::Weakest)
-    );
+    assert_eq!(bot.game(&ctx).await.unwrap().level, Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest));
     bot.stop().await;
 }
 
@@ -94,9 +88,7 @@ async fn games_idle_past_the_servers_limit_are_closed_with_a_notice(pool: PgPool
         .unwrap();
     let expired = en(Msg::Expired { human: USER_ID, days: 14 });
     let notice = bot.standin.wait_call(since, T, |c| c.content().is_some_and(|t| t.contains(&expired))).await;
-    assert!(
-        matches!(notice.kind, support::discord::ReplyKind::ChannelMessage { channel_id } if channel_id == elsewhere.channel_id)
-    );
+    assert!(matches!(notice.kind, ReplyKind::ChannelMessage { channel_id } if channel_id == elsewhere.channel_id));
     assert!(bot.game(&elsewhere).await.is_none(), "the idle game is closed");
     let (_, _, status, _) = bot.snapshot(&elsewhere).await;
     assert_eq!(status, GameStatus::Expired);
@@ -169,15 +161,9 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
     // A thread of the channel follows it; another channel follows the server.
     bot.standin.interact(play_reversi(&thread)).await;
     bot.standin.interact(play_reversi(&other)).await;
-    assert_eq!(
-        bot.game(&thread).await.unwrap().level,
-        settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Highest)
-    );
+    assert_eq!(bot.game(&thread).await.unwrap().level, Level::Reversi(reversi::ReversiLevel::Highest));
     assert_eq!(bot.game(&thread).await.unwrap().parent_id, Some(family.channel_id));
-    assert_eq!(
-        bot.game(&other).await.unwrap().level,
-        settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard)
-    );
+    assert_eq!(bot.game(&other).await.unwrap().level, Level::Reversi(reversi::ReversiLevel::Standard));
     // A language set for the channel only answers there, on the board too.
     let ja = json!([{ "name": "language", "type": 3, "value": "ja" }, here()]);
     let set = bot.standin.interact(settings(&family, "language", ja, true)).await;
@@ -199,13 +185,10 @@ async fn a_channel_can_have_settings_of_its_own_that_its_threads_follow(pool: Pg
     let s = bot.store.settings(&place(&thread)).await.unwrap();
     assert_eq!(
         (s.level(GameKind::Reversi), s.language, s.from_channel.len()),
-        (settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Standard), None, 0)
+        (Level::Reversi(reversi::ReversiLevel::Standard), None, 0)
     );
     // The running game keeps the level it started with.
-    assert_eq!(
-        bot.game(&thread).await.unwrap().level,
-        settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::Highest)
-    );
+    assert_eq!(bot.game(&thread).await.unwrap().level, Level::Reversi(reversi::ReversiLevel::Highest));
     bot.stop().await;
 }
 
@@ -249,10 +232,7 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     assert!(posted[0].flags() & 64 == 0 && !posted[0].files.is_empty(), "the board is public: {chosen}");
     let wolf_chosen = en(Msg::OpponentChosen { level: Level::Reversi(reversi::ReversiLevel::None) });
     assert!(chosen.content().contains(&wolf_chosen), "{}", chosen.content());
-    assert_eq!(
-        bot.game(&ctx).await.unwrap().level,
-        settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::None)
-    );
+    assert_eq!(bot.game(&ctx).await.unwrap().level, Level::Reversi(reversi::ReversiLevel::None));
     // The same menu again, or /play again, finds the channel busy.
     let again = bot.standin.interact(fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message)).await;
     assert_refused(&again, &en(Msg::ChannelBusy));

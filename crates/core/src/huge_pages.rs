@@ -11,7 +11,7 @@ pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
         const HUGE: usize = 2 << 20;
         let base = v.as_ptr() as usize;
         let start = base.next_multiple_of(HUGE);
-        let end = (base + v.capacity() * std::mem::size_of::<T>()) & !(HUGE - 1);
+        let end = (base + v.capacity() * size_of::<T>()) & !(HUGE - 1);
         if end > start {
             // SAFETY: the range lies inside the allocation this Vec owns; MADV_HUGEPAGE does not
             // change its contents or validity.

@@ -99,7 +99,7 @@ fn load_openings(path: Option<&Path>) -> anyhow::Result<(Vec<Opening>, String)> 
 pub(super) fn probcut_fit(games: usize, seed: u64) -> anyhow::Result<()> {
     let (set, _) = load_openings(None)?;
     let set = &set[..games.clamp(1, set.len())];
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     let spreads = settai_lab::reversi::probcut_fit::fit(set, &PatternEval::builtin(), seed);
     println!(
         "| depth | shallow | {} |",

@@ -312,7 +312,7 @@ fn long_text_is_cut_to_fit() {
     let f = font();
     let (px, s) = fit_text(f, 18.0, 13.0, 120.0, &"あ".repeat(40));
     assert_eq!(px, 13.0);
-    assert!(s.ends_with(crate::render::ELLIPSIS) && text_width(f, px, &s) <= 120.0, "{s}");
+    assert!(s.ends_with(ELLIPSIS) && text_width(f, px, &s) <= 120.0, "{s}");
     let (px, s) = fit_text(f, 18.0, 13.0, 120.0, "Mika");
     assert_eq!((px, s.as_str()), (18.0, "Mika"));
 }
@@ -341,7 +341,7 @@ fn every_result_fits_the_band_measured_by_its_ink_and_by_the_pixels_drawn() {
     let mut band = background().clone();
     draw_band(&mut band);
     for lang in [Lang::En, Lang::Ja] {
-        for text in crate::render::board::every_result_text(GameKind::Doubutsu, lang) {
+        for text in board::every_result_text(GameKind::Doubutsu, lang) {
             let block = banner_block(&text);
             let ink = block.ink(f).expect("a result inks");
             assert!(inside(ink, banner_box()), "{text:?}: ink {ink:?} leaves {:?}", banner_box());

@@ -11,8 +11,8 @@
 //! - [`game`]: move history and the draw on the third occurrence of a position.
 //! - [`perft`](mod@perft): move-path counting.
 //! - [`table`]: the exact table of every legal position: its perfect index, the in-place
-//!   builder ([`table::build`]), the memory-mapped file ([`table::TableFile`]), the
-//!   reachability pass behind Tanaka's figures ([`table::reach`]) and the [`table::Table`]
+//!   builder ([`table::build`]), the file the bot maps (its `TableFile`), the
+//!   reachability pass behind Tanaka's figures ([`table::reach`](mod@table::reach)) and the [`table::Table`]
 //!   trait players use.
 //! - [`players`]: `settai` (接待), `strongest` (最強), `weakest` (雑魚) and move analysis.
 //! - [`classic`]: `settai-classic` (接待（原典）), the divergence rule as published.

@@ -70,7 +70,7 @@ pub struct SimulatedGame {
     /// Reversi: how well the guest played by `standard`'s estimate over its last moves (0..1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guest_strength: Option<f64>,
-    /// Doubutsu: how the game ended (see [`doubutsu::ending`]); reversi games end one way.
+    /// Doubutsu: how the game ended (see [`crate::hospitality::doubutsu::ending`]); reversi games end one way.
     pub ending: Option<String>,
     /// Doubutsu: take-backs the guest asked for (each undid its move and the level's answer;
     /// [`SimulatedGame::plies`] and the moves are the game's record after them).

@@ -163,7 +163,7 @@ mod tests {
     use rand::Rng;
 
     /// A stand-in for a game: its record is a function of its seed (as a real game is).
-    fn play(guest: &u32, i: usize, rng: &mut rand::rngs::StdRng) -> Result<SimulatedGame, ()> {
+    fn play(guest: &u32, i: usize, rng: &mut StdRng) -> Result<SimulatedGame, ()> {
         let plies = rng.gen_range(10..60);
         let mut g = SimulatedGame {
             result: if i.is_multiple_of(3) { GuestResult::Loss } else { GuestResult::Win },

@@ -182,7 +182,7 @@ impl ReversiGuest {
                     let t: f64 = t.trim().parse().ok()?;
                     (t > 0.0 && t.is_finite()).then_some(ReversiGuest::Softmax(t))
                 } else {
-                    Option::None
+                    None
                 }
             }
         }
@@ -294,7 +294,7 @@ pub fn play_game<R: Rng>(
     // An outside engine keeps one process for the game.
     let mut outside = match guest {
         ReversiGuest::Gtp(command) => Some(GtpEngine::spawn(command)?),
-        _ => Option::None,
+        _ => None,
     };
     let mut history: Vec<Move> = Vec::new();
     let mut pos = Position::start();
@@ -310,7 +310,7 @@ pub fn play_game<R: Rng>(
                 // A forced pass needs no engine (GRhino cannot even be told of one).
                 Some(_) if pos.legal_moves() == [Move::Pass] => Move::Pass,
                 Some(engine) => engine.genmove(&history)?,
-                Option::None => guest.choose(eval, &pos, &level, rng),
+                None => guest.choose(eval, &pos, &level, rng),
             }
         } else {
             let (started, cpu) = (Instant::now(), CpuWatch::start());

@@ -107,8 +107,8 @@ impl<'a> Seat<'a> {
 /// Plays `opening` to the end, `black` against `white`, each thinking `budget` per move on its
 /// clock (`clocks`: black's, white's).
 pub fn play_game(
-    black: Player,
-    white: Player,
+    black: Player<'_>,
+    white: Player<'_>,
     clocks: [Clock; 2],
     budget: Duration,
     opening: &Opening,
@@ -205,8 +205,8 @@ fn pair_seed(seed: u64, pair: usize) -> u64 {
 /// Plays every fixture, A against B, on the current rayon pool; `done` hears of each game as it
 /// ends (for progress). Results come in fixture order whatever the threads.
 pub fn play_match(
-    a: Player,
-    b: Player,
+    a: Player<'_>,
+    b: Player<'_>,
     openings: &[Opening],
     fixtures: &[Fixture],
     settings: &MatchSettings,
@@ -235,7 +235,7 @@ pub fn play_match(
 /// change to an engine that could change a game (evaluation, ordering, pruning, time manager)
 /// changes its node counts, so a match journal written by one build is only resumed by a build
 /// that plays the same games; a change that is only faster (the node clock) keeps it.
-pub fn fingerprint(a: Player, b: Player, settings: &MatchSettings) -> u64 {
+pub fn fingerprint(a: Player<'_>, b: Player<'_>, settings: &MatchSettings) -> u64 {
     const LINES: [&str; 3] = ["", "d3 e3 f3 c3 b3 c5 f6 f5", "f5 f4 c3 d6 f3 g3 f6 e3"];
     let budget = Duration::from_millis(20);
     let mut hash = FNV_START;

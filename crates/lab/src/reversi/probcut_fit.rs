@@ -97,7 +97,7 @@ fn sample_game(opening: &Opening, eval: &PatternEval, seed: u64) -> Vec<Position
     out
 }
 
-/// The [`SPREAD`] table's text for `spreads` (as [`fit`] returns them), to paste above.
+/// The `SPREAD` table (settai-core's `reversi/engine/probcut.rs`)'s text for `spreads` (as [`fit`] returns them), to paste above.
 pub fn spread_table(spreads: &[[Spread; STAGES]]) -> String {
     spreads
         .iter()

@@ -11,6 +11,7 @@ use settai_core::doubutsu as dob;
 use settai_core::{self, reversi};
 
 /// `settai bench hospitality --game doubutsu`.
+#[allow(clippy::too_many_arguments, reason = "one argument per command-line flag, as parsed")]
 pub(crate) fn hospitality_doubutsu(
     table_path: &Path,
     level: &str,
@@ -88,9 +89,9 @@ pub(crate) fn hospitality_doubutsu(
     let children: Vec<_> = guests
         .iter()
         .zip(&records)
-        .map(|(guest, games)| settai_lab::hospitality::child_games::ChildGames::of(&guest.name(), games))
+        .map(|(guest, games)| hospitality::child_games::ChildGames::of(&guest.name(), games))
         .collect();
-    let table = settai_lab::hospitality::child_games::markdown_table(&children);
+    let table = hospitality::child_games::markdown_table(&children);
     println!("\nHow long the games went, and how visible the gifts were:\n\n{table}");
     let path = out.join("child_games.md");
     std::fs::write(&path, &table).with_context(|| format!("could not write {}", path.display()))
@@ -209,7 +210,7 @@ pub(crate) fn hospitality_reversi(
     // An outside engine that cannot be started is said before any game is played.
     for guest in &guests {
         if let ReversiGuest::Gtp(command) = guest {
-            let identity = settai_lab::hospitality::gtp::GtpEngine::spawn(command)?.identity()?;
+            let identity = hospitality::gtp::GtpEngine::spawn(command)?.identity()?;
             println!("guest {}: {identity}", guest.name());
         }
     }
@@ -258,9 +259,9 @@ pub(crate) fn hospitality_reversi(
     let diagnosis: Vec<_> = guests
         .iter()
         .zip(&records)
-        .map(|(guest, games)| settai_lab::hospitality::diagnosis::Diagnosis::of(&guest.name(), games))
+        .map(|(guest, games)| hospitality::diagnosis::Diagnosis::of(&guest.name(), games))
         .collect();
-    let table = settai_lab::hospitality::diagnosis::markdown_table(&diagnosis);
+    let table = hospitality::diagnosis::markdown_table(&diagnosis);
     println!(
         "\nWhere the lead went (discs, from the guest's side; gifts by the strong engine's judgement):\n\n{table}"
     );

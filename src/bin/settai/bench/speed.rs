@@ -31,7 +31,7 @@ pub(crate) fn quick(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
     // A mid-game position for the AI and the renderer.
     let moves = "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 c5 b4 e3 g5";
     let (game, last) = replay_with_last(GameKind::Reversi, moves)?;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    let mut rng = StdRng::seed_from_u64(1);
     let Game::Reversi(pos) = &game else { bail!("the benchmark position is a reversi one") };
     let watch = Stopwatch::start();
     let analysis = reversi::engine::classic::choose_move(pos, settai_core::REVERSI_DEPTH, &mut rng);

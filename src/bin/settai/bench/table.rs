@@ -181,7 +181,7 @@ pub(crate) fn child_bound(max_length: u32, heeds: &[f32], takebacks: Takebacks) 
     let results = survival(&index, &dob::Position::start(), max_length, &players, &opts)?;
     let (wall, _) = watch.stop();
     let name = |p: &CarelessPlayer| match (p.heed, p.takebacks) {
-        (q, _) if q == 0.0 => "child".to_string(),
+        (0.0, _) => "child".to_string(),
         (q, false) => format!("heeding-child({q})"),
         (q, true) => format!("heeding-child({q}), take-backs on"),
     };

@@ -152,7 +152,7 @@ impl Position {
 
     /// The end of the game as far as this position alone tells (repetition is [`History`]'s job).
     ///
-    /// [`History`]: super::game::History
+    /// [`History`]: crate::doubutsu::History
     pub fn outcome(&self) -> Option<Ending> {
         let t = self.turn;
         match status(self.key) {

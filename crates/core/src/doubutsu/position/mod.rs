@@ -6,7 +6,7 @@
 //!
 //! A position is one `u64` seen from the side to move ("mover-relative"): the mover always
 //! plays up the board, so the table needs no colour and a move is applied by editing nibbles
-//! and then [`flip`]ping the board to the other player's point of view.
+//! and then [`flip`](packed::flip)ping the board to the other player's point of view.
 //!
 //! Packed layout (bits 0..60):
 //! - bits `4*i..4*i+4`, `i = row * 3 + col` (row 0 is the mover's far row): the piece on
@@ -16,7 +16,7 @@
 //! - bits 54..60: the opponent's hand, same order.
 //!
 //! [`types`]: the typed values; [`board`]: [`Position`]; [`packed`]: the layout's codes and
-//! nibbles; [`movegen`]: moves on packed keys, forwards and backwards; [`status`]: the
+//! nibbles; [`movegen`]: moves on packed keys, forwards and backwards; [`status`](mod@status): the
 //! terminal rules.
 
 mod board;

@@ -218,7 +218,7 @@ pub enum Ending {
         /// Why.
         reason: WinReason,
     },
-    /// Drawn (only by repetition, see [`super::game::History`]).
+    /// Drawn (only by repetition, see [`History`](crate::doubutsu::History)).
     Draw,
 }
 

@@ -15,7 +15,7 @@ pub const FORMAT_VERSION: u32 = 2;
 pub const HEADER_LEN: usize = 128;
 
 /// Header figures: what the values hold, slot by slot (for Tanaka's figures, which count
-/// the positions reachable from the start, see [`super::reach`]).
+/// the positions reachable from the start, see [`super::reach`](mod@super::reach)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableStats {
     /// The pieces besides the lions.

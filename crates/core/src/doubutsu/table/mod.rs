@@ -6,9 +6,9 @@
 //!   positions whose value is stored, computed from the position itself (no list of
 //!   positions, no hash set). The real game has 249,442,767 slots.
 //! - [`retro`]: the builder ([`build`]): every slot's value, one byte each, in place.
-//! - [`format`]: the file's bytes, laid out below: the header a build writes and a checked
+//! - [`format`](mod@format): the file's bytes, laid out below: the header a build writes and a checked
 //!   view over bytes read back ([`TableBytes`]); opening and writing files is the bot's.
-//! - [`reach`]: the positions reachable from a start, counted over the index (Tanaka's
+//! - [`reach`](mod@reach): the positions reachable from a start, counted over the index (Tanaka's
 //!   figures: 246,803,167 positions from the official start).
 //! - [`survival`]: over the same index, the best chance that a careless player's game lasts
 //!   each length (the hospitality benchmark's child guest; `settai bench child-bound`).

@@ -43,7 +43,7 @@ pub enum SolveError {
 }
 
 /// The value of every slot of an [`Index`], held in memory, as [`build`] returns it; write
-/// it with [`Tablebase::write`], read it back as a [`TableFile`](super::TableFile).
+/// it with the bot's `table_file::write`, read it back as the bot's `TableFile`.
 pub struct Tablebase {
     index: Index,
     values: Vec<u8>,

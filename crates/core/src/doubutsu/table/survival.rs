@@ -94,6 +94,7 @@ struct Kid {
 /// The chances at one position, `plies_left` plies to go, for each player, from the two
 /// previous passes (`prev`: one ply fewer left, `prev2`: two fewer); `careless` says who is
 /// to move.
+#[allow(clippy::too_many_arguments, reason = "the passes' innermost call, once per slot: its inputs stay plain")]
 fn chance<const M: usize>(
     index: &Index,
     k: u64,

@@ -1,7 +1,7 @@
 //! Pattern evaluation for the strong level: Edax-like pattern sets (corner 3x3, corner 2x5,
 //! edge + 2 X-squares, lines 2-4, diagonals of 4-8 squares), a mobility term and a bias, with
 //! one weight set per game phase. Weights come from this crate's own trainer
-//! ([`train`](mod@crate::reversi::train)) and are embedded from `assets/reversi/weights.bin`.
+//! (the lab's `reversi::train`) and are embedded from `assets/reversi/weights.bin`.
 //!
 //! Every pattern is one base square list mapped by the 8 board symmetries, and weights are
 //! shared within a pattern's own symmetries, so the evaluation is exactly symmetric.

@@ -35,7 +35,7 @@ pub fn stage(empties: u32) -> usize {
     ((empties / STAGE_WIDTH) as usize).min(STAGES - 1)
 }
 
-/// Mean and standard deviation of (deep - shallow), in 1/[`DISC`] discs, for deep searches
+/// Mean and standard deviation of (deep - shallow), in 1/[`DISC`](crate::reversi::engine::eval::DISC) discs, for deep searches
 /// of depth `MIN_DEPTH..=MAX_FIT_DEPTH` (rows) by stage (columns). Fitted on 2026-12-02 by
 /// `settai bench probcut --games 120 --seed 1` (docs/design/reversi-engine.md#probcut-probcutrs):
 /// 480 positions in stages 1 and 2, 240 in stage 3. Stage 0 had none (the strong level solves
@@ -56,7 +56,7 @@ const SPREAD: [[(i32, i32); STAGES]; (MAX_FIT_DEPTH - MIN_DEPTH + 1) as usize] =
 ];
 
 /// For a search of `depth` plies with `empties` empty squares: the expected (deep - shallow)
-/// difference and how far beyond it the shallow value must lie to cut, in 1/[`DISC`] discs.
+/// difference and how far beyond it the shallow value must lie to cut, in 1/[`DISC`](crate::reversi::engine::eval::DISC) discs.
 /// The deep value is predicted as shallow + mean; a node is cut when that prediction clears
 /// the window by the margin.
 pub fn window(depth: u32, empties: u32) -> (i32, i32) {

@@ -178,7 +178,7 @@ pub struct Engine {
     pub(in crate::reversi) aborted: bool,
     /// Whether the last midgame search cut any line short at its depth limit.
     pub(in crate::reversi) cut: bool,
-    /// Whether the strong level may prune with [`probcut`](crate::reversi::engine::probcut) (off for the frozen
+    /// Whether the strong level may prune with [`probcut`] (off for the frozen
     /// baseline of engine matches).
     probcut: bool,
     /// Whether the search running now prunes with ProbCut (only the strong level's own).

@@ -59,7 +59,7 @@ fn published_rule(t: &Tablebase, g: &History) -> (i32, Vec<Move>) {
 /// reply valued by the table; `None` where the game is over or a move cannot be valued.
 fn classic_to_move(choices: &[u32]) -> Option<History> {
     let mut g = history(choices);
-    if g.moves().len() % 2 == 0 {
+    if g.moves().len().is_multiple_of(2) {
         let p = *g.position();
         let m = *p.legal_moves().first()?;
         g.play(m).ok()?;
@@ -115,7 +115,7 @@ fn a_guests_best_move_gets_the_best_move_back_that_does_not_lose_at_once() {
             let p = *g.position();
             let moves = published_moves(t, &g);
             let best = moves.iter().map(|c| c.1).max().unwrap();
-            let mv = if g.moves().len() % 2 == 0 {
+            let mv = if g.moves().len().is_multiple_of(2) {
                 let bests: Vec<Move> = moves.iter().filter(|c| c.1 == best).map(|c| c.0).collect();
                 *bests.choose(&mut rng).unwrap()
             } else {

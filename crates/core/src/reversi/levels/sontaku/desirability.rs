@@ -50,7 +50,7 @@ pub fn trusted_target(n: u32) -> i32 {
 /// [`BEGINNER_OPENING_CEILING`] for a human still estimated a beginner after the first moves
 /// ([`OPENING_UNKNOWN_EMPTIES`]); then [`TRUSTED_LEAD_CEILING`] against a trusted human until
 /// the solve. A move above it is played only if every move is (then only the moves within a
-/// disc of the CPU's best, or against a trusted human the strongest: [`Engine::standard_chase`]).
+/// disc of the CPU's best, or against a trusted human the strongest: [`Engine::standard_chase`](crate::reversi::engine::search::Engine::standard_chase)).
 pub fn lead_ceiling(n: u32, s: f64) -> Option<i32> {
     if n > OPENING_GUARD_EMPTIES {
         let beginner = s < MODELLED_FROM && n <= OPENING_UNKNOWN_EMPTIES;

@@ -20,11 +20,11 @@
 //!   the biggest line is chosen among the moves that keep that guarantee.
 //! - `standard-classic` (標準（原典）): `standard` as seed 001 publishes it, for comparison: the
 //!   same desirability, full read, tie-break and jitter, but the lead measured by the seed's own
-//!   evaluation ([`published_eval`]), the pessimistic human whoever plays, and none of
+//!   evaluation ([`published_eval`](mod@published_eval)), the pessimistic human whoever plays, and none of
 //!   `standard`'s deviations (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
 //!
 //! - [`tuning`]: the numbers the levels are tuned by; [`model`]: who `standard` believes it plays
-//!   against; [`desirability`]: the scores of a lead or a final margin; [`published_eval`]: the
+//!   against; [`desirability`]: the scores of a lead or a final margin; [`published_eval`](mod@published_eval): the
 //!   seed's evaluation as its article writes it; [`objectives`]: those scores as objectives of
 //!   the engine; [`choice`]: the levels, their decisions, ranking and
 //!   jitter.

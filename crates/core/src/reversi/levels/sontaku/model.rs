@@ -10,7 +10,7 @@
 /// [`strength`](crate::reversi::levels::strength)) each root move is valued
 /// `(1 - s) × seed value + s × value when the human then plays best`, the second by the strong
 /// engine (its pattern search in the midgame, the exact final margin in the full read), and no
-/// midgame move gives away more than [`GIFT_CAP`]. At `s = 0` (every newcomer, and anyone who
+/// midgame move gives away more than [`GIFT_CAP`](super::GIFT_CAP). At `s = 0` (every newcomer, and anyone who
 /// plays like a beginner) `standard` plays the seed's search against the pessimistic human, with
 /// its other deviations (the lead in discs, the opening guard); the seed's rule as written is
 /// `standard-classic`.

@@ -75,7 +75,7 @@ impl Objective for Standard {
 }
 
 /// `standard-classic`'s objective: seed 001's `standard` as published, closeness to a slight
-/// human lead measured by the seed's own evaluation ([`published_eval`](super::published_eval)),
+/// human lead measured by the seed's own evaluation ([`published_eval`](fn@super::published_eval)),
 /// and the same +6 human win at the end as `standard`
 /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
 pub struct StandardClassic;

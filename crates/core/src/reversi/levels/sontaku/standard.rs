@@ -22,7 +22,7 @@ use super::tuning::{
 type Chase = (Vec<(u8, i32)>, u32, u8);
 
 impl Engine {
-    /// `standard` against a human of strength `s` in (0, 1] (see [`HumanModel`]).
+    /// `standard` against a human of strength `s` in (0, 1] (see [`HumanModel`](super::HumanModel)).
     pub(super) fn standard_for(&mut self, p: u64, o: u64, s: f64, rng: &mut impl Rng) -> SontakuChoice {
         let n = (!(p | o)).count_ones();
         let full_read = n <= STANDARD_FULL_READ;
@@ -98,7 +98,7 @@ impl Engine {
     }
 
     /// Against a trusted human ahead of the plan (every move leaves a best-play lead above
-    /// [`TRUSTED_LEAD_CEILING`], by a probe of all root moves with [`CHASE_PROBE_SHARE`] of the
+    /// [`TRUSTED_LEAD_CEILING`](super::TRUSTED_LEAD_CEILING), by a probe of all root moves with [`CHASE_PROBE_SHARE`] of the
     /// time), the strongest move by a principal-variation search with the rest of the time, as
     /// `none` finds its moves: `Some((values, depth, move))`, the move alone valued (the choice
     /// is made among no other). `None` (nothing searched that counts) when the human is not

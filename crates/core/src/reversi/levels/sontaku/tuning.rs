@@ -22,7 +22,7 @@ pub const COOPERATIVE_EMPTIES: u32 = 8;
 pub const GUARANTEE_MARGIN: i32 = 8;
 /// Chance that `standard` plays its 2nd or 3rd move outside the full read.
 pub const JITTER_PROBABILITY: f64 = 0.35;
-/// Desirability gap (units of [`standard_desirability`]) under which moves count as equal.
+/// Desirability gap (units of [`standard_desirability`](super::standard_desirability)) under which moves count as equal.
 pub const NEAR_EQUAL: i32 = 40;
 /// Depth of the quick search used if a full read runs out of time.
 pub(super) const FALLBACK_DEPTH: u32 = 4;
@@ -33,7 +33,7 @@ pub const PERFECT_BONUS: i32 = 16_000;
 /// ([`GIFT_CAP_FROM`]; a beginner far behind needs bigger gifts, which they do not notice).
 pub const GIFT_CAP: i32 = 60;
 /// Against a human of shown strength, the 2nd or 3rd move of the 35% jitter must be within this
-/// much of the best move's value (units of [`standard_desirability`]: 1.5 discs of shortfall),
+/// much of the best move's value (units of [`standard_desirability`](super::standard_desirability): 1.5 discs of shortfall),
 /// narrowing to [`JITTER_SPAN_STRONG`] for the strongest: a strong human takes whatever a
 /// random 2nd move gives away.
 pub const JITTER_SPAN: i32 = 150;
@@ -63,17 +63,17 @@ pub const OPENING_GUARD_EMPTIES: u32 = 40;
 /// by +1..+2 at ply 10 (the guest's value, its opponent to move) and was never caught again. Level
 /// (0) since 2026-12-01 late night (−2 at ply 10 against `none`; the three steps:
 /// docs/design/reversi-sontaku.md#deviation-the-opening-guard); a beginner meets
-/// [`BEGINNER_OPENING_CEILING`] after the first moves (see [`lead_ceiling`]).
+/// [`BEGINNER_OPENING_CEILING`] after the first moves (see [`lead_ceiling`](super::lead_ceiling)).
 pub const OPENING_LEAD_CEILING: i32 = 0;
 /// From this many empties a trusted human's game is solved exactly, as `none` does, rather than
 /// searched: a strong player reads the endgame from here, and a heuristic gift there is final.
 pub const TRUSTED_SOLVE_EMPTIES: u32 = 20;
 
 /// Against a trusted human, the midgame's best-play lead aimed at until the solve
-/// ([`TRUSTED_SOLVE_EMPTIES`]): a disc behind (see [`trusted_target`]).
+/// ([`TRUSTED_SOLVE_EMPTIES`]): a disc behind (see [`trusted_target`](super::trusted_target)).
 pub const TRUSTED_MIDGAME_TARGET: i32 = -10;
 /// Against a trusted human, the best-play lead (tenths of a disc) that no midgame move may exceed
-/// until the solve, unless every move does (then [`Engine::standard_chase`] plays the strongest
+/// until the solve, unless every move does (then [`Engine::standard_chase`](crate::reversi::engine::search::Engine::standard_chase) plays the strongest
 /// move), as [`OPENING_LEAD_CEILING`] in the opening. The aim alone ([`TRUSTED_MIDGAME_TARGET`])
 /// weighs an excess at 0.7 of a shortfall, so it took a move that left the human a disc ahead over
 /// one that left them two behind, and a guest who reads as deep as `standard` kept every such disc.
@@ -84,7 +84,7 @@ pub const TRUSTED_MIDGAME_TARGET: i32 = -10;
 /// docs/design/reversi-sontaku.md#deviation-a-trusted-player-held-a-disc-behind).
 pub const TRUSTED_LEAD_CEILING: i32 = 0;
 
-/// Share of the thinking time in which [`Engine::standard_chase`] values every root move to see
+/// Share of the thinking time in which [`Engine::standard_chase`](crate::reversi::engine::search::Engine::standard_chase) values every root move to see
 /// whether a trusted human is ahead of the plan; the rest goes to the search for the strongest
 /// move, or, if the human is not ahead, to the usual midgame search (which starts afresh, so
 /// this share is lost to it: a quarter, less than one ply). Not tuned: the one value measured.
