@@ -8,12 +8,14 @@
 /// human's lead large enough to survive a blunder; a strong human does not blunder and wins by
 /// 50 discs. With strength `s` (estimated from the human's moves by
 /// [`strength`](crate::reversi::levels::strength)) each root move is valued
-/// `(1 - s) × seed value + s × value when the human then plays best`, the second by the strong
-/// engine (its pattern search in the midgame, the exact final margin in the full read), and no
-/// midgame move gives away more than [`GIFT_CAP`](super::GIFT_CAP). At `s = 0` (every newcomer, and anyone who
-/// plays like a beginner) `standard` plays the seed's search against the pessimistic human, with
-/// its other deviations (the lead in discs, the opening guard); the seed's rule as written is
-/// `standard-classic`.
+/// `(1 - s) × seed value + s × value when the human then plays best` in the midgame, the second
+/// by the strong engine's pattern search, and no midgame move gives away more than [`GIFT_CAP`](super::GIFT_CAP);
+/// the full read keeps the seed's guarantee below
+/// [`TRUSTED_STRENGTH`](super::TRUSTED_STRENGTH) and values best play from it (a switch, not a
+/// blend). Below [`MODELLED_FROM`](super::MODELLED_FROM) (every newcomer, and anyone who plays
+/// like a beginner) `standard` plays the seed's search against the pessimistic human, with its
+/// other deviations (the lead in discs, the opening guard); the seed's rule as written is
+/// `standard-classic` (docs/design/reversi-sontaku.md#who-meets-the-seeds-rule).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HumanModel {
     /// 0: the human may play their worst move (docs/design/reversi-sontaku.md#the-idea-seed-001);

@@ -1,11 +1,12 @@
 //! The sontaku levels' tests: the seed's levels (`seed`), `standard` against a modelled human
-//! (`modelled`) and `standard-classic`, the seed's `standard` as published (`classic`), with the
-//! judges they share below: exact minimax over the public API and the strong engine's best-play
-//! leads.
+//! (`modelled`), which guests `standard` gives the seed's search (`who_meets`) and
+//! `standard-classic`, the seed's `standard` as published (`classic`), with the judges they share
+//! below: exact minimax over the public API and the strong engine's best-play leads.
 
 mod classic;
 mod modelled;
 mod seed;
+mod who_meets;
 
 use super::desirability::desirability_around;
 use super::tuning::DISC_TENTHS;
