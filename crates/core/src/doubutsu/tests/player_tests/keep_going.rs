@@ -9,7 +9,8 @@ proptest! {
     /// Deviation 5
     /// (docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going): early in
     /// a careless guest's game settai neither wins nor loses at once while another move remains,
-    /// and its move has the best chance of keeping the game going among such moves.
+    /// and its move has the best chance of keeping the game going among such moves that
+    /// deviation 6 leaves.
     #[test]
     fn early_in_a_careless_guests_game_settai_keeps_it_going(
         choices in prop::collection::vec(any::<u32>(), 0..18),
@@ -24,11 +25,16 @@ proptest! {
         prop_assert!(tactics::guest_was_careless(&g));
         let p = *g.position();
         let reply = early_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
-        // The moves the table values that neither win nor lose at once (as settai sees them).
-        let quiet: Vec<_> = p
+        // The moves the table values that neither win nor lose at once (as settai sees them),
+        // among those deviation 6 keeps, which it applies first.
+        let valued: Vec<_> = p
             .legal_moves()
             .into_iter()
-            .filter(|&m| players::value_of(t, &p.play(m).unwrap()).is_ok())
+            .filter_map(|m| players::value_of(t, &p.play(m).unwrap()).ok().map(|v| (m, v.parent())))
+            .collect();
+        let quiet: Vec<_> = candidates(t, &g, &valued, true, true)
+            .into_iter()
+            .map(|c| c.0)
             .filter(|&m| !p.loses_at_once(m) && !tactics::wins_at_once(&p, m))
             .collect();
         if !quiet.is_empty() {

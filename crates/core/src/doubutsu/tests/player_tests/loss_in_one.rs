@@ -98,7 +98,7 @@ fn settai_gives_the_win_slowly_where_the_bare_rule_would_lose_at_once() {
         let guest = analyze(t, &before, m).unwrap();
         let valued = evaluate_moves(t, &p).unwrap();
         let best = valued.iter().map(|e| score(e.1)).max().unwrap();
-        let pool = candidates(&p, &valued, true, true);
+        let pool = candidates(t, &g, &valued, true, true);
         let bare = pool
             .iter()
             .map(|c| c.1)
@@ -134,14 +134,14 @@ proptest! {
         let best = valued.iter().map(|e| score(e.1)).max().unwrap();
         let reply = late_settai(t, &g, &mut StdRng::seed_from_u64(seed)).unwrap();
         let s = score(players::value_of(t, &p.play(reply).unwrap()).unwrap().parent());
-        let pool: Vec<i32> = candidates(&p, &valued, true, true).into_iter().map(|c| c.1).collect();
+        let pool: Vec<i32> = candidates(t, &g, &valued, true, true).into_iter().map(|c| c.1).collect();
         if pool.len() < valued.len() {
             // Some try trap was left out: the reply is none of them.
             prop_assert!(!(p.loses_at_once(reply) && tactics::try_attempt(&p, reply)), "{}", reply);
         }
         let qualifying: Vec<i32> = pool.iter().copied().filter(|&c| divergence(c, best) <= guest.divergence + 1e-12).collect();
         let seed_aim = if qualifying.is_empty() { *pool.iter().min().unwrap() } else { *qualifying.iter().max().unwrap() };
-        let pool_moves = candidates(&p, &valued, true, true);
+        let pool_moves = candidates(t, &g, &valued, true, true);
         let slow = players::slow_gift(&pool_moves);
         match slow {
             // Deviation 4 (docs/design/doubutsu-settai.md#deviation-4-giving-the-win-slowly): the

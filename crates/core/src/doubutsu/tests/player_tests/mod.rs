@@ -69,23 +69,59 @@ fn divergence(s: i32, best: i32) -> f64 {
 /// ones that do not lose at once unless none does; after the guest's own loss-in-one every
 /// move except try attempts that lose at once (unless nothing else is left); and once the guest
 /// has been careless, of those only the ones that leave it a move that does not lose at once,
-/// if any do (deviation 6, docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out).
+/// if any do, and of those only the ones after which no best reply of the guest's lets settai's
+/// answer corner it, if any (deviation 6, docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out).
 fn candidates(
-    p: &Position,
+    t: &Tablebase,
+    g: &History,
     valued: &[(super::super::Move, Value)],
     guest_blundered: bool,
     guest_careless: bool,
 ) -> Vec<(super::super::Move, i32)> {
+    let p = g.position();
     let pool = excluding_losses_in_one(p, valued, guest_blundered);
     if !guest_careless {
         return pool;
     }
     let open: Vec<_> = pool.iter().copied().filter(|c| !corners(p, c.0)).collect();
+    let pool = if open.is_empty() { pool } else { open };
+    let open: Vec<_> = pool.iter().copied().filter(|c| !cornered_ahead(t, g, c.0)).collect();
     if open.is_empty() {
         pool
     } else {
         open
     }
+}
+
+/// Whether, after settai's `mv` in `g`, a line of the guest's replies with the best score, each
+/// answered by settai (the seed's choice, which `seeds_choice` checks on its own; here taken
+/// from `players::settai_choices`, every tied move counted), lets settai's answer corner the
+/// guest within `players::WAY_OUT_ROUNDS` replies (deviation 6, looking ahead).
+fn cornered_ahead(t: &Tablebase, g: &History, mv: super::super::Move) -> bool {
+    let mut after = g.clone();
+    after.play(mv).unwrap();
+    cornered_within(t, &after, players::WAY_OUT_ROUNDS)
+}
+
+fn cornered_within(t: &Tablebase, g: &History, rounds: u32) -> bool {
+    if rounds == 0 || g.outcome().is_some() {
+        return false;
+    }
+    let Ok(replies) = evaluate_moves(t, g.position()) else { return false };
+    let best = replies.iter().map(|r| score(r.1)).max().unwrap();
+    replies.iter().filter(|r| score(r.1) == best).any(|r| {
+        let mut reply = g.clone();
+        reply.play(r.0).unwrap();
+        if reply.outcome().is_some() {
+            return false;
+        }
+        let Ok(answers) = players::settai_choices(t, &reply, KeepGoing::OFF) else { return false };
+        answers.into_iter().any(|a| {
+            let mut answered = reply.clone();
+            answered.play(a).unwrap();
+            corners(reply.position(), a) || cornered_within(t, &answered, rounds - 1)
+        })
+    })
 }
 
 /// The seed's exclusion of moves that lose at once, as deviation 2 lifts it
@@ -154,7 +190,7 @@ fn rule_target(t: &Tablebase, g: &History) -> i32 {
     let guest = analyze(t, &before, guest_move).unwrap().divergence;
     let blundered = guest_lost_at_once(&before, guest_move);
     let careless = tactics::guest_was_careless(g) && guest < 1.0;
-    aimed_score(&candidates(&p, &valued, blundered, careless), best, guest, blundered)
+    aimed_score(&candidates(t, g, &valued, blundered, careless), best, guest, blundered)
 }
 
 /// Settai as it plays from ply [`players::KEEP_GOING_PLIES`] on: deviations 1-4 without deviation 5
@@ -193,7 +229,7 @@ struct GuestBlunder {
     /// The game after the blunder.
     game: History,
     /// The guest's move, analysed in the position before it.
-    guest: super::super::players::Analysis,
+    guest: players::Analysis,
     /// Every reply the table values, with its value for the replying side.
     valued: Vec<(super::super::Move, Value)>,
 }

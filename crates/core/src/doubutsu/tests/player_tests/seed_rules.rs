@@ -34,7 +34,7 @@ proptest! {
         // A guest who blundered earlier in the history is never cornered (deviation 6), unless
         // its last move was its best: then the seed's choice.
         let careless = tactics::guest_was_careless(&g) && guest.divergence < 1.0;
-        let pool = candidates(&p, &valued, blundered, careless);
+        let pool = candidates(t, &g, &valued, blundered, careless);
         let candidates: Vec<i32> = pool.iter().map(|c| c.1).collect();
         let qualifying: Vec<i32> = candidates.iter().copied().filter(|&c| divergence(c, best) <= guest.divergence + 1e-12).collect();
         if guest.divergence == 1.0 {
@@ -218,8 +218,8 @@ fn table_levels_fall_back_where_the_table_cannot_help() {
     // The table of this sub-game knows nothing of positions with elephants.
     let t = table();
     let game = History::from_position(pos("el1/1c1/1C1/1LE b -"));
-    assert!(super::super::super::settai(t, &game, &mut StdRng::seed_from_u64(1)).is_err());
-    assert!(super::super::super::strongest(t, &game).is_err());
+    assert!(settai(t, &game, &mut StdRng::seed_from_u64(1)).is_err());
+    assert!(strongest(t, &game).is_err());
     let mut rng = StdRng::seed_from_u64(2);
     for _ in 0..20 {
         let m = settai_or_weakest(t, &game, &mut rng).unwrap();

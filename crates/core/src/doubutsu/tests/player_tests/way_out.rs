@@ -1,6 +1,8 @@
 //! Deviation 6 (docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out):
 //! a guest who has blundered is never cornered (left only moves that lose at once) while settai
-//! has a move that neither loses at once nor corners it.
+//! has a move that neither loses at once nor corners it; and, after such a guest's move that was
+//! not its best, settai's move leaves no best reply of the guest's after which settai's answer
+//! (the seed's choice, which settai must then play) corners it, while another such move exists.
 
 use rand::Rng;
 
@@ -73,4 +75,60 @@ fn a_corner_is_seen_and_avoided_after_a_blunder() {
         cornered += usize::from(corners(&p, reply));
     }
     assert_eq!(cornered, 0);
+}
+
+#[test]
+fn a_careless_guest_is_left_a_way_out_further_on() {
+    let t = table();
+    let mut rng = StdRng::seed_from_u64(62);
+    let (mut checked, mut could_corner) = (0, 0);
+    for _ in 0..600 {
+        let choices: Vec<u32> = (0..rng.gen_range(0..14)).map(|_| rng.gen()).collect();
+        let Some(GuestBlunder { mut game, .. }) = guest_blunder(&choices, rng.gen()) else { continue };
+        // Play on, settai against a guest tapping at random, and stop after a guest move that
+        // was not its best.
+        for _ in 0..rng.gen_range(1..30) {
+            if game.outcome().is_some() || game.legal_moves().iter().any(|&m| game.position().captures_lion(m)) {
+                break;
+            }
+            let mv = if game.position().turn() == pos(ROOT).turn() {
+                *game.legal_moves().choose(&mut rng).unwrap()
+            } else {
+                late_settai(t, &game, &mut rng).unwrap()
+            };
+            game.play(mv).unwrap();
+        }
+        let p = *game.position();
+        if game.outcome().is_some()
+            || p.turn() == pos(ROOT).turn()
+            || p.legal_moves().iter().any(|&m| players::value_of(t, &p.play(m).unwrap()).is_err())
+        {
+            continue;
+        }
+        let (before, guest_move) = game.last_move().unwrap();
+        if analyze(t, &before, guest_move).unwrap().divergence >= 1.0 {
+            continue;
+        }
+        let fresh = |m| tactics::seen_before(&game, m) == 0;
+        let open = |m| fresh(m) && !p.loses_at_once(m) && !corners(&p, m);
+        let opens: Vec<_> = p.legal_moves().into_iter().filter(|&m| open(m)).collect();
+        let cornering = opens.iter().filter(|&&m| cornered_ahead(t, &game, m)).count();
+        could_corner += usize::from(cornering > 0);
+        if cornering == 0 || cornering == opens.len() {
+            continue;
+        }
+        for seed in 0..4 {
+            let reply = late_settai(t, &game, &mut StdRng::seed_from_u64(seed)).unwrap();
+            assert!(
+                !cornered_ahead(t, &game, reply),
+                "{reply} lets the seed's choice corner the guest after {:?}",
+                game.moves()
+            );
+            assert!(!players::seeds_choice_may_corner(t, &game, reply, KeepGoing::OFF));
+        }
+        checked += 1;
+    }
+    // Positions where settai chose between moves that let the seed's choice corner the guest
+    // and moves that do not (in the others every open move does, or none).
+    assert!(checked > 20, "{checked} positions checked, {could_corner} where a move could corner");
 }
