@@ -4,8 +4,10 @@
 //! Every state change is one transaction guarded by the game's `version`, so two moves arriving
 //! together can never both apply; the database itself enforces one active game per channel.
 //! Fixed queries are checked when the crate is built (`sqlx::query!`) against the query data in
-//! `.sqlx/` (refreshed by `scripts/sqlx-prepare.sh`), so building needs no database; the
-//! queries whose select lists are made from the list of settings are checked by the tests.
+//! `.sqlx/` (refreshed by `scripts/sqlx-prepare.sh`), so building needs no database. The seven
+//! queries built at run time (their column lists made from one list in code: the game's
+//! columns, the settings) are counted and each run against the schema, with rows to decode, by
+//! `tests/store.rs`'s `every_query_built_at_run_time_runs_against_the_schema`.
 
 mod games;
 mod players_data;

@@ -21,6 +21,7 @@ mod robustness;
 mod said;
 mod screenshots;
 mod settings;
+mod stand_in;
 mod touch;
 
 use std::sync::Arc;

@@ -32,7 +32,7 @@
 //!   so a test can look at the current state of a message ([`StandIn::message`]) and click on it
 //!   ([`crate::support::fixtures::select_on`]).
 //! * Unknown routes are logged with `eprintln!` and answered 404; [`StandIn::unknown_routes`]
-//!   lists them.
+//!   lists them, and any left when the stand-in is dropped fail the test that made them.
 //!
 //! Where things are: [`StandIn`] (this file) is what the tests drive; `exchange` holds the types
 //! they get back; `gateway` and `rest` are the two servers, `replies` what the bot's answers do to
@@ -81,6 +81,13 @@ pub struct StandIn {
 impl Drop for StandIn {
     fn drop(&mut self) {
         self.server.abort();
+        // Discord answers an unknown route 404, which a best-effort call of the bot's may
+        // swallow: it fails the test that made it instead (a test that means to call one takes
+        // it first, with `take_unknown_routes`).
+        let unknown = std::mem::take(&mut self.shared.lock().unknown);
+        if !unknown.is_empty() && !std::thread::panicking() {
+            panic!("calls to routes the stand-in does not know (Discord would answer 404): {unknown:?}");
+        }
     }
 }
 
@@ -322,6 +329,12 @@ impl StandIn {
         if !sent {
             panic!("stand-in: the bot's gateway connection closed while sending an interaction");
         }
+    }
+
+    /// Takes `payload` (an interaction) as dispatched, without a bot to send it to: for the
+    /// stand-in's own tests, which then answer it themselves.
+    pub fn register_interaction(&self, payload: &Value) {
+        register(&mut self.shared.lock(), payload, 0);
     }
 
     /// Dispatches the gateway event `name` (e.g. `GUILD_DELETE`) with `payload` to the session
@@ -576,6 +589,12 @@ impl StandIn {
     /// Routes the stand-in did not know (`"METHOD /path"`), in order.
     pub fn unknown_routes(&self) -> Vec<String> {
         self.shared.lock().unknown.clone()
+    }
+
+    /// [`Self::unknown_routes`], forgotten: for a test that calls one on purpose (any left when
+    /// the stand-in is dropped fail the test).
+    pub fn take_unknown_routes(&self) -> Vec<String> {
+        std::mem::take(&mut self.shared.lock().unknown)
     }
 
     fn log_summary(&self) -> String {
