@@ -14,29 +14,9 @@ fn a_careless_guest_is_left_a_way_out() {
     let mut rng = StdRng::seed_from_u64(61);
     let (mut checked, mut could_corner) = (0, 0);
     for _ in 0..600 {
-        let choices: Vec<u32> = (0..rng.gen_range(0..14)).map(|_| rng.gen()).collect();
-        let Some(GuestBlunder { mut game, .. }) = guest_blunder(&choices, rng.gen()) else { continue };
-        // Play on for a while, settai against a guest tapping at random, past the plies
-        // deviation 5 looks after.
-        for _ in 0..rng.gen_range(0..30) {
-            if game.outcome().is_some() || game.legal_moves().iter().any(|&m| game.position().captures_lion(m)) {
-                break;
-            }
-            let mv = if game.position().turn() == pos(ROOT).turn() {
-                *game.legal_moves().choose(&mut rng).unwrap()
-            } else {
-                late_settai(t, &game, &mut rng).unwrap()
-            };
-            game.play(mv).unwrap();
-        }
-        // Settai to move, the table valuing every reply.
+        // Past the plies deviation 5 looks after.
+        let Some(game) = careless_game_played_on(t, &mut rng, 0) else { continue };
         let p = *game.position();
-        if game.outcome().is_some()
-            || p.turn() == pos(ROOT).turn()
-            || p.legal_moves().iter().any(|&m| players::value_of(t, &p.play(m).unwrap()).is_err())
-        {
-            continue;
-        }
         assert!(tactics::guest_was_careless(&game));
         let fresh = |m| tactics::seen_before(&game, m) == 0;
         let way_out = p.legal_moves().into_iter().any(|m| fresh(m) && !p.loses_at_once(m) && !corners(&p, m));
@@ -83,28 +63,9 @@ fn a_careless_guest_is_left_a_way_out_further_on() {
     let mut rng = StdRng::seed_from_u64(62);
     let (mut checked, mut could_corner) = (0, 0);
     for _ in 0..600 {
-        let choices: Vec<u32> = (0..rng.gen_range(0..14)).map(|_| rng.gen()).collect();
-        let Some(GuestBlunder { mut game, .. }) = guest_blunder(&choices, rng.gen()) else { continue };
-        // Play on, settai against a guest tapping at random, and stop after a guest move that
-        // was not its best.
-        for _ in 0..rng.gen_range(1..30) {
-            if game.outcome().is_some() || game.legal_moves().iter().any(|&m| game.position().captures_lion(m)) {
-                break;
-            }
-            let mv = if game.position().turn() == pos(ROOT).turn() {
-                *game.legal_moves().choose(&mut rng).unwrap()
-            } else {
-                late_settai(t, &game, &mut rng).unwrap()
-            };
-            game.play(mv).unwrap();
-        }
+        // Stopped after a guest move that was not its best.
+        let Some(game) = careless_game_played_on(t, &mut rng, 1) else { continue };
         let p = *game.position();
-        if game.outcome().is_some()
-            || p.turn() == pos(ROOT).turn()
-            || p.legal_moves().iter().any(|&m| players::value_of(t, &p.play(m).unwrap()).is_err())
-        {
-            continue;
-        }
         let (before, guest_move) = game.last_move().unwrap();
         if analyze(t, &before, guest_move).unwrap().divergence >= 1.0 {
             continue;
@@ -131,4 +92,27 @@ fn a_careless_guest_is_left_a_way_out_further_on() {
     // Positions where settai chose between moves that let the seed's choice corner the guest
     // and moves that do not (in the others every open move does, or none).
     assert!(checked > 20, "{checked} positions checked, {could_corner} where a move could corner");
+}
+
+/// A game from the sub-game's root that ends in a guest's blunder, played on for
+/// `min_plies..30` plies (as many as the game allows) by settai against a guest tapping at
+/// random: `None` unless settai is then to move in a live game whose every reply the table
+/// values.
+fn careless_game_played_on(t: &Tablebase, rng: &mut StdRng, min_plies: i32) -> Option<History> {
+    let choices: Vec<u32> = (0..rng.gen_range(0..14)).map(|_| rng.gen()).collect();
+    let GuestBlunder { mut game, .. } = guest_blunder(&choices, rng.gen())?;
+    for _ in 0..rng.gen_range(min_plies..30) {
+        if game.outcome().is_some() || game.legal_moves().iter().any(|&m| game.position().captures_lion(m)) {
+            break;
+        }
+        let mv = if game.position().turn() == pos(ROOT).turn() {
+            *game.legal_moves().choose(rng).unwrap()
+        } else {
+            late_settai(t, &game, rng).unwrap()
+        };
+        game.play(mv).unwrap();
+    }
+    let p = *game.position();
+    let live = game.outcome().is_none() && p.turn() != pos(ROOT).turn();
+    (live && p.legal_moves().iter().all(|&m| players::value_of(t, &p.play(m).unwrap()).is_ok())).then_some(game)
 }
