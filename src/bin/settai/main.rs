@@ -98,7 +98,7 @@ enum BenchWhat {
         /// Which game.
         #[arg(long, value_enum)]
         game: HospitalityGame,
-        /// The level under test (reversi: standard, highest, none, or standard-classic: seed 001's standard as published, for comparison; doubutsu: settai, strongest, weakest, or settai-classic: the divergence rule as published).
+        /// The level under test (reversi: standard, highest, none, or standard-classic: standard as the original article publishes it, for comparison; doubutsu: settai, strongest, weakest, or settai-classic: the divergence rule as published).
         ///
         /// standard-classic: docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published;
         /// settai-classic: docs/design/doubutsu-settai.md#settai-classic-the-rule-as-published.

@@ -46,7 +46,7 @@ pub enum ReversiLevel {
     Highest,
     /// 忖度無し: plays to win.
     None,
-    /// 標準（原典）: seed 001's `standard` as published, none of `standard`'s deviations
+    /// 標準（原典）: `standard` as the original article publishes it (docs/design/reversi-sontaku.md), none of `standard`'s deviations
     /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
     StandardClassic,
 }

@@ -1,7 +1,7 @@
 //! The reversi levels the bot plays at. Imports the rules and the engine.
 //!
 //! - [`level`]: the levels behind [`choose_at_level`](level::choose_at_level) (`standard`, `highest`,
-//!   `none`, and `standard-classic`, seed 001's `standard` as published), the strong level's own
+//!   `none`, and `standard-classic`, `standard` as the original article publishes it (docs/design/reversi-sontaku.md)), the strong level's own
 //!   move choice, and the bot's engine per thread.
 //! - [`sontaku`]: the objectives and move choice of the sontaku (接待) levels
 //!   (docs/design/reversi-sontaku.md); [`strength`]: how well the human plays, judged from

@@ -12,7 +12,7 @@ pub enum Sontaku {
     Standard,
     /// 最高: the human wins as big as possible.
     Highest,
-    /// 標準（原典）: seed 001's `standard` as published, for comparison: the pessimistic human
+    /// 標準（原典）: `standard` as the original article publishes it (docs/design/reversi-sontaku.md), for comparison: the pessimistic human
     /// whoever plays, the lead by the seed's own evaluation
     /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
     StandardClassic,

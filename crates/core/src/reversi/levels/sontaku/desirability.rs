@@ -13,7 +13,7 @@ pub fn standard_desirability(h: i32) -> i32 {
     desirability_around(h, STANDARD_TARGET)
 }
 
-/// `standard-classic`'s desirability of a human advantage `h` by seed 001's evaluation (its
+/// `standard-classic`'s desirability of a human advantage `h` by the published article's evaluation (its
 /// points): the same 1.0 / 0.7 weights around [`CLASSIC_TARGET`].
 pub fn classic_desirability(h: i32) -> i32 {
     desirability_around(h, CLASSIC_TARGET)

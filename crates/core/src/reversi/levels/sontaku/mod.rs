@@ -18,7 +18,7 @@
 //!   [`COOPERATIVE_EMPTIES`] empties, once some move guarantees the human a win by
 //!   [`GUARANTEE_MARGIN`] or more whatever they play, the human is assumed to cooperate and
 //!   the biggest line is chosen among the moves that keep that guarantee.
-//! - `standard-classic` (標準（原典）): `standard` as seed 001 publishes it, for comparison: the
+//! - `standard-classic` (標準（原典）): `standard` as the published article gives it, for comparison: the
 //!   same desirability, full read, tie-break and jitter, but the lead measured by the seed's own
 //!   evaluation ([`published_eval`](mod@published_eval)), the pessimistic human whoever plays, and none of
 //!   `standard`'s deviations (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).

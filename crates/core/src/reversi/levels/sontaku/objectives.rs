@@ -1,5 +1,5 @@
 //! What the sontaku searches maximise, as objectives of the shared engine: `standard`'s closeness
-//! to a slight human lead, `standard-classic`'s the same by seed 001's own evaluation, `highest`'s
+//! to a slight human lead, `standard-classic`'s the same by the published article's own evaluation, `highest`'s
 //! human advantage, and the CPU's own interest for tie-breaks.
 
 use crate::reversi::engine::classic::eval_pp_with_moves;
@@ -74,7 +74,7 @@ impl Objective for Standard {
     }
 }
 
-/// `standard-classic`'s objective: seed 001's `standard` as published, closeness to a slight
+/// `standard-classic`'s objective: `standard` as the original article publishes it (docs/design/reversi-sontaku.md), closeness to a slight
 /// human lead measured by the seed's own evaluation ([`published_eval`](fn@super::published_eval)),
 /// and the same +6 human win at the end as `standard`
 /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
@@ -119,7 +119,7 @@ impl Objective for OwnInterest {
     }
 }
 
-/// The CPU's own interest by seed 001's evaluation as published, for `standard-classic`'s
+/// The CPU's own interest by the published article's evaluation as published, for `standard-classic`'s
 /// tie-breaks: the seed ranks nearly equal moves by what is best for the CPU itself.
 pub struct PublishedOwnInterest;
 

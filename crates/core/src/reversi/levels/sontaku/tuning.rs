@@ -4,7 +4,7 @@
 
 /// The slight human lead that `standard` steers towards: 4 discs, in tenths of a disc.
 pub const STANDARD_TARGET: i32 = 40;
-/// The slight human lead `standard-classic` steers towards, in points of seed 001's evaluation
+/// The slight human lead `standard-classic` steers towards, in points of the published article's evaluation
 /// ([`published_eval`](super::published_eval::published_eval)): a third of a corner, or three
 /// legal moves and a bit. The seed says only "a slight lead"; 40 is what this repository's first
 /// implementation of the seed used, before `standard` measured the lead in discs

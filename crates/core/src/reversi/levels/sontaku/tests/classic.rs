@@ -1,4 +1,4 @@
-//! `standard-classic`, seed 001's `standard` as published
+//! `standard-classic`, `standard` as the original article publishes it (docs/design/reversi-sontaku.md)
 //! (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published): its
 //! evaluation against the seed's formula written out square by square, and the level through the
 //! bot's entry point against searches written out here: the full read's guaranteed win, the
