@@ -16,6 +16,7 @@ mod rules;
 pub mod table_keeper;
 #[cfg(test)]
 mod tests;
+mod turn;
 mod waiting;
 
 use std::sync::Arc;
@@ -35,9 +36,11 @@ pub use play_error::{AiFailure, PlayError};
 use settai_core::story::{story, Story};
 use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, Side, Thinker};
 use table_keeper::{TableKeeper, TableState};
+use turn::Claims;
+pub use turn::Turn;
 
 /// What a request changed: the game as now stored and the moves the request made, in order
-/// (the human's move, the bot's moves, forced passes).
+/// (the player's move, the bot's moves, forced passes).
 #[derive(Debug, Clone)]
 pub struct Progress {
     /// The game as now stored, with all its moves.
@@ -61,6 +64,8 @@ pub struct Service {
     doubutsu_table: Arc<TableKeeper>,
     seed: Option<u64>,
     figures: Figures,
+    /// The games with a player's move held while the bot thinks ([`Turn`]).
+    claims: Claims,
     /// Tests only: every search panics, as a level with a bug would
     /// (docs/design/bot-reliability.md#robustness).
     #[cfg(test)]
@@ -104,6 +109,7 @@ impl Service {
             doubutsu_table: TableKeeper::with(None),
             seed: None,
             figures: Figures::default(),
+            claims: Claims::default(),
             #[cfg(test)]
             think_panics: false,
         }
@@ -319,10 +325,11 @@ impl Service {
             })
     }
 
-    /// Plays the human's move on the snapshot's game. `expected` is the (game id, ply) the
-    /// request was made for, when it came from a board component; a mismatch is
-    /// [`PlayError::Stale`]. Records only the human's move: call [`Service::bot_turn`]
-    /// afterwards (after deferring the interaction).
+    /// Checks the player's move on the snapshot's game and holds it, stored by
+    /// [`Service::reply`] with the bot's answer in one statement. `expected` is the (game id,
+    /// ply) the request was made for, when it came from a board component; a mismatch is
+    /// [`PlayError::Stale`]. While the turn is held, another move on the game in this process is
+    /// [`PlayError::AlreadyPlayed`] at once.
     #[tracing::instrument(level = "debug", skip_all)]
     pub async fn human_move(
         &self,
@@ -330,34 +337,57 @@ impl Service {
         snapshot: &Snapshot,
         input: &str,
         expected: Option<(i64, u32)>,
-    ) -> Result<Progress, PlayError> {
+    ) -> Result<Turn, PlayError> {
         let game = Self::game_to_move(caller, snapshot, expected)?;
         let record = &game.record;
-        // Refused before it is stored: an accepted move always gets the bot's turn.
+        // Refused before the bot thinks: an accepted move always gets the bot's turn.
         if record.level.thinks_long() && self.ai_refuses(Tenant::of(record.guild_id, record.channel_id)) {
             return Err(PlayError::Busy);
         }
         let bad_move =
             |error| PlayError::BadMove { input: input.trim().to_string(), error, legal: record.game.legal_moves() };
         let mv = record.game.parse_move(input).map_err(bad_move)?;
-        let next = record.game.play(mv).map_err(bad_move)?;
+        let after = record.game.play(mv).map_err(bad_move)?;
+        let claim = self.claims.claim(record.id).ok_or(PlayError::AlreadyPlayed)?;
         let played = PlayedMove { before: record.game.clone(), mv, by_bot: false, user_id: Some(caller.user_id) };
-        let new_move = NewMove { mv, by_bot: false, user_id: Some(caller.user_id) };
-        let updated = self.store.record_moves(record, &[new_move], &next, finish_of(&next, record.human_side)).await?;
-        let moves = vec![played];
-        Ok(Progress { game: game.clone().advanced(updated, &moves), moves })
+        Ok(Turn { game: game.clone(), played, after, claim })
+    }
+
+    /// Lets the bot answer the player's `turn` and stores both in one statement guarded by the
+    /// game's version: nothing is stored when the bot cannot move or the game moved on
+    /// ([`PlayError::AlreadyPlayed`]).
+    #[tracing::instrument(level = "debug", skip_all, fields(game = turn.game.record.id))]
+    pub async fn reply(&self, turn: Turn) -> Result<Progress, PlayError> {
+        // The claim is held until the moves are stored.
+        let Turn { game, played, after, claim } = turn;
+        let progress = self.play_out(game, vec![played], after).await;
+        drop(claim);
+        progress
     }
 
     /// Lets the bot move until the human has a real choice or the game ends. A human who has no
     /// move but to pass passes automatically. All these moves are stored in one statement.
     #[tracing::instrument(level = "debug", skip_all, fields(game = stored.record.id))]
     pub async fn bot_turn(&self, stored: StoredGame) -> Result<Progress, PlayError> {
+        let position = stored.record.game.clone();
+        self.play_out(stored, Vec::new(), position).await
+    }
+
+    /// The bot's moves from `game`, reached from `stored` by `played` (not stored yet), until
+    /// the human has a real choice or the game ends; then all of them are stored in one statement.
+    async fn play_out(
+        &self,
+        stored: StoredGame,
+        mut played: Vec<PlayedMove>,
+        mut game: Game,
+    ) -> Result<Progress, PlayError> {
         let record = &stored.record;
-        let mut game = record.game.clone();
-        let mut played = Vec::new();
-        let mut new_moves = Vec::new();
         // The whole game so far: reversi `standard` reads the human's strength from it.
-        let mut history = if record.level.thinks_long() { stored.history() } else { Vec::new() };
+        let mut history: Vec<GameMove> = if record.level.thinks_long() {
+            stored.history().into_iter().chain(played.iter().map(|m| m.mv)).collect()
+        } else {
+            Vec::new()
+        };
         while let Some(to_move) = game.to_move() {
             let by_bot = to_move != record.human_side;
             let mv = if by_bot {
@@ -376,12 +406,13 @@ impl Service {
             })?;
             history.push(mv);
             played.push(PlayedMove { before: game, mv, by_bot, user_id: None });
-            new_moves.push(NewMove { mv, by_bot, user_id: None });
             game = next;
         }
-        if new_moves.is_empty() {
+        if played.is_empty() {
             return Ok(Progress { game: stored, moves: played });
         }
+        let new_moves: Vec<NewMove> =
+            played.iter().map(|m| NewMove { mv: m.mv, by_bot: m.by_bot, user_id: m.user_id }).collect();
         let updated = self.store.record_moves(record, &new_moves, &game, finish_of(&game, record.human_side)).await?;
         Ok(Progress { game: stored.advanced(updated, &played), moves: played })
     }
@@ -424,11 +455,11 @@ impl Service {
         }
         // Back to just before the player's own last choice.
         let back_to = game.takeback_ply().ok_or(PlayError::NothingToTakeBack)?;
-        let (position, withdraws_blunder) = match game.moves.get(back_to as usize) {
-            // The player's own move comes first: whether it lost at once needlessly.
-            Some(first_undone) => (first_undone.before.clone(), first_undone.before.loses_needlessly(first_undone.mv)),
-            None => (record.game.clone(), false),
-        };
+        // The player's own move comes first (its position is kept: it is in the last two
+        // turns): whether it lost at once needlessly.
+        let first_undone = game.played(back_to as usize).ok_or(PlayError::NothingToTakeBack)?;
+        let withdraws_blunder = first_undone.before.loses_needlessly(first_undone.mv);
+        let position = first_undone.before.clone();
         // A press racing another finds the game taken back already: its board is out of date.
         let updated =
             self.store.take_back(record, back_to, &position, withdraws_blunder).await.map_err(|e| match e {

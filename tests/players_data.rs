@@ -48,7 +48,7 @@ async fn play_one(service: &Service, caller: &Caller) {
     let mv = game.legal_moves().into_iter().find(|&m| !game.loses_at_once(m)).expect("a safe move").to_string();
     let snapshot = service.snapshot(&caller.place(), Some(caller.user_id)).await.unwrap();
     let turn = service.human_move(caller, &snapshot, &mv, None).await.unwrap();
-    service.bot_turn(turn.game).await.unwrap();
+    service.reply(turn).await.unwrap();
 }
 
 async fn resign(service: &Service, caller: &Caller) {

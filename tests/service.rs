@@ -1,7 +1,7 @@
 //! The game flow against a real Postgres: refusals change nothing, the bot answers, games end.
 
 use settai::domain::{Change, GameResult, GameStatus, Scope, Snapshot, StoredGame, Venue};
-use settai::service::{Caller, PlayError, Progress, Service};
+use settai::service::{Caller, PlayError, Progress, Service, Turn};
 use settai::store::Store;
 use settai_core::{GameKind, Side};
 use sqlx::PgPool;
@@ -34,13 +34,24 @@ async fn start(service: &Service, caller: &Caller, kind: GameKind, side: Side) -
     service.start(caller, &read(service, caller).await?, kind, side, None).await
 }
 
+/// The player's move checked and held, not stored yet ([`Service::reply`] stores it).
 async fn human_move(
     service: &Service,
     caller: &Caller,
     input: &str,
     expected: Option<(i64, u32)>,
-) -> Result<Progress, PlayError> {
+) -> Result<Turn, PlayError> {
     service.human_move(caller, &read(service, caller).await?, input, expected).await
+}
+
+/// The player's move and the bot's reply, stored together.
+async fn play(
+    service: &Service,
+    caller: &Caller,
+    input: &str,
+    expected: Option<(i64, u32)>,
+) -> Result<Progress, PlayError> {
+    service.reply(human_move(service, caller, input, expected).await?).await
 }
 
 async fn resign(service: &Service, caller: &Caller) -> Result<StoredGame, PlayError> {
@@ -93,13 +104,16 @@ async fn refusals_change_nothing(pool: PgPool) {
     assert!(matches!(human_move(&service, &caller(ALICE), "f5", Some((id + 1, 0))).await, Err(PlayError::Stale)));
     assert_eq!(stored(&pool, 500).await, before);
 
-    // After the human's move and before the bot's move, it is not the human's turn.
+    // The human's move is held, not stored, while the bot thinks; another move on the game
+    // meanwhile is refused at once.
     let turn = human_move(&service, &caller(ALICE), " F5 ", Some((id, 0))).await.unwrap();
-    assert_eq!(turn.moves[0].mv.to_string(), "f5");
-    assert!(matches!(human_move(&service, &caller(ALICE), "d6", None).await, Err(PlayError::NotYourTurn)));
-    let bot = service.bot_turn(turn.game).await.unwrap();
-    assert_eq!(bot.moves.len(), 1);
-    assert!(bot.moves[0].by_bot);
+    assert_eq!(turn.played.mv.to_string(), "f5");
+    assert_eq!(stored(&pool, 500).await, before, "a held move is not stored");
+    assert!(matches!(human_move(&service, &caller(ALICE), "d3", None).await, Err(PlayError::AlreadyPlayed)));
+    let bot = service.reply(turn).await.unwrap();
+    assert_eq!(bot.moves.len(), 2, "the human's move and the bot's");
+    assert!(!bot.moves[0].by_bot && bot.moves[1].by_bot);
+    assert!(matches!(human_move(&service, &caller(ALICE), "d6", Some((id, 0))).await, Err(PlayError::Stale)));
     assert!(bot.game.record.human_to_move());
     assert_eq!(bot.game.record.ply, 2);
     assert_eq!(bot.game.history().len(), 2, "the game carries its whole history");
@@ -131,8 +145,7 @@ async fn a_whole_game_ends_with_a_result(pool: PgPool) {
         let Ok(game) = current(&service, &caller(ALICE)).await else { break };
         let record = &game.record;
         let mv = record.game.legal_moves().last().unwrap().to_string();
-        let turn = human_move(&service, &caller(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
-        service.bot_turn(turn.game).await.unwrap();
+        play(&service, &caller(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
         plies += 1;
         assert!(plies < 64, "the game must end");
     }
@@ -167,7 +180,7 @@ async fn resigning_ends_the_game_for_the_owner_only(pool: PgPool) {
 async fn a_tampered_move_list_is_detected(pool: PgPool) {
     let service = Service::new(Store::from_pool(pool.clone()));
     let record = start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap().record;
-    human_move(&service, &caller(ALICE), "f5", Some((record.id, 0))).await.unwrap();
+    play(&service, &caller(ALICE), "f5", Some((record.id, 0))).await.unwrap();
     sqlx::query("UPDATE moves SET notation = 'c4' WHERE game_id = $1 AND ply = 1")
         .bind(record.id)
         .execute(&pool)
@@ -178,7 +191,7 @@ async fn a_tampered_move_list_is_detected(pool: PgPool) {
     assert!(matches!(read(&service, &caller(BOB)).await, Err(PlayError::Corrupt)));
     assert!(matches!(current(&service, &caller(ALICE)).await, Err(PlayError::NoGame)));
     let stored = Store::from_pool(pool.clone()).game(record.id).await.unwrap().unwrap();
-    assert_eq!((stored.status, stored.ply), (GameStatus::Void, 1));
+    assert_eq!((stored.status, stored.ply), (GameStatus::Void, 2));
     start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap();
 }
 
@@ -258,8 +271,7 @@ async fn a_whole_doubutsu_game_against_the_weakest_level_ends_by_the_rules(pool:
         let record = &game.record;
         let legal = record.game.legal_moves();
         let mv = legal[rng.gen_range(0..legal.len())].to_string();
-        let turn = human_move(&service, &caller(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
-        service.bot_turn(turn.game).await.unwrap();
+        play(&service, &caller(ALICE), &mv, Some((record.id, record.ply))).await.unwrap();
     }
     let game = Store::from_pool(pool.clone()).game(id).await.unwrap().unwrap();
     assert_eq!(game.status, GameStatus::Finished, "the game ends (capture, try or repetition)");
@@ -292,7 +304,7 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     // (never for a quiet period), then it runs on by itself.
     let mut thinking = Box::pin({
         let service = service.clone();
-        async move { service.bot_turn(alice.game).await }
+        async move { service.reply(alice).await }
     });
     let entered = tokio::time::timeout(std::time::Duration::from_secs(60), async {
         while !service.ai_is_full() {
@@ -311,8 +323,8 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     assert_eq!(stored(&pool, 501).await, before, "nothing was stored");
     assert!(current(&service, &Caller { channel_id: 502, ..caller(BOB) }).await.is_err(), "no game was created");
     assert_eq!(thinking.await.unwrap().unwrap().game.record.ply, 2, "the accepted move got the bot's turn");
-    let turn = human_move(&service, &bob, "f5", None).await.unwrap();
-    assert_eq!(turn.game.record.ply, 1);
+    let turn = play(&service, &bob, "f5", None).await.unwrap();
+    assert_eq!(turn.game.record.ply, 2);
 }
 
 /// Plays f5 for `who` and lets the bot's turn run on by itself, sending `who`'s channel on
@@ -327,7 +339,7 @@ async fn move_and_queue(
     let moved = human_move(service, who, "f5", None).await?;
     let (turn_service, finished, channel) = (service.clone(), finished.clone(), who.channel_id);
     let turn = tokio::spawn(async move {
-        let turn = turn_service.bot_turn(moved.game).await.unwrap();
+        let turn = turn_service.reply(moved).await.unwrap();
         assert_eq!(turn.game.record.ply, 2, "the bot answered in channel {channel}");
         finished.send(channel).unwrap();
     });
@@ -383,7 +395,7 @@ async fn a_flood_from_one_server_neither_delays_nor_shuts_out_another(pool: PgPo
     {
         assert!(scrape.lines().any(|l| l == line), "no line {line:?} in\n{scrape}");
     }
-    assert_eq!(human_move(&service, &flood[4], "f5", None).await.unwrap().game.record.ply, 1, "its turn again");
+    assert_eq!(human_move(&service, &flood[4], "f5", None).await.unwrap().game.record.ply, 0, "its turn again");
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]

@@ -181,8 +181,8 @@ pub(super) fn play(
             "moves" | "?" | "help" => writeln!(out, "legal: {legal}")?,
             "board" => show_board = true,
             _ => match runtime.block_on(service.human_move(&caller, &with_game(&snapshot, &game), typed, None)) {
-                Ok(human) => {
-                    let bot = runtime.block_on(service.bot_turn(human.game))?;
+                Ok(turn) => {
+                    let bot = runtime.block_on(service.reply(turn))?;
                     narrate(&bot.moves, out)?;
                     game = bot.game;
                     show_board = true;
@@ -206,9 +206,10 @@ fn with_game(snapshot: &Snapshot, game: &StoredGame) -> Snapshot {
     Snapshot { game: Some(game.clone()), last_ended: None, ..snapshot.clone() }
 }
 
-/// The moves the AI's turn made: its own, and the human's forced passes.
+/// The moves the AI's turn made: its own, and the human's forced passes (the move the human
+/// typed, which comes first, is not told back).
 fn narrate(moves: &[PlayedMove], out: &mut impl Write) -> std::io::Result<()> {
-    for m in moves {
+    for m in moves.iter().filter(|m| m.user_id.is_none()) {
         match (m.by_bot, m.mv.is_pass()) {
             (true, true) => writeln!(out, "\nThe AI has no move and passes.")?,
             (true, false) => writeln!(out, "\nThe AI plays {}.", m.mv)?,

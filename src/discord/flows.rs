@@ -12,9 +12,9 @@ use super::handler::{Bot, Failure};
 use super::observed::note_game;
 use super::reply::{allowed_mentions, Reply, Responder};
 use super::request::Request;
-use crate::domain::{GameRecord, HouseRule, HouseRules, Lang, Pick, PlayedMove, Settings, StoredGame};
+use crate::domain::{GameRecord, HouseRule, HouseRules, Lang, Pick, Settings, StoredGame};
 use crate::i18n::Msg;
-use crate::service::{Progress, Service};
+use crate::service::{PlayError, Service};
 use settai_core::{GameKind, Level, Side};
 
 impl Bot {
@@ -113,20 +113,23 @@ impl Bot {
         let (responder, caller, settings, lang) = request.parts();
         // A tap names the game, the ply and the board message it was made on.
         let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
-        let human =
+        let turn =
             self.service().human_move(caller, &request.snapshot, input, expected).await.map_err(Failure::Refused)?;
         responder.defer().await?;
         // The bot's turn and the commentary on the player's move are thought out together.
-        let played = human.moves.first().cloned();
-        let (bot, comment) = tokio::join!(self.service().bot_turn(human.game.clone()), async {
-            match &played {
-                Some(m) if settings.commentary => self.service().comment(&caller.place(), m).await,
-                _ => None,
+        let played = turn.played.clone();
+        let (progress, comment) = tokio::join!(self.service().reply(turn), async {
+            if settings.commentary {
+                self.service().comment(&caller.place(), &played).await
+            } else {
+                None
             }
         });
-        let bot = bot.map_err(Failure::Late)?;
-        let moves: Vec<PlayedMove> = human.moves.into_iter().chain(bot.moves.iter().cloned()).collect();
-        let progress = Progress { game: bot.game, moves };
+        // A tap on the same board from another process was stored first: nothing changed.
+        let progress = progress.map_err(|e| match e {
+            PlayError::AlreadyPlayed => Failure::Refused(e),
+            e => Failure::Late(e),
+        })?;
         let mut lines = narrate(&progress.moves, lang);
         if let Some(c) = &comment {
             // Right under the player's own move.
@@ -134,7 +137,7 @@ impl Bot {
         }
         // The coach: the player's own move was risky and the game goes on, where take-backs are
         // allowed: offer the ↩ (docs/design/kind-coach.md).
-        if offers_takeback(settings, played.as_ref(), &progress.game) {
+        if offers_takeback(settings, Some(&played), &progress.game) {
             lines.push(Msg::OfferTakeback.text(lang));
         }
         let board = self.board(&progress.game, progress.last_move(), lines, settings, lang).await;

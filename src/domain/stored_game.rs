@@ -17,14 +17,49 @@ pub struct PlayedMove {
     pub user_id: Option<u64>,
 }
 
+impl PlayedMove {
+    /// The move without its position.
+    pub fn stored(&self) -> StoredMove {
+        StoredMove { mv: self.mv, by_bot: self.by_bot, user_id: self.user_id }
+    }
+
+    /// Whether the player chose it (not the bot's, not a forced pass).
+    fn is_players_own(&self) -> bool {
+        self.stored().is_players_own()
+    }
+}
+
+/// A move of a stored game: the move and who made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoredMove {
+    /// The move.
+    pub mv: GameMove,
+    /// True for the bot's moves.
+    pub by_bot: bool,
+    /// The player who chose it (`None` for the bot and for forced passes).
+    pub user_id: Option<u64>,
+}
+
+impl StoredMove {
+    /// Whether the player chose it (not the bot's, not a forced pass).
+    fn is_players_own(&self) -> bool {
+        !self.by_bot && self.user_id.is_some()
+    }
+}
+
 /// A stored game with the moves that lead from its start to its stored position, checked to
-/// lead there when it was read.
+/// lead there when it was read. Only the last two turns keep their positions: what the board
+/// shows and what a take-back undoes and then shows (a position per move would copy a
+/// doubutsu history per move, growing with the square of the game's length).
 #[derive(Debug, Clone)]
 pub struct StoredGame {
     /// The game as stored.
     pub record: GameRecord,
     /// Its moves from the start, in order.
-    pub moves: Vec<PlayedMove>,
+    pub moves: Vec<StoredMove>,
+    /// Its last moves with their positions: from the player's second-to-last own move on (from
+    /// the start when the player has made fewer).
+    recent: Vec<PlayedMove>,
 }
 
 /// Why a stored move list cannot be trusted (the store reports the game as corrupt).
@@ -35,32 +70,48 @@ pub struct Untrusted(pub String);
 impl StoredGame {
     /// A game just created: no moves yet.
     pub fn new(record: GameRecord) -> StoredGame {
-        StoredGame { record, moves: Vec::new() }
+        StoredGame { record, moves: Vec::new(), recent: Vec::new() }
     }
 
-    /// Replays `moves` (as stored, in ply order) from the start of `record`'s game; they must
-    /// read, be legal and lead to the stored position.
-    pub fn replay(record: GameRecord, moves: &[MoveRecord]) -> Result<StoredGame, Untrusted> {
-        let mut game = record.game.initial();
-        let mut played = Vec::with_capacity(moves.len());
+    /// Replays `moves` (as stored, in ply order) from `start`, each position from the one
+    /// before, in place; they must read and be legal. The game they lead to (for the record
+    /// read with them to be checked against) and the game's moves.
+    pub fn replay(start: Game, moves: &[MoveRecord]) -> Result<(Game, Replayed), Untrusted> {
+        // Where the last two turns begin: only their positions are kept.
+        let own: Vec<usize> =
+            moves.iter().enumerate().filter(|(_, m)| !m.by_bot && m.user_id.is_some()).map(|(i, _)| i).collect();
+        let keep_from = if own.len() >= 2 { own[own.len() - 2] } else { 0 };
+        let mut game = start;
+        let mut stored = Vec::with_capacity(moves.len());
+        let mut recent = Vec::new();
         for (i, m) in moves.iter().enumerate() {
             if m.ply as usize != i + 1 {
                 return Err(Untrusted(format!("ply {} stored as ply {}", i + 1, m.ply)));
             }
             let mv = game.parse_move(&m.notation).map_err(|e| Untrusted(format!("ply {}: {e}", m.ply)))?;
-            let next = game.play(mv).map_err(|e| Untrusted(format!("ply {}: {e}", m.ply)))?;
-            played.push(PlayedMove { before: game, mv, by_bot: m.by_bot, user_id: m.user_id });
-            game = next;
+            let before = (i >= keep_from).then(|| game.clone());
+            game.play_in_place(mv).map_err(|e| Untrusted(format!("ply {}: {e}", m.ply)))?;
+            let played = StoredMove { mv, by_bot: m.by_bot, user_id: m.user_id };
+            if let Some(before) = before {
+                recent.push(PlayedMove { before, mv, by_bot: m.by_bot, user_id: m.user_id });
+            }
+            stored.push(played);
         }
-        if game != record.game || played.len() as u32 != record.ply {
-            return Err(Untrusted("the move list does not lead to the stored position".into()));
+        Ok((game, Replayed { moves: stored, recent }))
+    }
+
+    /// The stored game of `record` and its `replayed` moves, which must be as many as its plies
+    /// (the caller checked that they lead to its position).
+    pub fn of_replay(record: GameRecord, replayed: Replayed) -> Result<StoredGame, Untrusted> {
+        if replayed.moves.len() as u32 != record.ply {
+            return Err(Untrusted(format!("{} moves stored for ply {}", replayed.moves.len(), record.ply)));
         }
-        Ok(StoredGame { record, moves: played })
+        Ok(StoredGame { record, moves: replayed.moves, recent: replayed.recent })
     }
 
     /// The last move on the board, if any.
     pub fn last_move(&self) -> Option<&PlayedMove> {
-        self.moves.last()
+        self.recent.last()
     }
 
     /// The moves from the start, without their positions.
@@ -72,22 +123,46 @@ impl StoredGame {
     /// just before it. Forced passes and the bot's moves are nobody's choice; `None` when the
     /// player has made no move yet (a game the bot opened starts with the bot's move).
     pub fn takeback_ply(&self) -> Option<u32> {
-        self.moves.iter().rposition(|m| !m.by_bot && m.user_id.is_some()).map(|i| i as u32)
+        self.moves.iter().rposition(StoredMove::is_players_own).map(|i| i as u32)
+    }
+
+    /// The move at 0-based `index` with the position before it, when that position is kept
+    /// (the last two turns).
+    pub fn played(&self, index: usize) -> Option<&PlayedMove> {
+        let first_kept = self.moves.len() - self.recent.len();
+        index.checked_sub(first_kept).and_then(|i| self.recent.get(i))
     }
 
     /// The game after `played` (stored as `record`): these moves follow the ones it had.
     pub fn advanced(mut self, record: GameRecord, played: &[PlayedMove]) -> StoredGame {
         self.record = record;
-        self.moves.extend_from_slice(played);
+        self.moves.extend(played.iter().map(PlayedMove::stored));
+        self.recent.extend_from_slice(played);
+        // Keep the last two turns only.
+        let own: Vec<usize> =
+            self.recent.iter().enumerate().filter(|(_, m)| m.is_players_own()).map(|(i, _)| i).collect();
+        if own.len() > 2 {
+            self.recent.drain(..own[own.len() - 2]);
+        }
         self
     }
 
     /// The game as it was after its first `ply` moves (stored now as `record`).
     pub fn truncated(mut self, record: GameRecord, ply: u32) -> StoredGame {
+        let first_kept = self.moves.len() - self.recent.len();
         self.record = record;
         self.moves.truncate(ply as usize);
+        self.recent.truncate((ply as usize).saturating_sub(first_kept));
         self
     }
+}
+
+/// A stored move list replayed ([`StoredGame::replay`]): its moves, and the last two turns'
+/// with their positions.
+#[derive(Debug)]
+pub struct Replayed {
+    moves: Vec<StoredMove>,
+    recent: Vec<PlayedMove>,
 }
 
 /// What a request reads of its place, once and consistently: the settings in effect there and
@@ -111,5 +186,104 @@ impl Snapshot {
     /// choice of hints where they made one (docs/design/kind-coach.md#your-own-choice).
     pub fn settings_for_reader(&self) -> Settings {
         Settings { hints: self.hints_choice.unwrap_or(self.settings.hints), ..self.settings.clone() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use settai_core::{GameKind, Level, Side};
+
+    fn record(game: Game, ply: u32) -> GameRecord {
+        GameRecord {
+            id: 1,
+            guild_id: None,
+            channel_id: 2,
+            parent_id: None,
+            level: Level::for_kind(game.kind())[0],
+            human_id: 3,
+            human_name: String::new(),
+            human_side: Side::First,
+            game,
+            ply,
+            status: GameStatus::Active,
+            result: None,
+            version: 0,
+            created_at: chrono::Utc::now(),
+            updated_at: chrono::Utc::now(),
+            board_message_id: None,
+            private_channel: false,
+            house_rules: None,
+        }
+    }
+
+    /// A doubutsu game of `plies` moves, the player's own and the bot's in turn, stored.
+    fn stored(plies: usize) -> (Vec<MoveRecord>, Vec<Game>) {
+        let mut game = Game::new(GameKind::Doubutsu);
+        let (mut moves, mut positions) = (Vec::new(), vec![game.clone()]);
+        for i in 0..plies {
+            let mv = game.legal_moves().into_iter().find(|&m| !game.loses_at_once(m)).expect("a quiet move");
+            game = game.play(mv).unwrap();
+            let by_bot = i % 2 == 1;
+            moves.push(MoveRecord {
+                ply: i as u32 + 1,
+                notation: mv.to_string(),
+                by_bot,
+                user_id: (!by_bot).then_some(3),
+            });
+            positions.push(game.clone());
+        }
+        (moves, positions)
+    }
+
+    /// The positions kept are those of the last two turns, each the one its move was played
+    /// from, through a replay, moves added and a take-back.
+    #[test]
+    fn the_last_two_turns_keep_their_positions() {
+        let (moves, positions) = stored(9);
+        let (game, replayed) = StoredGame::replay(Game::new(GameKind::Doubutsu), &moves).unwrap();
+        assert_eq!(&game, positions.last().unwrap());
+        let mut stored = StoredGame::of_replay(record(game, 9), replayed).unwrap();
+        let kept = |s: &StoredGame| (0..s.moves.len()).filter(|&i| s.played(i).is_some()).collect::<Vec<_>>();
+        // The player's own moves are plies 1, 3, 5, 7 and 9 (indices 0, 2, ...): the last two turns begin at index 6.
+        assert_eq!(kept(&stored), [6, 7, 8]);
+        for i in kept(&stored) {
+            assert_eq!(stored.played(i).unwrap().before, positions[i], "the position before move {i}");
+        }
+        assert_eq!(stored.last_move().unwrap().mv, stored.moves[8].mv);
+        assert!(
+            StoredGame::of_replay(
+                record(positions[9].clone(), 8),
+                StoredGame::replay(Game::new(GameKind::Doubutsu), &moves).unwrap().1
+            )
+            .is_err(),
+            "plies must match"
+        );
+
+        // The bot's reply and the player's next move: the kept turns move on.
+        let (more, more_positions) = stored_after(&positions[9], 2);
+        stored = stored.advanced(record(more_positions[2].clone(), 11), &more);
+        assert_eq!(stored.moves.len(), 11);
+        assert_eq!(kept(&stored), [8, 9, 10]);
+        assert_eq!(stored.played(9).unwrap().before, positions[9]);
+
+        // A take-back to before the player's last move shows the turn before it, positions kept.
+        assert_eq!(stored.takeback_ply(), Some(10));
+        let back = stored.truncated(record(more_positions[1].clone(), 10), 10);
+        assert_eq!(kept(&back), [8, 9]);
+        assert_eq!(back.last_move().unwrap().before, positions[9]);
+    }
+
+    /// `n` moves from `game`, the bot's first, with the positions they pass through.
+    fn stored_after(game: &Game, n: usize) -> (Vec<PlayedMove>, Vec<Game>) {
+        let (mut game, mut played, mut positions) = (game.clone(), Vec::new(), vec![game.clone()]);
+        for i in 0..n {
+            let mv = game.legal_moves().into_iter().find(|&m| !game.loses_at_once(m)).expect("a quiet move");
+            let by_bot = i % 2 == 0;
+            played.push(PlayedMove { before: game.clone(), mv, by_bot, user_id: (!by_bot).then_some(3) });
+            game = game.play(mv).unwrap();
+            positions.push(game.clone());
+        }
+        (played, positions)
     }
 }

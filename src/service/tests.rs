@@ -10,8 +10,8 @@ use settai_core::{doubutsu::DoubutsuLevel, reversi::ReversiLevel, GameKind, Leve
 
 /// An AI task that panics, on the pool of searches (reversi `standard`) or on the runtime's
 /// blocking threads (a doubutsu lookup), gives the request the polite `PlayError::Ai` and
-/// stores nothing of the bot's turn; a sound process then pays the turn owed
-/// (docs/design/bot-reliability.md#robustness).
+/// stores nothing, not even the player's move; the game is as it was, so the same tap on a
+/// sound process plays (docs/design/bot-reliability.md#robustness).
 #[sqlx::test(migrator = "crate::store::MIGRATOR")]
 async fn a_search_that_panics_is_an_answer_and_stores_nothing(pool: PgPool) {
     let store = Store::from_pool(pool);
@@ -36,19 +36,18 @@ async fn a_search_that_panics_is_an_answer_and_stores_nothing(pool: PgPool) {
         let snapshot = service.snapshot(&place, Some(caller.user_id)).await.unwrap();
         service.start(&caller, &snapshot, kind, Side::First, None).await.unwrap();
         let snapshot = service.snapshot(&place, Some(caller.user_id)).await.unwrap();
-        let human = service.human_move(&caller, &snapshot, first, None).await.unwrap();
-        let id = human.game.record.id;
-        let failed = service.bot_turn(human.game).await;
+        let turn = service.human_move(&caller, &snapshot, first, None).await.unwrap();
+        let id = turn.game.record.id;
+        let failed = service.reply(turn).await;
         assert!(matches!(failed, Err(PlayError::Ai(AiFailure::Panicked(_)))), "{kind}: {failed:?}");
-        let stored = store.moves(id).await.unwrap();
-        assert_eq!(stored.len(), 1, "{kind}: only the player's move is stored");
-        assert_eq!(store.game(id).await.unwrap().unwrap().ply, 1);
-        // The same process, its bug gone: the turn owed is played.
+        assert!(store.moves(id).await.unwrap().is_empty(), "{kind}: nothing is stored");
+        assert_eq!(store.game(id).await.unwrap().unwrap().ply, 0);
+        // The same process, its bug gone: the same move is played and answered.
         service.think_panics = false;
         let snapshot = service.snapshot(&place, Some(caller.user_id)).await.unwrap();
-        let owed = snapshot.game.expect("the game goes on");
-        let paid = service.bot_turn(owed).await.unwrap();
+        let turn = service.human_move(&caller, &snapshot, first, None).await.expect("the failed turn left no claim");
+        let paid = service.reply(turn).await.unwrap();
         assert!(paid.moves.iter().any(|m| m.by_bot), "{kind}: the bot moved");
-        assert_eq!(store.moves(id).await.unwrap().len(), 1 + paid.moves.len());
+        assert_eq!(store.moves(id).await.unwrap().len(), paid.moves.len());
     }
 }

@@ -59,7 +59,7 @@ impl Store {
         .fetch_one(&self.pool)
         .await
         .map_err(|e| if is_unique_violation(&e) { StoreError::ChannelBusy } else { e.into() })?;
-        row.into_record()
+        row.into_record_holding(&new.game)
     }
 
     /// The results of `user_id`'s finished games on one server (`None`: in direct messages),
@@ -187,12 +187,22 @@ impl Store {
             let last_ended = row.try_get::<Option<String>, _>("last_ended")?.and_then(|s| GameStatus::parse(&s));
             return Ok(Snapshot { settings, game: None, hints_choice, last_ended });
         }
-        let record = GameRow::from_row(&row)?.into_record()?;
+        let moves = MoveColumns::from_row(&row)?.into_moves();
+        // The moves are replayed once, from the start the position text names, and must lead
+        // to that text.
+        let (record, replayed) = GameRow::from_row(&row)?.into_record_read(|kind, position| {
+            let start = Game::decode_start(kind, position).map_err(|e| e.to_string())?;
+            let (game, replayed) = StoredGame::replay(start, &moves).map_err(|untrusted| untrusted.0)?;
+            // A text written by an older spelling is read whole and compared as a game.
+            if game.encode() != position && Game::decode(kind, position).ok().as_ref() != Some(&game) {
+                return Err("the move list does not lead to the stored position".into());
+            }
+            Ok((game, replayed))
+        })?;
         // A game's own rules (outside servers) win over the place's.
         let settings = settings.under(record.house_rules);
-        let moves = MoveColumns::from_row(&row)?.into_moves();
         let game_id = record.id;
-        let game = StoredGame::replay(record, &moves)
+        let game = StoredGame::of_replay(record, replayed)
             .map_err(|untrusted| StoreError::Corrupt { game_id, reason: untrusted.0 })?;
         Ok(Snapshot { settings, game: Some(game), hints_choice, last_ended: None })
     }
@@ -305,7 +315,7 @@ impl Store {
         .fetch_optional(&self.pool)
         .await
         .map_err(|e| if is_unique_violation(&e) { StoreError::Conflict } else { e.into() })?;
-        row.ok_or(StoreError::Conflict)?.into_record()
+        row.ok_or(StoreError::Conflict)?.into_record_holding(position)
     }
 
     /// Takes `game` (as read) back to `ply`, fewer moves than it has, at `position` (where its
@@ -339,7 +349,7 @@ impl Store {
         .bind(withdraws_blunder)
         .fetch_optional(&self.pool)
         .await?;
-        row.ok_or(StoreError::Conflict)?.into_record()
+        row.ok_or(StoreError::Conflict)?.into_record_holding(position)
     }
 
     /// Ends an active game without a move (resignation, expiry), guarded like a move.

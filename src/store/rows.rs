@@ -91,18 +91,35 @@ impl GameResult {
 impl GameRow {
     /// The game this row holds; a value that does not read makes the game corrupt.
     pub(super) fn into_record(self) -> Result<GameRecord, StoreError> {
+        let read = |kind, position: &str| Game::decode(kind, position).map(|g| (g, ())).map_err(|e| e.to_string());
+        self.into_record_read(read).map(|(record, ())| record)
+    }
+
+    /// The game this row holds, with `game` as its position: the one just written, which the
+    /// row returned by the write holds (it need not be read back from the text).
+    pub(super) fn into_record_holding(self, game: &Game) -> Result<GameRecord, StoreError> {
+        self.into_record_read(|_, _| Ok((game.clone(), ()))).map(|(record, ())| record)
+    }
+
+    /// The game this row holds, its position read by `read` from the game's kind and the
+    /// `position` text, with whatever else `read` found; what does not read makes the game
+    /// corrupt.
+    pub(super) fn into_record_read<T>(
+        self,
+        read: impl FnOnce(GameKind, &str) -> Result<(Game, T), String>,
+    ) -> Result<(GameRecord, T), StoreError> {
         let id = self.id;
         let corrupt = |reason: String| StoreError::Corrupt { game_id: id, reason };
         let kind: GameKind = self.kind.parse().map_err(|e: settai_core::UnknownGame| corrupt(e.to_string()))?;
         let level = Level::parse(kind, &self.level).map_err(|e| corrupt(e.to_string()))?;
-        let mut game = Game::decode(kind, &self.position).map_err(|e| corrupt(e.to_string()))?;
+        let (mut game, found) = read(kind, &self.position).map_err(corrupt)?;
         let side = self.human_side;
         let human_side = Side::from_index(side).ok_or_else(|| corrupt(format!("human_side {side}")))?;
         // The record no longer holds a blunder its player took back; the game remembers it.
         if self.withdrew_blunder {
             game.note_withdrawn_blunder(human_side);
         }
-        Ok(GameRecord {
+        let record = GameRecord {
             id,
             guild_id: self.guild_id.map(|g| g as u64),
             channel_id: self.channel_id as u64,
@@ -128,7 +145,8 @@ impl GameRow {
                 (None, None) => None,
                 (t, c) => return Err(corrupt(format!("house rules {t:?}/{c:?}"))),
             },
-        })
+        };
+        Ok((record, found))
     }
 }
 

@@ -18,6 +18,7 @@ mod playing;
 mod private_channels;
 mod refusals;
 mod robustness;
+mod round_trips;
 mod said;
 mod screenshots;
 mod settings;

@@ -4,12 +4,14 @@
 //! * [`discord`]: a local stand-in for Discord's gateway WebSocket and REST API, against which
 //!   the real serenity client runs (see [`discord::StandIn`]).
 //! * [`fixtures`]: builders for interaction payloads that serenity 0.12 accepts.
+//! * [`statements`]: the statements the database runs for each interaction.
 #![allow(dead_code, unused_imports)]
 
 pub mod discord;
 pub mod fixtures;
 pub mod outage;
 pub mod screenshot;
+pub mod statements;
 pub mod touch;
 
 pub use discord::{Exchange, Incomplete, Reply, ReplyKind, StandIn};

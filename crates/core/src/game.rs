@@ -123,19 +123,27 @@ impl Game {
 
     /// Plays `mv`; returns the new position.
     pub fn play(&self, mv: GameMove) -> Result<Game, MoveError> {
+        let mut next = self.clone();
+        next.play_in_place(mv)?;
+        Ok(next)
+    }
+
+    /// Plays `mv` on this game itself: a doubutsu history grows by one move rather than being
+    /// copied, so a stored game replays in time linear in its length. Unchanged when refused.
+    pub fn play_in_place(&mut self, mv: GameMove) -> Result<(), MoveError> {
+        let kind = self.kind();
         match (self, mv) {
             (Game::Reversi(p), GameMove::Reversi(mv)) => {
-                p.play(mv).map(Game::Reversi).map_err(|e| MoveError::Illegal(e.to_string()))
+                *p = p.play(mv).map_err(|e| MoveError::Illegal(e.to_string()))?;
+                Ok(())
             }
             (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => {
-                if g.history().outcome().is_some() {
+                if g.0.outcome().is_some() {
                     return Err(MoveError::Illegal("the game is over".into()));
                 }
-                let mut next = g.history().clone();
-                next.play(mv).map_err(|e| MoveError::Illegal(e.to_string()))?;
-                Ok(Game::Doubutsu(DoubutsuGame::new(next)))
+                g.0.play(mv).map_err(|e| MoveError::Illegal(e.to_string()))
             }
-            (_, mv) => Err(MoveError::Illegal(format!("{mv} is a move of {}, not of {}", mv.kind(), self.kind()))),
+            (_, mv) => Err(MoveError::Illegal(format!("{mv} is a move of {}, not of {kind}", mv.kind()))),
         }
     }
 
@@ -188,6 +196,21 @@ impl Game {
                 }
                 text
             }
+        }
+    }
+
+    /// The position the game stored as `text` (by [`Game::encode`]) began from, read without
+    /// replaying its moves: where a stored move list is replayed from.
+    pub fn decode_start(kind: GameKind, text: &str) -> Result<Game, DecodeError> {
+        match kind {
+            GameKind::Reversi => Ok(Game::new(GameKind::Reversi)),
+            GameKind::Doubutsu => match text.split(';').nth(2) {
+                None => Ok(Game::new(GameKind::Doubutsu)),
+                Some(start) => start
+                    .parse::<doubutsu::Position>()
+                    .map(|p| Game::Doubutsu(DoubutsuGame::new(doubutsu::History::from_position(p))))
+                    .map_err(|e| DecodeError { kind, text: text.to_string(), reason: format!("start position: {e}") }),
+            },
         }
     }
 

@@ -71,6 +71,43 @@ fn doubutsu_games_from_a_set_up_position_keep_their_start() {
     assert!(Game::decode(GameKind::Doubutsu, &format!("{position};{moves};not a position")).is_err());
 }
 
+/// A stored game's start reads without its moves, and its moves played in place from there
+/// lead to the game itself; a refused move leaves the game as it was.
+#[test]
+fn a_stored_game_replays_in_place_from_its_start() {
+    let set_up: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse().unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    for start in [
+        Game::new(GameKind::Reversi),
+        Game::new(GameKind::Doubutsu),
+        Game::Doubutsu(DoubutsuGame::new(doubutsu::History::from_position(set_up))),
+    ] {
+        let mut game = start.clone();
+        let mut moves = Vec::new();
+        while game.to_move().is_some() && moves.len() < 40 {
+            let legal = game.legal_moves();
+            let mv = legal[rand::Rng::gen_range(&mut rng, 0..legal.len())];
+            game = game.play(mv).unwrap();
+            moves.push(mv);
+        }
+        let stored = game.encode();
+        let mut replayed = Game::decode_start(start.kind(), &stored).unwrap();
+        assert_eq!(replayed, start, "{stored}");
+        for &mv in &moves {
+            replayed.play_in_place(mv).unwrap();
+        }
+        assert_eq!(replayed, game);
+        assert_eq!(replayed.encode(), stored);
+        let other_game = if game.kind() == GameKind::Reversi { "B3B2" } else { "d3" };
+        let foreign = Game::new(if game.kind() == GameKind::Reversi { GameKind::Doubutsu } else { GameKind::Reversi })
+            .parse_move(other_game)
+            .unwrap();
+        assert!(replayed.play_in_place(foreign).is_err());
+        assert_eq!(replayed, game, "a refused move changes nothing");
+    }
+    assert!(Game::decode_start(GameKind::Doubutsu, "x;B3B2;not a position").is_err());
+}
+
 #[test]
 fn table_levels_need_the_table_and_say_so() {
     let game = Game::new(GameKind::Doubutsu);
