@@ -3,7 +3,11 @@
 //! [`Msg`] ([`msg`]) is what the bot says; [`sentences`] holds every message's sentence in both
 //! languages, side by side; the longer texts and the names of things have files of their own:
 //! [`names`], [`results`], [`help`], [`settings`], [`menus`], [`permissions`], [`players_data`].
+//! A test, `both_languages`, says every message in both languages and checks that none is empty,
+//! keeps a placeholder unfilled or falls back to English in Japanese.
 
+#[cfg(test)]
+mod both_languages;
 mod help;
 mod menus;
 mod msg;
