@@ -10,18 +10,33 @@ use settai::store::Store;
 use settai_core::{Game, GameMove, Side};
 
 use crate::support::fixtures::Ctx;
-use crate::support::Exchange;
+use crate::support::{Exchange, Reply};
 
 /// Asserts that the one board picture `x` received is, byte for byte, the bot's render in `lang`
 /// of the newest game in `ctx`'s channel as `store` holds it now (call it right after the
 /// exchange, before anything else moves).
 pub(crate) async fn assert_board_is_stored(store: &Store, ctx: &Ctx, x: &Exchange, lang: Lang) {
-    let boards: Vec<&[u8]> =
-        x.files().into_iter().filter(|(n, _)| n == "board.png").map(|(_, b)| b.as_slice()).collect();
-    let [received] = boards[..] else { panic!("{} board pictures in the reply, not one:\n{x}", boards.len()) };
+    assert_one_board_is_stored(store, ctx, x.files(), &x.to_string(), lang).await;
+}
+
+/// [`assert_board_is_stored`] for a message the bot posted on its own (a reminder's fresh
+/// board), as one call the stand-in received.
+pub(crate) async fn assert_post_is_stored(store: &Store, ctx: &Ctx, post: &Reply, lang: Lang) {
+    assert_one_board_is_stored(store, ctx, post.files.iter().collect(), &post.to_string(), lang).await;
+}
+
+/// Asserts that `files` hold one board picture, the render of the stored game; `shown` is what
+/// carried them, for the failure's message.
+async fn assert_one_board_is_stored(store: &Store, ctx: &Ctx, files: Vec<&(String, Vec<u8>)>, shown: &str, lang: Lang) {
+    let boards: Vec<&[u8]> = files.into_iter().filter(|(n, _)| n == "board.png").map(|(_, b)| b.as_slice()).collect();
+    let [received] = boards[..] else { panic!("{} board pictures, not one:\n{shown}", boards.len()) };
     let record = newest_game(store, ctx).await;
     let expected = expected_board(store, &record, lang).await;
-    assert_same_picture(received, &expected, &format!("game {} at ply {} ({:?})\n{x}", record.id, record.ply, lang));
+    assert_same_picture(
+        received,
+        &expected,
+        &format!("game {} at ply {} ({:?})\n{shown}", record.id, record.ply, lang),
+    );
 }
 
 /// The board PNG the bot draws for `record` in `lang`: the inputs of its board message, each

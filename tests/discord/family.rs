@@ -12,7 +12,7 @@ use settai_core::doubutsu::Role;
 use settai_core::{reversi, Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
-use crate::board_pictures::assert_board_is_stored;
+use crate::board_pictures::{assert_board_is_stored, assert_post_is_stored};
 use crate::said::{self, en, for_this_channel, mv, record, whatever_the_link};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, Exchange, ReplyKind};
@@ -296,7 +296,7 @@ async fn a_deleted_board_is_recovered_by_play_board_and_by_a_reminder(pool: PgPo
     let since = bot.standin.cursor();
     waited(&bot, &[(&ctx, 25.0)]).await;
     let reminded = bot.standin.wait_call(since, T, posted_in(&ctx, reminder(&ctx))).await;
-    assert!(!reminded.files.is_empty(), "{reminded}");
+    assert_post_is_stored(&bot.store, &ctx, &reminded, Lang::En).await;
     assert!(!reminded.content().unwrap().contains("https://discord.com/channels"), "no link to a deleted board");
     let with_board = en(Msg::Reminder { human: USER_ID, kind: GameKind::Reversi, link: None });
     assert_eq!(reminded.content(), Some(with_board.as_str()), "{reminded}");
