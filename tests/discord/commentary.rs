@@ -7,6 +7,7 @@ use settai::i18n::{Lang, Msg};
 use settai_core::{doubutsu, reversi, Commentary, GameKind, Level};
 use sqlx::PgPool;
 
+use crate::board_pictures::assert_board_is_stored;
 use crate::said::{self, en, mv, summary_starts};
 use crate::support::fixtures::{self, Ctx};
 use crate::{
@@ -70,6 +71,8 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     assert!(lines[0] == played && lines[1].starts_with("💡"), "under the player's move: {text}");
     // After the game: the replay, the chart of how it went and its summary.
     let over = bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+    assert_board_is_stored(&bot.store, &ctx, &over, Lang::En).await;
+    // The replay and the chart tell the whole game, not the stored position: counted and sized here.
     assert_eq!(gif_frames(over.file("replay.gif").expect("a replay")), 3, "start, d3 and the bot's move");
     let chart = image::load_from_memory(over.file("chart.png").expect("a chart")).unwrap();
     assert_eq!(chart.width(), settai::render::story::WIDTH);
@@ -101,6 +104,7 @@ async fn with_the_commentary_on_each_move_is_explained_in_the_players_language(p
     let good = bot.standin.interact(play_move(&ja, &best.to_string())).await;
     assert!(good.content().contains(&comment(best)), "{}", good.content());
     let over = bot.standin.interact(fixtures::slash(&ja, "play", "resign", json!([]))).await;
+    assert_board_is_stored(&bot.store, &ja, &over, Lang::Ja).await;
     assert!(over.file("chart.png").is_some() && over.content().contains(&said::ja(Msg::Replay)), "{over}");
     bot.doubutsu_game_at(&ja, root, Level::Doubutsu(doubutsu::DoubutsuLevel::Settai)).await;
     let bad = bot.standin.interact(play_move(&ja, &worst.to_string())).await;

@@ -11,11 +11,10 @@ use settai_core::doubutsu::{self, table::Material, Table as _};
 use settai_core::{Game, GameKind, Level, MoveDetail, Side};
 use sqlx::PgPool;
 
+use crate::board_pictures::assert_board_is_stored;
 use crate::said::{self, before_move, en, illegal, mv};
 use crate::support::fixtures::{self, Ctx, USER_ID};
-use crate::{
-    assert_refused, board_image, move_menus, open_list, place, play_move, play_reversi, small_table, tap_move, Bot, T,
-};
+use crate::{assert_refused, move_menus, open_list, place, play_move, play_reversi, small_table, tap_move, Bot, T};
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn doubutsu_is_played_by_touch_by_list_and_by_command_at_the_weakest_level(pool: PgPool) {
@@ -28,7 +27,7 @@ async fn doubutsu_is_played_by_touch_by_list_and_by_command_at_the_weakest_level
     assert!(!start.is_ephemeral(), "{start}");
     let started = en(Msg::Started { kind: GameKind::Doubutsu, human: USER_ID, human_side: Side::First });
     assert!(start.content().contains(&started), "{}", start.content());
-    board_image(&start);
+    assert_board_is_stored(&bot.store, &ctx, &start, Lang::En).await;
     // The list: one menu per kind of move, its placeholder saying which; options a child can read.
     let menus = move_menus(&open_list(&bot, &ctx, &start).await);
     let shown: Vec<(&str, Vec<(&str, &str)>)> =
@@ -59,7 +58,7 @@ async fn doubutsu_is_played_by_touch_by_list_and_by_command_at_the_weakest_level
     let played = en(Msg::YouPlayed { mv: mv(GameKind::Doubutsu, "B3B2") });
     assert!(tap.content().contains(&played), "{}", tap.content());
     assert!(tap.content().contains(&before_move(|mv| Msg::BotPlayed { mv }, Lang::En)), "{}", tap.content());
-    board_image(&tap);
+    assert_board_is_stored(&bot.store, &ctx, &tap, Lang::En).await;
     let record = bot.game(&ctx).await.unwrap();
     assert_eq!(record.ply, 2);
     assert_eq!(record.level, Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest));
@@ -84,7 +83,7 @@ async fn doubutsu_is_played_by_touch_by_list_and_by_command_at_the_weakest_level
     let typed = legal[0].to_lowercase();
     let by_command = bot.standin.interact(play_move(&ctx, &typed)).await;
     assert!(!by_command.is_ephemeral(), "{by_command}");
-    board_image(&by_command);
+    assert_board_is_stored(&bot.store, &ctx, &by_command, Lang::En).await;
     let stored = bot.snapshot(&ctx).await;
     assert!(stored.1 >= 3, "{stored:?}");
     // The stored game reads back with its history.
@@ -115,7 +114,7 @@ async fn doubutsu_table_levels_answer_through_the_bot_as_the_table_says(pool: Pg
             let human = doubutsu::weakest(&local, &mut rng).unwrap();
             let x = bot.standin.interact(play_move(&ctx, &human.to_string())).await;
             assert!(!x.is_ephemeral(), "{x}");
-            board_image(&x);
+            assert_board_is_stored(&bot.store, &ctx, &x, Lang::En).await;
             local.play(human).unwrap();
             let stored = bot.store.game(record.id).await.unwrap().unwrap();
             let Game::Doubutsu(stored_game) = &stored.game else { unreachable!("a doubutsu game") };
@@ -168,7 +167,7 @@ async fn without_the_table_doubutsu_is_refused_politely_and_reversi_still_works(
     assert!(ja.is_ephemeral() && ja.content() == said::ja(not_ready), "{}", ja.content());
     let reversi = bot.standin.interact(play_reversi(&ctx)).await;
     assert!(!reversi.is_ephemeral());
-    board_image(&reversi);
+    assert_board_is_stored(&bot.store, &ctx, &reversi, Lang::En).await;
     bot.stop().await;
 }
 
@@ -201,7 +200,7 @@ async fn a_missing_table_is_built_in_the_background_and_table_levels_wait_for_it
     assert!(TableFile::open(&path).is_ok(), "the table was written where serve looks for it");
     let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
     assert!(!started.is_ephemeral(), "{started}");
-    board_image(&started);
+    assert_board_is_stored(&bot.store, &ctx, &started, Lang::En).await;
     // Table levels now answer as the table says (a game at the sub-game's root).
     let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 7);
     let record = bot.doubutsu_game_at(&ctx, root, Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest)).await;

@@ -12,6 +12,7 @@ use settai_core::doubutsu::Role;
 use settai_core::{reversi, Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
+use crate::board_pictures::{assert_board_is_stored, assert_post_is_stored};
 use crate::said::{self, en, for_this_channel, mv, record, whatever_the_link};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, Exchange, ReplyKind};
@@ -273,7 +274,7 @@ async fn a_deleted_board_is_recovered_by_play_board_and_by_a_reminder(pool: PgPo
 
     let since = bot.standin.cursor();
     let again = bot.standin.interact(board()).await;
-    board_image(&again);
+    assert_board_is_stored(&bot.store, &ctx, &again, Lang::En).await;
     let second = again.message_id().unwrap();
     assert_ne!(second, first);
     // Letting go of the deleted board's menu fails, and changes nothing.
@@ -295,7 +296,7 @@ async fn a_deleted_board_is_recovered_by_play_board_and_by_a_reminder(pool: PgPo
     let since = bot.standin.cursor();
     waited(&bot, &[(&ctx, 25.0)]).await;
     let reminded = bot.standin.wait_call(since, T, posted_in(&ctx, reminder(&ctx))).await;
-    assert!(!reminded.files.is_empty(), "{reminded}");
+    assert_post_is_stored(&bot.store, &ctx, &reminded, Lang::En).await;
     assert!(!reminded.content().unwrap().contains("https://discord.com/channels"), "no link to a deleted board");
     let with_board = en(Msg::Reminder { human: USER_ID, kind: GameKind::Reversi, link: None });
     assert_eq!(reminded.content(), Some(with_board.as_str()), "{reminded}");
@@ -397,6 +398,7 @@ async fn english_boards_say_you_and_computer_and_japanese_boards_keep_the_seats(
     let ja = Ctx::ja().with_channel(fixtures::OTHER_CHANNEL_ID).with_nick("Mika");
     for (ctx, lang) in [(Ctx::en().with_nick("Mika"), Lang::En), (ja, Lang::Ja)] {
         let started = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
+        assert_board_is_stored(&bot.store, &ctx, &started, lang).await;
         let shown = board_image(&started).to_rgb8();
         let game = bot.game(&ctx).await.expect("a game").game;
         let names = Names::new("Mika", Msg::Computer.text(lang));
@@ -454,6 +456,7 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
     let (applied, refused) = if a.is_ephemeral() { (b, a) } else { (a, b) };
     assert!(applied.contents().join("\n").contains(&en(Msg::TookBack)), "{applied}");
     assert_refused(&refused, &en(Msg::StaleBoard));
+    assert_board_is_stored(&bot.store, &ctx, &applied, Lang::En).await;
     let start = Game::new(GameKind::Reversi).encode();
     let back = bot.snapshot(&ctx).await;
     assert_eq!((back.0.as_str(), back.1, back.3), (start.as_str(), 0, 0), "back at the start, once");
@@ -475,7 +478,7 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
     assert_eq!(four.1, 4);
     let undone = bot.standin.interact(takeback(&ja)).await;
     assert!(!undone.is_ephemeral() && undone.content().contains(&said::ja(Msg::TookBack)), "{undone}");
-    board_image(&undone);
+    assert_board_is_stored(&bot.store, &ja, &undone, Lang::Ja).await;
     let two = bot.snapshot(&ctx).await;
     assert_eq!((two.1, two.3), (2, 2));
     let moves = bot.store.moves(bot.game(&ctx).await.unwrap().id).await.unwrap();

@@ -7,6 +7,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod board_pictures;
 mod coach;
 mod commands;
 mod commentary;
@@ -224,9 +225,10 @@ fn place(ctx: &Ctx) -> Place {
     Place { guild_id, channel_id: ctx.channel_id, parent_id: ctx.thread_of }
 }
 
-/// The PNG of an exchange, decoded.
+/// The board picture of an exchange, decoded, for a look at its pixels (that it shows the game
+/// as stored is [`board_pictures::assert_board_is_stored`]'s to check).
 fn board_image(x: &Exchange) -> image::DynamicImage {
-    let png = x.file(".png").unwrap_or_else(|| panic!("no PNG in the reply:\n{x}"));
+    let png = x.file("board.png").unwrap_or_else(|| panic!("no board picture in the reply:\n{x}"));
     image::load_from_memory(png).expect("the board is a valid PNG")
 }
 

@@ -8,6 +8,7 @@ use settai::i18n::{move_label, Lang, MoveMenu, Msg};
 use settai_core::{reversi, Game, GameKind, GameMove, MoveDetail, Side};
 use sqlx::PgPool;
 
+use crate::board_pictures::{assert_board_is_stored, assert_post_is_stored};
 use crate::said::{before_move, en, game_over, illegal, mv, record, stats};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, ReplyKind};
@@ -23,6 +24,7 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
 
     let start = bot.standin.interact(play_reversi(&ctx)).await;
     assert!(!start.is_ephemeral());
+    assert_board_is_stored(&bot.store, &ctx, &start, Lang::En).await;
     let img = board_image(&start);
     assert!(img.width() >= 400 && img.height() >= 400);
     let started = en(Msg::Started { kind: GameKind::Reversi, human: USER_ID, human_side: Side::First });
@@ -56,7 +58,7 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     assert!(tap.deferred(), "{tap}");
     assert!(tap.content().contains(&en(Msg::YouPlayed { mv: mv(GameKind::Reversi, "f5") })), "{}", tap.content());
     assert!(tap.content().contains(&before_move(|mv| Msg::BotPlayed { mv }, Lang::En)), "{}", tap.content());
-    board_image(&tap);
+    assert_board_is_stored(&bot.store, &ctx, &tap, Lang::En).await;
     let old = bot.standin.message(board_id).unwrap();
     assert!(old["components"].as_array().is_none_or(|c| c.is_empty()), "old board keeps its buttons: {old}");
     let record = bot.game(&ctx).await.unwrap();
@@ -72,12 +74,12 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     assert!(by_command.deferred() && !by_command.is_ephemeral(), "{by_command}");
     let played = en(Msg::YouPlayed { mv: mv(GameKind::Reversi, &values[0]) });
     assert!(by_command.content().contains(&played), "{}", by_command.content());
-    board_image(&by_command);
+    assert_board_is_stored(&bot.store, &ctx, &by_command, Lang::En).await;
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 4);
 
     // /play board re-posts the current board with fresh buttons, and its list a fresh menu.
     let again = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
-    board_image(&again);
+    assert_board_is_stored(&bot.store, &ctx, &again, Lang::En).await;
     assert!(touch_taps(&shown_board(&bot, &again), "p").iter().all(|id| !id.is_empty()));
     let (menu, _) = move_menu(&open_list(&bot, &ctx, &again).await);
     assert_eq!(menu, format!("mv:{}:4:0", record.id));
@@ -166,7 +168,8 @@ async fn a_deleted_old_board_never_hides_the_new_one(pool: PgPool) {
     assert_eq!(posted.len(), 1, "{tap}");
     let played = en(Msg::YouPlayed { mv: mv(GameKind::Reversi, "f5") });
     assert!(posted[0].content().is_some_and(|t| t.contains(&played)), "{tap}");
-    assert!(!posted[0].files.is_empty() && posted[0].flags() & 64 == 0, "{tap}");
+    assert!(posted[0].flags() & 64 == 0, "{tap}");
+    assert_post_is_stored(&bot.store, &ctx, posted[0], Lang::En).await;
     assert!(tap.calls.iter().all(|c| c.flags() & 64 == 0), "no error for the player:\n{tap}");
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 2);
     assert!(tap.refused().iter().all(|c| c.kind == ReplyKind::EditOriginal), "{tap}");
@@ -196,13 +199,14 @@ async fn a_complete_game_by_tapping_ends_with_a_result(pool: PgPool) {
     let (last, taps) = tap_to_the_end(&bot, &ctx, start).await;
     assert!(taps >= 10);
     assert!(last.content().contains(&game_over(Lang::En)), "{}", last.content());
-    board_image(&last);
+    assert_board_is_stored(&bot.store, &ctx, &last, Lang::En).await;
     let (position, ply, status, moves) = bot.snapshot(&ctx).await;
     assert_eq!(status, GameStatus::Finished);
     assert_eq!(ply as usize, moves);
     let game = Game::decode(GameKind::Reversi, &position).unwrap();
     assert!(game.outcome().is_some());
     // The final board comes with the replay of the whole game: a frame per position.
+    // A replay shows every position, not the stored one: its frames are counted, not drawn again.
     let gif = last.file("replay.gif").unwrap_or_else(|| panic!("no replay:\n{last}"));
     assert_eq!(gif_frames(gif), moves + 1);
     assert!(last.content().contains(&en(Msg::Replay)), "{}", last.content());
@@ -337,7 +341,7 @@ async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPoo
         bot.standin.interact_until(fixtures::button_on(&ctx, yes, &question), |x| !x.followups().is_empty()).await;
     let contents = done.contents().join("\n");
     assert!(contents.contains(&en(Msg::Resigned)), "{contents}");
-    board_image(&done);
+    assert_board_is_stored(&bot.store, &ctx, &done, Lang::En).await;
     assert!(done.followups().iter().any(|f| f.flags() & 64 == 0), "the final board is public:\n{done}");
     assert!(bot.game(&ctx).await.is_none());
     let (_, _, status, _) = bot.snapshot(&ctx).await;
@@ -402,7 +406,7 @@ async fn threads_hold_games_of_their_own_beside_their_channel(pool: PgPool) {
     assert_eq!((in_thread.human_id, in_channel.human_id), (OTHER_USER_ID, USER_ID));
     // The board of a thread's game is posted in the thread.
     let board = bot.standin.interact(fixtures::slash(&thread_a, "play", "board", json!([]))).await;
-    assert!(board.file(".png").is_some(), "{board}");
+    assert_board_is_stored(&bot.store, &thread_a, &board, Lang::En).await;
     bot.stop().await;
 }
 
@@ -412,6 +416,7 @@ async fn boards_name_the_player_as_the_server_shows_them(pool: PgPool) {
     // A nickname with an emoji the font lacks: kept as given, drawn with a box for the emoji.
     let mama = Ctx::en().with_nick("Mama 🌸");
     let named = bot.standin.interact(play_reversi(&mama)).await;
+    assert_board_is_stored(&bot.store, &mama, &named, Lang::En).await;
     assert_eq!(bot.game(&mama).await.unwrap().human_name, "Mama 🌸");
     // Without a nickname the global name is used (in a direct message too, where the player
     // chooses the opponent: the same one here).
@@ -419,6 +424,7 @@ async fn boards_name_the_player_as_the_server_shows_them(pool: PgPool) {
     let standard = settai_core::Level::Reversi(reversi::ReversiLevel::Standard);
     let plain = crate::private_channels::start_with(&bot, &dm, "reversi", standard).await;
     assert_eq!(bot.game(&dm).await.unwrap().human_name, dm.username());
+    assert_board_is_stored(&bot.store, &dm, &plain, Lang::En).await;
     // Same position, same language: the images differ only where the names are written.
     let (a, b) = (board_image(&named).to_rgb8(), board_image(&plain).to_rgb8());
     assert_eq!(a.dimensions(), b.dimensions());
@@ -429,6 +435,7 @@ async fn boards_name_the_player_as_the_server_shows_them(pool: PgPool) {
     // The name is kept with the game: a later board (any member asking) still shows it.
     let again =
         bot.standin.interact(fixtures::slash(&mama.with_nick("Someone else"), "play", "board", json!([]))).await;
+    assert_board_is_stored(&bot.store, &mama, &again, Lang::En).await;
     assert_eq!(board_image(&again).to_rgb8(), a);
     bot.stop().await;
 }

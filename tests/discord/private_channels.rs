@@ -12,6 +12,7 @@ use settai::i18n::{Lang, Msg};
 use settai_core::{Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
+use crate::board_pictures::assert_board_is_stored;
 use crate::family::waited;
 use crate::said::{self, whatever_the_link};
 use crate::support::fixtures::{self, Ctx, GROUP_DM_ID, OTHER_USER_ID, USER_ID};
@@ -103,6 +104,7 @@ async fn a_family_plays_a_whole_game_in_its_group_dm_by_tapping_across_a_restart
     let started = start_with(&bot, &grandma, "doubutsu", WEAKEST).await;
     let first = started.followups()[0];
     assert!(first.flags() & 64 == 0 && !first.files.is_empty(), "the board is for the whole group:\n{started}");
+    assert_board_is_stored(&bot.store, &grandma, &started, Lang::En).await;
     let game = bot.game(&grandma).await.expect("a game in the group DM");
     assert!(game.private_channel && game.guild_id.is_none() && game.human_id == USER_ID, "{game:?}");
     assert_eq!(game.level, WEAKEST);
@@ -111,6 +113,7 @@ async fn a_family_plays_a_whole_game_in_its_group_dm_by_tapping_across_a_restart
     let board = board_of(&bot, &started);
     let first_tap = tap_first(&bot, &child, &board).await;
     assert!(!first_tap.is_ephemeral(), "the grandchild's tap is played:\n{first_tap}");
+    assert_board_is_stored(&bot.store, &child, &first_tap, Lang::Ja).await;
     assert_eq!(bot.game(&grandma).await.unwrap().ply, 2, "the tap and the bot's answer");
 
     // Only the one who started may resign (the grandchild has no commands here, only the
@@ -126,7 +129,7 @@ async fn a_family_plays_a_whole_game_in_its_group_dm_by_tapping_across_a_restart
     let bot = bot.restart().await;
     let (last, taps) = tap_to_the_end(&bot, &child, first_tap).await;
     assert!(taps >= 1, "the game went on after the restart");
-    assert!(last.file(".png").is_some(), "the last board is shown:\n{last}");
+    assert_board_is_stored(&bot.store, &child, &last, Lang::Ja).await;
     let (_, _, status, _) = bot.snapshot(&grandma).await;
     assert_ne!(status, GameStatus::Active, "the game ended");
     never_posted_in(&bot, GROUP_DM_ID);
@@ -145,7 +148,8 @@ async fn a_player_plays_in_the_bots_dm_after_installing_it_to_their_account(pool
     assert!(!game.private_channel && game.guild_id.is_none(), "the bot is in its own DM: {game:?}");
     let board = board_of(&bot, &started);
     let tapped = tap_first(&bot, &me, &board).await;
-    assert!(!tapped.is_ephemeral() && tapped.file(".png").is_some(), "{tapped}");
+    assert!(!tapped.is_ephemeral(), "{tapped}");
+    assert_board_is_stored(&bot.store, &me, &tapped, Lang::En).await;
     assert_eq!(bot.game(&me).await.unwrap().ply, 2);
     bot.stop().await;
 }
@@ -241,7 +245,8 @@ async fn a_late_answer_is_lost_but_the_next_tap_shows_the_game(pool: PgPool) {
     let chosen = choose_first(&bot, &child, &board).await;
     bot.standin.age_after_next_answer(Duration::from_secs(14 * 60));
     let in_time = bot.standin.interact(first_lit(&bot, &child, &chosen)).await;
-    assert!(in_time.deferred() && in_time.file(".png").is_some(), "{in_time}");
+    assert!(in_time.deferred(), "{in_time}");
+    assert_board_is_stored(&bot.store, &child, &in_time, Lang::Ja).await;
     assert_eq!(bot.game(&grandma).await.unwrap().ply, 2);
 
     // 15 minutes: refused, with nothing lost.
@@ -260,12 +265,13 @@ async fn a_late_answer_is_lost_but_the_next_tap_shows_the_game(pool: PgPool) {
     // The same board tapped again (as the screen still shows it): the game as it is now, for
     // the whole group.
     let again = choose_first(&bot, &child, &board).await;
-    assert!(!again.is_ephemeral() && again.file(".png").is_some(), "{again}");
+    assert!(!again.is_ephemeral(), "{again}");
+    assert_board_is_stored(&bot.store, &child, &again, Lang::Ja).await;
     assert!(again.content().starts_with(&Msg::BoardWasOld.text(Lang::Ja)), "{again}");
     assert_eq!(bot.game(&grandma).await.unwrap().ply, 4, "nothing played twice");
     let shown = board_of(&bot, &again);
     let next = tap_first(&bot, &child, &shown).await;
-    assert!(next.file(".png").is_some(), "the fresh board plays: {next}");
+    assert_board_is_stored(&bot.store, &child, &next, Lang::Ja).await;
 
     // Only the late answer was refused.
     bot.shards.shutdown_all().await;
@@ -341,7 +347,8 @@ async fn the_bot_never_posts_in_a_group_dm_on_its_own(pool: PgPool) {
     }
     // The next board asked for shows the bot's move.
     let board = bot.standin.interact(fixtures::slash(&grandma, "play", "board", json!([]))).await;
-    assert!(!board.is_ephemeral() && board.file(".png").is_some(), "{board}");
+    assert!(!board.is_ephemeral(), "{board}");
+    assert_board_is_stored(&bot.store, &grandma, &board, Lang::En).await;
 
     // A day later grandma is reminded in her DM with the bot.
     let since = bot.standin.cursor();

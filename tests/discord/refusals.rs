@@ -7,9 +7,10 @@ use settai::i18n::{Lang, Msg, Needed};
 use settai_core::GameKind;
 use sqlx::PgPool;
 
+use crate::board_pictures::assert_board_is_stored;
 use crate::said::{self, en, illegal, not_a_move};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
-use crate::{assert_refused, board_image, move_menu, open_list, play_move, play_reversi, touch_id, Bot};
+use crate::{assert_refused, move_menu, open_list, play_move, play_reversi, touch_id, Bot};
 
 /// `payload` as if the bot lacked the permissions `bits` where it was sent.
 fn without_permissions(mut payload: Value, bits: u64) -> Value {
@@ -88,7 +89,7 @@ async fn refusals_are_ephemeral_and_change_nothing(pool: PgPool) {
     assert_refused(&bad_resign, &en(Msg::NotYourGame { owner: USER_ID }));
     let resign = bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
     assert!(!resign.is_ephemeral() && resign.content().contains(&en(Msg::Resigned)), "{resign}");
-    board_image(&resign);
+    assert_board_is_stored(&bot.store, &ctx, &resign, Lang::En).await;
     assert_eq!(bot.snapshot(&ctx).await.2, GameStatus::Resigned);
     bot.stop().await;
 }

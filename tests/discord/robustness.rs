@@ -12,10 +12,11 @@ use settai::store::Store;
 use settai_core::{reversi, Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
+use crate::board_pictures::assert_board_is_stored;
 use crate::said::{self, before_move, en, mv};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, Exchange, ReplyKind, StandIn};
-use crate::{assert_refused, board_image, game_in, place, play_move, play_reversi, touch_id, touch_taps, Bot, T};
+use crate::{assert_refused, game_in, place, play_move, play_reversi, touch_id, touch_taps, Bot, T};
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn two_taps_at_once_apply_one_move(pool: PgPool) {
@@ -231,7 +232,8 @@ async fn two_processes_on_two_shards_share_the_servers(pool: PgPool) {
         let payload = play_reversi(ctx);
         let token = payload["token"].as_str().unwrap().to_string();
         let started = standin.interact(payload).await;
-        assert!(!started.is_ephemeral() && started.file(".png").is_some(), "{started}");
+        assert!(!started.is_ephemeral(), "{started}");
+        assert_board_is_stored(&store, ctx, &started, Lang::En).await;
         let (_, identified_as) = standin.dispatched_to(&token).unwrap();
         assert_eq!(identified_as, json!([shard, 2]), "the server's shard got it");
         let moved = standin.interact(play_move(ctx, "f5")).await;
@@ -287,7 +289,7 @@ async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool)
         assert!(x.calls[1..].iter().all(|c| c.seq >= released), "the answer waited for the lock:\n{x}");
     }
     assert!(tap.content().contains(&en(Msg::YouPlayed { mv: mv(GameKind::Reversi, &values[0]) })), "{tap}");
-    board_image(&tap);
+    assert_board_is_stored(&bot.store, &ctx, &tap, Lang::En).await;
     assert!(refused.calls.iter().any(|c| c.kind == ReplyKind::DeleteOriginal), "{refused}");
     assert_refused(&refused, &en(Msg::NoGame));
     let record = bot.game(&ctx).await.unwrap();

@@ -28,6 +28,7 @@ fn card_with(
     width: u32,
 ) -> image::RgbImage {
     let content = x.content();
+    // The pictures are drawn as they came: what boards show is checked where they are played.
     let files = x.files().into_iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
     let card = screenshot::Card {
         content: &content,

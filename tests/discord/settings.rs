@@ -7,6 +7,7 @@ use settai::i18n::{level_name, move_label, opponent_name, Lang, MoveMenu, Msg};
 use settai_core::{doubutsu, reversi, GameKind, Level, MoveDetail, Side};
 use sqlx::PgPool;
 
+use crate::board_pictures::assert_board_is_stored;
 use crate::said::{self, en, for_this_channel, mv};
 use crate::support::fixtures::{self, Ctx, USER_ID};
 use crate::support::ReplyKind;
@@ -120,16 +121,17 @@ async fn a_server_language_overrides_each_players_locale(pool: PgPool) {
     assert_eq!(menus[0].1, discs, "the menu speaks Japanese too");
     let d3 = move_label(mv(GameKind::Reversi, "d3"), Some(MoveDetail::Place { flips: 1 }), Lang::Ja);
     assert!(menus[0].2.iter().any(|(label, _)| label == &d3), "{menus:?}");
-    let ja_board = started.file(".png").unwrap().to_vec();
+    assert_board_is_stored(&bot.store, &en, &started, Lang::Ja).await;
     let board = bot.standin.interact(fixtures::slash(&en, "play", "board", json!([]))).await;
-    assert_eq!(board.file(".png").unwrap(), ja_board.as_slice());
+    assert_board_is_stored(&bot.store, &en, &board, Lang::Ja).await;
     // Back to each player's own language.
     let auto = json!([{ "name": "language", "type": 3, "value": "auto" }]);
     let back = bot.standin.interact(settings(&en, "language", auto, true)).await;
     assert_eq!(back.content(), said::en(Msg::LanguageSet { language: None }));
     let board = bot.standin.interact(fixtures::slash(&en, "play", "board", json!([]))).await;
     assert!(board.content().contains(&said::en(Msg::YourMove { human: USER_ID })), "{}", board.content());
-    assert_ne!(board.file(".png").unwrap(), ja_board.as_slice(), "the image is in English again");
+    // The image is in English again.
+    assert_board_is_stored(&bot.store, &en, &board, Lang::En).await;
     bot.stop().await;
 }
 

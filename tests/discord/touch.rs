@@ -16,6 +16,7 @@ use settai_core::touch::{moves_from, numbered_moves, origins, Origin};
 use settai_core::{Game, GameKind, GameMove, Level};
 use sqlx::PgPool;
 
+use crate::board_pictures::assert_board_is_stored;
 use crate::private_channels::start_with;
 use crate::said::{en, ja};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, THREAD_ID, USER_ID};
@@ -157,14 +158,16 @@ async fn choose(bot: &Bot, ctx: &Ctx, board: &Value, origin: Origin) -> (Exchang
 }
 
 /// A whole doubutsu game by taps alone, `lang`'s player in `ctx`, at the weakest level: every
-/// board mirrors the game, a chosen animal lights its squares and can be put back, a lit
-/// square plays the move (stored as tapped), and the last board has no buttons.
-async fn a_doubutsu_game_by_taps(bot: &Bot, ctx: &Ctx, first: Exchange, seed: u64) {
+/// board mirrors the game (its picture the stored position, the last move marked), a chosen
+/// animal lights its squares and can be put back, a lit square plays the move (stored as
+/// tapped), and the last board has no buttons.
+async fn a_doubutsu_game_by_taps(bot: &Bot, ctx: &Ctx, first: Exchange, lang: Lang, seed: u64) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut last = first;
     let mut moves = 0;
     loop {
         let board = shown_board(bot, &last);
+        assert_board_is_stored(&bot.store, ctx, &last, lang).await;
         let game = stored_game(bot, ctx).await;
         if game.outcome().is_some() {
             assert!(touch_taps(&board, "c").is_empty() && touch_taps(&board, "p").is_empty(), "{board}");
@@ -226,7 +229,7 @@ async fn a_child_plays_doubutsu_to_the_end_by_taps_in_a_channel_in_english(pool:
     let ctx = Ctx::en();
     weakest_here(&bot, &ctx).await;
     let start = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
-    a_doubutsu_game_by_taps(&bot, &ctx, start, 1).await;
+    a_doubutsu_game_by_taps(&bot, &ctx, start, Lang::En, 1).await;
     bot.stop().await;
 }
 
@@ -238,7 +241,7 @@ async fn a_child_plays_doubutsu_to_the_end_by_taps_in_a_thread_in_japanese(pool:
     let start = bot.standin.interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await;
     let started = ja(Msg::Started { kind: GameKind::Doubutsu, human: USER_ID, human_side: settai_core::Side::First });
     assert!(start.content().contains(&started), "{}", start.content());
-    a_doubutsu_game_by_taps(&bot, &ctx, start, 2).await;
+    a_doubutsu_game_by_taps(&bot, &ctx, start, Lang::Ja, 2).await;
     bot.stop().await;
 }
 
@@ -257,19 +260,20 @@ async fn a_family_plays_doubutsu_to_the_end_by_taps_in_its_group_dm(pool: PgPool
         _ => unreachable!(),
     };
     let tapped = tap_move_on(&bot, &child, &board, &first).await;
-    a_doubutsu_game_by_taps(&bot, &child, tapped, 3).await;
+    a_doubutsu_game_by_taps(&bot, &child, tapped, Lang::Ja, 3).await;
     bot.stop().await;
 }
 
 /// A whole reversi game by one tap a move: every board numbers the player's squares in reading
 /// order, in its picture and on its buttons alike (the picture is the numbered one of the
-/// position now), and the number tapped is the move stored.
+/// position now, its last move marked), and the number tapped is the move stored.
 async fn a_reversi_game_by_taps(bot: &Bot, ctx: &Ctx, first: Exchange, lang: Lang, seed: u64) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut last = first;
     let mut moves = 0;
     loop {
         let board = shown_board(bot, &last);
+        assert_board_is_stored(&bot.store, ctx, &last, lang).await;
         let record = bot.game(ctx).await;
         let Some(record) = record.filter(|r| r.human_to_move()) else { break };
         let game = record.game.clone();
@@ -294,7 +298,8 @@ async fn a_reversi_game_by_taps(bot: &Bot, ctx: &Ctx, first: Exchange, lang: Lan
                 .map(|(i, mv)| ((i + 1).to_string(), mv.to_string()))
                 .collect();
             assert_eq!(shown, want, "numbers in reading order");
-            // The picture is this position's, numbered as the buttons are.
+            // The numbers drawn where the buttons say, by the picture's own pixels (the render
+            // compared above is the bot's own).
             let png = last.file(".png").expect("the board picture");
             let drawn = image::load_from_memory(png).unwrap().to_rgb8();
             let plain = render::game_image(&game, None, lang, None, &Names::default());
