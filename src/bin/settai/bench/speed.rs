@@ -58,6 +58,14 @@ pub(crate) fn quick(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The levels whose replies `bench engine` times: every level the bot offers.
+const TIMED_LEVELS: [reversi::ReversiLevel; 4] = [
+    reversi::ReversiLevel::None,
+    reversi::ReversiLevel::Standard,
+    reversi::ReversiLevel::Highest,
+    reversi::ReversiLevel::StandardClassic,
+];
+
 /// `settai bench engine`: perft, the FFO suite (every answer checked) and each level's reply
 /// on mid-game positions.
 pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> anyhow::Result<()> {
@@ -160,15 +168,19 @@ pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
 
     // Mid-game positions: seeded random openings of 20 plies, the bot to move.
     let mut rng = StdRng::seed_from_u64(7);
+    // `standard-classic` draws from a source of its own, so that the positions stay those the
+    // other levels were timed on before it joined them.
+    let mut classic_rng = StdRng::seed_from_u64(8);
     println!("\n| level | position | empties | depth | nodes | stage | wall s | M nodes/s |");
     println!("|---|---|---|---|---|---|---|---|");
     // One engine for every reply, as a bot thread keeps one.
     let mut thinker = settai_core::Thinker::new();
     for i in 0..positions {
         let pos = random_reversi_position(&mut rng, 20);
-        for level in [reversi::ReversiLevel::None, reversi::ReversiLevel::Standard, reversi::ReversiLevel::Highest] {
+        for level in TIMED_LEVELS {
+            let source = if level == reversi::ReversiLevel::StandardClassic { &mut classic_rng } else { &mut rng };
             let started = Instant::now();
-            let reply = reversi::choose_at_level(thinker.reversi(), &pos, level, &[], &mut rng);
+            let reply = reversi::choose_at_level(thinker.reversi(), &pos, level, &[], source);
             let wall = started.elapsed().as_secs_f64();
             println!(
                 "| {level:?} | {} | {} | {} | {:.2}M | {:?} | {wall:.2} | {:.2} |",
@@ -237,6 +249,21 @@ fn random_reversi_position(rng: &mut StdRng, plies: usize) -> reversi::Position 
         }
         if !pos.is_game_over() && !pos.legal_moves().is_empty() {
             return pos;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use settai_core::reversi::ReversiLevel;
+
+    use super::TIMED_LEVELS;
+
+    /// A level the bot offers has its reply time in BENCHMARKS.md only if `bench engine` times it.
+    #[test]
+    fn bench_engine_times_every_level() {
+        for level in ReversiLevel::ALL {
+            assert!(TIMED_LEVELS.contains(&level), "`settai bench engine` does not time {level:?}");
         }
     }
 }
