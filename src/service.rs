@@ -411,8 +411,7 @@ impl Service {
         if played.is_empty() {
             return Ok(Progress { game: stored, moves: played });
         }
-        let new_moves: Vec<NewMove> =
-            played.iter().map(|m| NewMove { mv: m.mv, by_bot: m.by_bot, user_id: m.user_id }).collect();
+        let new_moves: Vec<NewMove> = played.iter().map(PlayedMove::stored).collect();
         let updated = self.store.record_moves(record, &new_moves, &game, finish_of(&game, record.human_side)).await?;
         Ok(Progress { game: stored.advanced(updated, &played), moves: played })
     }

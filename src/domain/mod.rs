@@ -23,6 +23,6 @@ pub use record::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame
 pub use settings::{
     Change, Place, Scope, Setting, Settings, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS,
 };
-pub use stored_game::{PlayedMove, Replayed, Snapshot, StoredGame, StoredMove, Untrusted};
+pub use stored_game::{PlayedMove, Replayed, Snapshot, StoredGame, Untrusted};
 pub use terminal::{TERMINAL_CHANNEL, TERMINAL_PLAYER};
 pub use venue::Venue;

@@ -141,8 +141,8 @@ impl GameRecord {
     }
 }
 
-/// A move to record.
-#[derive(Debug, Clone)]
+/// A move and who made it: one to record, or one of a stored game ([`super::StoredGame`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NewMove {
     /// The move (stored in canonical notation).
     pub mv: GameMove,
@@ -150,6 +150,13 @@ pub struct NewMove {
     pub by_bot: bool,
     /// The Discord user who made it (None for the bot and forced passes).
     pub user_id: Option<u64>,
+}
+
+impl NewMove {
+    /// Whether the player chose it (not the bot's, not a forced pass).
+    pub fn is_players_own(&self) -> bool {
+        !self.by_bot && self.user_id.is_some()
+    }
 }
 
 /// A recorded move.

@@ -1,7 +1,7 @@
 //! A game as one request finds it: its stored record with the moves that led there, read
 //! together with the settings of its place, so that a request reads the database once.
 
-use super::{GameRecord, GameStatus, MoveRecord, Settings};
+use super::{GameRecord, GameStatus, MoveRecord, NewMove, Settings};
 use settai_core::{Game, GameMove};
 
 /// A move played, with the position it was played from (for highlighting on the board).
@@ -19,32 +19,15 @@ pub struct PlayedMove {
 
 impl PlayedMove {
     /// The move without its position.
-    pub fn stored(&self) -> StoredMove {
-        StoredMove { mv: self.mv, by_bot: self.by_bot, user_id: self.user_id }
-    }
-
-    /// Whether the player chose it (not the bot's, not a forced pass).
-    fn is_players_own(&self) -> bool {
-        self.stored().is_players_own()
+    pub fn stored(&self) -> NewMove {
+        NewMove { mv: self.mv, by_bot: self.by_bot, user_id: self.user_id }
     }
 }
 
-/// A move of a stored game: the move and who made it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StoredMove {
-    /// The move.
-    pub mv: GameMove,
-    /// True for the bot's moves.
-    pub by_bot: bool,
-    /// The player who chose it (`None` for the bot and for forced passes).
-    pub user_id: Option<u64>,
-}
-
-impl StoredMove {
-    /// Whether the player chose it (not the bot's, not a forced pass).
-    fn is_players_own(&self) -> bool {
-        !self.by_bot && self.user_id.is_some()
-    }
+/// Where the last two turns begin among moves whose being the player's own `own` tells: at the
+/// player's second-to-last own move, or at the first move when the player has made fewer.
+fn last_two_turns_start(own: impl DoubleEndedIterator<Item = bool> + ExactSizeIterator) -> usize {
+    own.enumerate().rev().filter(|&(_, own)| own).nth(1).map_or(0, |(i, _)| i)
 }
 
 /// A stored game with the moves that lead from its start to its stored position, checked to
@@ -56,7 +39,7 @@ pub struct StoredGame {
     /// The game as stored.
     pub record: GameRecord,
     /// Its moves from the start, in order.
-    pub moves: Vec<StoredMove>,
+    pub moves: Vec<NewMove>,
     /// Its last moves with their positions: from the player's second-to-last own move on (from
     /// the start when the player has made fewer).
     recent: Vec<PlayedMove>,
@@ -77,10 +60,8 @@ impl StoredGame {
     /// before, in place; they must read and be legal. The game they lead to (for the record
     /// read with them to be checked against) and the game's moves.
     pub fn replay(start: Game, moves: &[MoveRecord]) -> Result<(Game, Replayed), Untrusted> {
-        // Where the last two turns begin: only their positions are kept.
-        let own: Vec<usize> =
-            moves.iter().enumerate().filter(|(_, m)| !m.by_bot && m.user_id.is_some()).map(|(i, _)| i).collect();
-        let keep_from = if own.len() >= 2 { own[own.len() - 2] } else { 0 };
+        // Only the last two turns' positions are kept.
+        let keep_from = last_two_turns_start(moves.iter().map(|m| !m.by_bot && m.user_id.is_some()));
         let mut game = start;
         let mut stored = Vec::with_capacity(moves.len());
         let mut recent = Vec::new();
@@ -89,13 +70,11 @@ impl StoredGame {
                 return Err(Untrusted(format!("ply {} stored as ply {}", i + 1, m.ply)));
             }
             let mv = game.parse_move(&m.notation).map_err(|e| Untrusted(format!("ply {}: {e}", m.ply)))?;
-            let before = (i >= keep_from).then(|| game.clone());
-            game.play_in_place(mv).map_err(|e| Untrusted(format!("ply {}: {e}", m.ply)))?;
-            let played = StoredMove { mv, by_bot: m.by_bot, user_id: m.user_id };
-            if let Some(before) = before {
-                recent.push(PlayedMove { before, mv, by_bot: m.by_bot, user_id: m.user_id });
+            if i >= keep_from {
+                recent.push(PlayedMove { before: game.clone(), mv, by_bot: m.by_bot, user_id: m.user_id });
             }
-            stored.push(played);
+            game.play_in_place(mv).map_err(|e| Untrusted(format!("ply {}: {e}", m.ply)))?;
+            stored.push(NewMove { mv, by_bot: m.by_bot, user_id: m.user_id });
         }
         Ok((game, Replayed { moves: stored, recent }))
     }
@@ -123,7 +102,7 @@ impl StoredGame {
     /// just before it. Forced passes and the bot's moves are nobody's choice; `None` when the
     /// player has made no move yet (a game the bot opened starts with the bot's move).
     pub fn takeback_ply(&self) -> Option<u32> {
-        self.moves.iter().rposition(StoredMove::is_players_own).map(|i| i as u32)
+        self.moves.iter().rposition(NewMove::is_players_own).map(|i| i as u32)
     }
 
     /// The move at 0-based `index` with the position before it, when that position is kept
@@ -139,11 +118,8 @@ impl StoredGame {
         self.moves.extend(played.iter().map(PlayedMove::stored));
         self.recent.extend_from_slice(played);
         // Keep the last two turns only.
-        let own: Vec<usize> =
-            self.recent.iter().enumerate().filter(|(_, m)| m.is_players_own()).map(|(i, _)| i).collect();
-        if own.len() > 2 {
-            self.recent.drain(..own[own.len() - 2]);
-        }
+        let from = last_two_turns_start(self.recent.iter().map(|m| m.stored().is_players_own()));
+        self.recent.drain(..from);
         self
     }
 
@@ -161,7 +137,7 @@ impl StoredGame {
 /// with their positions.
 #[derive(Debug)]
 pub struct Replayed {
-    moves: Vec<StoredMove>,
+    moves: Vec<NewMove>,
     recent: Vec<PlayedMove>,
 }
 
