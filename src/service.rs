@@ -344,8 +344,12 @@ impl Service {
         if record.level.thinks_long() && self.ai_refuses(Tenant::of(record.guild_id, record.channel_id)) {
             return Err(PlayError::Busy);
         }
-        let bad_move =
-            |error| PlayError::BadMove { input: input.trim().to_string(), error, legal: record.game.legal_moves() };
+        let bad_move = |error| PlayError::BadMove {
+            kind: record.kind(),
+            input: input.trim().to_string(),
+            error,
+            legal: record.game.legal_moves(),
+        };
         let mv = record.game.parse_move(input).map_err(bad_move)?;
         let after = record.game.play(mv).map_err(bad_move)?;
         let claim = self.claims.claim(record.id).ok_or(PlayError::AlreadyPlayed)?;
@@ -400,6 +404,7 @@ impl Service {
                 }
             };
             let next = game.play(mv).map_err(|error| PlayError::BadMove {
+                kind: game.kind(),
                 input: mv.to_string(),
                 error,
                 legal: game.legal_moves(),

@@ -189,10 +189,10 @@ pub(super) fn play(
                 }
                 Err(PlayError::BadMove { error: MoveError::Syntax(_), .. }) => {
                     let reason = format!("expected {example} (`moves` lists them)");
-                    writeln!(out, "{}", Msg::BadMove { input: typed, reason: &reason }.text(LANG))?;
+                    writeln!(out, "{}", Msg::BadMove { kind, input: typed, reason: &reason }.text(LANG))?;
                 }
                 Err(PlayError::BadMove { error: MoveError::Illegal(_), .. }) => {
-                    writeln!(out, "{}", Msg::IllegalMove { input: typed, legal: &legal }.text(LANG))?;
+                    writeln!(out, "{}", Msg::IllegalMove { kind, input: typed, legal: &legal }.text(LANG))?;
                 }
                 Err(e) => return Err(e.into()),
             },

@@ -555,10 +555,12 @@ pub(super) fn refusal_text(e: &PlayError, lang: Lang) -> String {
         PlayError::NotYourTurn => Msg::NotYourTurn.text(lang),
         PlayError::Stale => Msg::StaleBoard.text(lang),
         PlayError::AlreadyPlayed => Msg::AlreadyPlayed.text(lang),
-        PlayError::BadMove { input, error: MoveError::Syntax(reason), .. } => Msg::BadMove { input, reason }.text(lang),
-        PlayError::BadMove { input, error: MoveError::Illegal(_), legal } => {
+        PlayError::BadMove { kind, input, error: MoveError::Syntax(reason), .. } => {
+            Msg::BadMove { kind: *kind, input, reason }.text(lang)
+        }
+        PlayError::BadMove { kind, input, error: MoveError::Illegal(_), legal } => {
             let legal: Vec<String> = legal.iter().map(ToString::to_string).collect();
-            Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
+            Msg::IllegalMove { kind: *kind, input, legal: &legal.join(", ") }.text(lang)
         }
         PlayError::Unavailable { kind, ready_in } => {
             // Whole minutes, rounded up: "about 0 minutes" would promise too much.

@@ -77,13 +77,13 @@ pub fn record(wins: u32, losses: u32, draws: u32, takebacks: u32) -> PlayerRecor
 /// The refusal of `input` where `game`'s legal moves are what the bot lists.
 pub fn illegal(input: &str, game: &Game, lang: Lang) -> String {
     let legal: Vec<String> = game.legal_moves().iter().map(ToString::to_string).collect();
-    Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
+    Msg::IllegalMove { kind: game.kind(), input, legal: &legal.join(", ") }.text(lang)
 }
 
 /// The refusal of `input`, which is not a move of `kind` at all.
 pub fn not_a_move(kind: GameKind, input: &str, lang: Lang) -> String {
     let Err(MoveError::Syntax(reason)) = GameMove::parse(kind, input) else { panic!("{input:?} reads as a move") };
-    Msg::BadMove { input, reason: &reason }.text(lang)
+    Msg::BadMove { kind, input, reason: &reason }.text(lang)
 }
 
 /// How the after-game summary starts, for each kind of game it tells of: great moves, moves

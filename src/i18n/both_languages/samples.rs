@@ -106,12 +106,12 @@ fn messages() -> Vec<(&'static str, Msg<'static>)> {
         StaleBoard => vec![Msg::StaleBoard],
         AlreadyPlayed => vec![Msg::AlreadyPlayed],
         BadMove => vec![
-            Msg::BadMove { input: "z9", reason: syntax_error(GameKind::Reversi, "z9") },
-            Msg::BadMove { input: "lion", reason: syntax_error(GameKind::Doubutsu, "lion") },
+            Msg::BadMove { kind: GameKind::Reversi, input: "z9", reason: syntax_error(GameKind::Reversi, "z9") },
+            Msg::BadMove { kind: GameKind::Doubutsu, input: "lion", reason: syntax_error(GameKind::Doubutsu, "lion") },
         ],
         IllegalMove => vec![
-            Msg::IllegalMove { input: "a1", legal: "d3, c4, f5, e6" },
-            Msg::IllegalMove { input: "B3B1", legal: "B3B2, A4A3, C4C3" },
+            Msg::IllegalMove { kind: GameKind::Reversi, input: "a1", legal: "d3, c4, f5, e6" },
+            Msg::IllegalMove { kind: GameKind::Doubutsu, input: "B3B1", legal: "B3B2, A4A3, C4C3" },
         ],
         TryAgain => vec![Msg::TryAgain],
         MenuOf => every!(MoveMenu { Lion, Animals, Hand, Discs })
