@@ -48,7 +48,7 @@ async fn play_one(service: &Service, caller: &Caller) {
     let mv = game.legal_moves().into_iter().find(|&m| !game.loses_at_once(m)).expect("a safe move").to_string();
     let snapshot = service.snapshot(&caller.place(), Some(caller.user_id)).await.unwrap();
     let turn = service.human_move(caller, &snapshot, &mv, None).await.unwrap();
-    service.reply(turn).await.unwrap();
+    service.finish_turn(turn).await.unwrap();
 }
 
 async fn resign(service: &Service, caller: &Caller) {
@@ -131,7 +131,7 @@ async fn rows_with(pool: &PgPool, needle: &str) -> Vec<String> {
 
 /// A player's results and take-backs everywhere, as `/play stats` counts them.
 async fn results(service: &Service, guild: u64, user_id: u64) -> Vec<String> {
-    let record = service.record_of(&caller(guild, 500, user_id)).await.unwrap();
+    let record = service.results_of(&caller(guild, 500, user_id)).await.unwrap();
     record.iter().map(|(kind, r)| format!("{kind:?} {}/{}/{} tb {}", r.wins, r.losses, r.draws, r.takebacks)).collect()
 }
 

@@ -2,7 +2,7 @@
 
 use super::menus::MoveMenu;
 use super::permissions::Needed;
-use crate::domain::{DataCounts, Forgotten, HouseRule, Lang, PlayerRecord, Settings, Venue};
+use crate::domain::{DataCounts, Forgotten, HouseRule, Lang, PlayerResults, Settings, Venue};
 use settai_core::story::Moment;
 use settai_core::{Commentary, EndReason, GameKind, GameMove, Level, Outcome, Side};
 
@@ -69,7 +69,7 @@ pub enum Msg<'a> {
     /// The bot lacks permissions it needs here to show a game.
     MissingPermissions { needed: &'a [Needed] },
     /// A player's results, per game.
-    Stats { human: u64, records: Vec<(GameKind, PlayerRecord)> },
+    Stats { human: u64, results: Vec<(GameKind, PlayerResults)> },
     /// The server's settings.
     Settings {
         /// The place's settings.

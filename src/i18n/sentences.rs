@@ -308,8 +308,8 @@ impl Msg<'_> {
             (Msg::HowAnimalsMove, Ja) => "どうぶつの動き方（点の向きに1マス）".into(),
             (Msg::Promotion, En) => "A chick on the far row becomes a hen".into(),
             (Msg::Promotion, Ja) => "ひよこは奥の段でニワトリに".into(),
-            (Msg::Stats { human, records }, En) => {
-                let parts: Vec<String> = records
+            (Msg::Stats { human, results }, En) => {
+                let parts: Vec<String> = results
                     .iter()
                     .map(|(k, r)| {
                         let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
@@ -328,8 +328,8 @@ impl Msg<'_> {
                     .collect();
                 format!("<@{human}>'s games here — {}", parts.join("; "))
             }
-            (Msg::Stats { human, records }, Ja) => {
-                let parts: Vec<String> = records
+            (Msg::Stats { human, results }, Ja) => {
+                let parts: Vec<String> = results
                     .iter()
                     .map(|(k, r)| {
                         let taken = if r.takebacks == 0 { String::new() } else { format!("（待った{}回）", r.takebacks) };

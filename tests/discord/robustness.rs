@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use settai::discord::{self, Connection};
-use settai::domain::{Change, GameStatus, PlayerRecord, Scope};
+use settai::domain::{Change, GameStatus, PlayerResults, Scope};
 use settai::i18n::{Lang, Msg};
 use settai::service::Service;
 use settai::store::Store;
@@ -149,7 +149,11 @@ async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
     assert!(bot.game(&ctx).await.is_none());
     // Void games count in nobody's record.
     let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
-    assert_eq!(stats.content(), said::stats(USER_ID, PlayerRecord::default(), Lang::En), "void games count for nobody");
+    assert_eq!(
+        stats.content(),
+        said::stats(USER_ID, PlayerResults::default(), Lang::En),
+        "void games count for nobody"
+    );
     bot.stop().await;
 }
 

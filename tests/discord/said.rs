@@ -1,7 +1,7 @@
 //! What the bot says, as its message catalogue (`settai::i18n`) words it: the tests compare
 //! replies with these, so a change of wording is one edit in `src/i18n`, not one per test.
 
-use settai::domain::PlayerRecord;
+use settai::domain::PlayerResults;
 use settai::i18n::{Lang, Msg};
 use settai_core::story::Moment;
 use settai_core::{Game, GameKind, GameMove, MoveError};
@@ -59,19 +59,19 @@ pub fn whatever_the_link(msg: impl Fn(Option<&str>) -> Msg<'_>, lang: Lang) -> S
     shared_start([msg(Some("https://discord.com/channels/1/2/3")).text(lang), msg(None).text(lang)])
 }
 
-/// `/play stats` of `human` with `reversi` as their reversi record and nothing yet in the other
+/// `/play stats` of `human` with `reversi` as their reversi results and nothing yet in the other
 /// games (every game kind is listed, in `GameKind::ALL` order).
-pub fn stats(human: u64, reversi: PlayerRecord, lang: Lang) -> String {
-    let records = GameKind::ALL
+pub fn stats(human: u64, reversi: PlayerResults, lang: Lang) -> String {
+    let results = GameKind::ALL
         .iter()
-        .map(|&kind| (kind, if kind == GameKind::Reversi { reversi } else { PlayerRecord::default() }))
+        .map(|&kind| (kind, if kind == GameKind::Reversi { reversi } else { PlayerResults::default() }))
         .collect();
-    Msg::Stats { human, records }.text(lang)
+    Msg::Stats { human, results }.text(lang)
 }
 
 /// A player's results: `wins`, `losses`, `draws` and `takebacks`.
-pub fn record(wins: u32, losses: u32, draws: u32, takebacks: u32) -> PlayerRecord {
-    PlayerRecord { wins, losses, draws, takebacks }
+pub fn results(wins: u32, losses: u32, draws: u32, takebacks: u32) -> PlayerResults {
+    PlayerResults { wins, losses, draws, takebacks }
 }
 
 /// The refusal of `input` where `game`'s legal moves are what the bot lists.

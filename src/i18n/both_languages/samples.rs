@@ -1,7 +1,7 @@
 //! What the catalogue's check reads: every message with a sample for each branch of its
 //! sentence, and the labels and names said outside messages, each in both languages.
 
-use crate::domain::{DataCounts, Forgotten, HouseRule, Lang, PlayerRecord, Setting, Settings, Venue};
+use crate::domain::{DataCounts, Forgotten, HouseRule, Lang, PlayerResults, Setting, Settings, Venue};
 use crate::i18n::menus::{move_label, MoveMenu};
 use crate::i18n::msg::Msg;
 use crate::i18n::names::animal_name;
@@ -131,12 +131,12 @@ fn messages() -> Vec<(&'static str, Msg<'static>)> {
             .chain([Msg::MissingPermissions { needed: keep(needed.clone()) }])
             .collect(),
         Stats => vec![
-            Msg::Stats { human: PLAYER, records: GameKind::ALL.map(|k| (k, PlayerRecord::default())).to_vec() },
+            Msg::Stats { human: PLAYER, results: GameKind::ALL.map(|k| (k, PlayerResults::default())).to_vec() },
             Msg::Stats {
                 human: PLAYER,
-                records: vec![
-                    (GameKind::Reversi, PlayerRecord { wins: 1, losses: 1, draws: 1, takebacks: 1 }),
-                    (GameKind::Doubutsu, PlayerRecord { wins: 12, losses: 3, draws: 2, takebacks: 5 }),
+                results: vec![
+                    (GameKind::Reversi, PlayerResults { wins: 1, losses: 1, draws: 1, takebacks: 1 }),
+                    (GameKind::Doubutsu, PlayerResults { wins: 12, losses: 3, draws: 2, takebacks: 5 }),
                 ],
             },
         ],
