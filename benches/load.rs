@@ -297,7 +297,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
 }
 
 /// Exits non-zero when the run fails its checks (or cannot run), naming what failed.
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
     // The bot's own warnings and errors (e.g. why a request failed): RUST_LOG=settai=warn.
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
@@ -308,5 +308,6 @@ fn main() -> anyhow::Result<()> {
     let channels = args.first().and_then(|a| a.parse().ok()).unwrap_or(500);
     let moves = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
     let think_ms = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2000);
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run(channels, moves, think_ms))
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
+    verdict::exit_code(runtime.block_on(run(channels, moves, think_ms)))
 }

@@ -539,11 +539,12 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
 }
 
 /// Exits non-zero when the run fails its checks (or cannot run), naming what failed.
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
     // `cargo bench` adds flags such as `--bench`; the numbers and `--small-table` are ours.
     let small_table = std::env::args().any(|a| a == "--small-table");
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let days = args.first().and_then(|a| a.parse().ok()).unwrap_or(30);
     let channels = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run(days, channels, small_table))
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
+    verdict::exit_code(runtime.block_on(run(days, channels, small_table)))
 }

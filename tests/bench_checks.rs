@@ -232,7 +232,7 @@ mod verdict {
             ],
             ..Findings::default()
         };
-        assert_eq!(failures(&clean), Vec::<String>::new());
+        assert_eq!(failures(&clean), Vec::<Failure>::new());
         assert!(conclude("test", &clean).is_ok());
     }
 
@@ -276,7 +276,7 @@ mod verdict {
         for (named, findings) in cases {
             let failed = failures(&findings);
             assert_eq!(failed.len(), 1, "{named}: {failed:?}");
-            assert!(failed[0].contains(named), "{named}: {failed:?}");
+            assert!(failed[0].what.contains(named) && failed[0].count == 1, "{named}: {failed:?}");
             let err = conclude("test", &findings).expect_err(named).to_string();
             assert!(err.contains(named), "{named}: {err}");
         }
@@ -292,9 +292,18 @@ mod verdict {
     }
 
     #[test]
-    fn long_lists_show_three_examples() {
+    fn long_lists_show_three_short_examples() {
         let anomalies: Vec<String> = (1..=5).map(|i| format!("anomaly {i}")).collect();
         let failed = failures(&Findings { anomalies, ..Findings::default() });
-        assert_eq!(failed, ["5 anomalies: anomaly 1; anomaly 2; anomaly 3; …"]);
+        assert_eq!(failed.len(), 1);
+        assert_eq!(failed[0].count, 5);
+        assert_eq!(failed[0].examples, ["anomaly 1", "anomaly 2", "anomaly 3"]);
+        assert_eq!(failed[0].to_string(), "anomalies: 5\n    anomaly 1\n    anomaly 2\n    anomaly 3\n    …");
+        // A refused call shows its first line, cut short; the body below it is left out.
+        let call = format!("#7 ChannelMessage -> 400 REFUSED: 50035 {}\n      body: {{...}}", "x".repeat(400));
+        let failed = failures(&Findings { refused_calls: vec![call], ..Findings::default() });
+        let shown = &failed[0].examples[0];
+        assert!(shown.starts_with("#7 ChannelMessage") && !shown.contains("body"), "{shown}");
+        assert_eq!(shown.chars().count(), EXAMPLE_CHARS + 1, "cut at {EXAMPLE_CHARS} characters and an ellipsis");
     }
 }

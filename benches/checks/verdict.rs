@@ -24,15 +24,53 @@ pub struct Findings {
     pub creeps: Vec<(String, Creep, f64)>,
 }
 
-/// The failures among `findings`, one line each (with up to three examples); none is a pass.
-pub fn failures(findings: &Findings) -> Vec<String> {
+/// One check a run failed: what, how many times, and the first few cases.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub what: String,
+    pub count: usize,
+    /// Up to [`EXAMPLES`] cases, each on one line of at most [`EXAMPLE_CHARS`] characters.
+    pub examples: Vec<String>,
+}
+
+/// How many cases a failure shows.
+pub const EXAMPLES: usize = 3;
+/// How much of a case a failure shows (a refused call's body runs to kilobytes).
+pub const EXAMPLE_CHARS: usize = 200;
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.what, self.count)?;
+        for e in &self.examples {
+            write!(f, "\n    {e}")?;
+        }
+        if self.count > self.examples.len() {
+            write!(f, "\n    …")?;
+        }
+        Ok(())
+    }
+}
+
+/// The failures among `findings`; none is a pass.
+pub fn failures(findings: &Findings) -> Vec<Failure> {
     let listed = |what: &str, items: &[String]| {
-        (!items.is_empty()).then(|| {
-            let examples: Vec<&str> = items.iter().take(3).map(String::as_str).collect();
-            format!("{} {what}: {}{}", items.len(), examples.join("; "), if items.len() > 3 { "; …" } else { "" })
+        (!items.is_empty()).then(|| Failure {
+            what: what.to_string(),
+            count: items.len(),
+            examples: items
+                .iter()
+                .take(EXAMPLES)
+                .map(|i| {
+                    let line = i.lines().next().unwrap_or_default();
+                    match line.char_indices().nth(EXAMPLE_CHARS) {
+                        Some((cut, _)) => format!("{}…", &line[..cut]),
+                        None => line.to_string(),
+                    }
+                })
+                .collect(),
         })
     };
-    let mut failed: Vec<String> = [
+    let mut failed: Vec<Failure> = [
         listed("moves lost or changed", &findings.moves.lost),
         listed("moves played twice", &findings.moves.twice),
         listed("moves stored that nobody tapped", &findings.moves.untapped),
@@ -46,17 +84,18 @@ pub fn failures(findings: &Findings) -> Vec<String> {
     .collect();
     for (what, creep, threshold) in &findings.creeps {
         if let (true, Creep::Judged(fit)) = (creep.exceeds(*threshold), creep) {
-            failed.push(format!(
-                "{what} creeps: {:+.2} a day, 95% interval {:+.2} to {:+.2}, all above the threshold {threshold:+.2}",
-                fit.slope, fit.low, fit.high
-            ));
+            failed.push(Failure {
+                what: format!("{what} creeps (slope a day, all of its 95% interval above {threshold:+.2})"),
+                count: 1,
+                examples: vec![format!("{:+.2} a day, 95% interval {:+.2} to {:+.2}", fit.slope, fit.low, fit.high)],
+            });
         }
     }
     failed
 }
 
-/// Prints the verdict and returns it: `Err` naming every failure (the bench's `main` then exits
-/// non-zero), `Ok` when the run passed.
+/// Prints the verdict and returns it: `Err` naming every check failed (the bench's `main` then
+/// exits non-zero), `Ok` when the run passed.
 pub fn conclude(bench: &str, findings: &Findings) -> anyhow::Result<()> {
     let failed = failures(findings);
     if failed.is_empty() {
@@ -67,5 +106,18 @@ pub fn conclude(bench: &str, findings: &Findings) -> anyhow::Result<()> {
     for f in &failed {
         println!("  {f}");
     }
-    anyhow::bail!("{bench} failed: {}", failed.join(" | "))
+    let named: Vec<String> = failed.iter().map(|f| format!("{} ({})", f.what, f.count)).collect();
+    anyhow::bail!("{bench} failed: {}", named.join("; "))
+}
+
+/// A bench's exit: success, or failure with the error (the verdict's, or why the run could not
+/// go on) on standard error, without the backtrace `RUST_BACKTRACE` would add to `main`'s.
+pub fn exit_code(run: anyhow::Result<()>) -> std::process::ExitCode {
+    match run {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }
