@@ -172,7 +172,8 @@ async fn posting_without_the_permission_to_send_is_refused() {
     assert_eq!(call(&standin, post(), &path, hello).await.1, Some(50013));
 }
 
-/// A channel the bot cannot see is Missing Access (50001), for every call there.
+/// A channel the bot cannot see is Missing Access (50001), for every call there; a message
+/// there is read with READ_MESSAGE_HISTORY only (50013).
 #[tokio::test]
 async fn a_channel_the_bot_cannot_see_is_missing_access() {
     let standin = StandIn::start().await;
@@ -180,10 +181,13 @@ async fn a_channel_the_bot_cannot_see_is_missing_access() {
     dispatched(&standin, &ctx);
     let path = format!("/channels/{}/messages", ctx.channel_id);
     let (_, _, posted) = call(&standin, post(), &path, json!({"content": "hello"})).await;
+    let message = format!("{path}/{}", posted["id"].as_str().unwrap());
+    // Fetching a message needs READ_MESSAGE_HISTORY (50013); seeing the channel, VIEW_CHANNEL.
+    standin.withhold_permissions(ctx.channel_id, permission::READ_MESSAGE_HISTORY);
+    assert_eq!(call(&standin, get(), &message, Value::Null).await.1, Some(50013));
     standin.withhold_permissions(ctx.channel_id, permission::VIEW_CHANNEL);
     let (status, code, _) = call(&standin, post(), &path, json!({"content": "hello"})).await;
     assert_eq!((status, code), (403, Some(50001)));
-    let message = format!("{path}/{}", posted["id"].as_str().unwrap());
     assert_eq!(call(&standin, get(), &message, Value::Null).await.1, Some(50001));
 }
 
