@@ -318,7 +318,7 @@ async fn a_turn_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) 
         reversi(),
     )
     .await;
-    let bot = Bot::builder(pool.clone()).start().await;
+    let bot = Bot::builder(pool.clone()).channel(&earlier).start().await;
     let paid_earlier = |c: &support::Reply| c.kind == ReplyKind::ChannelMessage { channel_id: earlier.channel_id };
     bot.standin.wait_call(0, T, paid_earlier).await;
     let (owed, fresh, later) = (
