@@ -102,7 +102,7 @@ impl Drop for Serve {
 async fn startup_is_told_step_by_step_and_sigterm_stops_the_bot_gracefully(pool: PgPool) {
     let standin = StandIn::start().await;
     let url = database_url(&pool);
-    let base = standin.base_url();
+    let base = standin.api_base();
     let mut bot = Serve::start(&[("DATABASE_URL", &url), ("DISCORD_API_BASE", &base)]);
     for step in [
         "opening the database",

@@ -17,6 +17,7 @@ mod observability;
 mod players_data;
 mod playing;
 mod private_channels;
+mod rate_limits;
 mod refusals;
 mod robustness;
 mod round_trips;
@@ -41,6 +42,7 @@ use settai::table_file::TableFile;
 use settai_core::doubutsu::{self, table::BuildOptions, table::Material};
 use settai_core::{DoubutsuGame, Game, Level, Side};
 use sqlx::PgPool;
+use support::discord::RateLimits;
 use support::fixtures::{self, buttons_of, touch_id, touch_taps, Ctx};
 use support::{Exchange, StandIn};
 
@@ -57,7 +59,14 @@ impl Bot {
     /// A bot over `pool`'s database: add what differs from the default (commands registered
     /// globally, no doubutsu table), then `.start().await`.
     fn builder(pool: PgPool) -> BotBuilder {
-        BotBuilder { store: Store::from_pool(pool), guild_id: None, keeper: None, metrics: None, heartbeat: None }
+        BotBuilder {
+            store: Store::from_pool(pool),
+            guild_id: None,
+            keeper: None,
+            metrics: None,
+            heartbeat: None,
+            rate_limits: None,
+        }
     }
 
     /// A doubutsu game of `ctx`'s user (sente) set up at `start`, as if started there.
@@ -115,6 +124,7 @@ struct BotBuilder {
     keeper: Option<Arc<TableKeeper>>,
     metrics: Option<Arc<Metrics>>,
     heartbeat: Option<Duration>,
+    rate_limits: Option<RateLimits>,
 }
 
 impl BotBuilder {
@@ -155,12 +165,18 @@ impl BotBuilder {
         self
     }
 
+    /// A stand-in rate-limiting with `limits` (by default [`RateLimits::roomy`]).
+    fn rate_limits(mut self, limits: RateLimits) -> BotBuilder {
+        self.rate_limits = Some(limits);
+        self
+    }
+
     /// Connects the bot to a fresh stand-in; waits until it is ready and, registering globally,
     /// until it has registered its commands.
     async fn start(self) -> Bot {
-        let BotBuilder { store, guild_id, keeper, metrics, heartbeat } = self;
+        let BotBuilder { store, guild_id, keeper, metrics, heartbeat, rate_limits } = self;
         let keeper = keeper.unwrap_or_else(|| TableKeeper::with(None));
-        let standin = StandIn::start().await;
+        let standin = StandIn::start_with(rate_limits.unwrap_or_else(RateLimits::roomy)).await;
         if let Some(interval) = heartbeat {
             standin.set_heartbeat_interval(interval);
         }
@@ -186,7 +202,7 @@ fn connection_to(standin: &StandIn, guild_id: Option<u64>) -> Connection {
     Connection {
         token: StandIn::TOKEN.into(),
         guild_id,
-        api_base: Some(standin.base_url()),
+        api_base: Some(standin.api_base()),
         idle_sweep: Duration::from_millis(300),
         shards: None,
     }
