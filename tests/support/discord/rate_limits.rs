@@ -167,13 +167,13 @@ impl Limiter {
     }
 
     /// Admits the request (`segs`: its path after `/api/vN`) or answers it 429.
-    pub(super) fn admit(&mut self, method: &Method, path: &str, segs: &[&str]) -> Result<Admitted, Response> {
+    pub(super) fn admit(&mut self, method: &Method, path: &str, segs: &[&str]) -> Result<Admitted, Box<Response>> {
         let now = Instant::now();
         let route = self.route_of(method, segs);
         let request = format!("{method} {path}");
         if !exempt_from_global(segs) {
             if let Err(wait) = self.global.take(self.limits.global, now) {
-                return Err(self.refuse(request, "global".into(), None, wait, HeaderMap::new(), true));
+                return Err(Box::new(self.refuse(request, "global".into(), None, wait, HeaderMap::new(), true)));
             }
         }
         let Some((bucket, resource, limit)) = route else {
@@ -186,7 +186,7 @@ impl Limiter {
         let headers = bucket_headers(limit, remaining, reset_after, bucket);
         match taken {
             Ok(_) => Ok(Admitted(headers)),
-            Err(wait) => Err(self.refuse(request, bucket.into(), Some(resource), wait, headers, false)),
+            Err(wait) => Err(Box::new(self.refuse(request, bucket.into(), Some(resource), wait, headers, false))),
         }
     }
 

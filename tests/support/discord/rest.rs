@@ -101,7 +101,7 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
     let admitted = shared.limiter().admit(&method, &path, segs);
     let admitted = match admitted {
         Ok(admitted) => admitted,
-        Err(too_many_requests) => return too_many_requests,
+        Err(too_many_requests) => return *too_many_requests,
     };
     let resp = route(&shared, &method, segs, body);
     shared.bump();
