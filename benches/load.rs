@@ -201,14 +201,15 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
     let name = format!("settai_load_{}", std::process::id());
     let store = Store::connect(&format!("{server}/{name}")).await?;
 
-    let mut standin = StandIn::start().await;
+    // Discord's rate limits, as the bot meets them in production.
+    let mut standin = StandIn::start_with(support::discord::RateLimits::discord()).await;
     standin.interact_timeout = Duration::from_secs(600);
     standin.set_heartbeat_interval(Duration::from_secs(2));
     let standin = Arc::new(standin);
     let connection = Connection {
         token: StandIn::TOKEN.into(),
         guild_id: None,
-        api_base: Some(standin.base_url()),
+        api_base: Some(standin.api_base()),
         idle_sweep: discord::IDLE_SWEEP,
         shards: None,
     };
@@ -273,6 +274,9 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
     println!("choosing an animal: {bytes:.0} bytes sent a tap on average, {late_choices} answers after 3 s");
     println!("first answers after Discord's 3 s: {late}");
     println!("busy refusals (polite, retried): {}", all.busy);
+    let met = standin.rate_limited();
+    let global = met.iter().filter(|r| r.global).count();
+    println!("429s met (Discord's rate limits): {} ({global} of the global limit)", met.len());
     println!("errors: {}", all.errors.len());
     for e in all.errors.iter().take(5) {
         println!("  {e}");

@@ -164,7 +164,7 @@ fn serve(standin: &StandIn, url: &str, metrics: &str, data_dir: &Path, log: &Pat
     Command::new(env!("CARGO_BIN_EXE_settai"))
         .arg("serve")
         .env("DISCORD_TOKEN", StandIn::TOKEN)
-        .env("DISCORD_API_BASE", standin.base_url())
+        .env("DISCORD_API_BASE", standin.api_base())
         .env("DISCORD_GUILD_ID", "")
         .env("DATABASE_URL", url)
         .env("SETTAI_METRICS_ADDR", metrics)
@@ -272,7 +272,8 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
             .map_err(|e| anyhow::anyhow!("{i}: {e}"))?;
     }
 
-    let mut standin = StandIn::start().await;
+    // Discord's rate limits, as the bot meets them in production.
+    let mut standin = StandIn::start_with(support::discord::RateLimits::discord()).await;
     standin.interact_timeout = Duration::from_secs(60);
     let standin = Arc::new(standin);
     let metrics_addr = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.to_string();
@@ -371,6 +372,9 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
         log_troubles,
         creeps,
     };
+    let met = standin.rate_limited();
+    let global = met.iter().filter(|r| r.global).count();
+    println!("429s met (Discord's rate limits): {} ({global} of the global limit)", met.len());
     drop(store);
     pool.close().await;
     let admin = sqlx::PgPool::connect(&base).await?;

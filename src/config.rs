@@ -21,7 +21,8 @@ pub struct Config {
     pub discord_guild_id: Option<u64>,
     /// The application's public key (HTTP interactions mode checks requests against it).
     pub discord_public_key: Option<String>,
-    /// Base URL replacing `https://discord.com` (tests point it at the local stand-in).
+    /// Where `https://discord.com` is reached instead, as `https://HOST:PORT` (tests point it at
+    /// the local stand-in; its TLS certificate is not checked).
     pub discord_api_base: Option<String>,
     /// Where generated data (tables, caches) lives.
     pub data_dir: PathBuf,

@@ -31,7 +31,7 @@ async fn endpoint_process(standin: &StandIn, pool: &PgPool, key: &SigningKey) ->
     let connection = Connection {
         token: StandIn::TOKEN.into(),
         guild_id: None,
-        api_base: Some(standin.base_url()),
+        api_base: Some(standin.api_base()),
         idle_sweep: Duration::from_secs(3600),
         shards: None,
     };

@@ -102,7 +102,7 @@ impl Drop for Serve {
 async fn startup_is_told_step_by_step_and_sigterm_stops_the_bot_gracefully(pool: PgPool) {
     let standin = StandIn::start().await;
     let url = database_url(&pool);
-    let base = standin.base_url();
+    let base = standin.api_base();
     let mut bot = Serve::start(&[("DATABASE_URL", &url), ("DISCORD_API_BASE", &base)]);
     for step in [
         "opening the database",
@@ -129,7 +129,7 @@ async fn without_a_network_the_bot_says_what_it_is_doing(pool: PgPool) {
     // A port where nothing listens: every request to "Discord" is refused.
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
     let url = database_url(&pool);
-    let base = format!("http://{closed}");
+    let base = format!("https://{closed}");
     let mut bot = Serve::start(&[("DATABASE_URL", &url), ("DISCORD_API_BASE", &base)]);
     bot.wait_for("database ready").await;
     let warning = bot.wait_for("could not reach Discord").await;

@@ -24,7 +24,7 @@ fn serve_logging(standin: &StandIn, database_url: &str, filter: &str, stdout: St
     Command::new(env!("CARGO_BIN_EXE_settai"))
         .arg("serve")
         .env("DISCORD_TOKEN", StandIn::TOKEN)
-        .env("DISCORD_API_BASE", standin.base_url())
+        .env("DISCORD_API_BASE", standin.api_base())
         .env("DISCORD_GUILD_ID", "")
         .env("DATABASE_URL", database_url)
         .env("RUST_LOG", filter)

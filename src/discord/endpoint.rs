@@ -138,7 +138,7 @@ pub async fn serve_until(
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let mut stop = Box::pin(stop);
-    let http = Arc::new(super::http_client(&connection));
+    let http = Arc::new(super::http_client(&connection)?);
     tokio::select! {
         reached = super::reach_discord(&http) => reached?,
         () = &mut stop => return Ok(()),

@@ -43,7 +43,8 @@ pub struct Connection {
     pub token: String,
     /// Register commands to this guild (instant) instead of globally.
     pub guild_id: Option<u64>,
-    /// Replaces `https://discord.com` (the tests' local stand-in).
+    /// Where `https://discord.com` is reached instead, as `https://HOST:PORT` (the tests' local
+    /// stand-in; its TLS certificate is not checked).
     pub api_base: Option<String>,
     /// How often idle games are looked for and closed ([`IDLE_SWEEP`] in production).
     pub idle_sweep: std::time::Duration,
@@ -81,7 +82,7 @@ pub async fn run_until(
 ) -> anyhow::Result<()> {
     tokio::pin!(stop);
     let shards = connection.shards;
-    let http = http_client(&connection);
+    let http = http_client(&connection)?;
     tokio::select! {
         reached = reach_discord(&http) => reached?,
         () = &mut stop => return Ok(()),
@@ -155,14 +156,38 @@ pub async fn start(mut client: Client, shards: Option<ShardRange>) -> anyhow::Re
     started.context("the Discord connection failed")
 }
 
-/// The REST client for `connection`.
-pub(crate) fn http_client(connection: &Connection) -> Http {
+/// The REST client for `connection`, with serenity's rate limiter on: it reads Discord's
+/// rate-limit headers, waits before a request its bucket has no room for, and waits out a 429
+/// before trying again.
+pub(crate) fn http_client(connection: &Connection) -> anyhow::Result<Http> {
     let mut http = HttpBuilder::new(&connection.token);
     if let Some(base) = &connection.api_base {
-        // serenity ignores the proxy unless its rate limiter is disabled.
-        http = http.proxy(base.trim_end_matches('/')).ratelimiter_disabled(true);
+        http = http.client(redirected_client(base)?);
     }
-    http.build()
+    Ok(http.build())
+}
+
+/// An HTTP client sending the requests serenity addresses to `https://discord.com` to the host
+/// and port of `base` (`https://HOST:PORT`, the tests' stand-in), over TLS whose certificate it
+/// does not check (the stand-in's is its own). serenity's `proxy` setting would reach another
+/// address only with the rate limiter off, and a bot without it is not the bot Discord sees.
+fn redirected_client(base: &str) -> anyhow::Result<reqwest::Client> {
+    use std::net::ToSocketAddrs;
+    let authority = base
+        .trim_end_matches('/')
+        .strip_prefix("https://")
+        .with_context(|| format!("DISCORD_API_BASE must be https://HOST:PORT, not {base:?}"))?;
+    let address = authority
+        .to_socket_addrs()
+        .with_context(|| format!("DISCORD_API_BASE: cannot resolve {authority:?}"))?
+        .next()
+        .with_context(|| format!("DISCORD_API_BASE: no address for {authority:?}"))?;
+    reqwest::Client::builder()
+        .use_rustls_tls()
+        .resolve("discord.com", address)
+        .danger_accept_invalid_certs(true)
+        .build()
+        .context("could not build the HTTP client for DISCORD_API_BASE")
 }
 
 /// The serenity client, ready to start (tests keep its shard manager to stop it). From then
@@ -171,7 +196,7 @@ pub(crate) fn http_client(connection: &Connection) -> Http {
 pub async fn client(connection: Connection, service: Service) -> anyhow::Result<Client> {
     let front = readiness::Front::gateway(service.clone(), connection.shards);
     // No privileged intents: slash commands and components arrive without any.
-    let client = ClientBuilder::new_with_http(http_client(&connection), GatewayIntents::GUILDS)
+    let client = ClientBuilder::new_with_http(http_client(&connection)?, GatewayIntents::GUILDS)
         .event_handler(
             handler::Bot::new(service, connection.guild_id, connection.idle_sweep)
                 .with_shards(connection.shards)
@@ -186,6 +211,25 @@ pub async fn client(connection: Connection, service: Service) -> anyhow::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Production and the tests alike keep serenity's rate limiter on
+    /// (docs/design/bot-reliability.md#rate-limits).
+    #[test]
+    fn the_rate_limiter_is_on_wherever_discord_is() {
+        let to = |api_base: Option<&str>| Connection {
+            token: "MTIz.secret-token".into(),
+            guild_id: None,
+            api_base: api_base.map(str::to_string),
+            idle_sweep: IDLE_SWEEP,
+            shards: None,
+        };
+        for api_base in [None, Some("https://127.0.0.1:4443"), Some("https://localhost:4443/")] {
+            let http = http_client(&to(api_base)).unwrap();
+            assert!(http.ratelimiter.is_some() && http.proxy.is_none(), "{api_base:?}");
+        }
+        // Another address is reached over TLS only.
+        assert!(http_client(&to(Some("http://127.0.0.1:4443"))).is_err());
+    }
 
     #[test]
     fn the_token_does_not_show_in_debug_output() {

@@ -18,6 +18,7 @@ mod observability;
 mod players_data;
 mod playing;
 mod private_channels;
+mod rate_limits;
 mod refusals;
 mod robustness;
 mod round_trips;
@@ -25,6 +26,7 @@ mod said;
 mod screenshots;
 mod settings;
 mod stand_in;
+mod stand_in_rate_limits;
 mod touch;
 
 use std::sync::Arc;
@@ -42,6 +44,7 @@ use settai::table_file::TableFile;
 use settai_core::doubutsu::{self, table::BuildOptions, table::Material};
 use settai_core::{DoubutsuGame, Game, Level, Side};
 use sqlx::PgPool;
+use support::discord::RateLimits;
 use support::fixtures::{self, buttons_of, touch_id, touch_taps, Ctx};
 use support::{Exchange, StandIn};
 
@@ -65,6 +68,7 @@ impl Bot {
             metrics: None,
             heartbeat: None,
             channels: Vec::new(),
+            rate_limits: None,
         }
     }
 
@@ -128,6 +132,7 @@ struct BotBuilder {
     heartbeat: Option<Duration>,
     /// Server channels the stand-in knows before the bot connects.
     channels: Vec<Ctx>,
+    rate_limits: Option<RateLimits>,
 }
 
 impl BotBuilder {
@@ -175,12 +180,18 @@ impl BotBuilder {
         self
     }
 
+    /// A stand-in rate-limiting with `limits` (by default [`RateLimits::roomy`]).
+    fn rate_limits(mut self, limits: RateLimits) -> BotBuilder {
+        self.rate_limits = Some(limits);
+        self
+    }
+
     /// Connects the bot to a fresh stand-in; waits until it is ready and, registering globally,
     /// until it has registered its commands.
     async fn start(self) -> Bot {
-        let BotBuilder { store, guild_id, keeper, metrics, heartbeat, channels } = self;
+        let BotBuilder { store, guild_id, keeper, metrics, heartbeat, channels, rate_limits } = self;
         let keeper = keeper.unwrap_or_else(|| TableKeeper::with(None));
-        let standin = StandIn::start().await;
+        let standin = StandIn::start_with(rate_limits.unwrap_or_else(RateLimits::roomy)).await;
         for ctx in &channels {
             standin.add_channel(ctx);
         }
@@ -209,7 +220,7 @@ fn connection_to(standin: &StandIn, guild_id: Option<u64>) -> Connection {
     Connection {
         token: StandIn::TOKEN.into(),
         guild_id,
-        api_base: Some(standin.base_url()),
+        api_base: Some(standin.api_base()),
         idle_sweep: Duration::from_millis(300),
         shards: None,
     }

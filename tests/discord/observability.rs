@@ -165,7 +165,7 @@ async fn the_http_endpoint_is_ready_once_it_listens(pool: PgPool) {
     let connection = Connection {
         token: StandIn::TOKEN.into(),
         guild_id: None,
-        api_base: Some(standin.base_url()),
+        api_base: Some(standin.api_base()),
         idle_sweep: Duration::from_secs(3600),
         shards: None,
     };

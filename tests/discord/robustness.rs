@@ -214,7 +214,7 @@ async fn two_processes_on_two_shards_share_the_servers(pool: PgPool) {
         let connection = Connection {
             token: StandIn::TOKEN.into(),
             guild_id: None,
-            api_base: Some(standin.base_url()),
+            api_base: Some(standin.api_base()),
             idle_sweep: Duration::from_secs(3600),
             shards: Some(range.parse().unwrap()),
         };

@@ -1,5 +1,6 @@
-//! The stand-in itself: what it refuses, as Discord does, and how a test hears of it. The bot's
-//! own flows are tested against it in the files beside this one; here it is called directly.
+//! The stand-in itself: what it refuses, as Discord does, and how a test hears of it (its rate
+//! limits in `stand_in_rate_limits.rs`). The bot's own flows are tested against it in the files
+//! beside this one; here it is called directly.
 
 use std::time::Duration;
 

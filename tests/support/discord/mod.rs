@@ -45,11 +45,20 @@
 //!   ([`crate::support::fixtures::select_on`]).
 //! * Unknown routes are logged with `eprintln!` and answered 404; [`StandIn::unknown_routes`]
 //!   lists them, and any left when the stand-in is dropped fail the test that made them.
+//! * The REST API is rate-limited by Discord's rules: per-route buckets by channel or
+//!   interaction token, the global limit (interaction callbacks and webhooks spared), Discord's
+//!   `X-RateLimit-*` headers and its 429 answers. The numbers are [`RateLimits::roomy`] unless
+//!   the test asks for others ([`StandIn::start_with`], e.g. [`RateLimits::discord`]);
+//!   [`StandIn::rate_limited`] lists the 429s answered.
+//! * The bot reaches the stand-in as `https://discord.com`, over TLS on the same port
+//!   ([`StandIn::api_base`]), because serenity sends its requests there whenever its rate limiter
+//!   is on, as it is in production; [`StandIn::http`] is such a client for a test's own calls.
 //!
 //! Where things are: [`StandIn`] (this file) is what the tests drive; `exchange` holds the types
-//! they get back; `gateway` and `rest` are the two servers, `replies` what the bot's answers do to
-//! the messages, `channels` the channels and what the bot may do there, `validation` and
-//! `limits` what Discord refuses of a body, `objects` the JSON Discord hands out, and `state`
+//! they get back; `gateway` and `rest` are the two servers (`tls` lets one port speak plain HTTP
+//! and TLS), `rate_limits` Discord's rate limits, `replies` what the bot's answers do to the
+//! messages, `channels` the channels and what the bot may do there, `validation` and `limits`
+//! what Discord refuses of a body, `objects` the JSON Discord hands out, and `state`
 //! what is kept in between.
 //!
 //! (Past 500 lines: one `impl StandIn`, the whole face a test sees: start, drive, wait, read.
@@ -61,9 +70,11 @@ mod exchange;
 mod gateway;
 mod limits;
 mod objects;
+mod rate_limits;
 mod replies;
 mod rest;
 mod state;
+mod tls;
 mod validation;
 
 use std::collections::HashMap;
@@ -82,6 +93,7 @@ pub use channels::permission;
 pub use exchange::{Exchange, Incomplete, Reply, ReplyKind, Signed};
 use gateway::{gateway, text};
 use objects::id_of;
+pub use rate_limits::{Limit, RateLimited, RateLimits};
 use replies::callback;
 use rest::{rest, Body, BODY_LIMIT};
 use state::{exchange_of, register, Inner, Shared};
@@ -163,8 +175,14 @@ impl StandIn {
         longest
     }
 
-    /// Binds 127.0.0.1:0 and serves the gateway and REST API until dropped.
+    /// Binds 127.0.0.1:0 and serves the gateway and REST API until dropped, rate-limiting with
+    /// [`RateLimits::roomy`].
     pub async fn start() -> StandIn {
+        Self::start_with(RateLimits::roomy()).await
+    }
+
+    /// [`Self::start`], rate-limiting with `limits` (e.g. [`RateLimits::discord`]).
+    pub async fn start_with(limits: RateLimits) -> StandIn {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("stand-in: bind 127.0.0.1:0");
         let port = listener.local_addr().expect("stand-in: local_addr").port();
         let (version, _) = watch::channel(0u64);
@@ -192,6 +210,7 @@ impl StandIn {
             port,
             started: Instant::now(),
             heartbeat_ms: std::sync::atomic::AtomicU64::new(41_250),
+            limiter: Mutex::new(rate_limits::Limiter::new(limits)),
         });
         let app = Router::new()
             .route("/gateway", get(gateway))
@@ -199,16 +218,22 @@ impl StandIn {
             .layer(DefaultBodyLimit::max(BODY_LIMIT))
             .with_state(shared.clone());
         let server = tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, app).await {
+            if let Err(e) = axum::serve(tls::Listener::new(listener), app).await {
                 eprintln!("[stand-in] server stopped: {e}");
             }
         });
         StandIn { shared, server, interact_timeout: Duration::from_secs(20) }
     }
 
-    /// `http://127.0.0.1:PORT`, for `HttpBuilder::proxy`.
+    /// `http://127.0.0.1:PORT`, for a test's own requests.
     pub fn base_url(&self) -> String {
         self.shared.base_url()
+    }
+
+    /// `https://127.0.0.1:PORT`, the bot's `DISCORD_API_BASE` (`Connection::api_base`): the
+    /// same port, over TLS, where serenity's requests for `https://discord.com` are sent.
+    pub fn api_base(&self) -> String {
+        format!("https://127.0.0.1:{}", self.shared.port)
     }
 
     /// `ws://127.0.0.1:PORT/gateway`
@@ -220,10 +245,18 @@ impl StandIn {
         self.shared.port
     }
 
-    /// A serenity `Http` talking to the stand-in (proxy set, rate limiter disabled: serenity
-    /// ignores the proxy unless the rate limiter is disabled).
+    /// A serenity `Http` talking to the stand-in as to `https://discord.com`, with its rate
+    /// limiter on, and trusting the stand-in's certificate.
     pub fn http(&self) -> serenity::http::Http {
-        serenity::http::HttpBuilder::new(Self::TOKEN).proxy(self.base_url()).ratelimiter_disabled(true).build()
+        let certificate = reqwest::Certificate::from_pem(tls::CERTIFICATE).expect("stand-in: tls/cert.pem");
+        let client = reqwest::Client::builder()
+            .use_rustls_tls()
+            .tls_built_in_root_certs(false)
+            .add_root_certificate(certificate)
+            .resolve("discord.com", ([127, 0, 0, 1], self.shared.port).into())
+            .build()
+            .expect("stand-in: an HTTP client");
+        serenity::http::HttpBuilder::new(Self::TOKEN).client(client).build()
     }
 
     /// A serenity `ClientBuilder` wired to the stand-in; add the event handler and `.await`.
@@ -609,6 +642,11 @@ impl StandIn {
     pub fn original_message(&self, token: &str) -> Option<Value> {
         let inner = self.shared.lock();
         inner.interactions.get(token).and_then(|r| r.original).and_then(|id| inner.messages.get(&id).cloned())
+    }
+
+    /// The requests answered 429 (rate limited) so far, in order.
+    pub fn rate_limited(&self) -> Vec<RateLimited> {
+        self.shared.limiter().refused().to_vec()
     }
 
     /// Routes the stand-in did not know (`"METHOD /path"`), in order.

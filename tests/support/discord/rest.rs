@@ -99,10 +99,15 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
         ["api", rest @ ..] => rest,
         other => other,
     };
+    let admitted = shared.limiter().admit(&method, &path, segs);
+    let admitted = match admitted {
+        Ok(admitted) => admitted,
+        Err(too_many_requests) => return *too_many_requests,
+    };
     let resp = route(&shared, &method, segs, body);
     shared.bump();
     match resp {
-        Some(r) => r,
+        Some(r) => admitted.stamp(r),
         None => {
             let what = format!("{method} {path}");
             eprintln!(

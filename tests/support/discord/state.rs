@@ -134,11 +134,17 @@ pub(super) struct Shared {
     pub(super) started: Instant,
     /// The heartbeat interval announced in HELLO, in milliseconds.
     pub(super) heartbeat_ms: std::sync::atomic::AtomicU64,
+    /// Discord's rate limits on the REST API.
+    pub(super) limiter: Mutex<super::rate_limits::Limiter>,
 }
 
 impl Shared {
     pub(super) fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(super) fn limiter(&self) -> MutexGuard<'_, super::rate_limits::Limiter> {
+        self.limiter.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub(super) fn bump(&self) {
