@@ -30,6 +30,9 @@ fn seconds(headers: &reqwest::header::HeaderMap, name: &str) -> f64 {
 #[tokio::test]
 async fn a_burst_in_one_channel_is_answered_429_with_discords_headers() {
     let standin = StandIn::start_with(RateLimits::discord()).await;
+    for channel in [41, 42] {
+        standin.add_channel(&Ctx::en().with_channel(channel));
+    }
     let messages = |channel: u64| format!("{}/api/v10/channels/{channel}/messages", standin.base_url());
     let post = |channel: u64| call(reqwest::Method::POST, messages(channel), json!({"content": "hello"}));
     let mut buckets = Vec::new();
