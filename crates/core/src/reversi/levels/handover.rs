@@ -22,7 +22,7 @@ const BEYOND: i32 = 65;
 /// moves after it. At 2 discs the bot thought a third less, but the margins against
 /// `none(0.5)` moved up (40 games at full time: twelve +6 wins instead of eighteen; 2026-12-02,
 /// docs/design/reversi-handover.md#measured), so only a move exactly at the aim stops it.
-pub const CLOSE_ENOUGH: i32 = 0;
+pub(crate) const CLOSE_ENOUGH: i32 = 0;
 
 impl Engine {
     /// `standard`'s value of every root move against a trusted human with `slip` discs of

@@ -41,21 +41,13 @@ mod search;
 mod standard;
 mod tuning;
 
-pub use choice::{jitter_index, rank_moves, Sontaku, SontakuChoice, SontakuStage};
-pub use desirability::{
-    classic_desirability, highest_final_value, lead_ceiling, standard_desirability, standard_final_value,
-    trusted_target,
-};
-pub use model::HumanModel;
-pub use objectives::{Highest, OwnInterest, PublishedOwnInterest, Standard, StandardClassic};
-pub use published_eval::{published_eval, published_square_score};
-pub use tuning::{
-    BEGINNER_OPENING_CEILING, CHASE_PROBE_SHARE, CLASSIC_TARGET, COOPERATIVE_EMPTIES, GIFT_CAP, GIFT_CAP_FROM,
-    GUARANTEE_MARGIN, HIGHEST_FULL_READ, JITTER_PROBABILITY, JITTER_SPAN, JITTER_SPAN_STRONG, MODELLED_FROM,
-    NEAR_EQUAL, OPENING_GUARD_EMPTIES, OPENING_LEAD_CEILING, OPENING_UNKNOWN_EMPTIES, PERFECT_BONUS, SLIP_ALLOWANCE,
-    STANDARD_FULL_READ, STANDARD_TARGET, TARGET_WIN_MARGIN, TRUSTED_LEAD_CEILING, TRUSTED_MIDGAME_TARGET,
-    TRUSTED_SOLVE_EMPTIES, TRUSTED_STRENGTH,
-};
+pub(crate) use choice::{Sontaku, SontakuStage};
+pub(crate) use desirability::standard_final_value;
+pub(crate) use model::HumanModel;
+pub(crate) use tuning::{TARGET_WIN_MARGIN, TRUSTED_STRENGTH};
+// The objectives, for the engine's own tests of what its leaves are handed.
+#[cfg(test)]
+pub(crate) use objectives::{Highest, OwnInterest, Standard};
 
 #[cfg(test)]
 mod tests;

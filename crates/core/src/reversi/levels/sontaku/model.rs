@@ -17,7 +17,7 @@
 /// other deviations (the lead in discs, the opening guard); the seed's rule as written is
 /// `standard-classic` (docs/design/reversi-sontaku.md#who-meets-the-seeds-rule).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HumanModel {
+pub(crate) struct HumanModel {
     /// 0: the human may play their worst move (docs/design/reversi-sontaku.md#the-idea-seed-001);
     /// 1: the human finds the best reply.
     pub strength: f64,
@@ -26,5 +26,5 @@ pub struct HumanModel {
 impl HumanModel {
     /// The original design's pessimistic human
     /// (docs/design/reversi-sontaku.md#standard-as-seed-001-describes-it-sontakustandard).
-    pub const SEED: HumanModel = HumanModel { strength: 0.0 };
+    pub(crate) const SEED: HumanModel = HumanModel { strength: 0.0 };
 }
