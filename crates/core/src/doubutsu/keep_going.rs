@@ -3,7 +3,7 @@
 //! docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going).
 //!
 //! The model is the hospitality benchmark's "child" (the exact bound of
-//! [`super::table::survival`] uses the same one): the guest takes a win in one whenever the
+//! [`super::table::survival()`] uses the same one): the guest takes a win in one whenever the
 //! board offers one and otherwise taps any legal move, uniformly; settai plays on with its
 //! best continuation. [`keep_going_chances`] gives, for each of settai's candidate moves, the
 //! chance that none of the next `plies` plies (the move itself first) ends the game. A line

@@ -1,4 +1,4 @@
-//! Training pipeline for the pattern evaluation ([`eval`](settai_core::reversi::engine::eval)).
+//! Training pipeline for the pattern evaluation ([`settai_core::reversi::PatternEval`]).
 //!
 //! 1. Self-play: games whose first plies are random (varied openings), continued by a shallow
 //!    search with the classic evaluation and some random moves.

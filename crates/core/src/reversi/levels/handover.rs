@@ -1,5 +1,5 @@
 //! How `standard` hands the lead to a trusted human in the endgame (from
-//! [`TRUSTED_SOLVE_EMPTIES`](crate::reversi::levels::sontaku::TRUSTED_SOLVE_EMPTIES) empties): every root move
+//! `TRUSTED_SOLVE_EMPTIES` (sontaku's tuning) empties): every root move
 //! solved exactly, but only as far as the choice needs.
 //!
 //! The choice is the move whose best-play human margin `h` is closest to the aim (+6 plus the

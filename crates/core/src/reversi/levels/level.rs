@@ -21,7 +21,7 @@ pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2400);
 pub(crate) const SONTAKU_BUDGET: Duration = Duration::from_millis(800);
 /// Against a human the estimate trusts ([`TRUSTED_STRENGTH`]) `standard` thinks this many times
 /// [`SONTAKU_BUDGET`] (2.4 s, `none`'s time): a strong player takes every gift a shallow search
-/// makes by mistake, and solving from [`TRUSTED_SOLVE_EMPTIES`](crate::reversi::levels::sontaku::TRUSTED_SOLVE_EMPTIES) empties needs the time. A
+/// makes by mistake, and solving from `TRUSTED_SOLVE_EMPTIES` (sontaku's tuning) empties needs the time. A
 /// deviation from the original design's "within a second",
 /// docs/design/reversi-sontaku.md#deviation-more-thinking-time-for-a-trusted-player.
 pub(crate) const TRUSTED_BUDGET_FACTOR: u32 = 3;

@@ -9,10 +9,10 @@
 /// 50 discs. With strength `s` (estimated from the human's moves by
 /// [`strength`](crate::reversi::levels::strength)) each root move is valued
 /// `(1 - s) × seed value + s × value when the human then plays best` in the midgame, the second
-/// by the strong engine's pattern search, and no midgame move gives away more than [`GIFT_CAP`](super::GIFT_CAP);
+/// by the strong engine's pattern search, and no midgame move gives away more than [`GIFT_CAP`](crate::reversi::levels::sontaku::tuning::GIFT_CAP);
 /// the full read keeps the seed's guarantee below
 /// [`TRUSTED_STRENGTH`](super::TRUSTED_STRENGTH) and values best play from it (a switch, not a
-/// blend). Below [`MODELLED_FROM`](super::MODELLED_FROM) (every newcomer, and anyone who plays
+/// blend). Below [`MODELLED_FROM`](crate::reversi::levels::sontaku::tuning::MODELLED_FROM) (every newcomer, and anyone who plays
 /// like a beginner) `standard` plays the seed's search against the pessimistic human, with its
 /// other deviations (the lead in discs, the opening guard); the seed's rule as written is
 /// `standard-classic` (docs/design/reversi-sontaku.md#who-meets-the-seeds-rule).

@@ -76,7 +76,7 @@ impl Objective for Standard<'_> {
 }
 
 /// `standard-classic`'s objective: `standard` as the original article publishes it (docs/design/reversi-sontaku.md), closeness to a slight
-/// human lead measured by the seed's own evaluation ([`published_eval`](fn@super::published_eval)),
+/// human lead measured by the seed's own evaluation (`published_eval`),
 /// and the same +6 human win at the end as `standard`
 /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
 pub(super) struct StandardClassic;

@@ -63,7 +63,7 @@ impl Engine {
         self.sontaku_for(eval, level, p, o, HumanModel::SEED, rng)
     }
 
-    /// [`Engine::sontaku`] against a human of the given strength (`standard` only; `highest` and
+    /// `Engine::sontaku` against a human of the given strength (`standard` only; `highest` and
     /// `standard-classic` always play the seed's way).
     pub(crate) fn sontaku_for(
         &mut self,

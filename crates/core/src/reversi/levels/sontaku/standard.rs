@@ -111,7 +111,7 @@ impl Engine {
     }
 
     /// Against a trusted human ahead of the plan (every move leaves a best-play lead above
-    /// [`TRUSTED_LEAD_CEILING`](super::TRUSTED_LEAD_CEILING), by a probe of all root moves with [`CHASE_PROBE_SHARE`] of the
+    /// [`TRUSTED_LEAD_CEILING`](crate::reversi::levels::sontaku::tuning::TRUSTED_LEAD_CEILING), by a probe of all root moves with [`CHASE_PROBE_SHARE`] of the
     /// time), the strongest move by a principal-variation search with the rest of the time, as
     /// `none` finds its moves: `Some((values, depth, move))`, the move alone valued (the choice
     /// is made among no other). `None` (nothing searched that counts) when the human is not

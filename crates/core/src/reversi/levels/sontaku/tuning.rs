@@ -5,7 +5,7 @@
 /// The slight human lead that `standard` steers towards: 4 discs, in tenths of a disc.
 pub(super) const STANDARD_TARGET: i32 = 40;
 /// The slight human lead `standard-classic` steers towards, in points of the published article's evaluation
-/// ([`published_eval`](super::published_eval::published_eval)): a third of a corner, or three
+/// (`published_eval`): a third of a corner, or three
 /// legal moves and a bit. The seed says only "a slight lead"; 40 is what this repository's first
 /// implementation of the seed used, before `standard` measured the lead in discs
 /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
@@ -22,7 +22,7 @@ pub(super) const COOPERATIVE_EMPTIES: u32 = 8;
 pub(super) const GUARANTEE_MARGIN: i32 = 8;
 /// Chance that `standard` plays its 2nd or 3rd move outside the full read.
 pub(super) const JITTER_PROBABILITY: f64 = 0.35;
-/// Desirability gap (units of [`standard_desirability`](super::standard_desirability)) under which moves count as equal.
+/// Desirability gap (units of [`standard_desirability`](crate::reversi::levels::sontaku::desirability::standard_desirability)) under which moves count as equal.
 pub(super) const NEAR_EQUAL: i32 = 40;
 /// Depth of the quick search used if a full read runs out of time.
 pub(super) const FALLBACK_DEPTH: u32 = 4;
@@ -33,7 +33,7 @@ pub(super) const PERFECT_BONUS: i32 = 16_000;
 /// ([`GIFT_CAP_FROM`]; a beginner far behind needs bigger gifts, which they do not notice).
 pub(super) const GIFT_CAP: i32 = 60;
 /// Against a human of shown strength, the 2nd or 3rd move of the 35% jitter must be within this
-/// much of the best move's value (units of [`standard_desirability`](super::standard_desirability): 1.5 discs of shortfall),
+/// much of the best move's value (units of [`standard_desirability`](crate::reversi::levels::sontaku::desirability::standard_desirability): 1.5 discs of shortfall),
 /// narrowing to [`JITTER_SPAN_STRONG`] for the strongest: a strong human takes whatever a
 /// random 2nd move gives away.
 pub(super) const JITTER_SPAN: i32 = 150;
@@ -63,14 +63,14 @@ pub(super) const OPENING_GUARD_EMPTIES: u32 = 40;
 /// by +1..+2 at ply 10 (the guest's value, its opponent to move) and was never caught again. Level
 /// (0) since 2026-12-01 late night (−2 at ply 10 against `none`; the three steps:
 /// docs/design/reversi-sontaku.md#deviation-the-opening-guard); a beginner meets
-/// [`BEGINNER_OPENING_CEILING`] after the first moves (see [`lead_ceiling`](super::lead_ceiling)).
+/// [`BEGINNER_OPENING_CEILING`] after the first moves (see [`lead_ceiling`](crate::reversi::levels::sontaku::desirability::lead_ceiling)).
 pub(super) const OPENING_LEAD_CEILING: i32 = 0;
 /// From this many empties a trusted human's game is solved exactly, as `none` does, rather than
 /// searched: a strong player reads the endgame from here, and a heuristic gift there is final.
 pub(super) const TRUSTED_SOLVE_EMPTIES: u32 = 20;
 
 /// Against a trusted human, the midgame's best-play lead aimed at until the solve
-/// ([`TRUSTED_SOLVE_EMPTIES`]): a disc behind (see [`trusted_target`](super::trusted_target)).
+/// ([`TRUSTED_SOLVE_EMPTIES`]): a disc behind (see [`trusted_target`](crate::reversi::levels::sontaku::desirability::trusted_target)).
 pub(super) const TRUSTED_MIDGAME_TARGET: i32 = -10;
 /// Against a trusted human, the best-play lead (tenths of a disc) that no midgame move may exceed
 /// until the solve, unless every move does (then [`Engine::standard_chase`](crate::reversi::engine::search::Engine::standard_chase) plays the strongest
