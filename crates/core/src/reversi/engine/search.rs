@@ -547,6 +547,35 @@ mod tests {
         audited.1.get()
     }
 
+    /// How often [`counted_wall`] was read (only the test below reads it).
+    static WALL_READS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+    fn counted_wall() -> Instant {
+        WALL_READS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Instant::now()
+    }
+
+    #[test]
+    fn an_engine_reads_the_clock_its_caller_hands_in_and_none_other() {
+        let reads = || WALL_READS.load(std::sync::atomic::Ordering::SeqCst);
+        let mut engine = Engine::new(10).with_clock(Clock::Wall(counted_wall));
+        assert_eq!(reads(), 1, "the wall clock starts when handed in");
+        engine.set_deadline(Some(engine.now() + Duration::from_secs(60)));
+        assert_eq!(reads(), 2);
+        let pos = random_playout(&mut rand::rngs::StdRng::seed_from_u64(3), 20);
+        engine.pvs(&Classic, pos.player(), pos.opponent(), 6, -INF, INF, true);
+        assert!(engine.nodes > CHECK_INTERVAL, "{} nodes", engine.nodes);
+        assert!(reads() > 2, "the search looked at the handed clock");
+        // Without a clock an engine's time stands still, so it takes no deadline.
+        assert_eq!(Engine::new(10).now(), Duration::ZERO);
+        let refused = std::panic::catch_unwind(|| Engine::new(10).set_deadline(Some(Duration::ZERO)));
+        assert!(refused.is_err(), "a deadline without a clock is refused");
+        // The node clock is the nodes' cost.
+        let mut counted = Engine::new(10).with_clock(Clock::Nodes { mid_ns: 100.0, end_ns: 10.0 });
+        counted.pvs(&Classic, pos.player(), pos.opponent(), 4, -INF, INF, true);
+        assert_eq!(counted.now(), Duration::from_nanos(counted.nodes * 100));
+    }
+
     #[test]
     fn search_leaves_get_the_movers_moves_and_features_of_their_board() {
         let strong = Strong(PatternEval::shared());
