@@ -2,19 +2,26 @@
 //! at once at mixed levels, by touch (docs/design/touch.md), against the real bot (serenity,
 //! service, store, renderer) and a real Postgres. Prints reply latency percentiles (the moves,
 //! and doubutsu's first tap that lights an animal's squares, with its bytes), busy refusals,
-//! errors and the longest gap between gateway heartbeats.
+//! errors and the longest gap between gateway heartbeats. Then the verdict (`checks/`): every
+//! move a player saw accepted is stored once, where they saw it, and no other; the stand-in
+//! refused no call and met no unknown route; no player met an error. Any failure exits
+//! non-zero, naming it (late answers and "busy" refusals are reported, not judged: they depend
+//! on the machine).
 //!
 //! `cargo bench --bench load -- [CHANNELS] [MOVES_PER_CHANNEL] [THINK_MS]` (default 500 × 10,
 //! players thinking 0.5-1.5 × 2000 ms between moves, much faster than people do); needs the
 //! local Postgres of `.ci/run` (DATABASE_URL, default `postgres://postgres@localhost:5432/postgres`),
 //! where it creates and afterwards drops a database of its own.
 
+mod checks;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use checks::moves::{self, Tap};
+use checks::verdict::{self, Findings};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
@@ -43,6 +50,8 @@ struct Tally {
     choose_bytes: Vec<usize>,
     /// Time until the lit board is shown (the same call, or the edit after a late answer).
     choose_shown: Vec<Duration>,
+    /// The moves the player saw accepted.
+    taps: Vec<Tap>,
 }
 
 fn times(x: &Exchange) -> Option<(Duration, Duration)> {
@@ -76,6 +85,8 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
     // Players keep at it until they have made their moves (overload only slows them down).
     let give_up = tokio::time::Instant::now() + Duration::from_secs(3600);
     while tally.moves < moves && tokio::time::Instant::now() < give_up {
+        // The move of the tap about to be sent, recorded once it is accepted.
+        let mut tapping: Option<Tap> = None;
         let payload = match &next {
             Next::Start => fixtures::slash(&ctx, "play", game, json!([])),
             Next::Show => fixtures::slash(&ctx, "play", "board", json!([])),
@@ -112,6 +123,8 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
                 let moves = fixtures::touch_taps(&message, "p");
                 let choice = &moves[rng.gen_range(0..moves.len())];
                 let button = fixtures::touch_id(&message, &format!("p.{choice}")).expect("its button");
+                let (game, ply) = moves::board_place(&button).expect("a touch button names its board");
+                tapping = Some(Tap { game, ply: ply + 1, notation: choice.clone() });
                 fixtures::button_on(&ctx, &button, &message)
             }
         };
@@ -151,7 +164,10 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
         }
         match next {
             Next::Start => tally.games += 1,
-            Next::Tap(_) => tally.moves += 1,
+            Next::Tap(_) => {
+                tally.moves += 1;
+                tally.taps.extend(tapping.take());
+            }
             Next::Show => {}
         }
         next = if has_moves(&x) { Next::Tap(x) } else { Next::Show };
@@ -234,6 +250,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
         all.choose.extend(t.choose);
         all.choose_bytes.extend(t.choose_bytes);
         all.choose_shown.extend(t.choose_shown);
+        all.taps.extend(t.taps);
     }
     let wall = started.elapsed();
     shards.shutdown_all().await;
@@ -263,13 +280,24 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
     let gap = standin.longest_heartbeat_gap().unwrap_or_default();
     println!("longest gap between gateway heartbeats: {:.2} s (interval 2 s)", gap.as_secs_f64());
 
+    // Every accepted tap is stored once, where the player saw it, and no other player's move is.
+    let stored = moves::stored_players_moves(store.pool()).await?;
+    let findings = Findings {
+        moves: moves::compare(&all.taps, &stored),
+        refused_calls: standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect(),
+        unknown_routes: standin.take_unknown_routes(),
+        anomalies: all.errors,
+        ..Findings::default()
+    };
+
     drop(store);
     let admin = sqlx::PgPool::connect(&base).await?;
     sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&admin).await?;
-    Ok(())
+    verdict::conclude("load", &findings)
 }
 
-fn main() -> anyhow::Result<()> {
+/// Exits non-zero when the run fails its checks (or cannot run), naming what failed.
+fn main() -> std::process::ExitCode {
     // The bot's own warnings and errors (e.g. why a request failed): RUST_LOG=settai=warn.
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
@@ -280,5 +308,6 @@ fn main() -> anyhow::Result<()> {
     let channels = args.first().and_then(|a| a.parse().ok()).unwrap_or(500);
     let moves = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
     let think_ms = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2000);
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run(channels, moves, think_ms))
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
+    verdict::exit_code(runtime.block_on(run(channels, moves, think_ms)))
 }

@@ -3,31 +3,44 @@
 //! simulated day most channels play (a game goes on, or a new one starts; some families stop
 //! mid-game), then the clock moves a day, as the tests move it (every stored time one day
 //! earlier), and the bot's own sweeps send the reminders and final notices and close the idle
-//! games. The bot is stopped gracefully on day 10 and killed on day 20, and restarted. After
-//! each day the process's figures are read from its metrics port (resident memory, threads,
-//! open files, runtime tasks, the database pool) and Postgres's (connections, table sizes).
-//! At the end: every move the players made is stored once, in order, and nothing else; the
-//! bot's log holds no warning or error; the slope of memory and connections after warm-up.
+//! games. The bot is stopped gracefully after a third of the days (day 10 of a month) and
+//! killed after two thirds (day 20), and restarted. After each day the process's figures are
+//! read from its metrics port (resident memory, threads, open files, runtime tasks, the
+//! database pool) and Postgres's (connections, table sizes). At the end, the verdict
+//! (`checks/`): every move the players saw accepted is stored once, where they saw it, and no
+//! other; the stand-in refused no call and met no unknown route; the players met no anomaly;
+//! the bot's log holds no warning or error; and the slope of every figure after each process's
+//! warm-up, with its 95% interval, the bot's own memory judged against a threshold. Any failure
+//! exits non-zero, naming it.
 //!
-//! `cargo bench --bench soak -- [DAYS] [CHANNELS]` (default 30 days, 100 channels; BENCHMARKS.md runs 200); needs the
-//! local Postgres (DATABASE_URL, as the tests) where it creates and afterwards drops a database
-//! of its own; builds the doubutsu table first unless `data/doubutsu.tb` exists (half the
-//! channels play `settai`, half `weakest`).
+//! `cargo bench --bench soak -- [DAYS] [CHANNELS] [--small-table]` (default 30 days, 100
+//! channels; BENCHMARKS.md runs 200); needs the local Postgres (DATABASE_URL, as the tests)
+//! where it creates and afterwards drops a database of its own; builds the doubutsu table first
+//! unless `data/doubutsu.tb` exists (half the channels play `settai`, half `weakest`). With
+//! `--small-table` the bot gets the table of lions and chicks alone, built in a moment, and
+//! `settai` plays as `weakest` where it cannot value a position: CI's short run
+//! (`.ci/run`), which checks the verdict's path rather than the figures.
 
+mod checks;
+#[path = "soak/readings.rs"]
+mod readings;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use checks::moves::{self, Tap};
+use checks::verdict::{self, Findings};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use readings::sample;
 use serde_json::json;
 use settai::domain::{Change, Place, Scope};
 use settai::store::Store;
+use settai_core::doubutsu::table::{BuildOptions, Material};
 use settai_core::{doubutsu, Level};
 use support::fixtures::{self, Ctx};
 use support::StandIn;
@@ -35,9 +48,6 @@ use support::StandIn;
 const T: Duration = Duration::from_secs(120);
 /// The server's idle limit in the soak: games left alone close within the month.
 const IDLE_DAYS: u32 = 5;
-
-/// A move a player saw accepted: (game, ply, move as tapped).
-type Tap = (i64, u32, String);
 
 /// What one channel's family did on one day.
 #[derive(Default)]
@@ -47,27 +57,12 @@ struct Day {
     anomalies: Vec<String>,
 }
 
-/// One figure of a Prometheus text: the sum of the lines of `name` (with `labels`, if given).
-fn figure(text: &str, name: &str, labels: Option<&str>) -> f64 {
-    text.lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| {
-            let (series, value) = l.rsplit_once(' ')?;
-            let (metric, rest) = series.split_once('{').map_or((series, ""), |(m, r)| (m, r));
-            (metric == name && labels.is_none_or(|want| rest.contains(want))).then(|| value.parse::<f64>().ok())?
-        })
-        .sum()
-}
-
 /// The game and ply a board of buttons was drawn at, when it offers moves (none once the game
 /// is over): read from its buttons' ids (`t:{game}:{ply}:...`).
 fn offered(message: &serde_json::Value) -> Option<(i64, u32)> {
     let taps = fixtures::touch_taps(message, "c").len() + fixtures::touch_taps(message, "p").len();
     let id = fixtures::buttons_of(message).into_iter().find_map(|b| b["custom_id"].as_str().map(str::to_string))?;
-    let mut parts = id.strip_prefix("t:")?.split(':');
-    let game = parts.next()?.parse().ok()?;
-    let ply = parts.next()?.parse().ok()?;
-    (taps > 0).then_some((game, ply))
+    moves::board_place(&id).filter(|_| taps > 0)
 }
 
 /// One family's session: shows the game on (or starts one) and taps random legal moves until
@@ -143,7 +138,7 @@ async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64) -> Day {
             day.anomalies.push(format!("tap refused: {}", next.content()));
             return day;
         }
-        day.taps.push((game, ply + 1, choice));
+        day.taps.push(Tap { game, ply: ply + 1, notation: choice });
         board = next;
         if rng.gen_bool(stop) {
             break;
@@ -218,68 +213,22 @@ async fn sweeps_done(pool: &sqlx::PgPool) -> anyhow::Result<bool> {
     Ok(false)
 }
 
-/// One reading after a day.
-struct Sample {
-    day: u32,
-    games: i64,
-    moves: i64,
-    resident_mib: f64,
-    own_mib: f64,
-    threads: f64,
-    open_files: f64,
-    tasks: f64,
-    pool: f64,
-    pg_connections: i64,
-    tables_mib: f64,
+/// The days after whose reading the bot is restarted: gracefully after a third of the run, killed
+/// after two thirds (days 10 and 20 of a month). A short run restarts too, so that CI's checks
+/// cross both.
+fn restart_days(days: u32) -> (u32, u32) {
+    (days / 3, 2 * days / 3)
 }
 
-async fn sample(day: u32, metrics_url: &str, pool: &sqlx::PgPool, db: &str) -> anyhow::Result<Sample> {
-    let text = reqwest::get(metrics_url).await?.text().await?;
-    let (games, moves): (i64, i64) =
-        sqlx::query_as("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM moves)").fetch_one(pool).await?;
-    // The bot's connections: all of the database's but this benchmark's own.
-    let all: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM pg_stat_activity WHERE datname = $1").bind(db).fetch_one(pool).await?;
-    let pg_connections = all - i64::from(pool.size());
-    let tables: i64 = sqlx::query_scalar(
-        "SELECT (pg_total_relation_size('games') + pg_total_relation_size('moves')
-                 + pg_total_relation_size('player_settings') + pg_total_relation_size('channel_settings'))::BIGINT",
-    )
-    .fetch_one(pool)
-    .await?;
-    Ok(Sample {
-        day,
-        games,
-        moves,
-        resident_mib: figure(&text, "settai_process_resident_memory_bytes", None) / 1048576.0,
-        own_mib: figure(&text, "settai_process_resident_anonymous_memory_bytes", None) / 1048576.0,
-        threads: figure(&text, "settai_process_threads", None),
-        open_files: figure(&text, "settai_process_open_fds", None),
-        tasks: figure(&text, "settai_runtime_tasks", None),
-        pool: figure(&text, "settai_db_connections", None),
-        pg_connections,
-        tables_mib: tables as f64 / 1048576.0,
-    })
-}
-
-/// Least-squares slope of `y` over `x`.
-fn slope(points: &[(f64, f64)]) -> f64 {
-    let n = points.len() as f64;
-    if n < 2.0 {
-        return 0.0;
+/// The doubutsu table for the bot: the table of lions and chicks alone built into `dir` if
+/// `small`, else `data/doubutsu.tb` if it is there, else the whole table built into `dir`.
+fn table_dir(dir: &Path, small: bool) -> anyhow::Result<PathBuf> {
+    if small {
+        let root: doubutsu::Position = "1l1/1c1/1C1/1L1 b -".parse()?;
+        let table = doubutsu::table::build(Material::of(&root), &BuildOptions::default())?;
+        settai::table_file::write(&table, &dir.join("doubutsu.tb"))?;
+        return Ok(dir.to_path_buf());
     }
-    let (mx, my) = (points.iter().map(|p| p.0).sum::<f64>() / n, points.iter().map(|p| p.1).sum::<f64>() / n);
-    let cov: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
-    let var: f64 = points.iter().map(|(x, _)| (x - mx).powi(2)).sum();
-    if var == 0.0 {
-        0.0
-    } else {
-        cov / var
-    }
-}
-
-/// The doubutsu table for the bot: `data/doubutsu.tb` if it is there, else built into `dir`.
-fn table_dir(dir: &Path) -> anyhow::Result<PathBuf> {
     let kept = PathBuf::from("data");
     if kept.join("doubutsu.tb").exists() {
         return Ok(kept);
@@ -294,7 +243,7 @@ fn table_dir(dir: &Path) -> anyhow::Result<PathBuf> {
     Ok(dir.to_path_buf())
 }
 
-async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
+async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> {
     let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@localhost:5432/postgres".into());
     let (server, _) = base.rsplit_once('/').expect("DATABASE_URL ends with a database name");
     let db = format!("settai_soak_{}", std::process::id());
@@ -303,7 +252,7 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
     let pool = store.pool().clone();
     let work = std::env::temp_dir().join(format!("settai-soak-{}", std::process::id()));
     std::fs::create_dir_all(&work)?;
-    let data_dir = table_dir(&work)?;
+    let data_dir = table_dir(&work, small_table)?;
     let log = work.join("bot.log");
 
     // One server; half the channels at each doubutsu level, its idle limit short enough that
@@ -336,6 +285,8 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
     let mut rng = StdRng::seed_from_u64(20261205);
     let (mut taps, mut games_started, mut anomalies) = (Vec::<Tap>::new(), 0, Vec::<String>::new());
     let mut samples = Vec::new();
+    let (graceful_stop, kill) = restart_days(days);
+    let (mut process, mut process_started) = (0, 1);
     let mut away_until = vec![0u32; families.len()];
     for day in 1..=days {
         // Seven families in ten play today; one in five of those stops mid-game for the day.
@@ -361,7 +312,7 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
         if !sweeps_done(&pool).await? {
             anomalies.push(format!("day {day}: the sweeps had not caught up after {} s", T.as_secs()));
         }
-        let s = sample(day, &metrics_url, &pool, &db).await?;
+        let s = sample((day, process, day + 1 - process_started), &metrics_url, &pool, &db).await?;
         eprintln!(
             "day {day:>2}: {} games, {} moves, {:.1} MiB ({:.1} its own), {} tasks, {:.0} s",
             s.games,
@@ -372,9 +323,9 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
             started.elapsed().as_secs_f64()
         );
         samples.push(s);
-        // Restarts (after the day's reading): a graceful stop on day 10, a kill on day 20.
-        if day == 10 || day == 20 {
-            if day == 10 {
+        // Restarts (after the day's reading): a graceful stop, later a kill; none after the last day.
+        if day < days && (day == graceful_stop || day == kill) {
+            if day == graceful_stop {
                 Command::new("kill").args(["-TERM", &bot.0.id().to_string()]).status()?;
             } else {
                 bot.0.kill()?;
@@ -384,26 +335,18 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
             bot = serve(&standin, &url, &metrics_addr, &data_dir, &log);
             sessions += 1;
             standin.wait_sessions(sessions, T).await;
+            (process, process_started) = (process + 1, day + 1);
         }
     }
     let wall = started.elapsed();
     let _ = Command::new("kill").args(["-TERM", &bot.0.id().to_string()]).status();
     bot.0.wait()?;
 
-    // Every accepted tap is stored once, where the player saw it, and no other human move is.
-    let stored: Vec<(i64, i32, String)> =
-        sqlx::query_as("SELECT game_id, ply, notation FROM moves WHERE actor = 'human' ORDER BY game_id, ply")
-            .fetch_all(&pool)
-            .await?;
-    let stored: BTreeMap<(i64, u32), String> =
-        stored.into_iter().map(|(g, p, n)| ((g, p as u32), n.to_ascii_lowercase())).collect();
-    let tapped: BTreeMap<(i64, u32), String> =
-        taps.iter().map(|(g, p, m)| ((*g, *p), m.to_ascii_lowercase())).collect();
-    let lost = tapped.iter().filter(|(k, m)| stored.get(k) != Some(m)).count();
-    let extra = stored.keys().filter(|k| !tapped.contains_key(k)).count();
-    let duplicated_taps = taps.len() - tapped.len();
+    // Every accepted tap is stored once, where the player saw it, and no other player's move is.
+    let stored = moves::stored_players_moves(&pool).await?;
     let log_text = std::fs::read_to_string(&log).unwrap_or_default();
-    let troubles: Vec<&str> = log_text.lines().filter(|l| l.contains("WARN") || l.contains("ERROR")).collect();
+    let log_troubles: Vec<String> =
+        log_text.lines().filter(|l| l.contains("WARN") || l.contains("ERROR")).map(str::to_string).collect();
     let (closed, reminded): (i64, i64) = sqlx::query_as(
         "SELECT (SELECT count(*) FROM games WHERE status = 'expired'),
                 (SELECT count(*) FROM games WHERE reminded_at IS NOT NULL OR status = 'expired')",
@@ -418,69 +361,31 @@ async fn run(days: u32, channels: u64) -> anyhow::Result<()> {
         wall.as_secs_f64(),
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
-    println!(
-        "\n| day | games | moves | resident MiB (its own) | threads | open files | runtime tasks | pool connections | \
-         Postgres connections | tables MiB |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
-    for s in &samples {
-        println!(
-            "| {} | {} | {} | {:.1} ({:.1}) | {:.0} | {:.0} | {:.0} | {:.0} | {} | {:.1} |",
-            s.day,
-            s.games,
-            s.moves,
-            s.resident_mib,
-            s.own_mib,
-            s.threads,
-            s.open_files,
-            s.tasks,
-            s.pool,
-            s.pg_connections,
-            s.tables_mib
-        );
-    }
-    // Warm-up: the first five days of each process (days 1, 11 and 21 start one).
-    let eras: [(u32, u32); 3] = [(1, 10), (11, 20), (21, days)];
-    println!(
-        "\n| process (days) | resident MiB/day after warm-up | its own MiB/day | runtime tasks/day | Postgres connections/day |"
-    );
-    println!("|---|---|---|---|---|");
-    for (from, to) in eras.into_iter().filter(|(from, to)| from <= to && *from <= days) {
-        let era: Vec<&Sample> = samples.iter().filter(|s| s.day >= from + 5 && s.day <= to).collect();
-        let of = |f: fn(&Sample) -> f64| slope(&era.iter().map(|s| (f64::from(s.day), f(s))).collect::<Vec<_>>());
-        println!(
-            "| {from}-{to} | {:+.2} | {:+.2} | {:+.2} | {:+.2} |",
-            of(|s| s.resident_mib),
-            of(|s| s.own_mib),
-            of(|s| s.tasks),
-            of(|s| s.pg_connections as f64)
-        );
-    }
-    println!(
-        "\nmoves lost or changed: {lost}; stored but never tapped: {extra}; taps recorded twice: {duplicated_taps}; \
-         players' anomalies: {}; warnings or errors in the bot's log: {}",
-        anomalies.len(),
-        troubles.len()
-    );
-    for a in anomalies.iter().take(5) {
-        println!("  anomaly: {a}");
-    }
-    for t in troubles.iter().take(5) {
-        println!("  log: {t}");
-    }
-
+    readings::print_days(&samples);
+    let creeps = readings::slopes(&samples);
+    let findings = Findings {
+        moves: moves::compare(&taps, &stored),
+        refused_calls: standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect(),
+        unknown_routes: standin.take_unknown_routes(),
+        anomalies,
+        log_troubles,
+        creeps,
+    };
     drop(store);
     pool.close().await;
     let admin = sqlx::PgPool::connect(&base).await?;
     sqlx::query(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")).execute(&admin).await?;
     let _ = std::fs::remove_dir_all(&work);
-    Ok(())
+    verdict::conclude("soak", &findings)
 }
 
-fn main() -> anyhow::Result<()> {
-    // `cargo bench` adds flags such as `--bench`; the numbers are ours.
+/// Exits non-zero when the run fails its checks (or cannot run), naming what failed.
+fn main() -> std::process::ExitCode {
+    // `cargo bench` adds flags such as `--bench`; the numbers and `--small-table` are ours.
+    let small_table = std::env::args().any(|a| a == "--small-table");
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let days = args.first().and_then(|a| a.parse().ok()).unwrap_or(30);
     let channels = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run(days, channels))
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
+    verdict::exit_code(runtime.block_on(run(days, channels, small_table)))
 }

@@ -25,7 +25,7 @@ use rand::SeedableRng;
 
 use crate::domain::{
     Change, Finish, GameRecord, GameResult, GameStatus, HouseRules, NewGame, NewMove, Pick, Place, PlayedMove,
-    PlayerRecord, Scope, Settings, Snapshot, StoredGame, Venue,
+    PlayerResults, Scope, Settings, Snapshot, StoredGame, Venue,
 };
 use crate::metrics::Figures;
 use crate::store::{Store, StoreError};
@@ -42,14 +42,14 @@ pub use turn::Turn;
 /// What a request changed: the game as now stored and the moves the request made, in order
 /// (the player's move, the bot's moves, forced passes).
 #[derive(Debug, Clone)]
-pub struct Progress {
+pub struct Played {
     /// The game as now stored, with all its moves.
     pub game: StoredGame,
     /// The moves made by this request.
     pub moves: Vec<PlayedMove>,
 }
 
-impl Progress {
+impl Played {
     /// The last move on the board, if this request made any.
     pub fn last_move(&self) -> Option<&PlayedMove> {
         self.moves.last()
@@ -290,7 +290,7 @@ impl Service {
     }
 
     /// The caller's results on this server (or in direct messages), per game.
-    pub async fn record_of(&self, caller: &Caller) -> Result<Vec<(GameKind, PlayerRecord)>, PlayError> {
+    pub async fn results_of(&self, caller: &Caller) -> Result<Vec<(GameKind, PlayerResults)>, PlayError> {
         Ok(self.store.player_record(caller.guild_id, caller.user_id).await?)
     }
 
@@ -326,7 +326,7 @@ impl Service {
     }
 
     /// Checks the player's move on the snapshot's game and holds it, stored by
-    /// [`Service::reply`] with the bot's answer in one statement. `expected` is the (game id,
+    /// [`Service::finish_turn`] with the bot's answer in one statement. `expected` is the (game id,
     /// ply) the request was made for, when it came from a board component; a mismatch is
     /// [`PlayError::Stale`]. While the turn is held, another move on the game in this process is
     /// [`PlayError::AlreadyPlayed`] at once.
@@ -344,8 +344,12 @@ impl Service {
         if record.level.thinks_long() && self.ai_refuses(Tenant::of(record.guild_id, record.channel_id)) {
             return Err(PlayError::Busy);
         }
-        let bad_move =
-            |error| PlayError::BadMove { input: input.trim().to_string(), error, legal: record.game.legal_moves() };
+        let bad_move = |error| PlayError::BadMove {
+            kind: record.kind(),
+            input: input.trim().to_string(),
+            error,
+            legal: record.game.legal_moves(),
+        };
         let mv = record.game.parse_move(input).map_err(bad_move)?;
         let after = record.game.play(mv).map_err(bad_move)?;
         let claim = self.claims.claim(record.id).ok_or(PlayError::AlreadyPlayed)?;
@@ -357,7 +361,7 @@ impl Service {
     /// game's version: nothing is stored when the bot cannot move or the game moved on
     /// ([`PlayError::AlreadyPlayed`]).
     #[tracing::instrument(level = "debug", skip_all, fields(game = turn.game.record.id))]
-    pub async fn reply(&self, turn: Turn) -> Result<Progress, PlayError> {
+    pub async fn finish_turn(&self, turn: Turn) -> Result<Played, PlayError> {
         // The claim is held until the moves are stored.
         let Turn { game, played, after, claim } = turn;
         let progress = self.play_out(game, vec![played], after).await;
@@ -368,7 +372,7 @@ impl Service {
     /// Lets the bot move until the human has a real choice or the game ends. A human who has no
     /// move but to pass passes automatically. All these moves are stored in one statement.
     #[tracing::instrument(level = "debug", skip_all, fields(game = stored.record.id))]
-    pub async fn bot_turn(&self, stored: StoredGame) -> Result<Progress, PlayError> {
+    pub async fn bot_turn(&self, stored: StoredGame) -> Result<Played, PlayError> {
         let position = stored.record.game.clone();
         self.play_out(stored, Vec::new(), position).await
     }
@@ -380,7 +384,7 @@ impl Service {
         stored: StoredGame,
         mut played: Vec<PlayedMove>,
         mut game: Game,
-    ) -> Result<Progress, PlayError> {
+    ) -> Result<Played, PlayError> {
         let record = &stored.record;
         // The whole game so far: reversi `standard` reads the human's strength from it.
         let mut history: Vec<GameMove> = if record.level.thinks_long() {
@@ -400,6 +404,7 @@ impl Service {
                 }
             };
             let next = game.play(mv).map_err(|error| PlayError::BadMove {
+                kind: game.kind(),
                 input: mv.to_string(),
                 error,
                 legal: game.legal_moves(),
@@ -409,11 +414,11 @@ impl Service {
             game = next;
         }
         if played.is_empty() {
-            return Ok(Progress { game: stored, moves: played });
+            return Ok(Played { game: stored, moves: played });
         }
         let new_moves: Vec<NewMove> = played.iter().map(PlayedMove::stored).collect();
         let updated = self.store.record_moves(record, &new_moves, &game, finish_of(&game, record.human_side)).await?;
-        Ok(Progress { game: stored.advanced(updated, &played), moves: played })
+        Ok(Played { game: stored.advanced(updated, &played), moves: played })
     }
 
     /// Resigns the human's game (see [`Service::game_to_resign`]).

@@ -1,5 +1,6 @@
 //! The README and the package's papers say what is true: how to get the `settai` command, level
-//! names the parsers accept, the licence and the toolchain.
+//! names the parsers accept, the licence and the toolchain, the rooms' imports and the words of
+//! ARCHITECTURE.md.
 
 use settai_core::{reversi, GameKind, Level};
 
@@ -177,4 +178,58 @@ fn every_room_imports_only_what_architecture_md_allows() {
             assert!(allowed.iter().any(|a| a == to), "{from} imports {to}, which ARCHITECTURE.md does not allow");
         }
     }
+}
+
+/// Every `.rs` file of the workspace (the bot, its crates, tests and benches), with its text.
+fn rust_sources() -> Vec<(std::path::PathBuf, String)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push((path.clone(), std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for dir in ["src", "crates", "tests", "benches"] {
+        walk(&root.join(dir), &mut out);
+    }
+    out
+}
+
+#[test]
+fn every_name_in_architecture_md_s_words_is_in_the_code() {
+    let doc = read("ARCHITECTURE.md");
+    let words = doc.split("## Words").nth(1).expect("ARCHITECTURE.md has a Words section");
+    let table: Vec<&str> =
+        words.lines().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
+    assert!(table.len() > 5, "the Words table: {table:?}");
+    let sources = rust_sources();
+    let mut names = 0;
+    for name in table.iter().flat_map(|row| row.split('`').skip(1).step_by(2)) {
+        // A command a player types, or a crate, is not a name in the code.
+        if name.starts_with('/') || name == "indicatif" {
+            continue;
+        }
+        let last = name.rsplit("::").next().unwrap();
+        // Defined as an item (`struct Name`, `fn name`, ...) or a field (`pub name:`).
+        let defined = |text: &str| {
+            let whole = |pattern: String| {
+                text.match_indices(&pattern)
+                    .any(|(at, found)| !text[at + found.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+            };
+            ["struct", "enum", "fn", "trait", "type", "mod"].iter().any(|kind| whole(format!("{kind} {last}")))
+                || text.contains(&format!("pub {last}: "))
+        };
+        let file_named = |path: &std::path::Path| path.file_stem().is_some_and(|s| s == last);
+        assert!(
+            sources.iter().any(|(path, text)| defined(text) || file_named(path)),
+            "ARCHITECTURE.md's Words name `{name}`, which the code does not define"
+        );
+        names += 1;
+    }
+    assert!(names > 20, "{names} names checked");
 }

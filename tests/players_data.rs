@@ -48,7 +48,7 @@ async fn play_one(service: &Service, caller: &Caller) {
     let mv = game.legal_moves().into_iter().find(|&m| !game.loses_at_once(m)).expect("a safe move").to_string();
     let snapshot = service.snapshot(&caller.place(), Some(caller.user_id)).await.unwrap();
     let turn = service.human_move(caller, &snapshot, &mv, None).await.unwrap();
-    service.reply(turn).await.unwrap();
+    service.finish_turn(turn).await.unwrap();
 }
 
 async fn resign(service: &Service, caller: &Caller) {
@@ -131,7 +131,7 @@ async fn rows_with(pool: &PgPool, needle: &str) -> Vec<String> {
 
 /// A player's results and take-backs everywhere, as `/play stats` counts them.
 async fn results(service: &Service, guild: u64, user_id: u64) -> Vec<String> {
-    let record = service.record_of(&caller(guild, 500, user_id)).await.unwrap();
+    let record = service.results_of(&caller(guild, 500, user_id)).await.unwrap();
     record.iter().map(|(kind, r)| format!("{kind:?} {}/{}/{} tb {}", r.wins, r.losses, r.draws, r.takebacks)).collect()
 }
 
@@ -312,9 +312,9 @@ async fn the_operator_exports_and_erases_only_when_told_yes(pool: PgPool) {
     let rows = every_row(&pool).await;
     let (ok, said, err) = settai_data(&pool, &["forget", "--user", &alice]);
     assert!(ok, "{err}");
-    assert!(said.contains("1 finished game(s), 1 game(s) in progress") && said.contains("--yes"), "{said}");
+    assert!(said.contains("1 finished game, 1 game in progress") && said.contains("--yes"), "{said}");
     let (ok, said, err) = settai_data(&pool, &["forget", "--guild", &AWAY.to_string()]);
-    assert!(ok && said.contains("1 game(s)") && said.contains("--yes"), "{said} {err}");
+    assert!(ok && said.contains("1 game,") && said.contains("--yes"), "{said} {err}");
     assert_eq!(every_row(&pool).await, rows);
 
     let (ok, said, err) = settai_data(&pool, &["forget", "--user", &alice, "--yes"]);

@@ -1,7 +1,7 @@
 //! The game flow against a real Postgres: refusals change nothing, the bot answers, games end.
 
 use settai::domain::{Change, GameResult, GameStatus, Scope, Snapshot, StoredGame, Venue};
-use settai::service::{Caller, PlayError, Progress, Service, Turn};
+use settai::service::{Caller, PlayError, Played, Service, Turn};
 use settai::store::Store;
 use settai_core::{GameKind, Side};
 use sqlx::PgPool;
@@ -34,7 +34,7 @@ async fn start(service: &Service, caller: &Caller, kind: GameKind, side: Side) -
     service.start(caller, &read(service, caller).await?, kind, side, None).await
 }
 
-/// The player's move checked and held, not stored yet ([`Service::reply`] stores it).
+/// The player's move checked and held, not stored yet ([`Service::finish_turn`] stores it).
 async fn human_move(
     service: &Service,
     caller: &Caller,
@@ -50,8 +50,8 @@ async fn play(
     caller: &Caller,
     input: &str,
     expected: Option<(i64, u32)>,
-) -> Result<Progress, PlayError> {
-    service.reply(human_move(service, caller, input, expected).await?).await
+) -> Result<Played, PlayError> {
+    service.finish_turn(human_move(service, caller, input, expected).await?).await
 }
 
 async fn resign(service: &Service, caller: &Caller) -> Result<StoredGame, PlayError> {
@@ -110,7 +110,7 @@ async fn refusals_change_nothing(pool: PgPool) {
     assert_eq!(turn.played.mv.to_string(), "f5");
     assert_eq!(stored(&pool, 500).await, before, "a held move is not stored");
     assert!(matches!(human_move(&service, &caller(ALICE), "d3", None).await, Err(PlayError::AlreadyPlayed)));
-    let bot = service.reply(turn).await.unwrap();
+    let bot = service.finish_turn(turn).await.unwrap();
     assert_eq!(bot.moves.len(), 2, "the human's move and the bot's");
     assert!(!bot.moves[0].by_bot && bot.moves[1].by_bot);
     assert!(matches!(human_move(&service, &caller(ALICE), "d6", Some((id, 0))).await, Err(PlayError::Stale)));
@@ -304,7 +304,7 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     // (never for a quiet period), then it runs on by itself.
     let mut thinking = Box::pin({
         let service = service.clone();
-        async move { service.reply(alice).await }
+        async move { service.finish_turn(alice).await }
     });
     let entered = tokio::time::timeout(std::time::Duration::from_secs(60), async {
         while !service.ai_is_full() {
@@ -339,7 +339,7 @@ async fn move_and_queue(
     let moved = human_move(service, who, "f5", None).await?;
     let (turn_service, finished, channel) = (service.clone(), finished.clone(), who.channel_id);
     let turn = tokio::spawn(async move {
-        let turn = turn_service.reply(moved).await.unwrap();
+        let turn = turn_service.finish_turn(moved).await.unwrap();
         assert_eq!(turn.game.record.ply, 2, "the bot answered in channel {channel}");
         finished.send(channel).unwrap();
     });

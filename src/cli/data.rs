@@ -9,6 +9,7 @@ use anyhow::{bail, Context as _};
 use clap::Subcommand;
 
 use crate::config::{redact_url, Config};
+use crate::i18n::en_count;
 use crate::service::Service;
 use crate::store::Store;
 
@@ -83,21 +84,20 @@ async fn forget_player(service: &Service, user: u64, yes: bool) -> anyhow::Resul
     }
     if !yes {
         println!(
-            "user {user}: {} finished game(s), {} game(s) in progress (would end as resigned), {} move(s) in others' \
-             games, {}; add --yes to erase",
-            counts.finished_games,
-            counts.games_in_progress,
-            counts.moves_in_others_games,
+            "user {user}: {}, {} in progress (would end as resigned), {} in others' games, {}; add --yes to erase",
+            en_count(counts.finished_games, "finished game", "finished games"),
+            en_count(counts.games_in_progress, "game", "games"),
+            en_count(counts.moves_in_others_games, "move", "moves"),
             if counts.choices { "their own choices" } else { "no choices of their own" }
         );
         return Ok(());
     }
     let done = service.forget_player(user).await?;
     println!(
-        "erased user {user}: {} game(s) no longer name them ({} ended), {} move(s) lost their id, choices {}",
-        done.games,
+        "erased user {user}: {} no longer name them ({} ended), {} lost their id, choices {}",
+        en_count(done.games, "game", "games"),
         done.ended.len(),
-        done.moves,
+        en_count(done.moves, "move", "moves"),
         if done.choices { "deleted" } else { "none" }
     );
     Ok(())
@@ -111,12 +111,13 @@ async fn forget_guild(service: &Service, guild: u64, yes: bool) -> anyhow::Resul
     }
     if !yes {
         println!(
-            "server {guild}: {games} game(s), {}; add --yes to delete",
+            "server {guild}: {}, {}; add --yes to delete",
+            en_count(games, "game", "games"),
             if settings { "settings of its own" } else { "no settings of its own" }
         );
         return Ok(());
     }
     let games = service.forget_guild(guild).await?;
-    println!("deleted server {guild}: {games} game(s) and its settings");
+    println!("deleted server {guild}: {} and its settings", en_count(games, "game", "games"));
     Ok(())
 }

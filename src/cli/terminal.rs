@@ -144,9 +144,9 @@ pub(super) fn play(
         None => runtime.block_on(service.start_at_level(&caller, human, level))?,
     };
     if game.record.bot_to_move() {
-        let progress = runtime.block_on(service.bot_turn(game))?;
-        narrate(&progress.moves, out)?;
-        game = progress.game;
+        let stored = runtime.block_on(service.bot_turn(game))?;
+        narrate(&stored.moves, out)?;
+        game = stored.game;
     }
     let mut lines = input.lines();
     let mut show_board = true;
@@ -182,17 +182,17 @@ pub(super) fn play(
             "board" => show_board = true,
             _ => match runtime.block_on(service.human_move(&caller, &with_game(&snapshot, &game), typed, None)) {
                 Ok(turn) => {
-                    let bot = runtime.block_on(service.reply(turn))?;
+                    let bot = runtime.block_on(service.finish_turn(turn))?;
                     narrate(&bot.moves, out)?;
                     game = bot.game;
                     show_board = true;
                 }
                 Err(PlayError::BadMove { error: MoveError::Syntax(_), .. }) => {
                     let reason = format!("expected {example} (`moves` lists them)");
-                    writeln!(out, "{}", Msg::BadMove { input: typed, reason: &reason }.text(LANG))?;
+                    writeln!(out, "{}", Msg::BadMove { kind, input: typed, reason: &reason }.text(LANG))?;
                 }
                 Err(PlayError::BadMove { error: MoveError::Illegal(_), .. }) => {
-                    writeln!(out, "{}", Msg::IllegalMove { input: typed, legal: &legal }.text(LANG))?;
+                    writeln!(out, "{}", Msg::IllegalMove { kind, input: typed, legal: &legal }.text(LANG))?;
                 }
                 Err(e) => return Err(e.into()),
             },

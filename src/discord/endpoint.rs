@@ -76,12 +76,12 @@ pub const SEEN_FOR: Duration = Duration::from_secs(2 * MAX_AGE.as_secs());
 
 /// The interaction ids answered lately, oldest first (bounded by [`MAX_SEEN`] and [`SEEN_FOR`]).
 #[derive(Default)]
-pub struct Seen {
+pub struct AnsweredIds {
     ids: HashSet<u64>,
     order: VecDeque<(Instant, u64)>,
 }
 
-impl Seen {
+impl AnsweredIds {
     /// Records `id` arriving at `now`; false when it was already seen (a replay).
     pub fn first_time(&mut self, id: u64, now: Instant) -> bool {
         while let Some(&(at, old)) = self.order.front() {
@@ -113,7 +113,7 @@ struct Endpoint {
     bot: Arc<Bot>,
     http: Arc<Http>,
     signatures: Signatures,
-    seen: Mutex<Seen>,
+    seen: Mutex<AnsweredIds>,
 }
 
 /// Serves interactions on `listener` until the process stops: registers the commands, pays
@@ -266,7 +266,7 @@ mod tests {
 
     #[test]
     fn interaction_ids_are_remembered_for_the_window_and_no_more_than_the_bound() {
-        let mut seen = Seen::default();
+        let mut seen = AnsweredIds::default();
         let t0 = Instant::now();
         assert!(seen.first_time(1, t0));
         assert!(!seen.first_time(1, t0 + SEEN_FOR), "a replay within the window");

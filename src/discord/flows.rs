@@ -118,7 +118,7 @@ impl Bot {
         responder.defer().await?;
         // The bot's turn and the commentary on the player's move are thought out together.
         let played = turn.played.clone();
-        let (progress, comment) = tokio::join!(self.service().reply(turn), async {
+        let (stored, comment) = tokio::join!(self.service().finish_turn(turn), async {
             if settings.commentary {
                 self.service().comment(&caller.place(), &played).await
             } else {
@@ -126,22 +126,22 @@ impl Bot {
             }
         });
         // A tap on the same board from another process was stored first: nothing changed.
-        let progress = progress.map_err(|e| match e {
+        let stored = stored.map_err(|e| match e {
             PlayError::AlreadyPlayed => Failure::Refused(e),
             e => Failure::Late(e),
         })?;
-        let mut lines = narrate(&progress.moves, lang);
+        let mut lines = narrate(&stored.moves, lang);
         if let Some(c) = &comment {
             // Right under the player's own move.
             lines.insert(1.min(lines.len()), Msg::Comment(c).text(lang));
         }
         // The coach: the player's own move was risky and the game goes on, where take-backs are
         // allowed: offer the ↩ (docs/design/kind-coach.md).
-        if offers_takeback(settings, Some(&played), &progress.game) {
+        if offers_takeback(settings, Some(&played), &stored.game) {
             lines.push(Msg::OfferTakeback.text(lang));
         }
-        let board = self.board(&progress.game, progress.last_move(), lines, settings, lang).await;
-        self.post_new_board(responder, board, &progress.game.record, tapped.map(|(_, _, m)| m)).await
+        let board = self.board(&stored.game, stored.last_move(), lines, settings, lang).await;
+        self.post_new_board(responder, board, &stored.game.record, tapped.map(|(_, _, m)| m)).await
     }
 
     /// Posts the board of a changed game. From a component, a new message (it keeps a readable
@@ -195,8 +195,8 @@ impl Bot {
 
     pub(super) async fn stats(&self, request: &Request<'_>) -> Result<(), Failure> {
         let (responder, caller, _, lang) = request.parts();
-        let records = self.service().record_of(caller).await.map_err(Failure::Refused)?;
-        responder.answer(Reply::public(Msg::Stats { human: caller.user_id, records }.text(lang))).await?;
+        let results = self.service().results_of(caller).await.map_err(Failure::Refused)?;
+        responder.answer(Reply::public(Msg::Stats { human: caller.user_id, results }.text(lang))).await?;
         Ok(())
     }
 

@@ -27,14 +27,14 @@ use super::command::{Command, CommandError, SETTINGS};
 use super::custom_id::{
     ForgetButton, HouseRuleButton, ListButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton, TouchButton,
 };
-use super::observed::{command_kind, component_kind, note_game, span_of, Seen};
+use super::observed::{command_kind, component_kind, note_game, span_of, Observation};
 use super::readiness::Front;
 use super::registration::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use super::request::Request;
 use crate::domain::{Settings, Snapshot, Venue};
 use crate::i18n::{Lang, Msg, Needed};
-use crate::metrics::Outcome;
+use crate::metrics::Handled;
 use crate::service::{Caller, PlayError, Service};
 use settai_core::{GameKind, MoveError, Side};
 
@@ -278,19 +278,21 @@ impl Bot {
         (snapshot, lang)
     }
 
-    async fn on_command(&self, responder: &Responder, cmd: &CommandInteraction) -> Seen {
+    async fn on_command(&self, responder: &Responder, cmd: &CommandInteraction) -> Observation {
         let caller = caller_of_command(cmd);
         let parsed = Command::parse(&cmd.data);
         let kind = parsed.as_ref().map_or("unknown", command_kind);
         if app_not_in_server(cmd.context, &cmd.authorizing_integration_owners) {
             let text = Msg::NotAddedHere.text(Lang::from_locale(&cmd.locale));
-            return Seen::new(kind, None, self.answer_privately(responder, text).await);
+            return Observation::new(kind, None, self.answer_privately(responder, text).await);
         }
         // One read of the place serves the whole request.
         let (snapshot, lang) = self.snapshot_and_lang(&caller, &cmd.locale).await;
         let snapshot = match snapshot {
             Ok(s) => s,
-            Err(e) => return Seen::new(kind, None, self.report(responder, Err(Failure::Refused(e)), lang).await),
+            Err(e) => {
+                return Observation::new(kind, None, self.report(responder, Err(Failure::Refused(e)), lang).await)
+            }
         };
         if let Some(game) = &snapshot.game {
             note_game(game.record.id);
@@ -305,7 +307,7 @@ impl Bot {
             snapshot.game.as_ref().map(|g| g.record.level).or_else(|| {
                 started.filter(|_| !snapshot.settings.level_choice).map(|kind| snapshot.settings.level(kind))
             });
-        let seen = |outcome| Seen::new(kind, level, outcome);
+        let seen = |outcome| Observation::new(kind, level, outcome);
         let command = match parsed {
             Ok(command) => command,
             Err(CommandError::LevelNotForGame { kind }) => {
@@ -344,25 +346,27 @@ impl Bot {
     }
 
     /// Answers with a private text (a refusal).
-    async fn answer_privately(&self, responder: &Responder, text: String) -> Outcome {
+    async fn answer_privately(&self, responder: &Responder, text: String) -> Handled {
         if let Err(e) = responder.answer(Reply::private(text)).await {
             tracing::warn!(error = %e, "could not answer an interaction");
-            return Outcome::Error;
+            return Handled::Error;
         }
-        Outcome::Refused
+        Handled::Refused
     }
 
-    async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) -> Seen {
+    async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) -> Observation {
         let caller = caller_of_component(c);
         let kind = component_kind(&c.data.custom_id);
         if app_not_in_server(c.context, &c.authorizing_integration_owners) {
             let text = Msg::NotAddedHere.text(Lang::from_locale(&c.locale));
-            return Seen::new(kind, None, self.answer_privately(responder, text).await);
+            return Observation::new(kind, None, self.answer_privately(responder, text).await);
         }
         let (snapshot, lang) = self.snapshot_and_lang(&caller, &c.locale).await;
         let snapshot = match snapshot {
             Ok(s) => s,
-            Err(e) => return Seen::new(kind, None, self.report(responder, Err(Failure::Refused(e)), lang).await),
+            Err(e) => {
+                return Observation::new(kind, None, self.report(responder, Err(Failure::Refused(e)), lang).await)
+            }
         };
         if let Some(game) = &snapshot.game {
             note_game(game.record.id);
@@ -372,7 +376,7 @@ impl Bot {
         let forget = ForgetButton::parse(&c.data.custom_id);
         let needed = missing_permissions(c.app_permissions, caller.parent_id.is_some());
         if forget.is_none() && caller.venue == Venue::Server && !needed.is_empty() {
-            return Seen::new(kind, level, self.refuse_missing(responder, &needed, lang).await);
+            return Observation::new(kind, level, self.refuse_missing(responder, &needed, lang).await);
         }
         let request = Request::new(responder, caller, snapshot, lang);
         let id = &c.data.custom_id;
@@ -418,15 +422,15 @@ impl Bot {
             _ => Err(Failure::Refused(PlayError::Stale)),
         };
         let outcome = self.report(responder, outcome, lang).await;
-        Seen::new(kind, level, outcome)
+        Observation::new(kind, level, outcome)
     }
 
-    async fn on_autocomplete(&self, responder: &Responder, cmd: &CommandInteraction) -> Seen {
+    async fn on_autocomplete(&self, responder: &Responder, cmd: &CommandInteraction) -> Observation {
         let typed = cmd.data.autocomplete().map(|o| o.value).unwrap_or("");
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         let matches = |(_, mv): &&(String, String)| mv.to_ascii_lowercase().starts_with(&typed);
         let caller = caller_of_command(cmd);
-        let (mut level, mut outcome) = (None, Outcome::Ok);
+        let (mut level, mut outcome) = (None, Handled::Ok);
         // The coach's order and marks, as in the menus: the value is always the move itself.
         let (read, _) = self.snapshot_and_lang(&caller, &cmd.locale).await;
         let moves: Vec<(String, String)> = match read {
@@ -447,7 +451,7 @@ impl Bot {
             },
             Err(e) => {
                 tracing::warn!(error = %e, "autocomplete without moves");
-                outcome = self.counted(&e, Outcome::Refused);
+                outcome = self.counted(&e, Handled::Refused);
                 Vec::new()
             }
         };
@@ -457,9 +461,9 @@ impl Bot {
         }
         if let Err(e) = responder.initial(CreateInteractionResponse::Autocomplete(response)).await {
             tracing::warn!(error = %e, "autocomplete reply failed");
-            outcome = Outcome::Error;
+            outcome = Handled::Error;
         }
-        Seen::new("autocomplete", level, outcome)
+        Observation::new("autocomplete", level, outcome)
     }
 
     /// In a private channel old boards keep their buttons and menus, and some players have no
@@ -477,30 +481,30 @@ impl Bot {
     }
 
     /// Refuses privately, naming the permissions the bot lacks here.
-    async fn refuse_missing(&self, responder: &Responder, needed: &[Needed], lang: Lang) -> Outcome {
+    async fn refuse_missing(&self, responder: &Responder, needed: &[Needed], lang: Lang) -> Handled {
         self.answer_privately(responder, Msg::MissingPermissions { needed }.text(lang)).await
     }
 
     /// How a request that failed with `e` counts: an error when the database or the AI failed
     /// (the database's are counted apart too), else `otherwise`.
-    pub(super) fn counted(&self, e: &PlayError, otherwise: Outcome) -> Outcome {
+    pub(super) fn counted(&self, e: &PlayError, otherwise: Handled) -> Handled {
         match e {
             PlayError::Store(_) => {
                 self.service.figures().database_error();
-                Outcome::Error
+                Handled::Error
             }
-            PlayError::Ai(_) => Outcome::Error,
+            PlayError::Ai(_) => Handled::Error,
             _ => otherwise,
         }
     }
 
     /// Tells the player about a failure in the way its stage allows; how the request ended.
-    async fn report(&self, responder: &Responder, outcome: Result<(), Failure>, lang: Lang) -> Outcome {
+    async fn report(&self, responder: &Responder, outcome: Result<(), Failure>, lang: Lang) -> Handled {
         let counted = match &outcome {
-            Ok(()) => Outcome::Ok,
-            Err(Failure::Refused(e)) => self.counted(e, Outcome::Refused),
-            Err(Failure::Late(e)) => self.counted(e, Outcome::Error),
-            Err(Failure::Discord(_)) => Outcome::Error,
+            Ok(()) => Handled::Ok,
+            Err(Failure::Refused(e)) => self.counted(e, Handled::Refused),
+            Err(Failure::Late(e)) => self.counted(e, Handled::Error),
+            Err(Failure::Discord(_)) => Handled::Error,
         };
         let sent = match outcome {
             Ok(()) => Ok(()),
@@ -520,7 +524,7 @@ impl Bot {
         };
         if let Err(e) = sent {
             tracing::warn!(error = %e, "could not answer an interaction");
-            return Outcome::Error;
+            return Handled::Error;
         }
         counted
     }
@@ -555,10 +559,12 @@ pub(super) fn refusal_text(e: &PlayError, lang: Lang) -> String {
         PlayError::NotYourTurn => Msg::NotYourTurn.text(lang),
         PlayError::Stale => Msg::StaleBoard.text(lang),
         PlayError::AlreadyPlayed => Msg::AlreadyPlayed.text(lang),
-        PlayError::BadMove { input, error: MoveError::Syntax(reason), .. } => Msg::BadMove { input, reason }.text(lang),
-        PlayError::BadMove { input, error: MoveError::Illegal(_), legal } => {
+        PlayError::BadMove { kind, input, error: MoveError::Syntax(reason), .. } => {
+            Msg::BadMove { kind: *kind, input, reason }.text(lang)
+        }
+        PlayError::BadMove { kind, input, error: MoveError::Illegal(_), legal } => {
             let legal: Vec<String> = legal.iter().map(ToString::to_string).collect();
-            Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
+            Msg::IllegalMove { kind: *kind, input, legal: &legal.join(", ") }.text(lang)
         }
         PlayError::Unavailable { kind, ready_in } => {
             // Whole minutes, rounded up: "about 0 minutes" would promise too much.

@@ -9,7 +9,7 @@ use super::custom_id::{
     ForgetButton, HouseRuleButton, ListButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton, Tap,
     TouchButton,
 };
-use crate::metrics::{Outcome, NONE};
+use crate::metrics::{Handled, NONE};
 use settai_core::Level;
 
 /// The span of one interaction: the interaction, server, channel and user by id (never a name
@@ -39,20 +39,20 @@ pub(super) fn note_game(game_id: i64) {
 
 /// What one interaction comes to, for the figures.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Seen {
+pub(super) struct Observation {
     /// What it asked for: `start`, `move`, `board`, `resign`, `takeback`, `stats`, `remind`,
     /// `help`, `forget_me`, `settings`, `autocomplete`, or `unknown`.
     pub kind: &'static str,
     /// The game and the bot's level it was about, when known.
     pub level: Option<Level>,
     /// How it ended.
-    pub outcome: Outcome,
+    pub outcome: Handled,
 }
 
-impl Seen {
+impl Observation {
     /// An interaction asking for `kind` about a game at `level`, ended as `outcome`.
-    pub fn new(kind: &'static str, level: Option<Level>, outcome: Outcome) -> Seen {
-        Seen { kind, level, outcome }
+    pub fn new(kind: &'static str, level: Option<Level>, outcome: Handled) -> Observation {
+        Observation { kind, level, outcome }
     }
 
     /// The game and level labels.

@@ -19,7 +19,7 @@ use super::handler::{lang_of, Bot};
 use super::reply::allowed_mentions;
 use crate::domain::{GameRecord, Nudge, StoredGame};
 use crate::i18n::Msg;
-use crate::metrics::Outcome;
+use crate::metrics::Handled;
 
 impl Bot {
     /// Closes idle games, sends the reminders owed and deletes departed servers' data, every
@@ -40,7 +40,7 @@ impl Bot {
     /// (docs/design/players-data.md#servers-that-leave).
     async fn purge_departed_guilds(&self) {
         if let Err(e) = self.service().purge_departed_guilds().await {
-            self.counted(&e, Outcome::Error);
+            self.counted(&e, Handled::Error);
             tracing::warn!(error = %e, "could not delete the data of departed servers; will try again");
         }
     }
@@ -51,7 +51,7 @@ impl Bot {
         let expired = match service.expire_idle().await {
             Ok(e) => e,
             Err(e) => {
-                self.counted(&e, Outcome::Error);
+                self.counted(&e, Handled::Error);
                 return tracing::warn!(error = %e, "could not close idle games; will try again");
             }
         };
@@ -75,7 +75,7 @@ impl Bot {
         let owed = match self.service().owed_nudges().await {
             Ok(o) => o,
             Err(e) => {
-                self.counted(&e, Outcome::Error);
+                self.counted(&e, Handled::Error);
                 return tracing::warn!(error = %e, "could not look for games to remind of; will try again");
             }
         };
@@ -85,7 +85,7 @@ impl Bot {
                 // Sent already, or the game moved on since it was read.
                 Ok(false) => continue,
                 Err(e) => {
-                    self.counted(&e, Outcome::Error);
+                    self.counted(&e, Handled::Error);
                     tracing::warn!(error = %e, game = record.id, "could not record a reminder; will try again");
                     continue;
                 }

@@ -60,12 +60,12 @@ impl Bot {
                 // In a private channel the bot may not post: the board shows the move the next
                 // time a player there asks (docs/design/private-channels.md).
                 Ok(_) if record.private_channel => Ok(()),
-                Ok(progress) => {
-                    let lines = narrate(&progress.moves, lang);
-                    let board = self.board(&progress.game, progress.last_move(), lines, &snapshot.settings, lang).await;
+                Ok(stored) => {
+                    let lines = narrate(&stored.moves, lang);
+                    let board = self.board(&stored.game, stored.last_move(), lines, &snapshot.settings, lang).await;
                     match channel.send_message(http, board.channel_message()).await {
                         Ok(posted) => {
-                            self.board_posted(http, &progress.game.record, posted.id, None).await;
+                            self.board_posted(http, &stored.game.record, posted.id, None).await;
                             Ok(())
                         }
                         Err(e) => Err(e),

@@ -19,7 +19,7 @@ pub use nudge::Nudge;
 pub use players_data::{
     DataCounts, Forgotten, GameData, MoveData, PlayerChoices, PlayerData, DEPARTED_GUILD_GRACE_DAYS, FORGOTTEN_PLAYER,
 };
-pub use record::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerRecord};
+pub use record::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerResults};
 pub use settings::{
     Change, Place, Scope, Setting, Settings, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS,
 };

@@ -35,7 +35,7 @@ pub enum GameResult {
 /// A player's results in one game kind: games they won, lost and drew (resignations count
 /// as losses; games still on or closed for inactivity do not count).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct PlayerRecord {
+pub struct PlayerResults {
     /// Games won.
     pub wins: u32,
     /// Games lost.

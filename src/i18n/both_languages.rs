@@ -174,3 +174,26 @@ fn the_checks_see_what_they_look_for() {
     );
     assert!(!"+3 (40-24)！、。⚠🦁".chars().any(is_japanese));
 }
+
+/// The snippets of `text` between backticks.
+fn quoted(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+#[test]
+fn a_refusal_shows_examples_of_its_own_game() {
+    use crate::domain::Lang;
+    use settai_core::{GameKind, GameMove};
+    for kind in GameKind::ALL {
+        for lang in [Lang::En, Lang::Ja] {
+            let text = super::Msg::BadMove { kind, input: "zz", reason: "no" }.text(lang);
+            for example in quoted(&text).into_iter().filter(|q| *q != "zz") {
+                assert!(GameMove::parse(kind, example).is_ok(), "{text:?} shows {example:?}, not a move of {kind}");
+            }
+        }
+    }
+    // Reversi places a disc (打つ, 場所); doubutsu moves an animal (指す): the Japanese differs.
+    let illegal = |kind| super::Msg::IllegalMove { kind, input: "x", legal: "y" }.text(Lang::Ja);
+    assert_ne!(illegal(GameKind::Reversi), illegal(GameKind::Doubutsu));
+    assert!(!illegal(GameKind::Doubutsu).contains("場所"), "{}", illegal(GameKind::Doubutsu));
+}

@@ -1,5 +1,6 @@
 //! `/play help`: how to play both games and, with commentary on, what the levels mean.
 
+use super::counts::en_count;
 use super::names::{kind_name, level_name};
 use crate::domain::{Lang, Venue};
 use settai_core::{doubutsu, reversi, GameKind, Level};
@@ -133,7 +134,8 @@ fn without_managers(venue: Venue, idle_days: u32, lang: Lang) -> Option<String> 
         Lang::En => format!(
             "**Here**: whoever starts a game picks the opponent and whether take-backs and commentary are on; \
              anyone here may move, and only the one who started may resign. {reminded} A game with no move for \
-             {idle_days} days is closed, and the next one to play is told."
+             {} is closed, and the next one to play is told.",
+            en_count(idle_days, "day", "days")
         ),
         Lang::Ja => format!(
             "**ここでは**：ゲームを始めた人が、相手と、待ったや解説のあり・なしを選びます。ここにいる人ならだれでも\

@@ -2,7 +2,7 @@
 
 use super::menus::MoveMenu;
 use super::permissions::Needed;
-use crate::domain::{DataCounts, Forgotten, HouseRule, Lang, PlayerRecord, Settings, Venue};
+use crate::domain::{DataCounts, Forgotten, HouseRule, Lang, PlayerResults, Settings, Venue};
 use settai_core::Moment;
 use settai_core::{Commentary, EndReason, GameKind, GameMove, Level, Outcome, Side};
 
@@ -41,10 +41,12 @@ pub enum Msg<'a> {
     StaleBoard,
     /// Two moves raced; this one lost.
     AlreadyPlayed,
-    /// The move text is not a move.
-    BadMove { input: &'a str, reason: &'a str },
-    /// The move is not legal.
-    IllegalMove { input: &'a str, legal: &'a str },
+    /// The move text is not a move of `kind` (`reason` says why, in English: the Japanese text
+    /// shows an example of the game's notation instead).
+    BadMove { kind: GameKind, input: &'a str, reason: &'a str },
+    /// The move is not legal in a game of `kind` (reversi places a disc, doubutsu moves an animal:
+    /// Japanese words them differently).
+    IllegalMove { kind: GameKind, input: &'a str, legal: &'a str },
     /// Something on our side failed (database down...).
     TryAgain,
     /// Placeholder of a move menu: what it holds (`more`: the rest of a long list).
@@ -67,7 +69,7 @@ pub enum Msg<'a> {
     /// The bot lacks permissions it needs here to show a game.
     MissingPermissions { needed: &'a [Needed] },
     /// A player's results, per game.
-    Stats { human: u64, records: Vec<(GameKind, PlayerRecord)> },
+    Stats { human: u64, results: Vec<(GameKind, PlayerResults)> },
     /// The server's settings.
     Settings {
         /// The place's settings.

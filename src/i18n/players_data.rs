@@ -1,6 +1,7 @@
 //! What `/play forget-me` says: the question before anything is erased, its buttons, and what
 //! was done (docs/design/players-data.md#forget-me).
 
+use super::counts::en_count;
 use crate::domain::{DataCounts, Forgotten, Lang};
 
 /// The question: what erasing will remove, named in counts, and that it cannot be undone.
@@ -11,13 +12,22 @@ pub(super) fn forget_question(counts: &DataCounts, lang: Lang) -> String {
         Lang::En => {
             lines.push("**Forget you?** I would erase, on every server:".to_string());
             if finished_games > 0 {
-                lines.push(format!("- your name and id from {finished_games} finished game(s), so your results and take-backs are gone"));
+                lines.push(format!(
+                    "- your name and id from {}, so your results and take-backs are gone",
+                    en_count(finished_games, "finished game", "finished games")
+                ));
             }
             if games_in_progress > 0 {
-                lines.push(format!("- {games_in_progress} game(s) you are playing: they end now, as resigned"));
+                lines.push(format!(
+                    "- {} you are playing: they end now, as resigned",
+                    en_count(games_in_progress, "game", "games")
+                ));
             }
             if moves_in_others_games > 0 {
-                lines.push(format!("- your id from {moves_in_others_games} move(s) you played in others' games"));
+                lines.push(format!(
+                    "- your id from {} you played in others' games",
+                    en_count(moves_in_others_games, "move", "moves")
+                ));
             }
             if choices {
                 lines.push("- your own choices (reminders, hints)".to_string());
@@ -76,14 +86,14 @@ pub(super) fn forgotten(done: &Forgotten, lang: Lang) -> String {
     match lang {
         Lang::En => {
             let mut text = format!(
-                "Done: I no longer know you. Your name and id are gone from {} game(s) you started, your id from {} \
-                 move(s) you played{}.",
-                done.games,
-                done.moves,
+                "Done: I no longer know you. Your name and id are gone from {} you started, your id from {} \
+                 you played{}.",
+                en_count(done.games, "game", "games"),
+                en_count(done.moves, "move", "moves"),
                 if done.choices { ", and your choices are deleted" } else { "" }
             );
             if ended > 0 {
-                text.push_str(&format!(" {ended} game(s) in progress ended."));
+                text.push_str(&format!(" {} in progress ended.", en_count(ended as u64, "game", "games")));
             }
             text
         }

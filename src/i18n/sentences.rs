@@ -1,6 +1,7 @@
 //! The catalogue: every [`Msg`] as a sentence in English and Japanese, side by side so that a
 //! translator reads them together; the longer texts have files of their own.
 
+use super::counts::en_count;
 use super::help::help_text;
 use super::menus::MoveMenu;
 use super::msg::Msg;
@@ -104,10 +105,18 @@ impl Msg<'_> {
             }
             (Msg::AlreadyPlayed, En) => "That move was already played.".into(),
             (Msg::AlreadyPlayed, Ja) => "その手はもう指されています。".into(),
-            (Msg::BadMove { input, reason }, En) => format!("`{input}` is not a move: {reason}."),
-            (Msg::BadMove { input, reason: _ }, Ja) => format!("`{input}` は手として読めません。例：`d3`"),
-            (Msg::IllegalMove { input, legal }, En) => format!("`{input}` is not legal here. Legal moves: {legal}"),
-            (Msg::IllegalMove { input, legal }, Ja) => format!("`{input}` には打てません。打てる場所：{legal}"),
+            (Msg::BadMove { input, reason, .. }, En) => format!("`{input}` is not a move: {reason}."),
+            (Msg::BadMove { kind: GameKind::Reversi, input, .. }, Ja) => format!("`{input}` は手として読めません。例：`d3`"),
+            (Msg::BadMove { kind: GameKind::Doubutsu, input, .. }, Ja) => {
+                format!("`{input}` は手として読めません。例：`B3B2`（駒を動かす）、`E*B2`（持ち駒を打つ）")
+            }
+            (Msg::IllegalMove { input, legal, .. }, En) => format!("`{input}` is not legal here. Legal moves: {legal}"),
+            (Msg::IllegalMove { kind: GameKind::Reversi, input, legal }, Ja) => {
+                format!("`{input}` には打てません。打てる場所：{legal}")
+            }
+            (Msg::IllegalMove { kind: GameKind::Doubutsu, input, legal }, Ja) => {
+                format!("`{input}` は指せません。指せる手：{legal}")
+            }
             (Msg::TryAgain, En) => "Something went wrong on my side. Please try again in a moment.".into(),
             (Msg::TryAgain, Ja) => "うまくいきませんでした。少し待ってからもう一度お試しください。".into(),
             (Msg::ManagersOnly, En) => "Only members who can manage this server can change settings.".into(),
@@ -299,8 +308,8 @@ impl Msg<'_> {
             (Msg::HowAnimalsMove, Ja) => "どうぶつの動き方（点の向きに1マス）".into(),
             (Msg::Promotion, En) => "A chick on the far row becomes a hen".into(),
             (Msg::Promotion, Ja) => "ひよこは奥の段でニワトリに".into(),
-            (Msg::Stats { human, records }, En) => {
-                let parts: Vec<String> = records
+            (Msg::Stats { human, results }, En) => {
+                let parts: Vec<String> = results
                     .iter()
                     .map(|(k, r)| {
                         let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
@@ -319,8 +328,8 @@ impl Msg<'_> {
                     .collect();
                 format!("<@{human}>'s games here — {}", parts.join("; "))
             }
-            (Msg::Stats { human, records }, Ja) => {
-                let parts: Vec<String> = records
+            (Msg::Stats { human, results }, Ja) => {
+                let parts: Vec<String> = results
                     .iter()
                     .map(|(k, r)| {
                         let taken = if r.takebacks == 0 { String::new() } else { format!("（待った{}回）", r.takebacks) };
@@ -345,14 +354,18 @@ impl Msg<'_> {
             (Msg::LanguageSet { language: Some(Ja) }, Ja) => "言語：全員**日本語**".into(),
             (Msg::IdleSet { days }, En) => {
                 format!(
-                    "Games that wait longer than **{days} days** for a move will be closed (running games included)."
+                    "Games that wait longer than **{}** for a move will be closed (running games included).",
+                    en_count(*days, "day", "days")
                 )
             }
             (Msg::IdleSet { days }, Ja) => {
                 format!("**{days}日**指されなかった対局は終了するようにしました（対局中のものも含みます）。")
             }
             (Msg::Expired { human, days }, En) => {
-                format!("<@{human}>, this game waited {days} days for a move, so I closed it. `/play` starts a new one any time!")
+                format!(
+                    "<@{human}>, this game waited {} for a move, so I closed it. `/play` starts a new one any time!",
+                    en_count(*days, "day", "days")
+                )
             }
             (Msg::Expired { human, days }, Ja) => {
                 format!("<@{human}> さん、{days}日間指されなかったので、この対局は終了しました。`/play` でいつでも新しく始められます！")
@@ -396,8 +409,9 @@ impl Msg<'_> {
             }
             (Msg::RemindersSet { hours: 0 }, En) => "Reminders are **off**: nobody is reminded of a waiting game.".into(),
             (Msg::RemindersSet { hours }, En) => format!(
-                "A player whose move a game has waited **{hours} hours** for gets one reminder, and a notice the day \
-                 before the game would be closed."
+                "A player whose move a game has waited **{}** for gets one reminder, and a notice the day \
+                 before the game would be closed.",
+                en_count(*hours, "hour", "hours")
             ),
             (Msg::RemindersSet { hours: 0 }, Ja) => "お知らせを**オフ**にしました。待っている対局のお知らせはしません。".into(),
             (Msg::RemindersSet { hours }, Ja) => format!(

@@ -1,5 +1,6 @@
 //! `/settings show`: the settings in effect, those of this channel marked.
 
+use super::counts::en_count;
 use super::msg::Msg;
 use super::names::{kind_name, level_name};
 use crate::domain::{Lang, Setting, Settings};
@@ -53,7 +54,12 @@ pub(super) fn settings_text(settings: &Settings, hints_choice: Option<bool>, lan
             Setting::ReminderHours => match (lang, settings.reminder_hours) {
                 (En, 0) => "Reminders of waiting games: **off**".into(),
                 (Ja, 0) => "待っている対局のお知らせ：**オフ**".into(),
-                (En, hours) => format!("A game waiting **{hours} hours** for a move reminds its player once"),
+                (En, hours) => {
+                    format!(
+                        "A game waiting **{}** for a move reminds its player once",
+                        en_count(hours, "hour", "hours")
+                    )
+                }
                 (Ja, hours) => format!("**{hours}時間**指されていない対局はお知らせします"),
             },
             Setting::Takeback => match lang {
@@ -78,7 +84,10 @@ pub(super) fn settings_text(settings: &Settings, hints_choice: Option<bool>, lan
                 }
             }
             Setting::IdleDays => match lang {
-                En => format!("Games waiting longer than **{} days** for a move are closed", settings.idle_days),
+                En => format!(
+                    "Games waiting longer than **{}** for a move are closed",
+                    en_count(settings.idle_days, "day", "days")
+                ),
                 Ja => format!("**{}日**指されなかった対局は終了します", settings.idle_days),
             },
         };

@@ -149,7 +149,7 @@ impl std::fmt::Debug for Figures {
 
 /// How an interaction ended, as the figures count it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Handled {
     /// Done as asked.
     Ok,
     /// Refused before anything changed (a bad move, someone else's game, busy).
@@ -158,13 +158,13 @@ pub enum Outcome {
     Error,
 }
 
-impl Outcome {
+impl Handled {
     /// The label value.
     pub fn as_str(self) -> &'static str {
         match self {
-            Outcome::Ok => "ok",
-            Outcome::Refused => "refused",
-            Outcome::Error => "error",
+            Handled::Ok => "ok",
+            Handled::Refused => "refused",
+            Handled::Error => "error",
         }
     }
 }
@@ -235,7 +235,7 @@ impl Figures {
         &self,
         kind: &'static str,
         (game, level): (&'static str, &'static str),
-        outcome: Outcome,
+        outcome: Handled,
         acknowledged_after: Option<Duration>,
     ) {
         let outcome = outcome.as_str();

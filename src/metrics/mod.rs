@@ -14,7 +14,7 @@ mod watch;
 
 use prometheus_client::registry::Registry;
 
-pub use figures::{Figures, Outcome, AI_REFUSAL_REASONS, NONE};
+pub use figures::{Figures, Handled, AI_REFUSAL_REASONS, NONE};
 pub use server::serve;
 pub use watch::{Check, Watched, CHECK_TIMEOUT};
 
@@ -69,8 +69,8 @@ mod tests {
     fn figures_read_as_prometheus_text_with_their_labels() {
         let metrics = Metrics::new();
         let figures = metrics.figures().clone();
-        figures.interaction("move", ("reversi", "standard"), Outcome::Ok, Some(Duration::from_millis(30)));
-        figures.interaction("move", ("reversi", "standard"), Outcome::Refused, None);
+        figures.interaction("move", ("reversi", "standard"), Handled::Ok, Some(Duration::from_millis(30)));
+        figures.interaction("move", ("reversi", "standard"), Handled::Refused, None);
         figures.thought("doubutsu", "settai", Duration::from_millis(2));
         figures.set_table("building", Some(Duration::from_secs(90)));
         figures.set_shard(0, true, Some(Duration::from_millis(40)));

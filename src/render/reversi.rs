@@ -141,7 +141,7 @@ fn disc_sprites() -> &'static [Sprite; 2] {
     SPRITES.get_or_init(|| {
         let half = CELL / 2;
         let sprite = |d| {
-            Sprite::record(CELL as u32, CELL as u32, (half, half), |img| {
+            Sprite::painted(CELL as u32, CELL as u32, (half, half), |img| {
                 draw_disc(img, (half as f32, half as f32), DISC_R, d)
             })
         };

@@ -17,10 +17,10 @@ pub(crate) struct Sprite {
 }
 
 impl Sprite {
-    /// Records what `draw` paints on a `w`×`h` tile whose anchor is at `origin` inside it.
+    /// What `draw` paints on a `w`×`h` tile whose anchor is at `origin` inside it.
     /// Drawing once onto black and once onto white recovers colour and coverage
     /// exactly for any sequence of "over" compositing operations.
-    pub(crate) fn record(w: u32, h: u32, origin: (i32, i32), draw: impl Fn(&mut RgbImage)) -> Self {
+    pub(crate) fn painted(w: u32, h: u32, origin: (i32, i32), draw: impl Fn(&mut RgbImage)) -> Self {
         let mut on_black = RgbImage::from_pixel(w, h, rgb(0, 0, 0));
         let mut on_white = RgbImage::from_pixel(w, h, rgb(255, 255, 255));
         draw(&mut on_black);

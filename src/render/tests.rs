@@ -47,7 +47,7 @@ fn sprite_matches_direct_drawing() {
     let mut direct = RgbImage::from_fn(24, 24, bg);
     draw(&mut direct);
     let mut stamped = RgbImage::from_fn(24, 24, bg);
-    Sprite::record(24, 24, (12, 12), draw).stamp(&mut stamped, (12, 12));
+    Sprite::painted(24, 24, (12, 12), draw).stamp(&mut stamped, (12, 12));
     for (a, b) in direct.pixels().zip(stamped.pixels()) {
         for i in 0..3 {
             assert!((a.0[i] as i32 - b.0[i] as i32).abs() <= 2, "{a:?} vs {b:?}");

@@ -35,6 +35,8 @@ pub enum PlayError {
     /// The move text is not a move, or not legal here.
     #[error("{error}")]
     BadMove {
+        /// The game the move was meant for (the refusal is worded for it).
+        kind: GameKind,
         /// What the player typed or chose.
         input: String,
         /// Why it cannot be played.

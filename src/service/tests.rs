@@ -38,7 +38,7 @@ async fn a_search_that_panics_is_an_answer_and_stores_nothing(pool: PgPool) {
         let snapshot = service.snapshot(&place, Some(caller.user_id)).await.unwrap();
         let turn = service.human_move(&caller, &snapshot, first, None).await.unwrap();
         let id = turn.game.record.id;
-        let failed = service.reply(turn).await;
+        let failed = service.finish_turn(turn).await;
         assert!(matches!(failed, Err(PlayError::Ai(AiFailure::Panicked(_)))), "{kind}: {failed:?}");
         assert!(store.moves(id).await.unwrap().is_empty(), "{kind}: nothing is stored");
         assert_eq!(store.game(id).await.unwrap().unwrap().ply, 0);
@@ -46,7 +46,7 @@ async fn a_search_that_panics_is_an_answer_and_stores_nothing(pool: PgPool) {
         service.think_panics = false;
         let snapshot = service.snapshot(&place, Some(caller.user_id)).await.unwrap();
         let turn = service.human_move(&caller, &snapshot, first, None).await.expect("the failed turn left no claim");
-        let paid = service.reply(turn).await.unwrap();
+        let paid = service.finish_turn(turn).await.unwrap();
         assert!(paid.moves.iter().any(|m| m.by_bot), "{kind}: the bot moved");
         assert_eq!(store.moves(id).await.unwrap().len(), paid.moves.len());
     }

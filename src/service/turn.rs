@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::domain::{PlayedMove, StoredGame};
 use settai_core::Game;
 
-/// A player's move, checked on the game as its request read it and held until the bot's reply
-/// is ready: [`super::Service::reply`] stores the two in one statement. Dropped unstored, it
+/// A player's move, checked on the game as its request read it and held until the bot's turn
+/// is ready: [`super::Service::finish_turn`] stores the two in one statement. Dropped unstored, it
 /// changes nothing.
 #[derive(Debug)]
 pub struct Turn {

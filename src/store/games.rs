@@ -6,7 +6,7 @@ use super::rows::{settings_columns, GameRow, MoveColumns, MoveRow, SettingsRow, 
 use super::settings::SETTINGS_OF_PLACE;
 use super::{Store, StoreError};
 use crate::domain::{
-    Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Place, PlayerRecord, Snapshot,
+    Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Place, PlayerResults, Snapshot,
     StoredGame, DEFAULT_IDLE_DAYS, TERMINAL_CHANNEL,
 };
 use settai_core::{Game, GameKind};
@@ -69,7 +69,7 @@ impl Store {
         &self,
         guild_id: Option<u64>,
         user_id: u64,
-    ) -> Result<Vec<(GameKind, PlayerRecord)>, StoreError> {
+    ) -> Result<Vec<(GameKind, PlayerResults)>, StoreError> {
         let rows = sqlx::query!(
             r#"SELECT kind, result AS "result!", count(*) AS "games!" FROM games
                WHERE human_id = $1 AND guild_id IS NOT DISTINCT FROM $2 AND status IN ('finished', 'resigned')
@@ -79,8 +79,8 @@ impl Store {
         )
         .fetch_all(&self.pool)
         .await?;
-        let mut out: Vec<(GameKind, PlayerRecord)> =
-            GameKind::ALL.iter().map(|&k| (k, PlayerRecord::default())).collect();
+        let mut out: Vec<(GameKind, PlayerResults)> =
+            GameKind::ALL.iter().map(|&k| (k, PlayerResults::default())).collect();
         let taken = sqlx::query!(
             r#"SELECT kind, COALESCE(SUM(takebacks), 0)::BIGINT AS "takebacks!" FROM games
                WHERE human_id = $1 AND guild_id IS NOT DISTINCT FROM $2 GROUP BY kind"#,

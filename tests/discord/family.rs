@@ -13,7 +13,7 @@ use settai_core::{reversi, Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
 use crate::board_pictures::{assert_board_is_stored, assert_post_is_stored};
-use crate::said::{self, en, for_this_channel, mv, record, whatever_the_link};
+use crate::said::{self, en, for_this_channel, mv, results, whatever_the_link};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, Exchange, ReplyKind};
 use crate::{
@@ -486,9 +486,9 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
 
     // The stats count both take-backs.
     let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
-    assert_eq!(stats.content(), said::stats(USER_ID, record(0, 0, 0, 2), Lang::En));
+    assert_eq!(stats.content(), said::stats(USER_ID, results(0, 0, 0, 2), Lang::En));
     let stats_ja = bot.standin.interact(fixtures::slash(&ja, "play", "stats", json!([]))).await;
-    assert_eq!(stats_ja.content(), said::stats(USER_ID, record(0, 0, 0, 2), Lang::Ja));
+    assert_eq!(stats_ja.content(), said::stats(USER_ID, results(0, 0, 0, 2), Lang::Ja));
     // Turned off again, the button's board is refused too.
     bot.standin.interact(settings(&ctx, "takeback", on(false), true)).await;
     let late = bot.standin.interact(takeback(&ctx)).await;

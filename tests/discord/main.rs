@@ -7,6 +7,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod best_effort;
 mod board_pictures;
 mod coach;
 mod commands;
@@ -57,7 +58,14 @@ impl Bot {
     /// A bot over `pool`'s database: add what differs from the default (commands registered
     /// globally, no doubutsu table), then `.start().await`.
     fn builder(pool: PgPool) -> BotBuilder {
-        BotBuilder { store: Store::from_pool(pool), guild_id: None, keeper: None, metrics: None, heartbeat: None }
+        BotBuilder {
+            store: Store::from_pool(pool),
+            guild_id: None,
+            keeper: None,
+            metrics: None,
+            heartbeat: None,
+            channels: Vec::new(),
+        }
     }
 
     /// A doubutsu game of `ctx`'s user (sente) set up at `start`, as if started there.
@@ -68,6 +76,9 @@ impl Bot {
 
     /// A game of `ctx`'s user on `side`, stored as if started in `ctx`'s channel.
     async fn game_of(&self, ctx: &Ctx, human_side: Side, level: Level, game: Game) -> GameRecord {
+        if ctx.guild_id != 0 {
+            self.standin.add_channel(ctx);
+        }
         game_in(&self.store, ctx, human_side, level, game).await
     }
 
@@ -115,9 +126,18 @@ struct BotBuilder {
     keeper: Option<Arc<TableKeeper>>,
     metrics: Option<Arc<Metrics>>,
     heartbeat: Option<Duration>,
+    /// Server channels the stand-in knows before the bot connects.
+    channels: Vec<Ctx>,
 }
 
 impl BotBuilder {
+    /// Makes `ctx`'s channel known to the stand-in before the bot connects (a game stored
+    /// there before the bot started, which it answers at once).
+    fn channel(mut self, ctx: &Ctx) -> BotBuilder {
+        self.channels.push(ctx.clone());
+        self
+    }
+
     /// Registers the commands to `guild_id` (development mode) instead of globally.
     fn guild(mut self, guild_id: u64) -> BotBuilder {
         self.guild_id = Some(guild_id);
@@ -158,9 +178,12 @@ impl BotBuilder {
     /// Connects the bot to a fresh stand-in; waits until it is ready and, registering globally,
     /// until it has registered its commands.
     async fn start(self) -> Bot {
-        let BotBuilder { store, guild_id, keeper, metrics, heartbeat } = self;
+        let BotBuilder { store, guild_id, keeper, metrics, heartbeat, channels } = self;
         let keeper = keeper.unwrap_or_else(|| TableKeeper::with(None));
         let standin = StandIn::start().await;
+        for ctx in &channels {
+            standin.add_channel(ctx);
+        }
         if let Some(interval) = heartbeat {
             standin.set_heartbeat_interval(interval);
         }

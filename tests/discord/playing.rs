@@ -3,13 +3,13 @@
 //! player's name on the board.
 
 use serde_json::json;
-use settai::domain::{GameStatus, NewGame, NewMove, PlayerRecord};
+use settai::domain::{GameStatus, NewGame, NewMove, PlayerResults};
 use settai::i18n::{move_label, Lang, MoveMenu, Msg};
 use settai_core::{reversi, Game, GameKind, GameMove, MoveDetail, Side};
 use sqlx::PgPool;
 
 use crate::board_pictures::{assert_board_is_stored, assert_post_is_stored};
-use crate::said::{before_move, en, game_over, illegal, mv, record, stats};
+use crate::said::{before_move, en, game_over, illegal, mv, results, stats};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, ReplyKind};
 use crate::{
@@ -362,7 +362,7 @@ async fn stats_count_each_players_games_on_this_server(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
     let fresh = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
-    assert_eq!(fresh.content(), stats(USER_ID, PlayerRecord::default(), Lang::En));
+    assert_eq!(fresh.content(), stats(USER_ID, PlayerResults::default(), Lang::En));
     // Two resigned reversi games count as losses; a game still on does not count.
     for _ in 0..2 {
         bot.standin.interact(play_reversi(&ctx)).await;
@@ -370,14 +370,14 @@ async fn stats_count_each_players_games_on_this_server(pool: PgPool) {
     }
     bot.standin.interact(play_reversi(&ctx)).await;
     let mine = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
-    assert_eq!(mine.content(), stats(USER_ID, record(0, 2, 0, 0), Lang::En));
+    assert_eq!(mine.content(), stats(USER_ID, results(0, 2, 0, 0), Lang::En));
     assert_no_hidden_word("/play stats", &mine.content());
     // Another player, and the same player on another server, start from nothing.
     let other = bot.standin.interact(fixtures::slash(&ctx.with_user(OTHER_USER_ID), "play", "stats", json!([]))).await;
-    assert_eq!(other.content(), stats(OTHER_USER_ID, PlayerRecord::default(), Lang::En));
+    assert_eq!(other.content(), stats(OTHER_USER_ID, PlayerResults::default(), Lang::En));
     let elsewhere = Ctx { guild_id: fixtures::GUILD_ID + 1, ..Ctx::ja() };
     let ja = bot.standin.interact(fixtures::slash(&elsewhere, "play", "stats", json!([]))).await;
-    assert_eq!(ja.content(), stats(USER_ID, PlayerRecord::default(), Lang::Ja));
+    assert_eq!(ja.content(), stats(USER_ID, PlayerResults::default(), Lang::Ja));
     bot.stop().await;
 }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use settai::discord::{self, Connection};
-use settai::domain::{Change, GameStatus, PlayerRecord, Scope};
+use settai::domain::{Change, GameStatus, PlayerResults, Scope};
 use settai::i18n::{Lang, Msg};
 use settai::service::Service;
 use settai::store::Store;
@@ -149,7 +149,11 @@ async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
     assert!(bot.game(&ctx).await.is_none());
     // Void games count in nobody's record.
     let stats = bot.standin.interact(fixtures::slash(&ctx, "play", "stats", json!([]))).await;
-    assert_eq!(stats.content(), said::stats(USER_ID, PlayerRecord::default(), Lang::En), "void games count for nobody");
+    assert_eq!(
+        stats.content(),
+        said::stats(USER_ID, PlayerResults::default(), Lang::En),
+        "void games count for nobody"
+    );
     bot.stop().await;
 }
 
@@ -314,7 +318,7 @@ async fn a_turn_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) 
         reversi(),
     )
     .await;
-    let bot = Bot::builder(pool.clone()).start().await;
+    let bot = Bot::builder(pool.clone()).channel(&earlier).start().await;
     let paid_earlier = |c: &support::Reply| c.kind == ReplyKind::ChannelMessage { channel_id: earlier.channel_id };
     bot.standin.wait_call(0, T, paid_earlier).await;
     let (owed, fresh, later) = (

@@ -1,7 +1,7 @@
 //! What the bot says, as its message catalogue (`settai::i18n`) words it: the tests compare
 //! replies with these, so a change of wording is one edit in `src/i18n`, not one per test.
 
-use settai::domain::PlayerRecord;
+use settai::domain::PlayerResults;
 use settai::i18n::{Lang, Msg};
 use settai_core::Moment;
 use settai_core::{Game, GameKind, GameMove, MoveError};
@@ -59,31 +59,31 @@ pub fn whatever_the_link(msg: impl Fn(Option<&str>) -> Msg<'_>, lang: Lang) -> S
     shared_start([msg(Some("https://discord.com/channels/1/2/3")).text(lang), msg(None).text(lang)])
 }
 
-/// `/play stats` of `human` with `reversi` as their reversi record and nothing yet in the other
+/// `/play stats` of `human` with `reversi` as their reversi results and nothing yet in the other
 /// games (every game kind is listed, in `GameKind::ALL` order).
-pub fn stats(human: u64, reversi: PlayerRecord, lang: Lang) -> String {
-    let records = GameKind::ALL
+pub fn stats(human: u64, reversi: PlayerResults, lang: Lang) -> String {
+    let results = GameKind::ALL
         .iter()
-        .map(|&kind| (kind, if kind == GameKind::Reversi { reversi } else { PlayerRecord::default() }))
+        .map(|&kind| (kind, if kind == GameKind::Reversi { reversi } else { PlayerResults::default() }))
         .collect();
-    Msg::Stats { human, records }.text(lang)
+    Msg::Stats { human, results }.text(lang)
 }
 
 /// A player's results: `wins`, `losses`, `draws` and `takebacks`.
-pub fn record(wins: u32, losses: u32, draws: u32, takebacks: u32) -> PlayerRecord {
-    PlayerRecord { wins, losses, draws, takebacks }
+pub fn results(wins: u32, losses: u32, draws: u32, takebacks: u32) -> PlayerResults {
+    PlayerResults { wins, losses, draws, takebacks }
 }
 
 /// The refusal of `input` where `game`'s legal moves are what the bot lists.
 pub fn illegal(input: &str, game: &Game, lang: Lang) -> String {
     let legal: Vec<String> = game.legal_moves().iter().map(ToString::to_string).collect();
-    Msg::IllegalMove { input, legal: &legal.join(", ") }.text(lang)
+    Msg::IllegalMove { kind: game.kind(), input, legal: &legal.join(", ") }.text(lang)
 }
 
 /// The refusal of `input`, which is not a move of `kind` at all.
 pub fn not_a_move(kind: GameKind, input: &str, lang: Lang) -> String {
     let Err(MoveError::Syntax(reason)) = GameMove::parse(kind, input) else { panic!("{input:?} reads as a move") };
-    Msg::BadMove { input, reason: &reason }.text(lang)
+    Msg::BadMove { kind, input, reason: &reason }.text(lang)
 }
 
 /// How the after-game summary starts, for each kind of game it tells of: great moves, moves

@@ -543,6 +543,7 @@ async fn the_stand_in_refuses_the_component_layouts_discord_refuses(pool: PgPool
             json!([{ "type": 1, "components": [button("b"), menu(2)["components"][0].clone()] }]),
         ),
     ];
+    bot.standin.add_channel(&Ctx::en());
     let channel = ChannelId::new(fixtures::CHANNEL_ID);
     for (what, components) in refused {
         let sent = http.send_message(channel, Vec::new(), &json!({ "content": "x", "components": components })).await;

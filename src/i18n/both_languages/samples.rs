@@ -1,7 +1,7 @@
 //! What the catalogue's check reads: every message with a sample for each branch of its
 //! sentence, and the labels and names said outside messages, each in both languages.
 
-use crate::domain::{DataCounts, Forgotten, HouseRule, Lang, PlayerRecord, Setting, Settings, Venue};
+use crate::domain::{DataCounts, Forgotten, HouseRule, Lang, PlayerResults, Setting, Settings, Venue};
 use crate::i18n::menus::{move_label, MoveMenu};
 use crate::i18n::msg::Msg;
 use crate::i18n::names::animal_name;
@@ -106,12 +106,12 @@ fn messages() -> Vec<(&'static str, Msg<'static>)> {
         StaleBoard => vec![Msg::StaleBoard],
         AlreadyPlayed => vec![Msg::AlreadyPlayed],
         BadMove => vec![
-            Msg::BadMove { input: "z9", reason: syntax_error(GameKind::Reversi, "z9") },
-            Msg::BadMove { input: "lion", reason: syntax_error(GameKind::Doubutsu, "lion") },
+            Msg::BadMove { kind: GameKind::Reversi, input: "z9", reason: syntax_error(GameKind::Reversi, "z9") },
+            Msg::BadMove { kind: GameKind::Doubutsu, input: "lion", reason: syntax_error(GameKind::Doubutsu, "lion") },
         ],
         IllegalMove => vec![
-            Msg::IllegalMove { input: "a1", legal: "d3, c4, f5, e6" },
-            Msg::IllegalMove { input: "B3B1", legal: "B3B2, A4A3, C4C3" },
+            Msg::IllegalMove { kind: GameKind::Reversi, input: "a1", legal: "d3, c4, f5, e6" },
+            Msg::IllegalMove { kind: GameKind::Doubutsu, input: "B3B1", legal: "B3B2, A4A3, C4C3" },
         ],
         TryAgain => vec![Msg::TryAgain],
         MenuOf => every!(MoveMenu { Lion, Animals, Hand, Discs })
@@ -131,12 +131,12 @@ fn messages() -> Vec<(&'static str, Msg<'static>)> {
             .chain([Msg::MissingPermissions { needed: keep(needed.clone()) }])
             .collect(),
         Stats => vec![
-            Msg::Stats { human: PLAYER, records: GameKind::ALL.map(|k| (k, PlayerRecord::default())).to_vec() },
+            Msg::Stats { human: PLAYER, results: GameKind::ALL.map(|k| (k, PlayerResults::default())).to_vec() },
             Msg::Stats {
                 human: PLAYER,
-                records: vec![
-                    (GameKind::Reversi, PlayerRecord { wins: 1, losses: 1, draws: 1, takebacks: 1 }),
-                    (GameKind::Doubutsu, PlayerRecord { wins: 12, losses: 3, draws: 2, takebacks: 5 }),
+                results: vec![
+                    (GameKind::Reversi, PlayerResults { wins: 1, losses: 1, draws: 1, takebacks: 1 }),
+                    (GameKind::Doubutsu, PlayerResults { wins: 12, losses: 3, draws: 2, takebacks: 5 }),
                 ],
             },
         ],

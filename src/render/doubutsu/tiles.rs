@@ -124,7 +124,7 @@ pub(super) fn tiles() -> &'static Tiles {
             let side = (size * 1.2).ceil() as u32 + 2;
             let half = (side / 2) as i32;
             let centre = (half as f32, half as f32);
-            Sprite::record(side, side, (half, half), |img| draw_tile(img, centre, size, owner, animal, art, dots))
+            Sprite::painted(side, side, (half, half), |img| draw_tile(img, centre, size, owner, animal, art, dots))
         };
         let set = |size: f32| {
             let arts: Vec<_> = ANIMALS.iter().map(|&a| scaled(a, size)).collect();

@@ -207,7 +207,15 @@ impl Exchange {
                 .find(|c| matches!(c.kind, ReplyKind::Callback { type_: 5 }))
                 .is_some_and(|c| c.flags() & 64 != 0);
         };
+        let deferral = self.ok_calls().find(|c| matches!(c.kind, ReplyKind::Callback { type_: 5 }));
         match call.kind {
+            // The first follow-up after a deferral takes the "thinking…" message's place, and
+            // its visibility.
+            ReplyKind::Followup
+                if deferral.is_some_and(|d| d.message_id.is_some() && d.message_id == call.message_id) =>
+            {
+                deferral.is_some_and(|d| d.flags() & 64 != 0)
+            }
             ReplyKind::EditOriginal => self
                 .ok_calls()
                 .find(|c| matches!(c.kind, ReplyKind::Callback { type_: 4 | 5 }))

@@ -19,10 +19,22 @@
 //!   simply the next session ([`StandIn::wait_sessions`]).
 //! * Interaction callbacks, webhook edits/follow-ups and channel messages are recorded (with
 //!   uploaded files) and answered like Discord does, including Discord's refusals that real bots
-//!   trip over: a second callback for one interaction (40060), an edit/follow-up before any callback
-//!   (10015), and invalid bodies (50035: content over 2000 characters, more than 5 action rows or 25
-//!   select options or 25 autocomplete choices, over-long custom ids and labels, bad command names
-//!   or localisation keys, ...). A refused call fails [`StandIn::interact`] with a clear message.
+//!   trip over: a first response more than 3 s after the interaction (10062), a second callback
+//!   for one interaction (40060), an edit/follow-up before any callback or with a token never
+//!   sent (10015), a token's call about a message it did not make (10008), invalid bodies (50035:
+//!   content over 2000 characters, more than 5 action rows or 25 select options or 25
+//!   autocomplete choices, over-long custom ids and labels, bad command names or localisation
+//!   keys, flags a message may not have, such as EPHEMERAL on a channel message, more than 10
+//!   files, ...) and files past the upload limit (413, 40005). After a deferred message (5), the
+//!   first follow-up takes the "thinking…" message's place, and its visibility.
+//! * The channels it knows (`channels`: the server channels and threads interactions came from,
+//!   with the bot's permissions there, which a test may take away; DMs) answer the channel
+//!   endpoints as Discord does: 10003 Unknown Channel, 50001 Missing Access, 50013 Missing
+//!   Permissions (SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, ATTACH_FILES, READ_MESSAGE_HISTORY,
+//!   MANAGE_MESSAGES), 10008 for a message not of that channel, 50005 for an edit of another
+//!   user's message. Every message has its channel and author.
+//! * A refused call fails [`StandIn::interact`] with a clear message, and the end-to-end tests'
+//!   bot fails its test when it stops after any.
 //! * An exchange is complete on an event, never after a quiet period: [`StandIn::interact`]
 //!   returns as soon as the bot has answered ([`Exchange::answered`]), and
 //!   [`StandIn::interact_until`] as soon as the exchange holds what the test says the flow ends
@@ -36,15 +48,18 @@
 //!
 //! Where things are: [`StandIn`] (this file) is what the tests drive; `exchange` holds the types
 //! they get back; `gateway` and `rest` are the two servers, `replies` what the bot's answers do to
-//! the messages, `validation` what Discord refuses, `objects` the JSON Discord hands out, and
-//! `state` what is kept in between.
+//! the messages, `channels` the channels and what the bot may do there, `validation` and
+//! `limits` what Discord refuses of a body, `objects` the JSON Discord hands out, and `state`
+//! what is kept in between.
 //!
 //! (Past 500 lines: one `impl StandIn`, the whole face a test sees: start, drive, wait, read.
 //! Its parts are the files beside it.)
 #![allow(dead_code)]
 
+mod channels;
 mod exchange;
 mod gateway;
+mod limits;
 mod objects;
 mod replies;
 mod rest;
@@ -63,6 +78,7 @@ use serde_json::{json, Value};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+pub use channels::permission;
 pub use exchange::{Exchange, Incomplete, Reply, ReplyKind, Signed};
 use gateway::{gateway, text};
 use objects::id_of;
@@ -120,6 +136,14 @@ impl StandIn {
         self.shared.lock().age_on_ack = Some(by);
     }
 
+    /// Makes the interaction with `token` `by` older, as if it had been dispatched that much
+    /// earlier: a first response past Discord's 3 seconds is refused without a slow bot.
+    pub fn age_interaction(&self, token: &str, by: Duration) {
+        if let Some(rec) = self.shared.lock().interactions.get_mut(token) {
+            rec.dispatched_at = rec.dispatched_at.checked_sub(by).unwrap_or(rec.dispatched_at);
+        }
+    }
+
     /// Announces `interval` as the heartbeat interval to connections opened from now on (Discord
     /// says about 41 s; a load test asks for a short one to see whether any beat comes late).
     pub fn set_heartbeat_interval(&self, interval: Duration) {
@@ -158,6 +182,7 @@ impl StandIn {
                 unknown: Vec::new(),
                 heartbeats: Vec::new(),
                 deleted: Default::default(),
+                channels: HashMap::new(),
                 private_channels: HashMap::new(),
                 reachable_users: Default::default(),
                 clock_ahead: Duration::ZERO,

@@ -9,11 +9,18 @@ use std::time::Duration;
 use axum::response::Response;
 use serde_json::{json, Value};
 
+use super::channels::{check, file_limit, Action};
 use super::exchange::ReplyKind;
+use super::limits::{check_files, check_flags, CHANNEL_MESSAGE_FLAGS, INTERACTION_MESSAGE_FLAGS};
 use super::objects::{build_message, id_of};
 use super::rest::{err_resp, files_of, json_resp, no_content, record, Body};
-use super::state::{Inner, Shared, USER_INSTALL_FOLLOWUPS};
+use super::state::{Inner, InteractionRecord, Shared, USER_INSTALL_FOLLOWUPS};
 use super::validation::{api_err, invalid, validate_choices, validate_message, validate_modal, ApiError};
+
+/// How long Discord waits for an interaction's first response (an answer or a deferral).
+pub(super) const FIRST_RESPONSE_WITHIN: Duration = Duration::from_secs(3);
+/// The flag of a deferred response's "thinking…" message.
+const LOADING: u64 = 1 << 7;
 
 pub(super) fn callback(shared: &Arc<Shared>, id: &str, token: &str, body: Body) -> Response {
     let mut inner = shared.lock();
@@ -68,9 +75,16 @@ fn callback_inner(
         ));
     }
     let elapsed = rec.dispatched_at.elapsed();
-    if elapsed > Duration::from_secs(3) {
-        eprintln!("[stand-in] WARNING: callback {elapsed:?} after dispatch; Discord gives up after 3 s (10062 Unknown interaction). Defer first!");
+    if elapsed > FIRST_RESPONSE_WITHIN {
+        // Discord has dropped the interaction by then; the player saw "The application did not
+        // respond". The bot acknowledges first and does slow work after.
+        return Err(api_err(
+            404,
+            10062,
+            format!("Unknown interaction (first response {elapsed:?} after dispatch; Discord allows {FIRST_RESPONSE_WITHIN:?})"),
+        ));
     }
+    let file_limit = rec.file_limit;
     let (ikind, channel_id, guild_id) = (rec.kind, rec.channel_id, rec.guild_id);
     let component_msg = id_of(rec.payload.pointer("/message/id"));
     let null = Value::Null;
@@ -82,6 +96,8 @@ fn callback_inner(
                 return Err(invalid("type: autocomplete interactions only accept callback type 8"));
             }
             validate_message(data, body.files.len(), true)?;
+            check_flags(data, INTERACTION_MESSAGE_FLAGS)?;
+            check_files(&body.files, file_limit)?;
             let mid = inner.new_id();
             let msg = build_message(inner, shared, mid, channel_id, guild_id, None, data, &body.files, 20);
             inner.messages.insert(mid, msg);
@@ -91,6 +107,7 @@ fn callback_inner(
             if ikind == 4 {
                 return Err(invalid("type: autocomplete interactions only accept callback type 8"));
             }
+            check_flags(data, INTERACTION_MESSAGE_FLAGS)?;
             let flags = data.get("flags").and_then(Value::as_u64).unwrap_or(0);
             let mid = inner.new_id();
             let placeholder = json!({"content": "", "flags": flags | 128});
@@ -105,6 +122,7 @@ fn callback_inner(
             let mid = component_msg.unwrap_or(0);
             if ty == 7 {
                 validate_message(data, body.files.len(), false)?;
+                check_files(&body.files, file_limit)?;
                 let base = inner.messages.get(&mid).cloned();
                 let msg = build_message(inner, shared, mid, channel_id, guild_id, base.as_ref(), data, &body.files, 0);
                 inner.messages.insert(mid, msg);
@@ -155,15 +173,11 @@ pub(super) fn webhook_edit(shared: &Arc<Shared>, token: &str, mid: Option<u64>, 
         if inner.token_expired(rec) {
             return Err(expired());
         }
-        let (channel_id, guild_id) = (rec.channel_id, rec.guild_id);
-        let target = match mid {
-            None => rec.original.ok_or_else(|| {
-                api_err(404, 10008, "Unknown Message (this interaction has no original response message)")
-            })?,
-            Some(m) => m,
-        };
+        let (channel_id, guild_id, file_limit) = (rec.channel_id, rec.guild_id, rec.file_limit);
+        let target = token_message(rec, mid)?;
         let base = inner.messages.get(&target).cloned().ok_or_else(|| api_err(404, 10008, "Unknown Message"))?;
         validate_message(&body.json, body.files.len(), false)?;
+        check_files(&body.files, file_limit)?;
         let msg =
             build_message(&mut inner, shared, target, channel_id, guild_id, Some(&base), &body.json, &body.files, 0);
         inner.messages.insert(target, msg.clone());
@@ -197,33 +211,57 @@ pub(super) fn webhook_delete(shared: &Arc<Shared>, token: &str, mid: Option<u64>
         None => ReplyKind::DeleteOriginal,
         Some(_) => ReplyKind::DeleteFollowup,
     };
-    if inner.interactions.get(token).is_some_and(|rec| inner.token_expired(rec)) {
-        let e = expired();
-        let error = Some(format!("{} {}", e.code, e.message));
-        record(&mut inner, shared, kind, Some(token), Value::Null, vec![], e.status, error, mid);
-        return err_resp(&e);
+    let result = reachable(&inner, token, mid).and_then(|target| {
+        inner.messages.remove(&target).map(|_| target).ok_or_else(|| api_err(404, 10008, "Unknown Message"))
+    });
+    match result {
+        Ok(target) => {
+            record(&mut inner, shared, kind, Some(token), Value::Null, vec![], 204, None, Some(target));
+            no_content()
+        }
+        Err(e) => {
+            let error = Some(format!("{} {}", e.code, e.message));
+            let target = mid.or_else(|| inner.interactions.get(token).and_then(|r| r.original));
+            record(&mut inner, shared, kind, Some(token), Value::Null, vec![], e.status, error, target);
+            err_resp(&e)
+        }
     }
-    let target = match mid {
-        None => inner.interactions.get(token).and_then(|r| r.original),
-        Some(m) => Some(m),
-    };
-    let found = target.is_some_and(|t| inner.messages.remove(&t).is_some());
-    if found {
-        record(&mut inner, shared, kind, Some(token), Value::Null, vec![], 204, None, target);
-        no_content()
-    } else {
-        record(
-            &mut inner,
-            shared,
-            kind,
-            Some(token),
-            Value::Null,
-            vec![],
-            404,
-            Some("10008 Unknown Message".into()),
-            target,
-        );
-        err_resp(&api_err(404, 10008, "Unknown Message"))
+}
+
+/// `GET /webhooks/{app}/{token}/messages/{id or @original}`: a message the token reaches.
+pub(super) fn webhook_get(shared: &Arc<Shared>, token: &str, mid: Option<u64>) -> Response {
+    let inner = shared.lock();
+    let found = reachable(&inner, token, mid)
+        .and_then(|target| inner.messages.get(&target).ok_or_else(|| api_err(404, 10008, "Unknown Message")));
+    match found {
+        Ok(msg) => json_resp(200, msg.clone()),
+        Err(e) => err_resp(&e),
+    }
+}
+
+/// The message `mid` (None: the original response) through `token`'s webhook, as Discord
+/// finds it: an unknown token or one not acknowledged yet is 10015 Unknown Webhook, an expired
+/// one 50027, a message the interaction did not make 10008.
+fn reachable(inner: &Inner, token: &str, mid: Option<u64>) -> Result<u64, ApiError> {
+    let rec =
+        inner.interactions.get(token).ok_or_else(|| api_err(404, 10015, "Unknown Webhook (token never dispatched)"))?;
+    if rec.acked.is_none() {
+        return Err(api_err(404, 10015, "Unknown Webhook (no interaction callback yet for this token)"));
+    }
+    if inner.token_expired(rec) {
+        return Err(expired());
+    }
+    token_message(rec, mid)
+}
+
+/// The message `mid` (None: the original response) if the interaction made it.
+fn token_message(rec: &InteractionRecord, mid: Option<u64>) -> Result<u64, ApiError> {
+    match mid {
+        None => rec
+            .original
+            .ok_or_else(|| api_err(404, 10008, "Unknown Message (this interaction has no original response message)")),
+        Some(m) if rec.owns(m) => Ok(m),
+        Some(_) => Err(api_err(404, 10008, "Unknown Message (not a message of this interaction's webhook)")),
     }
 }
 
@@ -248,13 +286,29 @@ pub(super) fn followup(shared: &Arc<Shared>, token: &str, body: Body) -> Respons
         if rec.user_install_only && rec.followups >= USER_INSTALL_FOLLOWUPS {
             return Err(api_err(400, 40094, "This interaction has hit the maximum number of follow up messages"));
         }
-        let (channel_id, guild_id) = (rec.channel_id, rec.guild_id);
+        let (channel_id, guild_id, file_limit) = (rec.channel_id, rec.guild_id, rec.file_limit);
+        // After a deferred message (5), the first follow-up takes the place of the "thinking…"
+        // message, with the deferral's visibility, while it is still there.
+        let thinking = rec.original.filter(|_| rec.acked == Some(5)).and_then(|m| {
+            let loading = inner.messages.get(&m)?.get("flags").and_then(Value::as_u64).unwrap_or(0) & LOADING != 0;
+            loading.then_some(m)
+        });
         validate_message(&body.json, body.files.len(), true)?;
+        check_flags(&body.json, INTERACTION_MESSAGE_FLAGS)?;
+        check_files(&body.files, file_limit)?;
+        let mid = match thinking {
+            Some(m) => m,
+            None => inner.new_id(),
+        };
         if let Some(rec) = inner.interactions.get_mut(token) {
             rec.followups += 1;
+            if thinking.is_none() {
+                rec.followup_ids.push(mid);
+            }
         }
-        let mid = inner.new_id();
-        let msg = build_message(&mut inner, shared, mid, channel_id, guild_id, None, &body.json, &body.files, 19);
+        let base = thinking.and_then(|m| inner.messages.get(&m).cloned());
+        let msg =
+            build_message(&mut inner, shared, mid, channel_id, guild_id, base.as_ref(), &body.json, &body.files, 19);
         inner.messages.insert(mid, msg.clone());
         Ok((mid, msg))
     })();
@@ -288,8 +342,16 @@ pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option
         Some(m) => ReplyKind::EditChannelMessage { channel_id, message_id: m },
     };
     let result = (|| -> Result<(u64, Value), ApiError> {
-        refuse_unreachable_dm(&inner, channel_id)?;
+        let action = match mid {
+            None => Action::Send { files: !body.files.is_empty() },
+            Some(m) => Action::Edit(m),
+        };
+        check(&inner, channel_id, action)?;
         validate_message(&body.json, body.files.len(), mid.is_none())?;
+        if mid.is_none() {
+            check_flags(&body.json, CHANNEL_MESSAGE_FLAGS)?;
+        }
+        check_files(&body.files, file_limit(&inner, channel_id))?;
         let (target, base) = match mid {
             None => (inner.new_id(), None),
             Some(m) => {

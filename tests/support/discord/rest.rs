@@ -11,9 +11,10 @@ use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 
+use super::channels::channel_route;
 use super::exchange::{Reply, ReplyKind};
 use super::objects::{application_info, bot_user, cmd_type, id_of, stored_command};
-use super::replies::{callback, channel_message, followup, webhook_delete, webhook_edit};
+use super::replies::{callback, followup, webhook_delete, webhook_edit, webhook_get};
 use super::state::{Inner, PrivateChannel, Shared};
 use super::validation::{api_err, invalid, validate_commands, ApiError};
 use super::StandIn;
@@ -162,24 +163,14 @@ fn route(shared: &Arc<Shared>, method: &Method, segs: &[&str], body: Body) -> Op
 
         // ── interactions ──
         ("POST", ["interactions", id, token, "callback"]) => callback(shared, id, token, body),
-        ("GET", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
-            let inner = shared.lock();
-            match inner.interactions.get(*token).and_then(|r| r.original).and_then(|id| inner.messages.get(&id)) {
-                Some(msg) => json_resp(200, msg.clone()),
-                None => err_resp(&api_err(404, 10008, "Unknown Message")),
-            }
-        }
+        ("GET", ["webhooks", a, token, "messages", "@original"]) if *a == app => webhook_get(shared, token, None),
         ("PATCH", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
             webhook_edit(shared, token, None, body)
         }
         ("DELETE", ["webhooks", a, token, "messages", "@original"]) if *a == app => webhook_delete(shared, token, None),
         ("POST", ["webhooks", a, token]) if *a == app => followup(shared, token, body),
-        ("GET", ["webhooks", a, _token, "messages", mid]) if *a == app => {
-            let mid: u64 = mid.parse().unwrap_or(0);
-            match shared.lock().messages.get(&mid) {
-                Some(msg) => json_resp(200, msg.clone()),
-                None => err_resp(&api_err(404, 10008, "Unknown Message")),
-            }
+        ("GET", ["webhooks", a, token, "messages", mid]) if *a == app => {
+            webhook_get(shared, token, Some(mid.parse().unwrap_or(0)))
         }
         ("PATCH", ["webhooks", a, token, "messages", mid]) if *a == app => {
             webhook_edit(shared, token, Some(mid.parse().unwrap_or(0)), body)
@@ -189,52 +180,7 @@ fn route(shared: &Arc<Shared>, method: &Method, segs: &[&str], body: Body) -> Op
         }
 
         // ── plain channel messages ──
-        (_, ["channels", c, ..]) if c.parse::<u64>().is_err() => err_resp(&api_err(404, 10003, "Unknown Channel")),
-        (_, ["channels", c, ..]) if shared.lock().outside_of(c.parse().unwrap_or(0)) => {
-            // Only the interactions' webhooks reach a DM or group DM the app is not in.
-            let c: u64 = c.parse().unwrap_or(0);
-            let mut inner = shared.lock();
-            let e = api_err(403, 50001, "Missing Access (the app is not in this DM or group DM)");
-            let error = Some(format!("{} {}", e.code, e.message));
-            let kind = ReplyKind::ChannelMessage { channel_id: c };
-            record(&mut inner, shared, kind, None, body.json, vec![], e.status, error, None);
-            err_resp(&e)
-        }
-        ("POST", ["channels", c, "messages"]) => channel_message(shared, c.parse().unwrap_or(0), None, body),
-        ("PATCH", ["channels", c, "messages", mid]) => {
-            channel_message(shared, c.parse().unwrap_or(0), Some(mid.parse().unwrap_or(0)), body)
-        }
-        ("GET", ["channels", _c, "messages", mid]) => {
-            let mid: u64 = mid.parse().unwrap_or(0);
-            match shared.lock().messages.get(&mid) {
-                Some(msg) => json_resp(200, msg.clone()),
-                None => err_resp(&api_err(404, 10008, "Unknown Message")),
-            }
-        }
-        ("DELETE", ["channels", c, "messages", mid]) => {
-            let c: u64 = c.parse().unwrap_or(0);
-            let mid: u64 = mid.parse().unwrap_or(0);
-            let mut inner = shared.lock();
-            let found = inner.messages.remove(&mid).is_some();
-            let status = if found { 204 } else { 404 };
-            record(
-                &mut inner,
-                shared,
-                ReplyKind::DeleteChannelMessage { channel_id: c, message_id: mid },
-                None,
-                Value::Null,
-                vec![],
-                status,
-                (!found).then(|| "Unknown Message".to_string()),
-                Some(mid),
-            );
-            if found {
-                no_content()
-            } else {
-                err_resp(&api_err(404, 10008, "Unknown Message"))
-            }
-        }
-        ("POST", ["channels", _c, "typing"]) => no_content(),
+        (_, ["channels", c, rest @ ..]) => return channel_route(shared, method, c, rest, body),
         _ => return None,
     };
     Some(r)

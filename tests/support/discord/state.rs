@@ -10,6 +10,7 @@ use axum::extract::ws::Message as WsMessage;
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
+use super::channels::{register_channel, GuildChannel, DEFAULT_FILE_LIMIT};
 use super::exchange::{Exchange, Reply};
 use super::objects::id_of;
 
@@ -42,6 +43,19 @@ pub(super) struct InteractionRecord {
     pub(super) user_install_only: bool,
     /// Follow-ups created with the token so far.
     pub(super) followups: usize,
+    /// The messages those follow-ups made (a follow-up that replaced a deferral's "thinking…"
+    /// is the original): with the original, the only messages the token reaches.
+    pub(super) followup_ids: Vec<u64>,
+    /// The largest file a message of this interaction may carry (`attachment_size_limit`).
+    pub(super) file_limit: u64,
+}
+
+impl InteractionRecord {
+    /// Whether the interaction's webhook reaches message `id`: its original response or one of
+    /// its follow-ups (Discord's 10008 Unknown Message for any other).
+    pub(super) fn owns(&self, id: u64) -> bool {
+        self.original == Some(id) || self.followup_ids.contains(&id)
+    }
 }
 
 /// A DM or group DM the stand-in has seen an interaction come from.
@@ -72,6 +86,8 @@ pub(super) struct Inner {
     /// Messages deleted by someone in the channel ([`StandIn::delete_message`]): a tap on a
     /// copy still on a player's screen does not bring them back.
     pub(super) deleted: std::collections::HashSet<u64>,
+    /// The server channels and threads interactions came from, with the bot's permissions.
+    pub(super) channels: HashMap<u64, GuildChannel>,
     /// The DMs and group DMs interactions came from, and the DMs the bot opened.
     pub(super) private_channels: HashMap<u64, PrivateChannel>,
     /// Users who installed the app to their account (seen as an authorizing owner), and users
@@ -211,9 +227,12 @@ pub(super) fn register(inner: &mut Inner, payload: &Value, session: usize) {
             session,
             user_install_only: user_install_only(payload),
             followups: 0,
+            followup_ids: Vec::new(),
+            file_limit: payload.get("attachment_size_limit").and_then(Value::as_u64).unwrap_or(DEFAULT_FILE_LIMIT),
         };
         inner.interactions.insert(token, rec);
     }
+    register_channel(inner, payload);
     let owners = payload.get("authorizing_integration_owners");
     if let Some(user) = id_of(owners.and_then(|o| o.get("1"))) {
         inner.reachable_users.insert(user);

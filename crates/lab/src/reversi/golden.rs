@@ -1,7 +1,7 @@
 //! Golden tests of the classic search: what the guests, the trainer and the gallery get from
-//! the core's `reversi::engine::classic` on a fixed, seeded position set, pinned in committed fixtures under
-//! `crates/lab/tests/golden/` (see [`crate::golden`]), so that a change of the search behind
-//! them shows.
+//! the core's classic search (`reversi::search_with`, `reversi::choose_move_with`) on a fixed,
+//! seeded position set, pinned in committed fixtures under `crates/lab/tests/golden/` (see
+//! [`crate::golden`]), so that a change of the search behind them shows.
 //!
 //! The fixtures were written by the `Searcher` of the old `ai.rs` (now `engine/classic.rs`)
 //! before it was replaced by the shared engine
