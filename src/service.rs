@@ -33,8 +33,8 @@ use crate::table_file::TableFile;
 pub use ai_pool::{AiPanicked, BACKLOG_PER_CORE};
 use ai_pool::{AiPool, Tenant};
 pub use play_error::{AiFailure, PlayError};
-use settai_core::story::{story, Story};
 use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, Side, Thinker};
+use settai_core::{story, Story};
 use table_keeper::{TableKeeper, TableState};
 use turn::Claims;
 pub use turn::Turn;
@@ -482,7 +482,9 @@ impl Service {
         let moves = game.history();
         let told = self
             .ai
-            .run(Tenant::of(record.guild_id, record.channel_id), move || story(&start, &moves, human, table.as_deref()))
+            .think(Tenant::of(record.guild_id, record.channel_id), move |thinker| {
+                story(&start, &moves, human, table.as_deref(), thinker)
+            })
             .await;
         match told {
             Ok(Ok(s)) => Some(s),
@@ -527,10 +529,12 @@ impl Service {
             // Its thinker allocates nothing: a doubutsu reply reads the table. The request's
             // span goes with it, so what the work logs is the request's.
             let span = tracing::Span::current();
-            tokio::task::spawn_blocking(move || span.in_scope(|| work(&mut Thinker::new()))).await.map_err(|e| {
-                tracing::error!(game = of.id, error = %e, "an AI task failed");
-                PlayError::Ai(AiPanicked.into())
-            })?
+            tokio::task::spawn_blocking(move || span.in_scope(|| work(&mut Thinker::new(std::time::Instant::now))))
+                .await
+                .map_err(|e| {
+                    tracing::error!(game = of.id, error = %e, "an AI task failed");
+                    PlayError::Ai(AiPanicked.into())
+                })?
         };
         self.figures.thought(level.kind().as_str(), level.as_str(), asked.elapsed());
         let mv = mv.map_err(|e| match e {

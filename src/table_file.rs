@@ -8,9 +8,9 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use settai_core::doubutsu::table::format::{header, FormatError, HEADER_LEN};
-use settai_core::doubutsu::table::index::Index;
-use settai_core::doubutsu::table::{ProbeError, Table, TableBytes, TableStats, Tablebase, Value};
+use settai_core::doubutsu::table::{
+    header, FormatError, Index, ProbeError, Table, TableBytes, TableStats, Tablebase, Value, HEADER_LEN,
+};
 use settai_core::doubutsu::Position;
 
 /// The command that rebuilds the table; named in every error about the file.

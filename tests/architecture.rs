@@ -1,6 +1,9 @@
 //! The layout ARCHITECTURE.md promises, checked from the sources: the core crate names no I/O
-//! crate and touches no file, the bot's library never names the lab, and no source file of any
-//! crate imports another that imports it back (directly or around a circle).
+//! crate and its code outside its tests is pure (no I/O, no async, no clock of its own, no state
+//! in statics or threads, nothing embedded from outside its folder), the bot's library never
+//! names the lab, and no source file of any crate of the workspace imports another that imports
+//! it back (directly or around a circle, a re-export from outside a module's own children
+//! counting as an import).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -32,7 +35,7 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
-fn the_core_crate_depends_on_no_io_crate_touches_no_file_and_keeps_no_thread_state() {
+fn the_core_crate_depends_on_no_io_crate() {
     let manifest = read(&root().join("crates/core/Cargo.toml"));
     let deps: Vec<&str> = manifest
         .lines()
@@ -44,14 +47,245 @@ fn the_core_crate_depends_on_no_io_crate_touches_no_file_and_keeps_no_thread_sta
     for io in ["tokio", "sqlx", "serenity", "axum", "reqwest", "hyper", "memmap2", "indicatif", "dotenvy", "tracing"] {
         assert!(!deps.iter().any(|d| d.starts_with(io)), "the core depends on {io}");
     }
-    for file in rust_files(&root().join("crates/core/src")) {
-        let code = read(&file);
-        for io in ["std::fs", "std::net", "File::", "std::env", "println!", "eprintln!", "std::process"] {
-            assert!(!code.contains(io), "{} uses {io}: the core does no I/O", file.display());
+}
+
+/// What the core's code outside its tests may not do, each with the words that give it away:
+/// no I/O, no async, no clock it reads itself (the caller hands one in), no state kept between
+/// calls in a static or a thread (the caller holds it: a `Thinker`, an evaluator).
+const IMPURE: [(&str, &str); 14] = [
+    ("std::fs", "reads or writes files"),
+    ("File::", "opens files"),
+    ("std::net", "talks to the network"),
+    ("std::process", "runs or ends processes"),
+    ("std::env", "reads the environment"),
+    ("println!", "prints"),
+    ("eprintln!", "prints"),
+    ("async ", "is async"),
+    (".await", "is async"),
+    ("Instant::now", "reads the clock (the caller hands one in)"),
+    (".elapsed()", "reads the clock (the caller hands one in)"),
+    ("SystemTime", "reads the clock (the caller hands one in)"),
+    ("thread_local!", "keeps thread-local state"),
+    ("lazy_static!", "keeps global state"),
+];
+
+/// What makes a static mutable behind its back: a static of one of these types keeps state
+/// between calls that no caller holds.
+const INTERIOR_MUTABILITY: [&str; 9] =
+    ["OnceLock", "OnceCell", "LazyLock", "LazyCell", "Mutex", "RwLock", "Atomic", "Cell", "RefCell"];
+
+/// `text` without comments and without the items compiled for tests only: each
+/// `#[cfg(test)]` takes the item after it (and that item's other attributes) away, whether a
+/// `mod tests { .. }` block, a `mod tests;` line, a function or a `use`, up to the `;` or the
+/// brace that closes it (braces in strings and character literals are not counted).
+fn without_tests(text: &str) -> String {
+    let code: String = text
+        .lines()
+        .map(|line| match line.find("//") {
+            // A `//` inside a string (a URL) is rare in the core; cutting there only hides code.
+            Some(at) => &line[..at],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let chars: Vec<char> = code.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    let marker: Vec<char> = "#[cfg(test)]".chars().collect();
+    while i < chars.len() {
+        if chars[i..].starts_with(&marker) {
+            i += marker.len();
+            // Skip the item: to its `;` (or, for a field or an argument, its `,`) outside any
+            // brackets, to the brace that closes its first `{`, or up to the `}` that closes
+            // what holds it.
+            let (mut depth, mut nested) = (0usize, 0usize);
+            while i < chars.len() {
+                match chars[i] {
+                    '(' | '[' => nested += 1,
+                    ')' | ']' => nested = nested.saturating_sub(1),
+                    '<' if depth == 0 => nested += 1,
+                    '>' if depth == 0 && i > 0 && !['-', '='].contains(&chars[i - 1]) => {
+                        nested = nested.saturating_sub(1)
+                    }
+                    ',' if depth == 0 && nested == 0 => {
+                        i += 1;
+                        break;
+                    }
+                    '}' if depth == 0 => break,
+                    '"' => {
+                        i += 1;
+                        while i < chars.len() && chars[i] != '"' {
+                            i += if chars[i] == '\\' { 2 } else { 1 };
+                        }
+                    }
+                    '\'' if chars.get(i + 2) == Some(&'\'') => i += 2,
+                    '\'' if chars.get(i + 1) == Some(&'\\') => {
+                        while i + 1 < chars.len() && chars[i + 1] != '\'' {
+                            i += 1;
+                        }
+                        i += 1;
+                    }
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            i += 1;
+                            break;
+                        }
+                    }
+                    ';' if depth == 0 => {
+                        i += 1;
+                        break;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            continue;
         }
-        // State between calls is the caller's (a `Thinker`), not a thread's or the process's.
-        assert!(!code.contains("thread_local!"), "{} keeps thread-local state", file.display());
+        out.push(chars[i]);
+        i += 1;
     }
+    out
+}
+
+/// Why the code of `file` (a source file of the crate in `crate_dir`) is not pure; empty when it is.
+fn impurities(file: &Path, crate_dir: &Path, text: &str) -> Vec<String> {
+    let code = without_tests(text);
+    let mut found = Vec::new();
+    for (words, what) in IMPURE {
+        if code.contains(words) {
+            found.push(format!("{} {what} (`{words}`)", file.display()));
+        }
+    }
+    // The operating system: only for memory advice (huge_pages.rs says why it is pure).
+    if code.contains("libc::") && !file.ends_with("huge_pages.rs") {
+        found.push(format!("{} calls the operating system (`libc::`)", file.display()));
+    }
+    // Statics: `static NAME: Type = ..;` (at any depth, a function's too).
+    for (at, _) in code.match_indices("static ") {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '\'') {
+            continue; // `'static`, or a word ending in "static"
+        }
+        let rest = &code[at + "static ".len()..];
+        let declaration = &rest[..rest.find(['=', ';']).unwrap_or(rest.len())];
+        if declaration.trim_start().starts_with("mut ") {
+            found.push(format!("{} has a `static mut`", file.display()));
+        } else if let Some(kind) = INTERIOR_MUTABILITY.iter().find(|k| declaration.contains(*k)) {
+            found.push(format!("{} keeps state in a static ({kind}): {}", file.display(), declaration.trim()));
+        }
+    }
+    // Embedded files: the path, relative to the file, must stay inside the crate's folder.
+    for open in ["include_bytes!(\"", "include_str!(\""] {
+        for (at, _) in code.match_indices(open) {
+            let rest = &code[at + open.len()..];
+            let relative = &rest[..rest.find('"').unwrap_or(rest.len())];
+            let mut resolved: Vec<&std::ffi::OsStr> = file.parent().unwrap().iter().collect();
+            for part in Path::new(relative).iter() {
+                match part.to_str() {
+                    Some("..") => {
+                        resolved.pop();
+                    }
+                    Some(".") => {}
+                    _ => resolved.push(part),
+                }
+            }
+            let resolved: PathBuf = resolved.into_iter().collect();
+            if !resolved.starts_with(crate_dir) {
+                found.push(format!("{} embeds {relative}, outside its crate", file.display()));
+            }
+        }
+    }
+    found
+}
+
+/// The core's code outside its tests (every module its `lib.rs` declares but those behind
+/// `#[cfg(test)]`, each file without its `#[cfg(test)]` items: see [`without_tests`]) does no
+/// I/O, is not async, reads no clock, keeps no state in statics or threads, and embeds only
+/// files of its own folder.
+#[test]
+fn the_core_is_pure_outside_its_tests() {
+    let crate_dir = root().join("crates/core");
+    let mut found = Vec::new();
+    let files = modules(&crate_dir.join("src/lib.rs"));
+    assert!(files.len() > 40, "{} files of the core", files.len());
+    for module in files {
+        found.extend(impurities(&module.file, &crate_dir, &read(&module.file)));
+    }
+    assert!(found.is_empty(), "the core is not pure:\n{}", found.join("\n"));
+}
+
+/// The core's face is chosen (ARCHITECTURE.md): its only public modules are the games'
+/// namespaces and the two the lab reads whole (ProbCut's margins, the strength estimate);
+/// every other module is private and what callers use is re-exported.
+#[test]
+fn the_cores_modules_are_private_but_its_namespaces() {
+    let namespaces = ["doubutsu", "reversi", "table", "probcut", "strength"];
+    let mut public = Vec::new();
+    for module in modules(&root().join("crates/core/src/lib.rs")) {
+        for line in module.code.lines().map(str::trim) {
+            if let Some(name) = line.strip_prefix("pub mod ").and_then(|r| r.strip_suffix(';')) {
+                public.push(name.to_string());
+            }
+        }
+    }
+    public.sort();
+    let mut expected: Vec<String> = namespaces.iter().map(|n| n.to_string()).collect();
+    expected.sort();
+    assert_eq!(public, expected, "the core's public modules");
+}
+
+/// The purity check sees what it looks for, in the places it looks, and leaves test code alone.
+#[test]
+fn the_purity_check_finds_what_it_looks_for() {
+    let crate_dir = root().join("crates/core");
+    let file = crate_dir.join("src/reversi/engine/planted.rs");
+    let plants = [
+        "fn f() { let _ = std::fs::read(\"x\"); }",
+        "fn f() -> bool { std::env::var(\"X\").is_ok() }",
+        "async fn f() {}",
+        "fn f() -> std::time::Instant { std::time::Instant::now() }",
+        "fn f(t: std::time::Instant) -> std::time::Duration { t.elapsed() }",
+        "fn f() -> std::time::SystemTime { std::time::SystemTime::UNIX_EPOCH }",
+        "static SHARED: std::sync::OnceLock<u8> = std::sync::OnceLock::new();",
+        "fn f() -> &'static u8 { static ONCE: OnceLock<u8> = OnceLock::new(); ONCE.get_or_init(|| 1) }",
+        "static COUNT: AtomicU64 = AtomicU64::new(0);",
+        "static LOCK: Mutex<Vec<u8>> = Mutex::new(Vec::new());",
+        "static LAZY: std::sync::LazyLock<u8> = std::sync::LazyLock::new(|| 1);",
+        "static mut N: u8 = 0;",
+        "thread_local! { static T: u8 = 0; }",
+        "static W: &[u8] = include_bytes!(\"../../../../../assets/w.bin\");",
+        "const S: &str = include_str!(\"../../../../README.md\");",
+        "fn f() { unsafe { libc::getpid() }; }",
+    ];
+    for plant in plants {
+        assert!(!impurities(&file, &crate_dir, plant).is_empty(), "not caught: {plant}");
+    }
+    let pure = [
+        "static W: &[u8] = include_bytes!(\"../../../assets/reversi/w.bin\");",
+        "static NAMES: [&str; 2] = [\"a\", \"b\"];",
+        "fn f<'a>(x: &'a u8) -> &'static str { \"{\" }",
+        "fn f(v: &[std::sync::atomic::AtomicU64]) {}",
+        "/// Hand `Instant::now` in.\nfn f() {}",
+        "#[cfg(test)]\nmod tests {\n    fn f() { let _ = std::time::Instant::now(); let _ = '}'; }\n}\nfn g() {}",
+        "#[cfg(test)]\nmod tests;\nfn g() {}",
+        "struct S {\n    #[cfg(test)]\n    at: std::time::Instant,\n}\nfn g() {}",
+        "fn g() {\n    #[cfg(test)]\n    let _ = std::time::Instant::now();\n}",
+        "#[cfg(test)]\nfn f<A, B>(a: A, b: B) -> std::time::Instant { std::time::Instant::now() }\nfn g() {}",
+        "#[cfg(test)]\n#[allow(dead_code)]\npub(crate) fn shared() -> &'static u8 {\n    static S: OnceLock<u8> = OnceLock::new();\n    S.get_or_init(|| 1)\n}",
+    ];
+    for code in pure {
+        assert_eq!(impurities(&file, &crate_dir, code), Vec::<String>::new(), "{code}");
+    }
+    // What follows a test item is checked again.
+    assert!(!impurities(&file, &crate_dir, "#[cfg(test)]\nmod tests {}\nasync fn f() {}").is_empty());
+    assert!(!impurities(
+        &file,
+        &crate_dir,
+        "struct S {\n    #[cfg(test)]\n    a: u8,\n    b: std::time::SystemTime,\n}"
+    )
+    .is_empty());
 }
 
 #[test]
@@ -69,30 +303,11 @@ fn the_bots_library_never_names_the_lab() {
 }
 
 /// One module of a crate: its path from the crate root, its file, and its code without
-/// comments and without its trailing `#[cfg(test)]` module.
+/// comments and without its `#[cfg(test)]` items ([`without_tests`]).
 struct Module {
     path: Vec<String>,
     file: PathBuf,
     code: String,
-}
-
-/// The code of `text` without comments and without the test module that ends the file.
-fn production_code(text: &str) -> String {
-    let mut out = String::new();
-    let lines: Vec<&str> = text.lines().collect();
-    for (i, line) in lines.iter().enumerate() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("#[cfg(test)]") && lines.get(i + 1).is_some_and(|next| next.contains(" {")) {
-            break;
-        }
-        let code = match line.find("//") {
-            Some(at) => &line[..at],
-            None => line,
-        };
-        out.push_str(code);
-        out.push('\n');
-    }
-    out
 }
 
 /// The modules a `mod` file declares, except those compiled for tests only.
@@ -139,7 +354,7 @@ fn modules(root_file: &Path) -> Vec<Module> {
             child_path.push(child);
             todo.push((child_path, child_file));
         }
-        out.push(Module { path, file, code: production_code(&text) });
+        out.push(Module { path, file, code: without_tests(&text) });
     }
     out
 }
@@ -180,7 +395,9 @@ fn use_statements(code: &str) -> Vec<UseStatement> {
 /// The paths a `use` tree names, braces expanded: `a::{b, c::{d, e}}` gives `a::b`, `a::c::d`,
 /// `a::c::e`.
 fn expand_use(tree: &str) -> Vec<String> {
-    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
+    // Whitespace goes, but a renaming keeps its ` as ` (every path below splits on it).
+    let tree: String = tree.split_whitespace().collect::<Vec<_>>().join(" ").replace(" as ", "\u{0}");
+    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect::<String>().replace('\u{0}', " as ");
     let Some(open) = tree.find('{') else { return vec![tree] };
     let prefix = &tree[..open];
     let Some(close) = tree.rfind('}').filter(|&c| c > open) else { return Vec::new() };
@@ -202,9 +419,10 @@ fn expand_use(tree: &str) -> Vec<String> {
 }
 
 /// Every path the module names: `use` trees expanded, and paths written out in the code that
-/// start at `crate`, `super`, `self` or a child module. Re-exports (`pub use`) are left out: a
-/// module that gathers its children's items is not their user.
-fn named_paths(module: &Module, children: &BTreeSet<String>) -> Vec<Vec<String>> {
+/// start at `crate`, `super`, `self` or a child module; each with whether it is a re-export
+/// (`pub use`). A module that gathers its children's items is not their user, but one that
+/// re-exports another module's item names it like any other import (`circles` tells them apart).
+fn named_paths(module: &Module, children: &BTreeSet<String>) -> Vec<(Vec<String>, bool)> {
     let mut paths = Vec::new();
     let statements = use_statements(&module.code);
     // The code without its `use` statements, for the paths written out below.
@@ -213,12 +431,9 @@ fn named_paths(module: &Module, children: &BTreeSet<String>) -> Vec<Vec<String>>
         code.replace_range(s.span.clone(), "");
     }
     for statement in statements {
-        if statement.reexport {
-            continue;
-        }
         for p in expand_use(&statement.tree) {
             let p = p.split(" as ").next().unwrap().to_string();
-            paths.push(p.split("::").map(str::to_string).collect());
+            paths.push((p.split("::").map(str::to_string).collect(), statement.reexport));
         }
     }
     // Paths in expressions and types.
@@ -237,7 +452,7 @@ fn named_paths(module: &Module, children: &BTreeSet<String>) -> Vec<Vec<String>>
                 && !word.ends_with("::")
                 && (["crate", "super", "self"].contains(&segments[0].as_str()) || children.contains(&segments[0]))
             {
-                paths.push(segments);
+                paths.push((segments, false));
             }
             i = j.max(i + 1);
         } else {
@@ -338,8 +553,12 @@ fn circles(root_file: &Path) -> (usize, Vec<Circle>) {
             .filter(|p| p.len() == m.path.len() + 1 && p.starts_with(&m.path))
             .map(|p| p.last().unwrap().clone())
             .collect();
-        for path in named_paths(m, &children) {
+        for (path, reexport) in named_paths(m, &children) {
             if let Some(t) = target(&m.path, &path, &known, &reexports) {
+                // Gathering from its own children (or their children) is not using them.
+                if reexport && t.len() > m.path.len() && t.starts_with(&m.path) {
+                    continue;
+                }
                 let j = known[&t];
                 if j != i {
                     edges[i].insert(j);
@@ -431,6 +650,26 @@ fn no_file_imports_one_that_imports_it_back() {
         ("the bot", "src/lib.rs", 40),
         ("the command", "src/bin/settai/main.rs", 4),
     ];
+    // Every crate root of every member of the workspace is among them.
+    let manifest = read(&root().join("Cargo.toml"));
+    let members = manifest.split("members = [").nth(1).and_then(|r| r.split(']').next()).expect("the members");
+    for member in members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty()) {
+        let src = root().join(member).join("src");
+        let mut roots = vec![src.join("lib.rs"), src.join("main.rs")];
+        if let Ok(entries) = std::fs::read_dir(src.join("bin")) {
+            for entry in entries {
+                let path = entry.unwrap().path();
+                roots.push(if path.is_dir() { path.join("main.rs") } else { path });
+            }
+        }
+        for crate_root in roots.into_iter().filter(|r| r.exists()) {
+            let relative = crate_root.strip_prefix(root()).unwrap().to_str().unwrap().to_string();
+            assert!(
+                crates.iter().any(|(_, r, _)| *r == relative),
+                "{relative}, a crate of the workspace, is not checked"
+            );
+        }
+    }
     let mut report = String::new();
     for (name, root_file, at_least) in crates {
         let (files, found) = circles(&root().join(root_file));

@@ -137,8 +137,7 @@ fn a_bad_match_player_or_openings_file_is_named_before_any_game() {
 #[test]
 fn an_outside_engine_over_gtp_plays_whole_benchmark_games() {
     use rand::SeedableRng;
-    use settai_core::reversi::engine::eval::PatternEval;
-    use settai_core::reversi::{Color, Move, Position};
+    use settai_core::reversi::{Color, Move, PatternEval, Position};
     use settai_lab::hospitality::{
         reversi::{play_game, LevelUnderTest, ReversiGuest},
         GuestResult,
@@ -149,7 +148,7 @@ fn an_outside_engine_over_gtp_plays_whole_benchmark_games() {
     let level = LevelUnderTest::parse("standard", 0.02).unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
     for colour in [Color::Black, Color::White] {
-        let game = play_game(PatternEval::shared(), level, guest, colour, &mut rng).expect("the engine plays");
+        let game = play_game(&PatternEval::builtin(), level, guest, colour, &mut rng).expect("the engine plays");
         let mut pos = Position::start();
         for mv in &game.moves {
             pos = pos.play(mv.parse::<Move>().unwrap()).unwrap_or_else(|e| panic!("{mv} in {pos}: {e:?}"));

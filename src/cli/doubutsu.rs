@@ -220,7 +220,7 @@ pub fn ai(
         let pos = game.position();
         let values: Vec<_> = dob::evaluate_moves(table, pos)?
             .into_iter()
-            .map(|(m, v)| serde_json::json!({ "move": m.to_string(), "value": format!("{v:?}"), "score": dob::players::score(v) }))
+            .map(|(m, v)| serde_json::json!({ "move": m.to_string(), "value": format!("{v:?}"), "score": dob::score(v) }))
             .collect();
         out["moves"] = serde_json::Value::Array(values);
         if let Some((before, last)) = game.last_move() {

@@ -11,8 +11,7 @@ use rand::{Rng, SeedableRng};
 use crate::i18n::{Lang, Msg};
 use crate::render;
 use settai_core::doubutsu::table::{build, BuildOptions, Material};
-use settai_core::story::story;
-use settai_core::{doubutsu, reversi, DoubutsuGame, Game, GameKind, GameMove, Side};
+use settai_core::{doubutsu, reversi, story, DoubutsuGame, Game, GameKind, GameMove, Side, Thinker};
 
 /// Seed of the sample doubutsu game (a lively one, 40-odd plies).
 const DOUBUTSU_SEED: u64 = 20;
@@ -27,7 +26,7 @@ fn reversi_game(seed: u64) -> Vec<GameMove> {
         let mv = if legal == [reversi::Move::Pass] {
             reversi::Move::Pass
         } else {
-            reversi::engine::classic::choose_move(&pos, 2 + moves.len() as u32 % 2, &mut rng).best
+            reversi::choose_move(&pos, 2 + moves.len() as u32 % 2, &mut rng).best
         };
         pos = pos.play(mv).expect("the AI plays legal moves");
         moves.push(mv.into());
@@ -124,7 +123,8 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
     )?;
     write("reversi-replay.gif", gif, t)?;
     let t = Instant::now();
-    let told = story::<doubutsu::Tablebase>(&reversi_start, &moves, Side::First, None)?;
+    let told =
+        story::<doubutsu::Tablebase>(&reversi_start, &moves, Side::First, None, &mut Thinker::new(Instant::now))?;
     write("reversi-chart-en.png", render::story::story_png(&told, Lang::En), t)?;
 
     let doubutsu_start = Game::new(GameKind::Doubutsu);
@@ -156,7 +156,7 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
     let moves = doubutsu_game(root, 3, |g, rng| doubutsu::settai(&table, g, rng).expect("the table holds the game"));
     let start = Game::Doubutsu(DoubutsuGame::new(doubutsu::History::from_position(root)));
     let t = Instant::now();
-    let told = story(&start, &moves, Side::First, Some(&table))?;
+    let told = story(&start, &moves, Side::First, Some(&table), &mut Thinker::new(Instant::now))?;
     write("doubutsu-chart-ja.png", render::story::story_png(&told, Lang::Ja), t)?;
     Ok(())
 }

@@ -5,14 +5,11 @@
 //! to move is accepted when the side to move has to pass (the pass is played for it).
 
 use std::io::{BufRead, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use settai_core::reversi::engine::eval::PatternEval;
-use settai_core::reversi::engine::search::Engine;
-use settai_core::reversi::levels::level::TT_BITS;
-use settai_core::reversi::{Color, Move, Position, ReversiLevel};
+use settai_core::reversi::{Clock, Color, Engine, Move, PatternEval, Position, ReversiLevel, TT_BITS};
 
 const COMMANDS: &[&str] = &[
     "protocol_version",
@@ -65,8 +62,8 @@ pub(super) fn serve(
     budget: Duration,
     rng: &mut impl Rng,
 ) -> anyhow::Result<()> {
-    let eval = PatternEval::shared();
-    let mut engine = Engine::new(TT_BITS);
+    let eval = &PatternEval::builtin();
+    let mut engine = Engine::new(TT_BITS).with_clock(Clock::Wall(Instant::now));
     let mut session = Session { history: Vec::new() };
     for line in input.lines() {
         let line = line?;

@@ -466,14 +466,10 @@ fn ai(kind: GameKind, level: Option<String>, moves: &str, json: bool, seed: Opti
     match (&game, level) {
         (Game::Reversi(pos), Level::Reversi(level)) => {
             // As the bot does: `standard` judges the human by their moves so far.
-            let mut thinker = settai_core::Thinker::new();
-            let reply = reversi::choose_at_level(
-                thinker.reversi(),
-                pos,
-                level,
-                &settai_core::human_moves(pos, &played),
-                &mut rng,
-            );
+            let mut thinker = settai_core::Thinker::new(Instant::now);
+            let (engine, eval) = thinker.reversi();
+            let reply =
+                reversi::choose_at_level(engine, eval, pos, level, &settai_core::human_moves(pos, &played), &mut rng);
             if json {
                 // `none` evaluates in 1/32 disc for itself; the sontaku levels report the
                 // desirability of each move for the human.

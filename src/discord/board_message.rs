@@ -7,7 +7,7 @@ use super::touch_board::touch_board;
 use crate::domain::{GameRecord, GameResult, GameStatus, PlayedMove, Settings, StoredGame};
 use crate::i18n::{Lang, Msg};
 use crate::render;
-use settai_core::story::Story;
+use settai_core::Story;
 use settai_core::{GameMove, Side};
 
 impl Bot {

@@ -2,7 +2,7 @@
 //! forget-me question): printing and parsing.
 
 use crate::domain::{HouseRule, HouseRules, Settings};
-use settai_core::touch::Origin;
+use settai_core::Origin;
 use settai_core::{GameKind, Level, Side};
 
 /// The custom id of a board's move menu: the game and the ply it was made for, so a tap on an

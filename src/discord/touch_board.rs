@@ -9,7 +9,7 @@ use super::custom_id::{ListButton, TakebackButton, Tap, TouchButton};
 use crate::domain::StoredGame;
 use crate::i18n::{animal_emoji, move_label, Lang, Msg};
 use settai_core::doubutsu::{self, Color, Role, Square};
-use settai_core::touch::{moves_from, numbered_moves, origins, Origin};
+use settai_core::{moves_from, numbered_moves, origins, Origin};
 use settai_core::{Game, GameMove, MoveDetail};
 
 /// Discord's limits: five action rows, five buttons a row.

@@ -3,7 +3,7 @@
 use super::menus::MoveMenu;
 use super::permissions::Needed;
 use crate::domain::{DataCounts, Forgotten, HouseRule, Lang, PlayerResults, Settings, Venue};
-use settai_core::story::Moment;
+use settai_core::Moment;
 use settai_core::{Commentary, EndReason, GameKind, GameMove, Level, Outcome, Side};
 
 /// Something the bot says.

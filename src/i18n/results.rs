@@ -3,7 +3,7 @@
 
 use super::names::{side_name, value_words};
 use crate::domain::Lang;
-use settai_core::story::Moment;
+use settai_core::Moment;
 use settai_core::{Commentary, EndReason, GameKind, Outcome};
 
 /// "Gote wins — lion captured", "黒の勝ち 40対24": [`Msg::Result`](super::Msg::Result).

@@ -93,7 +93,7 @@ fn drawn(
                 flipped,
                 legal: if to_move.is_some() { pos.legal_mask() } else { 0 },
                 numbered: if to_tap && names.human.is_some() && names.human == game.to_move() {
-                    settai_core::touch::numbered_moves(game)
+                    settai_core::numbered_moves(game)
                         .into_iter()
                         .filter_map(|mv| match mv {
                             GameMove::Reversi(reversi::Move::Place(sq)) => Some(sq.index()),

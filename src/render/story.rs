@@ -5,7 +5,7 @@ use image::{Rgb, RgbImage};
 
 use super::{blend, draw_line, draw_text, encode_png, fill_circle, fill_rect, fit_size, font, rgb, Align, BG, TEXT};
 use crate::i18n::{Lang, Msg};
-use settai_core::story::{Story, ValueUnit};
+use settai_core::{Story, ValueUnit};
 
 /// Chart width in pixels.
 pub const WIDTH: u32 = 800;
@@ -133,7 +133,7 @@ pub fn story_png(story: &Story, lang: Lang) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use settai_core::story::Moment;
+    use settai_core::Moment;
     use settai_core::{GameKind, GameMove};
 
     fn sample() -> Story {

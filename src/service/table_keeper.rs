@@ -132,8 +132,8 @@ impl TableKeeper {
     ) {
         let progress = Arc::new(BuildProgress::default());
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as f64;
-        let slots = settai_core::doubutsu::table::index::Index::new(material).len() as f64;
-        let full = settai_core::doubutsu::table::index::Index::new(Material::FULL).len() as f64;
+        let slots = settai_core::doubutsu::table::Index::new(material).len() as f64;
+        let full = settai_core::doubutsu::table::Index::new(Material::FULL).len() as f64;
         let expected = Duration::from_secs_f64(FULL_BUILD_CPU_SECONDS * slots / full / cores);
         *self.building.lock().expect("the keeper's lock is never poisoned") =
             Some(Building { started: Instant::now(), progress: progress.clone(), expected });

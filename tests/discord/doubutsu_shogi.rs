@@ -6,8 +6,7 @@ use settai::domain::{Change, GameStatus, Scope};
 use settai::i18n::{move_label, Lang, MoveMenu, Msg};
 use settai::service::table_keeper::TableKeeper;
 use settai::table_file::TableFile;
-use settai_core::doubutsu::Role;
-use settai_core::doubutsu::{self, table::Material, Table as _};
+use settai_core::doubutsu::{self, table::Material, Role, Table as _};
 use settai_core::{Game, GameKind, Level, MoveDetail, Side};
 use sqlx::PgPool;
 

@@ -3,7 +3,7 @@
 
 use settai::domain::PlayerResults;
 use settai::i18n::{Lang, Msg};
-use settai_core::story::Moment;
+use settai_core::Moment;
 use settai_core::{Game, GameKind, GameMove, MoveError};
 
 /// `msg` in English.

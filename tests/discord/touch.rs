@@ -12,7 +12,7 @@ use settai::domain::{Change, Scope};
 use settai::i18n::{Lang, Msg};
 use settai::render::{self, Names};
 use settai_core::doubutsu::{self, DoubutsuLevel, Square};
-use settai_core::touch::{moves_from, numbered_moves, origins, Origin};
+use settai_core::{moves_from, numbered_moves, origins, Origin};
 use settai_core::{Game, GameKind, GameMove, Level};
 use sqlx::PgPool;
 

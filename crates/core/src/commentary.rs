@@ -51,7 +51,8 @@ pub fn commentary<T: doubutsu::Table>(
 ) -> Option<Commentary> {
     match (before, mv) {
         (Game::Reversi(pos), GameMove::Reversi(played)) => {
-            let (moves, _) = reversi::levels::level::analyze_moves(thinker.reversi(), pos, COMMENTARY_BUDGET);
+            let (engine, eval) = thinker.reversi();
+            let (moves, _) = reversi::levels::level::analyze_moves(engine, eval, pos, COMMENTARY_BUDGET);
             let value = moves.iter().find(|(m, _)| *m == played)?.1;
             let (best, best_value) = *moves.first()?;
             Some(Commentary::Reversi { mv: played, value, best, best_value })

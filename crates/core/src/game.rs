@@ -269,9 +269,10 @@ impl Game {
             return Ok(None);
         }
         Ok(Some(match (self, level) {
-            (Game::Reversi(p), Level::Reversi(level)) => GameMove::Reversi(
-                reversi::choose_at_level(thinker.reversi(), p, level, &human_moves(p, moves), rng).best,
-            ),
+            (Game::Reversi(p), Level::Reversi(level)) => GameMove::Reversi({
+                let (engine, eval) = thinker.reversi();
+                reversi::choose_at_level(engine, eval, p, level, &human_moves(p, moves), rng).best
+            }),
             (Game::Doubutsu(g), Level::Doubutsu(level)) => {
                 GameMove::Doubutsu(level.choose_move(table, g.history(), rng)?)
             }

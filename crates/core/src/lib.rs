@@ -6,22 +6,27 @@
 //! them behind one vocabulary: legal moves as typed [`GameMove`]s, play, outcome, the bot's
 //! reply and a stable text serialization for the database; [`Level`] is a level of either game.
 
+// The crate's face is chosen: its modules are private but for the two games' namespaces, and
+// what callers use is re-exported below (and in `reversi`, `doubutsu`, `doubutsu::table`), so a
+// `pub` that no caller can reach is a mistake the compiler points out.
+#![cfg_attr(not(test), warn(unreachable_pub))]
+
 pub mod doubutsu;
 pub mod reversi;
-pub mod story;
-pub mod touch;
 
 mod commentary;
 mod game;
 mod game_move;
-pub(crate) mod huge_pages;
+mod huge_pages;
 mod kind;
 mod level;
 mod level_name;
 mod outcome;
 mod replay;
 mod side;
+mod story;
 mod thinker;
+mod touch;
 
 #[cfg(test)]
 mod fuzz_tests;
@@ -37,4 +42,6 @@ pub use level_name::UnknownLevel;
 pub use outcome::{EndReason, Outcome};
 pub use replay::{line, replay, replay_moves, ReplayError};
 pub use side::Side;
+pub use story::{story, Moment, Story, ValueUnit};
 pub use thinker::Thinker;
+pub use touch::{moves_from, numbered_moves, origins, Origin, ParseOriginError};

@@ -4,10 +4,9 @@
 
 use super::doubutsu::{self, Table};
 use super::reversi;
-use super::reversi::engine::eval::PatternEval;
 use super::reversi::engine::search::Engine;
 use super::reversi::levels::level::position_value;
-use super::{line, Game, GameMove, ReplayError, Side};
+use super::{line, Game, GameMove, ReplayError, Side, Thinker};
 
 /// What the values of a [`Story`] measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,15 +42,22 @@ pub struct Story {
 }
 
 /// How many slips and finds a story names.
-pub const MOMENTS: usize = 3;
+pub(crate) const MOMENTS: usize = 3;
 /// A reversi move that loses this many discs of value is a slip.
 const REVERSI_SLIP: i32 = 4;
 /// A reversi move that gains this many discs over the engine's expectation is a find.
 const REVERSI_FIND: i32 = 2;
 
 /// Tells the story of `moves` played from `start`, the human playing `human`. Doubutsu values
-/// need the table; without it they are all unknown.
-pub fn story<T: Table>(start: &Game, moves: &[GameMove], human: Side, table: Option<&T>) -> Result<Story, ReplayError> {
+/// need the table; without it they are all unknown. Reversi values are the `thinker`'s
+/// evaluation's (its engine is left alone: the story searches on a table of its own).
+pub fn story<T: Table>(
+    start: &Game,
+    moves: &[GameMove],
+    human: Side,
+    table: Option<&T>,
+    thinker: &mut Thinker,
+) -> Result<Story, ReplayError> {
     let games = line(start, moves)?;
     // (ply, how notable) of the human's moves, from the position before each.
     let mut slips: Vec<(usize, i32)> = Vec::new();
@@ -59,7 +65,7 @@ pub fn story<T: Table>(start: &Game, moves: &[GameMove], human: Side, table: Opt
     let (values, unit) = match start {
         Game::Reversi(_) => {
             let mut engine = Engine::new(18);
-            let eval = PatternEval::shared();
+            let eval = thinker.evaluation();
             let values: Vec<Option<i32>> = games
                 .iter()
                 .map(|g| match g {
@@ -181,7 +187,9 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(8);
         let start = Game::new(GameKind::Reversi);
         let moves = random_moves(&start, &mut rng, 200);
-        let s = story::<doubutsu::Tablebase>(&start, &moves, Side::First, None).unwrap();
+        let s =
+            story::<doubutsu::Tablebase>(&start, &moves, Side::First, None, &mut Thinker::new(std::time::Instant::now))
+                .unwrap();
         assert_eq!(s.unit, ValueUnit::Discs);
         assert_eq!(s.values.len(), moves.len() + 1);
         assert!(s.values.iter().all(Option::is_some));
@@ -198,7 +206,12 @@ mod tests {
             assert_eq!(m.mv, moves[m.ply - 1]);
         }
         assert!(s.slips.len() <= MOMENTS && s.finds.len() <= MOMENTS);
-        assert_eq!(s, story::<doubutsu::Tablebase>(&start, &moves, Side::First, None).unwrap(), "deterministic");
+        assert_eq!(
+            s,
+            story::<doubutsu::Tablebase>(&start, &moves, Side::First, None, &mut Thinker::new(std::time::Instant::now))
+                .unwrap(),
+            "deterministic"
+        );
     }
 
     #[test]
@@ -210,7 +223,8 @@ mod tests {
         let mut slips = 0;
         for _ in 0..20 {
             let moves = random_moves(&start, &mut rng, 30);
-            let s = story(&start, &moves, Side::First, Some(&table)).unwrap();
+            let s =
+                story(&start, &moves, Side::First, Some(&table), &mut Thinker::new(std::time::Instant::now)).unwrap();
             assert_eq!(s.unit, ValueUnit::Score);
             assert_eq!(s.values.len(), moves.len() + 1);
             for m in &s.slips {
@@ -225,7 +239,9 @@ mod tests {
         assert!(slips > 0, "random play slips");
         // Without the table nothing is known and nothing named.
         let moves = random_moves(&start, &mut rng, 10);
-        let s = story::<doubutsu::Tablebase>(&start, &moves, Side::First, None).unwrap();
+        let s =
+            story::<doubutsu::Tablebase>(&start, &moves, Side::First, None, &mut Thinker::new(std::time::Instant::now))
+                .unwrap();
         assert!(s.values.iter().all(Option::is_none) && s.slips.is_empty() && s.finds.is_empty());
     }
 
@@ -233,7 +249,14 @@ mod tests {
     fn a_bad_move_list_names_its_ply() {
         let start = Game::new(GameKind::Reversi);
         let f5 = start.parse_move("f5").unwrap();
-        let e = story::<doubutsu::Tablebase>(&start, &[f5, f5], Side::First, None).unwrap_err();
+        let e = story::<doubutsu::Tablebase>(
+            &start,
+            &[f5, f5],
+            Side::First,
+            None,
+            &mut Thinker::new(std::time::Instant::now),
+        )
+        .unwrap_err();
         assert_eq!(e.ply, 2);
     }
 }

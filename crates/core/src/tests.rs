@@ -33,7 +33,7 @@ fn doubutsu_games_round_trip_through_their_stored_form() {
             .ai_move(
                 Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest),
                 None::<&doubutsu::Tablebase>,
-                &mut Thinker::new(),
+                &mut Thinker::new(std::time::Instant::now),
                 &mut rng,
             )
             .unwrap()
@@ -116,7 +116,7 @@ fn table_levels_need_the_table_and_say_so() {
         game.ai_move(
             Level::Doubutsu(doubutsu::DoubutsuLevel::Settai),
             None::<&doubutsu::Tablebase>,
-            &mut Thinker::new(),
+            &mut Thinker::new(std::time::Instant::now),
             &mut rng
         ),
         Err(AiError::NoTable)
@@ -125,7 +125,7 @@ fn table_levels_need_the_table_and_say_so() {
         game.ai_move(
             Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest),
             None::<&doubutsu::Tablebase>,
-            &mut Thinker::new(),
+            &mut Thinker::new(std::time::Instant::now),
             &mut rng
         ),
         Err(AiError::NoTable)
@@ -177,7 +177,12 @@ fn each_game_names_and_parses_its_own_levels() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     let wrong = Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest);
     assert!(matches!(
-        Game::new(GameKind::Reversi).ai_move(wrong, None::<&doubutsu::Tablebase>, &mut Thinker::new(), &mut rng),
+        Game::new(GameKind::Reversi).ai_move(
+            wrong,
+            None::<&doubutsu::Tablebase>,
+            &mut Thinker::new(std::time::Instant::now),
+            &mut rng
+        ),
         Err(AiError::WrongGame(_))
     ));
 }

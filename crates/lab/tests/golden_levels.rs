@@ -19,10 +19,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use settai_core::doubutsu::table::{build, BuildOptions, Material};
 use settai_core::doubutsu::{self, Tablebase};
-use settai_core::reversi::engine::eval::PatternEval;
-use settai_core::reversi::engine::search::{Clock, Engine};
-use settai_core::reversi::levels::level::TT_BITS;
-use settai_core::reversi::{self, Move, Position};
+use settai_core::reversi::{self, Clock, Engine, Move, PatternEval, Position, TT_BITS};
 use settai_core::{human_moves, GameMove};
 use settai_lab::golden::check_fixture;
 
@@ -59,7 +56,7 @@ fn moves_text(evals: &[(Move, i32)]) -> String {
 #[test]
 fn reversi_levels_choose_as_the_golden_fixture() {
     let mut out = String::new();
-    let eval = PatternEval::shared();
+    let eval = &PatternEval::builtin();
     for (i, (pos, played)) in reversi_games().iter().enumerate() {
         let human = human_moves(pos, played);
         for level in reversi::ReversiLevel::ALL {
@@ -90,11 +87,11 @@ fn reversi_levels_choose_as_the_golden_fixture() {
 #[test]
 fn reversi_analysis_and_values_as_the_golden_fixture() {
     let mut out = String::new();
-    let eval = PatternEval::shared();
+    let eval = &PatternEval::builtin();
     for (i, (pos, _)) in reversi_games().iter().enumerate().step_by(3) {
         let (moves, exact) = Engine::new(TT_BITS).with_clock(CLOCK).analyze(eval, pos, Duration::from_millis(40));
         let text: Vec<String> = moves.iter().map(|(m, v)| format!("{m}:{v:.3}")).collect();
-        let value = reversi::levels::level::position_value(&mut Engine::new(TT_BITS), eval, pos);
+        let value = reversi::position_value(&mut Engine::new(TT_BITS), eval, pos);
         writeln!(out, "{i}\t{}\tvalue {value}\texact {exact}\t{}", pos.to_text(), text.join(" ")).unwrap();
     }
     check_fixture("reversi_analysis.txt", &out);
@@ -212,7 +209,7 @@ fn doubutsu_weakest_on_the_full_game_as_the_golden_fixture() {
 #[test]
 fn doubutsu_table_file_as_the_golden_fixture() {
     let table = table();
-    let bytes: Vec<u8> = doubutsu::table::format::header(&table).iter().chain(table.values()).copied().collect();
+    let bytes: Vec<u8> = doubutsu::table::header(&table).iter().chain(table.values()).copied().collect();
     // FNV-1a, 64 bits: a hash written out here, so that it cannot change with the code it checks.
     let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
     let stats = doubutsu::table::TableStats::of(&table);

@@ -12,10 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::journal::MatchJournal;
 use settai::cli::doubutsu::process_cpu_seconds;
-use settai_core::reversi::engine::eval::{PatternEval, DISC};
-use settai_core::reversi::engine::probcut;
-use settai_core::reversi::engine::search::Clock;
-use settai_core::reversi::Color;
+use settai_core::reversi::{probcut, Clock, Color, PatternEval, DISC};
 use settai_lab::hospitality::reversi::STRONG_CLOCK;
 use settai_lab::reversi::duel::{self, Fixture, FixtureResult, MatchSettings, Player};
 use settai_lab::reversi::elo::{elo, elo_text, Interval};
@@ -148,7 +145,7 @@ pub(super) fn parse_clock(text: &str) -> anyhow::Result<Clock> {
 fn clock_text(clock: Clock) -> String {
     match clock {
         Clock::Nodes { mid_ns, end_ns } => format!("{mid_ns}/{end_ns}"),
-        Clock::Wall => "wall".into(),
+        Clock::Wall(_) => "wall".into(),
     }
 }
 

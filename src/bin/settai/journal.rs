@@ -14,8 +14,7 @@ use std::time::Duration;
 
 use anyhow::{ensure, Context as _};
 
-use settai_core::reversi::rules::notation::parse_moves;
-use settai_core::reversi::Color;
+use settai_core::reversi::{parse_moves, Color};
 use settai_lab::journal::JournalFile;
 use settai_lab::reversi::duel::{Effort, Fixture, FixtureResult, Played};
 use settai_lab::reversi::openings::Opening;
@@ -132,8 +131,7 @@ fn parse_row(line: &str, set: &[Opening], fixtures: &[Fixture]) -> anyhow::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use settai_core::reversi::engine::eval::PatternEval;
-    use settai_core::reversi::engine::search::{Clock, END_NODE_NS};
+    use settai_core::reversi::{Clock, PatternEval, END_NODE_NS};
     use settai_lab::reversi::duel::{fixtures, play_match, MatchSettings, Player};
     use settai_lab::reversi::openings::parse_openings;
 
@@ -156,7 +154,8 @@ mod tests {
     #[test]
     fn a_resumed_match_equals_an_unbroken_one_and_foreign_journals_are_refused() {
         let (set, all, settings) = setup();
-        let (a, b) = (Player::Strong(PatternEval::shared()), Player::AlphaBeta(2));
+        let eval = PatternEval::builtin();
+        let (a, b) = (Player::Strong(&eval), Player::AlphaBeta(2));
         let whole = play_match(a, b, &set, &all, &settings, 5, |_| ());
         let path = std::env::temp_dir().join(format!("settai-journal-test-{}.csv", std::process::id()));
         let _ = std::fs::remove_file(&path);

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
 use settai::cli::{self as bot, data_dir, doubutsu, shell, LevelNames};
-use settai_core::reversi::engine::search::Clock;
+use settai_core::reversi::Clock;
 
 mod bench;
 mod charts;
@@ -42,12 +42,12 @@ enum Command {
         #[arg(long)]
         ffo: Option<PathBuf>,
     },
-    /// Train the reversi pattern evaluation by self-play (reproduces assets/reversi/weights.bin).
+    /// Train the reversi pattern evaluation by self-play (reproduces crates/core/assets/reversi/weights.bin).
     Train {
         /// Which game (reversi).
         game: SolveGame,
         /// Output file.
-        #[arg(long, default_value = "assets/reversi/weights.bin")]
+        #[arg(long, default_value = "crates/core/assets/reversi/weights.bin")]
         out: PathBuf,
         /// Self-play games.
         #[arg(long, default_value_t = 20_000)]

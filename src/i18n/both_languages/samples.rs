@@ -7,7 +7,7 @@ use crate::i18n::msg::Msg;
 use crate::i18n::names::animal_name;
 use crate::i18n::permissions::Needed;
 use settai_core::doubutsu::{Role, Value};
-use settai_core::story::Moment;
+use settai_core::Moment;
 use settai_core::{doubutsu, reversi, Commentary, EndReason, GameKind, GameMove, Level, MoveDetail, Outcome, Side};
 
 /// A player's id, as Discord mentions them.

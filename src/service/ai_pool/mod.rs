@@ -140,7 +140,7 @@ thread_local! {
 /// Runs `work` with this thread's [`THINKER`] (made on first use). It is taken out meanwhile,
 /// so a panic in `work` drops it instead of keeping a half-updated one.
 fn with_thinker<T>(work: impl FnOnce(&mut Thinker) -> T) -> T {
-    let mut thinker = THINKER.with_borrow_mut(Option::take).unwrap_or_default();
+    let mut thinker = THINKER.with_borrow_mut(Option::take).unwrap_or_else(|| Thinker::new(std::time::Instant::now));
     let out = work(&mut thinker);
     THINKER.with_borrow_mut(|slot| *slot = Some(thinker));
     out

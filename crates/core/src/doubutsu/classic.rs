@@ -20,7 +20,7 @@ use super::tactics::{naturalness, seen_before};
 
 /// The seed's score of a move whose value for its mover is `v`, unclamped: a win or a loss
 /// past 100 plies crosses zero, as published (settai's own [`super::players::score`] clamps).
-pub fn classic_score(v: Value) -> i32 {
+pub(crate) fn classic_score(v: Value) -> i32 {
     match v {
         Value::Win(n) => 100 - n as i32,
         Value::Loss(n) => -100 + n as i32,
@@ -31,7 +31,7 @@ pub fn classic_score(v: Value) -> i32 {
 /// The divergence of the guest's last move by the seed's score, as the fraction `(num, den)`:
 /// 1 without a previous move; a move the table cannot value (a test's small table) counts as
 /// the worst possible, 0.5, as in settai.
-pub fn classic_guest_divergence<T: Table>(table: &T, game: &History) -> Result<(i32, i32), PlayerError> {
+pub(crate) fn classic_guest_divergence<T: Table>(table: &T, game: &History) -> Result<(i32, i32), PlayerError> {
     let Some((before, mv)) = game.last_move() else { return Ok((1, 1)) };
     let evals = match evaluate_moves(table, &before) {
         Ok(evals) => evals,
@@ -46,7 +46,7 @@ pub fn classic_guest_divergence<T: Table>(table: &T, game: &History) -> Result<(
 /// seed scores: the highest-scored moves whose divergence is at most the guest's, or the
 /// lowest-scored when none is, among the moves that do not lose at once (all of them when every
 /// one does). Moves the table cannot value are left out.
-pub fn classic_choices<T: Table>(table: &T, game: &History) -> Result<Vec<(Move, i32)>, PlayerError> {
+pub(crate) fn classic_choices<T: Table>(table: &T, game: &History) -> Result<Vec<(Move, i32)>, PlayerError> {
     if game.outcome().is_some() {
         return Err(PlayerError::GameOver);
     }

@@ -3,7 +3,7 @@
 //! docs/design/doubutsu-settai.md#deviation-5-keeping-a-careless-guests-game-going).
 //!
 //! The model is the hospitality benchmark's "child" (the exact bound of
-//! [`super::table::survival`] uses the same one): the guest takes a win in one whenever the
+//! [`super::table::survival()`] uses the same one): the guest takes a win in one whenever the
 //! board offers one and otherwise taps any legal move, uniformly; settai plays on with its
 //! best continuation. [`keep_going_chances`] gives, for each of settai's candidate moves, the
 //! chance that none of the next `plies` plies (the move itself first) ends the game. A line
@@ -22,16 +22,16 @@ use rustc_hash::FxHashMap;
 use super::position::{canon, child, gen_moves, mover_can_win_at_once, status, Move, MoveBuf, Position, Status};
 
 /// The horizon settai reads at most (plies, its own move first).
-pub const KEEP_GOING_HORIZON: u32 = 8;
+pub(crate) const KEEP_GOING_HORIZON: u32 = 8;
 
 /// The most positions one read may value: the budget of one reply, under a second on one
 /// core of the standard machine (`settai bench table`: p50 0.2 ms, p99 0.43 s, max 0.89 s
 /// on-CPU; BENCHMARKS.md#doubutsu-table).
-pub const KEEP_GOING_NODES: u64 = 1_500_000;
+pub(crate) const KEEP_GOING_NODES: u64 = 1_500_000;
 
 /// Each candidate's chance of keeping the game going, and the horizon it was read at.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Chances {
+pub(crate) struct Chances {
     /// The deepest horizon read in full within the budget (one ply needs no budget, so this
     /// is 0 only when no ply was asked for: every chance is then 1).
     pub horizon: u32,
@@ -42,7 +42,7 @@ pub struct Chances {
 /// The chance, for each of `moves` (legal in `pos`, whose mover is settai), that the game
 /// goes on for `plies` more plies against the child model (see the module docs), read to the
 /// deepest horizon up to `plies` that fits within `node_budget` positions.
-pub fn keep_going_chances(pos: &Position, moves: &[Move], plies: u32, node_budget: u64) -> Chances {
+pub(crate) fn keep_going_chances(pos: &Position, moves: &[Move], plies: u32, node_budget: u64) -> Chances {
     let mut read = Read { memo: FxHashMap::default(), nodes: 0, budget: node_budget };
     let mut best = Chances { horizon: 0, per_move: vec![1.0; moves.len()] };
     for horizon in 1..=plies {

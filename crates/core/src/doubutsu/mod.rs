@@ -21,17 +21,17 @@
 //! - [`keep_going`]: how likely a careless guest's game is to go on (a read against a model of
 //!   the child), for `settai`'s early-game deviations.
 
-pub mod classic;
-pub mod game;
-pub mod heuristic;
-pub mod keep_going;
-pub mod level;
-pub mod notation;
-pub mod perft;
-pub mod players;
-pub mod position;
+pub(crate) mod classic;
+pub(crate) mod game;
+pub(crate) mod heuristic;
+pub(crate) mod keep_going;
+pub(crate) mod level;
+pub(crate) mod notation;
+pub(crate) mod perft;
+pub(crate) mod players;
+pub(crate) mod position;
 pub mod table;
-pub mod tactics;
+pub(crate) mod tactics;
 
 #[cfg(test)]
 mod tests;
@@ -43,8 +43,10 @@ pub use level::{ChooseError, DoubutsuLevel};
 pub use notation::{parse_moves, ParseMoveError, ParsePositionError, ParseSquareError};
 pub use perft::{perft, perft_divide, perft_parallel};
 pub use players::{
-    analyze, evaluate_moves, settai, settai_or_weakest, strongest, strongest_or_heuristic, value_of, weakest, Analysis,
-    PlayerError,
+    analyze, divergence_allowed, evaluate_moves, guest_divergence, loses_at_once, preference, score, settai,
+    settai_keeping_going, settai_or_weakest, strongest, strongest_or_heuristic, value_of, weakest, Analysis, KeepGoing,
+    PlayerError, FALLBACK_HEURISTIC_DEPTH, KEEP_GOING_PLIES,
 };
 pub use position::{Color, Ending, IllegalMove, Move, Piece, Position, Role, Square, WinReason};
 pub use table::{ProbeError, Table, TableBytes, Tablebase, Value};
+pub use tactics::{guest_lost_at_once, guest_was_careless, seen_before};

@@ -311,7 +311,7 @@ pub fn settai_keeping_going<T: Table, R: Rng + ?Sized>(
 
 /// The moves [`settai_keeping_going`] chooses among by chance: every rule applied, the ties
 /// left. Never empty.
-pub fn settai_choices<T: Table>(table: &T, game: &History, keep: KeepGoing) -> Result<Vec<Move>, PlayerError> {
+pub(crate) fn settai_choices<T: Table>(table: &T, game: &History, keep: KeepGoing) -> Result<Vec<Move>, PlayerError> {
     if game.outcome().is_some() {
         return Err(PlayerError::GameOver);
     }
@@ -441,7 +441,7 @@ pub fn settai_choices<T: Table>(table: &T, game: &History, keep: KeepGoing) -> R
 
 /// How many of the guest's best replies [`seeds_choice_may_corner`] looks through: a corner
 /// after the first, or, each best reply answered by the seed's choice, after the second.
-pub const WAY_OUT_ROUNDS: u32 = 4;
+pub(crate) const WAY_OUT_ROUNDS: u32 = 4;
 
 /// Whether, after settai plays `mv` in `game`, a line of the guest's best replies, each answered
 /// by the seed's choice, lets the seed's choice corner the guest (leave it only moves that lose
@@ -450,7 +450,7 @@ pub const WAY_OUT_ROUNDS: u32 = 4;
 /// the guest's best (deviation 6,
 /// docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out). A reply the
 /// table cannot value counts as no corner.
-pub fn seeds_choice_may_corner<T: Table>(table: &T, game: &History, mv: Move, keep: KeepGoing) -> bool {
+pub(crate) fn seeds_choice_may_corner<T: Table>(table: &T, game: &History, mv: Move, keep: KeepGoing) -> bool {
     let mut after = game.clone();
     after.play(mv).is_ok() && corner_ahead(table, &after, WAY_OUT_ROUNDS, keep)
 }
@@ -496,7 +496,7 @@ pub fn guest_divergence<T: Table>(table: &T, game: &History) -> Result<(i32, i32
 /// Whether the guest's divergence `(num, den)` ([`guest_divergence`]) is 1: its last move was
 /// one of its best by score (the same exact value as the best, or a win or loss too long for
 /// the score to tell apart), or there was none.
-pub fn played_its_best((num, den): (i32, i32)) -> bool {
+pub(crate) fn played_its_best((num, den): (i32, i32)) -> bool {
     num >= den
 }
 
@@ -525,7 +525,7 @@ fn loses_at_once_score(s: i32) -> bool {
 /// The score of deviation 4's slow gift among `candidates`: the best move that leaves the
 /// opponent a forced win by the table without letting it win at once
 /// (docs/design/doubutsu-settai.md#deviation-4-giving-the-win-slowly).
-pub fn slow_gift(candidates: &[(Move, i32)]) -> Option<i32> {
+pub(crate) fn slow_gift(candidates: &[(Move, i32)]) -> Option<i32> {
     candidates.iter().filter(|c| c.1 < 0 && !loses_at_once_score(c.1)).map(|c| c.1).max()
 }
 

@@ -19,7 +19,7 @@ pub fn guest_lost_at_once(before: &Position, mv: Move) -> bool {
 /// Whether, after `mv`, the opponent has a move that does not lose at once (or the game is
 /// over): `mv` does not corner them (deviation 6,
 /// docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out).
-pub fn leaves_a_way_out(pos: &Position, mv: Move) -> bool {
+pub(crate) fn leaves_a_way_out(pos: &Position, mv: Move) -> bool {
     let Ok(after) = pos.play(mv) else { return true };
     after.outcome().is_some() || after.legal_moves().into_iter().any(|g| !after.loses_at_once(g))
 }
@@ -38,13 +38,13 @@ pub fn guest_was_careless(game: &History) -> bool {
 }
 
 /// Whether `mv` wins on the spot (captures the lion or completes a try).
-pub fn wins_at_once(pos: &Position, mv: Move) -> bool {
+pub(crate) fn wins_at_once(pos: &Position, mv: Move) -> bool {
     pos.play(mv).ok().and_then(|c| c.outcome()).and_then(Ending::winner) == Some(pos.turn())
 }
 
 /// Whether `mv` walks the mover's lion onto the opponent's home row (a try, won unless the
 /// lion can be and is captured at once).
-pub fn try_attempt(pos: &Position, mv: Move) -> bool {
+pub(crate) fn try_attempt(pos: &Position, mv: Move) -> bool {
     let far_row = if pos.turn() == Color::Sente { 0 } else { 3 };
     match mv {
         Move::Normal { from, to } => {
@@ -70,7 +70,7 @@ fn material(role: Role) -> i32 {
 
 /// How natural a move looks: material it wins minus the most valuable piece it leaves
 /// capturable by the reply.
-pub fn naturalness(pos: &Position, mv: Move) -> i32 {
+pub(crate) fn naturalness(pos: &Position, mv: Move) -> i32 {
     let gain = pos.captured(mv).map_or(0, |p| material(p.role));
     let Ok(next) = pos.play(mv) else { return i32::MIN };
     let loss =

@@ -15,11 +15,9 @@ use rand::Rng;
 use serde::Serialize;
 
 use super::doubutsu::DoubutsuGuest;
-use settai_core::doubutsu::players::{divergence_allowed, guest_divergence, loses_at_once, score};
-use settai_core::doubutsu::table::index::Index;
-use settai_core::doubutsu::table::survival_values::SurvivalValues;
-use settai_core::doubutsu::tactics::guest_was_careless;
-use settai_core::doubutsu::{self as dob, Color, History, Move, Position, Table};
+use settai_core::doubutsu::table::{Index, SurvivalValues};
+use settai_core::doubutsu::{self as dob, guest_was_careless, Color, History, Move, Position, Table};
+use settai_core::doubutsu::{divergence_allowed, guest_divergence, loses_at_once, score};
 
 /// One of the level's moves, scored by the bound.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -249,11 +247,9 @@ impl Regret {
 mod tests {
     use rand::rngs::StdRng;
     use rand::SeedableRng;
-    use settai_core::doubutsu::players::{settai_keeping_going, KeepGoing};
-    use settai_core::doubutsu::table::survival::CarelessPlayer;
-    use settai_core::doubutsu::table::survival_values::survival_values;
-    use settai_core::doubutsu::table::{build, BuildOptions, Material, Tablebase};
+    use settai_core::doubutsu::table::{build, survival_values, BuildOptions, CarelessPlayer, Material, Tablebase};
     use settai_core::doubutsu::DoubutsuLevel;
+    use settai_core::doubutsu::{settai_keeping_going, KeepGoing};
 
     use super::*;
 
@@ -380,7 +376,7 @@ mod tests {
                         break;
                     }
                     let mv = DoubutsuLevel::Settai.choose_move(Some(&table), &game, &mut rng).unwrap();
-                    let fresh = game.legal_moves().iter().all(|&m| dob::tactics::seen_before(&game, m) == 0);
+                    let fresh = game.legal_moves().iter().all(|&m| dob::seen_before(&game, m) == 0);
                     if fresh {
                         assert!(
                             allowed_by_the_rule(&table, &game).unwrap().contains(&mv),

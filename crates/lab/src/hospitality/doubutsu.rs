@@ -14,7 +14,7 @@ use rand::Rng;
 
 use super::{GuestResult, SimulatedGame};
 use crate::cpu_clock::CpuWatch;
-use settai_core::doubutsu::players::score;
+use settai_core::doubutsu::score;
 #[cfg(test)]
 use settai_core::doubutsu::Value;
 use settai_core::doubutsu::{self as dob, Color, History, Move, Position, Role, Square, Table};
@@ -168,12 +168,10 @@ impl DoubutsuGuest {
             DoubutsuGuest::Heuristic(depth) => Ok(dob::heuristic(pos, depth, rng)),
             DoubutsuGuest::Perfect => {
                 let Ok(evals) = dob::evaluate_moves(table, pos) else {
-                    return Ok(dob::heuristic(pos, dob::players::FALLBACK_HEURISTIC_DEPTH, rng));
+                    return Ok(dob::heuristic(pos, dob::FALLBACK_HEURISTIC_DEPTH, rng));
                 };
-                let best =
-                    evals.iter().map(|e| dob::players::preference(e.1)).max().ok_or(dob::PlayerError::GameOver)?;
-                let top: Vec<Move> =
-                    evals.iter().filter(|e| dob::players::preference(e.1) == best).map(|e| e.0).collect();
+                let best = evals.iter().map(|e| dob::preference(e.1)).max().ok_or(dob::PlayerError::GameOver)?;
+                let top: Vec<Move> = evals.iter().filter(|e| dob::preference(e.1) == best).map(|e| e.0).collect();
                 Ok(*top.choose(rng).expect("non-empty"))
             }
         }
@@ -346,7 +344,7 @@ pub fn ending(game: &History) -> String {
             let why = loser_ply.map_or("forced", |i| {
                 let p = game.positions()[i];
                 let m = moves[i];
-                let provoked = i > 0 && dob::tactics::guest_lost_at_once(&game.positions()[i - 1], moves[i - 1]);
+                let provoked = i > 0 && dob::guest_lost_at_once(&game.positions()[i - 1], moves[i - 1]);
                 if p.legal_moves().iter().any(|&c| p.captures_lion(c)) && !p.captures_lion(m) {
                     "missed"
                 } else if p.legal_moves().iter().all(|&c| p.loses_at_once(c)) {

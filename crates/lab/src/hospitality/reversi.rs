@@ -13,13 +13,10 @@ use rand::Rng;
 use super::gtp::{GtpEngine, GtpError};
 use super::{GuestResult, SimulatedGame};
 use crate::cpu_clock::CpuWatch;
-use settai_core::reversi::engine::classic;
-use settai_core::reversi::engine::eval::{PatternEval, DISC};
-use settai_core::reversi::engine::search::{Clock, Engine, CORNERS, END_NODE_NS};
-use settai_core::reversi::engine::strong::Strong;
-use settai_core::reversi::levels::level::{position_value, TT_BITS};
-use settai_core::reversi::levels::strength;
-use settai_core::reversi::{Color, Move, Position, ReversiLevel};
+use settai_core::reversi::{
+    self, position_value, strength, Clock, Color, Engine, Move, PatternEval, Position, ReversiLevel, Strong, CORNERS,
+    DISC, END_NODE_NS, TT_BITS,
+};
 
 /// Node clock of `highest` (its classic-evaluation search ran at about 7 M nodes/s here), and of
 /// `standard-classic`, whose nodes evaluate the same table (not measured apart).
@@ -216,12 +213,12 @@ impl ReversiGuest {
                 &|m| {
                     let next = pos.play(*m).expect("legal");
                     // After the move the opponent is to move: score from the mover's side.
-                    classic::square_score(next.opponent(), next.player())
+                    reversi::square_score(next.opponent(), next.player())
                 },
                 rng,
             ),
-            ReversiGuest::AlphaBeta(d) => classic::choose_move_with(pos, d, 0, rng).best,
-            ReversiGuest::Foundation => classic::choose_move(pos, 6, rng).best,
+            ReversiGuest::AlphaBeta(d) => reversi::choose_move_with(pos, d, 0, rng).best,
+            ReversiGuest::Foundation => reversi::choose_move(pos, 6, rng).best,
             ReversiGuest::None | ReversiGuest::NoneAt(_) => {
                 let budget = match *self {
                     ReversiGuest::NoneAt(ms) => Duration::from_millis(ms as u64).mul_f64(level.scale),
@@ -250,11 +247,11 @@ fn softmax_pick<R: Rng>(scores: &[(u8, i32)], t: f64, rng: &mut R) -> Move {
     let mut x = rng.gen::<f64>() * weights.iter().sum::<f64>();
     for (&(sq, _), w) in scores.iter().zip(&weights) {
         if x < *w {
-            return Move::Place(settai_core::reversi::Square::new(sq).expect("square"));
+            return Move::Place(reversi::Square::new(sq).expect("square"));
         }
         x -= w;
     }
-    Move::Place(settai_core::reversi::Square::new(scores[0].0).expect("square"))
+    Move::Place(reversi::Square::new(scores[0].0).expect("square"))
 }
 
 /// Whether `mv` in `pos` is a "tell": after it the opponent may take a corner, while another
@@ -370,7 +367,7 @@ pub fn play_game<R: Rng>(
 mod tests {
     use super::*;
     use rand::SeedableRng;
-    use settai_core::reversi::levels::level::DEFAULT_BUDGET;
+    use settai_core::reversi::DEFAULT_BUDGET;
 
     #[test]
     fn guest_and_level_names_round_trip() {
@@ -404,9 +401,8 @@ mod tests {
         let scores = [(0u8, 4 * DISC), (1, 2 * DISC), (2, -6 * DISC)];
         let mut rng = rand::rngs::StdRng::seed_from_u64(8);
         let share_of_best = |t: f64, rng: &mut rand::rngs::StdRng| {
-            (0..4000)
-                .filter(|_| softmax_pick(&scores, t, rng) == Move::Place(settai_core::reversi::Square::new(0).unwrap()))
-                .count() as f64
+            (0..4000).filter(|_| softmax_pick(&scores, t, rng) == Move::Place(reversi::Square::new(0).unwrap())).count()
+                as f64
                 / 4000.0
         };
         // exp(0) : exp(-2/t) : exp(-10/t), normalised.
@@ -419,7 +415,7 @@ mod tests {
 
     #[test]
     fn giving_a_corner_is_a_tell_only_when_a_safer_move_exists() {
-        let bit = |s: &str| 1u64 << s.parse::<settai_core::reversi::Square>().unwrap().index();
+        let bit = |s: &str| 1u64 << s.parse::<reversi::Square>().unwrap().index();
         let black = bit("b4") | bit("e6");
         let white = bit("b3") | bit("c3") | bit("e5");
         let pos = Position::from_bitboards(black, white, Color::Black).unwrap();
@@ -438,7 +434,7 @@ mod tests {
     fn reading_guests_match_the_golden_fixture() {
         use crate::reversi::golden;
         use std::fmt::Write as _;
-        let eval = PatternEval::shared();
+        let eval = &PatternEval::builtin();
         let level = LevelUnderTest::parse("standard", 1.0).unwrap();
         let mut out = String::new();
         for (i, pos) in golden::positions().iter().enumerate() {

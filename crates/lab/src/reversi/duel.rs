@@ -15,11 +15,9 @@ use rayon::prelude::*;
 
 use super::elo::Tally;
 use super::openings::Opening;
-use settai_core::reversi::engine::classic::CLASSIC_TT_BITS;
-use settai_core::reversi::engine::eval::PatternEval;
-use settai_core::reversi::engine::search::{final_margin, Clock, Engine};
-use settai_core::reversi::levels::level::{ReversiLevel, TT_BITS};
-use settai_core::reversi::rules::board::{Color, Move, Position};
+use settai_core::reversi::{
+    final_margin, Clock, Color, Engine, Move, PatternEval, Position, ReversiLevel, CLASSIC_TT_BITS, TT_BITS,
+};
 
 /// A player of engine matches.
 #[derive(Debug, Clone, Copy)]
@@ -243,7 +241,7 @@ pub fn fingerprint(a: Player<'_>, b: Player<'_>, settings: &MatchSettings) -> u6
     let mut positions: Vec<Position> = LINES
         .iter()
         .map(|line| {
-            let moves = settai_core::reversi::rules::notation::parse_moves(line).expect("fingerprint lines are legal");
+            let moves = settai_core::reversi::parse_moves(line).expect("fingerprint lines are legal");
             moves.iter().try_fold(Position::start(), |p, &m| p.play(m)).expect("fingerprint lines are legal")
         })
         .collect();
@@ -305,7 +303,7 @@ mod tests {
 
     /// The strong level's node clock at the project machine's rates (as the hospitality
     /// benchmark's), so these games do not depend on the load.
-    const CLOCK: Clock = Clock::Nodes { mid_ns: 455.0, end_ns: settai_core::reversi::engine::search::END_NODE_NS };
+    const CLOCK: Clock = Clock::Nodes { mid_ns: 455.0, end_ns: settai_core::reversi::END_NODE_NS };
 
     fn openings() -> Vec<Opening> {
         parse_openings("f5 d6 c3 d3 c4 f4\nf5 f6 e6 f4 e3 c5\nf5 f4 e3 d6 c5 f6").unwrap()
@@ -328,7 +326,7 @@ mod tests {
 
     #[test]
     fn a_match_repeats_from_its_seed_and_swaps_colours_within_each_pair() {
-        let eval = PatternEval::shared();
+        let eval = &PatternEval::builtin();
         let (a, b) = (Player::Strong(eval), Player::AlphaBeta(2));
         let (openings, fixtures) = (openings(), fixtures(4, 3));
         let count = std::sync::atomic::AtomicUsize::new(0);
@@ -356,7 +354,7 @@ mod tests {
     /// with the colours swapped, and each pair scores exactly one point.
     #[test]
     fn a_player_against_itself_replays_each_pair_with_the_colours_swapped() {
-        let eval = PatternEval::shared();
+        let eval = &PatternEval::builtin();
         let p = Player::Strong(eval);
         let out = play_match(p, p, &openings(), &fixtures(4, 3), &tiny(), 3, |_| ());
         for pair in out.chunks(2) {
@@ -374,7 +372,7 @@ mod tests {
     /// tells the clocks apart.
     #[test]
     fn each_side_thinks_on_its_own_clock() {
-        let eval = PatternEval::shared();
+        let eval = &PatternEval::builtin();
         let p = Player::Strong(eval);
         let Clock::Nodes { mid_ns, end_ns } = CLOCK else { unreachable!() };
         let cheap = Clock::Nodes { mid_ns: mid_ns / 2.0, end_ns: end_ns / 2.0 };
@@ -395,7 +393,7 @@ mod tests {
     /// other weights, other depths).
     #[test]
     fn the_fingerprint_repeats_and_tells_engines_apart() {
-        let (eval, zero) = (PatternEval::shared(), PatternEval::zero());
+        let (eval, zero) = (&PatternEval::builtin(), PatternEval::zero());
         let s = tiny();
         let f = |a, b| fingerprint(a, b, &s);
         let strong = f(Player::Strong(eval), Player::AlphaBeta(2));
@@ -412,7 +410,7 @@ mod tests {
 
     #[test]
     fn the_strong_level_beats_one_ply_alpha_beta_clearly() {
-        let eval = PatternEval::shared();
+        let eval = &PatternEval::builtin();
         let out =
             play_match(Player::Strong(eval), Player::AlphaBeta(1), &openings(), &fixtures(6, 3), &tiny(), 1, |_| ());
         let t = tally(&out);

@@ -1,7 +1,7 @@
 //! Golden tests of the classic search: what the guests, the trainer and the gallery get from
-//! the core's `reversi::engine::classic` on a fixed, seeded position set, pinned in committed fixtures under
-//! `crates/lab/tests/golden/` (see [`crate::golden`]), so that a change of the search behind
-//! them shows.
+//! the core's classic search (`reversi::search_with`, `reversi::choose_move_with`) on a fixed,
+//! seeded position set, pinned in committed fixtures under `crates/lab/tests/golden/` (see
+//! [`crate::golden`]), so that a change of the search behind them shows.
 //!
 //! The fixtures were written by the `Searcher` of the old `ai.rs` (now `engine/classic.rs`)
 //! before it was replaced by the shared engine
@@ -14,10 +14,7 @@ use std::fmt::Write as _;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use settai_core::reversi::engine::classic::{self, eval_pp, DISC_SCORE};
-use settai_core::reversi::engine::search::final_margin;
-use settai_core::reversi::rules::board::{moves, Position};
-use settai_core::reversi::rules::random_play::random_playout;
+use settai_core::reversi::{self, eval_pp, final_margin, moves, random_playout, Position, DISC_SCORE};
 
 pub(crate) use crate::golden::check_fixture;
 
@@ -45,9 +42,9 @@ const SETTINGS: [(u32, u32, &str); 7] = [
     (4, 0, "alphabeta(4)"),
     (6, 0, "alphabeta(6)"),
     (8, 0, "alphabeta(8)"),
-    (2, classic::CLASSIC_EXACT_EMPTIES, "trainer, gallery"),
-    (3, classic::CLASSIC_EXACT_EMPTIES, "gallery"),
-    (6, classic::CLASSIC_EXACT_EMPTIES, "foundation, bench"),
+    (2, reversi::CLASSIC_EXACT_EMPTIES, "trainer, gallery"),
+    (3, reversi::CLASSIC_EXACT_EMPTIES, "gallery"),
+    (6, reversi::CLASSIC_EXACT_EMPTIES, "foundation, bench"),
 ];
 
 /// One fixture line per position and setting: every root move's value, the deterministic best
@@ -61,9 +58,9 @@ fn classic_lines() -> String {
             if (depth == 8 && i % 5 != 0) || (exact_from > 0 && pos.empties() > exact_from) {
                 continue;
             }
-            let a = classic::search_with(pos, depth, exact_from);
+            let a = reversi::search_with(pos, depth, exact_from);
             let mut rng = StdRng::seed_from_u64(i as u64);
-            let chosen = classic::choose_move_with(pos, depth, exact_from, &mut rng).best;
+            let chosen = reversi::choose_move_with(pos, depth, exact_from, &mut rng).best;
             let scores: Vec<String> = a.scores.iter().map(|(m, v)| format!("{m}:{v}")).collect();
             writeln!(
                 out,
@@ -97,8 +94,7 @@ fn minimax(p: u64, o: u64, depth: u32) -> i32 {
     if mask == 0 {
         return -minimax(o, p, depth);
     }
-    let pos =
-        Position::from_bitboards(p, o, settai_core::reversi::rules::board::Color::Black).expect("valid bitboards");
+    let pos = Position::from_bitboards(p, o, reversi::Color::Black).expect("valid bitboards");
     pos.legal_moves()
         .into_iter()
         .map(|m| {
@@ -117,7 +113,7 @@ fn classic_values_match_plain_minimax() {
         // Shallow depths everywhere, and the whole game where few squares are empty.
         let depths: &[u32] = if pos.empties() <= 8 { &[1, 2, 3, 64] } else { &[1, 2, 3] };
         for &depth in depths {
-            let a = classic::search_with(&pos, depth, 0);
+            let a = reversi::search_with(&pos, depth, 0);
             let expected = minimax(p, o, depth);
             assert_eq!(a.score, expected, "{} depth {depth}", pos.to_text());
             for &(m, v) in &a.scores {

@@ -12,12 +12,10 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 use thiserror::Error;
 
-use settai_core::reversi::engine::eval::{PatternEval, DISC};
-use settai_core::reversi::engine::patterns::transform;
-use settai_core::reversi::engine::search::Engine;
-use settai_core::reversi::engine::strong::Strong;
-use settai_core::reversi::rules::board::{Color, Move, Position};
-use settai_core::reversi::rules::notation::{parse_moves, replay, MoveListError, ParseMoveError};
+use settai_core::reversi::{
+    parse_moves, replay, transform, Color, Engine, Move, MoveListError, ParseMoveError, PatternEval, Position, Strong,
+    DISC,
+};
 
 /// An opening: the moves from the standard start and the position they reach.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -258,7 +256,7 @@ mod tests {
 
     #[test]
     fn generation_repeats_from_its_seed_and_keeps_only_close_new_positions() {
-        let eval = PatternEval::shared();
+        let eval = &PatternEval::builtin();
         let config = GenerateConfig { count: 6, plies: 6, depth: 3, max_value: DISC, seed: 11 };
         let (a, judged) = generate(&config, eval);
         let (b, _) = generate(&config, eval);

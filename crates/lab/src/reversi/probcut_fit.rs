@@ -5,11 +5,9 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use settai_core::reversi::engine::eval::{PatternEval, DISC};
-use settai_core::reversi::engine::probcut::{shallow_depth, stage, MAX_FIT_DEPTH, MIN_DEPTH, STAGES};
-use settai_core::reversi::engine::search::{Engine, INF};
-use settai_core::reversi::engine::strong::Strong;
-use settai_core::reversi::rules::board::{Move, Position, Square};
+use settai_core::reversi::probcut::{shallow_depth, stage, MAX_FIT_DEPTH, MIN_DEPTH, STAGES};
+use settai_core::reversi::{Engine, Move, Position, Square, Strong, INF};
+use settai_core::reversi::{PatternEval, DISC};
 
 use super::openings::Opening;
 

@@ -1,4 +1,4 @@
-//! Training pipeline for the pattern evaluation ([`eval`](settai_core::reversi::engine::eval)).
+//! Training pipeline for the pattern evaluation ([`settai_core::reversi::PatternEval`]).
 //!
 //! 1. Self-play: games whose first plies are random (varied openings), continued by a shallow
 //!    search with the classic evaluation and some random moves.
@@ -16,14 +16,11 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use settai_core::reversi::engine::classic;
-use settai_core::reversi::engine::eval::{phase, PatternEval, DISC, N_PHASES};
-use settai_core::reversi::engine::patterns::{Layout, N_TYPES};
-use settai_core::reversi::engine::search::{Engine, INF};
-use settai_core::reversi::engine::strong::Strong;
-use settai_core::reversi::rules::board::{moves, Position};
+use settai_core::reversi::{
+    self, moves, phase, Engine, Layout, PatternEval, Position, Strong, DISC, INF, N_PHASES, N_TYPES,
+};
 
-/// Settings of a training run. The defaults reproduce `assets/reversi/weights.bin` byte for
+/// Settings of a training run. The defaults reproduce `crates/core/assets/reversi/weights.bin` byte for
 /// byte (the result does not depend on `threads`).
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
@@ -104,7 +101,7 @@ fn self_play(config: &TrainConfig, game: usize, engine: &mut Engine) -> Vec<(u64
             // Near the end moves only matter for the sample, so random ones save solving time.
             legal[rng.gen_range(0..legal.len())]
         } else {
-            engine.choose_classic(&pos, 2, classic::CLASSIC_EXACT_EMPTIES, &mut rng).best
+            engine.choose_classic(&pos, 2, reversi::CLASSIC_EXACT_EMPTIES, &mut rng).best
         };
         pos = pos.play(m).expect("legal move");
         ply += 1;

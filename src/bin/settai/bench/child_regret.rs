@@ -10,10 +10,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use rayon::prelude::*;
 
-use settai_core::doubutsu::table::index::Index;
-use settai_core::doubutsu::table::survival::CarelessPlayer;
-use settai_core::doubutsu::table::survival_values::survival_values;
-use settai_core::doubutsu::table::Material;
+use settai_core::doubutsu::table::{survival_values, CarelessPlayer, Index, Material};
 use settai_core::doubutsu::{self as dob};
 use settai_lab::hospitality::child_regret::{play_scored, within_the_rule_by_the_bound, Among, Regret, ScoredGame};
 use settai_lab::hospitality::doubutsu::DoubutsuGuest;

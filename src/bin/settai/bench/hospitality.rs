@@ -186,7 +186,7 @@ pub(crate) fn hospitality_reversi(
     out: &Path,
     resume: bool,
 ) -> anyhow::Result<()> {
-    use settai_core::reversi::engine::eval::PatternEval;
+    use settai_core::reversi::PatternEval;
     use settai_lab::hospitality::reversi::{play_game, LevelUnderTest, ReversiGuest};
     use settai_lab::hospitality::{self, Summary};
     if !(budget_scale > 0.0 && budget_scale <= 10.0) {

@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use settai::cli::replay_with_last;
 use settai::i18n::Lang;
 use settai::render;
-use settai_core::reversi::engine::search::Engine;
+use settai_core::reversi::Engine;
 use settai_core::{self, reversi, Game, GameKind};
 
 use super::super::solve::FfoCase;
@@ -34,7 +34,7 @@ pub(crate) fn quick(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
     let mut rng = StdRng::seed_from_u64(1);
     let Game::Reversi(pos) = &game else { bail!("the benchmark position is a reversi one") };
     let watch = Stopwatch::start();
-    let analysis = reversi::engine::classic::choose_move(pos, settai_core::REVERSI_DEPTH, &mut rng);
+    let analysis = reversi::choose_move(pos, settai_core::REVERSI_DEPTH, &mut rng);
     let (wall, cpu) = watch.stop();
     println!(
         "reversi AI depth {} (mid-game): {} nodes, {}",
@@ -106,11 +106,11 @@ pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
     // The strong level's win/loss/draw solve (21-24 empties), alone and after a selective pass.
     println!("\n| # | empties | WLD | WLD solve: nodes, on-CPU s | after a selective pass: nodes, on-CPU s |");
     println!("|---|---|---|---|---|");
-    let eval = reversi::engine::eval::PatternEval::shared();
+    let eval = &reversi::PatternEval::builtin();
     for (name, pos, ..) in ffo.iter().filter(|c| c.1.empties() <= 24) {
         let (p, o) = (pos.player(), pos.opponent());
         let timed = |selective: bool| {
-            let mut engine = Engine::new(reversi::levels::level::TT_BITS);
+            let mut engine = Engine::new(reversi::TT_BITS);
             let watch = Stopwatch::start();
             let solved =
                 if selective { engine.solve_window(eval, p, o, -1, 1) } else { engine.solve_root(eval, p, o, -1, 1) };
@@ -139,7 +139,7 @@ pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
     );
     println!("|---|---|---|---|");
     for (name, pos, ..) in ffo.iter().filter(|c| c.1.empties() <= 22) {
-        let mut engine = Engine::new(reversi::levels::level::TT_BITS);
+        let mut engine = Engine::new(reversi::TT_BITS);
         let watch = Stopwatch::start();
         for m in pos.legal_moves() {
             let child = pos.play(m).expect("a legal move");
@@ -150,7 +150,7 @@ pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
         // The bot orders the solves by its midgame search; here a depth-6 one (not timed).
         let (p, o) = (pos.player(), pos.opponent());
         let hint = Engine::new(16).handover_hint(eval, p, o, 6);
-        let mut engine = Engine::new(reversi::levels::level::TT_BITS);
+        let mut engine = Engine::new(reversi::TT_BITS);
         let watch = Stopwatch::start();
         engine.handover_values(eval, p, o, 0, &hint).expect("no deadline");
         let (wall, cpu) = watch.stop();
@@ -174,13 +174,14 @@ pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
     println!("\n| level | position | empties | depth | nodes | stage | wall s | M nodes/s |");
     println!("|---|---|---|---|---|---|---|---|");
     // One engine for every reply, as a bot thread keeps one.
-    let mut thinker = settai_core::Thinker::new();
+    let mut thinker = settai_core::Thinker::new(Instant::now);
     for i in 0..positions {
         let pos = random_reversi_position(&mut rng, 20);
         for level in TIMED_LEVELS {
             let source = if level == reversi::ReversiLevel::StandardClassic { &mut classic_rng } else { &mut rng };
             let started = Instant::now();
-            let reply = reversi::choose_at_level(thinker.reversi(), &pos, level, &[], source);
+            let (engine, eval) = thinker.reversi();
+            let reply = reversi::choose_at_level(engine, eval, &pos, level, &[], source);
             let wall = started.elapsed().as_secs_f64();
             println!(
                 "| {level:?} | {} | {} | {} | {:.2}M | {:?} | {wall:.2} | {:.2} |",
@@ -204,19 +205,19 @@ pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
 /// The node count is a fingerprint of the search (a pure speed-up keeps it); nodes per on-CPU
 /// second measure the midgame's speed.
 pub(crate) fn midgame(depth: u32, positions: usize) -> anyhow::Result<()> {
-    use settai_core::reversi::engine::strong::Strong;
+    use settai_core::reversi::Strong;
     let set = settai_lab::reversi::openings::parse_openings(include_str!("../../../../assets/reversi/openings.txt"))?;
-    let eval = reversi::engine::eval::PatternEval::shared();
+    let eval = &reversi::PatternEval::builtin();
     println!("machine: {} logical cores; one thread", cores());
     println!("\n| # | empties | best | value | nodes | on-CPU s | M nodes/s |");
     println!("|---|---|---|---|---|---|---|");
     let (mut nodes, mut secs) = (0u64, 0.0);
     for (i, opening) in set.iter().take(positions).enumerate() {
         let pos = opening.position;
-        let mut engine = Engine::new(reversi::levels::level::TT_BITS);
+        let mut engine = Engine::new(reversi::TT_BITS);
         let watch = Stopwatch::start();
         let r = engine
-            .iterate(&Strong(eval), pos.player(), pos.opponent(), depth, false, reversi::engine::eval::DISC)
+            .iterate(&Strong(eval), pos.player(), pos.opponent(), depth, false, reversi::DISC)
             .context("an opening without a move")?;
         let (wall, cpu) = watch.stop();
         let cpu = cpu.unwrap_or(wall);
@@ -228,7 +229,7 @@ pub(crate) fn midgame(depth: u32, positions: usize) -> anyhow::Result<()> {
             i + 1,
             pos.empties(),
             reversi::Square::new(sq).expect("a square"),
-            value as f64 / reversi::engine::eval::DISC as f64,
+            value as f64 / reversi::DISC as f64,
             engine.nodes,
             engine.nodes as f64 / cpu / 1e6
         );

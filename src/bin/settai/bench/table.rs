@@ -101,11 +101,11 @@ pub(crate) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
     let (mut careless_latencies, mut other_latencies) = (Vec::new(), Vec::new());
     for _ in 0..games_sampled.len() {
         let mut game = dob::History::new();
-        while game.outcome().is_none() && game.moves().len() < dob::players::KEEP_GOING_PLIES {
+        while game.outcome().is_none() && game.moves().len() < dob::KEEP_GOING_PLIES {
             let mv = if game.position().turn() == dob::Color::Sente {
                 *game.legal_moves().choose(&mut rng).expect("a live position has moves")
             } else {
-                let careless = dob::tactics::guest_was_careless(&game);
+                let careless = dob::guest_was_careless(&game);
                 let watch = CpuWatch::start();
                 let mv = dob::settai(&table, &game, &mut rng)?;
                 let spent = watch.elapsed().unwrap_or_default();
@@ -126,7 +126,7 @@ pub(crate) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()>
         let mean = latencies.iter().sum::<Duration>() / n.max(1) as u32;
         println!(
             "settai reply to {whose} before ply {} x{n} (on-CPU): mean {}, {}",
-            dob::players::KEEP_GOING_PLIES,
+            dob::KEEP_GOING_PLIES,
             micros(mean),
             percentiles(latencies)
         );
@@ -152,8 +152,7 @@ pub(super) fn percentiles(latencies: &mut [Duration]) -> String {
 /// per ply), for the child heeding the coach with each probability of `heeds`, with
 /// take-backs off, on, or both (docs/design/kind-coach.md#measured).
 pub(crate) fn child_bound(max_length: u32, heeds: &[f32], takebacks: Takebacks) -> anyhow::Result<()> {
-    use settai_core::doubutsu::table::survival::{survival, CarelessPlayer, PLAYERS_PER_RUN};
-    use settai_core::doubutsu::table::Material;
+    use settai_core::doubutsu::table::{survival, CarelessPlayer, Material, PLAYERS_PER_RUN};
     if let Some(q) = heeds.iter().find(|q| !(0.0..=1.0).contains(*q)) {
         anyhow::bail!("--heed takes chances from 0 to 1, got {q}");
     }
@@ -170,7 +169,7 @@ pub(crate) fn child_bound(max_length: u32, heeds: &[f32], takebacks: Takebacks) 
         }
     }
     let opts = settai::cli::build_report::TerminalReport::new(true).options();
-    let index = dob::table::index::Index::new(Material::FULL);
+    let index = dob::table::Index::new(Material::FULL);
     let runs = players.len().div_ceil(PLAYERS_PER_RUN);
     println!(
         "index: {} slots; {} player(s) in {runs} run(s); three passes of 4 bytes a slot and a player are alive at once",

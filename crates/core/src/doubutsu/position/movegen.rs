@@ -77,7 +77,7 @@ pub(crate) struct MoveBuf {
 }
 
 impl MoveBuf {
-    pub fn new() -> MoveBuf {
+    pub(crate) fn new() -> MoveBuf {
         MoveBuf { moves: [RawMove { from: 0, to: 0 }; 96], len: 0 }
     }
     #[inline(always)]
@@ -85,7 +85,7 @@ impl MoveBuf {
         self.moves[self.len] = m;
         self.len += 1;
     }
-    pub fn as_slice(&self) -> &[RawMove] {
+    pub(crate) fn as_slice(&self) -> &[RawMove] {
         &self.moves[..self.len]
     }
 }

@@ -8,9 +8,9 @@ use super::{ProbeError, Table, Value, ValueCounts};
 use crate::doubutsu::Position;
 
 /// The file's magic bytes.
-pub const MAGIC: [u8; 8] = *b"DBTSUTB\0";
+pub(crate) const MAGIC: [u8; 8] = *b"DBTSUTB\0";
 /// The file format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub(crate) const FORMAT_VERSION: u32 = 2;
 /// The header's length; the values follow it.
 pub const HEADER_LEN: usize = 128;
 
@@ -83,7 +83,7 @@ pub fn header(solved: &Tablebase) -> [u8; HEADER_LEN] {
 }
 
 /// Checksum of the values: a four-lane multiply-rotate hash over each part in turn.
-pub fn checksum(parts: &[&[u8]]) -> u64 {
+pub(crate) fn checksum(parts: &[&[u8]]) -> u64 {
     const P: [u64; 4] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x85EB_CA77_C2B2_AE63];
     let mut lanes = [1u64, 2, 3, 4];
     let mut total = 0u64;

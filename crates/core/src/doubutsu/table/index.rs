@@ -69,7 +69,7 @@ impl Material {
 }
 
 /// Lion placements that have slots, after the mirror.
-pub const LION_CLASSES: usize = 21;
+pub(crate) const LION_CLASSES: usize = 21;
 const NO_CLASS: u8 = u8::MAX;
 /// Squares left to the other pieces once the lions stand.
 const FREE: u32 = 10;

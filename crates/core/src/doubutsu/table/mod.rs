@@ -10,9 +10,9 @@
 //!   view over bytes read back ([`TableBytes`]); opening and writing files is the bot's.
 //! - [`reach`](mod@reach): the positions reachable from a start, counted over the index (Tanaka's
 //!   figures: 246,803,167 positions from the official start).
-//! - [`survival`]: over the same index, the best chance that a careless player's game lasts
+//! - [`survival`](mod@survival): over the same index, the best chance that a careless player's game lasts
 //!   each length (the hospitality benchmark's child guest; `settai bench child-bound`).
-//! - [`survival_values`]: the same passes kept, the bound's chance position by position, to
+//! - [`survival_values`](mod@survival_values): the same passes kept, the bound's chance position by position, to
 //!   score a policy move by move against the best one (`settai bench child-regret`).
 //! - `horizon`: the slots a game from a root meets within a number of plies, by parity,
 //!   so that the survival passes value only those.
@@ -50,22 +50,24 @@
 //! placements included, so a probe is the index's arithmetic and one byte. The file is
 //! written to a temporary name and renamed into place; two builds write identical bytes.
 
-pub mod format;
+pub(crate) mod format;
 mod horizon;
-pub mod index;
-pub mod progress;
-pub mod reach;
-pub mod retro;
-pub mod survival;
-pub mod survival_values;
+pub(crate) mod index;
+pub(crate) mod progress;
+pub(crate) mod reach;
+pub(crate) mod retro;
+pub(crate) mod survival;
+pub(crate) mod survival_values;
 
 use super::position::Position;
 
-pub use format::{FormatError, TableBytes, TableStats};
-pub use index::Material;
+pub use format::{header, FormatError, TableBytes, TableStats, HEADER_LEN};
+pub use index::{Index, Material};
 pub use progress::{BuildOptions, BuildProgress, BuildReport};
 pub use reach::{reach, ReachStats};
 pub use retro::{build, build_standard, SolveError, Tablebase};
+pub use survival::{survival, CarelessPlayer, Survival, PLAYERS_PER_RUN};
+pub use survival_values::{survival_values, SurvivalValues};
 
 /// The game-theoretic value of a position for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

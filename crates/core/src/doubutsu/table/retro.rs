@@ -71,7 +71,7 @@ impl Table for Tablebase {
 
 /// The value of `pos` from a value array laid out by `index`: finished positions and
 /// positions where the lion can be captured by the rules, the rest by its slot.
-pub fn probe_slots(index: &Index, values: &[u8], pos: &Position) -> Result<Value, ProbeError> {
+pub(crate) fn probe_slots(index: &Index, values: &[u8], pos: &Position) -> Result<Value, ProbeError> {
     value_of_key(index, values, pos.key()).ok_or_else(|| ProbeError::NotInTable(pos.to_text()))
 }
 
@@ -105,7 +105,7 @@ pub fn build(material: Material, opts: &BuildOptions) -> Result<Tablebase, Solve
 }
 
 /// Solves every position of `index`'s material.
-pub fn solve(index: &Index, opts: &BuildOptions) -> Result<Tablebase, SolveError> {
+pub(crate) fn solve(index: &Index, opts: &BuildOptions) -> Result<Tablebase, SolveError> {
     let n = usize::try_from(index.len()).expect("the index fits in memory");
     if let Some(o) = &opts.observer {
         o.start(index.len());

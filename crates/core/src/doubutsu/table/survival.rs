@@ -31,7 +31,7 @@
 //! upper bounds for the real games.
 //!
 //! (Past 500 lines: half of it is the tests' expectimax reference, which
-//! [`super::survival_values`] checks its kept passes against too.)
+//! [`super::survival_values()`] checks its kept passes against too.)
 
 use rayon::prelude::*;
 

@@ -1,6 +1,6 @@
 //! The child-length bound position by position: the best chance, over every policy of the
 //! opponent, that a game lasts a given length from each position a game from the root meets
-//! with the careless player to move (the passes [`super::survival`] computes, kept).
+//! with the careless player to move (the passes [`super::survival()`] computes, kept).
 //!
 //! With them, any policy of the opponent can be scored move by move against the best one: a
 //! move's chance is that of the position it leaves, the best move's is the position's own, and

@@ -140,7 +140,7 @@ pub fn square_score(p: u64, o: u64) -> i32 {
 /// The classic evaluation as an [`Objective`] for the side to move (the searching side plays for
 /// itself, so `cpu` does not matter): [`eval_pp`], and the final margin × [`DISC_SCORE`] once
 /// the game is over.
-pub struct Classic;
+pub(crate) struct Classic;
 
 impl Objective for Classic {
     type Features = ();
@@ -158,7 +158,7 @@ impl Engine {
     /// [`search_with`] on this engine. The table and history are cleared first (a value found
     /// at another depth must not leak into this one) and a deadline set on the engine is
     /// ignored: the search always completes.
-    pub fn classic(&mut self, pos: &Position, depth: u32, exact_from: u32) -> Searched {
+    pub(crate) fn classic(&mut self, pos: &Position, depth: u32, exact_from: u32) -> Searched {
         let depth = depth.max(1);
         let (p, o) = (pos.player(), pos.opponent());
         let empties = pos.empties();
@@ -231,6 +231,7 @@ pub fn choose_move_with(pos: &Position, depth: u32, exact_from: u32, rng: &mut i
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reversi::engine::search::Clock;
     use crate::reversi::rules::board::Color;
     use rand::rngs::StdRng;
     use rand::SeedableRng;
@@ -377,7 +378,7 @@ mod tests {
         // The table is cleared between searches: a value stored at one depth must not be
         // reused at another, nor a deadline left on the engine cut the search short.
         let mut rng = StdRng::seed_from_u64(18);
-        let mut engine = Engine::new(CLASSIC_TT_BITS);
+        let mut engine = Engine::new(CLASSIC_TT_BITS).with_clock(Clock::Wall(std::time::Instant::now));
         engine.set_deadline(Some(engine.now()));
         for plies in [10, 20, 30, 40, 48] {
             let pos = random_position(&mut rng, plies);

@@ -1,7 +1,7 @@
 //! Pattern evaluation for the strong level: Edax-like pattern sets (corner 3x3, corner 2x5,
 //! edge + 2 X-squares, lines 2-4, diagonals of 4-8 squares), a mobility term and a bias, with
 //! one weight set per game phase. Weights come from this crate's own trainer
-//! (the lab's `reversi::train`) and are embedded from `assets/reversi/weights.bin`.
+//! (the lab's `reversi::train`) and are embedded from `crates/core/assets/reversi/weights.bin`.
 //!
 //! Every pattern is one base square list mapped by the 8 board symmetries, and weights are
 //! shared within a pattern's own symmetries, so the evaluation is exactly symmetric.
@@ -19,11 +19,11 @@ pub const DISC: i32 = 32;
 pub const N_PHASES: usize = 10;
 
 /// The trained weights shipped with the crate.
-static BUILTIN: &[u8] = include_bytes!("../../../../../assets/reversi/weights.bin");
+static BUILTIN: &[u8] = include_bytes!("../../../../../crates/core/assets/reversi/weights.bin");
 
 /// The weights of 2026-12-02, frozen as the baseline of engine matches (`none@baseline`): the
-/// file never changes, so that results against it stay comparable (`assets/reversi/README.md`).
-static BASELINE: &[u8] = include_bytes!("../../../../../assets/reversi/weights-baseline-2026-12-02.bin");
+/// file never changes, so that results against it stay comparable (`crates/core/assets/reversi/README.md`).
+static BASELINE: &[u8] = include_bytes!("../../../assets/reversi/weights-baseline-2026-12-02.bin");
 
 /// File signature of a weights file.
 const MAGIC: &[u8; 4] = b"RVW1";
@@ -67,8 +67,10 @@ impl PatternEval {
         Self::from_bytes(BASELINE).expect("embedded baseline weights are well-formed")
     }
 
-    /// The embedded evaluator, decoded once per process (decoding takes milliseconds).
-    pub fn shared() -> &'static PatternEval {
+    /// The embedded evaluator, decoded once per test process (decoding takes milliseconds). Only
+    /// for the core's tests: elsewhere the caller owns the evaluator and hands it in.
+    #[cfg(test)]
+    pub(crate) fn shared() -> &'static PatternEval {
         static SHARED: std::sync::OnceLock<PatternEval> = std::sync::OnceLock::new();
         SHARED.get_or_init(PatternEval::builtin)
     }

@@ -13,7 +13,7 @@
 use crate::reversi::engine::patterns::{symmetry, BASE_PATTERNS, N_TYPES};
 
 /// Number of pattern instances of the evaluation.
-pub const N_INSTANCES: usize = 46;
+pub(crate) const N_INSTANCES: usize = 46;
 
 /// Lanes of an index vector: the instances, padded to a multiple of eight so that the updates
 /// run as whole vector operations (the padding lanes stay 0).

@@ -12,14 +12,14 @@
 //! - [`endgame`]: the exact endgame solver; [`probcut`]: the strong level's selective pruning,
 //!   with margins the lab fits.
 
-pub mod classic;
-pub mod endgame;
-pub mod eval;
-pub mod features;
-pub mod pattern_index;
-pub mod patterns;
+pub(crate) mod classic;
+pub(crate) mod endgame;
+pub(crate) mod eval;
+pub(crate) mod features;
+pub(crate) mod pattern_index;
+pub(crate) mod patterns;
 pub mod probcut;
-pub mod root;
-pub mod search;
-pub mod strong;
-pub mod tt;
+pub(crate) mod root;
+pub(crate) mod search;
+pub(crate) mod strong;
+pub(crate) mod tt;

@@ -40,7 +40,7 @@ fn transpose(mut b: u64) -> u64 {
 /// Symmetry `g` of [`symmetry`] applied to a whole bitboard: the disc on square `s` moves to
 /// `symmetry(g, s)` (as [`crate::reversi::engine::patterns::transform`], without a loop over the discs).
 #[inline]
-pub fn transform(g: usize, b: u64) -> u64 {
+pub(crate) fn transform(g: usize, b: u64) -> u64 {
     match g {
         0 => b,
         1 => mirror_columns(b),
@@ -112,7 +112,7 @@ struct Placed {
 
 /// Computes the table indices of every pattern instance of a [`Layout`].
 #[derive(Clone, Debug)]
-pub struct Indexer {
+pub(crate) struct Indexer {
     /// The instances in the layout's order, which lists them type by type.
     instances: Vec<Placed>,
     /// Where each type's instances end in `instances`.
@@ -121,7 +121,7 @@ pub struct Indexer {
 
 impl Indexer {
     /// The indexer of `layout`'s instances, in its order.
-    pub fn new(layout: &Layout) -> Self {
+    pub(crate) fn new(layout: &Layout) -> Self {
         let mut ends = [0; N_TYPES];
         let instances = layout
             .instances
@@ -143,19 +143,14 @@ impl Indexer {
     }
 
     /// Number of instances.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.instances.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.instances.is_empty()
     }
 
     /// Calls `f` with the table index (offset included) of every instance, in order, for `p` to
     /// move against `o` (digit 0 empty, 1 own disc, 2 opponent disc).
     #[inline]
-    pub fn for_each(&self, p: u64, o: u64, mut f: impl FnMut(usize, u32)) {
+    pub(crate) fn for_each(&self, p: u64, o: u64, mut f: impl FnMut(usize, u32)) {
         // Turned boards: on turn g the disc of square symmetry(g, s) sits on s.
         let mut turned = [(0u64, 0u64); 8];
         for (g, slot) in turned.iter_mut().enumerate() {

@@ -26,7 +26,7 @@ pub(in crate::reversi) const BASE_PATTERNS: [&[(u8, u8)]; 11] = [
 pub const N_TYPES: usize = BASE_PATTERNS.len();
 
 /// Maps a square index through symmetry `g` (0..8) of the board.
-pub const fn symmetry(g: usize, sq: u8) -> u8 {
+pub(crate) const fn symmetry(g: usize, sq: u8) -> u8 {
     let (c, r) = (sq % 8, sq / 8);
     let (c, r) = match g {
         0 => (c, r),

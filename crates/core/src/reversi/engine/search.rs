@@ -11,12 +11,10 @@
 
 use std::time::{Duration, Instant};
 
-pub use crate::reversi::engine::features::{Features, Incremental};
+pub(crate) use crate::reversi::engine::features::{Features, Incremental};
 use crate::reversi::engine::probcut;
 use crate::reversi::engine::tt::Tt;
 use crate::reversi::rules::board::{flips, moves};
-
-pub use crate::reversi::engine::root::RootResult;
 
 /// Larger than every objective's values.
 pub const INF: i32 = 1 << 24;
@@ -83,7 +81,7 @@ pub(in crate::reversi) struct Children {
 impl Children {
     /// Expands every move of `mask` for `p` against `o`.
     #[inline]
-    pub fn new(p: u64, o: u64, mut mask: u64) -> Self {
+    pub(crate) fn new(p: u64, o: u64, mut mask: u64) -> Self {
         let mut c = Children { list: [Child::default(); 36], len: 0 };
         while mask != 0 {
             let sq = mask.trailing_zeros();
@@ -97,7 +95,7 @@ impl Children {
 
     /// Moves the best-keyed child of `i..` to `i` (selection sort: cut-offs often come early).
     #[inline]
-    pub fn pick(&mut self, i: usize) -> Child {
+    pub(crate) fn pick(&mut self, i: usize) -> Child {
         let mut b = i;
         for j in i + 1..self.len {
             if self.list[j].key > self.list[b].key {
@@ -144,11 +142,13 @@ pub(in crate::reversi) const SQUARE_ORDER: [i8; 64] = [
 /// (docs/design/reversi-engine.md#the-search-searchrs-rootrs-ttrs).
 pub const END_NODE_NS: f64 = 27.0;
 
-/// Where an engine reads the time that its deadlines are measured against.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Where an engine reads the time that its deadlines are measured against: always the caller's
+/// to give, since the core reads no clock of its own (ARCHITECTURE.md, "Pure cores").
+#[derive(Debug, Clone, Copy)]
 pub enum Clock {
-    /// The wall clock: what the bot uses (a reply takes its budget whatever the machine).
-    Wall,
+    /// The wall clock, read by the function the caller hands in (the bot hands `Instant::now`):
+    /// a reply takes its budget whatever the machine.
+    Wall(fn() -> Instant),
     /// A clock that advances by a fixed time per node searched, at one rate for midgame and
     /// sontaku nodes and another for exact endgame nodes: searches become reproducible and
     /// independent of the machine and its load. The hospitality benchmark uses it, calibrated
@@ -161,6 +161,25 @@ pub enum Clock {
     },
 }
 
+impl PartialEq for Clock {
+    fn eq(&self, other: &Clock) -> bool {
+        match (self, other) {
+            (Clock::Wall(a), Clock::Wall(b)) => std::ptr::fn_addr_eq(*a, *b),
+            (Clock::Nodes { mid_ns: a, end_ns: b }, Clock::Nodes { mid_ns: c, end_ns: d }) => a == c && b == d,
+            _ => false,
+        }
+    }
+}
+
+/// An engine's clock as it runs: none until the caller hands one in, the wall clock with the
+/// time it was handed in, or the node clock.
+#[derive(Clone, Copy)]
+enum Timer {
+    None,
+    Wall { read: fn() -> Instant, started: Instant },
+    Nodes { mid_ns: f64, end_ns: f64 },
+}
+
 /// A search: transposition table, history table, node counter and deadline. Owned by the
 /// caller and reused between searches; nothing is global.
 pub struct Engine {
@@ -169,10 +188,10 @@ pub struct Engine {
     pub nodes: u64,
     /// Of those, nodes of the exact endgame solver (they cost less; see [`Clock::Nodes`]).
     end_nodes: u64,
-    clock: Clock,
-    origin: Instant,
+    timer: Timer,
     history: [i32; 64],
-    pub(in crate::reversi) deadline: Option<Instant>,
+    /// When the search must stop, on the engine's clock ([`Engine::now`]).
+    pub(in crate::reversi) deadline: Option<Duration>,
     next_check: u64,
     /// Set once the deadline has passed; results computed afterwards are discarded.
     pub(in crate::reversi) aborted: bool,
@@ -200,8 +219,7 @@ impl Engine {
             tt: Tt::new(tt_bits),
             nodes: 0,
             end_nodes: 0,
-            clock: Clock::Wall,
-            origin: Instant::now(),
+            timer: Timer::None,
             history: [0; 64],
             deadline: None,
             next_check: 0,
@@ -221,25 +239,32 @@ impl Engine {
     }
 
     /// Whether the strong level may prune with ProbCut on this engine.
-    pub fn probcut_allowed(&self) -> bool {
+    pub(crate) fn probcut_allowed(&self) -> bool {
         self.probcut
     }
 
-    /// The same engine reading `clock`.
+    /// The same engine reading `clock`, which starts now (the wall clock is read once here).
+    /// An engine searches under a deadline only on a clock its caller handed in.
     pub fn with_clock(mut self, clock: Clock) -> Self {
-        self.clock = clock;
+        self.timer = match clock {
+            Clock::Wall(read) => Timer::Wall { read, started: read() },
+            Clock::Nodes { mid_ns, end_ns } => Timer::Nodes { mid_ns, end_ns },
+        };
         self
     }
 
-    /// The current time on this engine's clock.
+    /// The time on this engine's clock: how long since the wall clock was handed in, or what
+    /// the nodes searched cost on the node clock (always zero on an engine given no clock).
+    /// Deadlines are times on this clock.
     #[inline]
-    pub fn now(&self) -> Instant {
-        match self.clock {
-            Clock::Wall => Instant::now(),
-            Clock::Nodes { mid_ns, end_ns } => {
+    pub fn now(&self) -> Duration {
+        match self.timer {
+            Timer::Wall { read, started } => read().saturating_duration_since(started),
+            Timer::Nodes { mid_ns, end_ns } => {
                 let mid = (self.nodes - self.end_nodes) as f64 * mid_ns;
-                self.origin + Duration::from_nanos((mid + self.end_nodes as f64 * end_ns) as u64)
+                Duration::from_nanos((mid + self.end_nodes as f64 * end_ns) as u64)
             }
+            Timer::None => Duration::ZERO,
         }
     }
 
@@ -250,8 +275,17 @@ impl Engine {
         self.end_nodes += 1;
     }
 
-    /// Sets (or removes) the deadline and clears the abort flag.
-    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+    /// Sets (or removes) the deadline, a time on this engine's clock ([`Engine::now`]), and
+    /// clears the abort flag.
+    ///
+    /// # Panics
+    /// When a deadline is set on an engine that was given no clock ([`Engine::with_clock`]):
+    /// its time would never pass.
+    pub fn set_deadline(&mut self, deadline: Option<Duration>) {
+        assert!(
+            deadline.is_none() || !matches!(self.timer, Timer::None),
+            "a search under a deadline needs the caller's clock (Engine::with_clock)"
+        );
         self.deadline = deadline;
         self.aborted = false;
         self.next_check = self.nodes + CHECK_INTERVAL;
@@ -513,12 +547,45 @@ mod tests {
         audited.1.get()
     }
 
+    /// How often [`counted_wall`] was read (only the test below reads it).
+    static WALL_READS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+    fn counted_wall() -> Instant {
+        WALL_READS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Instant::now()
+    }
+
+    #[test]
+    fn an_engine_reads_the_clock_its_caller_hands_in_and_none_other() {
+        let reads = || WALL_READS.load(std::sync::atomic::Ordering::SeqCst);
+        let mut engine = Engine::new(10).with_clock(Clock::Wall(counted_wall));
+        assert_eq!(reads(), 1, "the wall clock starts when handed in");
+        engine.set_deadline(Some(engine.now() + Duration::from_secs(60)));
+        assert_eq!(reads(), 2);
+        let pos = random_playout(&mut rand::rngs::StdRng::seed_from_u64(3), 20);
+        engine.pvs(&Classic, pos.player(), pos.opponent(), 6, -INF, INF, true);
+        assert!(engine.nodes > CHECK_INTERVAL, "{} nodes", engine.nodes);
+        assert!(reads() > 2, "the search looked at the handed clock");
+        // Without a clock an engine's time stands still, so it takes no deadline.
+        assert_eq!(Engine::new(10).now(), Duration::ZERO);
+        let refused = std::panic::catch_unwind(|| Engine::new(10).set_deadline(Some(Duration::ZERO)));
+        assert!(refused.is_err(), "a deadline without a clock is refused");
+        // The node clock is the nodes' cost.
+        let mut counted = Engine::new(10).with_clock(Clock::Nodes { mid_ns: 100.0, end_ns: 10.0 });
+        counted.pvs(&Classic, pos.player(), pos.opponent(), 4, -INF, INF, true);
+        assert_eq!(counted.now(), Duration::from_nanos(counted.nodes * 100));
+    }
+
     #[test]
     fn search_leaves_get_the_movers_moves_and_features_of_their_board() {
         let strong = Strong(PatternEval::shared());
-        for leaves in
-            [audit(&strong, 1), audit(&Standard, 2), audit(&Highest, 3), audit(&OwnInterest, 4), audit(&Classic, 5)]
-        {
+        for leaves in [
+            audit(&strong, 1),
+            audit(&Standard(PatternEval::shared()), 2),
+            audit(&Highest, 3),
+            audit(&OwnInterest, 4),
+            audit(&Classic, 5),
+        ] {
             assert!(leaves > 100, "{leaves} leaves");
         }
     }

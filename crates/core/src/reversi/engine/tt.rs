@@ -6,7 +6,7 @@
 
 /// One stored search result: bounds on the value of (p, o) searched to `depth`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Entry {
+pub(crate) struct Entry {
     p: u64,
     o: u64,
     /// Lower bound of the value.
@@ -22,7 +22,7 @@ pub struct Entry {
 }
 
 /// Transposition table of `2^bits` entries.
-pub struct Tt {
+pub(crate) struct Tt {
     entries: Vec<Entry>,
     mask: usize,
     generation: u8,
@@ -39,7 +39,7 @@ fn hash(p: u64, o: u64, tag: u8) -> u64 {
 
 impl Tt {
     /// A table with `2^bits` entries (32 bytes each).
-    pub fn new(bits: u32) -> Self {
+    pub(crate) fn new(bits: u32) -> Self {
         let n = 1usize << bits.clamp(4, 28);
         // Huge pages before the first write: every probe is a random access, which with 4 KiB
         // pages also misses the TLB (10% less CPU on FFO #40-#49, 2026-12-02 evening;
@@ -51,7 +51,7 @@ impl Tt {
     }
 
     /// Forgets every entry (O(1): starts a new generation).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             // Wrapped: old entries could look current again, so wipe them for real.
@@ -63,7 +63,7 @@ impl Tt {
     /// Starts loading the bucket of (p, o, tag) into the cache, so that a probe a few dozen
     /// instructions later does not stall on memory (the table is far larger than the cache).
     #[inline]
-    pub fn prefetch(&self, p: u64, o: u64, tag: u8) {
+    pub(crate) fn prefetch(&self, p: u64, o: u64, tag: u8) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -78,7 +78,7 @@ impl Tt {
 
     /// The entry for (p, o, tag) if stored in the current generation.
     #[inline]
-    pub fn probe(&self, p: u64, o: u64, tag: u8) -> Option<Entry> {
+    pub(crate) fn probe(&self, p: u64, o: u64, tag: u8) -> Option<Entry> {
         let i = hash(p, o, tag) as usize & self.mask;
         for e in &self.entries[i..i + 2] {
             if e.p == p && e.o == o && e.tag == tag && e.generation == self.generation {
@@ -91,7 +91,7 @@ impl Tt {
     /// Stores the result of a search of (p, o) with window (alpha, beta) that returned `score`.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(&mut self, p: u64, o: u64, tag: u8, depth: u32, alpha: i32, beta: i32, score: i32, mv: u8) {
+    pub(crate) fn store(&mut self, p: u64, o: u64, tag: u8, depth: u32, alpha: i32, beta: i32, score: i32, mv: u8) {
         let i = hash(p, o, tag) as usize & self.mask;
         let generation = self.generation;
         let (lower, upper) = if score <= alpha {

@@ -1,5 +1,5 @@
 //! How `standard` hands the lead to a trusted human in the endgame (from
-//! [`TRUSTED_SOLVE_EMPTIES`](crate::reversi::levels::sontaku::TRUSTED_SOLVE_EMPTIES) empties): every root move
+//! `TRUSTED_SOLVE_EMPTIES` (sontaku's tuning) empties): every root move
 //! solved exactly, but only as far as the choice needs.
 //!
 //! The choice is the move whose best-play human margin `h` is closest to the aim (+6 plus the
@@ -22,7 +22,7 @@ const BEYOND: i32 = 65;
 /// moves after it. At 2 discs the bot thought a third less, but the margins against
 /// `none(0.5)` moved up (40 games at full time: twelve +6 wins instead of eighteen; 2026-12-02,
 /// docs/design/reversi-handover.md#measured), so only a move exactly at the aim stops it.
-pub const CLOSE_ENOUGH: i32 = 0;
+pub(crate) const CLOSE_ENOUGH: i32 = 0;
 
 impl Engine {
     /// `standard`'s value of every root move against a trusted human with `slip` discs of

@@ -3,7 +3,7 @@
 //! `none` (忖度無し, the strong engine: pattern evaluation, iterative deepening and the exact
 //! endgame solver).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::Rng;
 
@@ -18,22 +18,22 @@ use crate::reversi::rules::board::{moves, Move, Position, Square};
 pub const DEFAULT_BUDGET: Duration = Duration::from_millis(2400);
 /// Cap on the sontaku levels' thinking time, so they answer within a second (the seed's section on
 /// how deep they read is empty: docs/design/reversi-sontaku.md#what-the-seed-leaves-open).
-pub const SONTAKU_BUDGET: Duration = Duration::from_millis(800);
+pub(crate) const SONTAKU_BUDGET: Duration = Duration::from_millis(800);
 /// Against a human the estimate trusts ([`TRUSTED_STRENGTH`]) `standard` thinks this many times
 /// [`SONTAKU_BUDGET`] (2.4 s, `none`'s time): a strong player takes every gift a shallow search
-/// makes by mistake, and solving from [`TRUSTED_SOLVE_EMPTIES`](crate::reversi::levels::sontaku::TRUSTED_SOLVE_EMPTIES) empties needs the time. A
+/// makes by mistake, and solving from `TRUSTED_SOLVE_EMPTIES` (sontaku's tuning) empties needs the time. A
 /// deviation from the original design's "within a second",
 /// docs/design/reversi-sontaku.md#deviation-more-thinking-time-for-a-trusted-player.
-pub const TRUSTED_BUDGET_FACTOR: u32 = 3;
+pub(crate) const TRUSTED_BUDGET_FACTOR: u32 = 3;
 /// The strong level varies its first moves while at least this many squares are empty.
-pub const OPENING_EMPTIES: u32 = 50;
+pub(crate) const OPENING_EMPTIES: u32 = 50;
 /// Opening moves within this many evaluation units (1.5 discs) of the best may be played.
-pub const OPENING_MARGIN: i32 = 3 * DISC / 2;
+pub(crate) const OPENING_MARGIN: i32 = 3 * DISC / 2;
 /// At or below this many empties the strong level tries the exact solver directly (the classic
 /// searches solve from fewer, [`CLASSIC_EXACT_EMPTIES`](crate::reversi::engine::classic::CLASSIC_EXACT_EMPTIES)).
-pub const STRONG_EXACT_EMPTIES: u32 = 20;
+pub(crate) const STRONG_EXACT_EMPTIES: u32 = 20;
 /// At or below this many empties the strong level first tries a win/draw/loss solve.
-pub const WLD_EMPTIES: u32 = 24;
+pub(crate) const WLD_EMPTIES: u32 = 24;
 /// Transposition table size used by [`choose_at_level`] (2^20 entries, 32 MiB).
 pub const TT_BITS: u32 = 20;
 
@@ -195,25 +195,31 @@ fn place(sq: u8) -> Move {
 /// a fresh one would (tested), so a caller keeps one between replies (see `crate::Thinker`).
 pub fn choose_at_level(
     engine: &mut Engine,
+    eval: &PatternEval,
     pos: &Position,
     level: ReversiLevel,
     human_moves: &[(Position, Move)],
     rng: &mut impl Rng,
 ) -> Choice {
-    engine.choose_at_level(PatternEval::shared(), pos, level, level.budget(), human_moves, rng)
+    engine.choose_at_level(eval, pos, level, level.budget(), human_moves, rng)
 }
 
 /// Every legal move of `pos` with its value in discs for the side to move, best first, from a
 /// full-window search of all root moves within `budget` on `engine` (for commentary on a
 /// player's move). Returns `(moves, exact)`; empty when the side to move must pass.
-pub fn analyze_moves(engine: &mut Engine, pos: &Position, budget: Duration) -> (Vec<(Move, f64)>, bool) {
-    engine.analyze(PatternEval::shared(), pos, budget)
+pub(crate) fn analyze_moves(
+    engine: &mut Engine,
+    eval: &PatternEval,
+    pos: &Position,
+    budget: Duration,
+) -> (Vec<(Move, f64)>, bool) {
+    engine.analyze(eval, pos, budget)
 }
 
 /// Depth of [`position_value`]'s midgame search.
-pub const VALUE_DEPTH: u32 = 6;
+pub(crate) const VALUE_DEPTH: u32 = 6;
 /// Empties from which [`position_value`] solves exactly.
-pub const VALUE_EXACT: u32 = 14;
+pub(crate) const VALUE_EXACT: u32 = 14;
 
 /// The value of `pos` in discs for the side to move: exact from [`VALUE_EXACT`] empties,
 /// otherwise a fixed-depth search with the pattern evaluation (deterministic, a few
@@ -288,7 +294,7 @@ impl Engine {
                 // A trusted player reads deeply: the time to match them (see TRUSTED_BUDGET_FACTOR).
                 let budget = if model.strength >= TRUSTED_STRENGTH { budget * TRUSTED_BUDGET_FACTOR } else { budget };
                 self.set_deadline(Some(start + budget));
-                let c = self.sontaku_for(which, p, o, model, rng);
+                let c = self.sontaku_for(eval, which, p, o, model, rng);
                 let stage = match c.stage {
                     SontakuStage::Midgame => Stage::Midgame,
                     SontakuStage::FullRead => Stage::FullRead,
@@ -305,16 +311,16 @@ impl Engine {
         };
         self.set_deadline(None);
         reply.nodes = self.nodes - nodes0;
-        reply.time = self.now().saturating_duration_since(start);
+        reply.time = self.now().saturating_sub(start);
         reply
     }
 
     /// The strong level: solver near the end, otherwise iterative deepening until `deadline`.
-    fn strong(&mut self, eval: &PatternEval, p: u64, o: u64, deadline: Instant, rng: &mut impl Rng) -> Choice {
+    fn strong(&mut self, eval: &PatternEval, p: u64, o: u64, deadline: Duration, rng: &mut impl Rng) -> Choice {
         let n = (!(p | o)).count_ones();
         let obj = Strong(eval);
         self.clear();
-        let midgame = |engine: &mut Engine, until: Instant, all: bool| {
+        let midgame = |engine: &mut Engine, until: Duration, all: bool| {
             engine.set_deadline(Some(until));
             // The strong level's own midgame search prunes selectively; the solvers do not.
             engine.selective = engine.probcut_allowed();

@@ -8,7 +8,7 @@
 //!   their moves (docs/design/reversi-strength.md); [`handover`]: how `standard` hands a
 //!   trusted human the lead in the endgame (docs/design/reversi-handover.md).
 
-pub mod handover;
-pub mod level;
-pub mod sontaku;
+pub(crate) mod handover;
+pub(crate) mod level;
+pub(crate) mod sontaku;
 pub mod strength;

@@ -422,7 +422,7 @@ pub fn moves(p: u64, o: u64) -> u64 {
     m & !(p | o)
 }
 
-pub use crate::reversi::rules::flips::flips;
+pub(crate) use crate::reversi::rules::flips::flips;
 
 #[cfg(test)]
 mod tests {

@@ -85,7 +85,7 @@ static FLIPPERS: [fn(u64, u64) -> u64; 64] = per_square!(
 
 /// Discs flipped when player `p` places on empty square `sq` (0..64) against opponent `o`.
 #[inline]
-pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+pub(crate) fn flips(p: u64, o: u64, sq: u32) -> u64 {
     FLIPPERS[sq as usize](p, o)
 }
 

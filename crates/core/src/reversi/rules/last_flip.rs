@@ -72,7 +72,7 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 /// Discs flipped by a move of the player owning `p` on `sq`, the only empty square of the
 /// board (every square but `sq` outside `p` is the opponent's). Zero when the move is illegal.
 #[inline]
-pub fn count_last_flip(p: u64, sq: u32) -> u32 {
+pub(crate) fn count_last_flip(p: u64, sq: u32) -> u32 {
     let (col, row) = (sq % 8, sq / 8);
     let row_bits = (p >> (8 * row)) as u8;
     // Column: row k's bit lands on bit 56 + k of the product, with no carries.

@@ -10,11 +10,11 @@
 //! - [`perft`](mod@perft): move-sequence counting, for checking and benchmarking the move generator.
 //! - [`random_play`]: positions reached by seeded random play (tests, benchmarks, fixtures).
 
-pub mod board;
+pub(crate) mod board;
 mod flips;
-pub mod last_flip;
+pub(crate) mod last_flip;
 #[cfg(test)]
 pub(crate) mod naive;
-pub mod notation;
-pub mod perft;
-pub mod random_play;
+pub(crate) mod notation;
+pub(crate) mod perft;
+pub(crate) mod random_play;

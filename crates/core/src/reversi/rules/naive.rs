@@ -135,4 +135,19 @@ impl NaiveBoard {
     }
 }
 
-pub use crate::reversi::rules::random_play::{random_playout, random_position};
+pub use crate::reversi::rules::random_play::random_playout;
+
+/// A position reached by random play with at most `empties` empty squares, game not over, and
+/// at least `min_placements` placements for the side to move (0 allows a forced pass).
+pub fn random_position(rng: &mut impl rand::Rng, empties: u32, min_placements: u32) -> Position {
+    loop {
+        let mut pos = Position::start();
+        while pos.empties() > empties && !pos.is_game_over() {
+            let legal = pos.legal_moves();
+            pos = pos.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+        }
+        if !pos.is_game_over() && pos.legal_mask().count_ones() >= min_placements {
+            return pos;
+        }
+    }
+}

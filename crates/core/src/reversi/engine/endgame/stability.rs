@@ -72,7 +72,7 @@ fn full_lines(filled: u64) -> (u64, u64, u64, u64) {
 
 /// A lower bound on `p`'s stable discs (never flippable again): discs that along each of the
 /// four lines through them touch the border, a full line, or another stable disc of theirs.
-pub fn stable_discs(p: u64, o: u64) -> u64 {
+pub(super) fn stable_discs(p: u64, o: u64) -> u64 {
     let (h, v, d9, d7) = full_lines(p | o);
     let mut stable = 0u64;
     loop {

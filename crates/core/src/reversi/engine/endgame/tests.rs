@@ -1,5 +1,6 @@
 //! The exact solver against plain negamax, its windows and passes, and stable discs.
 
+use super::stability::stable_discs;
 use super::*;
 use crate::reversi::engine::search::final_margin;
 use crate::reversi::rules::board::Color;

@@ -79,10 +79,10 @@ fn a_used_engine_analyses_as_a_fresh_one() {
 #[test]
 fn strong_level_plays_perfectly_near_the_end() {
     let mut rng = StdRng::seed_from_u64(14);
-    let mut engine = Engine::new(TT_BITS);
+    let mut engine = Engine::new(TT_BITS).with_clock(Clock::Wall(std::time::Instant::now));
     for _ in 0..6 {
         let pos = random_position(&mut rng, 14, 2);
-        let r = choose_at_level(&mut engine, &pos, ReversiLevel::None, &[], &mut rng);
+        let r = choose_at_level(&mut engine, PatternEval::shared(), &pos, ReversiLevel::None, &[], &mut rng);
         assert_eq!(r.stage, Stage::Exact);
         let exact = solve(&pos).score;
         assert_eq!(r.evals[0].1, exact * DISC);
@@ -114,10 +114,13 @@ fn forced_moves_and_finished_games() {
     let mut engine = Engine::new(TT_BITS);
     let pass = Position::from_bitboards(1, 2, Color::White).unwrap();
     for level in ReversiLevel::ALL {
-        let r = choose_at_level(&mut engine, &pass, level, &[], &mut rng);
+        let r = choose_at_level(&mut engine, PatternEval::shared(), &pass, level, &[], &mut rng);
         assert_eq!((r.best, r.stage), (Move::Pass, Stage::Forced));
         let end = Position::from_bitboards(7, 0, Color::White).unwrap();
-        assert_eq!(choose_at_level(&mut engine, &end, level, &[], &mut rng).stage, Stage::GameOver);
+        assert_eq!(
+            choose_at_level(&mut engine, PatternEval::shared(), &end, level, &[], &mut rng).stage,
+            Stage::GameOver
+        );
     }
 }
 

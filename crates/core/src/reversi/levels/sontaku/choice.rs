@@ -7,7 +7,7 @@ use super::tuning::JITTER_PROBABILITY;
 
 /// Which sontaku level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sontaku {
+pub(crate) enum Sontaku {
     /// 標準: a close game the human wins by about 6.
     Standard,
     /// 最高: the human wins as big as possible.
@@ -20,7 +20,7 @@ pub enum Sontaku {
 
 /// How a sontaku move was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SontakuStage {
+pub(crate) enum SontakuStage {
     /// Depth-limited search with the heuristic desirability.
     Midgame,
     /// Read to the end of the game.
@@ -31,7 +31,7 @@ pub enum SontakuStage {
 
 /// A sontaku decision: root moves ranked best first with their desirability.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SontakuChoice {
+pub(crate) struct SontakuChoice {
     /// Square index of the move played.
     pub best: u8,
     /// Root moves (square index, desirability), in rank order.
@@ -46,7 +46,7 @@ pub struct SontakuChoice {
 
 /// Ranks root values best first; moves within `near` of the best are reordered by the CPU's
 /// own interest (`own`, larger is better for the CPU), so the play looks natural.
-pub fn rank_moves(values: &[(u8, i32)], own: &[(u8, i32)], near: i32) -> Vec<(u8, i32)> {
+pub(super) fn rank_moves(values: &[(u8, i32)], own: &[(u8, i32)], near: i32) -> Vec<(u8, i32)> {
     let mut ranked = values.to_vec();
     ranked.sort_by_key(|&(_, v)| -v);
     let Some(&(_, top)) = ranked.first() else {
@@ -60,7 +60,7 @@ pub fn rank_moves(values: &[(u8, i32)], own: &[(u8, i32)], near: i32) -> Vec<(u8
 
 /// Index into the ranking to play: 0, or with [`JITTER_PROBABILITY`] the 2nd or 3rd move,
 /// never during a full read.
-pub fn jitter_index(len: usize, full_read: bool, rng: &mut impl Rng) -> usize {
+pub(super) fn jitter_index(len: usize, full_read: bool, rng: &mut impl Rng) -> usize {
     if full_read || len < 2 {
         return 0;
     }

@@ -9,13 +9,13 @@ use super::tuning::{
 
 /// Standard desirability of a human lead `h` (tenths of a disc): 10 units per tenth short of the target,
 /// 7 per tenth beyond it (the 1.0 / 0.7 weights, scaled to integers).
-pub fn standard_desirability(h: i32) -> i32 {
+pub(super) fn standard_desirability(h: i32) -> i32 {
     desirability_around(h, STANDARD_TARGET)
 }
 
 /// `standard-classic`'s desirability of a human advantage `h` by the published article's evaluation (its
 /// points): the same 1.0 / 0.7 weights around [`CLASSIC_TARGET`].
-pub fn classic_desirability(h: i32) -> i32 {
+pub(super) fn classic_desirability(h: i32) -> i32 {
     desirability_around(h, CLASSIC_TARGET)
 }
 
@@ -37,7 +37,7 @@ pub(super) fn desirability_around(h: i32, target: i32) -> i32 {
 /// original design, docs/design/reversi-sontaku.md#deviation-a-trusted-player-held-a-disc-behind).
 /// Until 2026-12-01 late night the aim was level (0) from 22 empties to the solve: the guest's
 /// value at ply 39-40 (21-20 empties) is what decides whether the win was settled before ply 40.
-pub fn trusted_target(n: u32) -> i32 {
+pub(super) fn trusted_target(n: u32) -> i32 {
     if n > TRUSTED_SOLVE_EMPTIES {
         TRUSTED_MIDGAME_TARGET
     } else {
@@ -51,7 +51,7 @@ pub fn trusted_target(n: u32) -> i32 {
 /// ([`OPENING_UNKNOWN_EMPTIES`]); then [`TRUSTED_LEAD_CEILING`] against a trusted human until
 /// the solve. A move above it is played only if every move is (then only the moves within a
 /// disc of the CPU's best, or against a trusted human the strongest: [`Engine::standard_chase`](crate::reversi::engine::search::Engine::standard_chase)).
-pub fn lead_ceiling(n: u32, s: f64) -> Option<i32> {
+pub(super) fn lead_ceiling(n: u32, s: f64) -> Option<i32> {
     if n > OPENING_GUARD_EMPTIES {
         let beginner = s < MODELLED_FROM && n <= OPENING_UNKNOWN_EMPTIES;
         Some(if beginner { BEGINNER_OPENING_CEILING } else { OPENING_LEAD_CEILING })
@@ -64,7 +64,7 @@ pub fn lead_ceiling(n: u32, s: f64) -> Option<i32> {
 
 /// Standard value of a finished game by the human's final margin: human wins rank first
 /// (closest to +6 best), then draws, then losses (closest first); all beyond any heuristic.
-pub fn standard_final_value(human_margin: i32) -> i32 {
+pub(crate) fn standard_final_value(human_margin: i32) -> i32 {
     if human_margin > 0 {
         30_000 - 10 * (human_margin - TARGET_WIN_MARGIN).abs()
     } else if human_margin == 0 {
@@ -76,6 +76,6 @@ pub fn standard_final_value(human_margin: i32) -> i32 {
 
 /// Highest value of a finished game: 500 per disc of human margin (1000 per human disc, empties
 /// to the winner) plus [`PERFECT_BONUS`] when the CPU has no disc left.
-pub fn highest_final_value(human_margin: i32, cpu_discs: u32) -> i32 {
+pub(super) fn highest_final_value(human_margin: i32, cpu_discs: u32) -> i32 {
     500 * human_margin + if cpu_discs == 0 { PERFECT_BONUS } else { 0 }
 }

@@ -8,15 +8,15 @@
 //! docs/design/reversi-sontaku.md#deviation-the-humans-lead-in-discs).
 //!
 //! - `standard` (標準): desirability = −1.0 × shortfall below a slight human lead
-//!   ([`STANDARD_TARGET`], in tenths of a disc), −0.7 × excess above it. The human is assumed to play the move worst
-//!   for desirability. From [`STANDARD_FULL_READ`] empties the game is read to the end and the
+//!   ([`STANDARD_TARGET`](crate::reversi::levels::sontaku::tuning::STANDARD_TARGET), in tenths of a disc), −0.7 × excess above it. The human is assumed to play the move worst
+//!   for desirability. From [`STANDARD_FULL_READ`](crate::reversi::levels::sontaku::tuning::STANDARD_FULL_READ) empties the game is read to the end and the
 //!   final human margin closest to +[`TARGET_WIN_MARGIN`] wins, every human win above every
 //!   draw and loss. Nearly equal moves go to the one best for the CPU itself; 35% of the time
 //!   the 2nd or 3rd move is played, except in the full read.
-//! - `highest` (最高): desirability = the human's advantage. From [`HIGHEST_FULL_READ`] empties
+//! - `highest` (最高): desirability = the human's advantage. From [`HIGHEST_FULL_READ`](crate::reversi::levels::sontaku::tuning::HIGHEST_FULL_READ) empties
 //!   the human's final discs are maximised (perfect wins get a bonus); from
-//!   [`COOPERATIVE_EMPTIES`] empties, once some move guarantees the human a win by
-//!   [`GUARANTEE_MARGIN`] or more whatever they play, the human is assumed to cooperate and
+//!   [`COOPERATIVE_EMPTIES`](crate::reversi::levels::sontaku::tuning::COOPERATIVE_EMPTIES) empties, once some move guarantees the human a win by
+//!   [`GUARANTEE_MARGIN`](crate::reversi::levels::sontaku::tuning::GUARANTEE_MARGIN) or more whatever they play, the human is assumed to cooperate and
 //!   the biggest line is chosen among the moves that keep that guarantee.
 //! - `standard-classic` (標準（原典）): `standard` as the published article gives it, for comparison: the
 //!   same desirability, full read, tie-break and jitter, but the lead measured by the seed's own
@@ -41,21 +41,13 @@ mod search;
 mod standard;
 mod tuning;
 
-pub use choice::{jitter_index, rank_moves, Sontaku, SontakuChoice, SontakuStage};
-pub use desirability::{
-    classic_desirability, highest_final_value, lead_ceiling, standard_desirability, standard_final_value,
-    trusted_target,
-};
-pub use model::HumanModel;
-pub use objectives::{Highest, OwnInterest, PublishedOwnInterest, Standard, StandardClassic};
-pub use published_eval::{published_eval, published_square_score};
-pub use tuning::{
-    BEGINNER_OPENING_CEILING, CHASE_PROBE_SHARE, CLASSIC_TARGET, COOPERATIVE_EMPTIES, GIFT_CAP, GIFT_CAP_FROM,
-    GUARANTEE_MARGIN, HIGHEST_FULL_READ, JITTER_PROBABILITY, JITTER_SPAN, JITTER_SPAN_STRONG, MODELLED_FROM,
-    NEAR_EQUAL, OPENING_GUARD_EMPTIES, OPENING_LEAD_CEILING, OPENING_UNKNOWN_EMPTIES, PERFECT_BONUS, SLIP_ALLOWANCE,
-    STANDARD_FULL_READ, STANDARD_TARGET, TARGET_WIN_MARGIN, TRUSTED_LEAD_CEILING, TRUSTED_MIDGAME_TARGET,
-    TRUSTED_SOLVE_EMPTIES, TRUSTED_STRENGTH,
-};
+pub(crate) use choice::{Sontaku, SontakuStage};
+pub(crate) use desirability::standard_final_value;
+pub(crate) use model::HumanModel;
+pub(crate) use tuning::{TARGET_WIN_MARGIN, TRUSTED_STRENGTH};
+// The objectives, for the engine's own tests of what its leaves are handed.
+#[cfg(test)]
+pub(crate) use objectives::{Highest, OwnInterest, Standard};
 
 #[cfg(test)]
 mod tests;

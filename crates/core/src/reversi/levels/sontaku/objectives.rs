@@ -3,6 +3,7 @@
 //! human advantage, and the CPU's own interest for tie-breaks.
 
 use crate::reversi::engine::classic::eval_pp_with_moves;
+use crate::reversi::engine::eval::{PatternEval, DISC};
 use crate::reversi::engine::search::{final_margin, Features, Objective};
 
 use super::desirability::{classic_desirability, highest_final_value, standard_desirability, standard_final_value};
@@ -30,9 +31,8 @@ fn human_advantage(p: u64, o: u64, mask: u64, cpu: bool) -> i32 {
 /// (median +7 against alpha-beta 6, +6 against random play). The seed's search, weights (1.0 /
 /// 0.7), pessimistic human and full read are unchanged.
 #[inline]
-fn human_lead(p: u64, o: u64, mask: u64, f: &Features, cpu: bool) -> i32 {
-    let v = crate::reversi::engine::eval::PatternEval::shared().eval_features_with_moves(p, o, mask, f) * 10
-        / crate::reversi::engine::eval::DISC;
+fn human_lead(eval: &PatternEval, p: u64, o: u64, mask: u64, f: &Features, cpu: bool) -> i32 {
+    let v = eval.eval_features_with_moves(p, o, mask, f) * 10 / DISC;
     if cpu {
         -v
     } else {
@@ -61,13 +61,14 @@ pub(super) fn final_for_human(p: u64, o: u64, cpu: bool) -> (i32, u32) {
     }
 }
 
-/// `standard`'s objective: closeness to a slight human lead, a +6 human win at the end.
-pub struct Standard;
+/// `standard`'s objective: closeness to a slight human lead, a +6 human win at the end; the
+/// lead is judged by the pattern evaluation it holds.
+pub(crate) struct Standard<'a>(pub &'a PatternEval);
 
-impl Objective for Standard {
+impl Objective for Standard<'_> {
     type Features = Features;
     fn eval_with_moves(&self, p: u64, o: u64, mask: u64, f: &Features, cpu: bool) -> i32 {
-        for_mover(standard_desirability(human_lead(p, o, mask, f, cpu)), cpu)
+        for_mover(standard_desirability(human_lead(self.0, p, o, mask, f, cpu)), cpu)
     }
     fn terminal(&self, p: u64, o: u64, cpu: bool) -> i32 {
         for_mover(standard_final_value(final_for_human(p, o, cpu).0), cpu)
@@ -75,10 +76,10 @@ impl Objective for Standard {
 }
 
 /// `standard-classic`'s objective: `standard` as the original article publishes it (docs/design/reversi-sontaku.md), closeness to a slight
-/// human lead measured by the seed's own evaluation ([`published_eval`](fn@super::published_eval)),
+/// human lead measured by the seed's own evaluation (`published_eval`),
 /// and the same +6 human win at the end as `standard`
 /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
-pub struct StandardClassic;
+pub(super) struct StandardClassic;
 
 impl Objective for StandardClassic {
     type Features = ();
@@ -93,7 +94,7 @@ impl Objective for StandardClassic {
 }
 
 /// `highest`'s objective: the human's advantage, the human's final discs at the end.
-pub struct Highest;
+pub(crate) struct Highest;
 
 impl Objective for Highest {
     type Features = ();
@@ -107,7 +108,7 @@ impl Objective for Highest {
 }
 
 /// The CPU's own interest (the classic evaluation for the side to move), for tie-breaking.
-pub struct OwnInterest;
+pub(crate) struct OwnInterest;
 
 impl Objective for OwnInterest {
     type Features = ();
@@ -121,7 +122,7 @@ impl Objective for OwnInterest {
 
 /// The CPU's own interest by the published article's evaluation as published, for `standard-classic`'s
 /// tie-breaks: the seed ranks nearly equal moves by what is best for the CPU itself.
-pub struct PublishedOwnInterest;
+pub(super) struct PublishedOwnInterest;
 
 impl Objective for PublishedOwnInterest {
     type Features = ();

@@ -16,12 +16,14 @@ const MOBILITY_WEIGHT: i32 = 12;
 /// Discs count from this many empties on ("空きマスが 16 個以下").
 const DISCS_FROM_EMPTIES: i32 = 16;
 
-/// Seed 001's evaluation of a position that is not over, for player `p` against `o`.
-pub fn published_eval(p: u64, o: u64) -> i32 {
+/// Seed 001's evaluation of a position that is not over, for player `p` against `o` (the
+/// tests check it against the article's formula; searches use the one below).
+#[cfg(test)]
+pub(super) fn published_eval(p: u64, o: u64) -> i32 {
     published_eval_with_moves(p, o, moves(p, o))
 }
 
-/// [`published_eval`] given `p`'s legal moves, which a search leaf has already generated.
+/// Seed 001's evaluation given `p`'s legal moves, which a search leaf has already generated.
 #[inline]
 pub(super) fn published_eval_with_moves(p: u64, o: u64, my_moves: u64) -> i32 {
     let diff = |a: u64, b: u64| a.count_ones() as i32 - b.count_ones() as i32;
@@ -39,7 +41,7 @@ pub(super) fn published_eval_with_moves(p: u64, o: u64, my_moves: u64) -> i32 {
 
 /// The square-table part for `p` against `o`: each side's discs on the neighbours of a corner
 /// it holds count 0 instead of their penalty.
-pub fn published_square_score(p: u64, o: u64) -> i32 {
+pub(super) fn published_square_score(p: u64, o: u64) -> i32 {
     let lapsed = |side: u64| {
         CORNER_NEIGHBOURS.iter().filter(|&&(corner, _)| side & corner != 0).fold(0, |m, &(_, next)| m | next)
     };

@@ -5,6 +5,7 @@
 
 use rand::Rng;
 
+use crate::reversi::engine::eval::PatternEval;
 use crate::reversi::engine::search::{Children, Engine, Objective, INF};
 use crate::reversi::rules::board::moves;
 
@@ -50,14 +51,23 @@ impl Engine {
     /// the original design's pessimistic human (docs/design/reversi-sontaku.md#the-idea-seed-001).
     /// `standard` still keeps its opening guard; `standard-classic` is the seed's rule alone. The
     /// deadline set on the engine bounds the search.
-    pub fn sontaku(&mut self, level: Sontaku, p: u64, o: u64, rng: &mut impl Rng) -> SontakuChoice {
-        self.sontaku_for(level, p, o, HumanModel::SEED, rng)
+    #[cfg(test)]
+    pub(crate) fn sontaku(
+        &mut self,
+        eval: &PatternEval,
+        level: Sontaku,
+        p: u64,
+        o: u64,
+        rng: &mut impl Rng,
+    ) -> SontakuChoice {
+        self.sontaku_for(eval, level, p, o, HumanModel::SEED, rng)
     }
 
-    /// [`Engine::sontaku`] against a human of the given strength (`standard` only; `highest` and
+    /// `Engine::sontaku` against a human of the given strength (`standard` only; `highest` and
     /// `standard-classic` always play the seed's way).
-    pub fn sontaku_for(
+    pub(crate) fn sontaku_for(
         &mut self,
+        eval: &PatternEval,
         level: Sontaku,
         p: u64,
         o: u64,
@@ -68,7 +78,7 @@ impl Engine {
         let n = (!(p | o)).count_ones();
         if level == Sontaku::Standard && (s >= MODELLED_FROM || n > OPENING_GUARD_EMPTIES) {
             let s = if s >= MODELLED_FROM { s } else { 0.0 };
-            return self.standard_for(p, o, s, rng);
+            return self.standard_for(eval, p, o, s, rng);
         }
         self.clear();
         if level == Sontaku::Highest && n <= COOPERATIVE_EMPTIES {
@@ -84,7 +94,7 @@ impl Engine {
         let (values, depth, stage) = 'found: {
             if n <= full_read_from {
                 let read = match level {
-                    Sontaku::Standard => self.read_to_end(&Standard, p, o),
+                    Sontaku::Standard => self.read_to_end(&Standard(eval), p, o),
                     Sontaku::Highest => self.read_to_end(&Highest, p, o),
                     Sontaku::StandardClassic => self.read_to_end(&StandardClassic, p, o),
                 };
@@ -98,7 +108,7 @@ impl Engine {
             }
             let max_depth = if n <= full_read_from { FALLBACK_DEPTH } else { 60 };
             let r = match level {
-                Sontaku::Standard => self.iterate(&Standard, p, o, max_depth, true, 0),
+                Sontaku::Standard => self.iterate(&Standard(eval), p, o, max_depth, true, 0),
                 Sontaku::Highest => self.iterate(&Highest, p, o, max_depth, true, 0),
                 Sontaku::StandardClassic => self.iterate(&StandardClassic, p, o, max_depth, true, 0),
             }

@@ -23,22 +23,29 @@ type Chase = (Vec<(u8, i32)>, u32, u8);
 
 impl Engine {
     /// `standard` against a human of strength `s` in (0, 1] (see [`HumanModel`](super::HumanModel)).
-    pub(super) fn standard_for(&mut self, p: u64, o: u64, s: f64, rng: &mut impl Rng) -> SontakuChoice {
+    pub(super) fn standard_for(
+        &mut self,
+        eval: &PatternEval,
+        p: u64,
+        o: u64,
+        s: f64,
+        rng: &mut impl Rng,
+    ) -> SontakuChoice {
         let n = (!(p | o)).count_ones();
         let full_read = n <= STANDARD_FULL_READ;
         let (values, depth, stage) = if full_read {
-            match self.standard_exact_values(p, o, s) {
+            match self.standard_exact_values(eval, p, o, s) {
                 Some(values) => (values, n, SontakuStage::FullRead),
                 None => {
                     // A full read that ran out of time answers from a short search instead.
-                    let (values, depth) = self.standard_midgame_values(p, o, s, FALLBACK_DEPTH);
+                    let (values, depth) = self.standard_midgame_values(eval, p, o, s, FALLBACK_DEPTH);
                     (values, depth, SontakuStage::Midgame)
                 }
             }
         } else if s >= TRUSTED_STRENGTH && n <= TRUSTED_SOLVE_EMPTIES {
-            self.standard_solved_values(p, o, s)
+            self.standard_solved_values(eval, p, o, s)
         } else {
-            if let Some((values, depth, sq)) = self.standard_chase(p, o, s, 60) {
+            if let Some((values, depth, sq)) = self.standard_chase(eval, p, o, s, 60) {
                 // Behind the plan: the strongest move, no tie-break by the classic table, no jitter.
                 return SontakuChoice {
                     best: sq,
@@ -48,7 +55,7 @@ impl Engine {
                     jittered: false,
                 };
             }
-            let (values, depth) = self.standard_midgame_values(p, o, s, 60);
+            let (values, depth) = self.standard_midgame_values(eval, p, o, s, 60);
             (values, depth, SontakuStage::Midgame)
         };
         let near = if stage == SontakuStage::FullRead { 0 } else { NEAR_EQUAL };
@@ -67,13 +74,13 @@ impl Engine {
     /// best-play final margin aimed at +6 plus the slip allowance from it. A blend would always
     /// side with the guarantee, whose losses weigh far more than any margin, so this is a
     /// switch. `None` when the read runs out of time.
-    fn standard_exact_values(&mut self, p: u64, o: u64, s: f64) -> Option<Vec<(u8, i32)>> {
+    fn standard_exact_values(&mut self, eval: &PatternEval, p: u64, o: u64, s: f64) -> Option<Vec<(u8, i32)>> {
         self.clear();
         if s < TRUSTED_STRENGTH {
-            return self.read_to_end(&Standard, p, o);
+            return self.read_to_end(&Standard(eval), p, o);
         }
         let slip = (SLIP_ALLOWANCE * (1.0 - s)).round() as i32;
-        let cpu_margins = self.read_to_end(&Strong(PatternEval::shared()), p, o)?;
+        let cpu_margins = self.read_to_end(&Strong(eval), p, o)?;
         Some(cpu_margins.into_iter().map(|(sq, cpu)| (sq, standard_final_value(-cpu / DISC - slip))).collect())
     }
 
@@ -81,24 +88,30 @@ impl Engine {
     /// move solved exactly as far as the choice needs ([`Engine::handover_values`]: the
     /// best-play margin aimed at +6 plus the slip allowance, as in the full read), after a
     /// midgame search with half the time that answers if the solves do not finish.
-    fn standard_solved_values(&mut self, p: u64, o: u64, s: f64) -> (Vec<(u8, i32)>, u32, SontakuStage) {
+    fn standard_solved_values(
+        &mut self,
+        eval: &PatternEval,
+        p: u64,
+        o: u64,
+        s: f64,
+    ) -> (Vec<(u8, i32)>, u32, SontakuStage) {
         let deadline = self.deadline;
         let start = self.now();
         if let Some(d) = deadline {
-            self.set_deadline(Some(start + d.saturating_duration_since(start) / 2));
+            self.set_deadline(Some(start + d.saturating_sub(start) / 2));
         }
-        let (midgame, depth) = self.standard_midgame_values(p, o, s, 60);
+        let (midgame, depth) = self.standard_midgame_values(eval, p, o, s, 60);
         self.set_deadline(deadline);
         let slip = (SLIP_ALLOWANCE * (1.0 - s)).round() as i32;
         // The midgame's values order the solves: the nearer the first, the cheaper the rest.
-        match self.handover_values(PatternEval::shared(), p, o, slip, &midgame) {
+        match self.handover_values(eval, p, o, slip, &midgame) {
             Some(solved) if !self.aborted => (solved, (!(p | o)).count_ones(), SontakuStage::FullRead),
             _ => (midgame, depth, SontakuStage::Midgame),
         }
     }
 
     /// Against a trusted human ahead of the plan (every move leaves a best-play lead above
-    /// [`TRUSTED_LEAD_CEILING`](super::TRUSTED_LEAD_CEILING), by a probe of all root moves with [`CHASE_PROBE_SHARE`] of the
+    /// [`TRUSTED_LEAD_CEILING`](crate::reversi::levels::sontaku::tuning::TRUSTED_LEAD_CEILING), by a probe of all root moves with [`CHASE_PROBE_SHARE`] of the
     /// time), the strongest move by a principal-variation search with the rest of the time, as
     /// `none` finds its moves: `Some((values, depth, move))`, the move alone valued (the choice
     /// is made among no other). `None` (nothing searched that counts) when the human is not
@@ -111,17 +124,16 @@ impl Engine {
     /// ceiling without the chase, `none(2.4)`'s value at ply 40 (its opponent to move) still rose
     /// from −2 at ply 10 to +4.5 (8 games), with it it stayed at −1 (2026-12-01 late night). Which
     /// of the three mattered most was not measured apart.
-    pub(super) fn standard_chase(&mut self, p: u64, o: u64, s: f64, limit: u32) -> Option<Chase> {
+    pub(super) fn standard_chase(&mut self, eval: &PatternEval, p: u64, o: u64, s: f64, limit: u32) -> Option<Chase> {
         let n = (!(p | o)).count_ones();
         let trusted = s >= TRUSTED_STRENGTH;
         let ceiling = lead_ceiling(n, s).filter(|_| trusted)?;
         let deadline = self.deadline;
         let start = self.now();
         if let Some(d) = deadline {
-            self.set_deadline(Some(start + d.saturating_duration_since(start).mul_f64(CHASE_PROBE_SHARE)));
+            self.set_deadline(Some(start + d.saturating_sub(start).mul_f64(CHASE_PROBE_SHARE)));
         }
         self.clear();
-        let eval = PatternEval::shared();
         let probe = self.iterate(&Strong(eval), p, o, limit, true, DISC).expect("a placement exists");
         self.set_deadline(deadline);
         let leads: Vec<(u8, i32)> = probe.scores.iter().map(|&(sq, cpu)| (sq, -cpu * 10 / DISC)).collect();
@@ -139,7 +151,14 @@ impl Engine {
     /// (from [`GIFT_CAP_FROM`]) or pass the ceiling ([`lead_ceiling`]). The seed's search has
     /// its share of the time, the strong engine's the rest. Returns the values and the depth
     /// reached.
-    pub(super) fn standard_midgame_values(&mut self, p: u64, o: u64, s: f64, limit: u32) -> (Vec<(u8, i32)>, u32) {
+    pub(super) fn standard_midgame_values(
+        &mut self,
+        eval: &PatternEval,
+        p: u64,
+        o: u64,
+        s: f64,
+        limit: u32,
+    ) -> (Vec<(u8, i32)>, u32) {
         let deadline = self.deadline;
         let start = self.now();
         let seed_share = (1.0 - s).clamp(0.0, 0.5);
@@ -147,16 +166,16 @@ impl Engine {
         let mut depth = 0;
         if seed_share > 0.0 {
             if let Some(d) = deadline {
-                self.set_deadline(Some(start + d.saturating_duration_since(start).mul_f64(seed_share)));
+                self.set_deadline(Some(start + d.saturating_sub(start).mul_f64(seed_share)));
             }
             self.clear();
-            let r = self.iterate(&Standard, p, o, limit, true, 0).expect("a placement exists");
+            let r = self.iterate(&Standard(eval), p, o, limit, true, 0).expect("a placement exists");
             depth = r.depth;
             seed = Some(r.scores);
         }
         self.set_deadline(deadline);
         self.clear();
-        let r = self.iterate(&Strong(PatternEval::shared()), p, o, limit, true, DISC).expect("a placement exists");
+        let r = self.iterate(&Strong(eval), p, o, limit, true, DISC).expect("a placement exists");
         depth = depth.max(r.depth);
         // The human's lead (tenths of a disc) after each move if both then play best.
         let leads: Vec<(u8, i32)> = r.scores.into_iter().map(|(sq, cpu)| (sq, -cpu * 10 / DISC)).collect();

@@ -8,11 +8,16 @@ mod modelled;
 mod seed;
 mod who_meets;
 
+use super::choice::*;
 use super::desirability::desirability_around;
+use super::desirability::*;
+use super::objectives::*;
+use super::published_eval::*;
 use super::tuning::DISC_TENTHS;
+use super::tuning::*;
 use super::*;
 use crate::reversi::engine::eval::{PatternEval, DISC};
-use crate::reversi::engine::search::{final_margin, Engine};
+use crate::reversi::engine::search::{final_margin, Clock, Engine};
 use crate::reversi::engine::strong::Strong;
 use crate::reversi::rules::board::{Color, Move, Position};
 use crate::reversi::rules::naive::random_position;
@@ -69,9 +74,9 @@ fn reference(pos: &Position, cpu: Color, value: &dyn Fn(&Position) -> i32) -> i3
 }
 
 fn choose(level: Sontaku, pos: &Position, rng: &mut impl Rng) -> SontakuChoice {
-    let mut engine = Engine::new(18);
-    engine.set_deadline(Some(Instant::now() + Duration::from_secs(30)));
-    engine.sontaku(level, pos.player(), pos.opponent(), rng)
+    let mut engine = Engine::new(18).with_clock(Clock::Wall(Instant::now));
+    engine.set_deadline(Some(engine.now() + Duration::from_secs(30)));
+    engine.sontaku(PatternEval::shared(), level, pos.player(), pos.opponent(), rng)
 }
 
 fn play_sq(pos: &Position, sq: u8) -> Position {

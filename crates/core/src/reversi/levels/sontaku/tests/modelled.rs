@@ -14,9 +14,16 @@ fn against_a_strong_human_the_full_read_aims_the_best_play_margin_at_six() {
         }
         let cpu = pos.turn();
         let human = cpu.opposite();
-        let mut engine = Engine::new(18);
-        engine.set_deadline(Some(Instant::now() + Duration::from_secs(30)));
-        let c = engine.sontaku_for(Sontaku::Standard, pos.player(), pos.opponent(), STRONG, &mut rng);
+        let mut engine = Engine::new(18).with_clock(Clock::Wall(Instant::now));
+        engine.set_deadline(Some(engine.now() + Duration::from_secs(30)));
+        let c = engine.sontaku_for(
+            PatternEval::shared(),
+            Sontaku::Standard,
+            pos.player(),
+            pos.opponent(),
+            STRONG,
+            &mut rng,
+        );
         assert_eq!(c.stage, SontakuStage::FullRead);
         let value = |sq: u8| standard_final_value(best_play_margin(&play_sq(&pos, sq), human));
         let best = pos
@@ -43,11 +50,18 @@ fn a_trusted_human_is_solved_from_twenty_empties_aiming_the_margin_at_six() {
         }
         checked += 1;
         let human = pos.turn().opposite();
-        let clock = crate::reversi::engine::search::Clock::Nodes { mid_ns: 400.0, end_ns: 50.0 };
+        let clock = Clock::Nodes { mid_ns: 400.0, end_ns: 50.0 };
         let mut engine = Engine::new(18).with_clock(clock);
         // Half of it for the midgame fallback (about 2.5M nodes), half for the solves.
         engine.set_deadline(Some(engine.now() + Duration::from_secs(2)));
-        let c = engine.sontaku_for(Sontaku::Standard, pos.player(), pos.opponent(), STRONG, &mut rng);
+        let c = engine.sontaku_for(
+            PatternEval::shared(),
+            Sontaku::Standard,
+            pos.player(),
+            pos.opponent(),
+            STRONG,
+            &mut rng,
+        );
         assert_eq!(c.stage, SontakuStage::FullRead, "{}", pos.to_text());
         assert!(!c.jittered);
         // The exact best-play margin after each move, by the independent solver.
@@ -105,7 +119,7 @@ fn a_trusted_human_is_held_behind_and_below_the_ceiling_until_the_solve() {
         let allowed = |l: i32| l - least <= GIFT_CAP && l <= TRUSTED_LEAD_CEILING.max(least + DISC_TENTHS);
         let mut engine = Engine::new(16);
         engine.set_deadline(None);
-        let (values, _) = engine.standard_midgame_values(pos.player(), pos.opponent(), 1.0, 4);
+        let (values, _) = engine.standard_midgame_values(PatternEval::shared(), pos.player(), pos.opponent(), 1.0, 4);
         for &(sq, _) in &values {
             assert!(allowed(lead(sq)), "{}: {sq} leaves a lead of {}", pos.to_text(), lead(sq));
         }
@@ -123,7 +137,7 @@ fn a_trusted_human_is_held_behind_and_below_the_ceiling_until_the_solve() {
         bound += leads.by_move.iter().filter(|&&(sq, _)| lead(sq) - least <= GIFT_CAP && over(sq)).count();
         let mut engine = Engine::new(16);
         engine.set_deadline(None);
-        let (middling, _) = engine.standard_midgame_values(pos.player(), pos.opponent(), 0.4, 4);
+        let (middling, _) = engine.standard_midgame_values(PatternEval::shared(), pos.player(), pos.opponent(), 0.4, 4);
         let within_cap = leads.by_move.iter().filter(|&&(sq, _)| lead(sq) - least <= GIFT_CAP).count();
         assert_eq!(middling.len(), within_cap, "{}", pos.to_text());
         open += middling.iter().filter(|&&(sq, _)| over(sq)).count();
@@ -151,7 +165,7 @@ fn a_trusted_human_ahead_of_the_plan_meets_the_strongest_move_unjittered() {
         let (lead, least) = (|sq: u8| leads.of(sq), leads.least);
         let mut engine = Engine::new(16);
         engine.set_deadline(None);
-        let chase = engine.standard_chase(p, o, 1.0, 4);
+        let chase = engine.standard_chase(PatternEval::shared(), p, o, 1.0, 4);
         // Only when every move leaves the human above the ceiling, and then the strongest.
         assert_eq!(chase.is_some(), least > TRUSTED_LEAD_CEILING, "{}", pos.to_text());
         if let Some((values, _, sq)) = chase {
@@ -164,15 +178,15 @@ fn a_trusted_human_ahead_of_the_plan_meets_the_strongest_move_unjittered() {
         // Never against a human not yet trusted, nor from the solve on.
         let mut engine = Engine::new(16);
         engine.set_deadline(None);
-        assert!(engine.standard_chase(p, o, TRUSTED_STRENGTH - 0.01, 4).is_none());
+        assert!(engine.standard_chase(PatternEval::shared(), p, o, TRUSTED_STRENGTH - 0.01, 4).is_none());
     }
     assert!(chased >= 4 && held >= 2, "{chased} {held}");
     let pos = random_position(&mut rng, TRUSTED_SOLVE_EMPTIES, 2);
     let mut engine = Engine::new(16);
     engine.set_deadline(None);
-    assert!(engine.standard_chase(pos.player(), pos.opponent(), 1.0, 4).is_none());
+    assert!(engine.standard_chase(PatternEval::shared(), pos.player(), pos.opponent(), 1.0, 4).is_none());
     // Through the bot's entry point, a chase is never jittered (this rng would jitter).
-    let clock = crate::reversi::engine::search::Clock::Nodes { mid_ns: 400.0, end_ns: 50.0 };
+    let clock = Clock::Nodes { mid_ns: 400.0, end_ns: 50.0 };
     let mut seen = 0;
     for i in 0..40 {
         let pos = random_position(&mut rng, 24 + i % 16, 2);
@@ -182,10 +196,10 @@ fn a_trusted_human_ahead_of_the_plan_meets_the_strongest_move_unjittered() {
         let (p, o) = (pos.player(), pos.opponent());
         let mut engine = Engine::new(16).with_clock(clock);
         engine.set_deadline(Some(engine.now() + Duration::from_millis(40)));
-        let Some((_, _, sq)) = engine.standard_chase(p, o, 1.0, 60) else { continue };
+        let Some((_, _, sq)) = engine.standard_chase(PatternEval::shared(), p, o, 1.0, 60) else { continue };
         let mut engine = Engine::new(16).with_clock(clock);
         engine.set_deadline(Some(engine.now() + Duration::from_millis(40)));
-        let c = engine.sontaku_for(Sontaku::Standard, p, o, STRONG, &mut StepRng::new(0, 0));
+        let c = engine.sontaku_for(PatternEval::shared(), Sontaku::Standard, p, o, STRONG, &mut StepRng::new(0, 0));
         assert_eq!((c.best, c.ranked[0].0, c.jittered), (sq, sq, false), "{}", pos.to_text());
         seen += 1;
         if seen == 3 {
@@ -208,7 +222,8 @@ fn in_the_opening_no_move_lets_the_humans_best_play_lead_pass_the_ceiling() {
         for s in [0.0, 0.4, 1.0] {
             let mut engine = Engine::new(16);
             engine.set_deadline(None);
-            let (values, depth) = engine.standard_midgame_values(pos.player(), pos.opponent(), s, 4);
+            let (values, depth) =
+                engine.standard_midgame_values(PatternEval::shared(), pos.player(), pos.opponent(), s, 4);
             assert_eq!(depth, 4);
             let leads = judged_leads(pos.player(), pos.opponent(), 4);
             let (lead, least) = (|sq: u8| leads.of(sq), leads.least);
@@ -236,10 +251,17 @@ fn no_midgame_move_gives_away_more_than_the_cap_against_a_strong_human() {
             continue;
         }
         // A fixed depth (deadline-free) so the check below sees the same values.
-        let clock = crate::reversi::engine::search::Clock::Nodes { mid_ns: 400.0, end_ns: 50.0 };
+        let clock = Clock::Nodes { mid_ns: 400.0, end_ns: 50.0 };
         let mut engine = Engine::new(16).with_clock(clock);
         engine.set_deadline(Some(engine.now() + Duration::from_millis(60)));
-        let c = engine.sontaku_for(Sontaku::Standard, pos.player(), pos.opponent(), STRONG, &mut rng);
+        let c = engine.sontaku_for(
+            PatternEval::shared(),
+            Sontaku::Standard,
+            pos.player(),
+            pos.opponent(),
+            STRONG,
+            &mut rng,
+        );
         assert_eq!(c.stage, SontakuStage::Midgame);
         // Every move the choice was made among gives the human at most GIFT_CAP more than
         // the CPU's best move, by the strong search at the depth the choice reached.
@@ -267,7 +289,7 @@ fn the_gift_cap_holds_for_every_modelled_human_and_not_for_a_beginner() {
         for s in [GIFT_CAP_FROM, 0.4, TRUSTED_STRENGTH - 0.01] {
             let mut engine = Engine::new(16);
             engine.set_deadline(None);
-            let (values, _) = engine.standard_midgame_values(p, o, s, 4);
+            let (values, _) = engine.standard_midgame_values(PatternEval::shared(), p, o, s, 4);
             assert!(!values.is_empty());
             for &(sq, _) in &values {
                 assert!(lead(sq) - least <= GIFT_CAP, "{} s={s}: {sq} gives {}", pos.to_text(), lead(sq) - least);
@@ -276,7 +298,7 @@ fn the_gift_cap_holds_for_every_modelled_human_and_not_for_a_beginner() {
         // Below GIFT_CAP_FROM every move stays a candidate, the big gifts too.
         let mut engine = Engine::new(16);
         engine.set_deadline(None);
-        let (values, _) = engine.standard_midgame_values(p, o, GIFT_CAP_FROM - 0.01, 4);
+        let (values, _) = engine.standard_midgame_values(PatternEval::shared(), p, o, GIFT_CAP_FROM - 0.01, 4);
         assert_eq!(values.len(), leads.by_move.len());
         beyond += values.iter().filter(|&&(sq, _)| lead(sq) - least > GIFT_CAP).count();
         checked += 1;

@@ -69,9 +69,10 @@ fn jitter_plays_second_or_third_about_35_percent_outside_the_full_read() {
     // A midgame choice with a jitter-forcing rng plays a lower-ranked move.
     let mut srng = StdRng::seed_from_u64(3);
     let pos = random_position(&mut srng, 36, 2);
-    let mut engine = Engine::new(18);
-    engine.set_deadline(Some(Instant::now() + Duration::from_millis(300)));
-    let c = engine.sontaku(Sontaku::Standard, pos.player(), pos.opponent(), &mut StepRng::new(0, 0));
+    let mut engine = Engine::new(18).with_clock(Clock::Wall(Instant::now));
+    engine.set_deadline(Some(engine.now() + Duration::from_millis(300)));
+    let c =
+        engine.sontaku(PatternEval::shared(), Sontaku::Standard, pos.player(), pos.opponent(), &mut StepRng::new(0, 0));
     assert_eq!(c.stage, SontakuStage::Midgame);
     assert!(c.jittered);
     assert_ne!(c.best, c.ranked[0].0);

@@ -32,7 +32,7 @@ fn seeds_standard(engine: &mut Engine, p: u64, o: u64, rng: &mut impl Rng) -> So
     let n = (!(p | o)).count_ones();
     let full_read = n <= STANDARD_FULL_READ;
     engine.clear();
-    let read = if full_read { engine.read_to_end(&Standard, p, o) } else { None };
+    let read = if full_read { engine.read_to_end(&Standard(PatternEval::shared()), p, o) } else { None };
     let (values, depth, exact) = match read {
         Some(values) => (values, n, true),
         None => {
@@ -43,7 +43,7 @@ fn seeds_standard(engine: &mut Engine, p: u64, o: u64, rng: &mut impl Rng) -> So
             } else {
                 60
             };
-            let r = engine.iterate(&Standard, p, o, limit, true, 0).unwrap();
+            let r = engine.iterate(&Standard(PatternEval::shared()), p, o, limit, true, 0).unwrap();
             (r.scores, r.depth, r.complete)
         }
     };
@@ -149,7 +149,8 @@ fn seed_and_modelled<R: Rng>(
     let seeds = seeds_standard(&mut e, p, o, &mut rng());
     let mut e = engine(clock);
     e.set_deadline(Some(e.now() + budget));
-    let modelled = e.sontaku_for(Sontaku::Standard, p, o, HumanModel { strength: s }, &mut rng());
+    let modelled =
+        e.sontaku_for(PatternEval::shared(), Sontaku::Standard, p, o, HumanModel { strength: s }, &mut rng());
     (seeds, modelled)
 }
 
@@ -195,7 +196,7 @@ fn below_a_quarter_from_forty_to_fourteen_empties_standard_is_the_seeds_search()
         // The seed's search maximises the desirability of the lead in discs against the worst
         // human: at 3 plies every value is the minimax written out.
         let mut e = engine(MIDGAME_CLOCK);
-        let shallow = e.iterate(&Standard, pos.player(), pos.opponent(), 3, true, 0).unwrap();
+        let shallow = e.iterate(&Standard(PatternEval::shared()), pos.player(), pos.opponent(), 3, true, 0).unwrap();
         assert_eq!(shallow.depth, 3);
         for &(sq, v) in &shallow.scores {
             assert_eq!(v, lead_minimax(&play_sq(&pos, sq), pos.turn(), 2), "{sq}: {what}");
@@ -245,7 +246,14 @@ fn below_six_tenths_from_thirteen_empties_standard_is_the_seeds_full_read() {
         let modelled = |s: f64| {
             let mut e = engine(READ_CLOCK);
             e.set_deadline(Some(e.now() + BUDGET));
-            e.sontaku_for(Sontaku::Standard, p, o, HumanModel { strength: s }, &mut always_jitter())
+            e.sontaku_for(
+                PatternEval::shared(),
+                Sontaku::Standard,
+                p,
+                o,
+                HumanModel { strength: s },
+                &mut always_jitter(),
+            )
         };
         let below: &[f64] =
             if quick { &[0.2, MODELLED_FROM, TRUSTED_STRENGTH - 1e-9] } else { &[TRUSTED_STRENGTH - 1e-9] };
@@ -308,9 +316,9 @@ fn in_the_opening_a_beginner_meets_the_seeds_values_under_the_guard() {
         }
         let deadline = start + BUDGET;
         let now = e.now();
-        e.set_deadline(Some(now + deadline.saturating_duration_since(now).mul_f64(0.5)));
+        e.set_deadline(Some(now + deadline.saturating_sub(now).mul_f64(0.5)));
         e.clear();
-        let seeds = e.iterate(&Standard, p, o, 60, true, 0).unwrap().scores;
+        let seeds = e.iterate(&Standard(PatternEval::shared()), p, o, 60, true, 0).unwrap().scores;
         e.set_deadline(Some(deadline));
         e.clear();
         let strong = e.iterate(&Strong(PatternEval::shared()), p, o, 60, true, DISC).unwrap().scores;
