@@ -137,7 +137,7 @@ impl Bot {
         }
         // The coach: the player's own move was risky and the game goes on, where take-backs are
         // allowed: offer the ↩ (docs/design/kind-coach.md).
-        if offers_takeback(settings, Some(&played), &progress.game) {
+        if offers_takeback(settings, &played, &progress.game) {
             lines.push(Msg::OfferTakeback.text(lang));
         }
         let board = self.board(&progress.game, progress.last_move(), lines, settings, lang).await;
