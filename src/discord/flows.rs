@@ -137,7 +137,7 @@ impl Bot {
         }
         // The coach: the player's own move was risky and the game goes on, where take-backs are
         // allowed: offer the ↩ (docs/design/kind-coach.md).
-        if offers_takeback(settings, Some(&played), &stored.game) {
+        if offers_takeback(settings, &played, &stored.game) {
             lines.push(Msg::OfferTakeback.text(lang));
         }
         let board = self.board(&stored.game, stored.last_move(), lines, settings, lang).await;

@@ -22,7 +22,6 @@ use serenity::async_trait;
 use serenity::http::Http;
 use tracing::Instrument as _;
 
-use super::coach::moves_in_order;
 use super::command::{Command, CommandError, SETTINGS};
 use super::custom_id::{
     ForgetButton, HouseRuleButton, ListButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton, TouchButton,
@@ -36,6 +35,7 @@ use crate::domain::{Settings, Snapshot, Venue};
 use crate::i18n::{Lang, Msg, Needed};
 use crate::metrics::Handled;
 use crate::service::{Caller, PlayError, Service};
+use settai_core::moves_in_order;
 use settai_core::{GameKind, MoveError, Side};
 
 /// Discord's limit of options in one select menu.

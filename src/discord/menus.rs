@@ -4,11 +4,11 @@ use serenity::all::{
     ButtonStyle, CreateActionRow, CreateButton, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
 };
 
-use super::coach::moves_in_order;
 use super::custom_id::{MoveSelect, ResignButton, TakebackButton};
 use super::handler::SELECT_MAX;
 use crate::domain::StoredGame;
 use crate::i18n::{move_label, Lang, MoveMenu, Msg};
+use settai_core::moves_in_order;
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
 /// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the

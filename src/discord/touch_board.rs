@@ -9,7 +9,7 @@ use super::custom_id::{ListButton, TakebackButton, Tap, TouchButton};
 use crate::domain::StoredGame;
 use crate::i18n::{animal_emoji, move_label, Lang, Msg};
 use settai_core::doubutsu::{self, Color, Role, Square};
-use settai_core::{moves_from, numbered_moves, origins, Origin};
+use settai_core::{marks_risky, moves_from, numbered_moves, origins, Origin};
 use settai_core::{Game, GameMove, MoveDetail};
 
 /// Discord's limits: five action rows, five buttons a row.
@@ -116,7 +116,7 @@ fn doubutsu_board(
         .map(|o| moves_from(game, o))
         .unwrap_or_default()
         .into_iter()
-        .map(|mv| (mv, hints && game.loses_at_once(GameMove::Doubutsu(mv))))
+        .map(|mv| (mv, marks_risky(game, GameMove::Doubutsu(mv), hints)))
         .collect();
     let square = |sq: Square| -> CreateButton {
         let piece = position.piece_at(sq);

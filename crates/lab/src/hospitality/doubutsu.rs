@@ -18,6 +18,7 @@ use settai_core::doubutsu::score;
 #[cfg(test)]
 use settai_core::doubutsu::Value;
 use settai_core::doubutsu::{self as dob, Color, History, Move, Position, Role, Square, Table};
+use settai_core::{doubutsu_moves_in_order, doubutsu_offers_takeback};
 
 /// The level under test: the bot's own.
 use settai_core::doubutsu::DoubutsuLevel;
@@ -111,21 +112,20 @@ impl DoubutsuGuest {
     }
 
     /// Whether the guest, just answered by the level in `game`, takes the take-back the coach
-    /// offers: only `heeding-child(q)`, with probability q, where take-backs are on, its move
-    /// lost at once while another did not, the game goes on and the guest has no win at once
-    /// (the coach offers nothing then).
+    /// offers: only `heeding-child(q)`, with probability q, where take-backs are on and the
+    /// coach offers one after the guest's move ([`doubutsu_offers_takeback`], the bot's
+    /// own rule).
     pub fn takes_offered_takeback<R: Rng>(&self, game: &History, takebacks: Takebacks, rng: &mut R) -> bool {
         let DoubutsuGuest::HeedingChild(q) = *self else { return false };
-        let n = game.moves().len();
-        if takebacks == Takebacks::Off
-            || game.outcome().is_some()
-            || n < 2
-            || !game.position().winning_moves().is_empty()
-        {
-            return false;
-        }
-        let (before, mv) = (game.positions()[n - 2], game.moves()[n - 2]);
-        before.turn() == Color::Sente && before.loses_needlessly(mv) && rng.gen_bool(q)
+        let Some(guest_ply) = game.moves().len().checked_sub(2) else { return false };
+        let (before, mv) = (game.positions()[guest_ply], game.moves()[guest_ply]);
+        // Moves alternate: the guest (sente) made the move before the level's answer exactly
+        // when it is to move again.
+        let guest_to_move = game.outcome().is_none() && game.position().turn() == Color::Sente;
+        takebacks == Takebacks::On
+            && before.turn() == Color::Sente
+            && doubutsu_offers_takeback(&before, mv, game, guest_to_move)
+            && rng.gen_bool(q)
     }
 
     /// The guest's move in `game` (which must not be over).
@@ -139,10 +139,11 @@ impl DoubutsuGuest {
             },
             DoubutsuGuest::HeedingChild(q) => {
                 let tapped = DoubutsuGuest::Child.choose(table, game, rng)?;
-                let safe: Vec<Move> = pos.legal_moves().into_iter().filter(|&m| !pos.loses_at_once(m)).collect();
-                // The flag is the coach's: a move that wins at once never has it.
-                if pos.loses_at_once(tapped) && !safe.is_empty() && rng.gen_bool(q) {
-                    return Ok(*safe.choose(rng).expect("non-empty"));
+                // The menus as the bot shows them with hints on: the marks are the coach's.
+                let menu = doubutsu_moves_in_order(game, true);
+                let unmarked: Vec<Move> = menu.iter().filter(|&&(_, risky)| !risky).map(|&(m, _)| m).collect();
+                if menu.contains(&(tapped, true)) && !unmarked.is_empty() && rng.gen_bool(q) {
+                    return Ok(*unmarked.choose(rng).expect("non-empty"));
                 }
                 Ok(tapped)
             }
@@ -476,44 +477,51 @@ mod tests {
     }
 
     #[test]
-    fn a_takeback_is_taken_only_after_an_unpunished_needless_blunder() {
+    fn the_heeding_child_takes_back_what_the_coach_offers_and_nothing_else() {
+        // When the coach offers is the core's rule (its own tests); here, that the guest asks
+        // it about its own last move, and takes the offer only where take-backs are on.
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
         let always = DoubutsuGuest::HeedingChild(1.0);
-        // Sente's lion on A4 stepping to A3, next to gote's lone lion on B2: a needless blunder
-        // gote may answer quietly (stepping away), with a gift (stepping next to sente's lion)
-        // or by taking the lion.
+        // Sente's lion on A4 stepping to A3, next to gote's lone lion on B2: a needless blunder.
         let before: Position = "3/1l1/3/LHC b -".parse().unwrap();
         let blunder: Move = "A4A3".parse().unwrap();
-        assert!(before.loses_needlessly(blunder));
         let safe = before.legal_moves().into_iter().find(|&m| !before.loses_at_once(m)).expect("a safe move");
-        // The level's answer that does not end the game, and leaves a win at once or not.
-        let answered_leaving_a_win = |mv: Move, win: bool| {
+        // Every answer of the level that does not end the game, with the game after it.
+        let answered = |mv: Move| -> Vec<History> {
             let mut g = History::from_position(before);
             g.play(mv).unwrap();
-            let answer = g.legal_moves().into_iter().find(|&r| {
-                let after = g.position().play(r).unwrap();
-                after.outcome().is_none() && after.winning_moves().is_empty() != win
-            })?;
-            g.play(answer).unwrap();
-            Some(g)
+            g.legal_moves()
+                .into_iter()
+                .map(|r| {
+                    let mut h = g.clone();
+                    h.play(r).unwrap();
+                    h
+                })
+                .filter(|h| h.outcome().is_none())
+                .collect()
         };
-        let answered = |mv: Move| answered_leaving_a_win(mv, false).or_else(|| answered_leaving_a_win(mv, true));
-        let quietly = answered_leaving_a_win(blunder, false).expect("a quiet answer to the blunder");
-        assert!(always.takes_offered_takeback(&quietly, Takebacks::On, &mut rng));
-        // A win at once on the board: no offer, so nothing is taken back.
-        if let Some(gift) = answered_leaving_a_win(blunder, true) {
-            assert!(!always.takes_offered_takeback(&gift, Takebacks::On, &mut rng));
+        let mut offers = 0;
+        for game in answered(blunder) {
+            let offered = doubutsu_offers_takeback(&before, blunder, &game, true);
+            offers += usize::from(offered);
+            assert_eq!(always.takes_offered_takeback(&game, Takebacks::On, &mut rng), offered, "{game:?}");
+            assert!(!always.takes_offered_takeback(&game, Takebacks::Off, &mut rng));
+            assert!(!DoubutsuGuest::Child.takes_offered_takeback(&game, Takebacks::On, &mut rng));
+            assert!(!DoubutsuGuest::HeedingChild(0.0).takes_offered_takeback(&game, Takebacks::On, &mut rng));
         }
-        assert!(!always.takes_offered_takeback(&quietly, Takebacks::Off, &mut rng));
-        assert!(!always.takes_offered_takeback(&answered(safe).expect("an answer"), Takebacks::On, &mut rng));
-        assert!(!DoubutsuGuest::Child.takes_offered_takeback(&quietly, Takebacks::On, &mut rng));
-        // Punished: the lion taken, the game over, nothing to take back.
-        let mut punished = History::from_position(before);
-        punished.play(blunder).unwrap();
-        let capture =
-            punished.legal_moves().into_iter().find(|&r| punished.position().play(r).unwrap().outcome().is_some());
-        punished.play(capture.expect("the blunder can be punished")).unwrap();
-        assert!(!always.takes_offered_takeback(&punished, Takebacks::On, &mut rng));
+        assert!(offers > 0, "a quiet answer to the blunder");
+        for game in answered(safe) {
+            assert!(!always.takes_offered_takeback(&game, Takebacks::On, &mut rng), "nothing offered after {safe}");
+        }
+        // Only the guest's own move: gote's blunder, answered by sente, is offered nothing.
+        let mut bots = History::from_position("chl/3/1L1/3 w -".parse().unwrap());
+        bots.play("C1C2".parse().unwrap()).unwrap();
+        let quiet = bots.legal_moves().into_iter().find(|&r| {
+            let after = bots.position().play(r).unwrap();
+            after.outcome().is_none() && after.winning_moves().is_empty()
+        });
+        bots.play(quiet.expect("a quiet answer")).unwrap();
+        assert!(!always.takes_offered_takeback(&bots, Takebacks::On, &mut rng));
     }
 
     #[test]
