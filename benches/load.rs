@@ -228,7 +228,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
         let (game, level) = match i % 10 {
             0..=6 => ("doubutsu", Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest)),
             7 | 8 => ("reversi", Level::Reversi(reversi::ReversiLevel::Standard)),
-            _ => ("reversi", Level::Reversi(reversi::ReversiLevel::None)),
+            _ => ("reversi", Level::Reversi(reversi::ReversiLevel::NoMercy)),
         };
         store.change_setting(ctx.guild_id, &place, Scope::Channel, Change::Level(level)).await?;
         players.push((ctx, game));

@@ -43,7 +43,7 @@ fn every_level_the_readme_names_is_accepted() {
     }
     // The words the picker and the README show for `none`.
     for shown in ["no mercy", "no-mercy"] {
-        assert_eq!(Level::parse(GameKind::Reversi, shown), Ok(Level::Reversi(reversi::ReversiLevel::None)));
+        assert_eq!(Level::parse(GameKind::Reversi, shown), Ok(Level::Reversi(reversi::ReversiLevel::NoMercy)));
     }
     for line in lines_with(&readme, "settai play reversi") {
         if let Some(levels) = line.split("levels: ").nth(1) {
@@ -215,7 +215,7 @@ fn every_name_in_architecture_md_s_words_is_in_the_code() {
             continue;
         }
         let last = name.rsplit("::").next().unwrap();
-        // Defined as an item (`struct Name`, `fn name`, ...) or a field (`pub name:`).
+        // Defined as an item (`struct Name`, `fn name`, ...), a field (`pub name:`) or a variant.
         let defined = |text: &str| {
             let whole = |pattern: String| {
                 text.match_indices(&pattern)
@@ -223,6 +223,7 @@ fn every_name_in_architecture_md_s_words_is_in_the_code() {
             };
             ["struct", "enum", "fn", "trait", "type", "mod"].iter().any(|kind| whole(format!("{kind} {last}")))
                 || text.contains(&format!("pub {last}: "))
+                || text.lines().any(|line| line.trim() == format!("{last},"))
         };
         let file_named = |path: &std::path::Path| path.file_stem().is_some_and(|s| s == last);
         assert!(

@@ -294,7 +294,7 @@ async fn a_full_ai_pool_refuses_new_moves_before_storing_them(pool: PgPool) {
     // One search at a time and one request in the pool: a single bot turn fills it.
     let service = Service::new(Store::from_pool(pool.clone())).with_ai_capacity(1, 1);
     let place = caller(ALICE).place();
-    let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::None)); // thinks 2.4 s a move
+    let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::NoMercy)); // thinks 2.4 s a move
     service.change_setting(1, &place, Scope::Server, strong).await.unwrap();
     let bob = Caller { channel_id: 501, ..caller(BOB) };
     start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap();
@@ -364,7 +364,7 @@ async fn a_flood_from_one_server_neither_delays_nor_shuts_out_another(pool: PgPo
     let service = Service::new(Store::from_pool(pool.clone())).with_ai_capacity(1, 16).with_figures(metrics.figures());
     let flooder = |channel_id| Caller { guild_id: Some(1), channel_id, ..caller(ALICE) };
     let other = Caller { guild_id: Some(2), channel_id: 600, ..caller(BOB) };
-    let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::None)); // thinks 2.4 s a move
+    let strong = Change::Level(settai_core::Level::Reversi(settai_core::reversi::ReversiLevel::NoMercy)); // thinks 2.4 s a move
     for (guild, place) in [(1, flooder(500).place()), (2, other.place())] {
         service.change_setting(guild, &place, Scope::Server, strong).await.unwrap();
     }

@@ -152,7 +152,12 @@ async fn settings_default_then_follow_the_server_then_the_channel_then_the_threa
     }
     // The server's choice holds everywhere on it (not in direct messages, nor on other servers).
     store
-        .change_setting(guild, &in_channel, Scope::Server, Change::Level(Level::Reversi(reversi::ReversiLevel::None)))
+        .change_setting(
+            guild,
+            &in_channel,
+            Scope::Server,
+            Change::Level(Level::Reversi(reversi::ReversiLevel::NoMercy)),
+        )
         .await
         .unwrap();
     store.change_setting(guild, &in_channel, Scope::Server, Change::IdleDays(3)).await.unwrap();
@@ -160,7 +165,7 @@ async fn settings_default_then_follow_the_server_then_the_channel_then_the_threa
         let s = store.settings(place).await.unwrap();
         assert_eq!(
             (s.level(GameKind::Reversi), s.idle_days, s.from_channel.len()),
-            (Level::Reversi(reversi::ReversiLevel::None), 3, 0)
+            (Level::Reversi(reversi::ReversiLevel::NoMercy), 3, 0)
         );
     }
     assert_eq!(store.settings(&dm).await.unwrap(), Settings::default());
@@ -189,7 +194,7 @@ async fn settings_default_then_follow_the_server_then_the_channel_then_the_threa
         assert_eq!(s.from_channel, vec![Setting::ReversiLevel, Setting::Commentary]);
     }
     let s = store.settings(&elsewhere).await.unwrap();
-    assert_eq!((s.level(GameKind::Reversi), s.commentary), (Level::Reversi(reversi::ReversiLevel::None), false));
+    assert_eq!((s.level(GameKind::Reversi), s.commentary), (Level::Reversi(reversi::ReversiLevel::NoMercy), false));
     // A thread's own override wins over its channel's; a server change does not undo overrides.
     store.change_setting(guild, &in_thread, Scope::Channel, Change::Commentary(false)).await.unwrap();
     store.change_setting(guild, &in_thread, Scope::Channel, Change::Language(Some(Lang::Ja))).await.unwrap();

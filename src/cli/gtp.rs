@@ -172,7 +172,7 @@ mod tests {
     fn run(requests: &str) -> String {
         let mut out = Vec::new();
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-        serve(requests.as_bytes(), &mut out, ReversiLevel::None, Duration::from_millis(5), &mut rng).unwrap();
+        serve(requests.as_bytes(), &mut out, ReversiLevel::NoMercy, Duration::from_millis(5), &mut rng).unwrap();
         String::from_utf8(out).unwrap()
     }
 

@@ -190,7 +190,7 @@ fn level_help(level: Level) -> &'static str {
     match level {
         Level::Reversi(reversi::ReversiLevel::Standard) => "a close game the human wins by a few discs",
         Level::Reversi(reversi::ReversiLevel::Highest) => "the human wins big",
-        Level::Reversi(reversi::ReversiLevel::None) => "no mercy: plays to win",
+        Level::Reversi(reversi::ReversiLevel::NoMercy) => "no mercy: plays to win",
         Level::Reversi(reversi::ReversiLevel::StandardClassic) => {
             "the published sontaku search, as the original article describes it"
         }

@@ -66,8 +66,8 @@ pub(super) fn help_text(commentary: bool, venue: Venue, idle_days: u32, lang: La
             (Level::Reversi(reversi::ReversiLevel::Standard), Lang::Ja) => "…数枚差で勝てることの多い接戦",
             (Level::Reversi(reversi::ReversiLevel::Highest), Lang::En) => "— you win by a lot",
             (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "…大差で勝てる",
-            (Level::Reversi(reversi::ReversiLevel::None), Lang::En) => "— the computer plays to win",
-            (Level::Reversi(reversi::ReversiLevel::None), Lang::Ja) => "…コンピューターが本気で勝ちにくる",
+            (Level::Reversi(reversi::ReversiLevel::NoMercy), Lang::En) => "— the computer plays to win",
+            (Level::Reversi(reversi::ReversiLevel::NoMercy), Lang::Ja) => "…コンピューターが本気で勝ちにくる",
             (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::En) => {
                 "— the published sontaku rule, as the original article describes it"
             }

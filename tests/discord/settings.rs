@@ -232,9 +232,9 @@ async fn where_players_choose_they_pick_an_opponent_never_a_level(pool: PgPool) 
     let posted = chosen.followups();
     assert_eq!(posted.len(), 1, "{chosen}");
     assert!(posted[0].flags() & 64 == 0 && !posted[0].files.is_empty(), "the board is public: {chosen}");
-    let wolf_chosen = en(Msg::OpponentChosen { level: Level::Reversi(reversi::ReversiLevel::None) });
+    let wolf_chosen = en(Msg::OpponentChosen { level: Level::Reversi(reversi::ReversiLevel::NoMercy) });
     assert!(chosen.content().contains(&wolf_chosen), "{}", chosen.content());
-    assert_eq!(bot.game(&ctx).await.unwrap().level, Level::Reversi(reversi::ReversiLevel::None));
+    assert_eq!(bot.game(&ctx).await.unwrap().level, Level::Reversi(reversi::ReversiLevel::NoMercy));
     // The same menu again, or /play again, finds the channel busy.
     let again = bot.standin.interact(fixtures::select_on(&ctx, &picker, &[wolf.as_str()], &menu_message)).await;
     assert_refused(&again, &en(Msg::ChannelBusy));

@@ -132,7 +132,7 @@ fn table_levels_need_the_table_and_say_so() {
     ));
     assert!(Level::Doubutsu(doubutsu::DoubutsuLevel::Settai).needs_table());
     assert!(!Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest).needs_table());
-    assert!(!Level::Reversi(reversi::ReversiLevel::None).needs_table());
+    assert!(!Level::Reversi(reversi::ReversiLevel::NoMercy).needs_table());
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn each_game_names_and_parses_its_own_levels() {
     }
     assert!("settai".parse::<reversi::ReversiLevel>().is_err());
     assert!("no mercy".parse::<doubutsu::DoubutsuLevel>().is_err());
-    assert_eq!(reversi::ReversiLevel::None.budget(), reversi::levels::level::DEFAULT_BUDGET);
+    assert_eq!(reversi::ReversiLevel::NoMercy.budget(), reversi::levels::level::DEFAULT_BUDGET);
     assert_eq!(reversi::ReversiLevel::Standard.budget(), reversi::levels::level::SONTAKU_BUDGET);
     assert!(!doubutsu::DoubutsuLevel::Weakest.needs_table());
     // A level of the other game is refused, never played.
@@ -196,7 +196,7 @@ fn levels_belong_to_their_game() {
     for alias in ["no mercy", "No-Mercy", "  no   mercy ", "nomercy", "忖度無し"] {
         assert_eq!(
             Level::parse(GameKind::Reversi, alias),
-            Ok(Level::Reversi(reversi::ReversiLevel::None)),
+            Ok(Level::Reversi(reversi::ReversiLevel::NoMercy)),
             "{alias:?}"
         );
     }

@@ -61,7 +61,7 @@ impl LevelUnderTest {
         rng: &mut R,
     ) -> Move {
         let clock = match self.level {
-            ReversiLevel::None => STRONG_CLOCK,
+            ReversiLevel::NoMercy => STRONG_CLOCK,
             ReversiLevel::Standard => STANDARD_CLOCK,
             ReversiLevel::Highest | ReversiLevel::StandardClassic => HIGHEST_CLOCK,
         };
@@ -225,7 +225,7 @@ impl ReversiGuest {
                     _ => level.budget,
                 };
                 let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);
-                engine.choose_at_level(eval, pos, ReversiLevel::None, budget, &[], rng).best
+                engine.choose_at_level(eval, pos, ReversiLevel::NoMercy, budget, &[], rng).best
             }
             ReversiGuest::Softmax(t) => {
                 let mut engine = Engine::new(TT_BITS).with_clock(STRONG_CLOCK);

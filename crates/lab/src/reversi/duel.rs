@@ -91,7 +91,7 @@ impl<'a> Seat<'a> {
     fn choose(&mut self, pos: &Position, budget: Duration, rng: &mut impl Rng) -> (Move, u64, Duration) {
         match self.player {
             Player::Strong(eval) | Player::Baseline(eval) => {
-                let r = self.engine.choose_at_level(eval, pos, ReversiLevel::None, budget, &[], rng);
+                let r = self.engine.choose_at_level(eval, pos, ReversiLevel::NoMercy, budget, &[], rng);
                 (r.best, r.nodes, r.time)
             }
             Player::AlphaBeta(depth) => {

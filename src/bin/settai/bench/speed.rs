@@ -60,7 +60,7 @@ pub(crate) fn quick(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
 
 /// The levels whose replies `bench engine` times: every level the bot offers.
 const TIMED_LEVELS: [reversi::ReversiLevel; 4] = [
-    reversi::ReversiLevel::None,
+    reversi::ReversiLevel::NoMercy,
     reversi::ReversiLevel::Standard,
     reversi::ReversiLevel::Highest,
     reversi::ReversiLevel::StandardClassic,
@@ -184,7 +184,8 @@ pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
             let reply = reversi::choose_at_level(engine, eval, &pos, level, &[], source);
             let wall = started.elapsed().as_secs_f64();
             println!(
-                "| {level:?} | {} | {} | {} | {:.2}M | {:?} | {wall:.2} | {:.2} |",
+                "| {} | {} | {} | {} | {:.2}M | {:?} | {wall:.2} | {:.2} |",
+                level.as_str(),
                 i + 1,
                 pos.empties(),
                 reply.depth,

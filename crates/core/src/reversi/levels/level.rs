@@ -44,8 +44,9 @@ pub enum ReversiLevel {
     Standard,
     /// 最高: lets the human win as big as possible.
     Highest,
-    /// 忖度無し: plays to win.
-    None,
+    /// 忖度無し, offered as `none` ("no mercy"): plays to win. Named for what it does, since a
+    /// variant called `None` read as an absence.
+    NoMercy,
     /// 標準（原典）: `standard` as the original article publishes it (docs/design/reversi-sontaku.md), none of `standard`'s deviations
     /// (docs/design/reversi-sontaku.md#standard-classic-seed-001s-standard-as-published).
     StandardClassic,
@@ -54,7 +55,7 @@ pub enum ReversiLevel {
 impl ReversiLevel {
     /// Every level, in the order menus list them.
     pub const ALL: [ReversiLevel; 4] =
-        [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::None, ReversiLevel::StandardClassic];
+        [ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::NoMercy, ReversiLevel::StandardClassic];
     /// The level used when a server has not chosen one.
     pub const DEFAULT: ReversiLevel = ReversiLevel::Standard;
 
@@ -67,7 +68,7 @@ impl ReversiLevel {
         match self {
             ReversiLevel::Standard => "standard",
             ReversiLevel::Highest => "highest",
-            ReversiLevel::None => "none",
+            ReversiLevel::NoMercy => "none",
             ReversiLevel::StandardClassic => "standard-classic",
         }
     }
@@ -84,7 +85,7 @@ impl ReversiLevel {
         match self {
             ReversiLevel::Standard => &["標準"],
             ReversiLevel::Highest => &["最高"],
-            ReversiLevel::None => &["no mercy", "no-mercy", "no_mercy", "nomercy", "忖度無し", "忖度なし"],
+            ReversiLevel::NoMercy => &["no mercy", "no-mercy", "no_mercy", "nomercy", "忖度無し", "忖度なし"],
             ReversiLevel::StandardClassic => {
                 &["標準（原典）", "標準(原典)", "standard, as published", "standard (classic)", "standard classic"]
             }
@@ -95,7 +96,7 @@ impl ReversiLevel {
     /// levels for at most 0.8 s.
     pub fn budget(self) -> Duration {
         match self {
-            ReversiLevel::None => DEFAULT_BUDGET,
+            ReversiLevel::NoMercy => DEFAULT_BUDGET,
             ReversiLevel::Standard | ReversiLevel::Highest | ReversiLevel::StandardClassic => SONTAKU_BUDGET,
         }
     }
@@ -307,7 +308,7 @@ impl Engine {
                     ..Choice::found(place(c.best), evals, c.depth, stage != Stage::Midgame, stage)
                 }
             }
-            ReversiLevel::None => self.strong(eval, p, o, start + budget, rng),
+            ReversiLevel::NoMercy => self.strong(eval, p, o, start + budget, rng),
         };
         self.set_deadline(None);
         reply.nodes = self.nodes - nodes0;

@@ -28,8 +28,9 @@ fn a_used_engine_answers_as_a_fresh_one() {
     let mut rng = StdRng::seed_from_u64(31);
     for round in 0..12 {
         let pos = random_position(&mut rng, [40, 24, 12][round % 3], 2);
-        let level = [ReversiLevel::None, ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::StandardClassic]
-            [(round / 3) % 4];
+        let level =
+            [ReversiLevel::NoMercy, ReversiLevel::Standard, ReversiLevel::Highest, ReversiLevel::StandardClassic]
+                [(round / 3) % 4];
         let seed = rng.gen::<u64>();
         let budget = Duration::from_millis(150);
         let fresh = Engine::new(TT_BITS).with_clock(clock).choose_at_level(
@@ -68,7 +69,7 @@ fn a_used_engine_analyses_as_a_fresh_one() {
         used.choose_at_level(
             PatternEval::shared(),
             &other,
-            ReversiLevel::None,
+            ReversiLevel::NoMercy,
             budget,
             &[],
             &mut StdRng::seed_from_u64(round as u64),
@@ -82,7 +83,7 @@ fn strong_level_plays_perfectly_near_the_end() {
     let mut engine = Engine::new(TT_BITS).with_clock(Clock::Wall(std::time::Instant::now));
     for _ in 0..6 {
         let pos = random_position(&mut rng, 14, 2);
-        let r = choose_at_level(&mut engine, PatternEval::shared(), &pos, ReversiLevel::None, &[], &mut rng);
+        let r = choose_at_level(&mut engine, PatternEval::shared(), &pos, ReversiLevel::NoMercy, &[], &mut rng);
         assert_eq!(r.stage, Stage::Exact);
         let exact = solve(&pos).score;
         assert_eq!(r.evals[0].1, exact * DISC);
@@ -102,7 +103,7 @@ fn every_level_answers_legally_within_its_time() {
             assert!(pos.is_legal(r.best), "{level:?} {}", pos.to_text());
             assert!(!r.evals.is_empty());
             // Deadline plus the allowance for the nodes searched between two looks at the clock.
-            let limit = if level == ReversiLevel::None { budget } else { budget.min(SONTAKU_BUDGET) };
+            let limit = if level == ReversiLevel::NoMercy { budget } else { budget.min(SONTAKU_BUDGET) };
             assert!(r.time < limit + Duration::from_millis(150), "{level:?} took {:?} at {empties} empties", r.time);
         }
     }
@@ -130,7 +131,7 @@ fn opening_moves_vary_within_a_disc_and_a_half() {
     let mut seen = std::collections::HashSet::new();
     for seed in 0..12 {
         let mut rng = StdRng::seed_from_u64(seed);
-        let r = reply_on_node_clock(&pos, ReversiLevel::None, Duration::from_millis(150), &mut rng);
+        let r = reply_on_node_clock(&pos, ReversiLevel::NoMercy, Duration::from_millis(150), &mut rng);
         let top = r.evals[0].1;
         let mine = r.evals.iter().find(|e| e.0 == r.best).unwrap().1;
         assert!(mine >= top - OPENING_MARGIN);
