@@ -210,6 +210,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
         token: StandIn::TOKEN.into(),
         guild_id: None,
         api_base: Some(standin.api_base()),
+        api_certificate: Some(StandIn::certificate()),
         idle_sweep: discord::IDLE_SWEEP,
         shards: None,
     };

@@ -165,6 +165,7 @@ fn serve(standin: &StandIn, url: &str, metrics: &str, data_dir: &Path, log: &Pat
         .arg("serve")
         .env("DISCORD_TOKEN", StandIn::TOKEN)
         .env("DISCORD_API_BASE", standin.api_base())
+        .env("DISCORD_API_CA", StandIn::certificate())
         .env("DISCORD_GUILD_ID", "")
         .env("DATABASE_URL", url)
         .env("SETTAI_METRICS_ADDR", metrics)

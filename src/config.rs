@@ -22,8 +22,10 @@ pub struct Config {
     /// The application's public key (HTTP interactions mode checks requests against it).
     pub discord_public_key: Option<String>,
     /// Where `https://discord.com` is reached instead, as `https://HOST:PORT` (tests point it at
-    /// the local stand-in; its TLS certificate is not checked).
+    /// the local stand-in).
     pub discord_api_base: Option<String>,
+    /// The PEM certificate `discord_api_base` shows, the only one trusted there (`DISCORD_API_CA`).
+    pub discord_api_ca: Option<PathBuf>,
     /// Where generated data (tables, caches) lives.
     pub data_dir: PathBuf,
     /// Where `serve` answers `/metrics`, `/healthz` and `/readyz` (`SETTAI_METRICS_ADDR`), if
@@ -141,6 +143,7 @@ impl Config {
             discord_guild_id,
             discord_public_key: var("DISCORD_PUBLIC_KEY"),
             discord_api_base: var("DISCORD_API_BASE"),
+            discord_api_ca: var("DISCORD_API_CA").map(PathBuf::from),
             data_dir: var("SETTAI_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("data")),
         })
     }
@@ -158,6 +161,7 @@ mod tests {
             discord_guild_id: Some(42),
             discord_public_key: None,
             discord_api_base: None,
+            discord_api_ca: None,
             data_dir: PathBuf::from("data"),
             metrics_addr: None,
             sweep_every: DEFAULT_SWEEP_EVERY,

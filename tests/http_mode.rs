@@ -32,6 +32,7 @@ async fn endpoint_process(standin: &StandIn, pool: &PgPool, key: &SigningKey) ->
         token: StandIn::TOKEN.into(),
         guild_id: None,
         api_base: Some(standin.api_base()),
+        api_certificate: Some(StandIn::certificate()),
         idle_sweep: Duration::from_secs(3600),
         shards: None,
     };

@@ -34,6 +34,7 @@ impl Serve {
             .env("DISCORD_TOKEN", StandIn::TOKEN)
             .env("DISCORD_GUILD_ID", "")
             .env("DISCORD_API_BASE", "")
+            .env("DISCORD_API_CA", StandIn::certificate())
             .env("RUST_LOG", "settai=info")
             .env("NO_COLOR", "1")
             .env_remove("CARGO")

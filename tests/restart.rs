@@ -25,6 +25,7 @@ fn serve_logging(standin: &StandIn, database_url: &str, filter: &str, stdout: St
         .arg("serve")
         .env("DISCORD_TOKEN", StandIn::TOKEN)
         .env("DISCORD_API_BASE", standin.api_base())
+        .env("DISCORD_API_CA", StandIn::certificate())
         .env("DISCORD_GUILD_ID", "")
         .env("DATABASE_URL", database_url)
         .env("RUST_LOG", filter)

@@ -375,6 +375,7 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
             token,
             guild_id: config.discord_guild_id,
             api_base: config.discord_api_base.clone(),
+            api_certificate: config.discord_api_ca.clone(),
             idle_sweep: config.sweep_every,
             shards,
         };

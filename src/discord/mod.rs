@@ -44,8 +44,11 @@ pub struct Connection {
     /// Register commands to this guild (instant) instead of globally.
     pub guild_id: Option<u64>,
     /// Where `https://discord.com` is reached instead, as `https://HOST:PORT` (the tests' local
-    /// stand-in; its TLS certificate is not checked).
+    /// stand-in), trusting only [`Self::api_certificate`].
     pub api_base: Option<String>,
+    /// The PEM certificate `api_base` must show (required with it): a test-only address gets no
+    /// more trust than the one certificate it is given, never an unchecked one.
+    pub api_certificate: Option<std::path::PathBuf>,
     /// How often idle games are looked for and closed ([`IDLE_SWEEP`] in production).
     pub idle_sweep: std::time::Duration,
     /// The gateway shards this process runs (`None`: all of them, as one shard).
@@ -58,6 +61,7 @@ impl std::fmt::Debug for Connection {
             .field("token", &"<redacted>")
             .field("guild_id", &self.guild_id)
             .field("api_base", &self.api_base)
+            .field("api_certificate", &self.api_certificate)
             .field("idle_sweep", &self.idle_sweep)
             .field("shards", &self.shards)
             .finish()
@@ -162,16 +166,17 @@ pub async fn start(mut client: Client, shards: Option<ShardRange>) -> anyhow::Re
 pub(crate) fn http_client(connection: &Connection) -> anyhow::Result<Http> {
     let mut http = HttpBuilder::new(&connection.token);
     if let Some(base) = &connection.api_base {
-        http = http.client(redirected_client(base)?);
+        http = http.client(redirected_client(base, connection.api_certificate.as_deref())?);
     }
     Ok(http.build())
 }
 
 /// An HTTP client sending the requests serenity addresses to `https://discord.com` to the host
-/// and port of `base` (`https://HOST:PORT`, the tests' stand-in), over TLS whose certificate it
-/// does not check (the stand-in's is its own). serenity's `proxy` setting would reach another
-/// address only with the rate limiter off, and a bot without it is not the bot Discord sees.
-fn redirected_client(base: &str) -> anyhow::Result<reqwest::Client> {
+/// and port of `base` (`https://HOST:PORT`, the tests' stand-in), over TLS that trusts only the
+/// PEM certificate at `certificate` (the stand-in's own). serenity's `proxy` setting would reach
+/// another address only with the rate limiter off, and a bot without it is not the bot Discord
+/// sees.
+fn redirected_client(base: &str, certificate: Option<&std::path::Path>) -> anyhow::Result<reqwest::Client> {
     use std::net::ToSocketAddrs;
     let authority = base
         .trim_end_matches('/')
@@ -182,10 +187,15 @@ fn redirected_client(base: &str) -> anyhow::Result<reqwest::Client> {
         .with_context(|| format!("DISCORD_API_BASE: cannot resolve {authority:?}"))?
         .next()
         .with_context(|| format!("DISCORD_API_BASE: no address for {authority:?}"))?;
+    let path = certificate.context("DISCORD_API_BASE needs DISCORD_API_CA: the certificate that address shows")?;
+    let pem = std::fs::read(path).with_context(|| format!("DISCORD_API_CA: cannot read {}", path.display()))?;
+    let trusted = reqwest::Certificate::from_pem(&pem)
+        .with_context(|| format!("DISCORD_API_CA: {} is not a PEM certificate", path.display()))?;
     reqwest::Client::builder()
         .use_rustls_tls()
+        .tls_built_in_root_certs(false)
+        .add_root_certificate(trusted)
         .resolve("discord.com", address)
-        .danger_accept_invalid_certs(true)
         .build()
         .context("could not build the HTTP client for DISCORD_API_BASE")
 }
@@ -216,10 +226,12 @@ mod tests {
     /// (docs/design/bot-reliability.md#rate-limits).
     #[test]
     fn the_rate_limiter_is_on_wherever_discord_is() {
+        let stand_ins = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/discord/tls/cert.pem");
         let to = |api_base: Option<&str>| Connection {
             token: "MTIz.secret-token".into(),
             guild_id: None,
             api_base: api_base.map(str::to_string),
+            api_certificate: Some(stand_ins.clone()),
             idle_sweep: IDLE_SWEEP,
             shards: None,
         };
@@ -227,8 +239,13 @@ mod tests {
             let http = http_client(&to(api_base)).unwrap();
             assert!(http.ratelimiter.is_some() && http.proxy.is_none(), "{api_base:?}");
         }
-        // Another address is reached over TLS only.
+        // Another address is reached over TLS only, and trusting the certificate it is given.
         assert!(http_client(&to(Some("http://127.0.0.1:4443"))).is_err());
+        let unchecked = Connection { api_certificate: None, ..to(Some("https://127.0.0.1:4443")) };
+        assert!(http_client(&unchecked).is_err(), "an address without its certificate is refused");
+        let missing =
+            Connection { api_certificate: Some("no/such/cert.pem".into()), ..to(Some("https://127.0.0.1:4443")) };
+        assert!(http_client(&missing).is_err());
     }
 
     #[test]
@@ -237,6 +254,7 @@ mod tests {
             token: "MTIz.secret-token".into(),
             guild_id: None,
             api_base: None,
+            api_certificate: None,
             idle_sweep: IDLE_SWEEP,
             shards: None,
         };

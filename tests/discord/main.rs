@@ -221,6 +221,7 @@ fn connection_to(standin: &StandIn, guild_id: Option<u64>) -> Connection {
         token: StandIn::TOKEN.into(),
         guild_id,
         api_base: Some(standin.api_base()),
+        api_certificate: Some(StandIn::certificate()),
         idle_sweep: Duration::from_millis(300),
         shards: None,
     }

@@ -166,6 +166,7 @@ async fn the_http_endpoint_is_ready_once_it_listens(pool: PgPool) {
         token: StandIn::TOKEN.into(),
         guild_id: None,
         api_base: Some(standin.api_base()),
+        api_certificate: Some(StandIn::certificate()),
         idle_sweep: Duration::from_secs(3600),
         shards: None,
     };

@@ -215,6 +215,7 @@ async fn two_processes_on_two_shards_share_the_servers(pool: PgPool) {
             token: StandIn::TOKEN.into(),
             guild_id: None,
             api_base: Some(standin.api_base()),
+            api_certificate: Some(StandIn::certificate()),
             idle_sweep: Duration::from_secs(3600),
             shards: Some(range.parse().unwrap()),
         };

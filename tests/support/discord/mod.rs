@@ -236,6 +236,12 @@ impl StandIn {
         format!("https://127.0.0.1:{}", self.shared.port)
     }
 
+    /// The path of the stand-in's certificate, the one the bot trusts at [`Self::api_base`]
+    /// (`DISCORD_API_CA`).
+    pub fn certificate() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/discord/tls/cert.pem")
+    }
+
     /// `ws://127.0.0.1:PORT/gateway`
     pub fn gateway_url(&self) -> String {
         self.shared.gateway_url()

@@ -5,7 +5,8 @@
 //! plain `http://` and `ws://`.
 //!
 //! The certificate (`tls/cert.pem`, for `discord.com`, self-signed, valid until 2126) and its key
-//! are for this loopback only.
+//! are for this loopback only; the bot trusts it, and nothing else there, through
+//! `DISCORD_API_CA` ([`super::StandIn::certificate`]).
 
 use std::io;
 use std::net::SocketAddr;
