@@ -2,7 +2,7 @@
 //!
 //! The one call the core makes to the operating system, and still pure: advice on memory the
 //! caller's table owns, which changes no value and keeps no state (a refusal only costs speed).
-//! `tests/architecture.rs` lets no other file of the core call the OS.
+//! `tests/architecture/purity.rs` lets no other file of the core call the OS.
 
 /// Asks the kernel to back the memory of `v` (its whole capacity, written or not) with
 /// transparent huge pages. Tables of tens or hundreds of megabytes probed at random miss the

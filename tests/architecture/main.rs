@@ -1,0 +1,202 @@
+//! The layout ARCHITECTURE.md promises, checked from the sources: the core crate names no I/O
+//! crate and its code outside its tests is pure (no I/O, no async, no clock of its own, no state
+//! in statics or threads, nothing embedded from outside its folder), the bot's library never
+//! names the lab, and no source file of any crate of the workspace imports another that imports
+//! it back (directly or around a circle, a re-export from outside a module's own children
+//! counting as an import).
+//!
+//! Its parts: the core's purity and face (`purity.rs`) and the import circles of every crate
+//! (`circles.rs`); this file holds what both read (the sources, a crate's modules, each without
+//! its tests) and the checks of what a crate may name.
+
+mod circles;
+mod purity;
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_core_crate_depends_on_no_io_crate() {
+    let manifest = read(&root().join("crates/core/Cargo.toml"));
+    let deps: Vec<&str> = manifest
+        .lines()
+        .skip_while(|l| !l.starts_with("[dependencies]"))
+        .filter_map(|l| l.split(['.', ' ', '=']).next())
+        .filter(|name| !name.is_empty() && !name.starts_with('[') && !name.starts_with('#'))
+        .collect();
+    assert!(deps.contains(&"rand"), "the dependencies are read: {deps:?}");
+    for io in ["tokio", "sqlx", "serenity", "axum", "reqwest", "hyper", "memmap2", "indicatif", "dotenvy", "tracing"] {
+        assert!(!deps.iter().any(|d| d.starts_with(io)), "the core depends on {io}");
+    }
+}
+
+/// `text` without comments and without the items compiled for tests only: each
+/// `#[cfg(test)]` takes the item after it (and that item's other attributes) away, whether a
+/// `mod tests { .. }` block, a `mod tests;` line, a function or a `use`, up to the `;` or the
+/// brace that closes it (braces in strings and character literals are not counted).
+fn without_tests(text: &str) -> String {
+    let code: String = text
+        .lines()
+        .map(|line| match line.find("//") {
+            // A `//` inside a string (a URL) is rare in the core; cutting there only hides code.
+            Some(at) => &line[..at],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let chars: Vec<char> = code.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    let marker: Vec<char> = "#[cfg(test)]".chars().collect();
+    while i < chars.len() {
+        if chars[i..].starts_with(&marker) {
+            i += marker.len();
+            // Skip the item: to its `;` (or, for a field or an argument, its `,`) outside any
+            // brackets, to the brace that closes its first `{`, or up to the `}` that closes
+            // what holds it.
+            let (mut depth, mut nested) = (0usize, 0usize);
+            while i < chars.len() {
+                match chars[i] {
+                    '(' | '[' => nested += 1,
+                    ')' | ']' => nested = nested.saturating_sub(1),
+                    '<' if depth == 0 => nested += 1,
+                    '>' if depth == 0 && i > 0 && !['-', '='].contains(&chars[i - 1]) => {
+                        nested = nested.saturating_sub(1)
+                    }
+                    ',' if depth == 0 && nested == 0 => {
+                        i += 1;
+                        break;
+                    }
+                    '}' if depth == 0 => break,
+                    '"' => {
+                        i += 1;
+                        while i < chars.len() && chars[i] != '"' {
+                            i += if chars[i] == '\\' { 2 } else { 1 };
+                        }
+                    }
+                    '\'' if chars.get(i + 2) == Some(&'\'') => i += 2,
+                    '\'' if chars.get(i + 1) == Some(&'\\') => {
+                        while i + 1 < chars.len() && chars[i + 1] != '\'' {
+                            i += 1;
+                        }
+                        i += 1;
+                    }
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            i += 1;
+                            break;
+                        }
+                    }
+                    ';' if depth == 0 => {
+                        i += 1;
+                        break;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            continue;
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn the_bots_library_never_names_the_lab() {
+    let lib = rust_files(&root().join("src"));
+    let bin = root().join("src/bin");
+    let mut checked = 0;
+    for file in lib.iter().filter(|f| !f.starts_with(&bin)) {
+        assert!(!read(file).contains("settai_lab"), "{} names the lab, which the bot does not link", file.display());
+        checked += 1;
+    }
+    assert!(checked > 30, "{checked} files of the library");
+    let command = read(&root().join("src/bin/settai/main.rs"));
+    assert!(command.contains("settai_lab") || command.contains("mod bench"), "the command keeps the lab's commands");
+}
+
+/// One module of a crate: its path from the crate root, its file, and its code without
+/// comments and without its `#[cfg(test)]` items ([`without_tests`]).
+struct Module {
+    path: Vec<String>,
+    file: PathBuf,
+    code: String,
+}
+
+/// The modules a `mod` file declares, except those compiled for tests only.
+fn declared_children(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut test_only = false;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("#[cfg(test)]") {
+            test_only = true;
+            continue;
+        }
+        let decl = line.trim_start_matches("pub ").trim_start_matches("pub(crate) ").trim_start_matches("pub(super) ");
+        if let Some(name) = decl.strip_prefix("mod ").and_then(|r| r.strip_suffix(';')) {
+            if !test_only {
+                out.push(name.trim().to_string());
+            }
+        }
+        if !line.starts_with("#[") {
+            test_only = false;
+        }
+    }
+    out
+}
+
+/// The modules of the crate whose root file is `root_file`, following `mod` declarations.
+fn modules(root_file: &Path) -> Vec<Module> {
+    let mut out = Vec::new();
+    let mut todo = vec![(Vec::<String>::new(), root_file.to_path_buf())];
+    while let Some((path, file)) = todo.pop() {
+        let text = read(&file);
+        // Children of `x.rs` and of `x/mod.rs` alike live in the folder `x/`; of a root, beside it.
+        let name = file.file_stem().unwrap().to_str().unwrap();
+        let dir = if path.is_empty() || name == "mod" {
+            file.parent().unwrap().to_path_buf()
+        } else {
+            file.parent().unwrap().join(name)
+        };
+        for child in declared_children(&text) {
+            let flat = dir.join(format!("{child}.rs"));
+            let nested = dir.join(&child).join("mod.rs");
+            let child_file = if flat.exists() { flat } else { nested };
+            assert!(child_file.exists(), "{}: mod {child} has no file", file.display());
+            let mut child_path = path.clone();
+            child_path.push(child);
+            todo.push((child_path, child_file));
+        }
+        out.push(Module { path, file, code: without_tests(&text) });
+    }
+    out
+}
