@@ -236,7 +236,7 @@ fn table_dir(dir: &Path, small: bool) -> anyhow::Result<PathBuf> {
     }
     eprintln!("building the doubutsu table into {} (about 2 minutes)", dir.display());
     let built = Command::new(env!("CARGO_BIN_EXE_settai"))
-        .args(["tablebase", "build", "--out"])
+        .args(["table", "build", "--out"])
         .arg(dir.join("doubutsu.tb"))
         .stdout(Stdio::null())
         .status()?;

@@ -9,12 +9,12 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use settai_core::doubutsu::table::{
-    header, FormatError, Index, ProbeError, Table, TableBytes, TableStats, Tablebase, Value, HEADER_LEN,
+    header, BuiltTable, FormatError, Index, ProbeError, Table, TableBytes, TableStats, Value, HEADER_LEN,
 };
 use settai_core::doubutsu::Position;
 
 /// The command that rebuilds the table; named in every error about the file.
-pub const REBUILD_COMMAND: &str = "settai tablebase build";
+pub const REBUILD_COMMAND: &str = "settai table build";
 /// Writes `parts` to `path` whole: to a temporary name first, synced, then renamed into place,
 /// so that a crash never leaves a half-written file under `path`. The temporary name is per
 /// process: two `serve`s on one machine may build at once (the bytes are the same).
@@ -83,7 +83,7 @@ impl TableError {
 
 /// Writes `solved`'s table file (to a temporary name first, then renamed into place, so a
 /// crash never leaves a half-written table under `path`).
-pub fn write(solved: &Tablebase, path: &Path) -> Result<(), TableError> {
+pub fn write(solved: &BuiltTable, path: &Path) -> Result<(), TableError> {
     write_whole(path, &[&header(solved), solved.values()])
         .map_err(|source| TableError::Io { path: path.to_path_buf(), source })
 }

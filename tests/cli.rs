@@ -222,13 +222,15 @@ fn doubutsu_bad_input_and_a_missing_table_are_one_line_errors() {
     };
     let (h1, h2, h3) =
         (hospitality("settai", "random"), hospitality("kind", "random"), hospitality("settai", "random,grandmaster"));
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "B3B2 A1A3"], "move 2 \"A1A3\""),
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "Z9Z9"], "Z9Z9"),
-        (&["ai", "doubutsu", "--level", "settai", "--table", missing, "--moves", "B3B2"], "settai tablebase build"),
+        (&["ai", "doubutsu", "--level", "settai", "--table", missing, "--moves", "B3B2"], "settai table build"),
+        (&["table", "stats", "--table", missing], missing),
+        // The command's older name is still understood.
         (&["tablebase", "stats", "--table", missing], missing),
         (&["bench", "table", "--table", missing], missing),
-        (&h1, "settai tablebase build"),
+        (&h1, "settai table build"),
         (&h2, "unknown doubutsu level \"kind\""),
         (&h3, "unknown guest \"grandmaster\""),
     ];
@@ -241,7 +243,7 @@ fn messages_name_the_command_the_way_it_was_started() {
     let args = ["ai", "doubutsu", "--level", "settai", "--table", missing, "--moves", "B3B2"];
     // Started by its path: the path.
     let out = settai(&args);
-    let by_path = format!("`{} tablebase build`", env!("CARGO_BIN_EXE_settai"));
+    let by_path = format!("`{} table build`", env!("CARGO_BIN_EXE_settai"));
     assert!(stderr(&out).contains(&by_path), "{}", stderr(&out));
     // Under `cargo run` (a debug build here): what cargo runs it with.
     let out = command()
@@ -250,7 +252,7 @@ fn messages_name_the_command_the_way_it_was_started() {
         .env("CARGO_MANIFEST_DIR", env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
-    assert!(stderr(&out).contains("`cargo run -- tablebase build`"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("`cargo run -- table build`"), "{}", stderr(&out));
 }
 
 #[test]

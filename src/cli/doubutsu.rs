@@ -15,7 +15,7 @@ use settai_core::doubutsu::{self as dob, Color, History, Move, Position, Role, S
 use settai_core::{GameKind, Side};
 
 #[derive(Debug, Subcommand)]
-/// `settai tablebase`: the doubutsu table.
+/// `settai table`: the doubutsu table.
 pub enum TableAction {
     /// Compute the table by retrograde analysis and write it (about 2 minutes on two idle
     /// cores, under 0.5 GiB of memory), and print what it cost.
@@ -48,8 +48,8 @@ pub enum TableAction {
     },
 }
 
-/// Runs a `settai tablebase` command, files defaulting to `data_dir`.
-pub fn tablebase(action: TableAction, data_dir: &Path) -> anyhow::Result<()> {
+/// Runs a `settai table` command, files defaulting to `data_dir`.
+pub fn table(action: TableAction, data_dir: &Path) -> anyhow::Result<()> {
     match action {
         TableAction::Build { out } => build(&table_path(out, data_dir)),
         TableAction::Stats { table, verify, header_only } => stats(&table_path(table, data_dir), verify, !header_only),
@@ -80,7 +80,7 @@ pub fn perft(depth: u32) -> u64 {
     dob::perft_parallel(&Position::start(), depth)
 }
 
-/// `settai tablebase build`: builds the table of every legal position over the perfect index
+/// `settai table build`: builds the table of every legal position over the perfect index
 /// and prints what it cost (wall and CPU time, peak memory sampled from /proc every 50 ms
 /// and the kernel's mark), then writes the file and checks it (`settai bench table` times
 /// probes through it).
@@ -128,7 +128,7 @@ pub fn build(out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `settai tablebase stats`: the header figures, the start's value and, with `reachable`,
+/// `settai table stats`: the header figures, the start's value and, with `reachable`,
 /// Tanaka's figures from a reachability pass over the table.
 pub fn stats(path: &Path, verify: bool, reachable: bool) -> anyhow::Result<()> {
     let started = Instant::now();
@@ -161,7 +161,7 @@ pub fn stats(path: &Path, verify: bool, reachable: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `settai tablebase probe`: the value of the position after `moves` and of every move there.
+/// `settai table probe`: the value of the position after `moves` and of every move there.
 pub fn probe(path: &Path, moves: &str) -> anyhow::Result<()> {
     let table = TableFile::open(path)?;
     let game = replay(moves)?;

@@ -124,7 +124,7 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
     write("reversi-replay.gif", gif, t)?;
     let t = Instant::now();
     let told =
-        story::<doubutsu::Tablebase>(&reversi_start, &moves, Side::First, None, &mut Thinker::new(Instant::now))?;
+        story::<doubutsu::BuiltTable>(&reversi_start, &moves, Side::First, None, &mut Thinker::new(Instant::now))?;
     write("reversi-chart-en.png", render::story::story_png(&told, Lang::En), t)?;
 
     let doubutsu_start = Game::new(GameKind::Doubutsu);

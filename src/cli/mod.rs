@@ -108,8 +108,10 @@ pub enum Command {
         /// Depth in plies.
         depth: u32,
     },
-    /// The doubutsu shogi table: the exact value of every legal position.
-    Tablebase {
+    /// The doubutsu shogi table: the exact value of every legal position (`tablebase` is its
+    /// older name, still understood).
+    #[command(alias = "tablebase")]
+    Table {
         #[command(subcommand)]
         action: doubutsu::TableAction,
     },
@@ -301,7 +303,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
             eprintln!("perft {depth}: {count} leaves in {secs:.3} s ({:.1} M leaves/s)", count as f64 / secs / 1e6);
             Ok(())
         }
-        Command::Tablebase { action } => doubutsu::tablebase(action, &data_dir()),
+        Command::Table { action } => doubutsu::table(action, &data_dir()),
     }
 }
 

@@ -30,7 +30,7 @@ pub fn invocation() -> String {
     }
 }
 
-/// `text` with the commands it names (`settai tablebase build`) spelled as this shell runs them.
+/// `text` with the commands it names (`settai table build`) spelled as this shell runs them.
 pub fn for_this_shell(text: &str) -> String {
     let me = invocation();
     if me == "settai" {

@@ -3,16 +3,16 @@
 //! refusal is logged and the game kept as it was; the other channels get theirs.
 
 use serde_json::json;
-use settai::i18n::{Lang, Msg};
+use settai::i18n::{Lang, Msg, Needed};
 use settai_core::GameKind;
 use sqlx::PgPool;
 
 use crate::family::waited;
-use crate::said::whatever_the_link;
+use crate::said::{en, whatever_the_link};
 use crate::support::discord::permission;
 use crate::support::fixtures::{self, Ctx};
 use crate::support::ReplyKind;
-use crate::{play_reversi, Bot, T};
+use crate::{assert_refused, play_reversi, Bot, T};
 
 /// What a reminder to `ctx`'s player of their reversi game says, whatever its board.
 fn reminder(ctx: &Ctx) -> String {
@@ -21,7 +21,8 @@ fn reminder(ctx: &Ctx) -> String {
 
 /// A reminder owed in a deleted channel (10003 Unknown Channel) or in one where the bot lost
 /// SEND_MESSAGES (50013 Missing Permissions) is given up: it counts as sent (no retry every
-/// sweep), the game is as it was and plays on, and the reminder of a third channel goes out.
+/// sweep), the game is as it was and plays on once it can be shown, and the reminder of a third
+/// channel goes out.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_reminder_discord_refuses_is_given_up_and_the_game_kept(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
@@ -52,9 +53,14 @@ async fn a_reminder_discord_refuses_is_given_up_and_the_game_kept(pool: PgPool) 
         let game = bot.game(ctx).await.expect("the game is kept");
         assert_eq!(game.ply, 0);
     }
-    // The muted channel's game plays on through its interactions' webhooks.
-    let mv = fixtures::slash(&muted, "play", "move", json!([{ "name": "move", "type": 3, "value": "f5" }]));
-    let played = bot.standin.interact(mv).await;
+    // In the muted channel a move is refused privately, naming the permission Discord's
+    // `app_permissions` now lacks, and changes nothing; once it is given back, the game goes on.
+    let mv = || fixtures::slash(&muted, "play", "move", json!([{ "name": "move", "type": 3, "value": "f5" }]));
+    let refused = bot.standin.interact(mv()).await;
+    assert_refused(&refused, &en(Msg::MissingPermissions { needed: &[Needed::SendMessages] }));
+    assert_eq!(bot.game(&muted).await.unwrap().ply, 0);
+    bot.standin.restore_permissions(muted.channel_id, permission::SEND_MESSAGES);
+    let played = bot.standin.interact(mv()).await;
     assert!(!played.is_ephemeral(), "{played}");
     assert!(bot.game(&muted).await.unwrap().ply >= 1);
     bot.shards.shutdown_all().await;

@@ -192,6 +192,40 @@ async fn a_channel_the_bot_cannot_see_is_missing_access() {
     assert_eq!(call(&standin, get(), &message, Value::Null).await.1, Some(50001));
 }
 
+/// A permission taken away is missing from the `app_permissions` of later interactions from the
+/// channel, as Discord computes them; given back, it is there again.
+#[tokio::test]
+async fn later_interactions_carry_the_permissions_the_channel_has_now() {
+    let standin = StandIn::start().await;
+    let ctx = Ctx::en();
+    let app = |payload: &Value| -> u64 { payload["app_permissions"].as_str().unwrap().parse().unwrap() };
+    let slash = || fixtures::slash(&ctx, "play", "reversi", json!([]));
+    let before = app(&standin.register_interaction(&slash()));
+    assert_eq!(before & permission::SEND_MESSAGES, permission::SEND_MESSAGES);
+    standin.withhold_permissions(ctx.channel_id, permission::SEND_MESSAGES);
+    let after = app(&standin.register_interaction(&slash()));
+    assert_eq!(after, before & !permission::SEND_MESSAGES);
+    standin.restore_permissions(ctx.channel_id, permission::SEND_MESSAGES);
+    assert_eq!(app(&standin.register_interaction(&slash())), before);
+}
+
+/// Adding a file by an edit needs ATTACH_FILES as posting one does (50013); editing the text
+/// does not.
+#[tokio::test]
+async fn adding_files_by_an_edit_needs_the_permission_to_attach() {
+    use serenity::all::{ChannelId, CreateAttachment, CreateMessage, EditMessage};
+    let standin = StandIn::start().await;
+    let ctx = Ctx::en();
+    dispatched(&standin, &ctx);
+    let http = standin.http();
+    let channel = ChannelId::new(ctx.channel_id);
+    let posted = channel.send_message(&http, CreateMessage::new().content("text")).await.unwrap();
+    standin.withhold_permissions(ctx.channel_id, permission::ATTACH_FILES);
+    channel.edit_message(&http, posted.id, EditMessage::new().content("other text")).await.unwrap();
+    let picture = EditMessage::new().new_attachment(CreateAttachment::bytes(vec![1, 2, 3], "board.png"));
+    assert_eq!(refusal(channel.edit_message(&http, posted.id, picture).await), (403, 50013));
+}
+
 /// Files need ATTACH_FILES (50013); text alone does not.
 #[tokio::test]
 async fn files_without_the_permission_to_attach_are_refused() {

@@ -187,9 +187,14 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(8);
         let start = Game::new(GameKind::Reversi);
         let moves = random_moves(&start, &mut rng, 200);
-        let s =
-            story::<doubutsu::Tablebase>(&start, &moves, Side::First, None, &mut Thinker::new(std::time::Instant::now))
-                .unwrap();
+        let s = story::<doubutsu::BuiltTable>(
+            &start,
+            &moves,
+            Side::First,
+            None,
+            &mut Thinker::new(std::time::Instant::now),
+        )
+        .unwrap();
         assert_eq!(s.unit, ValueUnit::Discs);
         assert_eq!(s.values.len(), moves.len() + 1);
         assert!(s.values.iter().all(Option::is_some));
@@ -208,8 +213,14 @@ mod tests {
         assert!(s.slips.len() <= MOMENTS && s.finds.len() <= MOMENTS);
         assert_eq!(
             s,
-            story::<doubutsu::Tablebase>(&start, &moves, Side::First, None, &mut Thinker::new(std::time::Instant::now))
-                .unwrap(),
+            story::<doubutsu::BuiltTable>(
+                &start,
+                &moves,
+                Side::First,
+                None,
+                &mut Thinker::new(std::time::Instant::now)
+            )
+            .unwrap(),
             "deterministic"
         );
     }
@@ -239,9 +250,14 @@ mod tests {
         assert!(slips > 0, "random play slips");
         // Without the table nothing is known and nothing named.
         let moves = random_moves(&start, &mut rng, 10);
-        let s =
-            story::<doubutsu::Tablebase>(&start, &moves, Side::First, None, &mut Thinker::new(std::time::Instant::now))
-                .unwrap();
+        let s = story::<doubutsu::BuiltTable>(
+            &start,
+            &moves,
+            Side::First,
+            None,
+            &mut Thinker::new(std::time::Instant::now),
+        )
+        .unwrap();
         assert!(s.values.iter().all(Option::is_none) && s.slips.is_empty() && s.finds.is_empty());
     }
 
@@ -249,7 +265,7 @@ mod tests {
     fn a_bad_move_list_names_its_ply() {
         let start = Game::new(GameKind::Reversi);
         let f5 = start.parse_move("f5").unwrap();
-        let e = story::<doubutsu::Tablebase>(
+        let e = story::<doubutsu::BuiltTable>(
             &start,
             &[f5, f5],
             Side::First,

@@ -32,7 +32,7 @@ fn doubutsu_games_round_trip_through_their_stored_form() {
         let mv = game
             .ai_move(
                 Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest),
-                None::<&doubutsu::Tablebase>,
+                None::<&doubutsu::BuiltTable>,
                 &mut Thinker::new(std::time::Instant::now),
                 &mut rng,
             )
@@ -115,7 +115,7 @@ fn table_levels_need_the_table_and_say_so() {
     assert!(matches!(
         game.ai_move(
             Level::Doubutsu(doubutsu::DoubutsuLevel::Settai),
-            None::<&doubutsu::Tablebase>,
+            None::<&doubutsu::BuiltTable>,
             &mut Thinker::new(std::time::Instant::now),
             &mut rng
         ),
@@ -124,7 +124,7 @@ fn table_levels_need_the_table_and_say_so() {
     assert!(matches!(
         game.ai_move(
             Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest),
-            None::<&doubutsu::Tablebase>,
+            None::<&doubutsu::BuiltTable>,
             &mut Thinker::new(std::time::Instant::now),
             &mut rng
         ),
@@ -179,7 +179,7 @@ fn each_game_names_and_parses_its_own_levels() {
     assert!(matches!(
         Game::new(GameKind::Reversi).ai_move(
             wrong,
-            None::<&doubutsu::Tablebase>,
+            None::<&doubutsu::BuiltTable>,
             &mut Thinker::new(std::time::Instant::now),
             &mut rng
         ),

@@ -18,7 +18,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use settai_core::doubutsu::table::{build, BuildOptions, Material};
-use settai_core::doubutsu::{self, Tablebase};
+use settai_core::doubutsu::{self, BuiltTable};
 use settai_core::reversi::{self, Clock, Engine, Move, PatternEval, Position, TT_BITS};
 use settai_core::{human_moves, GameMove};
 use settai_lab::golden::check_fixture;
@@ -100,7 +100,7 @@ fn reversi_analysis_and_values_as_the_golden_fixture() {
 /// The doubutsu sub-game of the tests: lions, a chick and a giraffe in hand each.
 const ROOT: &str = "1l1/1c1/1C1/1L1 b Gg";
 
-fn table() -> Tablebase {
+fn table() -> BuiltTable {
     build(Material::of(&ROOT.parse().expect("position")), &BuildOptions::default()).expect("the sub-game table")
 }
 
@@ -191,13 +191,13 @@ fn doubutsu_weakest_on_the_full_game_as_the_golden_fixture() {
             .map(|seed| {
                 let mut rng = StdRng::seed_from_u64(100 * i + seed);
                 doubutsu::DoubutsuLevel::Weakest
-                    .choose_move(None::<&Tablebase>, &game, &mut rng)
+                    .choose_move(None::<&BuiltTable>, &game, &mut rng)
                     .expect("a move")
                     .to_string()
             })
             .collect();
-        let refused = doubutsu::DoubutsuLevel::Settai.choose_move(None::<&Tablebase>, &game, &mut rng).is_err()
-            && doubutsu::DoubutsuLevel::Strongest.choose_move(None::<&Tablebase>, &game, &mut rng).is_err();
+        let refused = doubutsu::DoubutsuLevel::Settai.choose_move(None::<&BuiltTable>, &game, &mut rng).is_err()
+            && doubutsu::DoubutsuLevel::Strongest.choose_move(None::<&BuiltTable>, &game, &mut rng).is_err();
         writeln!(out, "{i}\t{}\tweakest {}\ttable levels refuse {refused}", game.position(), replies.join(" "))
             .unwrap();
     }

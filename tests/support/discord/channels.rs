@@ -1,12 +1,14 @@
 //! The channels the stand-in knows and what the bot may do in each, as Discord decides it: the
 //! server channels and threads interactions came from (the bot's permissions there are the
-//! interaction's `app_permissions`, less what a test took away), and the DMs and group DMs
+//! interaction's `app_permissions`, less what a test took away, which later interactions from
+//! there no longer carry either), and the DMs and group DMs
 //! (`state::PrivateChannel`). The channel endpoints (`/channels/{id}/...`) are answered here.
 //!
 //! Discord's answers, in the order it checks: a DM or group DM the app is not in, 50001 Missing
 //! Access; a channel it does not know (deleted, or never seen), 10003 Unknown Channel; a server
 //! channel the bot cannot see, 50001; a missing permission (SEND_MESSAGES, or
-//! SEND_MESSAGES_IN_THREADS in a thread, ATTACH_FILES for files, READ_MESSAGE_HISTORY to fetch a
+//! SEND_MESSAGES_IN_THREADS in a thread, ATTACH_FILES for files, posted or added by an edit,
+//! READ_MESSAGE_HISTORY to fetch a
 //! message, MANAGE_MESSAGES to delete another's), 50013 Missing Permissions; a message id that is
 //! not a message of that channel (or an ephemeral one, which only its interaction's webhook
 //! reaches), 10008 Unknown Message; an edit of another user's message, 50005; a deletion of
@@ -68,8 +70,8 @@ pub(super) enum Action {
     Send { files: bool },
     /// Fetch a message.
     Read(u64),
-    /// Edit a message.
-    Edit(u64),
+    /// Edit a message, adding files or not.
+    Edit { message: u64, files: bool },
     /// Delete a message.
     Delete(u64),
 }
@@ -87,6 +89,16 @@ pub(super) fn register_channel(inner: &mut Inner, payload: &Value) {
     let file_limit = payload.get("attachment_size_limit").and_then(Value::as_u64).unwrap_or(DEFAULT_FILE_LIMIT);
     let withheld = inner.channels.get(&channel_id).map_or(0, |c| c.withheld);
     inner.channels.insert(channel_id, GuildChannel { thread, granted, withheld, file_limit });
+}
+
+/// `payload` (an interaction) as Discord sends it: its `app_permissions` without what a test
+/// took away in its channel ([`StandIn::withhold_permissions`]).
+pub(super) fn as_discord_sends(inner: &Inner, mut payload: Value) -> Value {
+    let withheld = id_of(payload.get("channel_id")).and_then(|c| inner.channels.get(&c)).map_or(0, |c| c.withheld);
+    if let Some(app) = id_of(payload.get("app_permissions")).filter(|_| withheld != 0) {
+        payload["app_permissions"] = Value::String((app & !withheld).to_string());
+    }
+    payload
 }
 
 /// Whether Discord lets the bot do `action` in `channel_id` (see the module docs).
@@ -132,9 +144,12 @@ pub(super) fn check(inner: &Inner, channel_id: u64, action: Action) -> Result<()
             missing(READ_MESSAGE_HISTORY, "READ_MESSAGE_HISTORY")?;
             message(mid).map(drop)
         }
-        Action::Edit(mid) => {
+        Action::Edit { message: mid, files } => {
             if !by_bot(message(mid)?) {
                 return Err(api_err(403, 50005, "Cannot edit a message authored by another user"));
+            }
+            if files {
+                missing(ATTACH_FILES, "ATTACH_FILES")?;
             }
             Ok(())
         }
@@ -220,12 +235,22 @@ impl StandIn {
     }
 
     /// Takes `bits` (see [`permission`]) away from the bot in server channel `channel_id`, as a
-    /// manager would with a channel override; later interactions from it do not give them back.
+    /// manager would with a channel override: later interactions from it do not give them back,
+    /// and their `app_permissions` lack them.
     pub fn withhold_permissions(&self, channel_id: u64, bits: u64) {
         let mut inner = self.shared.lock();
         let channel =
             inner.channels.get_mut(&channel_id).expect("withhold_permissions: a channel an interaction came from");
         channel.withheld |= bits;
+    }
+
+    /// Gives back `bits` taken with [`StandIn::withhold_permissions`] in `channel_id`, as a
+    /// manager would by removing the override.
+    pub fn restore_permissions(&self, channel_id: u64, bits: u64) {
+        let mut inner = self.shared.lock();
+        if let Some(channel) = inner.channels.get_mut(&channel_id) {
+            channel.withheld &= !bits;
+        }
     }
 
     /// Deletes server channel `channel_id` with everything in it: the bot's calls there are

@@ -28,10 +28,11 @@
 //!   files, ...) and files past the upload limit (413, 40005). After a deferred message (5), the
 //!   first follow-up takes the "thinking…" message's place, and its visibility.
 //! * The channels it knows (`channels`: the server channels and threads interactions came from,
-//!   with the bot's permissions there, which a test may take away; DMs) answer the channel
-//!   endpoints as Discord does: 10003 Unknown Channel, 50001 Missing Access, 50013 Missing
-//!   Permissions (SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, ATTACH_FILES, READ_MESSAGE_HISTORY,
-//!   MANAGE_MESSAGES), 10008 for a message not of that channel, 50005 for an edit of another
+//!   with the bot's permissions there, which a test may take away and give back, and which later
+//!   interactions' `app_permissions` then say; DMs) answer the channel endpoints as Discord
+//!   does: 10003 Unknown Channel, 50001 Missing Access, 50013 Missing Permissions
+//!   (SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, ATTACH_FILES for a file posted or added by an
+//!   edit, READ_MESSAGE_HISTORY, MANAGE_MESSAGES), 10008 for a message not of that channel, 50005 for an edit of another
 //!   user's message. Every message has its channel and author.
 //! * A refused call fails [`StandIn::interact`] with a clear message, and the end-to-end tests'
 //!   bot fails its test when it stops after any.
@@ -89,6 +90,7 @@ use serde_json::{json, Value};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use channels::as_discord_sends;
 pub use channels::permission;
 pub use exchange::{Exchange, Incomplete, Reply, ReplyKind, Signed};
 use gateway::{gateway, text};
@@ -382,6 +384,7 @@ impl StandIn {
             panic!("stand-in: no connected bot to send the interaction to (sessions so far: {})", self.sessions());
         };
         let mut inner = self.shared.lock();
+        let payload = as_discord_sends(&inner, payload);
         let number = inner.sessions[idx].number;
         register(&mut inner, &payload, number);
         let session = &mut inner.sessions[idx];
@@ -396,9 +399,13 @@ impl StandIn {
     }
 
     /// Takes `payload` (an interaction) as dispatched, without a bot to send it to: for the
-    /// stand-in's own tests, which then answer it themselves.
-    pub fn register_interaction(&self, payload: &Value) {
-        register(&mut self.shared.lock(), payload, 0);
+    /// stand-in's own tests, which then answer it themselves. Returns it as Discord would have
+    /// sent it (`app_permissions` without what a test withheld).
+    pub fn register_interaction(&self, payload: &Value) -> Value {
+        let mut inner = self.shared.lock();
+        let payload = as_discord_sends(&inner, payload.clone());
+        register(&mut inner, &payload, 0);
+        payload
     }
 
     /// Dispatches the gateway event `name` (e.g. `GUILD_DELETE`) with `payload` to the session

@@ -344,7 +344,7 @@ pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option
     let result = (|| -> Result<(u64, Value), ApiError> {
         let action = match mid {
             None => Action::Send { files: !body.files.is_empty() },
-            Some(m) => Action::Edit(m),
+            Some(m) => Action::Edit { message: m, files: !body.files.is_empty() },
         };
         check(&inner, channel_id, action)?;
         validate_message(&body.json, body.files.len(), mid.is_none())?;

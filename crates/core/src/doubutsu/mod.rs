@@ -48,5 +48,5 @@ pub use players::{
     PlayerError, FALLBACK_HEURISTIC_DEPTH, KEEP_GOING_PLIES,
 };
 pub use position::{Color, Ending, IllegalMove, Move, Piece, Position, Role, Square, WinReason};
-pub use table::{ProbeError, Table, TableBytes, Tablebase, Value};
+pub use table::{BuiltTable, ProbeError, Table, TableBytes, Value};
 pub use tactics::{guest_lost_at_once, guest_was_careless, seen_before};

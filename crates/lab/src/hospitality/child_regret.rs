@@ -247,7 +247,7 @@ impl Regret {
 mod tests {
     use rand::rngs::StdRng;
     use rand::SeedableRng;
-    use settai_core::doubutsu::table::{build, survival_values, BuildOptions, CarelessPlayer, Material, Tablebase};
+    use settai_core::doubutsu::table::{build, survival_values, BuildOptions, BuiltTable, CarelessPlayer, Material};
     use settai_core::doubutsu::DoubutsuLevel;
     use settai_core::doubutsu::{settai_keeping_going, KeepGoing};
 
@@ -259,7 +259,7 @@ mod tests {
     /// Settai with a short read for a careless guest (the bot's reads up to 1.5 million
     /// positions a move; the shortfalls do not depend on how far it reads).
     fn settai(
-        table: &Tablebase,
+        table: &BuiltTable,
         _: &Index,
         _: &SurvivalValues,
         game: &History,
@@ -271,12 +271,12 @@ mod tests {
 
     /// The sub-game's table, index and the bound's chances for games of 12 plies against the
     /// child heeding with probability `heed`, take-backs off.
-    fn fixture(heed: f32) -> (Position, Tablebase, Index, SurvivalValues) {
+    fn fixture(heed: f32) -> (Position, BuiltTable, Index, SurvivalValues) {
         fixture_from(ROOT, heed)
     }
 
     /// [`fixture`] from another root.
-    fn fixture_from(root: &str, heed: f32) -> (Position, Tablebase, Index, SurvivalValues) {
+    fn fixture_from(root: &str, heed: f32) -> (Position, BuiltTable, Index, SurvivalValues) {
         let root: Position = root.parse().unwrap();
         let table = build(Material::of(&root), &BuildOptions::default()).unwrap();
         let index = Index::new(Material::of(&root));
@@ -287,7 +287,7 @@ mod tests {
 
     /// The bound and `games` games of `level` against `guest`, scored.
     fn scored(
-        level: impl Fn(&Tablebase, &Index, &SurvivalValues, &History, &mut StdRng) -> Result<Move, dob::ChooseError>,
+        level: impl Fn(&BuiltTable, &Index, &SurvivalValues, &History, &mut StdRng) -> Result<Move, dob::ChooseError>,
         guest: DoubutsuGuest,
         heed: f32,
         games: u64,
@@ -328,7 +328,7 @@ mod tests {
 
     #[test]
     fn a_level_playing_the_bounds_best_moves_loses_nothing_and_lasts_as_often_as_the_bound_says() {
-        let best_move = |_: &Tablebase, index: &Index, values: &SurvivalValues, game: &History, _: &mut StdRng| {
+        let best_move = |_: &BuiltTable, index: &Index, values: &SurvivalValues, game: &History, _: &mut StdRng| {
             let (pos, ply) = (game.position(), game.moves().len() as u32);
             let chance = |m: &Move| values.chance(index, &pos.play(*m).unwrap(), ply + 1).unwrap();
             Ok(pos.legal_moves().into_iter().max_by(|a, b| chance(a).total_cmp(&chance(b))).unwrap())
@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn choosing_by_the_bound_within_the_rule_loses_nothing_by_choice_before_the_first_blunder() {
-        let by_the_bound = |table: &Tablebase, index: &Index, values: &SurvivalValues, g: &History, r: &mut StdRng| {
+        let by_the_bound = |table: &BuiltTable, index: &Index, values: &SurvivalValues, g: &History, r: &mut StdRng| {
             let own = settai(table, index, values, g, r)?;
             within_the_rule_by_the_bound(table, index, values, 12, Among::Allowed, g, own, r)
         };

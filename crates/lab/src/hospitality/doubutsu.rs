@@ -366,13 +366,13 @@ mod tests {
     use super::*;
     use crate::hospitality::GuestResult;
     use rand::SeedableRng;
-    use settai_core::doubutsu::table::{build, BuildOptions, Material, Tablebase};
+    use settai_core::doubutsu::table::{build, BuildOptions, BuiltTable, Material};
     use std::sync::OnceLock;
 
     const ROOT: &str = "1l1/1c1/1C1/1L1 b -";
 
-    fn table() -> &'static Tablebase {
-        static T: OnceLock<Tablebase> = OnceLock::new();
+    fn table() -> &'static BuiltTable {
+        static T: OnceLock<BuiltTable> = OnceLock::new();
         T.get_or_init(|| build(Material::of(&ROOT.parse().unwrap()), &BuildOptions::default()).unwrap())
     }
 

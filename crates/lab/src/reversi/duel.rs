@@ -53,9 +53,9 @@ pub struct Effort {
     pub thinking: Duration,
 }
 
-/// A finished game.
+/// A finished game of a duel (not the service's `Played`, what a request changed).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Played {
+pub struct DuelGame {
     /// The moves after the opening, passes included.
     pub moves: Vec<Move>,
     /// The final position.
@@ -64,7 +64,7 @@ pub struct Played {
     pub effort: [Effort; 2],
 }
 
-impl Played {
+impl DuelGame {
     /// Black's final margin, empty squares going to the winner.
     pub fn black_margin(&self) -> i32 {
         final_margin(self.end.black(), self.end.white())
@@ -111,7 +111,7 @@ pub fn play_game(
     budget: Duration,
     opening: &Opening,
     rng: &mut impl Rng,
-) -> Played {
+) -> DuelGame {
     let mut seats = [Seat::new(black, clocks[0]), Seat::new(white, clocks[1])];
     let mut effort = [Effort::default(); 2];
     let mut pos = opening.position;
@@ -128,7 +128,7 @@ pub fn play_game(
         pos = pos.play(mv).expect("players answer with legal moves");
         moves.push(mv);
     }
-    Played { moves, end: pos, effort }
+    DuelGame { moves, end: pos, effort }
 }
 
 /// One game of a match: the pair it belongs to, its opening and A's colour.
@@ -164,7 +164,7 @@ pub struct FixtureResult {
     /// Which game it was.
     pub fixture: Fixture,
     /// The game.
-    pub game: Played,
+    pub game: DuelGame,
 }
 
 impl FixtureResult {

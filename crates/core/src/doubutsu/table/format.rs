@@ -3,7 +3,7 @@
 //! a vector alike). Reading and writing files is the caller's: the core touches no file.
 
 use super::index::{Index, Material};
-use super::retro::{probe_slots, Tablebase};
+use super::retro::{probe_slots, BuiltTable};
 use super::{ProbeError, Table, Value, ValueCounts};
 use crate::doubutsu::Position;
 
@@ -34,7 +34,7 @@ pub struct TableStats {
 
 impl TableStats {
     /// Counts the values of a built table.
-    pub fn of(solved: &Tablebase) -> TableStats {
+    pub fn of(solved: &BuiltTable) -> TableStats {
         let mut c = ValueCounts::default();
         for &b in solved.values() {
             c.add(Value::from_byte(b));
@@ -66,9 +66,9 @@ pub enum FormatError {
     Corrupt(String),
 }
 
-/// The header of `solved`'s file; the values follow it as [`Tablebase::values`] holds them.
+/// The header of `solved`'s file; the values follow it as [`BuiltTable::values`] holds them.
 /// The bytes depend only on the material: two builds write identical files.
-pub fn header(solved: &Tablebase) -> [u8; HEADER_LEN] {
+pub fn header(solved: &BuiltTable) -> [u8; HEADER_LEN] {
     let s = TableStats::of(solved);
     let mut h = [0u8; HEADER_LEN];
     h[0..8].copy_from_slice(&MAGIC);

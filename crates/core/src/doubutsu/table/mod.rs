@@ -65,7 +65,7 @@ pub use format::{header, FormatError, TableBytes, TableStats, HEADER_LEN};
 pub use index::{Index, Material};
 pub use progress::{BuildOptions, BuildProgress, BuildReport};
 pub use reach::{reach, ReachStats};
-pub use retro::{build, build_standard, SolveError, Tablebase};
+pub use retro::{build, build_standard, BuiltTable, SolveError};
 pub use survival::{survival, CarelessPlayer, Survival, PLAYERS_PER_RUN};
 pub use survival_values::{survival_values, SurvivalValues};
 

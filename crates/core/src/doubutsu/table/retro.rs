@@ -44,14 +44,14 @@ pub enum SolveError {
 
 /// The value of every slot of an [`Index`], held in memory, as [`build`] returns it; write
 /// it with the bot's `table_file::write`, read it back as the bot's `TableFile`.
-pub struct Tablebase {
+pub struct BuiltTable {
     index: Index,
     values: Vec<u8>,
     /// Retrograde levels run (the longest distance + 1).
     pub levels: u32,
 }
 
-impl Tablebase {
+impl BuiltTable {
     /// The index the values follow.
     pub fn index(&self) -> &Index {
         &self.index
@@ -63,7 +63,7 @@ impl Tablebase {
     }
 }
 
-impl Table for Tablebase {
+impl Table for BuiltTable {
     fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         probe_slots(&self.index, &self.values, pos)
     }
@@ -94,18 +94,18 @@ fn enc(v: Value) -> u8 {
 
 /// Builds the table of the real game: every legal position with two giraffes, elephants and
 /// chicks besides the lions.
-pub fn build_standard(opts: &BuildOptions) -> Result<Tablebase, SolveError> {
+pub fn build_standard(opts: &BuildOptions) -> Result<BuiltTable, SolveError> {
     build(Material::FULL, opts)
 }
 
 /// Builds the table of every legal position of `material` (tests use small ones; a
 /// position's own is [`Material::of`]).
-pub fn build(material: Material, opts: &BuildOptions) -> Result<Tablebase, SolveError> {
+pub fn build(material: Material, opts: &BuildOptions) -> Result<BuiltTable, SolveError> {
     solve(&Index::new(material), opts)
 }
 
 /// Solves every position of `index`'s material.
-pub(crate) fn solve(index: &Index, opts: &BuildOptions) -> Result<Tablebase, SolveError> {
+pub(crate) fn solve(index: &Index, opts: &BuildOptions) -> Result<BuiltTable, SolveError> {
     let n = usize::try_from(index.len()).expect("the index fits in memory");
     if let Some(o) = &opts.observer {
         o.start(index.len());
@@ -120,7 +120,7 @@ pub(crate) fn solve(index: &Index, opts: &BuildOptions) -> Result<Tablebase, Sol
     // SAFETY: AtomicU8 has the size, alignment and bit validity of u8, and `values` is no
     // longer shared.
     let values = unsafe { Vec::from_raw_parts(values.as_ptr() as *mut u8, values.len(), values.capacity()) };
-    Ok(Tablebase { index: index.clone(), values, levels })
+    Ok(BuiltTable { index: index.clone(), values, levels })
 }
 
 fn init(index: &Index, values: &[AtomicU8], counters: &[AtomicU8], opts: &BuildOptions) {

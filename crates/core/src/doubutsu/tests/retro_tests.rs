@@ -6,20 +6,20 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::super::table::index::{Index, Material};
-use super::super::table::retro::{solve, Tablebase};
+use super::super::table::retro::{solve, BuiltTable};
 use super::super::table::BuildOptions;
 use super::super::{Color, Position, Table, Value};
 use super::table_tests::naive_value;
 use super::{from_engine, naive, pos, to_engine};
 
-fn solved(m: [u8; 3]) -> Tablebase {
+fn solved(m: [u8; 3]) -> BuiltTable {
     solve(&Index::new(Material(m)), &BuildOptions::default()).expect("small materials fit")
 }
 
 /// Solves material `m` with the new builder and with the brute-force solver rooted at every
 /// slot's position, and compares every position the brute force valued (every slot, both
 /// mirror halves, both sides to move).
-fn check_against_brute_force(m: [u8; 3]) -> Tablebase {
+fn check_against_brute_force(m: [u8; 3]) -> BuiltTable {
     let t = solved(m);
     let index = t.index();
     let roots: Vec<_> = (0..index.len())

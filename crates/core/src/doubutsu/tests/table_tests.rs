@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::super::table::format::{header, FormatError};
 use super::super::table::index::{Index, Material};
 use super::super::table::{build, reach, BuildOptions, ReachStats, TableBytes, TableStats};
-use super::super::{Color, Position, Table, Tablebase, Value};
+use super::super::{BuiltTable, Color, Position, Table, Value};
 use super::naive::{self, NPos};
 use super::{pos, to_engine};
 
@@ -56,7 +56,7 @@ fn brute_force_figures(roots: &[NPos]) -> (ReachStats, naive::Solved) {
 
 /// Builds the table of the roots' material, runs the reachability pass from them and checks
 /// its figures and every reachable position's value against the brute-force solver.
-fn check_subgame(roots: &[&str]) -> (Tablebase, ReachStats) {
+fn check_subgame(roots: &[&str]) -> (BuiltTable, ReachStats) {
     let engine_roots: Vec<Position> = roots.iter().map(|r| pos(r)).collect();
     let naive_roots: Vec<NPos> = engine_roots.iter().map(super::from_engine).collect();
     let table = build(Material::of(&engine_roots[0]), &BuildOptions::default()).unwrap();

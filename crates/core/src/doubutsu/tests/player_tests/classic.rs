@@ -19,7 +19,7 @@ fn published(v: Value) -> i32 {
 }
 
 /// Every legal move of the side to move in `g`, with its published score.
-fn published_moves(t: &Tablebase, g: &History) -> Vec<(Move, i32)> {
+fn published_moves(t: &BuiltTable, g: &History) -> Vec<(Move, i32)> {
     let p = *g.position();
     p.legal_moves().into_iter().map(|m| (m, published(t.probe(&p.play(m).unwrap()).unwrap().parent()))).collect()
 }
@@ -28,7 +28,7 @@ fn published_moves(t: &Tablebase, g: &History) -> Vec<(Move, i32)> {
 /// divergence `(own + 300) / (best + 300)` over the position before its move (1 without one);
 /// among the moves that do not lose at once (all when every one does), those whose divergence
 /// is at most the guest's, compared exactly; the lowest-scored when none is.
-fn published_rule(t: &Tablebase, g: &History) -> (i32, Vec<Move>) {
+fn published_rule(t: &BuiltTable, g: &History) -> (i32, Vec<Move>) {
     let (num, den) = match g.last_move() {
         None => (1, 1),
         Some((before, mv)) => {

@@ -22,13 +22,13 @@ use super::super::keep_going::keep_going_chances;
 use super::super::players::{self, loses_at_once, preference, score, KeepGoing};
 use super::super::table::{build, BuildOptions, Material};
 use super::super::tactics::{self, guest_lost_at_once};
-use super::super::{analyze, evaluate_moves, settai, strongest, weakest, History, Position, Table, Tablebase, Value};
+use super::super::{analyze, evaluate_moves, settai, strongest, weakest, BuiltTable, History, Position, Table, Value};
 use super::pos;
 
 const ROOT: &str = "1l1/1c1/1C1/1L1 b Gg";
 
-fn table() -> &'static Tablebase {
-    static T: OnceLock<Tablebase> = OnceLock::new();
+fn table() -> &'static BuiltTable {
+    static T: OnceLock<BuiltTable> = OnceLock::new();
     T.get_or_init(|| build(Material::of(&pos(ROOT)), &BuildOptions::default()).unwrap())
 }
 
@@ -72,7 +72,7 @@ fn divergence(s: i32, best: i32) -> f64 {
 /// if any do, and of those only the ones after which no best reply of the guest's lets settai's
 /// answer corner it, if any (deviation 6, docs/design/doubutsu-settai.md#deviation-6-leaving-a-careless-guest-a-way-out).
 fn candidates(
-    t: &Tablebase,
+    t: &BuiltTable,
     g: &History,
     valued: &[(super::super::Move, Value)],
     guest_blundered: bool,
@@ -97,13 +97,13 @@ fn candidates(
 /// answered by settai (the seed's choice, which `seeds_choice` checks on its own; here taken
 /// from `players::settai_choices`, every tied move counted), lets settai's answer corner the
 /// guest within `players::WAY_OUT_ROUNDS` replies (deviation 6, looking ahead).
-fn cornered_ahead(t: &Tablebase, g: &History, mv: super::super::Move) -> bool {
+fn cornered_ahead(t: &BuiltTable, g: &History, mv: super::super::Move) -> bool {
     let mut after = g.clone();
     after.play(mv).unwrap();
     cornered_within(t, &after, players::WAY_OUT_ROUNDS)
 }
 
-fn cornered_within(t: &Tablebase, g: &History, rounds: u32) -> bool {
+fn cornered_within(t: &BuiltTable, g: &History, rounds: u32) -> bool {
     if rounds == 0 || g.outcome().is_some() {
         return false;
     }
@@ -182,7 +182,7 @@ fn aimed_score(
 /// The score settai aims at in `g` before the repetition rules ([`aimed_score`] over
 /// [`candidates`]), deviation 6 only after a guest move that was not its best
 /// (docs/design/doubutsu-settai.md#who-meets-the-seeds-rule).
-fn rule_target(t: &Tablebase, g: &History) -> i32 {
+fn rule_target(t: &BuiltTable, g: &History) -> i32 {
     let p = *g.position();
     let valued = evaluate_moves(t, &p).unwrap();
     let best = valued.iter().map(|e| score(e.1)).max().unwrap();
@@ -196,7 +196,7 @@ fn rule_target(t: &Tablebase, g: &History) -> i32 {
 /// Settai as it plays from ply [`players::KEEP_GOING_PLIES`] on: deviations 1-4 without deviation 5
 /// (docs/design/doubutsu-settai.md), whose early-game rule has its own tests below. The sub-game's
 /// histories are short, so `settai` itself would apply deviation 5 after any careless guest move.
-fn late_settai(t: &Tablebase, g: &History, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
+fn late_settai(t: &BuiltTable, g: &History, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
     players::settai_keeping_going(t, g, rng, KeepGoing::OFF)
 }
 
@@ -205,7 +205,7 @@ fn late_settai(t: &Tablebase, g: &History, rng: &mut StdRng) -> Result<super::su
 /// read itself is checked against a plain expectimax).
 const TEST_KEEP_GOING: KeepGoing = KeepGoing { horizon: 4, node_budget: 200_000, ..KeepGoing::BOT };
 
-fn early_settai(t: &Tablebase, g: &History, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
+fn early_settai(t: &BuiltTable, g: &History, rng: &mut StdRng) -> Result<super::super::Move, players::PlayerError> {
     players::settai_keeping_going(t, g, rng, TEST_KEEP_GOING)
 }
 
@@ -220,7 +220,7 @@ fn chances(g: &History, moves: &[super::super::Move]) -> Vec<i64> {
         .collect()
 }
 
-fn move_score(t: &Tablebase, p: &Position, m: super::super::Move) -> i32 {
+fn move_score(t: &BuiltTable, p: &Position, m: super::super::Move) -> i32 {
     score(t.probe(&p.play(m).unwrap()).unwrap().parent())
 }
 

@@ -37,13 +37,13 @@ fn natural(p: &Position, m: Move) -> i32 {
 }
 
 /// Every legal move of the side to move in `g` with its seed's score, by `t`.
-fn scored(t: &Tablebase, g: &History) -> Vec<(Move, i32)> {
+fn scored(t: &BuiltTable, g: &History) -> Vec<(Move, i32)> {
     let p = *g.position();
     p.legal_moves().into_iter().map(|m| (m, seeds_score(t.probe(&p.play(m).unwrap()).unwrap().parent()))).collect()
 }
 
 /// The guest's last move's divergence as the fraction `(score + 300, best + 300)`.
-fn guests_divergence(t: &Tablebase, g: &History) -> (i32, i32) {
+fn guests_divergence(t: &BuiltTable, g: &History) -> (i32, i32) {
     let (before, guest_move) = g.last_move().unwrap();
     let moves = scored(t, &History::from_position(before));
     let best = moves.iter().map(|c| c.1).max().unwrap();
@@ -60,7 +60,7 @@ struct SeedsRule {
     best: i32,
 }
 
-fn seeds_rule(t: &Tablebase, g: &History) -> SeedsRule {
+fn seeds_rule(t: &BuiltTable, g: &History) -> SeedsRule {
     let p = *g.position();
     let all = scored(t, g);
     let best = all.iter().map(|c| c.1).max().unwrap();
@@ -104,7 +104,7 @@ enum Reply {
 
 /// Checks settai's `reply` in `g`, the guest's last move one of its best: the seed's choice,
 /// or in the documented repetition case the design's fallback, never above the target.
-fn check_reply_to_a_best_move(t: &Tablebase, g: &History, reply: Move) -> Result<Reply, String> {
+fn check_reply_to_a_best_move(t: &BuiltTable, g: &History, reply: Move) -> Result<Reply, String> {
     let rule = seeds_rule(t, g);
     let says = |what: &str| format!("{reply} after {:?}: {what}", g.moves());
     let score_of = |m: Move| scored(t, g).into_iter().find(|c| c.0 == m).unwrap().1;

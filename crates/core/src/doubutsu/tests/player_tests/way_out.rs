@@ -98,7 +98,7 @@ fn a_careless_guest_is_left_a_way_out_further_on() {
 /// `min_plies..30` plies (as many as the game allows) by settai against a guest tapping at
 /// random: `None` unless settai is then to move in a live game whose every reply the table
 /// values.
-fn careless_game_played_on(t: &Tablebase, rng: &mut StdRng, min_plies: i32) -> Option<History> {
+fn careless_game_played_on(t: &BuiltTable, rng: &mut StdRng, min_plies: i32) -> Option<History> {
     let choices: Vec<u32> = (0..rng.gen_range(0..14)).map(|_| rng.gen()).collect();
     let GuestBlunder { mut game, .. } = guest_blunder(&choices, rng.gen())?;
     for _ in 0..rng.gen_range(min_plies..30) {
