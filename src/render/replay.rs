@@ -4,7 +4,15 @@
 //! The first frame is the whole start position; every later frame is only the rectangle that
 //! changed since the frame before, drawn over it with its unchanged pixels transparent, so a
 //! 60-move game stays small.
+//!
+//! One palette serves the whole replay, learnt once from the first and the final frame, which
+//! between them show the board, the pieces, the hands and the result. Learning a palette per
+//! frame cost about 20 ms a frame, most of a finished game's reply and three quarters of the
+//! bot's CPU in the soak (docs/notebook/2026-12-06-the-month-again.md).
 
+use std::collections::HashMap;
+
+use color_quant::NeuQuant;
 use image::RgbImage;
 
 use super::board::game_image;
@@ -18,6 +26,9 @@ pub const MOVE_DELAY_MS: u16 = 900;
 pub const HOLD_DELAY_MS: u16 = 3000;
 /// NeuQuant sampling (1 best .. 30 fastest): 10 is the codec's default quality.
 const QUANT_SPEED: i32 = 10;
+/// The palette's index of "unchanged since the frame before" (transparent); the other 255 are
+/// colours.
+const UNCHANGED: u8 = 255;
 
 /// Why a replay could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -74,9 +85,10 @@ fn encode(
         }
     };
     let first = frame_of(0);
+    let mut palette = Palette::learn(&[&first, &frame_of(last)]);
     let mut out = Vec::new();
     {
-        let mut encoder = gif::Encoder::new(&mut out, first.width() as u16, first.height() as u16, &[])?;
+        let mut encoder = gif::Encoder::new(&mut out, first.width() as u16, first.height() as u16, &palette.colours)?;
         encoder.set_repeat(gif::Repeat::Infinite)?;
         let mut before: Option<RgbImage> = None;
         for i in 0..=last {
@@ -88,26 +100,64 @@ fn encode(
             };
             // Inside the changed rectangle, pixels that did not change are transparent: they show
             // the frame below, and their long runs of one index cost LZW almost nothing.
-            let mut patch = Vec::with_capacity((w * h * 4) as usize);
+            let mut indices = Vec::with_capacity((w * h) as usize);
             for py in y..y + h {
                 for px in x..x + w {
                     let p = img.get_pixel(px, py).0;
-                    match &before {
-                        Some(prev) if prev.get_pixel(px, py).0 == p => patch.extend_from_slice(&[0, 0, 0, 0]),
-                        _ => patch.extend_from_slice(&[p[0], p[1], p[2], 255]),
-                    }
+                    indices.push(match &before {
+                        Some(prev) if prev.get_pixel(px, py).0 == p => UNCHANGED,
+                        _ => palette.index_of(p),
+                    });
                 }
             }
-            let mut frame = gif::Frame::from_rgba_speed(w as u16, h as u16, &mut patch, QUANT_SPEED);
-            frame.left = x as u16;
-            frame.top = y as u16;
-            frame.delay = delay / 10;
-            frame.dispose = gif::DisposalMethod::Keep;
+            let frame = gif::Frame {
+                left: x as u16,
+                top: y as u16,
+                width: w as u16,
+                height: h as u16,
+                delay: delay / 10,
+                dispose: gif::DisposalMethod::Keep,
+                transparent: Some(UNCHANGED),
+                buffer: indices.into(),
+                ..gif::Frame::default()
+            };
             encoder.write_frame(&frame)?;
             before = Some(img);
         }
     }
     Ok(out)
+}
+
+/// The replay's one palette: 255 colours learnt from some frames, each pixel given the nearest.
+struct Palette {
+    quant: NeuQuant,
+    /// The GIF's global colour table: the 255 colours, then [`UNCHANGED`]'s.
+    colours: Vec<u8>,
+    /// Colours already looked up: a board has a few thousand (anti-aliased edges).
+    seen: HashMap<[u8; 3], u8>,
+    /// The last one: most pixels continue a run of their left neighbour's colour.
+    last: ([u8; 3], u8),
+}
+
+impl Palette {
+    fn learn(frames: &[&RgbImage]) -> Palette {
+        let rgba: Vec<u8> = frames.iter().flat_map(|f| f.pixels()).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
+        let quant = NeuQuant::new(QUANT_SPEED, usize::from(UNCHANGED), &rgba);
+        let mut colours = quant.color_map_rgb();
+        colours.extend_from_slice(&[0, 0, 0]);
+        let black = quant.index_of(&[0, 0, 0, 255]) as u8;
+        Palette { quant, colours, seen: HashMap::new(), last: ([0, 0, 0], black) }
+    }
+
+    fn index_of(&mut self, rgb: [u8; 3]) -> u8 {
+        if self.last.0 != rgb {
+            let quant = &self.quant;
+            // Below UNCHANGED: the palette has that many colours.
+            let index = *self.seen.entry(rgb).or_insert_with(|| quant.index_of(&[rgb[0], rgb[1], rgb[2], 255]) as u8);
+            self.last = (rgb, index);
+        }
+        self.last.1
+    }
 }
 
 /// The smallest rectangle `(x, y, w, h)` outside which `a` and `b` are equal, or `None`.
@@ -173,13 +223,47 @@ mod tests {
         }
         let want = game_image(&game, Some((&before, moves[4])), Lang::En, None, &Names::default());
         let got = &frames.last().unwrap().0;
-        let far = want
-            .pixels()
-            .zip(got.chunks(4))
-            .filter(|(w, g)| (0..3).any(|i| (w.0[i] as i32 - g[i] as i32).abs() > 24))
-            .count();
+        let far = far_pixels(&want, got);
         assert!(far * 100 < want.pixels().len(), "{far} pixels differ from the final board");
         assert_eq!(gif, replay_gif(&start, &moves, Lang::En, None, &Names::default()).unwrap(), "deterministic");
+    }
+
+    /// Pixels of `got` (RGBA) further than a palette's error from `want`'s.
+    fn far_pixels(want: &RgbImage, got: &[u8]) -> usize {
+        want.pixels()
+            .zip(got.chunks(4))
+            .filter(|(w, g)| (0..3).any(|i| (w.0[i] as i32 - g[i] as i32).abs() > 24))
+            .count()
+    }
+
+    /// With one palette for the whole replay, every frame still looks like its own position, in
+    /// both games: hands, captures and the last move's marks included, colours the first and the
+    /// final frame may not show.
+    #[test]
+    fn every_frame_looks_like_its_position() {
+        for kind in [GameKind::Doubutsu, GameKind::Reversi] {
+            let start = Game::new(kind);
+            let (mut games, mut moves) = (vec![start.clone()], Vec::new());
+            // A game of varied moves: each time the legal move a seeded step picks.
+            for step in 0..24usize {
+                let game = games.last().unwrap();
+                if game.outcome().is_some() {
+                    break;
+                }
+                let legal = game.legal_moves();
+                let mv = legal[(step * 7 + 3) % legal.len()];
+                games.push(game.play(mv).unwrap());
+                moves.push(mv);
+            }
+            let frames = decode(&replay_gif(&start, &moves, Lang::En, None, &Names::default()).unwrap());
+            assert_eq!(frames.len(), games.len());
+            for (i, (got, _)) in frames.iter().enumerate() {
+                let previous = (i > 0).then(|| (&games[i - 1], moves[i - 1]));
+                let want = game_image(&games[i], previous, Lang::En, None, &Names::default());
+                let far = far_pixels(&want, got);
+                assert!(far * 100 < want.pixels().len(), "{kind:?} frame {i}: {far} pixels differ from its position");
+            }
+        }
     }
 
     #[test]

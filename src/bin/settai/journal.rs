@@ -16,7 +16,7 @@ use anyhow::{ensure, Context as _};
 
 use settai_core::reversi::{parse_moves, Color};
 use settai_lab::journal::JournalFile;
-use settai_lab::reversi::duel::{Effort, Fixture, FixtureResult, Played};
+use settai_lab::reversi::duel::{DuelGame, Effort, Fixture, FixtureResult};
 use settai_lab::reversi::openings::Opening;
 
 const MAGIC: &str = "# settai bench match journal v1; ";
@@ -122,7 +122,7 @@ fn parse_row(line: &str, set: &[Opening], fixtures: &[Fixture]) -> anyhow::Resul
     };
     let (a, b) = (effort(5)?, effort(8)?);
     let effort = if fixture.a == Color::Black { [a, b] } else { [b, a] };
-    let outcome = FixtureResult { fixture, game: Played { moves, end: pos, effort } };
+    let outcome = FixtureResult { fixture, game: DuelGame { moves, end: pos, effort } };
     let margin: i32 = cells[4].trim().parse().context("margin")?;
     ensure!(outcome.a_margin() == margin, "the moves give A {:+}, the row says {margin:+}", outcome.a_margin());
     Ok(Some(outcome))
