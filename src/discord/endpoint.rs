@@ -25,7 +25,7 @@ use serenity::http::Http;
 use serenity::interactions_endpoint::Verifier;
 use tokio::sync::oneshot;
 
-use super::handler::{responder_for, Bot};
+use super::handler::Bot;
 use super::readiness::Front;
 use super::Connection;
 use crate::service::Service;
@@ -138,7 +138,8 @@ pub async fn serve_until(
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let mut stop = Box::pin(stop);
-    let http = Arc::new(super::http_client(&connection)?);
+    let (http, interactions) = super::rest_clients(&connection)?;
+    let http = Arc::new(http);
     tokio::select! {
         reached = super::reach_discord(&http) => reached?,
         () = &mut stop => return Ok(()),
@@ -148,7 +149,8 @@ pub async fn serve_until(
     let app = http.get_current_application_info().await.context("could not reach Discord with DISCORD_TOKEN")?;
     http.set_application_id(app.id);
     let front = Front::http(service.clone());
-    let bot = Arc::new(Bot::new(service, connection.guild_id, connection.idle_sweep).watched_as(front.clone()));
+    let bot =
+        Arc::new(Bot::new(service, connection.guild_id, connection.idle_sweep, interactions).watched_as(front.clone()));
     bot.register_commands(&http).await;
     {
         let (bot, http) = (bot.clone(), http.clone());
@@ -201,7 +203,7 @@ async fn interaction(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap, 
         tracing::warn!(interaction = %interaction.id(), "a signed interaction came again; not handled twice");
         return Json(already_done(&interaction)).into_response();
     }
-    let Some(responder) = responder_for(endpoint.http.clone(), &interaction) else {
+    let Some(responder) = endpoint.bot.responder_for(endpoint.http.clone(), &interaction) else {
         return StatusCode::NOT_IMPLEMENTED.into_response();
     };
     let (first, answer) = oneshot::channel::<(serde_json::Value, oneshot::Sender<()>)>();

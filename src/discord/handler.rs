@@ -52,6 +52,8 @@ pub struct Bot {
     shards: Option<super::shards::ShardRange>,
     /// The front end the host watches, for as long as this handler serves.
     _front: Option<Arc<Front>>,
+    /// Each interaction's own REST client, for its answer and follow-ups.
+    interactions: super::InteractionClients,
 }
 
 impl Bot {
@@ -60,10 +62,24 @@ impl Bot {
         &self.service
     }
 
-    /// A handler over `service`, registering commands to `guild_id` when given and closing
-    /// idle games every `idle_sweep`.
-    pub fn new(service: Service, guild_id: Option<u64>, idle_sweep: Duration) -> Bot {
-        Bot { service, guild_id, idle_sweep, sweeping: AtomicBool::new(false), shards: None, _front: None }
+    /// A handler over `service`, registering commands to `guild_id` when given, closing idle
+    /// games every `idle_sweep`, and answering each interaction through its own client of
+    /// `interactions`.
+    pub fn new(
+        service: Service,
+        guild_id: Option<u64>,
+        idle_sweep: Duration,
+        interactions: super::InteractionClients,
+    ) -> Bot {
+        Bot {
+            service,
+            guild_id,
+            idle_sweep,
+            sweeping: AtomicBool::new(false),
+            shards: None,
+            _front: None,
+            interactions,
+        }
     }
 
     /// The same handler for a process that runs only `shards` (its sweeps leave other
@@ -111,7 +127,8 @@ impl Bot {
 
     /// Another handler over the same service, for work beside this one.
     fn sibling(&self) -> Bot {
-        Bot::new(self.service.clone(), self.guild_id, self.idle_sweep).with_shards(self.shards)
+        Bot::new(self.service.clone(), self.guild_id, self.idle_sweep, self.interactions.clone())
+            .with_shards(self.shards)
     }
 
     /// Handles one interaction, answering through `responder` (which acknowledges it by itself
@@ -133,18 +150,22 @@ impl Bot {
     }
 }
 
-/// The responder for an interaction the bot answers (commands, autocomplete, components;
-/// `None` for others). While the answer is worked on, a component is acknowledged without a
-/// visible change, a command with "thinking…", private for `/settings` (its answers are).
-pub fn responder_for(http: Arc<Http>, interaction: &Interaction) -> Option<Responder> {
-    let (id, token, deferral) = match interaction {
-        Interaction::Command(cmd) | Interaction::Autocomplete(cmd) => {
-            (cmd.id, &cmd.token, Deferral::Thinking { ephemeral: cmd.data.name == SETTINGS })
-        }
-        Interaction::Component(c) => (c.id, &c.token, Deferral::Update),
-        _ => return None,
-    };
-    Some(Responder::new(http, id, token.clone(), deferral))
+impl Bot {
+    /// The responder for an interaction the bot answers (commands, autocomplete, components;
+    /// `None` for others): through the interaction's own client, and `http` for the channels.
+    /// While the answer is worked on, a component is acknowledged without a visible change, a
+    /// command with "thinking…", private for `/settings` (its answers are).
+    pub fn responder_for(&self, http: Arc<Http>, interaction: &Interaction) -> Option<Responder> {
+        let (id, application_id, token, deferral) = match interaction {
+            Interaction::Command(cmd) | Interaction::Autocomplete(cmd) => {
+                (cmd.id, cmd.application_id, &cmd.token, Deferral::Thinking { ephemeral: cmd.data.name == SETTINGS })
+            }
+            Interaction::Component(c) => (c.id, c.application_id, &c.token, Deferral::Update),
+            _ => return None,
+        };
+        let own = self.interactions.for_interaction(application_id);
+        Some(Responder::new(http, own, id, token.clone(), deferral))
+    }
 }
 
 /// Where a request failed, which decides how the player hears of it.
@@ -174,7 +195,7 @@ impl EventHandler for Bot {
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
-        if let Some(responder) = responder_for(ctx.http.clone(), &interaction) {
+        if let Some(responder) = self.responder_for(ctx.http.clone(), &interaction) {
             self.handle(&responder, &interaction).await;
         }
     }

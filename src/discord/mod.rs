@@ -12,6 +12,7 @@ mod flows;
 mod forget_me;
 mod handler;
 mod help;
+mod interaction_clients;
 mod menus;
 mod observed;
 mod readiness;
@@ -32,6 +33,7 @@ use serenity::all::{Client, ClientBuilder, GatewayIntents, Http, HttpBuilder};
 use crate::service::Service;
 
 pub use command::{Command, CommandError, PlaySub, SettingsRequest, SettingsSub};
+pub use interaction_clients::InteractionClients;
 pub use observed::interaction_span;
 pub use registration::{play_command, settings_command};
 pub use shards::{BadShardRange, ShardRange};
@@ -160,15 +162,25 @@ pub async fn start(mut client: Client, shards: Option<ShardRange>) -> anyhow::Re
     started.context("the Discord connection failed")
 }
 
-/// The REST client for `connection`, with serenity's rate limiter on: it reads Discord's
-/// rate-limit headers, waits before a request its bucket has no room for, and waits out a 429
-/// before trying again.
+/// The shared REST client for `connection`, with serenity's rate limiter on: it reads
+/// Discord's rate-limit headers, waits before a request its bucket has no room for, and waits
+/// out a 429 before trying again.
 pub(crate) fn http_client(connection: &Connection) -> anyhow::Result<Http> {
-    let mut http = HttpBuilder::new(&connection.token);
-    if let Some(base) = &connection.api_base {
-        http = http.client(redirected_client(base, connection.api_certificate.as_deref())?);
-    }
-    Ok(http.build())
+    Ok(rest_clients(connection)?.0)
+}
+
+/// The shared REST client for `connection` and the maker of each interaction's own, over one
+/// pool of connections.
+pub(crate) fn rest_clients(connection: &Connection) -> anyhow::Result<(Http, InteractionClients)> {
+    let client = match &connection.api_base {
+        Some(base) => redirected_client(base, connection.api_certificate.as_deref())?,
+        None => reqwest::Client::builder()
+            .use_rustls_tls()
+            .build()
+            .context("could not build the HTTP client for Discord")?,
+    };
+    let shared = HttpBuilder::new(&connection.token).client(client.clone()).build();
+    Ok((shared, InteractionClients::new(connection, client)))
 }
 
 /// An HTTP client sending the requests serenity addresses to `https://discord.com` to the host
@@ -206,9 +218,10 @@ fn redirected_client(base: &str, certificate: Option<&std::path::Path>) -> anyho
 pub async fn client(connection: Connection, service: Service) -> anyhow::Result<Client> {
     let front = readiness::Front::gateway(service.clone(), connection.shards);
     // No privileged intents: slash commands and components arrive without any.
-    let client = ClientBuilder::new_with_http(http_client(&connection)?, GatewayIntents::GUILDS)
+    let (http, interactions) = rest_clients(&connection)?;
+    let client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
         .event_handler(
-            handler::Bot::new(service, connection.guild_id, connection.idle_sweep)
+            handler::Bot::new(service, connection.guild_id, connection.idle_sweep, interactions)
                 .with_shards(connection.shards)
                 .watched_as(front.clone()),
         )

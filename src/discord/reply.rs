@@ -168,7 +168,11 @@ enum Stage {
 
 /// Sends the responses to one interaction (see the module docs).
 pub struct Responder {
+    /// The bot's shared client: the channels' calls.
     http: Arc<Http>,
+    /// The interaction's own client: its answer, its original message and its follow-ups,
+    /// in buckets of their own (`interaction_clients.rs`).
+    own: Http,
     id: InteractionId,
     token: String,
     deferral: Deferral,
@@ -199,10 +203,12 @@ const INLINE_FIRST_WAIT: Duration = Duration::from_millis(20);
 const INLINE_WRITE_WAIT: Duration = Duration::from_secs(3);
 
 impl Responder {
-    /// Answers interaction `id` with `token` through `http`, deferring as `deferral` says.
-    pub fn new(http: Arc<Http>, id: InteractionId, token: String, deferral: Deferral) -> Responder {
+    /// Answers interaction `id` with `token` through `own`, its own client, deferring as
+    /// `deferral` says; `http` is the bot's shared client, for the channels.
+    pub fn new(http: Arc<Http>, own: Http, id: InteractionId, token: String, deferral: Deferral) -> Responder {
         Responder {
             http,
+            own,
             id,
             token,
             deferral,
@@ -280,9 +286,9 @@ impl Responder {
                 Ok(())
             }
             None => match response {
-                FirstResponse::Built(built) => (*built).execute(&*self.http, (self.id, &self.token)).await,
+                FirstResponse::Built(built) => (*built).execute(&self.own, (self.id, &self.token)).await,
                 FirstResponse::Written(written) => {
-                    self.http.create_interaction_response(self.id, &self.token, &written, Vec::new()).await
+                    self.own.create_interaction_response(self.id, &self.token, &written, Vec::new()).await
                 }
             },
         };
@@ -331,7 +337,7 @@ impl Responder {
                     return Ok(None);
                 }
                 // The callback does not say which message it made; the original response is it.
-                match self.after_first(|| self.http.get_original_interaction_response(&self.token)).await {
+                match self.after_first(|| self.own.get_original_interaction_response(&self.token)).await {
                     Ok(message) => Ok(Some(message.id)),
                     Err(e) => {
                         tracing::debug!(error = %e, "the answer's message id is unknown");
@@ -343,12 +349,12 @@ impl Responder {
                 Deferral::Update => self.follow_up_posted(reply.follow_up()).await.map(Some),
                 Deferral::Thinking { ephemeral } if (reply.ephemeral && !ephemeral) || !reply.mentions.is_empty() => {
                     *stage = Stage::Answered;
-                    self.after_first(|| self.http.delete_original_interaction_response(&self.token)).await?;
+                    self.after_first(|| self.own.delete_original_interaction_response(&self.token)).await?;
                     self.follow_up_posted(reply.follow_up()).await.map(Some)
                 }
                 Deferral::Thinking { .. } => {
                     *stage = Stage::Answered;
-                    self.after_first(|| reply.edit().execute(&*self.http, &self.token)).await.map(|m| Some(m.id))
+                    self.after_first(|| reply.edit().execute(&self.own, &self.token)).await.map(|m| Some(m.id))
                 }
             },
             Stage::Answered => self.follow_up_posted(reply.follow_up()).await.map(Some),
@@ -412,7 +418,7 @@ impl Responder {
     /// Edits the original response (after a deferral: the message a component is on, or the
     /// command's "thinking…").
     pub async fn edit(&self, edit: EditInteractionResponse) -> serenity::Result<()> {
-        self.after_first(|| edit.clone().execute(&*self.http, &self.token)).await.map(drop)
+        self.after_first(|| edit.clone().execute(&self.own, &self.token)).await.map(drop)
     }
 
     /// Sends a follow-up message.
@@ -422,7 +428,7 @@ impl Responder {
 
     /// Sends a follow-up message; returns its id.
     pub async fn follow_up_posted(&self, follow_up: CreateInteractionResponseFollowup) -> serenity::Result<MessageId> {
-        self.after_first(|| follow_up.clone().execute(&*self.http, (None, &self.token))).await.map(|m| m.id)
+        self.after_first(|| follow_up.clone().execute(&self.own, (None, &self.token))).await.map(|m| m.id)
     }
 
     /// Runs `call`, a call about this interaction after its first response. In HTTP mode that
@@ -448,7 +454,7 @@ impl Responder {
         call().await
     }
 
-    /// The REST client this responder answers through.
+    /// The bot's shared REST client, for the channels' calls.
     pub fn http(&self) -> &Http {
         &self.http
     }

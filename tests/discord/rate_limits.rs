@@ -100,3 +100,31 @@ async fn boards_posted_past_the_global_limit_are_waited_for_not_lost(pool: PgPoo
     assert!(met.iter().all(|r| r.global), "{met:?}");
     bot.stop().await;
 }
+
+/// Discord keys an interaction's webhook routes by the interaction, so a player whose tap used
+/// up its interaction's room holds nobody else back. Here each interaction may call each of its
+/// webhook routes once a minute: the first player's start and tap use their room, and the
+/// second player's start and tap still get their boards at once, without a 429. (serenity keys
+/// these routes by the application: through the bot's one shared client, the second player's
+/// board would wait out the first one's minute, and this test time out.)
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn one_interactions_webhook_limit_holds_back_no_other(pool: PgPool) {
+    let once_a_minute = Limit { requests: 1, per: Duration::from_secs(60) };
+    let limits = RateLimits { interaction_webhooks: once_a_minute, ..RateLimits::discord() };
+    let bot = Bot::builder(pool).rate_limits(limits).start().await;
+    for ctx in [Ctx::en(), Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID)] {
+        let started = bot.standin.interact(play_reversi(&ctx)).await;
+        let board = shown_board(&bot, &started);
+        let mv = touch_taps(&board, "p").first().cloned().unwrap_or_else(|| panic!("no move:\n{board}"));
+        let tap = fixtures::button_on(&ctx, &touch_id(&board, &format!("p.{mv}")).unwrap(), &board);
+        let tapped = bot
+            .standin
+            .interact_until(tap, |x| x.answered() && x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal))
+            .await;
+        let boards: Vec<_> = tapped.followups().into_iter().filter(|c| c.ok() && !c.files.is_empty()).collect();
+        assert_eq!(boards.len(), 1, "one new board:\n{tapped}");
+        assert_eq!(bot.snapshot(&ctx).await.3, 2, "the tap and the bot's answer, once");
+    }
+    assert!(bot.standin.rate_limited().is_empty(), "{:?}", bot.standin.rate_limited());
+    bot.stop().await;
+}
