@@ -54,9 +54,22 @@ pub fn replay_gif(
     banner: Option<&str>,
     names: &Names,
 ) -> Result<Vec<u8>, ReplayFailure> {
+    fitting(start, moves, lang, banner, names, MAX_REPLAY_BYTES)
+}
+
+/// The replay drawn at full size, else at 75%, else at 50%: the first that fits `cap` bytes,
+/// or the smallest.
+fn fitting(
+    start: &Game,
+    moves: &[GameMove],
+    lang: Lang,
+    banner: Option<&str>,
+    names: &Names,
+    cap: usize,
+) -> Result<Vec<u8>, ReplayFailure> {
     let mut gif = encode(start, moves, lang, banner, names, 1.0)?;
     for scale in [0.75, 0.5] {
-        if gif.len() <= MAX_REPLAY_BYTES {
+        if gif.len() <= cap {
             break;
         }
         gif = encode(start, moves, lang, banner, names, scale)?;
@@ -264,6 +277,39 @@ mod tests {
                 assert!(far * 100 < want.pixels().len(), "{kind:?} frame {i}: {far} pixels differ from its position");
             }
         }
+    }
+
+    /// A long game's replay is drawn smaller until it fits Discord's room for it.
+    #[test]
+    fn a_long_games_replay_fits_its_cap() {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let start = Game::new(GameKind::Doubutsu);
+        // A game of 200 plies: seeded random moves that neither end it nor lose at once, from
+        // the first seed whose game lasts that long.
+        let long_game = |seed: u64| {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let (mut game, mut moves) = (start.clone(), Vec::new());
+            while moves.len() < 200 {
+                let mut legal = game.legal_moves();
+                legal.shuffle(&mut rng);
+                let going_on = legal
+                    .into_iter()
+                    .find(|&mv| !game.loses_at_once(mv) && game.play(mv).is_ok_and(|next| next.outcome().is_none()))?;
+                game = game.play(going_on).unwrap();
+                moves.push(going_on);
+            }
+            Some(moves)
+        };
+        let moves = (0..100).find_map(long_game).expect("a seed whose game lasts 200 plies");
+        let names = Names::default();
+        let gif = replay_gif(&start, &moves, Lang::Ja, Some("banner"), &names).unwrap();
+        assert!(gif.len() <= MAX_REPLAY_BYTES, "{} bytes", gif.len());
+        // Past a cap, it is drawn smaller until it fits (the real cap takes a longer game).
+        let cap = gif.len() * 2 / 3;
+        let smaller = fitting(&start, &moves, Lang::Ja, Some("banner"), &names, cap).unwrap();
+        assert!(smaller.len() <= cap, "{} bytes past {cap}", smaller.len());
+        assert_eq!(decode(&gif).len(), moves.len() + 1);
     }
 
     #[test]
