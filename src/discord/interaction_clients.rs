@@ -11,8 +11,6 @@
 
 use serenity::all::{ApplicationId, Http, HttpBuilder};
 
-use super::Connection;
-
 /// Makes the REST client of each interaction, sharing the bot's connections.
 #[derive(Clone)]
 pub struct InteractionClients {
@@ -23,10 +21,10 @@ pub struct InteractionClients {
 }
 
 impl InteractionClients {
-    /// The clients of `connection`'s interactions, over `client`, the shared client's
-    /// connections.
-    pub(super) fn new(connection: &Connection, client: reqwest::Client) -> InteractionClients {
-        InteractionClients { client, token: connection.token.clone() }
+    /// The clients of the interactions of the bot with `token`, over `client`, the shared
+    /// client's connections.
+    pub(super) fn new(token: &str, client: reqwest::Client) -> InteractionClients {
+        InteractionClients { client, token: token.to_string() }
     }
 
     /// The REST client for one interaction of application `application_id`: its buckets are

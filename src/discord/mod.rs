@@ -180,7 +180,7 @@ pub(crate) fn rest_clients(connection: &Connection) -> anyhow::Result<(Http, Int
             .context("could not build the HTTP client for Discord")?,
     };
     let shared = HttpBuilder::new(&connection.token).client(client.clone()).build();
-    Ok((shared, InteractionClients::new(connection, client)))
+    Ok((shared, InteractionClients::new(&connection.token, client)))
 }
 
 /// An HTTP client sending the requests serenity addresses to `https://discord.com` to the host
