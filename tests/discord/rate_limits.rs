@@ -13,8 +13,24 @@ use sqlx::PgPool;
 use crate::said::before_move;
 use crate::support::discord::{Limit, RateLimits};
 use crate::support::fixtures::{self, touch_id, touch_taps, Ctx};
-use crate::support::ReplyKind;
+use crate::support::{Exchange, ReplyKind};
 use crate::{play_reversi, shown_board, Bot};
+
+/// Taps the first numbered square of the board `last` showed, waits until the tap's answer has
+/// taken the old board's buttons off, and checks that it posted one new board; returns the tap's
+/// exchange.
+async fn tap_first_move(bot: &Bot, ctx: &Ctx, last: &Exchange) -> Exchange {
+    let board = shown_board(bot, last);
+    let mv = touch_taps(&board, "p").first().cloned().unwrap_or_else(|| panic!("no move:\n{board}"));
+    let tap = fixtures::button_on(ctx, &touch_id(&board, &format!("p.{mv}")).unwrap(), &board);
+    let tapped = bot
+        .standin
+        .interact_until(tap, |x| x.answered() && x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal))
+        .await;
+    let boards: Vec<_> = tapped.followups().into_iter().filter(|c| c.ok() && !c.files.is_empty()).collect();
+    assert_eq!(boards.len(), 1, "one new board:\n{tapped}");
+    tapped
+}
 
 /// Taps in quick succession, in one channel and in two others at the same time, with Discord's
 /// numbers: no call of the bot's is answered 429, each tap gets its new board once and takes
@@ -33,16 +49,8 @@ async fn a_burst_of_taps_meets_no_429_and_loses_no_move(pool: PgPool) {
         async move {
             let mut last = bot.standin.interact(play_reversi(&ctx)).await;
             for _ in 0..TAPS {
-                let board = shown_board(bot, &last);
                 let old = last.message_id().unwrap();
-                let mv = touch_taps(&board, "p").first().cloned().unwrap_or_else(|| panic!("no move:\n{board}"));
-                let tap = fixtures::button_on(&ctx, &touch_id(&board, &format!("p.{mv}")).unwrap(), &board);
-                let tapped = bot
-                    .standin
-                    .interact_until(tap, |x| x.answered() && x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal))
-                    .await;
-                let boards: Vec<_> = tapped.followups().into_iter().filter(|c| c.ok() && !c.files.is_empty()).collect();
-                assert_eq!(boards.len(), 1, "one new board:\n{tapped}");
+                let tapped = tap_first_move(bot, &ctx, &last).await;
                 let old_board = bot.standin.message(old).unwrap();
                 assert!(old_board["components"].as_array().is_none_or(Vec::is_empty), "{old_board}");
                 last = tapped;
@@ -114,15 +122,7 @@ async fn one_interactions_webhook_limit_holds_back_no_other(pool: PgPool) {
     let bot = Bot::builder(pool).rate_limits(limits).start().await;
     for ctx in [Ctx::en(), Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID)] {
         let started = bot.standin.interact(play_reversi(&ctx)).await;
-        let board = shown_board(&bot, &started);
-        let mv = touch_taps(&board, "p").first().cloned().unwrap_or_else(|| panic!("no move:\n{board}"));
-        let tap = fixtures::button_on(&ctx, &touch_id(&board, &format!("p.{mv}")).unwrap(), &board);
-        let tapped = bot
-            .standin
-            .interact_until(tap, |x| x.answered() && x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal))
-            .await;
-        let boards: Vec<_> = tapped.followups().into_iter().filter(|c| c.ok() && !c.files.is_empty()).collect();
-        assert_eq!(boards.len(), 1, "one new board:\n{tapped}");
+        tap_first_move(&bot, &ctx, &started).await;
         assert_eq!(bot.snapshot(&ctx).await.3, 2, "the tap and the bot's answer, once");
     }
     assert!(bot.standin.rate_limited().is_empty(), "{:?}", bot.standin.rate_limited());
