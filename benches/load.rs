@@ -50,6 +50,9 @@ struct Tally {
     choose_bytes: Vec<usize>,
     /// Time until the lit board is shown (the same call, or the edit after a late answer).
     choose_shown: Vec<Duration>,
+    /// A move tap's first visible change: its board frozen in place with the move
+    /// (docs/design/touch.md#every-tap-answers-at-once).
+    move_shown: Vec<Duration>,
     /// The moves the player saw accepted.
     taps: Vec<Tap>,
 }
@@ -140,15 +143,27 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
             tally.ack.push(ack);
             tally.board.push(done);
         }
+        if tapping.is_some() {
+            let frozen = x.calls.iter().find(|c| c.ok() && c.kind == support::ReplyKind::Callback { type_: 7 });
+            tally.move_shown.extend(frozen.map(|c| c.after));
+        }
         let pause = |rng: &mut StdRng, ms: std::ops::Range<u64>| Duration::from_millis(rng.gen_range(ms));
+        if x.is_ephemeral() && x.file("board.png").is_some() {
+            // A tap that could not play shows the game as it is now (an old board): look at it.
+            next = Next::Show;
+            tokio::time::sleep(pause(&mut rng, 500..1500)).await;
+            continue;
+        }
         if x.is_ephemeral() {
             let text = x.content();
-            let wait = if text.contains("lot of games") {
+            // A child's tap hears "busy" as ⏳; a command's, in words.
+            let wait = if text.contains("lot of games") || text == "⏳" {
                 // "Busy, try again in a moment": a person waits a few seconds, then tries again.
                 tally.busy += 1;
                 pause(&mut rng, 3000..6000)
             } else {
-                if text.contains("no game") {
+                // A child's tap where no game is on gets the game box (🎲).
+                if text.contains("no game") || text == "🎲" {
                     next = Next::Start;
                 } else {
                     // "Already played", "a game is on here", an old board: look at the game.
@@ -252,6 +267,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
         all.choose.extend(t.choose);
         all.choose_bytes.extend(t.choose_bytes);
         all.choose_shown.extend(t.choose_shown);
+        all.move_shown.extend(t.move_shown);
         all.taps.extend(t.taps);
     }
     let wall = started.elapsed();
@@ -268,6 +284,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
     let late = all.ack.iter().filter(|a| **a > Duration::from_secs(3)).count();
     percentiles("acknowledgement (defer)", all.ack);
     percentiles("board posted", all.board);
+    percentiles("a move tap (board frozen)", all.move_shown);
     let late_choices = all.choose.iter().filter(|a| **a > Duration::from_secs(3)).count();
     percentiles("an animal chosen (first answer)", all.choose);
     percentiles("an animal chosen (lit board shown)", all.choose_shown);

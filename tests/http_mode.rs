@@ -127,16 +127,19 @@ async fn two_http_processes_share_the_games(pool: PgPool) {
     let message = standin.message(start.message_id().unwrap()).unwrap();
     let tap = fixtures::button_on(&ctx, &f5, &message);
     let moved = standin.try_interact_http(&b, &key, tap).await.unwrap();
-    assert_eq!(first_call(&moved).kind, ReplyKind::Callback { type_: 6 }, "{moved}");
+    // The HTTP answer is the board frozen with the move (components only, no files).
+    assert_eq!(first_call(&moved).kind, ReplyKind::Callback { type_: 7 }, "{moved}");
     assert!(moved.content().contains("You played **f5**") && moved.file(".png").is_some(), "{moved}");
     let record = Store::from_pool(pool.clone()).active_game(ctx.channel_id).await.unwrap().unwrap();
     assert_eq!(record.ply, 2);
 
-    // A refusal has no files: it is the HTTP answer itself, private, and changes nothing.
+    // A tap on the old board shows the game as it is now, privately, and changes nothing: the
+    // HTTP answer itself, its buttons without the picture (which cannot ride on it).
     let again = fixtures::button_on(&ctx, &f5, &message);
     let refused = standin.try_interact_http(&a, &key, again).await.unwrap();
     assert_eq!(first_call(&refused).kind, ReplyKind::Callback { type_: 4 }, "{refused}");
     assert!(refused.is_ephemeral() && refused.files().is_empty(), "{refused}");
+    assert!(refused.custom_ids().iter().any(|id| id.starts_with("t:1:2:p.")), "the game now:\n{refused}");
     let after = Store::from_pool(pool).active_game(ctx.channel_id).await.unwrap().unwrap();
     assert_eq!((after.ply, after.version), (record.ply, record.version));
 }

@@ -1,6 +1,7 @@
 //! Board messages: the text, the board image (after a game, its replay and chart) and the board of
 //! buttons under it.
 
+use super::game_box::final_rows;
 use super::handler::Bot;
 use super::reply::Reply;
 use super::touch_board::touch_board;
@@ -22,14 +23,14 @@ impl Bot {
         settings: &Settings,
         lang: Lang,
     ) -> Reply {
-        let (commentary, takeback, hints) = (settings.commentary, settings.takeback, settings.hints);
+        let commentary = settings.commentary;
         let review = if game.record.status == GameStatus::Active {
             None
         } else {
             let story = if commentary { self.service().story(game).await } else { None };
             Some(Review { start: game.record.game.initial(), moves: game.history(), story })
         };
-        let (frame, banner) = board_frame(game, lines, (takeback, hints), lang);
+        let (frame, banner) = board_frame(game, lines, settings, lang);
         let (game, last) = (game.clone(), last.cloned());
         with_pictures(frame, lang, move |reply| {
             draw_pictures(&game, last.as_ref(), banner.as_deref(), review, lang, reply)
@@ -90,14 +91,10 @@ fn seat_names(record: &GameRecord, lang: Lang) -> render::Names {
 }
 
 /// The board message for `game` without its pictures: the text (how it ended, the coach's word,
-/// whose move it is), the board of buttons and who may be pinged; and the result banner the
-/// pictures carry.
-fn board_frame(
-    game: &StoredGame,
-    mut lines: Vec<String>,
-    (takeback, hints): (bool, bool),
-    lang: Lang,
-) -> (Reply, Option<String>) {
+/// whose move it is), the board of buttons (once the game is over, its wordless sign, "again"
+/// and the game box) and who may be pinged; and the result banner the pictures carry.
+fn board_frame(game: &StoredGame, mut lines: Vec<String>, settings: &Settings, lang: Lang) -> (Reply, Option<String>) {
+    let (takeback, hints) = (settings.takeback, settings.hints);
     let record = &game.record;
     let banner = match (record.status, record.result) {
         (GameStatus::Active, _) => None,
@@ -130,7 +127,10 @@ fn board_frame(
         content: lines.join("\n"),
         ephemeral: false,
         files: Vec::new(),
-        components: touch_board(game, None, takeback, hints, lang),
+        components: match record.status {
+            GameStatus::Active => touch_board(game, None, takeback, hints, lang),
+            _ => final_rows(record, settings, lang),
+        },
         mentions,
     };
     (reply, banner)

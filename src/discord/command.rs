@@ -16,6 +16,8 @@ pub const SETTINGS: &str = "settings";
 /// The subcommands of `/play`, in the order Discord lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlaySub {
+    /// The game box: a big button per game.
+    Games,
     /// Start reversi.
     Reversi,
     /// Start doubutsu shogi.
@@ -42,7 +44,8 @@ pub enum PlaySub {
 
 impl PlaySub {
     /// Every subcommand, in the order Discord lists them.
-    pub const ALL: [PlaySub; 11] = [
+    pub const ALL: [PlaySub; 12] = [
+        PlaySub::Games,
         PlaySub::Reversi,
         PlaySub::Doubutsu,
         PlaySub::Move,
@@ -59,6 +62,7 @@ impl PlaySub {
     /// Its name in interactions (Discord sends the English name whatever the client's language).
     pub fn name(self) -> &'static str {
         match self {
+            PlaySub::Games => "games",
             PlaySub::Reversi => "reversi",
             PlaySub::Doubutsu => "doubutsu",
             PlaySub::Move => "move",
@@ -160,6 +164,8 @@ pub mod option {
 /// A slash command, typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
+    /// `/play games`: the game box (docs/design/touch.md#the-game-box).
+    Games,
     /// `/play reversi`, as `side` (black moves first).
     StartReversi {
         /// The player's side.
@@ -257,6 +263,7 @@ impl Command {
 
     fn play(sub: PlaySub, options: &Options<'_>) -> Result<Command, CommandError> {
         Ok(match sub {
+            PlaySub::Games => Command::Games,
             PlaySub::Reversi => match options.string(option::COLOR) {
                 None | Some("black") => Command::StartReversi { side: Side::First },
                 Some("white") => Command::StartReversi { side: Side::Second },
@@ -313,7 +320,8 @@ impl Command {
     pub fn posts_in_channel(&self) -> bool {
         matches!(
             self,
-            Command::StartReversi { .. }
+            Command::Games
+                | Command::StartReversi { .. }
                 | Command::StartDoubutsu
                 | Command::Move { .. }
                 | Command::Board

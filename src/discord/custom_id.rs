@@ -207,11 +207,11 @@ impl HouseRuleButton {
 }
 
 /// The rules as two digits, take-backs then commentary (`10`: take-backs on, commentary off).
-fn rules_code(rules: HouseRules) -> String {
+pub(super) fn rules_code(rules: HouseRules) -> String {
     format!("{}{}", u8::from(rules.takeback), u8::from(rules.commentary))
 }
 
-fn parse_rules(code: &str) -> Option<HouseRules> {
+pub(super) fn parse_rules(code: &str) -> Option<HouseRules> {
     let digit = |c: u8| match c {
         b'0' => Some(false),
         b'1' => Some(true),

@@ -12,6 +12,7 @@ use super::handler::{Bot, Failure};
 use super::observed::note_game;
 use super::reply::{allowed_mentions, Reply, Responder};
 use super::request::Request;
+use super::touch_board::{frozen_board, touch_board};
 use crate::domain::{GameRecord, HouseRule, HouseRules, Lang, Pick, Settings, StoredGame};
 use crate::i18n::Msg;
 use crate::service::{PlayError, Service};
@@ -92,7 +93,11 @@ impl Bot {
 
     /// The first board of a new game (the greeting, and the bot's opening if it moves first)
     /// and the game as it shows it.
-    async fn first_board(&self, request: &Request<'_>, game: StoredGame) -> Result<(Reply, StoredGame), Failure> {
+    pub(super) async fn first_board(
+        &self,
+        request: &Request<'_>,
+        game: StoredGame,
+    ) -> Result<(Reply, StoredGame), Failure> {
         let (_, caller, settings, lang) = request.parts();
         // The request read the place's settings before the game existed.
         let settings = &settings.clone().under(game.record.house_rules);
@@ -104,18 +109,27 @@ impl Bot {
         Ok((board, bot.game))
     }
 
+    /// Plays the player's `input`. `tapped` names the game, the ply and the board message a
+    /// component was on; `on_board` says it was the board of buttons itself, which then shows
+    /// the move at once, frozen, while the bot answers (docs/design/touch.md#every-tap-answers-at-once).
     pub(super) async fn play(
         &self,
         request: &Request<'_>,
         input: &str,
         tapped: Option<(i64, u32, MessageId)>,
+        on_board: bool,
     ) -> Result<(), Failure> {
         let (responder, caller, settings, lang) = request.parts();
-        // A tap names the game, the ply and the board message it was made on.
         let expected = tapped.map(|(game_id, ply, _)| (game_id, ply));
         let turn =
             self.service().human_move(caller, &request.snapshot, input, expected).await.map_err(Failure::Refused)?;
-        responder.defer().await?;
+        let frozen = on_board && responder.is_component();
+        if frozen {
+            responder.update_components(frozen_board(&turn.game, turn.played.mv)).await?;
+        } else {
+            responder.defer().await?;
+        }
+        let board_before = turn.game.clone();
         // The bot's turn and the commentary on the player's move are thought out together.
         let played = turn.played.clone();
         let (stored, comment) = tokio::join!(self.service().finish_turn(turn), async {
@@ -125,11 +139,28 @@ impl Bot {
                 None
             }
         });
-        // A tap on the same board from another process was stored first: nothing changed.
-        let stored = stored.map_err(|e| match e {
-            PlayError::AlreadyPlayed => Failure::Refused(e),
-            e => Failure::Late(e),
-        })?;
+        let stored = match stored {
+            Ok(stored) => stored,
+            Err(e) => {
+                if frozen {
+                    // The frozen board comes back as it was; where another process stored a
+                    // move first (its board is the one now), it loses its buttons instead.
+                    let rows = match e {
+                        PlayError::AlreadyPlayed => Vec::new(),
+                        _ => touch_board(&board_before, None, settings.takeback, settings.hints, lang),
+                    };
+                    let back = EditInteractionResponse::new().components(rows).allowed_mentions(allowed_mentions(&[]));
+                    if let Err(e) = responder.edit(back).await {
+                        tracing::warn!(error = %e, "could not unfreeze a board");
+                    }
+                }
+                // A tap on the same board from another process was stored first: nothing changed.
+                return Err(match e {
+                    PlayError::AlreadyPlayed => Failure::Refused(e),
+                    e => Failure::Late(e),
+                });
+            }
+        };
         let mut lines = narrate(&stored.moves, lang);
         if let Some(c) = &comment {
             // Right under the player's own move.
@@ -182,6 +213,24 @@ impl Bot {
         if let Some(posted) = responder.post(board).await? {
             self.board_posted(responder.http(), record, posted, None).await;
         }
+        Ok(())
+    }
+
+    /// The game as it is now, for the tapper's eyes only: its board with its buttons (a child's
+    /// stale tap, or a tap on the game box while a game is on). Not remembered as the game's
+    /// board: reminders link to the channel's.
+    pub(super) async fn show_board_privately(&self, request: &Request<'_>) -> Result<(), Failure> {
+        let (responder, _, settings, lang) = request.parts();
+        let game = Service::game_here(&request.snapshot).map_err(Failure::Refused)?;
+        let mut board = self.board(game, game.last_move(), Vec::new(), settings, lang).await;
+        board.ephemeral = true;
+        board.mentions.clear();
+        // In HTTP mode the answer to Discord's request is the only call that cannot race the
+        // answer itself: the buttons go there, without the picture (the channel's board shows it).
+        if !responder.first_carries_files() {
+            board.files.clear();
+        }
+        responder.answer(board).await?;
         Ok(())
     }
 

@@ -4,7 +4,7 @@
 //! [`Responder`] acknowledges by itself when anything takes too long (Discord's 3 s).
 //!
 //! This file is the dispatcher: the command flows are in `flows.rs`, `/settings` in
-//! `settings.rs`, the custom ids in `custom_id.rs`, board messages in `board_message.rs` and the
+//! `settings.rs`, the components in `component.rs` (their ids in `custom_id.rs`), board messages in `board_message.rs` and the
 //! sweeps in `sweeps.rs` and `reminders.rs`. It is past 500 lines because every interaction's
 //! way in (who calls, from where, what it may do there) is read in one place.
 
@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use serenity::all::{
     AuthorizingIntegrationOwner, AuthorizingIntegrationOwners, ChannelId, ChannelType, CommandInteraction,
-    ComponentInteraction, ComponentInteractionDataKind, Context, CreateAutocompleteResponse, CreateInteractionResponse,
+    ComponentInteraction, Context, CreateAutocompleteResponse, CreateInteractionResponse,
     CreateInteractionResponseFollowup, EventHandler, Guild, GuildId, Interaction, InteractionContext, Member,
     PartialChannel, Ready, UnavailableGuild, User,
 };
@@ -23,10 +23,7 @@ use serenity::http::Http;
 use tracing::Instrument as _;
 
 use super::command::{Command, CommandError, SETTINGS};
-use super::custom_id::{
-    ForgetButton, HouseRuleButton, ListButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton, TouchButton,
-};
-use super::observed::{command_kind, component_kind, note_game, span_of, Observation};
+use super::observed::{command_kind, note_game, span_of, Observation};
 use super::readiness::Front;
 use super::registration::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
@@ -229,7 +226,7 @@ fn caller_of_command(i: &CommandInteraction) -> Caller {
     caller_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_deref(), venue)
 }
 
-fn caller_of_component(i: &ComponentInteraction) -> Caller {
+pub(super) fn caller_of_component(i: &ComponentInteraction) -> Caller {
     let venue = venue_of(i.context, i.guild_id);
     caller_of(i.guild_id, i.channel_id, i.channel.as_ref(), &i.user, i.member.as_ref(), venue)
 }
@@ -238,7 +235,7 @@ fn caller_of_component(i: &ComponentInteraction) -> Caller {
 /// own install: the bot is not there, may not post there and knows nothing of the server's
 /// settings (docs/design/private-channels.md#a-server-without-the-app). Without owners (older
 /// payloads) the app is taken to be installed where it is used.
-fn app_not_in_server(context: Option<InteractionContext>, owners: &AuthorizingIntegrationOwners) -> bool {
+pub(super) fn app_not_in_server(context: Option<InteractionContext>, owners: &AuthorizingIntegrationOwners) -> bool {
     context == Some(InteractionContext::Guild)
         && !owners.0.is_empty()
         && !owners.0.iter().any(|owner| matches!(owner, AuthorizingIntegrationOwner::GuildInstall(_)))
@@ -290,7 +287,7 @@ impl Bot {
     /// What the interaction reads of its place (once: the settings, the game and the
     /// caller's own choices) and the language to answer in (the player's locale when nothing
     /// could be read; the error is then for the caller to report).
-    async fn snapshot_and_lang(&self, caller: &Caller, locale: &str) -> (Result<Snapshot, PlayError>, Lang) {
+    pub(super) async fn snapshot_and_lang(&self, caller: &Caller, locale: &str) -> (Result<Snapshot, PlayError>, Lang) {
         let snapshot = self.service.snapshot(&caller.place(), Some(caller.user_id)).await.map(|mut s| {
             s.settings = s.settings.in_venue(caller.venue);
             s
@@ -350,9 +347,10 @@ impl Bot {
         }
         let request = Request::new(responder, caller, snapshot, lang);
         let outcome = match command {
+            Command::Games => self.show_game_box(&request).await,
             Command::StartReversi { side } => self.start_or_offer(&request, GameKind::Reversi, side).await,
             Command::StartDoubutsu => self.start_or_offer(&request, GameKind::Doubutsu, Side::First).await,
-            Command::Move { typed } => self.play(&request, &typed, None).await,
+            Command::Move { typed } => self.play(&request, &typed, None, false).await,
             Command::Board => self.show_board(&request, None).await,
             Command::Resign => self.resign(&request).await,
             Command::Stats => self.stats(&request).await,
@@ -367,83 +365,12 @@ impl Bot {
     }
 
     /// Answers with a private text (a refusal).
-    async fn answer_privately(&self, responder: &Responder, text: String) -> Handled {
+    pub(super) async fn answer_privately(&self, responder: &Responder, text: String) -> Handled {
         if let Err(e) = responder.answer(Reply::private(text)).await {
             tracing::warn!(error = %e, "could not answer an interaction");
             return Handled::Error;
         }
         Handled::Refused
-    }
-
-    async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) -> Observation {
-        let caller = caller_of_component(c);
-        let kind = component_kind(&c.data.custom_id);
-        if app_not_in_server(c.context, &c.authorizing_integration_owners) {
-            let text = Msg::NotAddedHere.text(Lang::from_locale(&c.locale));
-            return Observation::new(kind, None, self.answer_privately(responder, text).await);
-        }
-        let (snapshot, lang) = self.snapshot_and_lang(&caller, &c.locale).await;
-        let snapshot = match snapshot {
-            Ok(s) => s,
-            Err(e) => {
-                return Observation::new(kind, None, self.report(responder, Err(Failure::Refused(e)), lang).await)
-            }
-        };
-        if let Some(game) = &snapshot.game {
-            note_game(game.record.id);
-        }
-        let mut level = snapshot.game.as_ref().map(|g| g.record.level);
-        // The forget-me question is private from start to end: no permission of the channel's.
-        let forget = ForgetButton::parse(&c.data.custom_id);
-        let needed = missing_permissions(c.app_permissions, caller.parent_id.is_some());
-        if forget.is_none() && caller.venue == Venue::Server && !needed.is_empty() {
-            return Observation::new(kind, level, self.refuse_missing(responder, &needed, lang).await);
-        }
-        let request = Request::new(responder, caller, snapshot, lang);
-        let id = &c.data.custom_id;
-        let outcome = match (MoveSelect::parse(id), &c.data.kind) {
-            (Some(target), ComponentInteractionDataKind::StringSelect { values }) => {
-                let choice = values.first().map(String::as_str).unwrap_or("");
-                let tapped = Some((target.game_id, target.ply, c.message.id));
-                let played = self.play(&request, choice, tapped).await;
-                self.or_the_board_now(&request, played).await
-            }
-            (None, ComponentInteractionDataKind::StringSelect { values }) => {
-                match (OpponentSelect::parse(id), values.first()) {
-                    // A published rule is chosen only where the menu offered it.
-                    (Some(picker), Some(choice)) => {
-                        match picker.level(choice).filter(|&l| picker.offers(&request.snapshot.settings, l)) {
-                            Some(chosen) => {
-                                level = Some(chosen);
-                                self.start_chosen(&request, picker, chosen).await
-                            }
-                            None => Err(Failure::Refused(PlayError::Stale)),
-                        }
-                    }
-                    _ => Err(Failure::Refused(PlayError::Stale)),
-                }
-            }
-            (None, ComponentInteractionDataKind::Button) => {
-                if let Some(button) = TouchButton::parse(id) {
-                    let tapped = self.tap(&request, button, c.message.id).await;
-                    self.or_the_board_now(&request, tapped).await
-                } else if let Some(button) = ListButton::parse(id) {
-                    let listed = self.show_list(&request, button).await;
-                    self.or_the_board_now(&request, listed).await
-                } else {
-                    match (forget, ResignButton::parse(id), TakebackButton::parse(id), HouseRuleButton::parse(id)) {
-                        (Some(button), _, _, _) => self.forget_button(&request, button).await,
-                        (_, Some(button), _, _) => self.resign_button(&request, button).await,
-                        (_, _, Some(b), _) => self.take_back(&request, Some((b.game_id, b.ply, c.message.id))).await,
-                        (_, _, _, Some(button)) => self.toggle_house_rule(&request, button).await,
-                        _ => Err(Failure::Refused(PlayError::Stale)),
-                    }
-                }
-            }
-            _ => Err(Failure::Refused(PlayError::Stale)),
-        };
-        let outcome = self.report(responder, outcome, lang).await;
-        Observation::new(kind, level, outcome)
     }
 
     async fn on_autocomplete(&self, responder: &Responder, cmd: &CommandInteraction) -> Observation {
@@ -490,7 +417,11 @@ impl Bot {
     /// In a private channel old boards keep their buttons and menus, and some players have no
     /// commands: a tap on an old board there brings the game as it is now
     /// (docs/design/private-channels.md#old-boards-and-late-answers). Elsewhere `tapped` stands.
-    async fn or_the_board_now(&self, request: &Request<'_>, tapped: Result<(), Failure>) -> Result<(), Failure> {
+    pub(super) async fn or_the_board_now(
+        &self,
+        request: &Request<'_>,
+        tapped: Result<(), Failure>,
+    ) -> Result<(), Failure> {
         match tapped {
             Err(Failure::Refused(PlayError::Stale))
                 if !request.caller.venue.bot_may_post() && request.snapshot.game.is_some() =>
@@ -502,7 +433,7 @@ impl Bot {
     }
 
     /// Refuses privately, naming the permissions the bot lacks here.
-    async fn refuse_missing(&self, responder: &Responder, needed: &[Needed], lang: Lang) -> Handled {
+    pub(super) async fn refuse_missing(&self, responder: &Responder, needed: &[Needed], lang: Lang) -> Handled {
         self.answer_privately(responder, Msg::MissingPermissions { needed }.text(lang)).await
     }
 
@@ -520,7 +451,7 @@ impl Bot {
     }
 
     /// Tells the player about a failure in the way its stage allows; how the request ended.
-    async fn report(&self, responder: &Responder, outcome: Result<(), Failure>, lang: Lang) -> Handled {
+    pub(super) async fn report(&self, responder: &Responder, outcome: Result<(), Failure>, lang: Lang) -> Handled {
         let counted = match &outcome {
             Ok(()) => Handled::Ok,
             Err(Failure::Refused(e)) => self.counted(e, Handled::Refused),
@@ -554,7 +485,7 @@ impl Bot {
 /// The permissions the bot lacks to show a game where it was asked (`app_permissions` of the
 /// interaction; unknown when Discord sent none): boards are messages with an image, and in a
 /// thread messages need a permission of their own.
-fn missing_permissions(app: Option<serenity::all::Permissions>, in_thread: bool) -> Vec<Needed> {
+pub(super) fn missing_permissions(app: Option<serenity::all::Permissions>, in_thread: bool) -> Vec<Needed> {
     let Some(p) = app else { return Vec::new() };
     let mut needed = Vec::new();
     if in_thread {

@@ -4,12 +4,15 @@
 //! Every handler loads the game from the database, so a restart loses nothing.
 
 mod board_message;
+mod child_answers;
 mod coach;
 mod command;
+mod component;
 mod custom_id;
 pub mod endpoint;
 mod flows;
 mod forget_me;
+mod game_box;
 mod handler;
 mod help;
 mod interaction_clients;

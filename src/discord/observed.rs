@@ -5,10 +5,6 @@
 use serenity::all::Interaction;
 
 use super::command::Command;
-use super::custom_id::{
-    ForgetButton, HouseRuleButton, ListButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton, Tap,
-    TouchButton,
-};
 use crate::metrics::{Handled, NONE};
 use settai_core::Level;
 
@@ -40,7 +36,7 @@ pub(super) fn note_game(game_id: i64) {
 /// What one interaction comes to, for the figures.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Observation {
-    /// What it asked for: `start`, `move`, `board`, `resign`, `takeback`, `stats`, `remind`,
+    /// What it asked for: `games`, `start`, `move`, `board`, `resign`, `takeback`, `stats`, `remind`,
     /// `help`, `forget_me`, `settings`, `autocomplete`, or `unknown`.
     pub kind: &'static str,
     /// The game and the bot's level it was about, when known.
@@ -64,6 +60,7 @@ impl Observation {
 /// What a command asks for, as the figures name it.
 pub(super) fn command_kind(command: &Command) -> &'static str {
     match command {
+        Command::Games => "games",
         Command::StartReversi { .. } | Command::StartDoubutsu => "start",
         Command::Move { .. } => "move",
         Command::Board => "board",
@@ -75,31 +72,5 @@ pub(super) fn command_kind(command: &Command) -> &'static str {
         Command::Help => "help",
         Command::ForgetMe => "forget_me",
         Command::Settings(_) => "settings",
-    }
-}
-
-/// What a menu or button asks for, as the figures name it.
-pub(super) fn component_kind(custom_id: &str) -> &'static str {
-    if let Some(button) = TouchButton::parse(custom_id) {
-        match button.tap {
-            Tap::Play(_) => "move",
-            Tap::Choose(_) | Tap::Cancel | Tap::Idle(_) => "choose",
-        }
-    } else if ListButton::parse(custom_id).is_some() {
-        "list"
-    } else if MoveSelect::parse(custom_id).is_some() {
-        "move"
-    } else if OpponentSelect::parse(custom_id).is_some() {
-        "start"
-    } else if ResignButton::parse(custom_id).is_some() {
-        "resign"
-    } else if TakebackButton::parse(custom_id).is_some() {
-        "takeback"
-    } else if HouseRuleButton::parse(custom_id).is_some() {
-        "house_rule"
-    } else if ForgetButton::parse(custom_id).is_some() {
-        "forget_me"
-    } else {
-        "unknown"
     }
 }

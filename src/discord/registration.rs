@@ -20,6 +20,9 @@ impl PlaySub {
     fn definition(self) -> CreateCommandOption {
         let sub = |en: &str, ja: &str| subcommand(self.name(), self.ja_name(), en, ja);
         match self {
+            PlaySub::Games => {
+                sub("Big buttons to start a game, for anyone to tap", "タップで はじめる ゲームの ボタン")
+            }
             PlaySub::Reversi => sub("Start a game of reversi", "リバーシを始める").add_sub_option(
                 option(CommandOptionType::String, opt::COLOR, "Your colour (black moves first)")
                     .description_localized("ja", "あなたの色（黒が先手）")
@@ -208,6 +211,7 @@ impl PlaySub {
     /// Its name for users whose Discord is in Japanese (interactions carry the English name).
     fn ja_name(self) -> &'static str {
         match self {
+            PlaySub::Games => "ゲーム",
             PlaySub::Reversi => "リバーシ",
             PlaySub::Doubutsu => "どうぶつしょうぎ",
             PlaySub::Move => "指す",

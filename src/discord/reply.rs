@@ -383,7 +383,9 @@ impl Responder {
             // serenity's update always lists the message's attachments to keep, as none
             // (Discord would then drop the picture): written out without that list, Discord
             // keeps them.
-            let update = serde_json::json!({ "type": 7, "data": { "components": components } });
+            let mentions = serde_json::to_value(allowed_mentions(&[]))?;
+            let update =
+                serde_json::json!({ "type": 7, "data": { "components": components, "allowed_mentions": mentions } });
             self.first_raw(&mut stage, update, Stage::Answered).await
         } else {
             drop(stage);
@@ -413,6 +415,12 @@ impl Responder {
     /// the answer to Discord's request (it is acknowledged there, then edited).
     fn carries(&self, reply: &Reply) -> bool {
         reply.files.is_empty() || !self.inline_pending()
+    }
+
+    /// Whether the first response, still to be sent, can carry files (not in HTTP mode, where
+    /// it is the answer to Discord's request).
+    pub fn first_carries_files(&self) -> bool {
+        !self.inline_pending()
     }
 
     /// Edits the original response (after a deferral: the message a component is on, or the

@@ -18,7 +18,7 @@ impl Bot {
     /// A tap on the board of buttons drawn on message `on`.
     pub(super) async fn tap(&self, request: &Request<'_>, button: TouchButton, on: MessageId) -> Result<(), Failure> {
         match button.tap {
-            Tap::Play(mv) => self.play(request, &mv, Some((button.game_id, button.ply, on))).await,
+            Tap::Play(mv) => self.play(request, &mv, Some((button.game_id, button.ply, on)), true).await,
             Tap::Choose(origin) => self.choose(request, (button.game_id, button.ply), Some(origin)).await,
             Tap::Cancel => self.choose(request, (button.game_id, button.ply), None).await,
             // Discord shows these disabled: only a forged or very old client sends one.

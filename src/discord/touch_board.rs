@@ -203,6 +203,72 @@ fn reversi_board(game: &Game, ids: Ids, controls: Vec<CreateButton>, lang: Lang)
     rows
 }
 
+/// The board of buttons while the bot answers the player's `played` on `game` (the first
+/// response to a tap that passed the checks, docs/design/touch.md#every-tap-answers-at-once):
+/// the move shown (doubutsu: the animal on its new square, green; reversi: the tapped number,
+/// green), everything disabled, and a thinking sign where the controls were.
+pub(super) fn frozen_board(game: &StoredGame, played: GameMove) -> Vec<CreateActionRow> {
+    let record = &game.record;
+    let ids = Ids { game_id: record.id, ply: record.ply };
+    let thinking = CreateButton::new(ids.id(Tap::Idle(THINKING.to_string())))
+        .emoji('⏳')
+        .style(ButtonStyle::Secondary)
+        .disabled(true);
+    let idle = |tap: String, style: ButtonStyle| CreateButton::new(ids.id(Tap::Idle(tap))).style(style).disabled(true);
+    let mut rows = Vec::new();
+    let mut last = Vec::new();
+    match (&record.game, played) {
+        (Game::Doubutsu(g), GameMove::Doubutsu(mv)) => {
+            let human = g.history().position().turn();
+            let Ok(Game::Doubutsu(after)) = record.game.play(played) else { return Vec::new() };
+            let position = after.history().position();
+            for row in 0..4u8 {
+                let squares = (0..3u8)
+                    .filter_map(|col| Square::from_coords(col, row))
+                    .map(|sq| {
+                        let piece = position.piece_at(sq);
+                        let style = match piece {
+                            _ if sq == mv.to() => ButtonStyle::Success,
+                            Some(p) if p.color == human => ButtonStyle::Primary,
+                            _ => ButtonStyle::Secondary,
+                        };
+                        let button = idle(sq.to_string(), style).label(sq.to_string());
+                        match piece {
+                            Some(p) => button.emoji(emoji(p.role)),
+                            None => button,
+                        }
+                    })
+                    .collect();
+                rows.push(CreateActionRow::Buttons(squares));
+            }
+            for role in Role::HAND.into_iter().filter(|&role| position.hand(human, role) > 0) {
+                let held = idle(Origin::Hand(role).to_string(), ButtonStyle::Primary);
+                last.push(held.label(format!("×{}", position.hand(human, role))).emoji(emoji(role)));
+            }
+        }
+        (_, played) => {
+            let numbered = numbered_moves(&record.game);
+            let numbers = numbered.iter().enumerate().map(|(i, &mv)| {
+                let style = if mv == played { ButtonStyle::Success } else { ButtonStyle::Secondary };
+                idle(mv.to_string(), style).label((i + 1).to_string())
+            });
+            let mut numbers: Vec<CreateButton> = numbers.take((ROWS - 1) * PER_ROW).collect();
+            if numbered.is_empty() {
+                numbers.push(idle(played.to_string(), ButtonStyle::Success).emoji('⏭'));
+            }
+            for chunk in numbers.chunks(PER_ROW) {
+                rows.push(CreateActionRow::Buttons(chunk.to_vec()));
+            }
+        }
+    }
+    last.push(thinking);
+    rows.push(CreateActionRow::Buttons(last));
+    rows
+}
+
+/// What the thinking sign's id names (it is never tapped: Discord shows it disabled).
+const THINKING: &str = "wait";
+
 /// An animal as a button's picture.
 fn emoji(role: Role) -> ReactionType {
     ReactionType::Unicode(animal_emoji(role).to_string())

@@ -193,6 +193,10 @@ pub enum Msg<'a> {
     ListButton,
     /// Above that list: what it is, and that the board's buttons do the same.
     MovesAsList,
+    /// The game box's line, over its big buttons (for grown-ups: a child taps a picture).
+    GameBox,
+    /// The button under a final board that starts the same game again.
+    AgainButton,
     /// `/play help`: the rules of both games and how to tap; the levels only with the
     /// commentary on (else no word of them, as everywhere); outside servers, how games go
     /// there (who chooses, who is reminded, the close after `idle_days` days without a move).

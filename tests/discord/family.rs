@@ -440,13 +440,14 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
     let id = button(&board_x).unwrap_or_else(|| panic!("a Take back button:\n{board_x}"));
     let board = bot.standin.message(board_x.message_id().unwrap()).unwrap();
 
-    // Not the player's game: refused, nothing changes.
+    // Not the player's game: whose it is, without a word; nothing changes.
     let other = bot.standin.interact(fixtures::button_on(&ctx.with_user(OTHER_USER_ID), &id, &board)).await;
-    assert_refused(&other, &en(Msg::NotYourGame { owner: USER_ID }));
+    crate::assert_sign(&other, USER_ID);
     assert_eq!(bot.snapshot(&ctx).await, after_move);
 
-    // Two presses at once: one takes back (the player's f5 and the bot's move), the other is stale.
-    // Done: refused privately, or the new board posted and the old one's buttons taken off.
+    // Two presses at once: one takes back (the player's f5 and the bot's move), the other is
+    // stale and shows the game as it is now. Done: shown privately, or the new board posted and
+    // the old one's buttons taken off.
     let done =
         |x: &Exchange| x.answered() && (x.is_ephemeral() || x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal));
     let (a, b) = tokio::join!(
@@ -455,7 +456,7 @@ async fn a_take_back_undoes_the_players_move_and_the_bots_once_and_only_where_al
     );
     let (applied, refused) = if a.is_ephemeral() { (b, a) } else { (a, b) };
     assert!(applied.contents().join("\n").contains(&en(Msg::TookBack)), "{applied}");
-    assert_refused(&refused, &en(Msg::StaleBoard));
+    crate::assert_the_game_now(&refused);
     assert_board_is_stored(&bot.store, &ctx, &applied, Lang::En).await;
     let start = Game::new(GameKind::Reversi).encode();
     let back = bot.snapshot(&ctx).await;

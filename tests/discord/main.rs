@@ -9,6 +9,7 @@ mod support;
 
 mod best_effort;
 mod board_pictures;
+mod child;
 mod coach;
 mod commands;
 mod commentary;
@@ -304,6 +305,52 @@ fn assert_refused(x: &Exchange, needle: &str) {
     assert!(x.is_ephemeral(), "refusals are ephemeral:\n{x}");
     assert!(x.files().is_empty(), "refusals carry no board:\n{x}");
     assert!(x.content().contains(needle), "expected {needle:?} in {:?}", x.content());
+}
+
+/// The game as it is now, for the tapper only: what a child's tap that could not do what it
+/// asked shows (a board picture with its buttons; docs/design/touch.md#no-sentence-to-read).
+fn assert_the_game_now(x: &Exchange) {
+    assert!(x.is_ephemeral(), "only the tapper sees it:\n{x}");
+    assert!(x.file("board.png").is_some(), "the game's board:\n{x}");
+}
+
+/// A child's tap that could not play, answered without a word: nothing at all (a quiet
+/// acknowledgement), or the game as it is now.
+fn assert_quiet_or_the_game_now(x: &Exchange) {
+    if x.calls.iter().any(|c| c.ok() && c.is_message()) {
+        assert_the_game_now(x);
+    } else {
+        assert_eq!(x.callback_type(), Some(6), "a quiet acknowledgement:\n{x}");
+    }
+}
+
+/// Two taps sent at once on one board: the one that played (its board frozen with the move at
+/// once, then the new board) and the other, answered without a word.
+async fn two_taps_at_once(bot: &Bot, a: Value, b: Value) -> (Exchange, Exchange) {
+    let (ta, tb) = (fixtures::token(&a), fixtures::token(&b));
+    bot.standin.send_interaction(a).await;
+    bot.standin.send_interaction(b).await;
+    // The one that played posts the new board for everyone; the other never does.
+    let public = |x: &Exchange| x.answered() && !x.is_ephemeral();
+    let (won, lost) = tokio::select! {
+        x = bot.standin.wait_exchange(&ta, public) => (x.unwrap(), tb),
+        x = bot.standin.wait_exchange(&tb, public) => (x.unwrap(), ta),
+    };
+    assert!(
+        won.callback_type() == Some(7) || won.deferred(),
+        "the board froze with the move, or (past the deadline) was acknowledged first:\n{won}"
+    );
+    let lost = bot.standin.wait_exchange(&lost, |x| x.callback_type().is_some()).await.unwrap();
+    assert_quiet_or_the_game_now(&lost);
+    (won, lost)
+}
+
+/// A private sign a child understands: no letter, only pictures and the name in `mention`.
+fn assert_sign(x: &Exchange, mention: u64) {
+    assert!(x.is_ephemeral() && x.files().is_empty(), "a private sign:\n{x}");
+    let text = x.content().replace(&format!("<@{mention}>"), "");
+    assert!(!text.chars().any(char::is_alphabetic), "a sign, not words: {}", x.content());
+    assert!(x.content().contains(&format!("<@{mention}>")), "{x}");
 }
 
 /// The board an exchange showed last (a tap's new board, a command's board), as the stand-in

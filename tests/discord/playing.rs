@@ -2,7 +2,7 @@
 //! deleted boards, passes, the end of a game with its replay, resigning, stats, threads, and the
 //! player's name on the board.
 
-use serde_json::json;
+use serde_json::{json, Value};
 use settai::domain::{GameStatus, NewGame, NewMove, PlayerResults};
 use settai::i18n::{move_label, Lang, MoveMenu, Msg};
 use settai_core::{reversi, Game, GameKind, GameMove, MoveDetail, Side};
@@ -10,11 +10,12 @@ use sqlx::PgPool;
 
 use crate::board_pictures::{assert_board_is_stored, assert_post_is_stored};
 use crate::said::{before_move, en, game_over, illegal, mv, results, stats};
+use crate::support::discord::all_disabled;
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, ReplyKind};
 use crate::{
-    assert_no_hidden_word, assert_refused, board_image, gif_frames, move_menu, move_menus, open_list, play_move,
-    play_reversi, shown_board, tap_move_on, tap_to_the_end, touch_id, touch_taps, Bot,
+    assert_no_hidden_word, assert_refused, board_image, buttons_of, gif_frames, move_menu, move_menus, open_list,
+    play_move, play_reversi, shown_board, tap_move_on, tap_to_the_end, touch_id, touch_taps, Bot,
 };
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -45,17 +46,24 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     assert!(menus[0].2.iter().all(|(label, value)| label == &flips_one(value)), "{menus:?}");
     assert_eq!(bot.snapshot(&ctx).await.1, 0);
 
-    // Tap f5's number: the bot answers with a new board message and retires the old buttons.
+    // Tap f5's number: the board shows it at once (frozen: f5 green, every button disabled),
+    // then the bot answers with a new board message and retires the old buttons.
     let board_id = start.message_id().unwrap();
     let f5 = touch_id(&board, "p.f5").unwrap();
-    // The new board comes first, then the old buttons are taken off.
     let tap = bot
         .standin
         .interact_until(fixtures::button_on(&ctx, &f5, &board), |x| {
             x.answered() && x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal)
         })
         .await;
-    assert!(tap.deferred(), "{tap}");
+    assert_eq!(tap.callback_type(), Some(7), "{tap}");
+    let frozen = tap.calls[0].components().unwrap_or_default();
+    assert!(all_disabled(&frozen), "{tap}");
+    let shown: Vec<&Value> = frozen.iter().flat_map(|r| r["components"].as_array().unwrap()).collect();
+    let green: Vec<&str> = shown.iter().filter(|b| b["style"] == 3).filter_map(|b| b["label"].as_str()).collect();
+    let number = buttons_of(&board).into_iter().find(|b| b["custom_id"] == f5.as_str()).unwrap()["label"].clone();
+    assert_eq!(green, [number.as_str().unwrap()], "f5's number, shown green:\n{tap}");
+    assert!(shown.iter().any(|b| b["emoji"]["name"] == "⏳"), "{tap}");
     assert!(tap.content().contains(&en(Msg::YouPlayed { mv: mv(GameKind::Reversi, "f5") })), "{}", tap.content());
     assert!(tap.content().contains(&before_move(|mv| Msg::BotPlayed { mv }, Lang::En)), "{}", tap.content());
     assert_board_is_stored(&bot.store, &ctx, &tap, Lang::En).await;
@@ -313,7 +321,7 @@ async fn the_resign_button_asks_first_and_only_the_player_can_use_it(pool: PgPoo
     let board = shown_board(&bot, &start);
     let list_button = start.custom_ids().into_iter().find(|id| id.starts_with("ls:")).expect("the list button");
     let other = bot.standin.interact(fixtures::button_on(&ctx.with_user(OTHER_USER_ID), &list_button, &board)).await;
-    assert_refused(&other, &en(Msg::NotYourGame { owner: USER_ID }));
+    crate::assert_sign(&other, USER_ID);
     let list = open_list(&bot, &ctx, &start).await;
     let ask_id = list.custom_ids().into_iter().find(|id| id.starts_with("rs:ask:")).expect("a Resign button");
     let board = bot.standin.message(list.message_id().unwrap()).unwrap();

@@ -22,8 +22,8 @@ use crate::said::{en, ja};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, THREAD_ID, USER_ID};
 use crate::support::{Exchange, ReplyKind};
 use crate::{
-    assert_no_hidden_word, assert_refused, buttons_of, on, open_list, place, play_reversi, settings, shown_board,
-    tap_move, tap_move_on, touch_id, touch_taps, Bot,
+    assert_no_hidden_word, buttons_of, on, open_list, place, play_reversi, settings, shown_board, tap_move,
+    tap_move_on, touch_id, touch_taps, Bot,
 };
 
 const WEAKEST: Level = Level::Doubutsu(DoubutsuLevel::Weakest);
@@ -317,7 +317,8 @@ async fn a_reversi_game_by_taps(bot: &Bot, ctx: &Ctx, first: Exchange, lang: Lan
     }
     assert!(moves >= 5, "{moves} moves");
     let end = shown_board(bot, &last);
-    assert!(buttons_of(&end).is_empty(), "the board's buttons go when the game ends:\n{end}");
+    assert!(touch_taps(&end, "p").is_empty(), "no move to tap once the game ends:\n{end}");
+    assert!(buttons_of(&end).iter().any(|b| b["emoji"]["name"] == "🔁"), "again:\n{end}");
 }
 
 /// Each numbered square of a reversi picture shows a pale disc (the numbers' ground) where an
@@ -360,11 +361,11 @@ async fn a_reversi_game_is_played_by_taps_in_a_group_dm(pool: PgPool) {
     bot.stop().await;
 }
 
-/// Taps that may not play are refused privately and change nothing, the message included: a
-/// choice on an old board, someone else's game, and a forged tap on a square Discord shows
-/// disabled.
+/// Taps that may not play change nothing, the message included, and say no word: someone
+/// else's game shows whose it is; a forged tap on a square Discord shows disabled, and taps on
+/// an old board, show the game as it is now, privately.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
-async fn taps_that_may_not_play_are_refused_privately_and_change_nothing(pool: PgPool) {
+async fn taps_that_may_not_play_change_nothing_and_say_no_word(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
     let ctx = Ctx::en();
     weakest_here(&bot, &ctx).await;
@@ -374,26 +375,38 @@ async fn taps_that_may_not_play_are_refused_privately_and_change_nothing(pool: P
     let other = Ctx::en().with_user(OTHER_USER_ID);
     let chick = touch_id(&board, "c.B3").expect("the chick moves at the start");
     let refused = bot.standin.interact(fixtures::button_on(&other, &chick, &board)).await;
-    assert_refused(&refused, &en(Msg::NotYourGame { owner: USER_ID }));
+    crate::assert_sign(&refused, USER_ID);
     assert_eq!(shown_board(&bot, &start)["components"], board["components"], "the board unchanged");
     // A forged tap on a disabled square.
     let forged = touch_id(&board, "i.B2").unwrap();
     let refused =
         bot.standin.interact(fixtures::button(&ctx, &forged, board["id"].as_str().unwrap().parse().unwrap())).await;
-    assert_refused(&refused, &en(Msg::StaleBoard));
+    crate::assert_the_game_now(&refused);
     // The player moves by command; a choice on the board still on screen is old.
     let moved = bot.standin.interact(crate::play_move(&ctx, "B3B2")).await;
     assert!(!moved.is_ephemeral(), "{moved}");
     let (position, ply, ..) = bot.snapshot(&ctx).await;
     let lion = touch_id(&board, "c.B4").expect("the lion moves at the start");
     let refused = bot.standin.interact(fixtures::button_on(&ctx, &lion, &board)).await;
-    assert_refused(&refused, &en(Msg::StaleBoard));
+    crate::assert_the_game_now(&refused);
     let played = touch_id(&board, "c.B3").unwrap();
     let refused = bot.standin.interact(fixtures::button_on(&ctx, &played, &board)).await;
-    assert_refused(&refused, &en(Msg::StaleBoard));
+    crate::assert_the_game_now(&refused);
+    // The game shown is the one stored, and its buttons play it.
+    assert_board_is_stored(&bot.store, &ctx, &refused, Lang::En).await;
     assert_eq!(bot.snapshot(&ctx).await.0, position);
     assert_eq!(bot.snapshot(&ctx).await.1, ply, "nothing played");
+    let private = bot.standin.message(refused.message_id().unwrap()).unwrap();
+    let next = first_move(&stored_game(&bot, &ctx).await);
+    let tapped = tap_move_on(&bot, &ctx, &private, &next).await;
+    assert!(!tapped.is_ephemeral(), "the private board's buttons play:\n{tapped}");
+    assert_eq!(bot.snapshot(&ctx).await.1, ply + 2, "the tap and the bot's answer");
     bot.stop().await;
+}
+
+/// The first legal move of a doubutsu game, in notation.
+fn first_move(game: &Game) -> String {
+    game.legal_moves()[0].to_string()
 }
 
 /// In family team mode anyone in the channel taps the moves; two people tapping the same
@@ -408,17 +421,12 @@ async fn in_team_mode_anyone_taps_and_two_taps_at_once_play_once(pool: PgPool) {
     let board = shown_board(&bot, &start);
     let f5 = touch_id(&board, "p.f5").unwrap();
     let (a, b) = (fixtures::button_on(&parent, &f5, &board), fixtures::button_on(&child, &f5, &board));
-    let (ta, tb) = (fixtures::token(&a), fixtures::token(&b));
-    bot.standin.send_interaction(a).await;
-    bot.standin.send_interaction(b).await;
-    let xa = bot.standin.wait_exchange(&ta, Exchange::answered).await.unwrap();
-    let xb = bot.standin.wait_exchange(&tb, Exchange::answered).await.unwrap();
-    let boards = [&xa, &xb].iter().filter(|x| !x.is_ephemeral()).count();
-    assert_eq!(boards, 1, "one tap plays, the other is refused:\n{xa}\n{xb}");
+    // One tap plays; the other changes nothing and tells nobody off.
+    let (next, _) = crate::two_taps_at_once(&bot, a, b).await;
+    assert!(!next.is_ephemeral(), "{next}");
     let moves = bot.store.moves(bot.game(&parent).await.unwrap().id).await.unwrap();
     assert_eq!(moves.iter().filter(|m| !m.by_bot).count(), 1, "played once");
     // The child plays the next move by touch.
-    let next = if xa.is_ephemeral() { xb } else { xa };
     let game = stored_game(&bot, &parent).await;
     let mv = numbered_moves(&game)[0].to_string();
     let tapped = tap_move(&bot, &child, &next, &mv).await;

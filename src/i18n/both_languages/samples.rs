@@ -231,6 +231,8 @@ fn messages() -> Vec<(&'static str, Msg<'static>)> {
         RiskyMark => vec![Msg::RiskyMark],
         ListButton => vec![Msg::ListButton],
         MovesAsList => vec![Msg::MovesAsList],
+        GameBox => vec![Msg::GameBox],
+        AgainButton => vec![Msg::AgainButton],
         Help => every!(Venue { Server, BotDm, PrivateChannel })
             .into_iter()
             .flat_map(|venue| on_off.map(|commentary| Msg::Help { commentary, venue, idle_days: 14 }))

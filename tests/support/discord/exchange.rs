@@ -149,6 +149,11 @@ impl Exchange {
         let mut deferred = false;
         for c in self.ok_calls() {
             match c.kind {
+                // A board frozen in place while the bot answers the move tapped on it (every
+                // button disabled) shows the tap at once; the answer is the board that follows.
+                ReplyKind::Callback { type_: 7 } if c.components().is_some_and(|rows| all_disabled(&rows)) => {
+                    deferred = true
+                }
                 ReplyKind::Callback { type_: 4 | 7 | 8 | 9 } => return true,
                 ReplyKind::Callback { type_: 5 | 6 } => deferred = true,
                 ReplyKind::EditOriginal | ReplyKind::Followup | ReplyKind::EditFollowup
@@ -158,7 +163,9 @@ impl Exchange {
                 }
                 // A component's message changed in place after its acknowledgement (an animal
                 // chosen on a board of buttons, when the answer came late).
-                ReplyKind::EditOriginal if deferred && c.components().is_some_and(|rows| !rows.is_empty()) => {
+                ReplyKind::EditOriginal
+                    if deferred && c.components().is_some_and(|rows| !rows.is_empty() && !all_disabled(&rows)) =>
+                {
                     return true
                 }
                 _ => {}
@@ -319,6 +326,13 @@ impl Exchange {
     pub fn refused(&self) -> Vec<&Reply> {
         self.calls.iter().filter(|c| !c.ok()).collect()
     }
+}
+
+/// Whether every component of `rows` is disabled (and there is one): a board frozen while the
+/// bot answers.
+pub fn all_disabled(rows: &[Value]) -> bool {
+    let components = flatten_components(rows);
+    !components.is_empty() && components.iter().all(|c| c.get("disabled").and_then(Value::as_bool) == Some(true))
 }
 
 impl fmt::Display for Exchange {

@@ -92,7 +92,7 @@ use tokio::task::JoinHandle;
 
 use channels::as_discord_sends;
 pub use channels::permission;
-pub use exchange::{Exchange, Incomplete, Reply, ReplyKind, Signed};
+pub use exchange::{all_disabled, Exchange, Incomplete, Reply, ReplyKind, Signed};
 use gateway::{gateway, text};
 use objects::id_of;
 pub use rate_limits::{Limit, RateLimited, RateLimits};

@@ -1,0 +1,197 @@
+//! The game box: a message of big buttons, one per game (and the opponents, where the place
+//! offers a choice), that starts a game in one tap; and the same choices, with "again", under a
+//! final board (docs/design/touch.md#the-game-box). `/play games` posts it; in a server anyone
+//! may tap it and a manager may pin it.
+
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, ReactionType};
+
+use super::handler::{Bot, Failure};
+use super::observed::note_game;
+use super::reply::Reply;
+use super::request::Request;
+use crate::domain::{GameRecord, GameResult, HouseRules, Lang, Pick, Settings};
+use crate::i18n::{kind_name, opponent_name, Msg};
+use settai_core::{GameKind, Level, Side};
+
+/// A button that starts a game: the game, the player's side, the opponent where it is named
+/// (by its place in the game's list of levels, so not even the payload names a level), and
+/// outside servers the game's own rules. "Again" is one too, with the finished game's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct StartButton {
+    kind: GameKind,
+    side: Side,
+    level: Option<u8>,
+    house_rules: Option<HouseRules>,
+}
+
+/// The wordless sign of a game's end (docs/design/touch.md#the-end).
+pub(super) fn result_sign(record: &GameRecord) -> &'static str {
+    match record.result {
+        Some(GameResult::Human) => "🏆",
+        // A friendly face after a loss: "again" is beside it.
+        Some(GameResult::Bot) => "😊",
+        _ => "🤝",
+    }
+}
+
+impl StartButton {
+    /// The prefix of its custom id.
+    pub(super) const PREFIX: &'static str = "gb";
+
+    /// A game of the box at the place's opponent, or at `level` where the place offers a
+    /// choice; the player moves first.
+    pub(super) fn game(kind: GameKind, level: Option<Level>) -> StartButton {
+        StartButton { kind, side: Side::First, level: level.and_then(index_of), house_rules: None }
+    }
+
+    /// "Again" after `record`: the same game, side, opponent and own rules.
+    fn after(record: &GameRecord) -> StartButton {
+        StartButton {
+            kind: record.kind(),
+            side: record.human_side,
+            level: index_of(record.level),
+            house_rules: record.house_rules,
+        }
+    }
+
+    /// "Again" of a game of `kind` played on `side` at the level of index `level`.
+    #[cfg(test)]
+    pub(super) fn again(kind: GameKind, side: Side, level: u8, house_rules: Option<HouseRules>) -> StartButton {
+        StartButton { kind, side, level: Some(level), house_rules }
+    }
+
+    /// The opponent it names, if any.
+    pub(super) fn level(&self) -> Option<Level> {
+        Level::for_kind(self.kind).get(usize::from(self.level?)).copied()
+    }
+
+    pub(super) fn custom_id(&self) -> String {
+        let level = self.level.map_or_else(|| "-".to_string(), |l| l.to_string());
+        let rules = self.house_rules.map_or_else(|| "-".to_string(), super::custom_id::rules_code);
+        format!("{}:{}:{}:{level}:{rules}", Self::PREFIX, self.kind.as_str(), self.side.index())
+    }
+
+    pub(super) fn parse(id: &str) -> Option<StartButton> {
+        let mut parts = id.split(':');
+        if parts.next()? != Self::PREFIX {
+            return None;
+        }
+        let kind: GameKind = parts.next()?.parse().ok()?;
+        let side = Side::from_index(parts.next()?.parse().ok()?)?;
+        let level = match parts.next()? {
+            "-" => None,
+            l => Some(l.parse::<u8>().ok().filter(|&i| usize::from(i) < Level::for_kind(kind).len())?),
+        };
+        let house_rules = match parts.next()? {
+            "-" => None,
+            code => Some(super::custom_id::parse_rules(code)?),
+        };
+        parts.next().is_none().then_some(StartButton { kind, side, level, house_rules })
+    }
+
+    /// The game's rules to start with: the button's own outside servers, where the box offers
+    /// what the picker first offers.
+    fn pick(&self, settings: &Settings, has_managers: bool) -> Option<Pick> {
+        let house_rules = if has_managers { None } else { Some(self.house_rules.unwrap_or(HouseRules::OFFERED)) };
+        let reveal = house_rules.map_or(settings.commentary, |r| r.commentary);
+        // Where players may not choose, the place's level plays; a published rule only where
+        // the levels are named (as in the picker).
+        let level = self.level().filter(|l| settings.level_choice && (!l.is_classic() || reveal))?;
+        Some(Pick { level, house_rules })
+    }
+}
+
+/// The index of `level` in its game's list.
+fn index_of(level: Level) -> Option<u8> {
+    Level::for_kind(level.kind()).iter().position(|&l| l == level).and_then(|i| u8::try_from(i).ok())
+}
+
+/// The picture of a game on its tile.
+fn game_emoji(kind: GameKind) -> ReactionType {
+    ReactionType::Unicode(match kind {
+        GameKind::Doubutsu => "🦁".to_string(),
+        GameKind::Reversi => "⚫".to_string(),
+    })
+}
+
+/// The box's rows: one big tile per game; where the place offers a choice of opponent, each
+/// game's row is its tile (a heading) and its opponents.
+pub(super) fn box_rows(settings: &Settings, lang: Lang) -> Vec<CreateActionRow> {
+    if !settings.level_choice {
+        let tiles = GameKind::ALL
+            .iter()
+            .map(|&kind| {
+                CreateButton::new(StartButton::game(kind, None).custom_id())
+                    .label(kind_name(kind, lang))
+                    .emoji(game_emoji(kind))
+                    .style(ButtonStyle::Primary)
+            })
+            .collect();
+        return vec![CreateActionRow::Buttons(tiles)];
+    }
+    GameKind::ALL
+        .iter()
+        .map(|&kind| {
+            let heading = CreateButton::new(format!("{}:{}:h", StartButton::PREFIX, kind.as_str()))
+                .label(kind_name(kind, lang))
+                .emoji(game_emoji(kind))
+                .style(ButtonStyle::Secondary)
+                .disabled(true);
+            let reveal = settings.commentary;
+            let opponents = Level::for_kind(kind).iter().filter(|l| !l.is_classic() || reveal).map(|&level| {
+                CreateButton::new(StartButton::game(kind, Some(level)).custom_id())
+                    .label(opponent_name(level, lang))
+                    .style(ButtonStyle::Primary)
+            });
+            CreateActionRow::Buttons(std::iter::once(heading).chain(opponents).collect())
+        })
+        .collect()
+}
+
+/// The rows under a final board: its wordless sign and "again", then the box.
+pub(super) fn final_rows(record: &GameRecord, settings: &Settings, lang: Lang) -> Vec<CreateActionRow> {
+    let sign = CreateButton::new(format!("{}:end:{}", StartButton::PREFIX, record.id))
+        .emoji(ReactionType::Unicode(result_sign(record).to_string()))
+        .style(ButtonStyle::Success)
+        .disabled(true);
+    let again = CreateButton::new(StartButton::after(record).custom_id())
+        .label(Msg::AgainButton.text(lang))
+        .emoji('🔁')
+        .style(ButtonStyle::Primary);
+    let mut rows = vec![CreateActionRow::Buttons(vec![sign, again])];
+    rows.extend(box_rows(settings, lang));
+    rows
+}
+
+impl Bot {
+    /// `/play games`: the game box, in the channel for all to tap (outside servers, the answer
+    /// itself).
+    pub(super) async fn show_game_box(&self, request: &Request<'_>) -> Result<(), Failure> {
+        let (responder, _, settings, lang) = request.parts();
+        let reply = Reply::public(Msg::GameBox.text(lang)).with_components(box_rows(settings, lang));
+        responder.answer(reply).await?;
+        Ok(())
+    }
+
+    /// A tap on the box or on "again": the game starts, under every rule `/play` keeps; with
+    /// a game on here, that game's board instead.
+    pub(super) async fn start_pressed(&self, request: &Request<'_>, button: StartButton) -> Result<(), Failure> {
+        let (responder, caller, settings, _) = request.parts();
+        if request.snapshot.game.is_some() {
+            return self.show_board_privately(request).await;
+        }
+        let pick = button.pick(settings, caller.venue.has_managers());
+        let game = self
+            .service()
+            .start(caller, &request.snapshot, button.kind, button.side, pick)
+            .await
+            .map_err(Failure::Refused)?;
+        note_game(game.record.id);
+        responder.defer().await?;
+        let (board, shown) = self.first_board(request, game).await?;
+        // A new message: the box (or the final board) stays for the next game.
+        let posted = responder.follow_up_posted(board.follow_up()).await?;
+        self.board_posted(responder.http(), &shown.record, posted, None).await;
+        Ok(())
+    }
+}
