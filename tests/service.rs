@@ -432,3 +432,90 @@ async fn serve_leaves_the_terminals_game_alone(pool: PgPool) {
     assert_eq!(current(&service, &terminal).await.unwrap().record.status, GameStatus::Active);
     assert!(matches!(current(&service, &discord).await, Err(PlayError::NoGame)));
 }
+
+/// Robustness (docs/design/bot-reliability.md#robustness): a game whose row does not read back,
+/// among sound ones, never blinds a sweep. Each sweep (the turns the bot owes, the reminders, the
+/// idle games) meets a bad row of its own: it still returns every sound game it found (the
+/// idle sweep every game it closed, though it closed the bad one in the same statement), closes
+/// the bad one as void, and counts it once.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn one_bad_row_never_blinds_the_sweeps(pool: PgPool) {
+    let metrics = settai::metrics::Metrics::new();
+    let service = Service::new(Store::from_pool(pool.clone())).with_figures(metrics.figures());
+    let mut ids = std::collections::HashMap::new();
+    // The bot is to move in 501 and 502; the player in the others.
+    for (channel_id, side) in [(501, Side::Second), (502, Side::Second), (503, Side::First), (504, Side::First)]
+        .into_iter()
+        .chain([(505, Side::First), (506, Side::First), (507, Side::First)])
+    {
+        let here = Caller { channel_id, ..caller(ALICE) };
+        ids.insert(channel_id, start(&service, &here, GameKind::Reversi, side).await.unwrap().record.id);
+    }
+    let waited = |channels: &[u64], interval: &str| {
+        let games: Vec<i64> = channels.iter().map(|c| ids[c]).collect();
+        let sql = format!("UPDATE games SET updated_at = now() - interval '{interval}' WHERE id = ANY($1)");
+        let pool = pool.clone();
+        async move { sqlx::query(&sql).bind(games).execute(&pool).await.unwrap() }
+    };
+    let spoil = |channel: u64| {
+        let (id, pool) = (ids[&channel], pool.clone());
+        async move {
+            let sql = "UPDATE games SET position = 'garbage' WHERE id = $1";
+            sqlx::query(sql).bind(id).execute(&pool).await.unwrap()
+        }
+    };
+    let status = |channel: u64| {
+        let (id, pool) = (ids[&channel], pool.clone());
+        async move {
+            let sql = "SELECT status FROM games WHERE id = $1";
+            sqlx::query_scalar::<_, String>(sql).bind(id).fetch_one(&pool).await.unwrap()
+        }
+    };
+    let counted = |sweep: &str, n: u32| {
+        let scrape = metrics.encode().unwrap();
+        let line = format!(r#"settai_corrupt_games_total{{sweep="{sweep}"}} {n}"#);
+        assert!(scrape.lines().any(|l| l == line), "no line {line:?} in\n{scrape}");
+    };
+    let channels = |records: Vec<u64>| {
+        let mut records = records;
+        records.sort();
+        records
+    };
+    waited(&[501, 502], "3 minutes").await;
+    waited(&[503, 504], "25 hours").await;
+    waited(&[505, 506, 507], "15 days").await;
+
+    // The turns the bot owes: every active game is read.
+    spoil(502).await;
+    let owed = service.games_awaiting_bot_for(std::time::Duration::from_secs(120)).await.unwrap();
+    assert_eq!(channels(owed.iter().map(|r| r.channel_id).collect()), [501]);
+    assert_eq!(status(502).await, "void");
+    counted("owed_turns", 1);
+
+    // The reminders: the games waiting for their player a day and more.
+    spoil(504).await;
+    let nudged = service.owed_nudges().await.unwrap();
+    // (505 to 507 are owed their final notice; the bot's games are not the player's to be told.)
+    assert_eq!(channels(nudged.iter().map(|(r, _)| r.channel_id).collect()), [503, 505, 506, 507]);
+    assert_eq!(status(504).await, "void");
+    counted("reminders", 1);
+
+    // The idle games: closed in one statement, the bad one too, then told apart.
+    spoil(507).await;
+    let expired = service.expire_idle().await.unwrap();
+    assert_eq!(channels(expired.iter().map(|(r, _)| r.channel_id).collect()), [505, 506]);
+    assert!(expired.iter().all(|(r, days)| r.status == GameStatus::Expired && *days == 14), "{expired:?}");
+    assert_eq!(
+        (status(505).await, status(506).await, status(507).await),
+        ("expired".into(), "expired".into(), "void".into())
+    );
+    counted("idle", 1);
+
+    // Closed, the bad games are read by no sweep again: each was counted (and logged) once.
+    assert!(service.expire_idle().await.unwrap().is_empty());
+    assert_eq!(channels(service.owed_nudges().await.unwrap().iter().map(|(r, _)| r.channel_id).collect()), [503]);
+    assert_eq!(service.games_awaiting_bot().await.unwrap().len(), 1);
+    for sweep in ["owed_turns", "reminders", "idle"] {
+        counted(sweep, 1);
+    }
+}

@@ -2,7 +2,7 @@
 
 use settai::domain::{Change, Finish, GameResult, GameStatus, NewGame, NewMove, Place, Scope, Setting, Settings};
 use settai::i18n::Lang;
-use settai::store::{Store, StoreError};
+use settai::store::{Batch, Store, StoreError};
 use settai_core::{doubutsu, reversi, Game, GameKind, GameMove, Level, Side};
 use sqlx::PgPool;
 
@@ -139,6 +139,55 @@ async fn a_corrupt_stored_position_is_reported_not_trusted(pool: PgPool) {
     }
 }
 
+/// The ids of a batch read's sound games, and its corrupt games with the version each was read at.
+fn apart<T>(batch: &Batch<T>, id: impl Fn(&T) -> i64) -> (Vec<i64>, Vec<(i64, i32)>) {
+    let mut sound: Vec<i64> = batch.sound.iter().map(id).collect();
+    sound.sort();
+    (sound, batch.corrupt.iter().map(|bad| (bad.game_id, bad.version)).collect())
+}
+
+/// Every batch read sets a game whose row does not read back apart, with the version it read,
+/// and reads the others (docs/design/bot-reliability.md#robustness). The idle sweep's one
+/// statement closes the bad game with the others; it is then closed as void at that version.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_batch_read_sets_a_bad_row_apart_and_reads_the_others(pool: PgPool) {
+    let store = Store::from_pool(pool.clone());
+    let mut ids = Vec::new();
+    for channel in [600, 601, 602] {
+        ids.push(store.create_game(&new_game(channel)).await.unwrap().id);
+    }
+    sqlx::query("UPDATE games SET position = 'garbage', updated_at = now() - interval '15 days'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE games SET position = $1 WHERE id <> $2")
+        .bind(Game::new(GameKind::Reversi).encode())
+        .bind(ids[1])
+        .execute(&pool)
+        .await
+        .unwrap();
+    let (sound, bad) = (vec![ids[0], ids[2]], ids[1]);
+
+    let active = store.active_games_each().await.unwrap();
+    assert_eq!(apart(&active, |g| g.id), (sound.clone(), vec![(bad, 0)]));
+    assert!(!active.corrupt[0].reason.is_empty());
+    match store.active_games().await {
+        Err(StoreError::Corrupt { game_id, .. }) => assert_eq!(game_id, bad),
+        other => panic!("the strict read trusts every row or none, got {other:?}"),
+    }
+    let owed = store.games_owed_nudges().await.unwrap();
+    assert_eq!(apart(&owed, |(g, _)| g.id), (sound.clone(), vec![(bad, 0)]));
+
+    let expired = store.expire_idle_games().await.unwrap();
+    assert_eq!(apart(&expired, |(g, _)| g.id), (sound, vec![(bad, 1)]), "every sound game closed is returned");
+    assert!(!store.void_game(bad, Some(0)).await.unwrap(), "not at a version it left");
+    assert!(store.void_game(bad, Some(1)).await.unwrap());
+    assert!(!store.void_game(bad, None).await.unwrap(), "closed once");
+    let statuses: Vec<String> =
+        sqlx::query_scalar("SELECT status FROM games ORDER BY id").fetch_all(&pool).await.unwrap();
+    assert_eq!(statuses, ["expired", "void", "expired"]);
+}
+
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn settings_default_then_follow_the_server_then_the_channel_then_the_thread(pool: PgPool) {
     let store = Store::from_pool(pool);
@@ -261,7 +310,7 @@ async fn a_channels_idle_limit_closes_its_games_and_its_threads_games(pool: PgPo
     }
     // Three days without a move: past the channel's 2 days, within the server's default 14.
     sqlx::query("UPDATE games SET updated_at = now() - interval '3 days'").execute(&pool).await.unwrap();
-    let expired = store.expire_idle_games().await.unwrap();
+    let expired = store.expire_idle_games().await.unwrap().sound;
     let mut closed: Vec<(i64, u32)> = expired.iter().map(|(g, d)| (g.id, *d)).collect();
     closed.sort();
     assert_eq!(closed, vec![(ids[0], 2), (ids[1], 2)]);
@@ -391,10 +440,10 @@ async fn every_query_built_at_run_time_runs_against_the_schema(pool: PgPool) {
 
     // An hour and more without a move: the reminder is owed; three days: past the two allowed.
     sqlx::query("UPDATE games SET updated_at = now() - interval '2 hours'").execute(&pool).await.unwrap();
-    let owed = store.games_owed_nudges().await.unwrap();
+    let owed = store.games_owed_nudges().await.unwrap().sound;
     assert_eq!(owed.iter().map(|(g, _)| g.id).collect::<Vec<_>>(), [record.id]);
     sqlx::query("UPDATE games SET updated_at = now() - interval '3 days'").execute(&pool).await.unwrap();
-    let expired = store.expire_idle_games().await.unwrap();
+    let expired = store.expire_idle_games().await.unwrap().sound;
     assert_eq!(expired.iter().map(|(g, days)| (g.id, *days)).collect::<Vec<_>>(), [(record.id, 2)]);
 }
 

@@ -64,6 +64,16 @@ struct ReasonLabel {
 pub const AI_REFUSAL_REASONS: [&str; 2] = ["pool_full", "server_share"];
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct SweepLabel {
+    sweep: &'static str,
+}
+
+/// The sweeps that read many games at once and close a corrupt one they find
+/// (docs/design/operations.md#the-figures): games idle past their limit, games owed a reminder,
+/// games owed the bot's turn.
+pub const SWEEPS: [&str; 3] = ["idle", "reminders", "owed_turns"];
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct StateLabel {
     state: &'static str,
 }
@@ -101,6 +111,7 @@ pub struct Figures {
     ai_refusals: Family<ReasonLabel, Counter>,
     active_games: Family<GameLabel, Gauge>,
     reminders_sent: Family<KindLabel, Counter>,
+    corrupt_games: Family<SweepLabel, Counter>,
     table_state: Family<StateLabel, Gauge>,
     table_ready_in: Seconds,
     db_connections: Family<StateLabel, Gauge>,
@@ -120,6 +131,10 @@ impl Default for Figures {
         for reason in AI_REFUSAL_REASONS {
             ai_refusals.get_or_create(&ReasonLabel { reason }).inc_by(0);
         }
+        let corrupt_games = Family::<SweepLabel, Counter>::default();
+        for sweep in SWEEPS {
+            corrupt_games.get_or_create(&SweepLabel { sweep }).inc_by(0);
+        }
         Figures {
             ready: Gauge::default(),
             interactions: Family::default(),
@@ -129,6 +144,7 @@ impl Default for Figures {
             ai_refusals,
             active_games: Family::default(),
             reminders_sent: Family::default(),
+            corrupt_games,
             table_state: Family::default(),
             table_ready_in: Seconds::default(),
             db_connections: Family::default(),
@@ -202,6 +218,11 @@ impl Figures {
         r.register("active_games", "Games in progress in the database, by game", self.active_games.clone());
         r.register("reminders_sent", "Reminders and final notices posted, by kind", self.reminders_sent.clone());
         r.register(
+            "corrupt_games",
+            "Stored games a sweep found corrupt and closed (void), by sweep: idle, reminders, owed_turns",
+            self.corrupt_games.clone(),
+        );
+        r.register(
             "doubutsu_table_state",
             "The doubutsu table: 1 for its current state (ready, building, unavailable)",
             self.table_state.clone(),
@@ -263,6 +284,11 @@ impl Figures {
     /// Counts a reminder (`kind`: `reminder` or `final_notice`) posted.
     pub fn reminder_sent(&self, kind: &'static str) {
         self.reminders_sent.get_or_create(&KindLabel { kind }).inc();
+    }
+
+    /// Counts a stored game that `sweep` (one of [`SWEEPS`]) found corrupt and closed.
+    pub fn corrupt_game_closed(&self, sweep: &'static str) {
+        self.corrupt_games.get_or_create(&SweepLabel { sweep }).inc();
     }
 
     /// Counts a request or sweep that failed on the database.

@@ -14,7 +14,7 @@ mod watch;
 
 use prometheus_client::registry::Registry;
 
-pub use figures::{Figures, Handled, AI_REFUSAL_REASONS, NONE};
+pub use figures::{Figures, Handled, AI_REFUSAL_REASONS, NONE, SWEEPS};
 pub use server::serve;
 pub use watch::{Check, Watched, CHECK_TIMEOUT};
 
@@ -74,6 +74,7 @@ mod tests {
         figures.thought("doubutsu", "settai", Duration::from_millis(2));
         figures.set_table("building", Some(Duration::from_secs(90)));
         figures.set_shard(0, true, Some(Duration::from_millis(40)));
+        figures.corrupt_game_closed("reminders");
         let text = metrics.encode().unwrap();
         for line in [
             "# TYPE settai_interactions_total counter",
@@ -89,6 +90,9 @@ mod tests {
             r#"settai_gateway_shard_up{shard="0"} 1"#,
             r#"settai_ai_refusals_total{reason="pool_full"} 0"#,
             r#"settai_ai_refusals_total{reason="server_share"} 0"#,
+            r#"settai_corrupt_games_total{sweep="idle"} 0"#,
+            r#"settai_corrupt_games_total{sweep="owed_turns"} 0"#,
+            r#"settai_corrupt_games_total{sweep="reminders"} 1"#,
         ] {
             assert!(text.lines().any(|l| l == line), "no line {line:?} in\n{text}");
         }

@@ -1,21 +1,55 @@
 //! Games that wait (docs/design/bot-reliability.md#families-and-children): those idle past
 //! their limit, those owed a reminder, the board a reminder links to, and the turns the bot
 //! still owes after a crash or a failed reply.
+//!
+//! Each sweep reads many games at once; a game among them whose row does not read back is
+//! closed as corrupt and the sweep goes on with the others
+//! (docs/design/bot-reliability.md#robustness).
 
 use super::{PlayError, Service};
 use crate::domain::{GameRecord, Nudge};
+use crate::store::Batch;
 
 impl Service {
-    /// Closes games idle past their server's limit; returns them with the limit in days.
+    /// Closes games idle past their server's limit; returns them with the limit in days. A
+    /// game among them that does not read back is closed as corrupt instead, and not returned.
     pub async fn expire_idle(&self) -> Result<Vec<(GameRecord, u32)>, PlayError> {
-        Ok(self.store.expire_idle_games().await?)
+        let expired = self.store.expire_idle_games().await?;
+        Ok(self.close_corrupt("idle", expired).await)
     }
 
     /// Games owed a reminder or a final notice now (see [`Store::games_owed_nudges`](crate::store::Store::games_owed_nudges)); only
-    /// those waiting for their player, not for the bot.
+    /// those waiting for their player, not for the bot. One that does not read back is closed.
     pub async fn owed_nudges(&self) -> Result<Vec<(GameRecord, Nudge)>, PlayError> {
         let owed = self.store.games_owed_nudges().await?;
+        let owed = self.close_corrupt("reminders", owed).await;
         Ok(owed.into_iter().filter(|(record, _)| record.human_to_move()).collect())
+    }
+
+    /// The sound games of `batch`, read by `sweep` (one of [`crate::metrics::SWEEPS`]), after
+    /// closing its corrupt ones (as `void`, at the version read), each logged and counted by the
+    /// process that closed it. A game that could not be closed (the database failed, or it moved
+    /// on) is left to the next sweep, which reads it again.
+    async fn close_corrupt<T>(&self, sweep: &'static str, batch: Batch<T>) -> Vec<T> {
+        for bad in batch.corrupt {
+            match self.store.void_game(bad.game_id, Some(bad.version)).await {
+                Ok(true) => {
+                    self.figures.corrupt_game_closed(sweep);
+                    tracing::warn!(
+                        game = bad.game_id,
+                        reason = bad.reason,
+                        sweep,
+                        "a stored game is corrupt: closed, not trusted"
+                    );
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    self.figures.database_error();
+                    tracing::warn!(error = %e, game = bad.game_id, sweep, "could not close a corrupt game; will try again");
+                }
+            }
+        }
+        batch.sound
     }
 
     /// Records that `nudge` goes out for `record` now; false when it already went (or the game
@@ -41,7 +75,8 @@ impl Service {
     /// while the process runs on).
     pub async fn games_awaiting_bot_for(&self, waiting: std::time::Duration) -> Result<Vec<GameRecord>, PlayError> {
         let since = chrono::Utc::now() - chrono::Duration::from_std(waiting).unwrap_or(chrono::Duration::MAX);
-        let games = self.store.active_games().await?.into_iter();
+        let games = self.store.active_games_each().await?;
+        let games = self.close_corrupt("owed_turns", games).await.into_iter();
         Ok(games.filter(|r| r.bot_to_move() && r.updated_at <= since && !r.at_terminal()).collect())
     }
 }

@@ -4,7 +4,7 @@ use sqlx::Row;
 
 use super::rows::{settings_columns, GameRow, MoveColumns, MoveRow, SettingsRow, GAME_COLUMNS, MOVE_COLUMNS};
 use super::settings::SETTINGS_OF_PLACE;
-use super::{Store, StoreError};
+use super::{Batch, Store, StoreError};
 use crate::domain::{
     Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Place, PlayerResults, Snapshot,
     StoredGame, DEFAULT_IDLE_DAYS, TERMINAL_CHANNEL,
@@ -113,8 +113,11 @@ impl Store {
     /// waits for its player however long. Returns each game as
     /// now stored with the limit that applied. One statement: a move racing the sweep either
     /// lands first (and the game is no longer idle) or finds the game closed.
+    /// The rows come back only once the statement is done, so a game whose row does not read
+    /// is set apart (closed as `expired` already): every sound game closed is returned, to be
+    /// told (docs/design/bot-reliability.md#robustness).
     #[tracing::instrument(level = "debug", skip_all)]
-    pub async fn expire_idle_games(&self) -> Result<Vec<(GameRecord, u32)>, StoreError> {
+    pub async fn expire_idle_games(&self) -> Result<Batch<(GameRecord, u32)>, StoreError> {
         let columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
         let rows = sqlx::query(&format!(
             "UPDATE games g SET status = 'expired', result = 'draw', finished_at = now(), updated_at = now(),
@@ -129,29 +132,33 @@ impl Store {
         ))
         .fetch_all(&self.pool)
         .await?;
+        // A value of the wrong type would be the schema's fault, the same for every row.
         rows.iter()
             .map(|row| {
                 let days: i32 = row.try_get("days")?;
-                Ok((GameRow::from_row(row)?.into_record()?, days as u32))
+                Ok(GameRow::from_row(row)?.into_record_or_corrupt().map(|record| (record, days as u32)))
             })
             .collect()
     }
 
     /// Closes a game whose stored record cannot be trusted (status `void`); its rows stay for
-    /// inspection. Nothing is read back from it, so this works on any corrupt row. With
-    /// `version`, only if the game is still at that version (it was found corrupt there).
+    /// inspection. Nothing is read back from it, so this works on any corrupt row. An active
+    /// game, or one closed as idle (the idle sweep reads its rows only once it has closed
+    /// them). With `version`, only if the game is still at that version (it was found corrupt
+    /// there). Returns whether this call closed it (false: closed already, by another process
+    /// too, or it moved on).
     #[tracing::instrument(level = "debug", skip_all, fields(game = game_id))]
-    pub async fn void_game(&self, game_id: i64, version: Option<i32>) -> Result<(), StoreError> {
-        sqlx::query!(
+    pub async fn void_game(&self, game_id: i64, version: Option<i32>) -> Result<bool, StoreError> {
+        let done = sqlx::query!(
             "UPDATE games SET status = 'void', result = 'draw', finished_at = now(), updated_at = now(),
                     version = version + 1
-             WHERE id = $1 AND status = 'active' AND ($2::INTEGER IS NULL OR version = $2)",
+             WHERE id = $1 AND status IN ('active', 'expired') AND ($2::INTEGER IS NULL OR version = $2)",
             game_id,
             version,
         )
         .execute(&self.pool)
         .await?;
-        Ok(())
+        Ok(done.rows_affected() == 1)
     }
 
     /// What a request needs of `place`, in one statement (one consistent read): the settings
@@ -250,8 +257,15 @@ impl Store {
         row.map(GameRow::into_record).transpose()
     }
 
-    /// Every active game, oldest first.
+    /// Every active game, oldest first; fails on the first whose row does not read back (for
+    /// inspection: a sweep reads [`Store::active_games_each`]).
     pub async fn active_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.active_games_each().await?.all_sound()
+    }
+
+    /// Every active game, oldest first, each row read on its own: a game whose row does not
+    /// read back is set apart, the others are returned (docs/design/bot-reliability.md#robustness).
+    pub async fn active_games_each(&self) -> Result<Batch<GameRecord>, StoreError> {
         let rows = sqlx::query_as!(
             GameRow,
             "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
@@ -261,7 +275,7 @@ impl Store {
         )
         .fetch_all(&self.pool)
         .await?;
-        rows.into_iter().map(GameRow::into_record).collect()
+        Ok(rows.into_iter().map(GameRow::into_record_or_corrupt).collect())
     }
 
     /// Records `moves` played on `game` (as read, at `game.version`) leading to `position`, and

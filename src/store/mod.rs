@@ -9,6 +9,7 @@
 //! columns, the settings) are counted and each run against the schema, with rows to decode, by
 //! `tests/store.rs`'s `every_query_built_at_run_time_runs_against_the_schema`.
 
+mod batch;
 mod games;
 mod players_data;
 mod reminders;
@@ -21,6 +22,8 @@ use std::time::Duration;
 use sqlx::migrate::MigrateDatabase;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Postgres};
+
+pub use batch::{Batch, CorruptGame};
 
 /// Migrations embedded at build time, applied at startup.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

@@ -6,7 +6,7 @@ use sqlx::Row;
 
 use super::games::SETTINGS_OF_GAME;
 use super::rows::{GameRow, GAME_COLUMNS};
-use super::{Store, StoreError};
+use super::{Batch, Store, StoreError};
 use crate::domain::{GameRecord, Nudge, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, TERMINAL_CHANNEL};
 use sqlx::FromRow;
 
@@ -15,8 +15,9 @@ impl Store {
     /// their player's own choice: the reminder after the place's reminder hours without a
     /// change, the final notice one day before the idle limit (limits of two days or more).
     /// Nothing is owed where reminders are off, nor at the terminal. Games may be the bot's to move: the caller
-    /// reminds only players.
-    pub async fn games_owed_nudges(&self) -> Result<Vec<(GameRecord, Nudge)>, StoreError> {
+    /// reminds only players. A game whose row does not read back is set apart, the others
+    /// are returned (docs/design/bot-reliability.md#robustness).
+    pub async fn games_owed_nudges(&self) -> Result<Batch<(GameRecord, Nudge)>, StoreError> {
         let columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
         let rows = sqlx::query(&format!(
             "SELECT {}, limits.days,
@@ -44,7 +45,7 @@ impl Store {
                 let days: i32 = row.try_get("days")?;
                 let final_due: bool = row.try_get("final_due")?;
                 let nudge = if final_due { Nudge::FinalNotice { days: days as u32 } } else { Nudge::Reminder };
-                Ok((GameRow::from_row(row)?.into_record()?, nudge))
+                Ok(GameRow::from_row(row)?.into_record_or_corrupt().map(|record| (record, nudge)))
             })
             .collect()
     }

@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
+use super::batch::CorruptGame;
 use super::StoreError;
 use crate::domain::{
     GameRecord, GameResult, GameStatus, HouseRules, Lang, MoveRecord, Setting, Settings, MAX_REMINDER_HOURS,
@@ -93,6 +94,20 @@ impl GameRow {
     pub(super) fn into_record(self) -> Result<GameRecord, StoreError> {
         let read = |kind, position: &str| Game::decode(kind, position).map(|g| (g, ())).map_err(|e| e.to_string());
         self.into_record_read(read).map(|(record, ())| record)
+    }
+
+    /// The game this row holds or, when a value does not read, the game as corrupt with the
+    /// version read (a batch read sets it apart and goes on).
+    pub(super) fn into_record_or_corrupt(self) -> Result<GameRecord, CorruptGame> {
+        let (game_id, version) = (self.id, self.version);
+        self.into_record().map_err(|e| CorruptGame {
+            game_id,
+            version,
+            reason: match e {
+                StoreError::Corrupt { reason, .. } => reason,
+                other => other.to_string(),
+            },
+        })
     }
 
     /// The game this row holds, with `game` as its position: the one just written, which the

@@ -47,7 +47,7 @@ async fn a_reminder_discord_refuses_is_given_up_and_the_game_kept(pool: PgPool) 
     let sent = bot.standin.wait_call(since, T, to(&open)).await;
     assert!(sent.ok() && sent.content().is_some_and(|t| t.contains(&reminder(&open))), "{sent}");
     // Claimed before sending: not owed again, and the games are as they were.
-    let owed = bot.store.games_owed_nudges().await.unwrap();
+    let owed = bot.store.games_owed_nudges().await.unwrap().sound;
     assert!(owed.is_empty(), "{owed:?}");
     for ctx in [&gone, &muted] {
         let game = bot.game(ctx).await.expect("the game is kept");

@@ -219,23 +219,23 @@ async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
     )
     .await;
     sqlx::query("UPDATE games SET updated_at = now() - interval '25 hours'").execute(store.pool()).await.unwrap();
-    let owed = store.games_owed_nudges().await.unwrap();
+    let owed = store.games_owed_nudges().await.unwrap().sound;
     assert_eq!(owed.iter().map(|(r, n)| (r.id, *n)).collect::<Vec<_>>(), [(record.id, Nudge::Reminder)]);
     let read = &owed[0].0;
     assert!(store.claim_nudge(read, Nudge::Reminder).await.unwrap());
     // A second sweep (this process after a restart, or another one) finds nothing owed, and
     // could not claim it anyway.
-    assert!(store.games_owed_nudges().await.unwrap().is_empty());
+    assert!(store.games_owed_nudges().await.unwrap().sound.is_empty());
     assert!(!store.claim_nudge(read, Nudge::Reminder).await.unwrap());
     // The final notice is owed once too, and says nothing more is owed.
     sqlx::query("UPDATE games SET updated_at = now() - interval '13 days 1 hour'").execute(store.pool()).await.unwrap();
-    let owed = store.games_owed_nudges().await.unwrap();
+    let owed = store.games_owed_nudges().await.unwrap().sound;
     assert_eq!(
         owed.iter().map(|(r, n)| (r.id, *n)).collect::<Vec<_>>(),
         [(record.id, Nudge::FinalNotice { days: 14 })]
     );
     assert!(store.claim_nudge(&owed[0].0, Nudge::FinalNotice { days: 14 }).await.unwrap());
-    assert!(store.games_owed_nudges().await.unwrap().is_empty());
+    assert!(store.games_owed_nudges().await.unwrap().sound.is_empty());
     // A player who does not want reminders is owed none.
     store.set_reminders_wanted(USER_ID, false).await.unwrap();
     assert!(!store.reminders_wanted(USER_ID).await.unwrap());
@@ -252,7 +252,7 @@ async fn a_reminder_is_recorded_before_it_is_sent(pool: PgPool) {
         .execute(store.pool())
         .await
         .unwrap();
-    assert!(store.games_owed_nudges().await.unwrap().is_empty());
+    assert!(store.games_owed_nudges().await.unwrap().sound.is_empty());
 }
 
 /// Families and children (docs/design/bot-reliability.md#families-and-children): a board someone

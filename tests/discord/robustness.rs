@@ -1,19 +1,21 @@
 //! Robustness (docs/design/bot-reliability.md#robustness): taps at the same moment, a dead or
 //! vanishing database, tampered games, two processes on two shards, slow requests and owed turns.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use settai::discord::{self, Connection};
 use settai::domain::{Change, GameStatus, PlayerResults, Scope};
 use settai::i18n::{Lang, Msg};
+use settai::metrics::Metrics;
 use settai::service::Service;
 use settai::store::Store;
 use settai_core::{reversi, Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
 use crate::board_pictures::assert_board_is_stored;
-use crate::said::{self, before_move, en, mv};
+use crate::said::{self, before_move, en, mv, whatever_the_link};
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, USER_ID};
 use crate::support::{self, Exchange, ReplyKind, StandIn};
 use crate::{assert_refused, game_in, place, play_move, play_reversi, touch_id, touch_taps, Bot, T};
@@ -400,5 +402,76 @@ async fn a_turn_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) 
         .all_calls()
         .iter()
         .all(|c| c.kind != ReplyKind::ChannelMessage { channel_id: fresh.channel_id }));
+    bot.stop().await;
+}
+
+/// Robustness (docs/design/bot-reliability.md#robustness): a game whose row does not read back
+/// never blinds the running bot's sweeps. Beside it, the idle game is closed and told, the
+/// waiting player is reminded and the turn the bot owes is played and posted; the bad game is
+/// closed as void and counted once.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn one_bad_row_never_blinds_the_sweeps(pool: PgPool) {
+    let store = Store::from_pool(pool.clone());
+    let channel = |n: u64| Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + 20 + n);
+    let (idle, waiting, owed, bad) = (channel(1), channel(2), channel(3), channel(4));
+    let standard = Level::Reversi(reversi::ReversiLevel::Standard);
+    let mut ids = Vec::new();
+    for (ctx, side, waited) in [
+        (&idle, Side::First, "15 days"),
+        (&waiting, Side::First, "25 hours"),
+        (&owed, Side::Second, "3 minutes"),
+        (&bad, Side::First, "15 days"),
+    ] {
+        let id = game_in(&store, ctx, side, standard, Game::new(GameKind::Reversi)).await.id;
+        let sql = format!("UPDATE games SET updated_at = now() - interval '{waited}' WHERE id = $1");
+        sqlx::query(&sql).bind(id).execute(&pool).await.unwrap();
+        ids.push(id);
+    }
+    let bad_id = ids[3];
+    sqlx::query("UPDATE games SET position = 'garbage' WHERE id = $1").bind(bad_id).execute(&pool).await.unwrap();
+    // Every sweep's first look, as the bot connects, finds the bad row among the others.
+    let metrics = Arc::new(Metrics::new());
+    let bot = Bot::builder(pool.clone()).metrics(metrics.clone()).channel(&idle).channel(&waiting).channel(&owed);
+    let bot = bot.start().await;
+
+    let posted = |ctx: &Ctx, needle: String| {
+        let channel_id = ctx.channel_id;
+        move |c: &support::Reply| {
+            c.ok()
+                && c.kind == ReplyKind::ChannelMessage { channel_id }
+                && c.content().is_some_and(|t| t.contains(&needle))
+        }
+    };
+    bot.standin.wait_call(0, T, posted(&idle, en(Msg::Expired { human: USER_ID, days: 14 }))).await;
+    let reminder = whatever_the_link(|link| Msg::Reminder { human: USER_ID, kind: GameKind::Reversi, link }, Lang::En);
+    bot.standin.wait_call(0, T, posted(&waiting, reminder)).await;
+    let bot_played = before_move(|mv| Msg::BotPlayed { mv }, Lang::En);
+    let board = bot.standin.wait_call(0, T, posted(&owed, bot_played)).await;
+    assert!(!board.files.is_empty(), "the board is posted");
+
+    // The bad game is closed as void, by whichever sweep read it first, and counted once.
+    let corrupt_counted = || {
+        let scrape = metrics.encode().unwrap();
+        let counts = scrape.lines().filter_map(|l| l.strip_prefix("settai_corrupt_games_total{sweep="));
+        counts.map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap()).sum::<u64>()
+    };
+    let deadline = tokio::time::Instant::now() + T;
+    let status =
+        || sqlx::query_scalar::<_, String>("SELECT status FROM games WHERE id = $1").bind(bad_id).fetch_one(&pool);
+    while status().await.unwrap() != "void" || corrupt_counted() == 0 {
+        assert!(tokio::time::Instant::now() < deadline, "the bad game was not closed and counted");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Closed, it is read by no sweep again.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    assert_eq!(corrupt_counted(), 1);
+    assert_eq!(
+        bot.standin
+            .all_calls()
+            .iter()
+            .filter(|c| c.kind == ReplyKind::ChannelMessage { channel_id: bad.channel_id })
+            .count(),
+        0
+    );
     bot.stop().await;
 }
