@@ -51,7 +51,8 @@ struct Tally {
     /// Time until the lit board is shown (the same call, or the edit after a late answer).
     choose_shown: Vec<Duration>,
     /// A move tap's first visible change: its board frozen in place with the move
-    /// (docs/design/touch.md#every-tap-answers-at-once).
+    /// (docs/design/touch.md#every-tap-answers-at-once), as the first response or, past the
+    /// acknowledgement deadline, as the edit after it.
     move_shown: Vec<Duration>,
     /// The moves the player saw accepted.
     taps: Vec<Tap>,
@@ -144,8 +145,14 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
             tally.board.push(done);
         }
         if tapping.is_some() {
-            let frozen = x.calls.iter().find(|c| c.ok() && c.kind == support::ReplyKind::Callback { type_: 7 });
-            tally.move_shown.extend(frozen.map(|c| c.after));
+            // The update that froze the board: the first response itself, or past the
+            // acknowledgement deadline an edit after it.
+            let froze = |c: &support::Reply| {
+                c.ok()
+                    && matches!(c.kind, support::ReplyKind::Callback { type_: 7 } | support::ReplyKind::EditOriginal)
+                    && c.components().is_some_and(|rows| support::discord::all_disabled(&rows))
+            };
+            tally.move_shown.extend(x.calls.iter().find(|c| froze(c)).map(|c| c.after));
         }
         let pause = |rng: &mut StdRng, ms: std::ops::Range<u64>| Duration::from_millis(rng.gen_range(ms));
         if x.is_ephemeral() && x.file("board.png").is_some() {
