@@ -71,18 +71,9 @@ impl Bot {
         picker: OpponentSelect,
         level: Level,
     ) -> Result<(), Failure> {
-        let (responder, caller, _, lang) = request.parts();
+        let (responder, _, _, lang) = request.parts();
         let pick = Pick { level, house_rules: picker.house_rules };
-        let game = self
-            .service()
-            .start(caller, &request.snapshot, picker.kind, picker.side, Some(pick))
-            .await
-            .map_err(Failure::Refused)?;
-        note_game(game.record.id);
-        responder.defer().await?;
-        let (board, shown) = self.first_board(request, game).await?;
-        let posted = responder.follow_up_posted(board.follow_up()).await?;
-        self.board_posted(responder.http(), &shown.record, posted, None).await;
+        self.start_from_component(request, picker.kind, picker.side, Some(pick)).await?;
         let chosen = EditInteractionResponse::new()
             .content(Msg::OpponentChosen { level }.text(lang))
             .allowed_mentions(allowed_mentions(&[]))
@@ -91,13 +82,29 @@ impl Bot {
         Ok(())
     }
 
-    /// The first board of a new game (the greeting, and the bot's opening if it moves first)
-    /// and the game as it shows it.
-    pub(super) async fn first_board(
+    /// Starts a game from a component (the picker, the game box, "again") under every rule
+    /// `/play` keeps, and posts its first board as a new message: the component's own message
+    /// stays.
+    pub(super) async fn start_from_component(
         &self,
         request: &Request<'_>,
-        game: StoredGame,
-    ) -> Result<(Reply, StoredGame), Failure> {
+        kind: GameKind,
+        side: Side,
+        pick: Option<Pick>,
+    ) -> Result<(), Failure> {
+        let (responder, caller, _, _) = request.parts();
+        let game = self.service().start(caller, &request.snapshot, kind, side, pick).await.map_err(Failure::Refused)?;
+        note_game(game.record.id);
+        responder.defer().await?;
+        let (board, shown) = self.first_board(request, game).await?;
+        let posted = responder.follow_up_posted(board.follow_up()).await?;
+        self.board_posted(responder.http(), &shown.record, posted, None).await;
+        Ok(())
+    }
+
+    /// The first board of a new game (the greeting, and the bot's opening if it moves first)
+    /// and the game as it shows it.
+    async fn first_board(&self, request: &Request<'_>, game: StoredGame) -> Result<(Reply, StoredGame), Failure> {
         let (_, caller, settings, lang) = request.parts();
         // The request read the place's settings before the game existed.
         let settings = &settings.clone().under(game.record.house_rules);

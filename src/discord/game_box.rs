@@ -6,7 +6,6 @@
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, ReactionType};
 
 use super::handler::{Bot, Failure};
-use super::observed::note_game;
 use super::reply::Reply;
 use super::request::Request;
 use crate::domain::{GameRecord, GameResult, HouseRules, Lang, Pick, Settings};
@@ -176,22 +175,12 @@ impl Bot {
     /// A tap on the box or on "again": the game starts, under every rule `/play` keeps; with
     /// a game on here, that game's board instead.
     pub(super) async fn start_pressed(&self, request: &Request<'_>, button: StartButton) -> Result<(), Failure> {
-        let (responder, caller, settings, _) = request.parts();
+        let (_, caller, settings, _) = request.parts();
         if request.snapshot.game.is_some() {
             return self.show_board_privately(request).await;
         }
         let pick = button.pick(settings, caller.venue.has_managers());
-        let game = self
-            .service()
-            .start(caller, &request.snapshot, button.kind, button.side, pick)
-            .await
-            .map_err(Failure::Refused)?;
-        note_game(game.record.id);
-        responder.defer().await?;
-        let (board, shown) = self.first_board(request, game).await?;
-        // A new message: the box (or the final board) stays for the next game.
-        let posted = responder.follow_up_posted(board.follow_up()).await?;
-        self.board_posted(responder.http(), &shown.record, posted, None).await;
-        Ok(())
+        // The box (or the final board) stays for the next game.
+        self.start_from_component(request, button.kind, button.side, pick).await
     }
 }

@@ -146,6 +146,15 @@ impl<'a> Child<'a> {
         (!candidates.is_empty()).then(|| candidates[self.rng.gen_range(0..candidates.len())].clone())
     }
 
+    /// Taps the button of the game box `box_message` whose picture is `picture`: a game starts
+    /// (its board, the exchange's).
+    async fn start_from(&mut self, box_message: &Value, picture: &str) -> Exchange {
+        let id = Child::with_picture(box_message, picture).first().cloned().expect("the box shows it");
+        let started = self.tap(&id, box_message).await;
+        assert!(seen_board(&started), "the box starts a game:\n{started}");
+        started
+    }
+
     /// Plays on from the board `x` showed until the game ends; `impatient`: once, mid-game, it
     /// taps the same lit square twice at once. The exchange that showed the final board.
     async fn play_to_the_end(&mut self, mut x: Exchange, mut impatient: bool) -> Exchange {
@@ -162,7 +171,7 @@ impl<'a> Child<'a> {
             assert_eq!(seen, vec![Seen::TappedBoard], "{tapped}");
             let lit = self.bot.standin.message(board["id"].as_str().unwrap().parse().unwrap()).unwrap();
             let square = self.pick(&lit).expect("a chosen animal lights a square");
-            let moves = self.bot.store.moves(self.bot.game_id(&self.ctx).await).await.unwrap().len();
+            let moves = self.bot.store.moves(self.bot.game_or_last(&self.ctx).await).await.unwrap().len();
             x = if impatient && moves >= 2 {
                 impatient = false;
                 self.double_tap(&square, &lit).await
@@ -189,17 +198,6 @@ impl<'a> Child<'a> {
 /// Whether an exchange showed a board message (a tap that played).
 fn seen_board(x: &Exchange) -> bool {
     seen(x, &["Mika"]).contains(&Seen::Board)
-}
-
-impl Bot {
-    /// The id of the channel's newest game.
-    async fn game_id(&self, ctx: &Ctx) -> i64 {
-        sqlx::query_scalar("SELECT id FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1")
-            .bind(ctx.channel_id as i64)
-            .fetch_one(self.store.pool())
-            .await
-            .unwrap()
-    }
 }
 
 /// A grown-up posts the game box where `ctx` plays; the box as the channel shows it.
@@ -230,9 +228,7 @@ async fn a_child_who_cannot_read_plays_three_games_and_again_by_touch_alone(pool
     // Doubutsu, in English, in a server channel: the box's 🦁, a double tap mid-game.
     let mut child = Child::new(&bot, server.clone(), 1);
     let box_message = game_box(&bot, &server).await;
-    let lion = Child::with_picture(&box_message, "🦁");
-    let started = child.tap(&lion[0], &box_message).await;
-    assert!(seen_board(&started), "the box starts a game:\n{started}");
+    let started = child.start_from(&box_message, "🦁").await;
     let first_board = shown_board(&bot, &started);
     // A sibling taps the child's board (no team mode here): a hand and the child's name.
     let mut sibling = Child::new(&bot, server.with_user(OTHER_USER_ID), 9);
@@ -241,6 +237,7 @@ async fn a_child_who_cannot_read_plays_three_games_and_again_by_touch_alone(pool
     assert_eq!(seen(&refused, &[]), vec![Seen::Sign], "{refused}");
     assert!(refused.content().contains(&format!("<@{USER_ID}>")), "{refused}");
     // The box again while the game is on: the game's board, privately.
+    let lion = Child::with_picture(&box_message, "🦁");
     let shown = child.tap(&lion[0], &box_message).await;
     assert!(seen_board(&shown) && shown.is_ephemeral(), "{shown}");
     let end = child.play_to_the_end(started, true).await;
@@ -260,8 +257,7 @@ async fn a_child_who_cannot_read_plays_three_games_and_again_by_touch_alone(pool
     let thread = Ctx::ja().in_thread(THREAD_ID);
     let mut thread_child = Child::new(&bot, thread.clone(), 2);
     let box_message = game_box(&bot, &thread).await;
-    let started = thread_child.tap(&Child::with_picture(&box_message, "🦁")[0], &box_message).await;
-    assert!(seen_board(&started), "{started}");
+    let started = thread_child.start_from(&box_message, "🦁").await;
     let end = thread_child.play_to_the_end(started, true).await;
     assert_final_board(&shown_board(&bot, &end));
 
@@ -269,9 +265,7 @@ async fn a_child_who_cannot_read_plays_three_games_and_again_by_touch_alone(pool
     let family = Ctx::en().group_dm(USER_ID);
     let mut dm_child = Child::new(&bot, family.clone(), 3);
     let box_message = game_box(&bot, &family).await;
-    let owl = Child::with_picture(&box_message, "🦉");
-    let started = dm_child.tap(&owl[0], &box_message).await;
-    assert!(seen_board(&started), "{started}");
+    let started = dm_child.start_from(&box_message, "🦉").await;
     // Team mode (a group DM's rule): the sibling's tap on the child's board plays.
     let board = shown_board(&bot, &started);
     let mut dm_sibling = Child::new(&bot, family.with_user(OTHER_USER_ID), 8);

@@ -155,19 +155,25 @@ async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
     bot.stop().await;
 }
 
-/// Robustness (docs/design/bot-reliability.md#robustness): the database goes away mid-game (every
-/// connection cut, new ones refused): players get a friendly "try again" within Discord's three
-/// seconds and nothing changes; when it is back the same bot process carries on, its pool
-/// reconnecting by itself.
-#[sqlx::test(migrator = "settai::store::MIGRATOR")]
-async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_restart(pool: PgPool) {
+/// A bot reaching the test's database through a relay the test can cut
+/// (`support::outage::Relay`), and the relay.
+async fn bot_through_relay(pool: &PgPool) -> (Bot, support::outage::Relay) {
     let base = std::env::var("DATABASE_URL").expect("DATABASE_URL is set for sqlx::test");
     let name = pool.connect_options().get_database().expect("the test database").to_string();
     let (server, _) = base.rsplit_once('/').unwrap();
     let authority = server.split_once("://").unwrap().1.rsplit('@').next().unwrap();
     let relay = support::outage::Relay::start(authority).await;
     let store = Store::connect(&relay.url_through(&format!("{server}/{name}"))).await.unwrap();
-    let bot = Bot::builder(pool.clone()).store(store).start().await;
+    (Bot::builder(pool.clone()).store(store).start().await, relay)
+}
+
+/// Robustness (docs/design/bot-reliability.md#robustness): the database goes away mid-game (every
+/// connection cut, new ones refused): players get a friendly "try again" within Discord's three
+/// seconds and nothing changes; when it is back the same bot process carries on, its pool
+/// reconnecting by itself.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_restart(pool: PgPool) {
+    let (bot, relay) = bot_through_relay(&pool).await;
     let ctx = Ctx::en();
     bot.standin.interact(play_reversi(&ctx)).await;
     let moved = bot.standin.interact(play_move(&ctx, "f5")).await;
@@ -207,13 +213,7 @@ async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_resta
 /// database is back.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_turn_that_fails_after_the_board_froze_brings_the_board_back(pool: PgPool) {
-    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL is set for sqlx::test");
-    let name = pool.connect_options().get_database().expect("the test database").to_string();
-    let (server, _) = base.rsplit_once('/').unwrap();
-    let authority = server.split_once("://").unwrap().1.rsplit('@').next().unwrap();
-    let relay = support::outage::Relay::start(authority).await;
-    let store = Store::connect(&relay.url_through(&format!("{server}/{name}"))).await.unwrap();
-    let bot = Bot::builder(pool.clone()).store(store).start().await;
+    let (bot, relay) = bot_through_relay(&pool).await;
     let ctx = Ctx::en();
     // Reversi's default level thinks 0.8 s a reply: the database goes while it does.
     let start = bot.standin.interact(play_reversi(&ctx)).await;

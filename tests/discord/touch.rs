@@ -209,7 +209,7 @@ async fn a_doubutsu_game_by_taps(bot: &Bot, ctx: &Ctx, first: Exchange, lang: La
 
 impl Bot {
     /// The id of the channel's game, on or just over.
-    async fn game_or_last(&self, ctx: &Ctx) -> i64 {
+    pub(crate) async fn game_or_last(&self, ctx: &Ctx) -> i64 {
         sqlx::query_scalar("SELECT id FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1")
             .bind(ctx.channel_id as i64)
             .fetch_one(self.store.pool())
