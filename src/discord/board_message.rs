@@ -1,6 +1,7 @@
 //! Board messages: the text, the board image (after a game, its replay and chart) and the board of
 //! buttons under it.
 
+use super::app_emojis::AppEmojis;
 use super::game_box::final_rows;
 use super::handler::Bot;
 use super::reply::Reply;
@@ -30,7 +31,7 @@ impl Bot {
             let story = if commentary { self.service().story(game).await } else { None };
             Some(Review { start: game.record.game.initial(), moves: game.history(), story })
         };
-        let (frame, banner) = board_frame(game, lines, settings, lang);
+        let (frame, banner) = board_frame(game, lines, settings, lang, &self.emojis);
         let (game, last) = (game.clone(), last.cloned());
         with_pictures(frame, lang, move |reply| {
             draw_pictures(&game, last.as_ref(), banner.as_deref(), review, lang, reply)
@@ -93,7 +94,13 @@ fn seat_names(record: &GameRecord, lang: Lang) -> render::Names {
 /// The board message for `game` without its pictures: the text (how it ended, the coach's word,
 /// whose move it is), the board of buttons (once the game is over, its wordless sign, "again"
 /// and the game box) and who may be pinged; and the result banner the pictures carry.
-fn board_frame(game: &StoredGame, mut lines: Vec<String>, settings: &Settings, lang: Lang) -> (Reply, Option<String>) {
+fn board_frame(
+    game: &StoredGame,
+    mut lines: Vec<String>,
+    settings: &Settings,
+    lang: Lang,
+    emojis: &AppEmojis,
+) -> (Reply, Option<String>) {
     let (takeback, hints) = (settings.takeback, settings.hints);
     let record = &game.record;
     let banner = match (record.status, record.result) {
@@ -128,7 +135,7 @@ fn board_frame(game: &StoredGame, mut lines: Vec<String>, settings: &Settings, l
         ephemeral: false,
         files: Vec::new(),
         components: match record.status {
-            GameStatus::Active => touch_board(game, None, takeback, hints, lang),
+            GameStatus::Active => touch_board(game, None, takeback, hints, lang, emojis),
             _ => final_rows(record, settings, lang),
         },
         mentions,

@@ -151,7 +151,7 @@ pub async fn serve_until(
     let front = Front::http(service.clone());
     let bot =
         Arc::new(Bot::new(service, connection.guild_id, connection.idle_sweep, interactions).watched_as(front.clone()));
-    bot.register_commands(&http).await;
+    bot.register(&http).await;
     {
         let (bot, http) = (bot.clone(), http.clone());
         // Every process plays owed turns; the version check lets only one of them post each.

@@ -132,7 +132,7 @@ impl Bot {
             self.service().human_move(caller, &request.snapshot, input, expected).await.map_err(Failure::Refused)?;
         let frozen = on_board && responder.is_component();
         if frozen {
-            responder.update_components(frozen_board(&turn.game, turn.played.mv)).await?;
+            responder.update_components(frozen_board(&turn.game, turn.played.mv, &self.emojis)).await?;
         } else {
             responder.defer().await?;
         }
@@ -154,7 +154,7 @@ impl Bot {
                     // move first (its board is the one now), it loses its buttons instead.
                     let rows = match e {
                         PlayError::AlreadyPlayed => Vec::new(),
-                        _ => touch_board(&board_before, None, settings.takeback, settings.hints, lang),
+                        _ => touch_board(&board_before, None, settings.takeback, settings.hints, lang, &self.emojis),
                     };
                     let back = EditInteractionResponse::new().components(rows).allowed_mentions(allowed_mentions(&[]));
                     if let Err(e) = responder.edit(back).await {

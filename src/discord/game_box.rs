@@ -113,6 +113,13 @@ fn game_emoji(kind: GameKind) -> ReactionType {
     })
 }
 
+/// A game's name on its tile, as a title ("Reversi"; the name inside a sentence is lower case).
+fn tile_label(kind: GameKind, lang: Lang) -> String {
+    let name = kind_name(kind, lang);
+    let mut chars = name.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
 /// The box's rows: one big tile per game; where the place offers a choice of opponent, each
 /// game's row is its tile (a heading) and its opponents.
 pub(super) fn box_rows(settings: &Settings, lang: Lang) -> Vec<CreateActionRow> {
@@ -121,7 +128,7 @@ pub(super) fn box_rows(settings: &Settings, lang: Lang) -> Vec<CreateActionRow> 
             .iter()
             .map(|&kind| {
                 CreateButton::new(StartButton::game(kind, None).custom_id())
-                    .label(kind_name(kind, lang))
+                    .label(tile_label(kind, lang))
                     .emoji(game_emoji(kind))
                     .style(ButtonStyle::Primary)
             })
@@ -132,7 +139,7 @@ pub(super) fn box_rows(settings: &Settings, lang: Lang) -> Vec<CreateActionRow> 
         .iter()
         .map(|&kind| {
             let heading = CreateButton::new(format!("{}:{}:h", StartButton::PREFIX, kind.as_str()))
-                .label(kind_name(kind, lang))
+                .label(tile_label(kind, lang))
                 .emoji(game_emoji(kind))
                 .style(ButtonStyle::Secondary)
                 .disabled(true);

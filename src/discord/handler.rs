@@ -51,6 +51,8 @@ pub struct Bot {
     _front: Option<Arc<Front>>,
     /// Each interaction's own REST client, for its answer and follow-ups.
     interactions: super::InteractionClients,
+    /// The board's tiles as the buttons' emojis, once uploaded (shared with the sweeps).
+    pub(super) emojis: super::app_emojis::AppEmojis,
 }
 
 impl Bot {
@@ -76,6 +78,7 @@ impl Bot {
             shards: None,
             _front: None,
             interactions,
+            emojis: Default::default(),
         }
     }
 
@@ -97,8 +100,11 @@ impl Bot {
         self.shards.is_none_or(|r| (r.first..=r.last).contains(&super::shards::ShardRange::shard_of(guild_id, r.total)))
     }
 
-    /// Registers the slash commands (to the test server when one is configured).
-    pub async fn register_commands(&self, http: &Http) {
+    /// The one registration step at start: the board's tiles as application emojis, then the
+    /// slash commands (to the test server when one is configured). The emojis come first, so
+    /// that once `/play` exists its boards show them.
+    pub async fn register(&self, http: &Http) {
+        self.emojis.register(http).await;
         let registered = match self.guild_id {
             Some(guild) => GuildId::new(guild).set_commands(http, vec![play_command(), settings_command()]).await,
             None => serenity::all::Command::set_global_commands(http, vec![play_command(), settings_command()]).await,
@@ -124,8 +130,10 @@ impl Bot {
 
     /// Another handler over the same service, for work beside this one.
     fn sibling(&self) -> Bot {
-        Bot::new(self.service.clone(), self.guild_id, self.idle_sweep, self.interactions.clone())
-            .with_shards(self.shards)
+        let mut sibling = Bot::new(self.service.clone(), self.guild_id, self.idle_sweep, self.interactions.clone())
+            .with_shards(self.shards);
+        sibling.emojis = self.emojis.clone();
+        sibling
     }
 
     /// Handles one interaction, answering through `responder` (which acknowledges it by itself
@@ -185,7 +193,7 @@ impl From<serenity::Error> for Failure {
 impl EventHandler for Bot {
     async fn ready(&self, ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
-        self.register_commands(&ctx.http).await;
+        self.register(&ctx.http).await;
         // Each shard answers the games of its own servers (another process may run the others).
         let shard = ready.shard.map_or((0, 1), |s| (s.id.0, s.total));
         self.on_connected(&ctx.http, shard).await;

@@ -6,9 +6,11 @@ use serenity::all::{
 
 use super::custom_id::{MoveSelect, ResignButton, TakebackButton};
 use super::handler::SELECT_MAX;
+use super::touch_board::{sign, UNDO, WHITE_FLAG};
 use crate::domain::StoredGame;
 use crate::i18n::{move_label, Lang, MoveMenu, Msg};
-use settai_core::moves_in_order;
+use crate::render::MOST_NUMBERED;
+use settai_core::{moves_in_order, numbered_moves, GameMove};
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
 /// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the
@@ -22,18 +24,24 @@ pub(super) fn move_menus(game: &StoredGame, takeback: bool, hints: bool, lang: L
         return Vec::new();
     }
     let mut kinds: std::collections::BTreeMap<MoveMenu, Vec<CreateSelectMenuOption>> = Default::default();
+    // A reversi move shows the number its square carries on the picture and its button.
+    let numbered: Vec<GameMove> = numbered_moves(&record.game).into_iter().take(MOST_NUMBERED).collect();
     for (mv, risky) in moves_in_order(&record.game, hints) {
         let detail = record.game.move_detail(mv);
         let label = match risky {
             true => format!("{} {}", move_label(mv, detail, lang), Msg::RiskyMark.text(lang)),
             false => move_label(mv, detail, lang),
         };
+        let label = match numbered.iter().position(|&n| n == mv) {
+            Some(i) => format!("{} · {label}", i + 1),
+            None => label,
+        };
         let option = CreateSelectMenuOption::new(label, mv.to_string());
         kinds.entry(MoveMenu::of(detail)).or_default().push(option);
     }
     let mut buttons = vec![CreateButton::new(ResignButton::Ask { game_id: record.id }.custom_id())
         .label(Msg::ResignButton.text(lang))
-        .emoji('🏳')
+        .emoji(sign(WHITE_FLAG))
         .style(ButtonStyle::Secondary)];
     // Only once the player has a move of their own to take back (as the service checks).
     if takeback && game.takeback_ply().is_some() {
@@ -41,7 +49,7 @@ pub(super) fn move_menus(game: &StoredGame, takeback: bool, hints: bool, lang: L
         buttons.push(
             CreateButton::new(id.custom_id())
                 .label(Msg::TakebackButton.text(lang))
-                .emoji('↩')
+                .emoji(sign(UNDO))
                 .style(ButtonStyle::Secondary),
         );
     }

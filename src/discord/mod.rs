@@ -3,6 +3,7 @@
 //! Thin by design: it parses interactions, calls the service, renders the board and answers.
 //! Every handler loads the game from the database, so a restart loses nothing.
 
+mod app_emojis;
 mod board_message;
 mod child_answers;
 mod coach;
@@ -35,6 +36,7 @@ use serenity::all::{Client, ClientBuilder, GatewayIntents, Http, HttpBuilder};
 
 use crate::service::Service;
 
+pub use app_emojis::tile_name;
 pub use command::{Command, CommandError, PlaySub, SettingsRequest, SettingsSub};
 pub use interaction_clients::InteractionClients;
 pub use observed::interaction_span;

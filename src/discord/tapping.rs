@@ -31,7 +31,7 @@ impl Bot {
     async fn choose(&self, request: &Request<'_>, made_for: (i64, u32), chosen: Chosen) -> Result<(), Failure> {
         let (responder, caller, settings, lang) = request.parts();
         let game = Service::game_to_move(caller, &request.snapshot, Some(made_for)).map_err(Failure::Refused)?;
-        let rows = touch_board(game, chosen, settings.takeback, settings.hints, lang);
+        let rows = touch_board(game, chosen, settings.takeback, settings.hints, lang, &self.emojis);
         responder.update_components(rows).await?;
         Ok(())
     }

@@ -3,11 +3,14 @@
 //! reversi as numbered buttons matching the numbers drawn on the picture. The menus of every
 //! move stay one tap away, behind the list button.
 
-use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, ReactionType};
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
+use super::app_emojis::AppEmojis;
 use super::custom_id::{ListButton, TakebackButton, Tap, TouchButton};
 use crate::domain::StoredGame;
-use crate::i18n::{animal_emoji, move_label, Lang, Msg};
+use crate::i18n::{move_label, Lang, Msg};
+use crate::render::doubutsu::{Animal, Owner, TileEmoji};
+use crate::render::MOST_NUMBERED;
 use settai_core::doubutsu::{self, Color, Role, Square};
 use settai_core::{marks_risky, moves_from, numbered_moves, origins, Origin};
 use settai_core::{Game, GameMove, MoveDetail};
@@ -29,6 +32,7 @@ pub(super) fn touch_board(
     takeback: bool,
     hints: bool,
     lang: Lang,
+    emojis: &AppEmojis,
 ) -> Vec<CreateActionRow> {
     let record = &game.record;
     if !record.human_to_move() {
@@ -40,7 +44,7 @@ pub(super) fn touch_board(
         controls.push(
             CreateButton::new(TakebackButton { game_id: record.id, ply: record.ply }.custom_id())
                 .label(Msg::TakebackButton.text(lang))
-                .emoji('↩')
+                .emoji(sign(UNDO))
                 .style(ButtonStyle::Secondary),
         );
     }
@@ -52,7 +56,7 @@ pub(super) fn touch_board(
     );
     let ids = Ids { game_id: record.id, ply: record.ply };
     match &record.game {
-        Game::Doubutsu(_) => doubutsu_board(&record.game, chosen, hints, ids, controls),
+        Game::Doubutsu(_) => doubutsu_board(&record.game, chosen, hints, ids, controls, emojis),
         Game::Reversi(_) => reversi_board(&record.game, ids, controls, lang),
     }
 }
@@ -73,7 +77,8 @@ impl Ids {
 /// How one square or hand button shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Look {
-    /// One of the player's animals that can move: tap to choose it.
+    /// One of the player's animals that can move: tap to choose it (while another is chosen, a
+    /// tap switches to it).
     Yours,
     /// The animal chosen: tap again to cancel.
     Chosen,
@@ -81,8 +86,8 @@ enum Look {
     Lit,
     /// Where it may go, losing at once (with hints).
     Risky,
-    /// Nothing to do here now: the computer's animals, empty squares, the player's other animals
-    /// while one is chosen. The player's animals that cannot move stay blue.
+    /// Nothing to do here now: the computer's animals and empty squares that are not lit. The
+    /// player's animals that cannot move stay blue.
     Idle { yours: bool },
 }
 
@@ -98,13 +103,16 @@ impl Look {
 }
 
 /// Doubutsu: four rows of three squares as the picture shows them (row 1 at the top), then the
-/// player's hand (one button per kind held, with its count) and the controls.
+/// player's hand (one button per kind held, with its count) and the controls. Every square
+/// shows its tile as the picture draws it and no words, so the grid is even; the computer's last
+/// move is marked on its two squares as the picture tints them.
 fn doubutsu_board(
     game: &Game,
     chosen: Chosen,
     hints: bool,
     ids: Ids,
     controls: Vec<CreateButton>,
+    emojis: &AppEmojis,
 ) -> Vec<CreateActionRow> {
     let Game::Doubutsu(g) = game else { return Vec::new() };
     let position = g.history().position();
@@ -118,24 +126,43 @@ fn doubutsu_board(
         .into_iter()
         .map(|mv| (mv, marks_risky(game, GameMove::Doubutsu(mv), hints)))
         .collect();
+    // The computer's last move, marked as the picture marks it.
+    let (left, reached) = match g.history().last_move() {
+        Some((_, mv)) if position.piece_at(mv.to()).is_some_and(|p| p.color != mover) => {
+            let left = match mv {
+                doubutsu::Move::Normal { from, .. } => Some(from),
+                doubutsu::Move::Drop { .. } => None,
+            };
+            (left, Some(mv.to()))
+        }
+        _ => (None, None),
+    };
     let square = |sq: Square| -> CreateButton {
         let piece = position.piece_at(sq);
         let yours = piece.is_some_and(|p| p.color == mover);
+        let choose = |o: Origin| movable.contains(&o).then_some((Look::Yours, Tap::Choose(o)));
         let (look, tap) = match (chosen, lit.iter().find(|(mv, _)| mv.to() == sq)) {
             (Some(Origin::Board(from)), _) if from == sq => (Look::Chosen, Tap::Cancel),
             (Some(_), Some(&(mv, risky))) => (if risky { Look::Risky } else { Look::Lit }, Tap::Play(mv.to_string())),
-            (Some(_), None) => (Look::Idle { yours: false }, Tap::Idle(sq.to_string())),
-            (None, _) if movable.contains(&Origin::Board(sq)) => (Look::Yours, Tap::Choose(Origin::Board(sq))),
-            (None, _) => (Look::Idle { yours }, Tap::Idle(sq.to_string())),
+            _ => choose(Origin::Board(sq)).unwrap_or((Look::Idle { yours }, Tap::Idle(sq.to_string()))),
         };
-        let label = if look == Look::Risky { format!("{sq} ⚠") } else { sq.to_string() };
+        let tile = match piece {
+            Some(p) => TileEmoji::Piece {
+                owner: Owner::from(p.color),
+                animal: Animal::from(p.role),
+                moved: reached == Some(sq),
+            },
+            None => TileEmoji::Empty { left: left == Some(sq) },
+        };
         let button = CreateButton::new(ids.id(tap.clone()))
-            .label(label)
+            .emoji(emojis.tile(tile))
             .style(look.style())
             .disabled(matches!(tap, Tap::Idle(_)));
-        match piece {
-            Some(p) => button.emoji(emoji(p.role)),
-            None => button,
+        // A move that loses at once says so beside its tile (docs/design/kind-coach.md).
+        if look == Look::Risky {
+            button.label("⚠")
+        } else {
+            button
         }
     };
     let mut rows: Vec<CreateActionRow> = (0..4u8)
@@ -151,12 +178,12 @@ fn doubutsu_board(
             let origin = Origin::Hand(role);
             let (look, tap) = match chosen {
                 Some(o) if o == origin => (Look::Chosen, Tap::Cancel),
-                None if movable.contains(&origin) => (Look::Yours, Tap::Choose(origin)),
-                _ => (Look::Idle { yours: chosen.is_none() }, Tap::Idle(origin.to_string())),
+                _ if movable.contains(&origin) => (Look::Yours, Tap::Choose(origin)),
+                _ => (Look::Idle { yours: true }, Tap::Idle(origin.to_string())),
             };
             CreateButton::new(ids.id(tap.clone()))
                 .label(format!("×{}", position.hand(mover, role)))
-                .emoji(emoji(role))
+                .emoji(emojis.tile(yours_in_hand(mover, role)))
                 .style(look.style())
                 .disabled(matches!(tap, Tap::Idle(_)))
         })
@@ -166,13 +193,19 @@ fn doubutsu_board(
     rows
 }
 
+/// The tile of an animal in `mover`'s hand.
+fn yours_in_hand(mover: Color, role: Role) -> TileEmoji {
+    TileEmoji::Piece { owner: Owner::from(mover), animal: Animal::from(role), moved: false }
+}
+
 /// Reversi: a button per numbered square (the numbers drawn on the picture, in reading order),
-/// five a row, then the controls; a forced pass is one button. Past what five rows hold the
-/// list keeps the rest (docs/design/touch.md#reversi-one-tap-on-a-number).
+/// five a row, then the controls; a forced pass is one button. Past what five rows hold, the
+/// picture shows a plain dot and the list keeps the move (docs/design/touch.md#reversi-one-tap-on-a-number).
 fn reversi_board(game: &Game, ids: Ids, controls: Vec<CreateButton>, lang: Lang) -> Vec<CreateActionRow> {
     let numbered = numbered_moves(game);
     let mut buttons: Vec<CreateButton> = numbered
         .iter()
+        .take(MOST_NUMBERED)
         .enumerate()
         .map(|(i, mv)| {
             CreateButton::new(ids.id(Tap::Play(mv.to_string()))).label((i + 1).to_string()).style(ButtonStyle::Primary)
@@ -184,14 +217,13 @@ fn reversi_board(game: &Game, ids: Ids, controls: Vec<CreateButton>, lang: Lang)
             buttons.push(
                 CreateButton::new(ids.id(Tap::Play(mv.to_string())))
                     .label(move_label(mv, Some(MoveDetail::Pass), lang))
-                    .emoji('⏭')
+                    .emoji(sign(PASS))
                     .style(ButtonStyle::Primary),
             );
         }
     }
-    // The controls keep a row of their own while the numbers fit in the rows above it.
-    let room = ROWS * PER_ROW - controls.len();
-    buttons.truncate(room);
+    // The controls keep a row of their own while the numbers fit in the rows above it; the
+    // picture numbers no more than there is room for (`MOST_NUMBERED`).
     let mut rows: Vec<CreateActionRow> = Vec::new();
     let (above, beside) = buttons.split_at(buttons.len().min((ROWS - 1) * PER_ROW));
     for chunk in above.chunks(PER_ROW) {
@@ -207,7 +239,7 @@ fn reversi_board(game: &Game, ids: Ids, controls: Vec<CreateButton>, lang: Lang)
 /// response to a tap that passed the checks, docs/design/touch.md#every-tap-answers-at-once):
 /// the move shown (doubutsu: the animal on its new square, green; reversi: the tapped number,
 /// green), everything disabled, and a thinking sign where the controls were.
-pub(super) fn frozen_board(game: &StoredGame, played: GameMove) -> Vec<CreateActionRow> {
+pub(super) fn frozen_board(game: &StoredGame, played: GameMove, emojis: &AppEmojis) -> Vec<CreateActionRow> {
     let record = &game.record;
     let ids = Ids { game_id: record.id, ply: record.ply };
     let thinking = CreateButton::new(ids.id(Tap::Idle(THINKING.to_string())))
@@ -232,33 +264,40 @@ pub(super) fn frozen_board(game: &StoredGame, played: GameMove) -> Vec<CreateAct
                             Some(p) if p.color == human => ButtonStyle::Primary,
                             _ => ButtonStyle::Secondary,
                         };
-                        let button = idle(sq.to_string(), style).label(sq.to_string());
-                        match piece {
-                            Some(p) => button.emoji(emoji(p.role)),
-                            None => button,
-                        }
+                        let tile = match piece {
+                            Some(p) => TileEmoji::Piece {
+                                owner: Owner::from(p.color),
+                                animal: Animal::from(p.role),
+                                moved: false,
+                            },
+                            None => TileEmoji::Empty { left: false },
+                        };
+                        idle(sq.to_string(), style).emoji(emojis.tile(tile))
                     })
                     .collect();
                 rows.push(CreateActionRow::Buttons(squares));
             }
             for role in Role::HAND.into_iter().filter(|&role| position.hand(human, role) > 0) {
                 let held = idle(Origin::Hand(role).to_string(), ButtonStyle::Primary);
-                last.push(held.label(format!("×{}", position.hand(human, role))).emoji(emoji(role)));
+                last.push(
+                    held.label(format!("×{}", position.hand(human, role)))
+                        .emoji(emojis.tile(yours_in_hand(human, role))),
+                );
             }
         }
         (_, played) => {
             let numbered = numbered_moves(&record.game);
-            let numbers = numbered.iter().enumerate().map(|(i, &mv)| {
+            let numbers = numbered.iter().take(MOST_NUMBERED).enumerate().map(|(i, &mv)| {
                 let style = if mv == played { ButtonStyle::Success } else { ButtonStyle::Secondary };
                 idle(mv.to_string(), style).label((i + 1).to_string())
             });
-            let mut numbers: Vec<CreateButton> = numbers.take((ROWS - 1) * PER_ROW).collect();
+            let mut numbers: Vec<CreateButton> = numbers.collect();
             if numbered.is_empty() {
-                numbers.push(idle(played.to_string(), ButtonStyle::Success).emoji('⏭'));
+                numbers.push(idle(played.to_string(), ButtonStyle::Success).emoji(sign(PASS)));
             }
-            for chunk in numbers.chunks(PER_ROW) {
-                rows.push(CreateActionRow::Buttons(chunk.to_vec()));
-            }
+            // The thinking sign follows the numbers (at most 24 buttons: five rows).
+            numbers.push(thinking);
+            return numbers.chunks(PER_ROW).map(|chunk| CreateActionRow::Buttons(chunk.to_vec())).collect();
         }
     }
     last.push(thinking);
@@ -266,23 +305,18 @@ pub(super) fn frozen_board(game: &StoredGame, played: GameMove) -> Vec<CreateAct
     rows
 }
 
+/// Signs a button carries, fully qualified as Unicode's emoji data lists them (with the
+/// variation selector where the character alone is text): what Discord's emoji list holds.
+pub(super) const UNDO: &str = "↩\u{fe0f}";
+/// Pass.
+pub(super) const PASS: &str = "⏭\u{fe0f}";
+/// Resign.
+pub(super) const WHITE_FLAG: &str = "🏳\u{fe0f}";
+
+/// A plain emoji as a button's picture.
+pub(super) fn sign(emoji: &str) -> serenity::all::ReactionType {
+    serenity::all::ReactionType::Unicode(emoji.to_string())
+}
+
 /// What the thinking sign's id names (it is never tapped: Discord shows it disabled).
 const THINKING: &str = "wait";
-
-/// An animal as a button's picture.
-fn emoji(role: Role) -> ReactionType {
-    ReactionType::Unicode(animal_emoji(role).to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_animal_is_a_single_emoji() {
-        for role in [Role::Lion, Role::Giraffe, Role::Elephant, Role::Chick, Role::Hen] {
-            let ReactionType::Unicode(text) = emoji(role) else { panic!("{role:?}") };
-            assert_eq!(text.chars().count(), 1, "{role:?}: {text}");
-        }
-    }
-}

@@ -22,8 +22,8 @@ pub(super) fn help_text(commentary: bool, venue: Venue, idle_days: u32, lang: La
              cannot be taken (a *try*). The same position three times is a draw."
                 .into(),
             "**Tapping**: in doubutsu shogi the buttons under the picture are the board. Tap your animal, \
-             then one of the squares that light up (tap the animal again to choose another); the animals \
-             in your hand are in the last row. A red ⚠ square loses at once. In reversi, tap the number \
+             then one of the squares that light up (tap another of your animals to change your mind); the \
+             animals in your hand are in the last row. A red ⚠ square loses at once. In reversi, tap the number \
              written on the square where you want your disc. 📋 **Moves** lists your moves with their \
              squares (letters are columns, numbers rows), and **Resign**, which asks first. `/play move` \
              works too, and `/play board` shows the board again."
@@ -40,8 +40,8 @@ pub(super) fn help_text(commentary: bool, venue: Venue, idle_days: u32, lang: La
              奥の段に着けば（トライ）勝ち。同じ局面が3回あらわれたら引き分けです。"
                 .into(),
             "**タップで指す**：どうぶつしょうぎは、絵の下のボタンが盤です。自分のどうぶつをタップし、光ったマスを\
-             タップします（もう一度タップすると選び直せます）。持ち駒は一番下の段です。赤い ⚠ のマスはすぐ負けて\
-             しまう手です。リバーシは、石を置きたいマスに書いてある数字をタップします。📋 **手の一覧**で指せる手\
+             タップします（ほかのどうぶつをタップすると選び直せます）。持ち駒は一番下の段です。赤い ⚠ のマスはすぐ負けて\
+             しまう手です。リバーシは、石を置きたいマスに書いてある数字をタップします。📋 **てのいちらん**で指せる手\
              （アルファベットが列、数字が行）と**投了**（確かめてから投了）。`/play move` でも指せます。\
              `/play board` で盤面をもう一度表示します。"
                 .into(),

@@ -24,5 +24,5 @@ pub use crate::domain::Lang;
 pub use counts::en_count;
 pub use menus::{animal_emoji, move_label, MoveMenu};
 pub use msg::Msg;
-pub use names::{animal_name, kind_name, level_name, opponent_name, side_name, value_words};
+pub use names::{animal_name, kind_name, level_name, opponent_name, side_kana, side_name, value_words};
 pub use permissions::Needed;

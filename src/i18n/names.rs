@@ -20,6 +20,17 @@ pub fn side_name(kind: GameKind, side: Side, lang: Lang) -> &'static str {
     }
 }
 
+/// A seat's name in kana, as a board a child reads shows it when nobody's seat is known
+/// (くろ and しろ, せんて and ごて).
+pub fn side_kana(kind: GameKind, side: Side) -> &'static str {
+    match (kind, side) {
+        (GameKind::Reversi, Side::First) => "くろ",
+        (GameKind::Reversi, Side::Second) => "しろ",
+        (GameKind::Doubutsu, Side::First) => "せんて",
+        (GameKind::Doubutsu, Side::Second) => "ごて",
+    }
+}
+
 /// A doubutsu value for the player, in words ("a win in 3", counted in plies).
 pub fn value_words(v: Value, lang: Lang) -> String {
     match (v, lang) {
@@ -81,7 +92,8 @@ pub fn opponent_name(level: Level, lang: Lang) -> &'static str {
     }
 }
 
-/// The line under an opponent in the picker.
+/// The line under an opponent in the picker, in kana (a child may choose), but for the
+/// published rules, which are for grown-ups.
 pub(super) fn opponent_hint(level: Level, lang: Lang) -> &'static str {
     match (level, lang) {
         (
@@ -91,17 +103,17 @@ pub(super) fn opponent_hint(level: Level, lang: Lang) -> &'static str {
         (
             Level::Doubutsu(doubutsu::DoubutsuLevel::Settai) | Level::Reversi(reversi::ReversiLevel::Standard),
             Lang::Ja,
-        ) => "いい勝負",
+        ) => "いい しょうぶ",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::En) => "The champion",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Strongest), Lang::Ja) => "チャンピオン",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::En) => "Still learning",
-        (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::Ja) => "れんしゅう中",
+        (Level::Doubutsu(doubutsu::DoubutsuLevel::Weakest), Lang::Ja) => "れんしゅうちゅう",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic), Lang::En) => "The published rule",
         (Level::Doubutsu(doubutsu::DoubutsuLevel::SettaiClassic), Lang::Ja) => "原典どおり",
         (Level::Reversi(reversi::ReversiLevel::Highest), Lang::En) => "Easy-going",
-        (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "のんびり屋",
+        (Level::Reversi(reversi::ReversiLevel::Highest), Lang::Ja) => "のんびりや",
         (Level::Reversi(reversi::ReversiLevel::NoMercy), Lang::En) => "Plays to win",
-        (Level::Reversi(reversi::ReversiLevel::NoMercy), Lang::Ja) => "本気でくる",
+        (Level::Reversi(reversi::ReversiLevel::NoMercy), Lang::Ja) => "ほんきで くる",
         (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::En) => "The published rule",
         (Level::Reversi(reversi::ReversiLevel::StandardClassic), Lang::Ja) => "原典どおり",
     }

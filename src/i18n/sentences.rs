@@ -5,7 +5,7 @@ use super::counts::en_count;
 use super::help::help_text;
 use super::menus::MoveMenu;
 use super::msg::Msg;
-use super::names::{kind_name, level_name, opponent_hint, opponent_name, side_name};
+use super::names::{kind_name, level_name, opponent_hint, opponent_name, side_kana, side_name};
 use super::players_data::{erase_button, forget_question, forgotten, keep_button, kept, nothing_kept};
 use super::results::{comment_text, result_text, summary_text};
 use super::settings::settings_text;
@@ -42,11 +42,11 @@ impl Msg<'_> {
                     (Some(EndReason::LionCaptured), En) => " The lion was caught.",
                     (Some(EndReason::LionCaptured), Ja) => "ライオンをとりました。",
                     (Some(EndReason::Try), En) => " Try! The lion reached the far side.",
-                    (Some(EndReason::Try), Ja) => "トライ！ライオンが奥までたどりつきました。",
+                    (Some(EndReason::Try), Ja) => "トライ！ライオンが おくまで たどりつきました。",
                     (Some(EndReason::Repetition), En) => " The same position came up three times.",
-                    (Some(EndReason::Repetition), Ja) => "同じ局面が3回あらわれました（千日手）。",
+                    (Some(EndReason::Repetition), Ja) => "おなじ ばめんが 3かい でました。",
                     (Some(EndReason::NoMoves), En) => " No moves were left.",
-                    (Some(EndReason::NoMoves), Ja) => "指せる手がなくなりました。",
+                    (Some(EndReason::NoMoves), Ja) => "させる てが なくなりました。",
                     _ => "",
                 };
                 let score = score.map(|(a, b)| format!(" ({a}-{b})")).unwrap_or_default();
@@ -59,11 +59,11 @@ impl Msg<'_> {
                 }
                 match (human_won, lang) {
                     (Some(true), En) => format!("Game over: you win{score}! Well played!"),
-                    (Some(true), Ja) => format!("対局終了：あなたの勝ちです{score}！おみごと！"),
+                    (Some(true), Ja) => format!("おしまい：あなたの かち{score}！おみごと！"),
                     (Some(false), En) => format!("Game over: I win{score}. Good game — another one?"),
-                    (Some(false), Ja) => format!("対局終了：わたしの勝ちです{score}。もう一局どうですか？"),
+                    (Some(false), Ja) => format!("おしまい：わたしの かち{score}。もう いっかい どう？"),
                     (None, En) => format!("Game over: a draw{score}. Good game!"),
-                    (None, Ja) => format!("対局終了：引き分けです{score}。いい勝負でした！"),
+                    (None, Ja) => format!("おしまい：ひきわけ{score}。いい しょうぶ でした！"),
                 }
             }
             (Msg::Result { kind, outcome }, lang) => result_text(*kind, outcome, lang),
@@ -235,16 +235,21 @@ impl Msg<'_> {
             (Msg::Computer, En) => "Computer".into(),
             (Msg::Computer, Ja) => "コンピューター".into(),
             (Msg::BoardTurn { to_move: None, .. }, En) => "Game over".into(),
-            (Msg::BoardTurn { to_move: None, .. }, Ja) => "終局".into(),
+            (Msg::BoardTurn { to_move: None, .. }, Ja) => "おしまい".into(),
             (Msg::BoardTurn { to_move: Some(side), human: Some(human), .. }, En) if side == human => "Your move".into(),
             (Msg::BoardTurn { to_move: Some(_), human: Some(_), .. }, En) => "Computer's move".into(),
             (Msg::BoardTurn { kind, to_move: Some(side), human: None }, En) => {
                 format!("{} to move", side_name(*kind, *side, En))
             }
-            (Msg::BoardTurn { kind, to_move: Some(side), .. }, Ja) => format!("{}の番", side_name(*kind, *side, Ja)),
+            (Msg::BoardTurn { to_move: Some(side), human: Some(human), .. }, Ja) if side == human => "あなたのばん".into(),
+            (Msg::BoardTurn { to_move: Some(_), human: Some(_), .. }, Ja) => "コンピューターのばん".into(),
+            (Msg::BoardTurn { kind, to_move: Some(side), human: None }, Ja) => format!("{}のばん", side_kana(*kind, *side)),
             (Msg::BoardSeat { side, human: Some(human), .. }, En) if side == human => "You".into(),
             (Msg::BoardSeat { human: Some(_), .. }, En) => Msg::Computer.text(En),
-            (Msg::BoardSeat { kind, side, .. }, lang) => side_name(*kind, *side, lang).into(),
+            (Msg::BoardSeat { side, human: Some(human), .. }, Ja) if side == human => "あなた".into(),
+            (Msg::BoardSeat { human: Some(_), .. }, Ja) => Msg::Computer.text(Ja),
+            (Msg::BoardSeat { kind, side, human: None }, En) => side_name(*kind, *side, En).into(),
+            (Msg::BoardSeat { kind, side, human: None }, Ja) => side_kana(*kind, *side).into(),
             (Msg::Comment(c), lang) => comment_text(c, lang),
             (Msg::Help { commentary, venue, idle_days }, lang) => help_text(*commentary, *venue, *idle_days, lang),
             (Msg::TakebackSet { on: true }, En) => {
@@ -290,10 +295,10 @@ impl Msg<'_> {
             (Msg::LionInDanger, En) => "🦁 Careful! Your lion is in danger. Look around it before you move.".into(),
             (Msg::LionInDanger, Ja) => "🦁 気をつけて！ライオンがねらわれているよ。まわりをよく見てから指そう。".into(),
             (Msg::OfferTakeback, En) => "Oops! That was a risky move. Want to take it back? Tap ↩.".into(),
-            (Msg::OfferTakeback, Ja) => "おっと！いまの手はあぶないよ。待ったする？ ↩ をタップしてね。".into(),
+            (Msg::OfferTakeback, Ja) => "おっと！いまの ては あぶないよ。まったする？ ↩ をタップしてね。".into(),
             (Msg::RiskyMark, _) => "⚠".into(),
             (Msg::ListButton, En) => "Moves".into(),
-            (Msg::ListButton, Ja) => "手の一覧".into(),
+            (Msg::ListButton, Ja) => "てのいちらん".into(),
             (Msg::MovesAsList, En) => "Your moves as a list (only you see it). Choosing one plays it, as tapping the board does.".into(),
             (Msg::MovesAsList, Ja) => "指せる手の一覧です（あなたにだけ見えます）。選ぶと、盤のボタンと同じように指せます。".into(),
             (Msg::GameBox, En) => "🎲 Tap a game to play!".into(),
@@ -303,7 +308,7 @@ impl Msg<'_> {
             (Msg::TookBack, En) => "↩ Move taken back: the board is as it was before your last move.".into(),
             (Msg::TookBack, Ja) => "↩ 待った！あなたの直前の手の前にもどしました。".into(),
             (Msg::TakebackButton, En) => "Take back".into(),
-            (Msg::TakebackButton, Ja) => "待った".into(),
+            (Msg::TakebackButton, Ja) => "まった".into(),
             (Msg::TakebackOff, En) => "Take-backs are not allowed here.".into(),
             (Msg::TakebackOff, Ja) => "ここでは待ったはできません。".into(),
             (Msg::NothingToTakeBack, En) => "You have no move to take back yet.".into(),

@@ -33,6 +33,11 @@ pub fn result_banner(game: &Game, lang: Lang) -> Option<String> {
     game.outcome().map(|outcome| Msg::Result { kind: game.kind(), outcome }.text(lang))
 }
 
+/// How many of a reversi position's moves carry a number: as many as the board of buttons
+/// under the picture has room for (five rows of five, less the list and ↩). A move past them is
+/// a plain dot on the picture and is played from the list (docs/design/touch.md#reversi-one-tap-on-a-number).
+pub const MOST_NUMBERED: usize = 23;
+
 /// The board a player moves from by touch, as PNG bytes: [`game_png`], with the reversi squares
 /// the human may play numbered as the buttons under it are
 /// (docs/design/touch.md#reversi-one-tap-on-a-number). Doubutsu boards are the same picture.
@@ -95,6 +100,7 @@ fn drawn(
                 numbered: if to_tap && names.human.is_some() && names.human == game.to_move() {
                     settai_core::numbered_moves(game)
                         .into_iter()
+                        .take(MOST_NUMBERED)
                         .filter_map(|mv| match mv {
                             GameMove::Reversi(reversi::Move::Place(sq)) => Some(sq.index()),
                             _ => None,
@@ -117,14 +123,8 @@ fn drawn(
 /// The doubutsu board as the renderer draws it (the last move comes from the game's history).
 fn doubutsu_view(game: &doubutsu::History, banner: Option<String>, names: &Names) -> DoubutsuView {
     let pos = game.position();
-    let owner = |c: Color| if c == Color::Sente { Owner::Sente } else { Owner::Gote };
-    let animal = |r: Role| match r {
-        Role::Lion => Animal::Lion,
-        Role::Giraffe => Animal::Giraffe,
-        Role::Elephant => Animal::Elephant,
-        Role::Chick => Animal::Chick,
-        Role::Hen => Animal::Hen,
-    };
+    let owner = Owner::from;
+    let animal = Animal::from;
     let mut cells = [None; 12];
     for (i, cell) in cells.iter_mut().enumerate() {
         let sq = Square::new(i as u8).expect("12 squares");
@@ -338,8 +338,10 @@ mod tests {
     }
 
     #[test]
-    fn english_boards_speak_to_the_child_and_japanese_boards_keep_the_seats_names() {
+    fn boards_speak_to_the_child_in_kana_in_japanese() {
+        use crate::i18n::side_kana;
         use crate::i18n::Msg::{BoardSeat, BoardTurn};
+        let no_kanji = |text: &str| !text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
         for kind in [GameKind::Reversi, GameKind::Doubutsu] {
             for human in [Side::First, Side::Second] {
                 let bot = human.opposite();
@@ -349,14 +351,16 @@ mod tests {
                 assert_eq!(turn(Some(bot), Some(human)).text(Lang::En), "Computer's move");
                 assert_eq!(seat(human, Some(human)).text(Lang::En), "You");
                 assert_eq!(seat(bot, Some(human)).text(Lang::En), "Computer");
+                assert_eq!(turn(Some(human), Some(human)).text(Lang::Ja), "あなたのばん");
+                assert_eq!(turn(Some(bot), Some(human)).text(Lang::Ja), "コンピューターのばん");
+                assert_eq!(seat(human, Some(human)).text(Lang::Ja), "あなた");
+                assert_eq!(seat(bot, Some(human)).text(Lang::Ja), Msg::Computer.text(Lang::Ja));
                 for side in [Side::First, Side::Second] {
-                    // Japanese says the same with or without knowing the player's seat.
-                    assert_eq!(turn(Some(side), Some(human)).text(Lang::Ja), turn(Some(side), None).text(Lang::Ja));
-                    assert_eq!(seat(side, Some(human)).text(Lang::Ja), seat(side, None).text(Lang::Ja));
-                    assert_eq!(
-                        turn(Some(side), None).text(Lang::Ja),
-                        format!("{}の番", side_name(kind, side, Lang::Ja))
-                    );
+                    let outside = turn(Some(side), None).text(Lang::Ja);
+                    assert_eq!(outside, format!("{}のばん", side_kana(kind, side)));
+                    for text in [outside, seat(side, Some(human)).text(Lang::Ja), seat(side, None).text(Lang::Ja)] {
+                        assert!(no_kanji(&text), "{text}");
+                    }
                 }
             }
             // Seen from outside a game (`settai render`), the seats keep their names.
@@ -364,25 +368,36 @@ mod tests {
             assert_eq!(outside, format!("{} to move", side_name(kind, Side::First, Lang::En)));
         }
         assert_eq!(BoardSeat { kind: GameKind::Doubutsu, side: Side::Second, human: None }.text(Lang::En), "Gote");
+        // What a finished board says to the player, and the buttons' words, in kana.
+        for human_won in [Some(true), Some(false), None] {
+            for reason in [None, Some(EndReason::LionCaptured), Some(EndReason::Try), Some(EndReason::Repetition)] {
+                let said = Msg::GameOver { human_won, score: None, reason }.text(Lang::Ja);
+                assert!(no_kanji(&said), "{said}");
+            }
+        }
+        for button in [
+            Msg::ListButton,
+            Msg::TakebackButton,
+            Msg::OfferTakeback,
+            BoardTurn { kind: GameKind::Reversi, to_move: None, human: None },
+        ] {
+            assert!(no_kanji(&button.text(Lang::Ja)), "{}", button.text(Lang::Ja));
+        }
 
-        // On the images: an English doubutsu board with the player's seat known no longer says
-        // "Sente"/"Gote" (its header and trays change), a Japanese one stays pixel for pixel.
+        // On the images: a doubutsu board with the player's seat known says "you" and
+        // "computer" in both languages (its header and trays change).
         let start = Game::new(GameKind::Doubutsu);
         let game = start.play(start.parse_move("B3B2").unwrap()).unwrap();
-        let names = Names::new("Mika", Msg::Computer.text(Lang::En));
-        let child = names.clone().with_human(Side::First);
         for lang in [Lang::En, Lang::Ja] {
+            let names = Names::new("Mika", Msg::Computer.text(lang));
+            let child = names.clone().with_human(Side::First);
             let outside = game_image(&game, None, lang, None, &names);
             let spoken = game_image(&game, None, lang, None, &child);
-            if lang == Lang::Ja {
-                assert_eq!(outside, spoken, "Japanese boards are unchanged");
-            } else {
-                let rows: Vec<u32> = (0..outside.height())
-                    .filter(|&y| (0..outside.width()).any(|x| outside.get_pixel(x, y) != spoken.get_pixel(x, y)))
-                    .collect();
-                assert!(rows.iter().any(|&y| y < 64), "the turn line changes");
-                assert!(rows.iter().any(|&y| y > 64), "the trays' captions change");
-            }
+            let rows: Vec<u32> = (0..outside.height())
+                .filter(|&y| (0..outside.width()).any(|x| outside.get_pixel(x, y) != spoken.get_pixel(x, y)))
+                .collect();
+            assert!(rows.iter().any(|&y| y < 64), "{lang:?}: the turn line changes");
+            assert!(rows.iter().any(|&y| y > 64), "{lang:?}: the trays' captions change");
         }
     }
 }

@@ -23,7 +23,7 @@ mod sprite;
 pub mod story;
 mod text;
 
-pub use board::{game_image, game_png, game_png_to_tap, result_banner};
+pub use board::{game_image, game_png, game_png_to_tap, result_banner, MOST_NUMBERED};
 pub use draw::{draw_line, fill_rect, rgb};
 pub use error::RenderError;
 pub use font::{draw_text, fit_size, font, load_font, measure_text, write_text, Align};

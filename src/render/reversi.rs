@@ -79,12 +79,15 @@ const WHITE_DOT: Rgb<u8> = rgb(255, 255, 255);
 const LEGAL_ALPHA_BLACK: f32 = 0.38;
 const LEGAL_ALPHA_WHITE: f32 = 0.55;
 const LEGAL_R: f32 = 7.5;
-/// A numbered square: a pale disc nearly filling the square, the numeral dark on it, so that a
-/// child matches it with the button at a glance on a phone (where the image is shown at about
-/// two thirds of its size, the numeral is still about 20 px high).
-const NUMBER_R: f32 = 24.0;
-const NUMBER_BG: Rgb<u8> = rgb(250, 246, 232);
-const NUMBER_INK: Rgb<u8> = rgb(20, 28, 24);
+/// A numbered square: a rounded square in the buttons' own blurple, nearly filling the square,
+/// the numeral white on it, so that a child matches it with the button at a glance and never
+/// takes it for a disc (on a phone, where the image is shown at about two thirds of its size,
+/// the numeral is still about 20 px high).
+const NUMBER_HALF: f32 = 23.0;
+const NUMBER_CORNER: f32 = 8.0;
+/// Discord's primary button colour.
+const NUMBER_BG: Rgb<u8> = rgb(88, 101, 242);
+const NUMBER_INK: Rgb<u8> = rgb(255, 255, 255);
 const NUMBER_PX: f32 = 34.0;
 /// Two digits are set smaller to stay inside the disc.
 const NUMBER_PX_TWO_DIGITS: f32 = 28.0;
@@ -311,12 +314,13 @@ pub fn reversi_image(view: &ReversiView, lang: Lang) -> RgbImage {
     img
 }
 
-/// The numeral `n` on square `idx`, on its pale disc.
+/// The numeral `n` on square `idx`, on its button-coloured square.
 fn draw_number(img: &mut RgbImage, idx: usize, n: usize) {
     let (cx, cy) = cell_centre(idx);
     let c = (cx as f32, cy as f32);
-    soft_shadow(img, (c.0, c.1 + 1.5), NUMBER_R, 3.0, 0.35);
-    fill_circle(img, c, NUMBER_R, NUMBER_BG, 1.0);
+    soft_shadow(img, (c.0, c.1 + 1.5), NUMBER_HALF, 3.0, 0.35);
+    let h = NUMBER_HALF;
+    fill_round_rect(img, (c.0 - h, c.1 - h, c.0 + h, c.1 + h), NUMBER_CORNER, NUMBER_BG, 1.0);
     let text = n.to_string();
     let px = if text.len() > 1 { NUMBER_PX_TWO_DIGITS } else { NUMBER_PX };
     // Centred by the ink of the digits themselves (every digit shares the same height).

@@ -135,7 +135,7 @@ impl<'a> Child<'a> {
     /// (never the list 📋 nor ↩, which are for grown-ups), or, with an animal chosen, a lit
     /// square (blue or red, not the green chosen one).
     fn pick(&mut self, board: &Value) -> Option<String> {
-        let controls = ["📋", "↩"];
+        let controls = ["📋", "↩\u{fe0f}"];
         let candidates: Vec<String> = buttons_of(board)
             .into_iter()
             .filter(|b| b["disabled"].as_bool() != Some(true) && b["style"].as_u64() != Some(GREEN))
@@ -167,10 +167,23 @@ impl<'a> Child<'a> {
                 x = tapped;
                 continue;
             }
-            // An animal chosen: its squares are lit on the same message.
+            // An animal chosen: its squares are lit on the same message. The child may change
+            // its mind once: a tap on another of its animals chooses that one instead.
             assert_eq!(seen, vec![Seen::TappedBoard], "{tapped}");
-            let lit = self.bot.standin.message(board["id"].as_str().unwrap().parse().unwrap()).unwrap();
-            let square = self.pick(&lit).expect("a chosen animal lights a square");
+            let message_id = board["id"].as_str().unwrap().parse().unwrap();
+            let mut lit = self.bot.standin.message(message_id).unwrap();
+            let mut square = self.pick(&lit).expect("a chosen animal lights a square");
+            if chooses(&square) {
+                let switched = self.tap(&square, &lit).await;
+                assert_eq!(seen_in(&switched), vec![Seen::TappedBoard], "another animal chosen:\n{switched}");
+                lit = self.bot.standin.message(message_id).unwrap();
+                square = self.pick(&lit).filter(|id| !chooses(id)).unwrap_or_else(|| {
+                    crate::touch_taps(&lit, "p")
+                        .first()
+                        .and_then(|mv| crate::touch_id(&lit, &format!("p.{mv}")))
+                        .expect("a lit square")
+                });
+            }
             let moves = self.bot.store.moves(self.bot.game_or_last(&self.ctx).await).await.unwrap().len();
             x = if impatient && moves >= 2 {
                 impatient = false;
@@ -193,6 +206,16 @@ impl<'a> Child<'a> {
         self.look(&other);
         played
     }
+}
+
+/// Whether a tap on the button `id` chooses an animal (rather than plays).
+fn chooses(id: &str) -> bool {
+    id.rsplit(':').next().is_some_and(|tap| tap.starts_with("c."))
+}
+
+/// What the test child saw of an exchange.
+fn seen_in(x: &Exchange) -> Vec<Seen> {
+    seen(x, &["Mika"])
 }
 
 /// Whether an exchange showed a board message (a tap that played).

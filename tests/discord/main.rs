@@ -27,7 +27,9 @@ mod said;
 mod screenshots;
 mod settings;
 mod stand_in;
+mod stand_in_emojis;
 mod stand_in_rate_limits;
+mod tiles;
 mod touch;
 
 use std::sync::Arc;
@@ -70,6 +72,8 @@ impl Bot {
             heartbeat: None,
             channels: Vec::new(),
             rate_limits: None,
+            faults: Vec::new(),
+            tiles_uploaded: false,
         }
     }
 
@@ -100,11 +104,18 @@ impl Bot {
     async fn restart(self) -> Bot {
         let Bot { standin, shards, store } = self;
         shards.shutdown_all().await;
-        let sessions = standin.sessions();
+        Bot::on(standin, store).await
+    }
+
+    /// A bot over `store` connecting to `standin` as another process left it (its emojis, its
+    /// commands, its channels); waits until it has registered (its emojis, then its commands).
+    async fn on(standin: StandIn, store: Store) -> Bot {
+        let (sessions, registered) = (standin.sessions(), standin.command_registrations());
         let mut client = discord::client(connection_to(&standin, None), Service::new(store.clone())).await.unwrap();
         let shards = client.shard_manager.clone();
         tokio::spawn(async move { client.start().await });
         standin.wait_sessions(sessions + 1, T).await;
+        standin.wait_command_registrations(registered + 1, T).await;
         Bot { standin, shards, store }
     }
 
@@ -134,9 +145,27 @@ struct BotBuilder {
     /// Server channels the stand-in knows before the bot connects.
     channels: Vec<Ctx>,
     rate_limits: Option<RateLimits>,
+    /// Calls the stand-in answers with an error from the start (`StandIn::fail_calls`).
+    faults: Vec<(&'static str, &'static str, u16)>,
+    /// The tiles are the application's emojis before the bot connects.
+    tiles_uploaded: bool,
 }
 
 impl BotBuilder {
+    /// A stand-in where the board's tiles are already the application's emojis, as an earlier
+    /// start left them (the bot then only lists them).
+    fn tiles_uploaded(mut self) -> BotBuilder {
+        self.tiles_uploaded = true;
+        self
+    }
+
+    /// A stand-in that answers every `method` call to a path ending with `path_suffix` with
+    /// `status` from the start, until healed (`StandIn::heal_calls`).
+    fn failing(mut self, method: &'static str, path_suffix: &'static str, status: u16) -> BotBuilder {
+        self.faults.push((method, path_suffix, status));
+        self
+    }
+
     /// Makes `ctx`'s channel known to the stand-in before the bot connects (a game stored
     /// there before the bot started, which it answers at once).
     fn channel(mut self, ctx: &Ctx) -> BotBuilder {
@@ -187,14 +216,23 @@ impl BotBuilder {
         self
     }
 
-    /// Connects the bot to a fresh stand-in; waits until it is ready and, registering globally,
-    /// until it has registered its commands.
+    /// Connects the bot to a fresh stand-in; waits until it is ready and has registered its
+    /// commands (after its emojis: registration at start is one step).
     async fn start(self) -> Bot {
-        let BotBuilder { store, guild_id, keeper, metrics, heartbeat, channels, rate_limits } = self;
+        let BotBuilder { store, guild_id, keeper, metrics, heartbeat, channels, rate_limits, faults, tiles_uploaded } =
+            self;
         let keeper = keeper.unwrap_or_else(|| TableKeeper::with(None));
         let standin = StandIn::start_with(rate_limits.unwrap_or_else(RateLimits::roomy)).await;
         for ctx in &channels {
             standin.add_channel(ctx);
+        }
+        for (method, path_suffix, status) in faults {
+            standin.fail_calls(method, path_suffix, status);
+        }
+        if tiles_uploaded {
+            for tile in settai::render::doubutsu::TileEmoji::all() {
+                standin.add_application_emoji(&discord::tile_name(tile), &tile.png().unwrap());
+            }
         }
         if let Some(interval) = heartbeat {
             standin.set_heartbeat_interval(interval);
@@ -208,9 +246,7 @@ impl BotBuilder {
         let shards = client.shard_manager.clone();
         tokio::spawn(async move { client.start().await });
         standin.wait_ready(T).await;
-        if guild_id.is_none() {
-            standin.wait_commands(T).await;
-        }
+        standin.wait_commands(T).await;
         Bot { standin, shards, store }
     }
 }
@@ -380,6 +416,18 @@ async fn tap_move_on(bot: &Bot, ctx: &Ctx, board: &Value, mv: &str) -> Exchange 
     let lit = bot.standin.message(board["id"].as_str().unwrap().parse().unwrap()).unwrap();
     let play = touch_id(&lit, &format!("p.{mv}")).unwrap_or_else(|| panic!("{mv} is not lit after {origin}:\n{lit}"));
     bot.standin.interact(fixtures::button_on(ctx, &play, &lit)).await
+}
+
+/// The board tile a button shows: the application emoji it names, read back from the picture
+/// the bot uploaded for that id; `None` for a plain emoji or none.
+fn tile_of(bot: &Bot, button: &Value) -> Option<settai::render::doubutsu::TileEmoji> {
+    use settai::render::doubutsu::TileEmoji;
+    static PICTURES: std::sync::OnceLock<Vec<(TileEmoji, Vec<u8>)>> = std::sync::OnceLock::new();
+    let pictures = PICTURES.get_or_init(|| TileEmoji::all().into_iter().map(|t| (t, t.png().unwrap())).collect());
+    let id: u64 = button["emoji"]["id"].as_str()?.parse().ok()?;
+    let png = bot.standin.application_emoji_image(id).unwrap_or_else(|| panic!("emoji {id} is not the bot's"));
+    let tile = pictures.iter().find(|(_, p)| *p == png).map(|(t, _)| *t);
+    Some(tile.unwrap_or_else(|| panic!("emoji {id} is no tile's picture")))
 }
 
 /// The moves the board `x` showed offers as numbers (reversi), in reading order.

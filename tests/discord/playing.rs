@@ -43,7 +43,13 @@ async fn a_game_starts_and_is_played_by_menu_and_by_command(pool: PgPool) {
     assert_eq!(menus.len(), 1, "{list}");
     assert_eq!(menus[0].1, en(Msg::MenuOf { menu: MoveMenu::Discs, more: false }));
     let flips_one = |v: &str| move_label(mv(GameKind::Reversi, v), Some(MoveDetail::Place { flips: 1 }), Lang::En);
-    assert!(menus[0].2.iter().all(|(label, value)| label == &flips_one(value)), "{menus:?}");
+    // Each move beside the number its square carries on the picture and its button.
+    let numbered = touch_taps(&board, "p");
+    let number = |v: &str| numbered.iter().position(|n| n == v).unwrap() + 1;
+    assert!(
+        menus[0].2.iter().all(|(label, value)| label == &format!("{} · {}", number(value), flips_one(value))),
+        "{menus:?}"
+    );
     assert_eq!(bot.snapshot(&ctx).await.1, 0);
 
     // Tap f5's number: the board shows it at once (frozen: f5 green, every button disabled),

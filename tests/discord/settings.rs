@@ -120,7 +120,7 @@ async fn a_server_language_overrides_each_players_locale(pool: PgPool) {
     let discs = said::ja(Msg::MenuOf { menu: MoveMenu::Discs, more: false });
     assert_eq!(menus[0].1, discs, "the menu speaks Japanese too");
     let d3 = move_label(mv(GameKind::Reversi, "d3"), Some(MoveDetail::Place { flips: 1 }), Lang::Ja);
-    assert!(menus[0].2.iter().any(|(label, _)| label == &d3), "{menus:?}");
+    assert!(menus[0].2.iter().any(|(label, _)| label.ends_with(&format!(" · {d3}"))), "{menus:?}");
     assert_board_is_stored(&bot.store, &en, &started, Lang::Ja).await;
     let board = bot.standin.interact(fixtures::slash(&en, "play", "board", json!([]))).await;
     assert_board_is_stored(&bot.store, &en, &board, Lang::Ja).await;

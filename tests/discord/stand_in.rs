@@ -70,7 +70,12 @@ async fn the_answers_to_an_interaction_are_refused_as_discord_refuses_them() {
 
 /// A call to the stand-in's REST API as the bot makes it: the status, Discord's error code (if
 /// refused) and the body.
-async fn call(standin: &StandIn, method: reqwest::Method, path: &str, body: Value) -> (u16, Option<u64>, Value) {
+pub(crate) async fn call(
+    standin: &StandIn,
+    method: reqwest::Method,
+    path: &str,
+    body: Value,
+) -> (u16, Option<u64>, Value) {
     let url = format!("{}/api/v10{path}", standin.base_url());
     let answer = reqwest::Client::new().request(method, url).json(&body).send().await.unwrap();
     let status = answer.status().as_u16();
@@ -80,7 +85,7 @@ async fn call(standin: &StandIn, method: reqwest::Method, path: &str, body: Valu
 }
 
 /// The status and code of a call through serenity that the stand-in refused.
-fn refusal<T: std::fmt::Debug>(result: serenity::Result<T>) -> (u16, isize) {
+pub(crate) fn refusal<T: std::fmt::Debug>(result: serenity::Result<T>) -> (u16, isize) {
     match result {
         Err(serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r))) => {
             (r.status_code.as_u16(), r.error.code)
@@ -96,19 +101,19 @@ fn dispatched(standin: &StandIn, ctx: &Ctx) -> (String, String) {
     (payload["id"].as_str().unwrap().to_string(), fixtures::token(&payload))
 }
 
-fn post() -> reqwest::Method {
+pub(crate) fn post() -> reqwest::Method {
     reqwest::Method::POST
 }
 
-fn patch() -> reqwest::Method {
+pub(crate) fn patch() -> reqwest::Method {
     reqwest::Method::PATCH
 }
 
-fn get() -> reqwest::Method {
+pub(crate) fn get() -> reqwest::Method {
     reqwest::Method::GET
 }
 
-fn delete() -> reqwest::Method {
+pub(crate) fn delete() -> reqwest::Method {
     reqwest::Method::DELETE
 }
 
@@ -399,4 +404,41 @@ async fn the_first_follow_up_after_a_deferral_replaces_the_thinking_message() {
         call(&standin, post(), &format!("/webhooks/{app}/{token}"), json!({"content": "the board"})).await;
     assert_eq!(board["flags"].as_u64().unwrap() & 64, 0);
     assert!(!standin.exchange(&token).is_ephemeral());
+}
+
+/// A fault a test injects (`fail_calls`) answers every matching call with its status and
+/// Discord's error body, whatever the call, until `heal_calls`; those calls are logged apart,
+/// so a refused-call check never blames the bot for them. Other routes are untouched.
+#[tokio::test]
+async fn an_injected_fault_fails_its_calls_and_is_not_the_bots_refusal() {
+    let standin = StandIn::start().await;
+    let (id, token) = dispatched(&standin, &Ctx::en());
+    let emojis = format!("/applications/{}/emojis", StandIn::APP_ID);
+    standin.fail_calls("POST", "/emojis", 500);
+    standin.fail_calls("GET", "/emojis", 403);
+    let (status, code, body) = call(&standin, post(), &emojis, json!({"name": "lion", "image": "data:,"})).await;
+    assert_eq!((status, code), (500, Some(0)));
+    assert_eq!(body["message"], "500: Internal Server Error");
+    assert_eq!(call(&standin, get(), &emojis, Value::Null).await.1, Some(50013));
+    // Through serenity, as the bot meets it: an error with the status and Discord's code.
+    let http = standin.http();
+    http.set_application_id(StandIn::APP_ID.into());
+    assert_eq!(refusal(http.get_application_emojis().await), (403, 50013));
+    // A route the faults do not name answers as ever.
+    let answer = json!({"type": 4, "data": {"content": "hello"}});
+    assert_eq!(call(&standin, post(), &format!("/interactions/{id}/{token}/callback"), answer).await.0, 204);
+
+    let faults = standin.wait_injected_faults(3, Duration::from_secs(5)).await;
+    let seen: Vec<(&str, u16)> = faults.iter().map(|f| (f.method.as_str(), f.status)).collect();
+    assert_eq!(seen, [("POST", 500), ("GET", 403), ("GET", 403)]);
+    assert!(faults.iter().all(|f| f.path.ends_with(&emojis)), "{faults:?}");
+    assert!(standin.all_calls().iter().all(|c| c.ok()), "an injected fault is not the bot's refused call");
+    assert_eq!(standin.application_emoji_creates(), 1, "the failed create was still asked for");
+
+    // Healed, the routes answer again (and the create is checked on its own merits).
+    standin.heal_calls();
+    assert_eq!(call(&standin, get(), &emojis, Value::Null).await.2, json!({"items": []}));
+    assert_eq!(call(&standin, post(), &emojis, json!({"name": "lion", "image": "data:,"})).await.1, Some(50035));
+    assert_eq!(standin.injected_faults().len(), 3);
+    assert_eq!(standin.all_calls().iter().filter(|c| !c.ok()).count(), 1, "the bad create is refused");
 }

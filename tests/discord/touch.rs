@@ -10,6 +10,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use settai::domain::{Change, Scope};
 use settai::i18n::{Lang, Msg};
+use settai::render::doubutsu::TileEmoji;
 use settai::render::{self, Names};
 use settai_core::doubutsu::{self, DoubutsuLevel, Square};
 use settai_core::{moves_from, numbered_moves, origins, Origin};
@@ -23,7 +24,7 @@ use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, THREAD_ID, USER_ID};
 use crate::support::{Exchange, ReplyKind};
 use crate::{
     assert_no_hidden_word, buttons_of, on, open_list, place, play_reversi, settings, shown_board, tap_move,
-    tap_move_on, touch_id, touch_taps, Bot,
+    tap_move_on, tile_of, touch_id, touch_taps, Bot,
 };
 
 const WEAKEST: Level = Level::Doubutsu(DoubutsuLevel::Weakest);
@@ -40,8 +41,18 @@ async fn stored_game(bot: &Bot, ctx: &Ctx) -> Game {
     bot.store.game(id).await.unwrap().expect("a game").game
 }
 
-/// The buttons of the board's four square rows, as (label, style, disabled, emoji, tap).
-fn squares(board: &Value) -> Vec<(String, u64, bool, Option<String>, String)> {
+/// One square's button of a board: its label, style, whether disabled, the tile it shows (read
+/// back from the application emoji it names) and what a tap does.
+struct SquareButton {
+    label: String,
+    style: u64,
+    disabled: bool,
+    tile: Option<TileEmoji>,
+    tap: String,
+}
+
+/// The buttons of the board's four square rows.
+fn squares(bot: &Bot, board: &Value) -> Vec<SquareButton> {
     let rows = board["components"].as_array().cloned().unwrap_or_default();
     assert_eq!(rows.len(), 5, "four rows of squares and the hand:\n{board}");
     rows[..4]
@@ -51,59 +62,71 @@ fn squares(board: &Value) -> Vec<(String, u64, bool, Option<String>, String)> {
             assert_eq!(row.len(), 3, "three squares a row:\n{board}");
             row
         })
-        .map(|b| {
-            let id = b["custom_id"].as_str().unwrap().to_string();
-            (
-                b["label"].as_str().unwrap_or_default().to_string(),
-                b["style"].as_u64().unwrap(),
-                b["disabled"].as_bool().unwrap_or(false),
-                b["emoji"]["name"].as_str().map(str::to_string),
-                id.rsplit(':').next().unwrap().to_string(),
-            )
+        .map(|b| SquareButton {
+            label: b["label"].as_str().unwrap_or_default().to_string(),
+            style: b["style"].as_u64().unwrap(),
+            disabled: b["disabled"].as_bool().unwrap_or(false),
+            tile: tile_of(bot, &b),
+            tap: b["custom_id"].as_str().unwrap().rsplit(':').next().unwrap().to_string(),
         })
         .collect()
 }
 
 /// Checks the squares of a doubutsu board of buttons against the game, computed here from the
-/// rules: at rest, the player's animals that can move are blue and tappable, the computer's
-/// grey, empty squares bare, all of those disabled; with an animal chosen, it is green (a tap
-/// cancels), the squares it may go to are lit (red with ⚠ where the move loses at once, with
-/// hints) and nothing else can be tapped.
-fn assert_board_mirrors(board: &Value, game: &Game, chosen: Option<Origin>, hints: bool) {
+/// rules: every square shows the tile the picture draws there (the computer's last move marked)
+/// and no words; at rest, the player's animals that can move are blue and tappable, the
+/// computer's grey, empty squares grey, all of those disabled; with an animal chosen, it is green
+/// (a tap cancels), the squares it may go to are lit (red with ⚠ where the move loses at once,
+/// with hints), the player's other animals that can move stay blue and switch the choice, and
+/// nothing else can be tapped.
+fn assert_board_mirrors(bot: &Bot, board: &Value, game: &Game, chosen: Option<Origin>, hints: bool) {
     let Game::Doubutsu(g) = game else { panic!("a doubutsu game") };
     let position = g.history().position();
     let movable = origins(game);
     let lit: Vec<doubutsu::Move> = chosen.map(|o| moves_from(game, o)).unwrap_or_default();
-    for (i, (label, style, disabled, emoji, tap)) in squares(board).into_iter().enumerate() {
+    // The computer's last move: the square its animal reached and the one it left.
+    let (left, reached) = match g.history().last_move() {
+        Some((_, mv)) if position.piece_at(mv.to()).is_some_and(|p| p.color != position.turn()) => match mv {
+            doubutsu::Move::Normal { from, to } => (Some(from), Some(to)),
+            doubutsu::Move::Drop { to, .. } => (None, Some(to)),
+        },
+        _ => (None, None),
+    };
+    for (i, b) in squares(bot, board).into_iter().enumerate() {
         let sq = Square::new(i as u8).unwrap();
-        assert!(label.starts_with(&sq.to_string()), "square {sq} reads {label:?}");
         let piece = position.piece_at(sq);
-        assert_eq!(emoji.is_some(), piece.is_some(), "{sq}: an animal's picture where one stands");
-        if let (Some(p), Some(e)) = (piece, &emoji) {
-            assert_eq!(e, settai::i18n::animal_emoji(p.role), "{sq}");
-        }
+        let want = match piece {
+            Some(p) => TileEmoji::Piece { owner: p.color.into(), animal: p.role.into(), moved: reached == Some(sq) },
+            None => TileEmoji::Empty { left: left == Some(sq) },
+        };
+        assert_eq!(b.tile, Some(want), "{sq}: the tile the picture draws there\n{board}");
         let mine = piece.is_some_and(|p| p.color == position.turn());
+        let can = movable.contains(&Origin::Board(sq));
         match chosen {
             None => {
-                let can = movable.contains(&Origin::Board(sq));
-                assert_eq!(!disabled, can, "{sq}: tappable exactly when it can move");
-                assert_eq!(style, if mine { BLUE } else { GREY }, "{sq}: the player's animals blue, else grey");
+                assert_eq!(b.label, "", "{sq}: a tile and no words");
+                assert_eq!(!b.disabled, can, "{sq}: tappable exactly when it can move");
+                assert_eq!(b.style, if mine { BLUE } else { GREY }, "{sq}: the player's animals blue, else grey");
                 if can {
-                    assert_eq!(tap, format!("c.{sq}"));
+                    assert_eq!(b.tap, format!("c.{sq}"));
                 }
             }
             Some(origin) => match lit.iter().find(|mv| mv.to() == sq) {
                 Some(mv) => {
                     let risky = hints && game.loses_at_once(GameMove::Doubutsu(*mv));
-                    assert!(!disabled, "{sq} is lit");
-                    assert_eq!(tap, format!("p.{mv}"));
-                    assert_eq!(style, if risky { RED } else { BLUE }, "{sq}");
-                    assert_eq!(label.contains('⚠'), risky, "{sq}: marked exactly when it loses at once");
+                    assert!(!b.disabled, "{sq} is lit");
+                    assert_eq!(b.tap, format!("p.{mv}"));
+                    assert_eq!(b.style, if risky { RED } else { BLUE }, "{sq}");
+                    assert_eq!(b.label, if risky { "⚠" } else { "" }, "{sq}: marked exactly when it loses at once");
                 }
                 None if origin == Origin::Board(sq) => {
-                    assert_eq!((style, disabled, tap.as_str()), (GREEN, false, "x"), "{sq}: the chosen animal");
+                    assert_eq!((b.style, b.disabled, b.tap.as_str()), (GREEN, false, "x"), "{sq}: the chosen animal");
                 }
-                None => assert!(disabled && style == GREY, "{sq}: not lit, not tappable"),
+                None if can => {
+                    assert_eq!((b.style, b.disabled), (BLUE, false), "{sq}: another animal, a tap switches to it");
+                    assert_eq!(b.tap, format!("c.{sq}"));
+                }
+                None => assert!(b.disabled && b.style == if mine { BLUE } else { GREY }, "{sq}: not lit, not tappable"),
             },
         }
     }
@@ -121,13 +144,14 @@ fn assert_board_mirrors(board: &Value, game: &Game, chosen: Option<Origin>, hint
     assert_eq!(hand.len(), held.len(), "one button per kind held:\n{board}");
     for (b, (role, n)) in hand.iter().zip(held) {
         assert_eq!(b["label"].as_str(), Some(format!("×{n}").as_str()));
-        assert_eq!(b["emoji"]["name"].as_str(), Some(settai::i18n::animal_emoji(role)));
+        let want = TileEmoji::Piece { owner: position.turn().into(), animal: role.into(), moved: false };
+        assert_eq!(tile_of(bot, b), Some(want), "{role:?} in hand");
         let origin = Origin::Hand(role);
-        let tappable = match chosen {
-            None => movable.contains(&origin),
-            Some(c) => c == origin,
-        };
+        let tappable = movable.contains(&origin);
         assert_eq!(b["disabled"].as_bool() != Some(true), tappable, "{role:?} in hand\n{board}");
+        if chosen == Some(origin) {
+            assert_eq!(b["style"].as_u64(), Some(GREEN), "{role:?} chosen");
+        }
     }
     assert!(buttons_of(board).iter().any(|b| b["custom_id"].as_str().is_some_and(|id| id.starts_with("ls:"))));
 }
@@ -173,12 +197,12 @@ async fn a_doubutsu_game_by_taps(bot: &Bot, ctx: &Ctx, first: Exchange, lang: La
             assert!(touch_taps(&board, "c").is_empty() && touch_taps(&board, "p").is_empty(), "{board}");
             break;
         }
-        assert_board_mirrors(&board, &game, None, true);
+        assert_board_mirrors(bot, &board, &game, None, true);
         let legal = game.legal_moves();
         let GameMove::Doubutsu(mv) = legal[rng.gen_range(0..legal.len())] else { unreachable!() };
         let origin = Origin::of(mv);
         let (_, lit) = choose(bot, ctx, &board, origin).await;
-        assert_board_mirrors(&lit, &game, Some(origin), true);
+        assert_board_mirrors(bot, &lit, &game, Some(origin), true);
         if moves == 0 {
             // The chosen animal tapped again: the board as it was.
             let cancel = touch_id(&lit, "x").unwrap();
@@ -289,8 +313,8 @@ async fn a_reversi_game_by_taps(bot: &Bot, ctx: &Ctx, first: Exchange, lang: Lan
             assert_eq!(shown.len(), 1, "a pass is one button:\n{board}");
             assert_eq!(shown[0].1, "pass");
         } else {
-            // Five rows of five, less the list button: the list holds any more.
-            assert_eq!(shown.len(), numbered.len().min(24), "{board}");
+            // Five rows of five, less the list and ↩: the list holds any more.
+            assert_eq!(shown.len(), numbered.len().min(render::MOST_NUMBERED), "{board}");
             let want: Vec<(String, String)> = numbered
                 .iter()
                 .enumerate()
@@ -304,7 +328,18 @@ async fn a_reversi_game_by_taps(bot: &Bot, ctx: &Ctx, first: Exchange, lang: Lan
             let drawn = image::load_from_memory(png).unwrap().to_rgb8();
             let plain = render::game_image(&game, None, lang, None, &Names::default());
             assert_eq!((drawn.width(), drawn.height()), (plain.width(), plain.height()));
-            assert_numbers_drawn(&drawn, &numbered);
+            assert_numbers_drawn(&drawn, &numbered[..shown.len()]);
+            if moves == 0 {
+                // The list shows each move's number beside its square.
+                let list = open_list(bot, ctx, &last).await;
+                let options: Vec<(String, String)> =
+                    crate::move_menus(&list).into_iter().flat_map(|(_, _, options)| options).collect();
+                assert_eq!(options.len(), game.legal_moves().len(), "{list}");
+                for (label, value) in options {
+                    let n = numbered.iter().position(|mv| mv.to_string() == value).expect("a numbered move") + 1;
+                    assert!(label.starts_with(&format!("{n} · {value}")), "{label:?} for {value}");
+                }
+            }
         }
         let (_, tap) = &shown[rng.gen_range(0..shown.len())];
         let id = touch_id(&board, &format!("p.{tap}")).unwrap();
@@ -330,8 +365,10 @@ fn assert_numbers_drawn(img: &image::RgbImage, numbered: &[GameMove]) {
     for mv in numbered {
         let GameMove::Reversi(settai_core::reversi::Move::Place(sq)) = mv else { unreachable!() };
         let (x, y) = centre(sq.index());
+        // The marker is the buttons' blurple, nothing like a white or a black disc.
         let p = img.get_pixel(x - 19, y);
-        assert!(p.0.iter().all(|&c| c > 200), "{mv}: a pale disc, found {p:?}");
+        let [r, g, b] = p.0;
+        assert!(b > 200 && r < 120 && g < 130, "{mv}: a blurple marker, found {p:?}");
     }
 }
 
@@ -482,14 +519,14 @@ async fn a_square_that_loses_at_once_is_marked_not_hidden(pool: PgPool) {
     let shown = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
     let board = shown_board(&bot, &shown);
     let (_, lit) = choose(&bot, &ctx, &board, Origin::Board("C3".parse().unwrap())).await;
-    assert_board_mirrors(&lit, &record.game, Some(Origin::Board("C3".parse().unwrap())), true);
+    assert_board_mirrors(&bot, &lit, &record.game, Some(Origin::Board("C3".parse().unwrap())), true);
     let reds = buttons_of(&lit).iter().filter(|b| b["style"].as_u64() == Some(RED)).count();
     assert!(reds > 0, "some of the lion's squares lose at once:\n{lit}");
     bot.standin.interact(settings(&ctx, "hints", on(false), true)).await;
     let shown = bot.standin.interact(fixtures::slash(&ctx, "play", "board", json!([]))).await;
     let board = shown_board(&bot, &shown);
     let (_, lit) = choose(&bot, &ctx, &board, Origin::Board("C3".parse().unwrap())).await;
-    assert_board_mirrors(&lit, &record.game, Some(Origin::Board("C3".parse().unwrap())), false);
+    assert_board_mirrors(&bot, &lit, &record.game, Some(Origin::Board("C3".parse().unwrap())), false);
     bot.stop().await;
 }
 
@@ -514,7 +551,7 @@ async fn the_take_back_button_sits_beside_the_hand(pool: PgPool) {
     let undone = bot.standin.interact(fixtures::button_on(&ctx, &undo, &board)).await;
     assert!(undone.contents().join("\n").contains(&en(Msg::TookBack)), "{undone}");
     assert_eq!(bot.game(&ctx).await.unwrap().ply, 0);
-    assert_board_mirrors(&shown_board(&bot, &undone), &stored_game(&bot, &ctx).await, None, true);
+    assert_board_mirrors(&bot, &shown_board(&bot, &undone), &stored_game(&bot, &ctx).await, None, true);
     bot.stop().await;
 }
 

@@ -1,26 +1,34 @@
 //! Screenshots for the README: a reply the bot really sent to the stand-in (its text, its
-//! attachments and its components) drawn the way Discord's dark theme shows a message.
+//! attachments and its components) drawn the way Discord's dark theme shows a message, on a
+//! desktop client or a phone, every emoji drawn as Discord draws it (`emoji`) and the buttons
+//! laid out as its clients lay them (`buttons`), each picture labelled as drawn.
 //!
 //! Only what the bot sent is drawn; the frame (avatar, name, colours) imitates Discord's client.
 
-use ab_glyph::Font;
+mod buttons;
+mod emoji;
+
 use image::{imageops, Rgb, RgbImage, Rgba, RgbaImage};
 use imageproc::drawing::{draw_filled_circle_mut, draw_filled_rect_mut};
 use imageproc::rect::Rect;
 use serde_json::Value;
 
+use emoji::Run;
+
 /// Width of a screenshot in pixels, as a desktop client shows a message.
 pub const WIDTH: u32 = 760;
-/// Width of a screenshot as a phone shows it (a 390-point screen, the message's own margins).
-pub const PHONE_WIDTH: u32 = 430;
+/// The phones the touch screenshots are drawn for, one point a pixel: a 360-point Android
+/// screen and a 414-point iPhone (docs/design/touch.md).
+pub const PHONE_WIDTHS: [u32; 2] = [360, 414];
+/// What every screenshot says of itself, under the message.
+pub const CAPTION: &str = "drawn by the tests, not a capture";
 const PAD: i32 = 16;
-const TEXT_X: i32 = 72;
 const IMAGE_W: u32 = 420;
-/// A button as Discord draws it: 32 px high, at least 60 wide.
-const BUTTON_H: i32 = 34;
-const BUTTON_MIN_W: i32 = 60;
 const LINE: i32 = 24;
-const PX: f32 = 17.0;
+const PX: f32 = 16.0;
+/// An emoji in a message's text (1.375 em), and a message of emoji alone (jumbo).
+const EMOJI: i32 = 22;
+const JUMBO: i32 = 48;
 
 const BG: Rgb<u8> = Rgb([49, 51, 56]);
 const TEXT: Rgb<u8> = Rgb([219, 222, 225]);
@@ -48,8 +56,26 @@ pub struct Card<'a> {
     pub names: Vec<(u64, &'a str)>,
     /// Select menus drawn open, their options listed (as after a tap on them).
     pub open_menus: bool,
-    /// How wide the client is ([`WIDTH`], or [`PHONE_WIDTH`]).
+    /// How wide the client is ([`WIDTH`], or one of [`PHONE_WIDTHS`]).
     pub width: u32,
+    /// The application's custom emojis `(id, image)`, as the stand-in keeps them: a button
+    /// naming one shows that very picture.
+    pub custom_emojis: Vec<(u64, Vec<u8>)>,
+}
+
+impl Card<'_> {
+    fn phone(&self) -> bool {
+        self.width < 500
+    }
+
+    /// Where the message's text starts: after the avatar (40 px) and its margins.
+    fn text_x(&self) -> i32 {
+        if self.phone() {
+            68
+        } else {
+            72
+        }
+    }
 }
 
 /// A piece of a text line: plain text or a mention pill.
@@ -58,21 +84,17 @@ enum Span {
     Mention(String),
 }
 
-fn font() -> &'static ab_glyph::FontRef<'static> {
-    settai::render::font()
+/// The width of message text (emoji included, `emoji` px wide).
+fn width_of(text: &str, emoji: i32) -> i32 {
+    buttons::rich_width(text, PX, emoji)
 }
 
-fn width_of(text: &str) -> i32 {
-    settai::render::measure_text(PX, text).ceil() as i32
-}
-
-/// Drops what the font cannot draw (emoji) and markdown markers.
+/// Drops markdown markers and control characters (emoji stay: they are drawn).
 fn clean(text: &str) -> String {
-    let f = font();
     text.replace("**", "")
         .replace(['*', '`'], "")
         .chars()
-        .filter(|&c| c == ' ' || (!c.is_control() && f.glyph_id(c).0 != 0))
+        .filter(|&c| !c.is_control())
         .collect::<String>()
         .trim()
         .to_string()
@@ -95,14 +117,15 @@ fn spans(line: &str, names: &[(u64, &str)]) -> Vec<Span> {
     out
 }
 
-/// Splits spans into lines no wider than `text_w` (at spaces, or anywhere in Japanese).
-fn wrap(spans: Vec<Span>, text_w: i32) -> Vec<Vec<Span>> {
+/// Splits spans into lines no wider than `text_w` (at spaces, or anywhere in Japanese); an
+/// emoji is one unit `emoji` px wide.
+fn wrap(spans: Vec<Span>, text_w: i32, emoji: i32) -> Vec<Vec<Span>> {
     let mut lines = vec![Vec::new()];
     let mut x = 0;
     for span in spans {
         match span {
             Span::Mention(m) => {
-                let w = width_of(&m) + 8;
+                let w = width_of(&m, emoji) + 8;
                 if x + w > text_w && x > 0 {
                     lines.push(Vec::new());
                     x = 0;
@@ -111,21 +134,31 @@ fn wrap(spans: Vec<Span>, text_w: i32) -> Vec<Vec<Span>> {
                 lines.last_mut().unwrap().push(Span::Mention(m));
             }
             Span::Text(t) => {
+                // Units: a letter, or an emoji with its selectors.
+                let mut units: Vec<String> = Vec::new();
+                for c in t.chars() {
+                    let joins = matches!(c, '\u{FE0F}' | '\u{FE0E}' | '\u{200D}' | '\u{20E3}')
+                        || units.last().is_some_and(|u| u.ends_with('\u{200D}'));
+                    match units.last_mut() {
+                        Some(u) if joins => u.push(c),
+                        _ => units.push(c.to_string()),
+                    }
+                }
                 let mut current = String::new();
-                for ch in t.chars() {
-                    let w = width_of(&ch.to_string());
+                for unit in units {
+                    let w = width_of(&unit, emoji);
                     if x + w > text_w {
                         // Break at the last space if the line has one, else here.
                         let carry = match current.rfind(' ') {
-                            Some(i) if ch.is_ascii() => current.split_off(i + 1),
+                            Some(i) if unit.is_ascii() => current.split_off(i + 1),
                             _ => String::new(),
                         };
                         lines.last_mut().unwrap().push(Span::Text(current));
                         lines.push(Vec::new());
-                        x = width_of(&carry);
+                        x = width_of(&carry, emoji);
                         current = carry;
                     }
-                    current.push(ch);
+                    current.push_str(&unit);
                     x += w;
                 }
                 x += 4;
@@ -177,7 +210,11 @@ fn attachment(name: &str, bytes: &[u8], max_w: u32) -> Option<RgbImage> {
 }
 
 fn round_rect(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, c: Rgb<u8>) {
-    let r = 6.min(h / 2);
+    round_rect_r(img, x, y, w, h, 6, c);
+}
+
+fn round_rect_r(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, radius: i32, c: Rgb<u8>) {
+    let r = radius.min(h / 2).min(w / 2);
     draw_filled_rect_mut(img, Rect::at(x + r, y).of_size((w - 2 * r) as u32, h as u32), c);
     draw_filled_rect_mut(img, Rect::at(x, y + r).of_size(w as u32, (h - 2 * r) as u32), c);
     for (cx, cy) in [(x + r, y + r), (x + w - r - 1, y + r), (x + r, y + h - r - 1), (x + w - r - 1, y + h - r - 1)] {
@@ -185,12 +222,47 @@ fn round_rect(img: &mut RgbImage, x: i32, y: i32, w: i32, h: i32, c: Rgb<u8>) {
     }
 }
 
-/// Text whose line box starts at `y`.
-fn text(img: &mut RgbImage, x: i32, y: i32, c: Rgb<u8>, s: &str) {
-    settai::render::write_text(img, PX, (x as f32, (y + LINE / 2) as f32), c, s);
+/// How text with emoji is drawn: its size, its emoji's, its colour, how strongly (a disabled
+/// button's content is half there), and the application's custom emojis.
+struct Ink<'a> {
+    px: f32,
+    emoji: i32,
+    colour: Rgb<u8>,
+    fade: f32,
+    custom: &'a [(u64, Vec<u8>)],
 }
 
-/// What each component row will take: (height, drawer).
+/// Draws `s` (letters and emoji) from `x`, centred on `mid_y`; returns its width.
+fn rich(img: &mut RgbImage, x: i32, mid_y: i32, ink: &Ink<'_>, s: &str) -> i32 {
+    let mut at = x;
+    for run in emoji::runs(s) {
+        match run {
+            Run::Text(t) => {
+                settai::render::write_text(img, ink.px, (at as f32, mid_y as f32), ink.colour, &t);
+                at += settai::render::measure_text(ink.px, &t).ceil() as i32;
+            }
+            Run::Emoji(name) => {
+                let pic = emoji::twemoji(&name, ink.emoji as u32);
+                overlay_alpha(img, &pic, at + 1, mid_y - ink.emoji / 2, ink.fade);
+                at += ink.emoji + 2;
+            }
+            Run::Custom(id) => {
+                let pic = emoji::custom(id, ink.custom, ink.emoji as u32);
+                overlay_alpha(img, &pic, at + 1, mid_y - ink.emoji / 2, ink.fade);
+                at += pic.width() as i32 + 2;
+            }
+        }
+    }
+    at - x
+}
+
+/// Message text whose line box (`LINE` high) starts at `y`, emoji at the text's size.
+fn text(img: &mut RgbImage, x: i32, y: i32, c: Rgb<u8>, s: &str) {
+    let ink = Ink { px: PX, emoji: EMOJI, colour: c, fade: 1.0, custom: &[] };
+    rich(img, x, y + LINE / 2, &ink, s);
+}
+
+/// What each component row holds.
 fn component_rows(components: &[Value]) -> Vec<Vec<Value>> {
     components
         .iter()
@@ -198,23 +270,7 @@ fn component_rows(components: &[Value]) -> Vec<Vec<Value>> {
         .collect()
 }
 
-/// The picture of a button's emoji where the client draws one the font has not: the animals
-/// (the same Twemoji pictures Discord shows, from `assets/doubutsu/`), 20 px.
-fn emoji_picture(name: &str) -> Option<RgbaImage> {
-    let file = match name {
-        "🦁" => "lion",
-        "🦒" => "giraffe",
-        "🐘" => "elephant",
-        "🐥" => "chick",
-        "🐔" => "hen",
-        _ => return None,
-    };
-    let path = format!("{}/assets/doubutsu/{file}.png", env!("CARGO_MANIFEST_DIR"));
-    let img = image::open(path).ok()?.to_rgba8();
-    Some(imageops::resize(&img, 20, 20, imageops::FilterType::CatmullRom))
-}
-
-/// Blends `top` over `img` at (x, y) by its alpha.
+/// Blends `top` over `img` at (x, y) by its alpha, times `fade`.
 fn overlay_alpha(img: &mut RgbImage, top: &RgbaImage, x: i32, y: i32, fade: f32) {
     for (tx, ty, p) in top.enumerate_pixels() {
         let (px, py) = (x + tx as i32, y + ty as i32);
@@ -229,16 +285,65 @@ fn overlay_alpha(img: &mut RgbImage, top: &RgbaImage, x: i32, y: i32, fade: f32)
     }
 }
 
+/// Whether a message is emoji alone (27 at most), which Discord shows large.
+fn jumbo(content: &str) -> bool {
+    let content = clean(content);
+    let runs = emoji::runs(&content);
+    let emoji = runs.iter().filter(|r| !matches!(r, Run::Text(_))).count();
+    (1..=27).contains(&emoji) && runs.iter().all(|r| !matches!(r, Run::Text(t) if !t.trim().is_empty()))
+}
+
+/// Draws a button at (x, y), `w` wide.
+fn button(img: &mut RgbImage, c: &Value, x: i32, y: i32, w: i32, custom: &[(u64, Vec<u8>)]) {
+    let colour = match c.get("style").and_then(Value::as_u64) {
+        Some(1) => BLURPLE,
+        Some(3) => GREEN_BUTTON,
+        Some(4) => RED_BUTTON,
+        _ => GREY_BUTTON,
+    };
+    // A disabled button is drawn at half strength, as Discord does.
+    let disabled = c.get("disabled").and_then(Value::as_bool) == Some(true);
+    let fade = |c: Rgb<u8>| if disabled { mix(c, BG) } else { c };
+    round_rect_r(img, x, y, w, buttons::HEIGHT, 8, fade(colour));
+    let label = clean(c.get("label").and_then(Value::as_str).unwrap_or(""));
+    let ink = Ink {
+        px: buttons::LABEL_PX,
+        emoji: buttons::EMOJI,
+        colour: fade(NAME),
+        fade: if disabled { 0.5 } else { 1.0 },
+        custom,
+    };
+    let mid = y + buttons::HEIGHT / 2;
+    let mut at = x + (w - buttons::content_width(c)).max(0) / 2;
+    if let Some(e) = c.get("emoji").filter(|e| !e.is_null()) {
+        // A custom emoji by its id; a Unicode one by itself as its name.
+        let pic = match e.get("id").and_then(|id| id.as_str().and_then(|s| s.parse().ok()).or(id.as_u64())) {
+            Some(id) => emoji::custom(id, custom, buttons::EMOJI as u32),
+            None => match emoji::runs(e.get("name").and_then(Value::as_str).unwrap_or("")).as_slice() {
+                [Run::Emoji(name)] => emoji::twemoji(name, buttons::EMOJI as u32),
+                other => panic!("screenshot: a button's emoji {e} is no single emoji: {other:?}"),
+            },
+        };
+        overlay_alpha(img, &pic, at, mid - buttons::EMOJI / 2, ink.fade);
+        at += buttons::EMOJI + buttons::EMOJI_GAP;
+    }
+    rich(img, at, mid, &ink, &label);
+}
+
 /// Draws `card` as a screenshot.
 pub fn render(card: &Card<'_>) -> RgbImage {
-    let text_w = card.width as i32 - TEXT_X - PAD;
-    let lines: Vec<Vec<Span>> = card.content.lines().flat_map(|l| wrap(spans(l, &card.names), text_w)).collect();
+    let text_x = card.text_x();
+    let text_w = card.width as i32 - text_x - PAD;
+    let big = jumbo(card.content);
+    let (line_h, emoji_px) = if big { (JUMBO + 8, JUMBO) } else { (LINE, EMOJI) };
+    let lines: Vec<Vec<Span>> =
+        card.content.lines().flat_map(|l| wrap(spans(l, &card.names), text_w, emoji_px)).collect();
     let image_w = IMAGE_W.min(text_w as u32);
     let images: Vec<RgbImage> = card.files.iter().filter_map(|(n, b)| attachment(n, b, image_w)).collect();
     let rows = component_rows(&card.components);
-    let mut height = PAD + 26 + lines.len() as i32 * LINE;
+    let mut height = PAD + 26 + lines.len() as i32 * line_h;
     height += images.iter().map(|i| i.height() as i32 + 8).sum::<i32>();
-    height += rows.len() as i32 * 48 + if card.ephemeral { 30 } else { 0 } + PAD;
+    height += if card.ephemeral { 30 } else { 0 } + PAD + 40;
     if card.open_menus {
         height += rows
             .iter()
@@ -246,115 +351,93 @@ pub fn render(card: &Card<'_>) -> RgbImage {
             .map(|c| c.get("options").and_then(Value::as_array).map_or(0, Vec::len) as i32 * 48)
             .sum::<i32>();
     }
-    // Buttons wrap on a narrow client: room for every button on a line of its own, cropped after.
-    height += rows.iter().map(Vec::len).sum::<usize>() as i32 * (BUTTON_H + 8);
-    let mut img = RgbImage::from_pixel(card.width, height.max(80) as u32, BG);
+    // Room for every component on a line of its own; cropped after.
+    height += rows.iter().map(|r| r.len() as i32 * (buttons::HEIGHT.max(40) + buttons::GAP)).sum::<i32>();
+    let mut img = RgbImage::from_pixel(card.width, height.max(160) as u32, BG);
 
     // Avatar and name line.
     draw_filled_circle_mut(&mut img, (PAD + 20, PAD + 20), 20, BLURPLE);
-    text(&mut img, PAD + 11, PAD + 7, NAME, "接");
-    text(&mut img, TEXT_X, PAD - 2, NAME, "settai");
-    let badge_x = TEXT_X + width_of("settai") + 8;
+    text(&mut img, PAD + 12, PAD + 7, NAME, "接");
+    text(&mut img, text_x, PAD - 2, NAME, "settai");
+    let badge_x = text_x + width_of("settai", EMOJI) + 8;
     round_rect(&mut img, badge_x, PAD + 1, 38, 18, BLURPLE);
     settai::render::write_text(&mut img, 12.0, ((badge_x + 7) as f32, (PAD + 10) as f32), NAME, "APP");
     text(&mut img, badge_x + 48, PAD - 2, MUTED, "Today at 19:42");
 
     let mut y = PAD + 26;
+    let ink = |c| Ink { px: PX, emoji: emoji_px, colour: c, fade: 1.0, custom: &card.custom_emojis };
     for line in &lines {
-        let mut x = TEXT_X;
+        let mut x = text_x;
         for span in line {
             match span {
                 Span::Text(t) => {
-                    text(&mut img, x, y, TEXT, t);
-                    x += width_of(t) + 4;
+                    x += rich(&mut img, x, y + line_h / 2, &ink(TEXT), t) + 4;
                 }
                 Span::Mention(m) => {
-                    let w = width_of(m) + 8;
+                    let w = width_of(m, emoji_px) + 8;
                     round_rect(&mut img, x, y + 1, w, LINE - 2, MENTION_BG);
                     text(&mut img, x + 4, y, MENTION, m);
                     x += w + 4;
                 }
             }
         }
-        y += LINE;
+        y += line_h;
     }
     for pic in &images {
         y += 4;
-        imageops::overlay(&mut img, pic, i64::from(TEXT_X), i64::from(y));
+        imageops::overlay(&mut img, pic, i64::from(text_x), i64::from(y));
         y += pic.height() as i32 + 4;
     }
+    let menu_w = 400.min(text_w);
     for row in &rows {
-        y += 6;
-        let mut x = TEXT_X;
-        for c in row {
-            match c.get("type").and_then(Value::as_u64) {
-                Some(3) => {
-                    let placeholder = c.get("placeholder").and_then(Value::as_str).unwrap_or("Make a selection");
-                    round_rect(&mut img, x, y, 400, 38, FIELD);
-                    text(&mut img, x + 12, y + 8, MUTED, &clean(placeholder));
-                    text(&mut img, x + 378, y + 8, TEXT, "v");
-                    if card.open_menus {
-                        let options = c.get("options").and_then(Value::as_array).cloned().unwrap_or_default();
-                        let top = y + 40;
-                        round_rect(&mut img, x, top, 400, options.len() as i32 * 48 + 4, FIELD);
-                        for (i, o) in options.iter().enumerate() {
-                            let oy = top + 4 + i as i32 * 48;
-                            let label = clean(o.get("label").and_then(Value::as_str).unwrap_or(""));
-                            let hint = clean(o.get("description").and_then(Value::as_str).unwrap_or(""));
-                            text(&mut img, x + 12, oy, NAME, &label);
-                            text(&mut img, x + 12, oy + 21, MUTED, &hint);
-                        }
-                        y += options.len() as i32 * 48 + 4;
-                    }
-                    x += 408;
-                }
-                Some(2) => {
-                    let label = clean(c.get("label").and_then(Value::as_str).unwrap_or(""));
-                    let colour = match c.get("style").and_then(Value::as_u64) {
-                        Some(1) => BLURPLE,
-                        Some(3) => GREEN_BUTTON,
-                        Some(4) => RED_BUTTON,
-                        _ => GREY_BUTTON,
-                    };
-                    // A disabled button is drawn at half strength, as Discord does.
-                    let disabled = c.get("disabled").and_then(Value::as_bool) == Some(true);
-                    let fade = |c: Rgb<u8>| if disabled { mix(c, BG) } else { c };
-                    let emoji = c.pointer("/emoji/name").and_then(Value::as_str).unwrap_or("");
-                    let picture = emoji_picture(emoji);
-                    let glyph = if picture.is_none() { clean(emoji) } else { String::new() };
-                    let inner = picture.as_ref().map_or(0, |_| 22)
-                        + if glyph.is_empty() { 0 } else { width_of(&glyph) + 4 }
-                        + width_of(&label);
-                    let w = (inner + 28).max(BUTTON_MIN_W);
-                    if x + w > card.width as i32 - PAD && x > TEXT_X {
-                        // The row goes on below, as a narrow client wraps it.
-                        x = TEXT_X;
-                        y += BUTTON_H + 8;
-                    }
-                    round_rect(&mut img, x, y + 2, w, BUTTON_H, fade(colour));
-                    let mut at = x + (w - inner) / 2;
-                    if let Some(p) = &picture {
-                        overlay_alpha(&mut img, p, at, y + 9, if disabled { 0.5 } else { 1.0 });
-                        at += 22;
-                    }
-                    if !glyph.is_empty() {
-                        text(&mut img, at, y + 8, fade(NAME), &glyph);
-                        at += width_of(&glyph) + 4;
-                    }
-                    text(&mut img, at, y + 8, fade(NAME), &label);
-                    x += w + 8;
-                }
-                _ => {}
+        y += buttons::GAP;
+        if row.iter().any(|c| c.get("type").and_then(Value::as_u64) != Some(2)) {
+            for c in row {
+                y = select_menu(&mut img, card, c, text_x, y, menu_w);
             }
+            continue;
         }
-        y += 42;
+        let placed = buttons::place(row, text_x, text_w);
+        for (c, &(line, x, w)) in row.iter().zip(&placed) {
+            button(&mut img, c, x, y + line * (buttons::HEIGHT + buttons::GAP), w, &card.custom_emojis);
+        }
+        let lines = placed.last().map_or(0, |p| p.0 + 1);
+        y += lines * buttons::HEIGHT + (lines - 1).max(0) * buttons::GAP;
     }
     if card.ephemeral {
-        text(&mut img, TEXT_X, y + 4, MUTED, "Only you can see this · Dismiss message");
+        text(&mut img, text_x, y + 4, MUTED, "Only you can see this · Dismiss message");
         y += 30;
     }
-    let used = (y + PAD).clamp(80, img.height() as i32) as u32;
-    imageops::crop_imm(&img, 0, 0, card.width, used).to_image()
+    let used = (y + PAD).clamp(80, img.height() as i32 - 26) as u32;
+    let mut out = imageops::crop_imm(&img, 0, 0, card.width, used + 26).to_image();
+    // The label: a strip under the message, so that nobody takes the picture for a capture.
+    draw_filled_rect_mut(&mut out, Rect::at(0, used as i32).of_size(card.width, 26), FIELD);
+    settai::render::write_text(&mut out, 12.0, (PAD as f32, used as f32 + 13.0), MUTED, CAPTION);
+    out
+}
+
+/// Draws a select menu (open, its options listed, if the card says so); returns the y under it.
+fn select_menu(img: &mut RgbImage, card: &Card<'_>, c: &Value, x: i32, y: i32, w: i32) -> i32 {
+    let placeholder = clean(c.get("placeholder").and_then(Value::as_str).unwrap_or("Make a selection"));
+    let ink = |colour| Ink { px: PX, emoji: 20, colour, fade: 1.0, custom: &card.custom_emojis };
+    round_rect(img, x, y, w, 38, FIELD);
+    rich(img, x + 12, y + 19, &ink(MUTED), &placeholder);
+    text(img, x + w - 22, y + 7, TEXT, "v");
+    let mut bottom = y + 38;
+    if card.open_menus {
+        let options = c.get("options").and_then(Value::as_array).cloned().unwrap_or_default();
+        let top = y + 40;
+        round_rect(img, x, top, w, options.len() as i32 * 48 + 4, FIELD);
+        for (i, o) in options.iter().enumerate() {
+            let oy = top + 4 + i as i32 * 48;
+            let label = clean(o.get("label").and_then(Value::as_str).unwrap_or(""));
+            let hint = clean(o.get("description").and_then(Value::as_str).unwrap_or(""));
+            rich(img, x + 12, oy + 12, &ink(NAME), &label);
+            rich(img, x + 12, oy + 33, &ink(MUTED), &hint);
+        }
+        bottom = top + options.len() as i32 * 48 + 4;
+    }
+    bottom
 }
 
 /// Halfway between `c` and the background.

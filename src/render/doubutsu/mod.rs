@@ -5,18 +5,21 @@
 //!
 //! [`view`]: what the picture shows; [`layout`]: sizes, places and colours; [`rounded`]: the
 //! rounded-box primitives; [`tiles`]: the piece tiles; [`background`]: the frame, field and
-//! trays; [`captions`]: the header and the hands' captions; [`banner`]: the result; [`picture`]:
+//! trays; [`captions`]: the header and the hands' captions; [`emoji`]: the tiles as the buttons'
+//! pictures; [`banner`]: the result; [`picture`]:
 //! the picture put together.
 
 mod background;
 mod banner;
 mod captions;
+mod emoji;
 mod layout;
 mod picture;
 mod rounded;
 mod tiles;
 mod view;
 
+pub use emoji::{TileEmoji, TILE_EMOJI_SIDE};
 pub use layout::{HEIGHT, WIDTH};
 pub use picture::{doubutsu_image, render_doubutsu};
 pub use view::{Animal, DoubutsuView, LastMove, Owner};

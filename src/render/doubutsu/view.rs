@@ -1,6 +1,7 @@
 //! What the doubutsu picture shows: the pieces, the sides, the last move and the whole view of
 //! a position, and how each animal moves (its dots).
 
+use settai_core::doubutsu::{Color, Role};
 use settai_core::Side;
 
 /// A kind of piece.
@@ -82,6 +83,27 @@ impl Animal {
             Animal::Elephant => &[(-1, -1), (1, -1), (-1, 1), (1, 1)],
             Animal::Chick => &[(0, -1)],
             Animal::Hen => &[(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (0, 1)],
+        }
+    }
+}
+
+impl From<Role> for Animal {
+    fn from(role: Role) -> Animal {
+        match role {
+            Role::Lion => Animal::Lion,
+            Role::Giraffe => Animal::Giraffe,
+            Role::Elephant => Animal::Elephant,
+            Role::Chick => Animal::Chick,
+            Role::Hen => Animal::Hen,
+        }
+    }
+}
+
+impl From<Color> for Owner {
+    fn from(color: Color) -> Owner {
+        match color {
+            Color::Sente => Owner::Sente,
+            Color::Gote => Owner::Gote,
         }
     }
 }

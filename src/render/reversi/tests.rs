@@ -93,7 +93,7 @@ fn legal_moves_are_dotted_in_the_movers_colour() {
 }
 
 #[test]
-fn numbered_squares_show_their_numbers_on_pale_discs() {
+fn numbered_squares_show_their_numbers_in_the_buttons_colour() {
     let mut v = start();
     v.numbered = ["c4", "d3", "e6", "f5"].iter().map(|s| sq(s) as u8).collect();
     let img = decode(&render_reversi(&v, Lang::En));
@@ -106,11 +106,13 @@ fn numbered_squares_show_their_numbers_on_pale_discs() {
     };
     for s in ["c4", "d3", "e6", "f5"] {
         let (x, y) = cell_centre(sq(s));
-        // Left of the numeral, inside the disc: the disc's pale colour, not the board's dot.
+        // Left of the numeral, inside the marker: the buttons' blurple, nothing like a white
+        // or a black disc.
         let edge = *img.get_pixel((x - 19) as u32, y as u32);
         assert!(close(edge, NUMBER_BG, 3), "{s}: {edge:?}");
-        let dark = cell(&img, s).iter().filter(|p| luma(**p) < 80).count();
-        assert!(dark > 20, "{s}: a numeral is drawn ({dark} dark pixels)");
+        assert!(!close(edge, rgb(255, 255, 255), 120) && !close(edge, rgb(0, 0, 0), 120), "{s}: {edge:?}");
+        let white = cell(&img, s).iter().filter(|p| luma(**p) > 200).count();
+        assert!(white > 20, "{s}: a numeral is drawn ({white} white pixels)");
     }
     // The number, not the square, makes the picture: swapping two numbers swaps the cells.
     let mut swapped = v.clone();
@@ -127,14 +129,13 @@ fn numbered_squares_show_their_numbers_on_pale_discs() {
     // The twelfth square numbered is square 10 (c2).
     let (x, y) = cell_centre(10);
     let mut ink = 0;
-    // Inside the square, the numeral's ink (darker than the grid and the disc's shadow) stays
-    // in its disc.
+    // Inside the square, the numeral's white ink stays in its marker.
     for dy in -29..30 {
         for dx in -29..30 {
-            if luma(*twelve.get_pixel((x + dx) as u32, (y + dy) as u32)) < 40 {
+            if luma(*twelve.get_pixel((x + dx) as u32, (y + dy) as u32)) > 200 {
                 ink += 1;
-                let r = ((dx * dx + dy * dy) as f32).sqrt();
-                assert!(r < NUMBER_R - 2.0, "12's ink at {dx},{dy} leaves its disc");
+                let r = dx.abs().max(dy.abs()) as f32;
+                assert!(r < NUMBER_HALF - 2.0, "12's ink at {dx},{dy} leaves its marker");
             }
         }
     }
@@ -233,7 +234,7 @@ fn names_are_written_in_the_header_and_long_ones_are_cut_before_the_status() {
     v.names = ["\u{200D}\u{FE0F}".into(), "🦁🦁 \u{1F1EF}\u{1F1F5}".into()];
     let odd = decode(&render_reversi(&v, Lang::Ja));
     assert_eq!((odd.width(), odd.height()), (WIDTH, HEIGHT));
-    v.names = ["黒".into(), "🦁🦁 \u{1F1EF}\u{1F1F5}".into()];
+    v.names = ["くろ".into(), "🦁🦁 \u{1F1EF}\u{1F1F5}".into()];
     assert_eq!(odd, decode(&render_reversi(&v, Lang::Ja)), "an undrawable name reads as its colour");
 }
 

@@ -32,6 +32,16 @@ pub enum ReplyKind {
     EditChannelMessage { channel_id: u64, message_id: u64 },
     /// `DELETE /channels/{channel_id}/messages/{message_id}`
     DeleteChannelMessage { channel_id: u64, message_id: u64 },
+    /// `GET /applications/{app}/emojis`
+    ListApplicationEmojis,
+    /// `GET /applications/{app}/emojis/{emoji_id}`
+    GetApplicationEmoji { emoji_id: u64 },
+    /// `POST /applications/{app}/emojis` (the body holds the name and the image's data URI)
+    CreateApplicationEmoji,
+    /// `PATCH /applications/{app}/emojis/{emoji_id}`
+    EditApplicationEmoji { emoji_id: u64 },
+    /// `DELETE /applications/{app}/emojis/{emoji_id}`
+    DeleteApplicationEmoji { emoji_id: u64 },
 }
 
 /// One REST call the bot made, as the stand-in received and answered it.

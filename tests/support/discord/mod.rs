@@ -51,6 +51,13 @@
 //!   `X-RateLimit-*` headers and its 429 answers. The numbers are [`RateLimits::roomy`] unless
 //!   the test asks for others ([`StandIn::start_with`], e.g. [`RateLimits::discord`]);
 //!   [`StandIn::rate_limited`] lists the 429s answered.
+//! * The application's own emojis (`emojis`): listed, created, renamed and deleted as Discord
+//!   does, refused as Discord refuses (names, images, 2,000 at most), and kept with their images
+//!   ([`StandIn::application_emojis`]); a button may show a custom emoji only if the application
+//!   has it (50035 Invalid emoji).
+//! * A test may make routes fail ([`StandIn::fail_calls`], `faults`): those calls are answered
+//!   with the status and Discord's error body, and logged apart ([`StandIn::injected_faults`]),
+//!   never as the bot's refused calls.
 //! * The bot reaches the stand-in as `https://discord.com`, over TLS on the same port
 //!   ([`StandIn::api_base`]), because serenity sends its requests there whenever its rate limiter
 //!   is on, as it is in production; [`StandIn::http`] is such a client for a test's own calls.
@@ -58,16 +65,18 @@
 //! Where things are: [`StandIn`] (this file) is what the tests drive; `exchange` holds the types
 //! they get back; `gateway` and `rest` are the two servers (`tls` lets one port speak plain HTTP
 //! and TLS), `rate_limits` Discord's rate limits, `replies` what the bot's answers do to the
-//! messages, `channels` the channels and what the bot may do there, `validation` and `limits`
-//! what Discord refuses of a body, `objects` the JSON Discord hands out, and `state`
-//! what is kept in between.
+//! messages, `channels` the channels and what the bot may do there, `emojis` the application's
+//! emojis, `faults` the failures a test injects, `validation` and `limits` what Discord refuses
+//! of a body, `objects` the JSON Discord hands out, and `state` what is kept in between.
 //!
 //! (Past 500 lines: one `impl StandIn`, the whole face a test sees: start, drive, wait, read.
 //! Its parts are the files beside it.)
 #![allow(dead_code)]
 
 mod channels;
+mod emojis;
 mod exchange;
+mod faults;
 mod gateway;
 mod limits;
 mod objects;
@@ -93,6 +102,7 @@ use tokio::task::JoinHandle;
 use channels::as_discord_sends;
 pub use channels::permission;
 pub use exchange::{all_disabled, Exchange, Incomplete, Reply, ReplyKind, Signed};
+pub use faults::InjectedFault;
 use gateway::{gateway, text};
 use objects::id_of;
 pub use rate_limits::{Limit, RateLimited, RateLimits};
@@ -195,6 +205,7 @@ impl StandIn {
                 next_id: 1_300_000_000_000_000_000,
                 global_commands: Vec::new(),
                 guild_commands: HashMap::new(),
+                command_registrations: 0,
                 interactions: HashMap::new(),
                 messages: HashMap::new(),
                 calls: Vec::new(),
@@ -207,6 +218,9 @@ impl StandIn {
                 reachable_users: Default::default(),
                 clock_ahead: Duration::ZERO,
                 age_on_ack: None,
+                emojis: Default::default(),
+                faults: Vec::new(),
+                injected: Vec::new(),
             }),
             version,
             port,
@@ -370,6 +384,20 @@ impl StandIn {
         match got {
             Some(all) => all,
             None => panic!("stand-in: the bot registered no command within {timeout:?}\n{}", self.log_summary()),
+        }
+    }
+
+    /// How many times the bot registered its commands (bulk overwrites accepted).
+    pub fn command_registrations(&self) -> usize {
+        self.shared.lock().command_registrations
+    }
+
+    /// Waits until the bot has registered its commands `n` times in all (a process registers
+    /// once it is ready, after its emojis). Panics after `timeout`.
+    pub async fn wait_command_registrations(&self, n: usize, timeout: Duration) {
+        let got = self.shared.wait_for(timeout, |i| (i.command_registrations >= n).then_some(())).await;
+        if got.is_none() {
+            panic!("stand-in: {} command registration(s), not {n}, after {timeout:?}", self.command_registrations());
         }
     }
 
@@ -671,6 +699,102 @@ impl StandIn {
     /// the stand-in is dropped fail the test).
     pub fn take_unknown_routes(&self) -> Vec<String> {
         std::mem::take(&mut self.shared.lock().unknown)
+    }
+
+    // ── application emojis ──
+
+    /// The application's emojis as `(id, name, image bytes)`, in order of creation: the
+    /// pictures the bot uploaded (or a test added), as a button that names the id shows them.
+    pub fn application_emojis(&self) -> Vec<(u64, String, Vec<u8>)> {
+        self.shared.lock().emojis.list.iter().map(|e| (e.id, e.name.clone(), e.image.clone())).collect()
+    }
+
+    /// The image of the application's emoji `id`, if it has that emoji.
+    pub fn application_emoji_image(&self, id: u64) -> Option<Vec<u8>> {
+        self.shared.lock().emojis.list.iter().find(|e| e.id == id).map(|e| e.image.clone())
+    }
+
+    /// How many times the bot asked to create an application emoji (`POST
+    /// /applications/{id}/emojis`), whatever the answer: accepted, refused, or failed by
+    /// [`Self::fail_calls`].
+    pub fn application_emoji_creates(&self) -> usize {
+        let inner = self.shared.lock();
+        let asked = inner.calls.iter().filter(|c| c.kind == ReplyKind::CreateApplicationEmoji).count();
+        let failed = inner.injected.iter().filter(|f| f.method == "POST" && f.path.ends_with("/emojis")).count();
+        asked + failed
+    }
+
+    /// How many application emojis the bot deleted (Discord accepted the call).
+    pub fn application_emoji_deletes(&self) -> usize {
+        self.shared.lock().emojis.deletes
+    }
+
+    /// Adds an emoji to the application as a team member would in the developer portal (its
+    /// `user` is the application's owner): for a bot that starts where its emojis exist.
+    /// Returns its id.
+    pub fn add_application_emoji(&self, name: &str, image: &[u8]) -> u64 {
+        let mut inner = self.shared.lock();
+        let id = inner.new_id();
+        let owner = objects::application_info()["owner"].clone();
+        let animated = image.starts_with(b"GIF8");
+        inner.emojis.list.push(emojis::AppEmoji { id, name: name.into(), image: image.into(), animated, user: owner });
+        drop(inner);
+        self.shared.bump();
+        id
+    }
+
+    /// Waits until the application has at least `n` emojis and returns them like
+    /// [`Self::application_emojis`]. Panics after `timeout`.
+    pub async fn wait_application_emojis(&self, n: usize, timeout: Duration) -> Vec<(u64, String, Vec<u8>)> {
+        let got = self.shared.wait_for(timeout, |i| (i.emojis.list.len() >= n).then_some(())).await;
+        if got.is_none() {
+            panic!(
+                "stand-in: the application has {} emoji(s), not {n}, after {timeout:?}\n{}",
+                self.application_emojis().len(),
+                self.log_summary()
+            );
+        }
+        self.application_emojis()
+    }
+
+    // ── injected faults ──
+
+    /// From now on, every call whose method is `method` (`"POST"`) and whose path ends with
+    /// `path_suffix` (`"/emojis"`) is answered `status` with Discord's JSON error body, before
+    /// its route sees it (the rate limits still apply first). Such calls are logged in
+    /// [`Self::injected_faults`], not among the bot's calls: they never fail a refused-call
+    /// check. A 429 is the rate limiter's to answer (it needs its headers): use
+    /// [`Self::start_with`] for that.
+    pub fn fail_calls(&self, method: &str, path_suffix: &str, status: u16) {
+        assert!(
+            status >= 400 && status != 429,
+            "fail_calls: {status} is no fault to inject (a 429 is the rate limiter's)"
+        );
+        let fault = faults::Fault { method: method.to_ascii_uppercase(), path_suffix: path_suffix.into(), status };
+        self.shared.lock().faults.push(fault);
+    }
+
+    /// Takes every fault of [`Self::fail_calls`] away: calls reach their routes again.
+    pub fn heal_calls(&self) {
+        self.shared.lock().faults.clear();
+    }
+
+    /// The calls answered by an injected fault, in order.
+    pub fn injected_faults(&self) -> Vec<InjectedFault> {
+        self.shared.lock().injected.clone()
+    }
+
+    /// Waits until at least `n` calls were answered by an injected fault; returns them. Panics
+    /// after `timeout`.
+    pub async fn wait_injected_faults(&self, n: usize, timeout: Duration) -> Vec<InjectedFault> {
+        let got = self.shared.wait_for(timeout, |i| (i.injected.len() >= n).then(|| i.injected.clone())).await;
+        match got {
+            Some(faults) => faults,
+            None => panic!(
+                "stand-in: {} call(s) met an injected fault, not {n}, after {timeout:?}",
+                self.injected_faults().len()
+            ),
+        }
     }
 
     fn log_summary(&self) -> String {

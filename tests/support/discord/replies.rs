@@ -95,7 +95,7 @@ fn callback_inner(
             if ikind == 4 {
                 return Err(invalid("type: autocomplete interactions only accept callback type 8"));
             }
-            validate_message(data, body.files.len(), true)?;
+            validate_message(data, body.files.len(), true, &inner.emojis)?;
             check_flags(data, INTERACTION_MESSAGE_FLAGS)?;
             check_files(&body.files, file_limit)?;
             let mid = inner.new_id();
@@ -121,7 +121,7 @@ fn callback_inner(
             }
             let mid = component_msg.unwrap_or(0);
             if ty == 7 {
-                validate_message(data, body.files.len(), false)?;
+                validate_message(data, body.files.len(), false, &inner.emojis)?;
                 check_files(&body.files, file_limit)?;
                 let base = inner.messages.get(&mid).cloned();
                 let msg = build_message(inner, shared, mid, channel_id, guild_id, base.as_ref(), data, &body.files, 0);
@@ -176,7 +176,7 @@ pub(super) fn webhook_edit(shared: &Arc<Shared>, token: &str, mid: Option<u64>, 
         let (channel_id, guild_id, file_limit) = (rec.channel_id, rec.guild_id, rec.file_limit);
         let target = token_message(rec, mid)?;
         let base = inner.messages.get(&target).cloned().ok_or_else(|| api_err(404, 10008, "Unknown Message"))?;
-        validate_message(&body.json, body.files.len(), false)?;
+        validate_message(&body.json, body.files.len(), false, &inner.emojis)?;
         check_files(&body.files, file_limit)?;
         let msg =
             build_message(&mut inner, shared, target, channel_id, guild_id, Some(&base), &body.json, &body.files, 0);
@@ -293,7 +293,7 @@ pub(super) fn followup(shared: &Arc<Shared>, token: &str, body: Body) -> Respons
             let loading = inner.messages.get(&m)?.get("flags").and_then(Value::as_u64).unwrap_or(0) & LOADING != 0;
             loading.then_some(m)
         });
-        validate_message(&body.json, body.files.len(), true)?;
+        validate_message(&body.json, body.files.len(), true, &inner.emojis)?;
         check_flags(&body.json, INTERACTION_MESSAGE_FLAGS)?;
         check_files(&body.files, file_limit)?;
         let mid = match thinking {
@@ -347,7 +347,7 @@ pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option
             Some(m) => Action::Edit { message: m, files: !body.files.is_empty() },
         };
         check(&inner, channel_id, action)?;
-        validate_message(&body.json, body.files.len(), mid.is_none())?;
+        validate_message(&body.json, body.files.len(), mid.is_none(), &inner.emojis)?;
         if mid.is_none() {
             check_flags(&body.json, CHANNEL_MESSAGE_FLAGS)?;
         }

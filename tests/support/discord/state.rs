@@ -1,6 +1,6 @@
 //! The stand-in's shared state: gateway sessions, the interactions dispatched, the messages as
-//! Discord keeps them and the log of the bot's calls, behind one lock whose changes wake the
-//! waiting tests.
+//! Discord keeps them, the application's emojis, the log of the bot's calls and the faults a test
+//! injected, behind one lock whose changes wake the waiting tests.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
@@ -11,7 +11,9 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::channels::{register_channel, GuildChannel, DEFAULT_FILE_LIMIT};
+use super::emojis::AppEmojis;
 use super::exchange::{Exchange, Reply};
+use super::faults::{Fault, InjectedFault};
 use super::objects::id_of;
 
 pub(super) struct Session {
@@ -74,6 +76,8 @@ pub(super) struct Inner {
     pub(super) next_id: u64,
     pub(super) global_commands: Vec<Value>,
     pub(super) guild_commands: HashMap<u64, Vec<Value>>,
+    /// Bulk overwrites of commands accepted (global or a guild's): one per registration.
+    pub(super) command_registrations: usize,
     pub(super) interactions: HashMap<String, InteractionRecord>,
     pub(super) messages: HashMap<u64, Value>,
     pub(super) calls: Vec<Reply>,
@@ -100,6 +104,11 @@ pub(super) struct Inner {
     /// How far the clock jumps once the next interaction is acknowledged
     /// ([`super::StandIn::age_after_next_answer`]).
     pub(super) age_on_ack: Option<Duration>,
+    /// The application's own emojis, with their images.
+    pub(super) emojis: AppEmojis,
+    /// The faults a test injected ([`super::StandIn::fail_calls`]), and the calls they answered.
+    pub(super) faults: Vec<Fault>,
+    pub(super) injected: Vec<InjectedFault>,
 }
 
 /// How long Discord keeps an interaction's token valid for its webhooks.

@@ -1,10 +1,12 @@
 //! What Discord refuses, with Discord's error codes (50035 Invalid Form Body, 50006 empty
 //! message, ...): command registrations (names, descriptions, localisations, options, choices),
-//! messages (content, embeds, components), autocomplete choices and modals.
+//! messages (content, embeds, components: a custom emoji must be one of the application's own),
+//! autocomplete choices and modals.
 
 use serde_json::{json, Value};
 
-use super::objects::{cmd_type, str_field};
+use super::emojis::AppEmojis;
+use super::objects::{cmd_type, id_of, str_field};
 
 /// Discord's limit on text content of a message.
 const MAX_CONTENT: usize = 2000;
@@ -13,10 +15,20 @@ pub(super) struct ApiError {
     pub(super) status: u16,
     pub(super) code: u64,
     pub(super) message: String,
+    /// Discord's `errors` object: per field of the body, `{"_errors": [{"code", "message"}]}`
+    /// (serenity reads it into `DiscordJsonError::errors`, where a bot matches its codes).
+    pub(super) errors: Option<Value>,
 }
 
 pub(super) fn api_err(status: u16, code: u64, message: impl Into<String>) -> ApiError {
-    ApiError { status, code, message: message.into() }
+    ApiError { status, code, message: message.into(), errors: None }
+}
+
+/// 50035 Invalid Form Body naming the field and the error's code, as Discord details it (e.g.
+/// `name`, `APPLICATION_EMOJI_NAME_ALREADY_TAKEN`).
+pub(super) fn invalid_field(field: &str, code: &str, message: &str) -> ApiError {
+    let errors = json!({ field: {"_errors": [{"code": code, "message": message}]} });
+    ApiError { errors: Some(errors), ..api_err(400, 50035, format!("Invalid Form Body ({field}: {code})")) }
 }
 
 pub(super) fn invalid(detail: impl Into<String>) -> ApiError {
@@ -174,7 +186,9 @@ fn validate_options(path: &str, opts: &[Value], depth: usize) -> Result<(), ApiE
 
 // ── message validation ──
 
-pub(super) fn validate_message(m: &Value, n_files: usize, creating: bool) -> Result<(), ApiError> {
+/// Checks a message body; `emojis` are the application's own, the only custom emojis its
+/// components may show.
+pub(super) fn validate_message(m: &Value, n_files: usize, creating: bool, emojis: &AppEmojis) -> Result<(), ApiError> {
     if m.is_null() {
         return if creating { Err(api_err(400, 50006, "Cannot send an empty message")) } else { Ok(()) };
     }
@@ -195,7 +209,7 @@ pub(super) fn validate_message(m: &Value, n_files: usize, creating: bool) -> Res
         }
     }
     let comps = m.get("components").and_then(Value::as_array).cloned().unwrap_or_default();
-    validate_components(&comps)?;
+    validate_components(&comps, emojis)?;
     let has_attachments = m.get("attachments").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
     if creating
         && content.is_empty()
@@ -210,7 +224,7 @@ pub(super) fn validate_message(m: &Value, n_files: usize, creating: bool) -> Res
     Ok(())
 }
 
-fn validate_components(rows: &[Value]) -> Result<(), ApiError> {
+fn validate_components(rows: &[Value], emojis: &AppEmojis) -> Result<(), ApiError> {
     if rows.len() > 5 {
         return Err(invalid(format!("components: must be 5 or fewer in length (is {})", rows.len())));
     }
@@ -252,7 +266,7 @@ fn validate_components(rows: &[Value]) -> Result<(), ApiError> {
                         return Err(invalid(format!("{cp}: a button needs a label or an emoji")));
                     }
                     if let Some(emoji) = c.get("emoji") {
-                        check_emoji(&format!("{cp}.emoji"), emoji)?;
+                        check_emoji(&format!("{cp}.emoji"), emoji, emojis)?;
                     }
                     if c.get("disabled").is_some_and(|d| !d.is_boolean()) {
                         return Err(invalid(format!("{cp}.disabled: must be a boolean")));
@@ -273,6 +287,9 @@ fn validate_components(rows: &[Value]) -> Result<(), ApiError> {
                         check_len(&format!("{cp}.options[{o}].value"), opt.get("value"), 1, 100)?;
                         if opt.get("description").is_some_and(|d| !d.is_null()) {
                             check_len(&format!("{cp}.options[{o}].description"), opt.get("description"), 0, 100)?;
+                        }
+                        if let Some(emoji) = opt.get("emoji").filter(|e| !e.is_null()) {
+                            check_emoji(&format!("{cp}.options[{o}].emoji"), emoji, emojis)?;
                         }
                         if !values.insert(str_field(opt, "value")) {
                             return Err(invalid(format!("{cp}.options[{o}].value: duplicated value")));
@@ -299,10 +316,15 @@ fn validate_components(rows: &[Value]) -> Result<(), ApiError> {
 }
 
 /// A partial emoji: a custom one by id, or a Unicode emoji by itself as its name (Discord refuses
-/// text, such as a letter or a word, with "Invalid emoji").
-fn check_emoji(path: &str, emoji: &Value) -> Result<(), ApiError> {
-    if emoji.get("id").is_some_and(|id| !id.is_null()) {
-        return Ok(());
+/// text, such as a letter or a word, with "Invalid emoji"). A custom emoji must be one the bot
+/// may use: here, one of its application's own (the stand-in knows no server's emojis); any
+/// other id is Discord's "Invalid emoji" too.
+fn check_emoji(path: &str, emoji: &Value, emojis: &AppEmojis) -> Result<(), ApiError> {
+    if let Some(id) = emoji.get("id").filter(|id| !id.is_null()) {
+        return match id_of(Some(id)) {
+            Some(id) if emojis.owns(id) => Ok(()),
+            _ => Err(invalid(format!("{path}: Invalid emoji (custom emoji {id} is not one of the application's)"))),
+        };
     }
     let name = emoji.get("name").and_then(Value::as_str).unwrap_or_default();
     // Plain text (all ASCII, or with spaces) is no emoji; a keycap such as 1️⃣ is.
