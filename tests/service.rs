@@ -6,6 +6,9 @@ use settai::store::Store;
 use settai_core::{GameKind, Side};
 use sqlx::PgPool;
 
+#[path = "service/owed_turns.rs"]
+mod owed_turns;
+
 const ALICE: u64 = 11;
 const BOB: u64 = 12;
 

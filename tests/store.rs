@@ -6,6 +6,9 @@ use settai::store::{Batch, Store, StoreError};
 use settai_core::{doubutsu, reversi, Game, GameKind, GameMove, Level, Side};
 use sqlx::PgPool;
 
+#[path = "store/whose_turn.rs"]
+mod whose_turn;
+
 fn new_game(channel_id: u64) -> NewGame {
     NewGame {
         guild_id: Some(1),

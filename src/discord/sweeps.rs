@@ -1,4 +1,7 @@
-//! The owed-turn sweep: games left waiting for the bot's move are answered and their boards posted.
+//! The owed-turn sweep: games left waiting for the bot's move are answered and their boards
+//! posted. A player's move is stored with the bot's answer, so the only turns owed are those of
+//! games the bot opens whose first move was never stored (the process stopped, or the turn
+//! failed), and of games an older version stored.
 
 use std::time::Duration;
 
@@ -18,9 +21,9 @@ const OWED_TURN_SWEEP: Duration = Duration::from_secs(60);
 pub const OWED_TURN_AGE: Duration = Duration::from_secs(120);
 
 impl Bot {
-    /// Pays, forever, the replies of games left waiting for the bot for [`OWED_TURN_AGE`]
-    /// while this process ran: a reply that failed after the player's move was stored (the
-    /// database blinked) would otherwise wait for a restart.
+    /// Pays, forever, the turns of games left waiting for the bot for [`OWED_TURN_AGE`] while
+    /// this process ran: a bot's opening move that failed (the database blinked) would otherwise
+    /// wait for a restart. Each look reads only the games the bot is to move in.
     pub(super) async fn sweep_owed_turns(&self, http: &Http) {
         let mut ticks = tokio::time::interval(self.idle_sweep.min(OWED_TURN_SWEEP));
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -31,7 +34,7 @@ impl Bot {
     }
 
     /// Answers games left waiting for the bot for at least `waiting_for` (the process stopped,
-    /// or the bot's turn failed, between a human move and the bot's) and posts their boards.
+    /// or the bot's turn failed, before its opening move was stored) and posts their boards.
     pub(super) async fn finish_interrupted_turns(
         &self,
         http: &Http,

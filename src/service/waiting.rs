@@ -1,6 +1,7 @@
 //! Games that wait (docs/design/bot-reliability.md#families-and-children): those idle past
 //! their limit, those owed a reminder, the board a reminder links to, and the turns the bot
-//! still owes after a crash or a failed reply.
+//! owes (a game it opens whose first move was never stored: the process stopped, or the turn
+//! failed).
 //!
 //! Each sweep reads many games at once; a game among them whose row does not read back is
 //! closed as corrupt and the sweep goes on with the others
@@ -18,11 +19,13 @@ impl Service {
         Ok(self.close_corrupt("idle", expired).await)
     }
 
-    /// Games owed a reminder or a final notice now (see [`Store::games_owed_nudges`](crate::store::Store::games_owed_nudges)); only
-    /// those waiting for their player, not for the bot. One that does not read back is closed.
+    /// Games owed a reminder or a final notice now (see [`Store::games_owed_nudges`](crate::store::Store::games_owed_nudges)),
+    /// which are waiting for their player. One that does not read back is closed.
     pub async fn owed_nudges(&self) -> Result<Vec<(GameRecord, Nudge)>, PlayError> {
         let owed = self.store.games_owed_nudges().await?;
         let owed = self.close_corrupt("reminders", owed).await;
+        // The store reads whose turn it is from the position's text; only the decoded game knows
+        // whether it is over.
         Ok(owed.into_iter().filter(|(record, _)| record.human_to_move()).collect())
     }
 
@@ -64,19 +67,23 @@ impl Service {
         Ok(self.store.set_board_message(record.id, record.ply, message_id).await?)
     }
 
-    /// Active games in which the bot is to move: a crash between a human move and the bot's
-    /// reply leaves them so. Not the terminal's: `settai play` replies when it is opened again.
+    /// Active games in which the bot is to move. A player's move is stored with the bot's
+    /// answer, so only a game the bot opens is stored waiting for it (before the bot thinks); a
+    /// process that stopped then, or a turn that failed (the database blinked, the search
+    /// failed), leaves it so, as does an older version's game. Not the terminal's: `settai play`
+    /// replies when it is opened again.
     pub async fn games_awaiting_bot(&self) -> Result<Vec<GameRecord>, PlayError> {
         self.games_awaiting_bot_for(std::time::Duration::ZERO).await
     }
 
-    /// Active games in which the bot has been to move for at least `waiting` (a reply that
-    /// failed after the human's move was stored, e.g. when the database blinked, leaves them so
-    /// while the process runs on).
+    /// Active games in which the bot has been to move for at least `waiting` (see
+    /// [`Service::games_awaiting_bot`]). Only those are read
+    /// ([`Store::games_awaiting_bot`](crate::store::Store::games_awaiting_bot)).
     pub async fn games_awaiting_bot_for(&self, waiting: std::time::Duration) -> Result<Vec<GameRecord>, PlayError> {
-        let since = chrono::Utc::now() - chrono::Duration::from_std(waiting).unwrap_or(chrono::Duration::MAX);
-        let games = self.store.active_games_each().await?;
+        let games = self.store.games_awaiting_bot(waiting).await?;
         let games = self.close_corrupt("owed_turns", games).await.into_iter();
-        Ok(games.filter(|r| r.bot_to_move() && r.updated_at <= since && !r.at_terminal()).collect())
+        // The store reads whose turn it is from the position's text; only the decoded game knows
+        // whether it is over.
+        Ok(games.filter(GameRecord::bot_to_move).collect())
     }
 }

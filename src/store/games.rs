@@ -258,7 +258,7 @@ impl Store {
     }
 
     /// Every active game, oldest first; fails on the first whose row does not read back (for
-    /// inspection: a sweep reads [`Store::active_games_each`]).
+    /// inspection: the owed-turn sweep reads [`Store::games_awaiting_bot`]).
     pub async fn active_games(&self) -> Result<Vec<GameRecord>, StoreError> {
         self.active_games_each().await?.all_sound()
     }
@@ -272,6 +272,30 @@ impl Store {
                     ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
                     house_takeback, house_commentary, withdrew_blunder
              FROM games WHERE status = 'active' ORDER BY id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(GameRow::into_record_or_corrupt).collect())
+    }
+
+    /// The active games, oldest first, in which the bot has been to move for at least
+    /// `waiting`, by the database's clock, as the `bot_to_move` column stored with each position
+    /// says (an indexed predicate: no other game is read). Games whose position does not say
+    /// whose turn it is come too, to be found corrupt; the terminal's game never does. Each row
+    /// is read on its own: a game whose row does not read back is set apart
+    /// (docs/design/bot-reliability.md#robustness).
+    pub async fn games_awaiting_bot(&self, waiting: std::time::Duration) -> Result<Batch<GameRecord>, StoreError> {
+        let rows = sqlx::query_as!(
+            GameRow,
+            "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
+                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
+                    house_takeback, house_commentary, withdrew_blunder
+             FROM games
+             WHERE bot_to_move IS NOT FALSE AND status = 'active' AND channel_id <> $2
+               AND updated_at <= now() - make_interval(secs => $1)
+             ORDER BY id",
+            waiting.as_secs_f64(),
+            TERMINAL_CHANNEL as i64,
         )
         .fetch_all(&self.pool)
         .await?;

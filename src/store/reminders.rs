@@ -14,9 +14,10 @@ impl Store {
     /// Active games owed a reminder or a final notice now, by the settings of their place and
     /// their player's own choice: the reminder after the place's reminder hours without a
     /// change, the final notice one day before the idle limit (limits of two days or more).
-    /// Nothing is owed where reminders are off, nor at the terminal. Games may be the bot's to move: the caller
-    /// reminds only players. A game whose row does not read back is set apart, the others
-    /// are returned (docs/design/bot-reliability.md#robustness).
+    /// Nothing is owed where reminders are off, nor at the terminal, nor in a game the bot is
+    /// to move in (the `bot_to_move` column stored with the position; one whose position does
+    /// not say whose turn it is comes, to be found corrupt). A game whose row does not read back
+    /// is set apart, the others are returned (docs/design/bot-reliability.md#robustness).
     pub async fn games_owed_nudges(&self) -> Result<Batch<(GameRecord, Nudge)>, StoreError> {
         let columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
         let rows = sqlx::query(&format!(
@@ -30,7 +31,8 @@ impl Store {
                    {SETTINGS_OF_GAME}
                    WHERE a.status = 'active') AS limits ON limits.id = g.id
              LEFT JOIN player_settings ps ON ps.user_id = g.human_id
-             WHERE g.status = 'active' AND g.channel_id <> {TERMINAL_CHANNEL} AND limits.hours > 0
+             WHERE g.status = 'active' AND g.bot_to_move IS NOT TRUE AND g.channel_id <> {TERMINAL_CHANNEL}
+               AND limits.hours > 0
                AND COALESCE(ps.reminders, TRUE)
                AND ((g.reminded_at IS NULL AND g.updated_at <= now() - make_interval(hours => limits.hours))
                     OR (g.final_notice_at IS NULL AND limits.days >= 2

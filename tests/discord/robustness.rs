@@ -347,8 +347,8 @@ async fn a_slow_request_is_acknowledged_in_time_and_answered_after(pool: PgPool)
     bot.stop().await;
 }
 
-/// Robustness (docs/design/bot-reliability.md#robustness): a reply that failed after the player's
-/// move was stored (the database blinked) is paid by the running process, not left until a restart;
+/// Robustness (docs/design/bot-reliability.md#robustness): a game the bot opens whose first move
+/// failed (the database blinked) is paid by the running process, not left until a restart;
 /// games where the bot's turn is still being worked on are left alone.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_turn_left_owed_while_running_is_paid_without_a_restart(pool: PgPool) {
