@@ -10,6 +10,7 @@ use std::time::Duration;
 use serenity::all::{CreateAttachment, EmojiId, ReactionType};
 use serenity::http::Http;
 
+use super::calls::{self, retried, Failed, Repeat};
 use crate::render::doubutsu::{Animal, Owner, TileEmoji};
 use crate::render::RenderError;
 
@@ -74,21 +75,33 @@ impl AppEmojis {
 /// id. Discord keeps names unique: a process that lost a race to create one reads it back.
 async fn upload(http: &Http) -> Result<HashMap<TileEmoji, EmojiId>, UploadError> {
     let listed = |emojis: Vec<serenity::all::Emoji>| emojis.into_iter().map(|e| (e.name, e.id)).collect();
-    let mut have: HashMap<String, EmojiId> = listed(http.get_application_emojis().await?);
+    let list = || retried("list the application's emojis", Repeat::Safe, || http.get_application_emojis());
+    let mut have: HashMap<String, EmojiId> = listed(list().await?);
     let mut ids = HashMap::new();
     for tile in TileEmoji::all() {
         let name = tile_name(tile);
         if !have.contains_key(&name) {
             let image = CreateAttachment::bytes(tile.png()?, format!("{name}.png")).to_base64();
-            match http.create_application_emoji(&serde_json::json!({ "name": name, "image": image })).await {
-                Ok(emoji) => {
-                    have.insert(emoji.name, emoji.id);
-                }
-                // Another process may have created it since the list: read the list again.
-                Err(e) => {
-                    have = listed(http.get_application_emojis().await?);
-                    if !have.contains_key(&name) {
-                        return Err(e.into());
+            let body = serde_json::json!({ "name": name, "image": image });
+            // Names are unique: a create that failed (another process made it since the list,
+            // or Discord made it and never answered) is checked against the list before it is
+            // tried again.
+            let mut tried = 0;
+            loop {
+                tried += 1;
+                match http.create_application_emoji(&body).await {
+                    Ok(emoji) => {
+                        have.insert(emoji.name, emoji.id);
+                        break;
+                    }
+                    Err(e) => {
+                        have = listed(list().await?);
+                        if have.contains_key(&name) {
+                            break;
+                        }
+                        if tried >= calls::TRIES || Failed::of(&e) == Failed::Refused {
+                            return Err(e.into());
+                        }
                     }
                 }
             }

@@ -6,6 +6,7 @@ use serenity::all::{
 };
 
 use super::board_message::narrate;
+use super::calls::Failed;
 use super::coach::offers_takeback;
 use super::custom_id::{HouseRuleButton, OpponentSelect, ResignButton};
 use super::handler::{Bot, Failure};
@@ -131,12 +132,27 @@ impl Bot {
         let turn =
             self.service().human_move(caller, &request.snapshot, input, expected).await.map_err(Failure::Refused)?;
         let frozen = on_board && responder.is_component();
-        if frozen {
-            responder.update_components(frozen_board(&turn.game, turn.played.mv, &self.emojis)).await?;
-        } else {
-            responder.defer().await?;
-        }
         let board_before = turn.game.clone();
+        // The move is played only once its first answer is out (within Discord's window, so
+        // the claim on the game is not held past it): a tap whose answer failed changed nothing.
+        let answered = if frozen {
+            responder.update_components(frozen_board(&turn.game, turn.played.mv, &self.emojis)).await
+        } else {
+            responder.defer().await
+        };
+        if let Err(e) = answered {
+            drop(turn);
+            if frozen && Failed::of(&e) == Failed::Unknown {
+                // Discord may have frozen the board without saying so: it comes back as it was
+                // (an edit, refused harmlessly where nothing was frozen).
+                let back = touch_board(&board_before, None, settings.takeback, settings.hints, lang, &self.emojis);
+                let back = EditInteractionResponse::new().components(back).allowed_mentions(allowed_mentions(&[]));
+                if let Err(e) = responder.edit(back).await {
+                    tracing::debug!(error = %e, "no board to bring back after a failed first answer");
+                }
+            }
+            return Err(e.into());
+        }
         // The bot's turn and the commentary on the player's move are thought out together.
         let played = turn.played.clone();
         let (stored, comment) = tokio::join!(self.service().finish_turn(turn), async {
@@ -194,7 +210,22 @@ impl Bot {
         tapped: Option<MessageId>,
     ) -> Result<(), Failure> {
         if responder.is_component() {
-            let posted = responder.follow_up_posted(board.follow_up()).await?;
+            let posted = match responder.follow_up_posted(board.follow_up()).await {
+                Ok(posted) => posted,
+                // Discord may or may not have posted it; a second post could show the board
+                // twice. The board tapped becomes the new one instead (an edit, safe to try
+                // again), so the game goes on from a board either way
+                // (docs/design/bot-reliability.md#when-discord-fails).
+                Err(e) => match tapped {
+                    Some(tapped) if Failed::of(&e) == Failed::Unknown => {
+                        tracing::warn!(error = %e, game = record.id, "a board's post failed; the board tapped shows it");
+                        responder.edit(board.edit()).await?;
+                        self.board_posted(responder.http(), record, tapped, Some(tapped)).await;
+                        return Ok(());
+                    }
+                    _ => return Err(e.into()),
+                },
+            };
             let strip = EditInteractionResponse::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));
             if let Err(e) = responder.edit(strip).await {
                 tracing::warn!(error = %e, game = record.id, "could not take the menu off the old board");

@@ -22,6 +22,7 @@ use serenity::async_trait;
 use serenity::http::Http;
 use tracing::Instrument as _;
 
+use super::calls::{retried, Repeat};
 use super::command::{Command, CommandError, SETTINGS};
 use super::observed::{command_kind, note_game, span_of, Observation};
 use super::readiness::Front;
@@ -105,10 +106,16 @@ impl Bot {
     /// that once `/play` exists its boards show them.
     pub async fn register(&self, http: &Http) {
         self.emojis.register(http).await;
-        let registered = match self.guild_id {
-            Some(guild) => GuildId::new(guild).set_commands(http, vec![play_command(), settings_command()]).await,
-            None => serenity::all::Command::set_global_commands(http, vec![play_command(), settings_command()]).await,
-        };
+        // A bulk overwrite: safe to try again.
+        let registered = retried("register the commands", Repeat::Safe, || async {
+            match self.guild_id {
+                Some(guild) => GuildId::new(guild).set_commands(http, vec![play_command(), settings_command()]).await,
+                None => {
+                    serenity::all::Command::set_global_commands(http, vec![play_command(), settings_command()]).await
+                }
+            }
+        })
+        .await;
         if let Err(e) = registered {
             tracing::error!(error = %e, "could not register slash commands");
         }

@@ -5,6 +5,7 @@
 
 mod app_emojis;
 mod board_message;
+mod calls;
 mod child_answers;
 mod coach;
 mod command;
@@ -175,12 +176,14 @@ pub(crate) fn http_client(connection: &Connection) -> anyhow::Result<Http> {
 }
 
 /// The shared REST client for `connection` and the maker of each interaction's own, over one
-/// pool of connections.
+/// pool of connections, whose every call has a deadline (`calls.rs`).
 pub(crate) fn rest_clients(connection: &Connection) -> anyhow::Result<(Http, InteractionClients)> {
     let client = match &connection.api_base {
         Some(base) => redirected_client(base, connection.api_certificate.as_deref())?,
         None => reqwest::Client::builder()
             .use_rustls_tls()
+            .connect_timeout(calls::CONNECT_DEADLINE)
+            .timeout(calls::CALL_DEADLINE)
             .build()
             .context("could not build the HTTP client for Discord")?,
     };
@@ -213,6 +216,8 @@ fn redirected_client(base: &str, certificate: Option<&std::path::Path>) -> anyho
         .tls_built_in_root_certs(false)
         .add_root_certificate(trusted)
         .resolve("discord.com", address)
+        .connect_timeout(calls::CONNECT_DEADLINE)
+        .timeout(calls::CALL_DEADLINE)
         .build()
         .context("could not build the HTTP client for DISCORD_API_BASE")
 }

@@ -15,6 +15,7 @@ use std::time::Duration;
 use serenity::all::{ChannelId, CreateMessage, EditMessage, MessageId, UserId};
 use serenity::http::Http;
 
+use super::calls;
 use super::handler::{lang_of, Bot};
 use super::reply::allowed_mentions;
 use crate::domain::{GameRecord, Nudge, StoredGame};
@@ -64,7 +65,7 @@ impl Bot {
             let text = Msg::Expired { human: record.human_id, days }.text(lang);
             // The player hears that their game was closed; nobody else is pinged.
             let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[record.human_id]));
-            if let Err(e) = ChannelId::new(record.channel_id).send_message(http, message).await {
+            if let Err(e) = calls::send_message(http, ChannelId::new(record.channel_id), message).await {
                 tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game");
             }
         }
@@ -132,12 +133,12 @@ impl Bot {
         .text(lang);
         if board.is_some() {
             let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[human]));
-            return channel.send_message(http, message).await.map(drop);
+            return calls::send_message(http, channel, message).await.map(drop);
         }
         // Without its moves (they could not be read) the board shows no last move.
         let game = game.unwrap_or_else(|| StoredGame::new(record.clone()));
         let fresh = self.board(&game, game.last_move(), vec![text], &settings.unwrap_or_default(), lang).await;
-        let posted = channel.send_message(http, fresh.channel_message()).await?;
+        let posted = calls::send_message(http, channel, fresh.channel_message()).await?;
         self.board_posted(http, record, posted.id, None).await;
         Ok(())
     }
@@ -157,9 +158,11 @@ impl Bot {
             Nudge::FinalNotice { .. } => Msg::FinalNotice { human, kind, link },
         }
         .text(lang);
-        let dm = UserId::new(human).create_dm_channel(http).await?;
+        // Opening a DM returns the one already open: safe to try again.
+        let dm =
+            calls::retried("open a DM", calls::Repeat::Safe, || UserId::new(human).create_dm_channel(http)).await?;
         let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[]));
-        dm.id.send_message(http, message).await.map(drop)
+        calls::send_message(http, dm.id, message).await.map(drop)
     }
 
     /// Remembers `posted` as the board of `record` (the state it shows) and takes the menu off

@@ -17,6 +17,8 @@ use serenity::builder::Builder;
 use serenity::http::Http;
 use tokio::sync::{oneshot, Mutex, Notify};
 
+use super::calls::{retried, within, Failed, Repeat, TIMED_OUT};
+
 /// When a request still being worked on is acknowledged for the player: well inside Discord's
 /// three seconds, leaving room for the round trip, and long enough that normal requests answer
 /// directly (a refusal then stays a private message without a "thinking…" first).
@@ -193,6 +195,16 @@ pub struct Responder {
 /// Discord's codes for an interaction's original message or webhook it does not know (yet).
 const UNKNOWN_ORIGINAL: [isize; 2] = [10008, 10015];
 
+/// The error of a first response the bot did not send because Discord's window had closed.
+const WINDOW_CLOSED: &str = "Discord's window for the first response had closed";
+
+/// Discord's code for a second first response to one interaction.
+const ALREADY_ACKNOWLEDGED: isize = 40060;
+
+/// Discord's window for an interaction's first response, from when it sends the interaction:
+/// a later one is refused, so no try of it outlives the window.
+pub const ANSWER_WINDOW: Duration = Duration::from_secs(3);
+
 /// How many times a call after an inline first response is tried again while Discord does
 /// not know that response yet, waiting twice as long each time from the first wait.
 const INLINE_RETRIES: u32 = 8;
@@ -285,17 +297,54 @@ impl Responder {
                 self.answered_inline.store(true, Ordering::Release);
                 Ok(())
             }
-            None => match response {
-                FirstResponse::Built(built) => (*built).execute(&self.own, (self.id, &self.token)).await,
-                FirstResponse::Written(written) => {
-                    self.own.create_interaction_response(self.id, &self.token, &written, Vec::new()).await
-                }
-            },
+            None => self.first_call(&response).await,
         };
         if sent.is_ok() {
             let _ = self.acknowledged.set(self.received.elapsed());
         }
         sent
+    }
+
+    /// The first response as a call of its own: tried again while Discord's window is open
+    /// (a second first response is refused with 40060, which then says the first one was
+    /// applied), each try cut off where the window closes (calls.rs).
+    async fn first_call(&self, response: &FirstResponse) -> serenity::Result<()> {
+        let tries = std::sync::atomic::AtomicU32::new(0);
+        let unknown = AtomicBool::new(false);
+        let sent = retried("answer an interaction", Repeat::Safe, || async {
+            let again = tries.fetch_add(1, Ordering::Relaxed) > 0;
+            let window = ANSWER_WINDOW.saturating_sub(self.received.elapsed());
+            if window.is_zero() {
+                // Discord would refuse it (10062): not sent, not tried again.
+                return Err(serenity::Error::Other(WINDOW_CLOSED));
+            }
+            let sent = within(window, async {
+                match response {
+                    FirstResponse::Built(built) => (**built).clone().execute(&self.own, (self.id, &self.token)).await,
+                    FirstResponse::Written(written) => {
+                        self.own.create_interaction_response(self.id, &self.token, written, Vec::new()).await
+                    }
+                }
+            })
+            .await;
+            match sent {
+                Err(e) if again && discord_code(&e) == Some(ALREADY_ACKNOWLEDGED) => Ok(()),
+                sent => {
+                    if sent.as_ref().is_err_and(|e| Failed::of(e) == Failed::Unknown) {
+                        unknown.store(true, Ordering::Relaxed);
+                    }
+                    sent
+                }
+            }
+        })
+        .await;
+        match sent {
+            // The window closed on a try whose fate is unknown: so is the answer's.
+            Err(serenity::Error::Other(WINDOW_CLOSED)) if unknown.into_inner() => {
+                Err(serenity::Error::Other(TIMED_OUT))
+            }
+            sent => sent,
+        }
     }
 
     /// Acknowledges the interaction if nothing was sent yet.
@@ -337,7 +386,7 @@ impl Responder {
                     return Ok(None);
                 }
                 // The callback does not say which message it made; the original response is it.
-                match self.after_first(|| self.own.get_original_interaction_response(&self.token)).await {
+                match self.after_first(Repeat::Safe, || self.own.get_original_interaction_response(&self.token)).await {
                     Ok(message) => Ok(Some(message.id)),
                     Err(e) => {
                         tracing::debug!(error = %e, "the answer's message id is unknown");
@@ -349,12 +398,15 @@ impl Responder {
                 Deferral::Update => self.follow_up_posted(reply.follow_up()).await.map(Some),
                 Deferral::Thinking { ephemeral } if (reply.ephemeral && !ephemeral) || !reply.mentions.is_empty() => {
                     *stage = Stage::Answered;
-                    self.after_first(|| self.own.delete_original_interaction_response(&self.token)).await?;
+                    self.after_first(Repeat::Safe, || self.own.delete_original_interaction_response(&self.token))
+                        .await?;
                     self.follow_up_posted(reply.follow_up()).await.map(Some)
                 }
                 Deferral::Thinking { .. } => {
                     *stage = Stage::Answered;
-                    self.after_first(|| reply.edit().execute(&self.own, &self.token)).await.map(|m| Some(m.id))
+                    self.after_first(Repeat::Safe, || reply.edit().execute(&self.own, &self.token))
+                        .await
+                        .map(|m| Some(m.id))
                 }
             },
             Stage::Answered => self.follow_up_posted(reply.follow_up()).await.map(Some),
@@ -426,7 +478,7 @@ impl Responder {
     /// Edits the original response (after a deferral: the message a component is on, or the
     /// command's "thinking…").
     pub async fn edit(&self, edit: EditInteractionResponse) -> serenity::Result<()> {
-        self.after_first(|| edit.clone().execute(&self.own, &self.token)).await.map(drop)
+        self.after_first(Repeat::Safe, || edit.clone().execute(&self.own, &self.token)).await.map(drop)
     }
 
     /// Sends a follow-up message.
@@ -434,16 +486,29 @@ impl Responder {
         self.follow_up_posted(follow_up).await.map(drop)
     }
 
-    /// Sends a follow-up message; returns its id.
+    /// Sends a follow-up message; returns its id. Tried again only when it surely never
+    /// reached Discord: a second try could post it twice.
     pub async fn follow_up_posted(&self, follow_up: CreateInteractionResponseFollowup) -> serenity::Result<MessageId> {
-        self.after_first(|| follow_up.clone().execute(&self.own, (None, &self.token))).await.map(|m| m.id)
+        self.after_first(Repeat::OnlyIfUnsent, || follow_up.clone().execute(&self.own, (None, &self.token)))
+            .await
+            .map(|m| m.id)
     }
 
     /// Runs `call`, a call about this interaction after its first response. In HTTP mode that
     /// response is the answer to Discord's request, and the call may reach Discord before
     /// Discord has taken the answer in (it then says it knows no such message or webhook):
-    /// tried again, waiting a little longer each time, until Discord knows it.
-    async fn after_first<T, F, Fut>(&self, call: F) -> serenity::Result<T>
+    /// tried again, waiting a little longer each time, until Discord knows it. A call that
+    /// failed otherwise is tried again as `repeat` allows (calls.rs).
+    async fn after_first<T, F, Fut>(&self, repeat: Repeat, call: F) -> serenity::Result<T>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = serenity::Result<T>>,
+    {
+        retried("answer after the first response", repeat, || self.once_known(&call)).await
+    }
+
+    /// Runs `call` until Discord knows the inline first response (see [`Self::after_first`]).
+    async fn once_known<T, F, Fut>(&self, call: &F) -> serenity::Result<T>
     where
         F: Fn() -> Fut,
         Fut: std::future::Future<Output = serenity::Result<T>>,
@@ -474,5 +539,13 @@ impl Responder {
 
 /// Whether Discord refused a call because it knows no such original message or webhook.
 fn unknown_original(e: &serenity::Error) -> bool {
-    matches!(e, serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) if UNKNOWN_ORIGINAL.contains(&r.error.code))
+    discord_code(e).is_some_and(|code| UNKNOWN_ORIGINAL.contains(&code))
+}
+
+/// Discord's JSON error code of a call it refused.
+fn discord_code(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
+    }
 }

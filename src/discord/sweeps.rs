@@ -9,6 +9,7 @@ use serenity::all::ChannelId;
 use serenity::http::Http;
 
 use super::board_message::narrate;
+use super::calls;
 use super::handler::{lang_of, Bot};
 use crate::service::PlayError;
 
@@ -66,7 +67,7 @@ impl Bot {
                 Ok(stored) => {
                     let lines = narrate(&stored.moves, lang);
                     let board = self.board(&stored.game, stored.last_move(), lines, &snapshot.settings, lang).await;
-                    match channel.send_message(http, board.channel_message()).await {
+                    match calls::send_message(http, channel, board.channel_message()).await {
                         Ok(posted) => {
                             self.board_posted(http, &stored.game.record, posted.id, None).await;
                             Ok(())

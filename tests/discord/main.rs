@@ -16,6 +16,7 @@ mod commentary;
 mod doubutsu_shogi;
 mod family;
 mod observability;
+mod outages;
 mod players_data;
 mod playing;
 mod private_channels;
@@ -47,7 +48,7 @@ use settai::table_file::TableFile;
 use settai_core::doubutsu::{self, table::BuildOptions, table::Material};
 use settai_core::{DoubutsuGame, Game, Level, Side};
 use sqlx::PgPool;
-use support::discord::RateLimits;
+use support::discord::{Calls, FaultKind, RateLimits};
 use support::fixtures::{self, buttons_of, touch_id, touch_taps, Ctx};
 use support::{Exchange, StandIn};
 
@@ -94,8 +95,15 @@ impl Bot {
     /// Stops the bot; fails the test if the stand-in refused any call of the bot's, including
     /// calls made after the answers the test waited for.
     async fn stop(self) {
+        self.stop_expecting(|_| false).await;
+    }
+
+    /// [`Self::stop`], where the calls for which `expected` holds are refusals the test
+    /// brought about on purpose.
+    async fn stop_expecting(self, expected: impl Fn(&support::Reply) -> bool) {
         self.shards.shutdown_all().await;
-        let refused: Vec<String> = self.standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect();
+        let refused: Vec<String> =
+            self.standin.all_calls().iter().filter(|c| !c.ok() && !expected(c)).map(|c| c.to_string()).collect();
         assert!(refused.is_empty(), "the bot made calls Discord would refuse:\n{}", refused.join("\n"));
     }
 
@@ -145,8 +153,8 @@ struct BotBuilder {
     /// Server channels the stand-in knows before the bot connects.
     channels: Vec<Ctx>,
     rate_limits: Option<RateLimits>,
-    /// Calls the stand-in answers with an error from the start (`StandIn::fail_calls`).
-    faults: Vec<(&'static str, &'static str, u16)>,
+    /// Faults the stand-in injects from the start (`StandIn::inject_fault`).
+    faults: Vec<(&'static str, String, FaultKind, Calls)>,
     /// The tiles are the application's emojis before the bot connects.
     tiles_uploaded: bool,
 }
@@ -161,8 +169,14 @@ impl BotBuilder {
 
     /// A stand-in that answers every `method` call to a path ending with `path_suffix` with
     /// `status` from the start, until healed (`StandIn::heal_calls`).
-    fn failing(mut self, method: &'static str, path_suffix: &'static str, status: u16) -> BotBuilder {
-        self.faults.push((method, path_suffix, status));
+    fn failing(self, method: &'static str, path_suffix: &'static str, status: u16) -> BotBuilder {
+        self.fault(method, path_suffix, FaultKind::Status { status, retry_after: None }, Calls::Every)
+    }
+
+    /// A stand-in that injects `kind` into the `calls` of `method` to a path ending with
+    /// `path_suffix` from the start (`StandIn::inject_fault`).
+    fn fault(mut self, method: &'static str, path_suffix: &str, kind: FaultKind, calls: Calls) -> BotBuilder {
+        self.faults.push((method, path_suffix.to_string(), kind, calls));
         self
     }
 
@@ -226,8 +240,8 @@ impl BotBuilder {
         for ctx in &channels {
             standin.add_channel(ctx);
         }
-        for (method, path_suffix, status) in faults {
-            standin.fail_calls(method, path_suffix, status);
+        for (method, path_suffix, kind, calls) in faults {
+            standin.inject_fault(method, &path_suffix, kind, calls);
         }
         if tiles_uploaded {
             for tile in settai::render::doubutsu::TileEmoji::all() {

@@ -55,9 +55,13 @@
 //!   does, refused as Discord refuses (names, images, 2,000 at most), and kept with their images
 //!   ([`StandIn::application_emojis`]); a button may show a custom emoji only if the application
 //!   has it (50035 Invalid emoji).
-//! * A test may make routes fail ([`StandIn::fail_calls`], `faults`): those calls are answered
-//!   with the status and Discord's error body, and logged apart ([`StandIn::injected_faults`]),
-//!   never as the bot's refused calls.
+//! * A test may make routes fail ([`StandIn::fail_calls`], [`StandIn::inject_fault`], `faults`):
+//!   every call or only the nth is answered with a status and Discord's error body (with or
+//!   without `Retry-After`), has its connection cut, never answered, or applied and never
+//!   answered; those calls are logged apart ([`StandIn::injected_faults`]), never as the bot's
+//!   refused calls.
+//! * A channel message posted with `enforce_nonce` and the nonce of one the same author posted
+//!   in the last few minutes is that message again, not a new one (as Discord de-duplicates).
 //! * The bot reaches the stand-in as `https://discord.com`, over TLS on the same port
 //!   ([`StandIn::api_base`]), because serenity sends its requests there whenever its rate limiter
 //!   is on, as it is in production; [`StandIn::http`] is such a client for a test's own calls.
@@ -102,7 +106,7 @@ use tokio::task::JoinHandle;
 use channels::as_discord_sends;
 pub use channels::permission;
 pub use exchange::{all_disabled, Exchange, Incomplete, Reply, ReplyKind, Signed};
-pub use faults::InjectedFault;
+pub use faults::{Calls, FaultKind, InjectedFault};
 use gateway::{gateway, text};
 use objects::id_of;
 pub use rate_limits::{Limit, RateLimited, RateLimits};
@@ -221,6 +225,7 @@ impl StandIn {
                 emojis: Default::default(),
                 faults: Vec::new(),
                 injected: Vec::new(),
+                nonces: Default::default(),
             }),
             version,
             port,
@@ -679,6 +684,19 @@ impl StandIn {
         self.shared.lock().messages.get(&id).cloned()
     }
 
+    /// The messages now in channel `channel_id`, oldest first.
+    pub fn messages_in(&self, channel_id: u64) -> Vec<Value> {
+        let inner = self.shared.lock();
+        let mut in_channel: Vec<(u64, Value)> = inner
+            .messages
+            .iter()
+            .filter(|(_, m)| m["channel_id"].as_str() == Some(channel_id.to_string().as_str()))
+            .map(|(&id, m)| (id, m.clone()))
+            .collect();
+        in_channel.sort_by_key(|(id, _)| *id);
+        in_channel.into_iter().map(|(_, m)| m).collect()
+    }
+
     /// Current state of the `@original` response of the interaction with this token.
     pub fn original_message(&self, token: &str) -> Option<Value> {
         let inner = self.shared.lock();
@@ -766,12 +784,15 @@ impl StandIn {
     /// check. A 429 is the rate limiter's to answer (it needs its headers): use
     /// [`Self::start_with`] for that.
     pub fn fail_calls(&self, method: &str, path_suffix: &str, status: u16) {
-        assert!(
-            status >= 400 && status != 429,
-            "fail_calls: {status} is no fault to inject (a 429 is the rate limiter's)"
-        );
-        let fault = faults::Fault { method: method.to_ascii_uppercase(), path_suffix: path_suffix.into(), status };
-        self.shared.lock().faults.push(fault);
+        self.inject_fault(method, path_suffix, FaultKind::Status { status, retry_after: None }, Calls::Every);
+    }
+
+    /// From now on, the `calls` of `method` whose path ends with `path_suffix` meet `kind`
+    /// instead of their route (the rate limits still apply first), logged as
+    /// [`Self::fail_calls`] logs them. Faults are matched in the order injected; a call meets
+    /// the first that takes it.
+    pub fn inject_fault(&self, method: &str, path_suffix: &str, kind: FaultKind, calls: Calls) {
+        self.shared.lock().faults.push(faults::Fault::new(method, path_suffix, kind, calls));
     }
 
     /// Takes every fault of [`Self::fail_calls`] away: calls reach their routes again.

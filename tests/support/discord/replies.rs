@@ -352,6 +352,11 @@ pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option
             check_flags(&body.json, CHANNEL_MESSAGE_FLAGS)?;
         }
         check_files(&body.files, file_limit(&inner, channel_id))?;
+        let nonce = if mid.is_none() { nonce_of(&body.json)? } else { None };
+        // Discord de-duplicates within "the past few minutes": the stand-in's whole life.
+        if let Some(first) = nonce.as_ref().and_then(|n| inner.nonces.get(&(channel_id, n.clone()))) {
+            return Ok((*first, inner.messages[first].clone()));
+        }
         let (target, base) = match mid {
             None => (inner.new_id(), None),
             Some(m) => {
@@ -362,6 +367,9 @@ pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option
         let msg =
             build_message(&mut inner, shared, target, channel_id, guild_id, base.as_ref(), &body.json, &body.files, 0);
         inner.messages.insert(target, msg.clone());
+        if let Some(nonce) = nonce {
+            inner.nonces.insert((channel_id, nonce), target);
+        }
         Ok((target, msg))
     })();
     match result {
@@ -401,4 +409,16 @@ pub(super) fn refuse_unreachable_dm(inner: &Inner, channel_id: u64) -> Result<()
         }
     }
     Ok(())
+}
+
+/// The nonce a new channel message is to be de-duplicated by (`enforce_nonce`), checked as
+/// Discord checks it: a string of at most 25 characters or an integer.
+fn nonce_of(m: &Value) -> Result<Option<String>, ApiError> {
+    let nonce = match m.get("nonce") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.chars().count() <= 25 => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(_) => return Err(invalid("nonce: must be a string of 25 or fewer characters or an integer")),
+    };
+    Ok(nonce.filter(|_| m.get("enforce_nonce").and_then(Value::as_bool) == Some(true)))
 }

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use super::channels::channel_route;
 use super::emojis::emoji_route;
 use super::exchange::{Reply, ReplyKind};
-use super::faults::fault_response;
+use super::faults::{self, injected, Injected};
 use super::objects::{application_info, bot_user, cmd_type, id_of, stored_command};
 use super::replies::{callback, followup, webhook_delete, webhook_edit, webhook_get};
 use super::state::{Inner, PrivateChannel, Shared};
@@ -110,12 +110,30 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
         Ok(admitted) => admitted,
         Err(too_many_requests) => return *too_many_requests,
     };
-    // A fault the test asked for answers in the route's place (and is not the bot's mistake).
-    if let Some(fault) = fault_response(&shared, &method, &path) {
-        shared.bump();
-        return admitted.stamp(fault);
-    }
-    let resp = route(&shared, &method, segs, body);
+    // A fault the test asked for meets the call in the route's place (and is not the bot's
+    // mistake).
+    let fault = injected(&shared, &method, &path);
+    let resp = match fault {
+        Some(Injected::Answer(answer)) => {
+            shared.bump();
+            return admitted.stamp(answer);
+        }
+        Some(Injected::Reset) => {
+            shared.bump();
+            return faults::reset();
+        }
+        Some(Injected::Hang) => {
+            shared.bump();
+            return std::future::pending().await;
+        }
+        Some(Injected::AppliedHang) => {
+            let applied = route(&shared, &method, segs, body);
+            shared.bump();
+            drop(applied);
+            return std::future::pending().await;
+        }
+        None => route(&shared, &method, segs, body),
+    };
     shared.bump();
     match resp {
         Some(r) => admitted.stamp(r),

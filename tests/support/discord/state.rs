@@ -109,6 +109,8 @@ pub(super) struct Inner {
     /// The faults a test injected ([`super::StandIn::fail_calls`]), and the calls they answered.
     pub(super) faults: Vec<Fault>,
     pub(super) injected: Vec<InjectedFault>,
+    /// The channel messages posted with an enforced nonce: (channel, nonce) to message id.
+    pub(super) nonces: HashMap<(u64, String), u64>,
 }
 
 /// How long Discord keeps an interaction's token valid for its webhooks.

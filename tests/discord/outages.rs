@@ -1,0 +1,193 @@
+//! Discord failing the bot's calls (docs/design/bot-reliability.md#when-discord-fails): a 5xx
+//! with and without `Retry-After`, a connection cut, an answer that never comes, and a call
+//! applied but never answered, injected on one call of a route, on the paths a family meets: a
+//! move's board, a tap's first answer, a reminder, the final board, registration at start.
+//! Nothing is lost, nothing is shown twice, no game is held, and a later tap goes on.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use settai::i18n::{Lang, Msg};
+use settai_core::GameKind;
+use sqlx::PgPool;
+
+use crate::family::waited;
+use crate::said::whatever_the_link;
+use crate::support::discord::{Calls, FaultKind};
+use crate::support::fixtures::{self, touch_id, touch_taps, Ctx};
+use crate::support::{Reply, ReplyKind, StandIn};
+use crate::{play_reversi, shown_board, Bot, T};
+
+/// Discord's window for a tap's first answer, as the bot keeps it, and the slack a busy test
+/// machine is given on top.
+const WINDOW: Duration = Duration::from_secs(3);
+const SLACK: Duration = Duration::from_secs(2);
+
+/// The payload of a tap on the first numbered square of `board`, and its token.
+fn tap_first(ctx: &Ctx, board: &Value) -> (Value, String) {
+    let mv = touch_taps(board, "p").first().cloned().unwrap_or_else(|| panic!("no move:\n{board}"));
+    let tap = fixtures::button_on(ctx, &touch_id(board, &format!("p.{mv}")).unwrap(), board);
+    let token = tap["token"].as_str().unwrap().to_string();
+    (tap, token)
+}
+
+/// An edit of the tap's original message carrying a picture: the tapped board made the new one.
+fn board_edit(c: &Reply) -> bool {
+    c.ok() && c.kind == ReplyKind::EditOriginal && !c.files.is_empty()
+}
+
+/// Whether every button of `message` can be tapped.
+fn live(message: &Value) -> bool {
+    let buttons = fixtures::buttons_of(message);
+    !buttons.is_empty() && buttons.iter().all(|b| b["disabled"].as_bool() != Some(true))
+}
+
+/// A move's board whose post fails in a way that leaves its fate unknown (a 5xx, with and
+/// without `Retry-After`, a cut connection, an answer that never comes after the post was
+/// made): the post is not sent again (it could show the board twice); the board tapped becomes
+/// the new board instead, live, and the game goes on from it. Where Discord did post it, that
+/// board shows the same position: never two moves, never an old board left live.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_board_whose_post_fails_becomes_the_board_tapped(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let kinds = [
+        FaultKind::Status { status: 503, retry_after: None },
+        FaultKind::Status { status: 502, retry_after: Some(1) },
+        FaultKind::Reset,
+        FaultKind::AppliedHang,
+    ];
+    for (n, kind) in kinds.into_iter().enumerate() {
+        let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + n as u64);
+        let started = bot.standin.interact(play_reversi(&ctx)).await;
+        let board = shown_board(&bot, &started);
+        let board_id = started.message_id().unwrap();
+        let (tap, token) = tap_first(&ctx, &board);
+        let faults = bot.standin.injected_faults().len();
+        bot.standin.inject_fault("POST", &format!("/{token}"), kind, Calls::Nth(1));
+        let tapped = bot.standin.interact_until(tap, |x| x.calls.iter().any(board_edit)).await;
+
+        let met = bot.standin.injected_faults();
+        assert_eq!(met.len(), faults + 1, "{kind:?}: the post was not sent again:\n{met:?}");
+        assert_eq!(bot.snapshot(&ctx).await.3, 2, "{kind:?}: the tap and the bot's answer, once");
+        let now = bot.standin.message(board_id).unwrap();
+        assert!(live(&now), "{kind:?}: the board tapped is the new one, live:\n{now}");
+        assert_eq!(bot.game(&ctx).await.unwrap().board_message_id, Some(board_id), "{kind:?}: remembered");
+        let posted = tapped.followups();
+        match kind {
+            FaultKind::AppliedHang => {
+                assert_eq!(posted.len(), 1, "Discord made the post:\n{tapped}");
+                let twin = bot.standin.message(posted[0].message_id.unwrap()).unwrap();
+                assert_eq!(twin["components"], now["components"], "the same position, the same buttons");
+            }
+            _ => assert!(posted.is_empty(), "{kind:?}:\n{tapped}"),
+        }
+        // The game goes on from the board tapped.
+        let (again, _) = tap_first(&ctx, &now);
+        let next = bot.standin.interact_until(again, |x| x.followups().iter().any(|c| !c.files.is_empty())).await;
+        assert_eq!(bot.snapshot(&ctx).await.3, 4, "{kind:?}:\n{next}");
+    }
+    bot.stop().await;
+}
+
+/// A tap's first answer (its board frozen) that never comes back, sent or not: the game is not
+/// held past Discord's window for a first answer. The tap plays nothing; where Discord froze
+/// the board anyway it comes back live; and a second tap on it plays, once.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_first_answer_that_never_comes_holds_the_game_no_longer_than_discords_window(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    for (n, kind) in [FaultKind::Hang, FaultKind::AppliedHang].into_iter().enumerate() {
+        let ctx = Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + n as u64);
+        let started = bot.standin.interact(play_reversi(&ctx)).await;
+        let board_id = started.message_id().unwrap();
+        let (tap, token) = tap_first(&ctx, &shown_board(&bot, &started));
+        bot.standin.inject_fault("POST", &format!("/{token}/callback"), kind, Calls::Nth(1));
+        let since = bot.standin.cursor();
+        bot.standin.send_interaction(tap).await;
+        // The bot gives the tap up and puts the board back as it was (a probe Discord refuses
+        // where nothing was frozen).
+        let back = bot
+            .standin
+            .wait_call(since, T, |c| c.token.as_deref() == Some(&token) && c.kind == ReplyKind::EditOriginal)
+            .await;
+        assert!(back.after <= WINDOW + SLACK, "{kind:?}: the game was held {:?}", back.after);
+        match kind {
+            FaultKind::AppliedHang => assert!(back.ok(), "{back}"),
+            _ => assert!(back.error.as_deref().is_some_and(|e| e.starts_with("10015")), "{back}"),
+        }
+        assert_eq!(bot.snapshot(&ctx).await.3, 0, "{kind:?}: the tap played nothing");
+        let now = bot.standin.message(board_id).unwrap();
+        assert!(live(&now), "{kind:?}: the board is live:\n{now}");
+        let (again, _) = tap_first(&ctx, &now);
+        let played = bot.standin.interact_until(again, |x| x.followups().iter().any(|c| !c.files.is_empty())).await;
+        assert_eq!(played.followups().iter().filter(|c| !c.files.is_empty()).count(), 1, "{played}");
+        assert_eq!(bot.snapshot(&ctx).await.3, 2, "{kind:?}");
+    }
+    // The only refusal: the probe of the board never frozen.
+    bot.stop_expecting(|c| {
+        c.kind == ReplyKind::EditOriginal && c.error.as_deref().is_some_and(|e| e.starts_with("10015"))
+    })
+    .await;
+}
+
+/// What a reminder to `ctx`'s player of their reversi game says, whatever its board.
+fn reminder(ctx: &Ctx) -> String {
+    whatever_the_link(|link| Msg::Reminder { human: ctx.user_id, kind: GameKind::Reversi, link }, Lang::En)
+}
+
+/// A reminder whose post fails (a 5xx, a cut connection, or made and never answered) is posted
+/// again with the same nonce: the channel gets it once.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_reminder_whose_post_fails_is_posted_once(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let kinds = [FaultKind::Status { status: 500, retry_after: None }, FaultKind::Reset, FaultKind::AppliedHang];
+    let channels: Vec<Ctx> =
+        (0..kinds.len()).map(|n| Ctx::en().with_channel(fixtures::OTHER_CHANNEL_ID + n as u64)).collect();
+    for (ctx, kind) in channels.iter().zip(kinds) {
+        bot.standin.interact(play_reversi(ctx)).await;
+        bot.standin.inject_fault("POST", &format!("/channels/{}/messages", ctx.channel_id), kind, Calls::Nth(1));
+    }
+    let since = bot.standin.cursor();
+    waited(&bot, &channels.iter().map(|c| (c, 25.0)).collect::<Vec<_>>()).await;
+    for (ctx, kind) in channels.iter().zip(kinds) {
+        let channel_id = ctx.channel_id;
+        let posted = bot.standin.wait_call(since, T, |c| c.kind == ReplyKind::ChannelMessage { channel_id }).await;
+        assert!(posted.ok(), "{kind:?}: {posted}");
+        let met = bot.standin.wait_injected_faults(kinds.len(), T).await;
+        assert!(met.iter().any(|f| f.path.ends_with(&format!("/channels/{channel_id}/messages"))), "{met:?}");
+    }
+    // The post made and never answered is posted again past its deadline, with the same nonce:
+    // Discord answers with the message made the first time.
+    let channel_id = channels[2].channel_id;
+    let to_it = |c: &Reply| c.kind == ReplyKind::ChannelMessage { channel_id };
+    let first = bot.standin.wait_call(since, T, to_it).await;
+    let again = bot.standin.wait_call(first.seq + 1, T, to_it).await;
+    assert!(again.ok() && again.message_id == first.message_id, "{first}\n{again}");
+    for ctx in &channels {
+        let reminders = |m: &Value| m["content"].as_str().is_some_and(|t| t.contains(&reminder(ctx)));
+        let in_channel = bot.standin.messages_in(ctx.channel_id).iter().filter(|m| reminders(m)).count();
+        assert_eq!(in_channel, 1, "one reminder in {}", ctx.channel_id);
+    }
+    bot.stop().await;
+}
+
+/// Registration at start meets an outage: the emoji list and the command overwrite each fail
+/// once (a 503, a cut connection), an emoji's upload is made and never answered. Each is tried
+/// again (the upload only after the list shows it is not there): every tile is uploaded once,
+/// and the commands registered.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn registration_survives_an_outage_at_start(pool: PgPool) {
+    let emojis = format!("/applications/{}/emojis", StandIn::APP_ID);
+    let bot = Bot::builder(pool)
+        .fault("GET", &emojis, FaultKind::Status { status: 503, retry_after: None }, Calls::Nth(1))
+        .fault("POST", &emojis, FaultKind::AppliedHang, Calls::Nth(2))
+        .fault("PUT", "/commands", FaultKind::Reset, Calls::Nth(1))
+        .start()
+        .await;
+    let tiles = settai::render::doubutsu::TileEmoji::all().len();
+    let uploaded = bot.standin.wait_application_emojis(tiles, T).await;
+    // A second create of a name would be refused (the stop's check): each tile was made once.
+    assert_eq!(uploaded.len(), tiles);
+    assert_eq!(bot.standin.registered_commands().await.len(), 2);
+    assert_eq!(bot.standin.injected_faults().len(), 3);
+    bot.stop().await;
+}
