@@ -1,7 +1,7 @@
 //! What Discord refuses, with Discord's error codes (50035 Invalid Form Body, 50006 empty
 //! message, ...): command registrations (names, descriptions, localisations, options, choices),
-//! messages (content, embeds, components: a custom emoji must be one of the application's own),
-//! autocomplete choices and modals.
+//! messages (content, embeds, components: a custom emoji must be one of the application's own, a
+//! Unicode one fully qualified in Unicode's emoji data), autocomplete choices and modals.
 
 use serde_json::{json, Value};
 
