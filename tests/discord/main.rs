@@ -95,8 +95,7 @@ impl Bot {
     /// calls made after the answers the test waited for.
     async fn stop(self) {
         self.shards.shutdown_all().await;
-        let refused: Vec<String> = self.standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect();
-        assert!(refused.is_empty(), "the bot made calls Discord would refuse:\n{}", refused.join("\n"));
+        self.standin.assert_none_refused();
     }
 
     /// The bot after a restart: this process stops (its gateway session closes) and a new

@@ -109,6 +109,9 @@ pub(super) struct Inner {
     /// The faults a test injected ([`super::StandIn::fail_calls`]), and the calls they answered.
     pub(super) faults: Vec<Fault>,
     pub(super) injected: Vec<InjectedFault>,
+    /// The tokens of interactions delivered to an HTTP endpoint whose answer has not come back
+    /// to the stand-in yet: their webhook calls wait for it (`rest::answer_first`).
+    pub(super) answers_on_their_way: std::collections::HashSet<String>,
 }
 
 /// How long Discord keeps an interaction's token valid for its webhooks.
