@@ -257,7 +257,10 @@ mod verdict {
             ),
             (
                 "played twice",
-                Findings { moves: tapped(MoveCheck { twice: one("game 1 ply 1"), ..MoveCheck::default() }), ..played() },
+                Findings {
+                    moves: tapped(MoveCheck { twice: one("game 1 ply 1"), ..MoveCheck::default() }),
+                    ..played()
+                },
             ),
             (
                 "nobody tapped",
@@ -276,7 +279,10 @@ mod verdict {
             ),
             (
                 "read 0",
-                Findings { memory: vec![("day 1: its own MiB".into(), 0.0), ("day 1: resident MiB".into(), 310.0)], ..played() },
+                Findings {
+                    memory: vec![("day 1: its own MiB".into(), 0.0), ("day 1: resident MiB".into(), 310.0)],
+                    ..played()
+                },
             ),
         ];
         for (named, findings) in cases {
@@ -322,10 +328,8 @@ mod verdict {
 
     #[test]
     fn a_slope_whose_interval_reaches_the_threshold_passes() {
-        let findings = Findings {
-            creeps: vec![("own memory MiB".into(), Creep::Judged(fit(1.5, 9.0)), 1.5)],
-            ..played()
-        };
+        let findings =
+            Findings { creeps: vec![("own memory MiB".into(), Creep::Judged(fit(1.5, 9.0)), 1.5)], ..played() };
         assert!(failures(&findings).is_empty(), "not surely above 1.5 a day");
     }
 

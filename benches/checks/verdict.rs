@@ -76,8 +76,12 @@ pub fn failures(findings: &Findings) -> Vec<Failure> {
     };
     let no_taps = (findings.moves.taps == 0).then(|| "no move was tapped: the run shows nothing".to_string());
     // NaN too: a figure that could not be read is no reading.
-    let zeros: Vec<String> =
-        findings.memory.iter().filter(|(_, v)| v.is_nan() || *v <= 0.0).map(|(what, v)| format!("{what}: {v}")).collect();
+    let zeros: Vec<String> = findings
+        .memory
+        .iter()
+        .filter(|(_, v)| v.is_nan() || *v <= 0.0)
+        .map(|(what, v)| format!("{what}: {v}"))
+        .collect();
     let mut failed: Vec<Failure> = [
         listed("runs without a tapped move", no_taps.as_slice()),
         listed("memory figures that read 0 (a metric renamed or gone?)", &zeros),

@@ -7,8 +7,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::support::discord::{permission, StandIn};
-use crate::support::ReplyKind;
 use crate::support::fixtures::{self, Ctx};
+use crate::support::ReplyKind;
 
 /// A route Discord does not have is answered 404, and a call to one fails the test that made it
 /// when the stand-in is dropped, so that a best-effort call to a wrong route cannot pass quietly.
@@ -468,7 +468,8 @@ async fn every_refused_call_is_recorded_whatever_its_method() {
     }
     let http = reqwest::Client::new();
     let base = format!("{}/api/v10", standin.base_url());
-    let wrong = http.get(format!("{base}/users/@me")).header("authorization", "Bot not-the-token").send().await.unwrap();
+    let wrong =
+        http.get(format!("{base}/users/@me")).header("authorization", "Bot not-the-token").send().await.unwrap();
     assert_eq!(wrong.status(), 401);
     let broken = http
         .post(format!("{base}/channels/7/messages"))
@@ -483,7 +484,9 @@ async fn every_refused_call_is_recorded_whatever_its_method() {
     let seen: Vec<(String, u16)> = recorded
         .iter()
         .map(|c| match &c.kind {
-            ReplyKind::Other { method, path } => (format!("{method} {}", path.trim_start_matches("/api/v10")), c.status),
+            ReplyKind::Other { method, path } => {
+                (format!("{method} {}", path.trim_start_matches("/api/v10")), c.status)
+            }
             other => panic!("a refusal no route recorded is `Other`: {other:?}"),
         })
         .collect();

@@ -46,8 +46,9 @@
 //! * Messages are kept as Discord would keep them (edits merged, attachments given ids and urls),
 //!   so a test can look at the current state of a message ([`StandIn::message`]) and click on it
 //!   ([`crate::support::fixtures::select_on`]).
-//! * Unknown routes are logged with `eprintln!` and answered 404; [`StandIn::unknown_routes`]
-//!   lists them, and any left when the stand-in is dropped fail the test that made them.
+//! * Unknown routes are logged with `eprintln!`, answered 404 and recorded as refused calls;
+//!   [`StandIn::unknown_routes`] lists them, and any left when the stand-in is dropped fail the
+//!   test that made them.
 //! * The REST API is rate-limited by Discord's rules: per-route buckets by channel or
 //!   interaction token, the global limit (interaction callbacks and webhooks spared), Discord's
 //!   `X-RateLimit-*` headers and its 429 answers. The numbers are [`RateLimits::roomy`] unless

@@ -76,9 +76,8 @@ async fn read_body(req: Request) -> Result<Body, Unreadable> {
                 Unreadable::Invalid(text)
             }
         };
-        let mut mp = Multipart::from_request(req, &())
-            .await
-            .map_err(|e| Unreadable::Invalid(format!("bad multipart: {e}")))?;
+        let mut mp =
+            Multipart::from_request(req, &()).await.map_err(|e| Unreadable::Invalid(format!("bad multipart: {e}")))?;
         let mut json = Value::Null;
         let mut files = Vec::new();
         let mut other = 0u64;
@@ -100,8 +99,9 @@ async fn read_body(req: Request) -> Result<Body, Unreadable> {
         files.sort_by_key(|f| f.0);
         Ok(Body { json, files })
     } else {
-        let bytes: Bytes =
-            axum::body::to_bytes(req.into_body(), BODY_LIMIT).await.map_err(|e| Unreadable::Cut(format!("body: {e}")))?;
+        let bytes: Bytes = axum::body::to_bytes(req.into_body(), BODY_LIMIT)
+            .await
+            .map_err(|e| Unreadable::Cut(format!("body: {e}")))?;
         let json = if bytes.iter().all(u8::is_ascii_whitespace) {
             Value::Null
         } else {
