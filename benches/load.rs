@@ -313,7 +313,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
     let stored = moves::stored_players_moves(store.pool()).await?;
     let findings = Findings {
         moves: moves::compare(&all.taps, &stored),
-        refused_calls: standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect(),
+        refused_calls: standin.refused().iter().map(|c| c.to_string()).collect(),
         unknown_routes: standin.take_unknown_routes(),
         anomalies: all.errors,
         ..Findings::default()

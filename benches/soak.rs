@@ -366,8 +366,9 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
     readings::print_days(&samples);
     let creeps = readings::slopes(&samples);
     let findings = Findings {
+        memory: readings::memory(&samples),
         moves: moves::compare(&taps, &stored),
-        refused_calls: standin.all_calls().iter().filter(|c| !c.ok()).map(|c| c.to_string()).collect(),
+        refused_calls: standin.refused().iter().map(|c| c.to_string()).collect(),
         unknown_routes: standin.take_unknown_routes(),
         anomalies,
         log_troubles,

@@ -236,40 +236,52 @@ mod verdict {
         assert!(conclude("test", &clean).is_ok());
     }
 
+    /// Findings of a run that played: one tap, stored as seen.
+    fn played() -> Findings {
+        Findings { moves: tapped(MoveCheck::default()), ..Findings::default() }
+    }
+
+    /// `check` of a run with one tap.
+    fn tapped(check: MoveCheck) -> MoveCheck {
+        MoveCheck { taps: 1, ..check }
+    }
+
     #[test]
     fn each_kind_of_trouble_fails_and_is_named() {
         let one = |what: &str| vec![what.to_string()];
-        let cases: [(&str, Findings); 8] = [
+        let cases: [(&str, Findings); 10] = [
+            ("without a tapped move", Findings::default()),
             (
                 "moves lost",
-                Findings {
-                    moves: MoveCheck { lost: one("game 1 ply 1"), ..MoveCheck::default() },
-                    ..Findings::default()
-                },
+                Findings { moves: tapped(MoveCheck { lost: one("game 1 ply 1"), ..MoveCheck::default() }), ..played() },
             ),
             (
                 "played twice",
                 Findings {
-                    moves: MoveCheck { twice: one("game 1 ply 1"), ..MoveCheck::default() },
-                    ..Findings::default()
+                    moves: tapped(MoveCheck { twice: one("game 1 ply 1"), ..MoveCheck::default() }),
+                    ..played()
                 },
             ),
             (
                 "nobody tapped",
                 Findings {
-                    moves: MoveCheck { untapped: one("game 1 ply 1"), ..MoveCheck::default() },
-                    ..Findings::default()
+                    moves: tapped(MoveCheck { untapped: one("game 1 ply 1"), ..MoveCheck::default() }),
+                    ..played()
                 },
             ),
-            ("refused", Findings { refused_calls: one("PATCH 50035"), ..Findings::default() }),
-            ("unknown routes", Findings { unknown_routes: one("GET /nowhere"), ..Findings::default() }),
-            ("anomalies", Findings { anomalies: one("tap: timed out"), ..Findings::default() }),
-            ("bot's log", Findings { log_troubles: one("WARN could not"), ..Findings::default() }),
+            ("refused", Findings { refused_calls: one("PATCH 50035"), ..played() }),
+            ("unknown routes", Findings { unknown_routes: one("GET /nowhere"), ..played() }),
+            ("anomalies", Findings { anomalies: one("tap: timed out"), ..played() }),
+            ("bot's log", Findings { log_troubles: one("WARN could not"), ..played() }),
             (
                 "creeps",
+                Findings { creeps: vec![("own memory MiB".into(), Creep::Judged(fit(2.0, 9.0)), 1.5)], ..played() },
+            ),
+            (
+                "read 0",
                 Findings {
-                    creeps: vec![("own memory MiB".into(), Creep::Judged(fit(2.0, 9.0)), 1.5)],
-                    ..Findings::default()
+                    memory: vec![("day 1: its own MiB".into(), 0.0), ("day 1: resident MiB".into(), 310.0)],
+                    ..played()
                 },
             ),
         ];
@@ -282,26 +294,56 @@ mod verdict {
         }
     }
 
+    /// A run that tapped nothing cannot pass, whatever else it shows (or fails to show); nor
+    /// can one whose memory figure is missing (read as 0) or unreadable, on any day.
+    #[test]
+    fn a_run_that_shows_no_work_fails() {
+        let idle = Findings { moves: MoveCheck::default(), ..Findings::default() };
+        let failed = failures(&idle);
+        assert_eq!(failed.len(), 1, "{failed:?}");
+        assert!(failed[0].what.contains("without a tapped move"), "{failed:?}");
+        assert!(conclude("soak", &idle).is_err());
+        for unread in [0.0, -1.0, f64::NAN] {
+            let memory = vec![("day 1: resident MiB".into(), 300.0), ("day 2: resident MiB".into(), unread)];
+            let failed = failures(&Findings { memory, ..played() });
+            assert_eq!(failed.len(), 1, "{unread}: {failed:?}");
+            assert!(failed[0].examples[0].starts_with("day 2: resident MiB"), "{failed:?}");
+        }
+        let memory = vec![("day 1: resident MiB".into(), 300.0), ("day 1: its own MiB".into(), 0.5)];
+        assert!(failures(&Findings { memory, ..played() }).is_empty());
+    }
+
+    /// A short run passes without judging memory's trend, and its verdict says so.
+    #[test]
+    fn a_pass_says_what_it_did_not_judge() {
+        let short = Findings {
+            creeps: vec![("its own MiB".into(), Creep::TooShort { readings: 3, fit: None }, 1.5)],
+            ..played()
+        };
+        assert!(failures(&short).is_empty());
+        assert!(unjudged(&short).contains("its own MiB"), "{}", unjudged(&short));
+        let long = Findings { creeps: vec![("its own MiB".into(), Creep::Judged(fit(-1.0, 1.0)), 1.5)], ..played() };
+        assert_eq!(unjudged(&long), "");
+    }
+
     #[test]
     fn a_slope_whose_interval_reaches_the_threshold_passes() {
-        let findings = Findings {
-            creeps: vec![("own memory MiB".into(), Creep::Judged(fit(1.5, 9.0)), 1.5)],
-            ..Findings::default()
-        };
+        let findings =
+            Findings { creeps: vec![("own memory MiB".into(), Creep::Judged(fit(1.5, 9.0)), 1.5)], ..played() };
         assert!(failures(&findings).is_empty(), "not surely above 1.5 a day");
     }
 
     #[test]
     fn long_lists_show_three_short_examples() {
         let anomalies: Vec<String> = (1..=5).map(|i| format!("anomaly {i}")).collect();
-        let failed = failures(&Findings { anomalies, ..Findings::default() });
+        let failed = failures(&Findings { anomalies, ..played() });
         assert_eq!(failed.len(), 1);
         assert_eq!(failed[0].count, 5);
         assert_eq!(failed[0].examples, ["anomaly 1", "anomaly 2", "anomaly 3"]);
         assert_eq!(failed[0].to_string(), "anomalies: 5\n    anomaly 1\n    anomaly 2\n    anomaly 3\n    …");
         // A refused call shows its first line, cut short; the body below it is left out.
         let call = format!("#7 ChannelMessage -> 400 REFUSED: 50035 {}\n      body: {{...}}", "x".repeat(400));
-        let failed = failures(&Findings { refused_calls: vec![call], ..Findings::default() });
+        let failed = failures(&Findings { refused_calls: vec![call], ..played() });
         let shown = &failed[0].examples[0];
         assert!(shown.starts_with("#7 ChannelMessage") && !shown.contains("body"), "{shown}");
         assert_eq!(shown.chars().count(), EXAMPLE_CHARS + 1, "cut at {EXAMPLE_CHARS} characters and an ellipsis");

@@ -103,6 +103,7 @@ async fn only_requests_signed_by_discord_are_answered(pool: PgPool) {
     // handling was started that could still answer later.
     assert!(standin.all_calls().iter().all(|c| c.token.is_none()), "no interaction was answered");
     assert!(Store::from_pool(pool).active_game(ctx.channel_id).await.unwrap().is_none(), "no game started");
+    standin.assert_none_refused();
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -142,6 +143,8 @@ async fn two_http_processes_share_the_games(pool: PgPool) {
     assert!(refused.custom_ids().iter().any(|id| id.starts_with("t:1:2:p.")), "the game now:\n{refused}");
     let after = Store::from_pool(pool).active_game(ctx.channel_id).await.unwrap().unwrap();
     assert_eq!((after.ply, after.version), (record.ply, record.version));
+    // Only the losers of the two processes' races to upload a tile (a name already taken).
+    standin.assert_refused_only(|c| c.kind == ReplyKind::CreateApplicationEmoji);
 }
 
 /// Play by touch in HTTP mode (docs/design/touch.md): choosing an animal is answered in the HTTP
@@ -177,6 +180,7 @@ async fn choosing_an_animal_in_http_mode_keeps_the_picture(pool: PgPool) {
     let moved = standin.try_interact_http(&url, &key, fixtures::button_on(&ctx, play, &lit)).await.unwrap();
     assert!(moved.content().contains("You played **B3B2**") && moved.file(".png").is_some(), "{moved}");
     assert_eq!(store.active_game(ctx.channel_id).await.unwrap().unwrap().ply, 2);
+    standin.assert_none_refused();
 }
 
 /// Families and children (docs/design/bot-reliability.md#families-and-children): a well-signed
@@ -228,6 +232,7 @@ async fn a_replayed_request_is_answered_once_and_applied_once(pool: PgPool) {
     let games: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(&pool).await.unwrap();
     assert_eq!(games, 1);
     assert_eq!(standin.calls_for(&token).await.len(), calls, "the replayed tap made no call");
+    standin.assert_none_refused();
 }
 
 /// Operations (docs/design/bot-reliability.md#operations): load balancers ask `/healthz` whether
@@ -244,4 +249,7 @@ async fn healthz_says_ready_once_discord_and_the_database_answer(pool: PgPool) {
     // Only GET: a POST there is not an interaction.
     let (status, _) = post(&health, b"{}", &[]).await;
     assert_eq!(status, 405);
+    // Registering its commands at start is the endpoint's only call to Discord here.
+    standin.wait_commands(T).await;
+    standin.assert_none_refused();
 }

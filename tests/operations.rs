@@ -123,6 +123,7 @@ async fn startup_is_told_step_by_step_and_sigterm_stops_the_bot_gracefully(pool:
     assert!(ok, "SIGTERM ends the bot with success:\n{log}");
     assert!(log.contains("stopped"), "{log}");
     standin.wait_disconnected(T).await;
+    standin.assert_none_refused();
 }
 
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]

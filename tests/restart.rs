@@ -98,6 +98,7 @@ async fn a_game_survives_a_killed_bot_process(pool: PgPool) {
         .await;
     assert!(moved.content().contains(&format!("You played **{next}**")), "{moved}");
     assert_eq!(store.active_game(ctx.channel_id).await.unwrap().unwrap().ply, 6);
+    standin.assert_none_refused();
 }
 
 /// Robustness (docs/design/bot-reliability.md#robustness): the token is never logged (every crate
@@ -139,6 +140,7 @@ async fn the_token_is_never_logged_nor_echoed(pool: PgPool) {
         assert!(!failed.content().to_lowercase().contains(word), "{}", failed.content());
     }
     let _ = std::fs::remove_dir_all(&dir);
+    standin.assert_none_refused();
 }
 
 /// Robustness (docs/design/bot-reliability.md#robustness): fifty SIGKILLs at random moments of play
@@ -253,4 +255,6 @@ async fn fifty_kills_at_random_moments_lose_nothing(pool: PgPool) {
             }
         }
     }
+    // A call a process made before its kill, or after its restart, was one Discord takes.
+    standin.assert_none_refused();
 }

@@ -1,7 +1,9 @@
 //! The verdict of a bench run: what it found, and the failures among it. A run passes only when
-//! every move a player saw accepted is stored once where they saw it, the stand-in refused none
-//! of the bot's calls and met no route it does not know, the players met nothing unexpected,
-//! the bot logged no warning, and no judged figure surely creeps faster than its threshold.
+//! players tapped moves (a run that played none shows nothing), every move a player saw accepted
+//! is stored once where they saw it, the stand-in refused none of the bot's calls and met no
+//! route it does not know, the players met nothing unexpected, the bot logged no warning, every
+//! memory figure read was above zero (a renamed or missing metric reads 0 and could never creep),
+//! and no judged figure surely creeps faster than its threshold.
 
 use super::creep::Creep;
 use super::moves::MoveCheck;
@@ -22,6 +24,8 @@ pub struct Findings {
     pub log_troubles: Vec<String>,
     /// Figures judged for creep: (what, its slope, the threshold it must not surely exceed).
     pub creeps: Vec<(String, Creep, f64)>,
+    /// Every memory figure read: (what and when, its value). One at zero or below fails.
+    pub memory: Vec<(String, f64)>,
 }
 
 /// One check a run failed: what, how many times, and the first few cases.
@@ -70,7 +74,17 @@ pub fn failures(findings: &Findings) -> Vec<Failure> {
                 .collect(),
         })
     };
+    let no_taps = (findings.moves.taps == 0).then(|| "no move was tapped: the run shows nothing".to_string());
+    // NaN too: a figure that could not be read is no reading.
+    let zeros: Vec<String> = findings
+        .memory
+        .iter()
+        .filter(|(_, v)| v.is_nan() || *v <= 0.0)
+        .map(|(what, v)| format!("{what}: {v}"))
+        .collect();
     let mut failed: Vec<Failure> = [
+        listed("runs without a tapped move", no_taps.as_slice()),
+        listed("memory figures that read 0 (a metric renamed or gone?)", &zeros),
         listed("moves lost or changed", &findings.moves.lost),
         listed("moves played twice", &findings.moves.twice),
         listed("moves stored that nobody tapped", &findings.moves.untapped),
@@ -99,7 +113,7 @@ pub fn failures(findings: &Findings) -> Vec<Failure> {
 pub fn conclude(bench: &str, findings: &Findings) -> anyhow::Result<()> {
     let failed = failures(findings);
     if failed.is_empty() {
-        println!("\n{bench}: PASS ({} taps checked against the database)", findings.moves.taps);
+        println!("\n{bench}: PASS ({} taps checked against the database{})", findings.moves.taps, unjudged(findings));
         return Ok(());
     }
     println!("\n{bench}: FAIL");
@@ -108,6 +122,21 @@ pub fn conclude(bench: &str, findings: &Findings) -> anyhow::Result<()> {
     }
     let named: Vec<String> = failed.iter().map(|f| format!("{} ({})", f.what, f.count)).collect();
     anyhow::bail!("{bench} failed: {}", named.join("; "))
+}
+
+/// What a pass did not judge: the creeping figures whose readings were too few (a short run,
+/// too short to tell memory's trend), said in the verdict so that no one reads it as judged.
+pub fn unjudged(findings: &Findings) -> String {
+    let short: Vec<&str> = findings
+        .creeps
+        .iter()
+        .filter(|(_, creep, _)| matches!(creep, Creep::TooShort { .. }))
+        .map(|(what, _, _)| what.as_str())
+        .collect();
+    if short.is_empty() {
+        return String::new();
+    }
+    format!("; not judged, too few readings for its trend: {}", short.join(", "))
 }
 
 /// A bench's exit: success, or failure with the error (the verdict's, or why the run could not

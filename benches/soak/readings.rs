@@ -145,6 +145,20 @@ pub fn slopes(samples: &[Sample]) -> Vec<(String, Creep, f64)> {
     judged
 }
 
+/// Every memory figure read, day by day, for the verdict: a metric renamed or gone reads 0
+/// ([`figure`] sums no line), which would hide any creep.
+pub fn memory(samples: &[Sample]) -> Vec<(String, f64)> {
+    samples
+        .iter()
+        .flat_map(|s| {
+            [
+                (format!("day {}: resident MiB", s.day), s.resident_mib),
+                (format!("day {}: its own MiB", s.day), s.own_mib),
+            ]
+        })
+        .collect()
+}
+
 /// Prints the readings, a row a day.
 pub fn print_days(samples: &[Sample]) {
     println!(

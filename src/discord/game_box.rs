@@ -23,13 +23,21 @@ pub(super) struct StartButton {
     house_rules: Option<HouseRules>,
 }
 
-/// The wordless sign of a game's end (docs/design/touch.md#the-end).
+/// The wordless signs of a game's end (docs/design/touch.md#the-end): a win, a draw, and a
+/// friendly face after a loss ("again" is beside it). Every sign is fully qualified, as
+/// Discord's emoji list has it (the tests below).
+const WON: &str = "🏆";
+const DRAWN: &str = "🤝";
+const LOST: &str = "😊";
+/// "Again", under a final board.
+const AGAIN: &str = "🔁";
+
+/// The wordless sign of a game's end.
 pub(super) fn result_sign(record: &GameRecord) -> &'static str {
     match record.result {
-        Some(GameResult::Human) => "🏆",
-        // A friendly face after a loss: "again" is beside it.
-        Some(GameResult::Bot) => "😊",
-        _ => "🤝",
+        Some(GameResult::Human) => WON,
+        Some(GameResult::Bot) => LOST,
+        _ => DRAWN,
     }
 }
 
@@ -107,10 +115,14 @@ fn index_of(level: Level) -> Option<u8> {
 
 /// The picture of a game on its tile.
 fn game_emoji(kind: GameKind) -> ReactionType {
-    ReactionType::Unicode(match kind {
-        GameKind::Doubutsu => "🦁".to_string(),
-        GameKind::Reversi => "⚫".to_string(),
-    })
+    ReactionType::Unicode(game_sign(kind).to_string())
+}
+
+fn game_sign(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Doubutsu => "🦁",
+        GameKind::Reversi => "⚫",
+    }
 }
 
 /// A game's name on its tile, as a title ("Reversi"; the name inside a sentence is lower case).
@@ -162,7 +174,7 @@ pub(super) fn final_rows(record: &GameRecord, settings: &Settings, lang: Lang) -
         .disabled(true);
     let again = CreateButton::new(StartButton::after(record).custom_id())
         .label(Msg::AgainButton.text(lang))
-        .emoji('🔁')
+        .emoji(ReactionType::Unicode(AGAIN.to_string()))
         .style(ButtonStyle::Primary);
     let mut rows = vec![CreateActionRow::Buttons(vec![sign, again])];
     rows.extend(box_rows(settings, lang));
@@ -189,5 +201,20 @@ impl Bot {
         let pick = button.pick(settings, caller.venue.has_managers());
         // The box (or the final board) stays for the next game.
         self.start_from_component(request, button.kind, button.side, pick).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Discord refuses a message whose button shows an emoji not in its list as it lists it
+    /// (50035 Invalid emoji): fully qualified, as in Unicode's emoji data.
+    #[test]
+    fn the_signs_are_emoji_discord_lists() {
+        let signs = [WON, DRAWN, LOST, AGAIN, game_sign(GameKind::Doubutsu), game_sign(GameKind::Reversi)];
+        for sign in signs {
+            assert!(emojis::get(sign).is_some_and(|e| e.as_str() == sign), "{sign:?}");
+        }
     }
 }

@@ -51,7 +51,7 @@ pub(super) fn touch_board(
     controls.push(
         CreateButton::new(ListButton { game_id: record.id, ply: record.ply }.custom_id())
             .label(Msg::ListButton.text(lang))
-            .emoji('📋')
+            .emoji(sign(LIST))
             .style(ButtonStyle::Secondary),
     );
     let ids = Ids { game_id: record.id, ply: record.ply };
@@ -243,7 +243,7 @@ pub(super) fn frozen_board(game: &StoredGame, played: GameMove, emojis: &AppEmoj
     let record = &game.record;
     let ids = Ids { game_id: record.id, ply: record.ply };
     let thinking = CreateButton::new(ids.id(Tap::Idle(THINKING.to_string())))
-        .emoji('⏳')
+        .emoji(sign(WAIT))
         .style(ButtonStyle::Secondary)
         .disabled(true);
     let idle = |tap: String, style: ButtonStyle| CreateButton::new(ids.id(Tap::Idle(tap))).style(style).disabled(true);
@@ -312,6 +312,10 @@ pub(super) const UNDO: &str = "↩\u{fe0f}";
 pub(super) const PASS: &str = "⏭\u{fe0f}";
 /// Resign.
 pub(super) const WHITE_FLAG: &str = "🏳\u{fe0f}";
+/// The list of moves.
+const LIST: &str = "📋";
+/// The computer is thinking.
+const WAIT: &str = "⏳";
 
 /// A plain emoji as a button's picture.
 pub(super) fn sign(emoji: &str) -> serenity::all::ReactionType {
@@ -320,3 +324,21 @@ pub(super) fn sign(emoji: &str) -> serenity::all::ReactionType {
 
 /// What the thinking sign's id names (it is never tapped: Discord shows it disabled).
 const THINKING: &str = "wait";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Discord refuses a message whose button shows an emoji not in its list as it lists it
+    /// (50035 Invalid emoji): fully qualified, as in Unicode's emoji data.
+    #[test]
+    fn the_signs_are_emoji_discord_lists() {
+        for sign in [UNDO, PASS, WHITE_FLAG, LIST, WAIT] {
+            assert!(emojis::get(sign).is_some_and(|e| e.as_str() == sign), "{sign:?}");
+        }
+        // Without their variation selector, these three are text (the stand-in refuses them).
+        for bare in ["\u{21a9}", "\u{23ed}", "\u{1f3f3}"] {
+            assert!(emojis::get(bare).is_some_and(|e| e.as_str() != bare), "{bare:?}");
+        }
+    }
+}

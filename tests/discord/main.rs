@@ -102,9 +102,7 @@ impl Bot {
     /// brought about on purpose.
     async fn stop_expecting(self, expected: impl Fn(&support::Reply) -> bool) {
         self.shards.shutdown_all().await;
-        let refused: Vec<String> =
-            self.standin.all_calls().iter().filter(|c| !c.ok() && !expected(c)).map(|c| c.to_string()).collect();
-        assert!(refused.is_empty(), "the bot made calls Discord would refuse:\n{}", refused.join("\n"));
+        self.standin.assert_refused_only(expected);
     }
 
     /// The bot after a restart: this process stops (its gateway session closes) and a new

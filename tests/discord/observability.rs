@@ -177,4 +177,7 @@ async fn the_http_endpoint_is_ready_once_it_listens(pool: PgPool) {
     let (_, scrape) = get_until(&format!("{url}/metrics"), |_, s| value(s, "settai_ready") == Some(1.0)).await;
     assert!(!scrape.contains("settai_gateway_shard_up"), "no gateway in HTTP mode:\n{scrape}");
     assert_eq!(get(&format!("{url}/readyz")).await, (200, "ready\n".to_string()));
+    // Registering its commands at start is the endpoint's only call to Discord here.
+    standin.wait_commands(T).await;
+    standin.assert_none_refused();
 }

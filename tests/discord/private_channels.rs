@@ -419,6 +419,9 @@ async fn the_stand_in_refuses_what_discord_refuses_in_private_channels(pool: PgP
     // Grandma installed the app: she may be written to.
     let to_grandma = UserId::new(USER_ID).create_dm_channel(&http).await.unwrap();
     to_grandma.id.send_message(&http, CreateMessage::new().content("hi")).await.unwrap();
-    // These refusals were the test's own calls, not the bot's.
+    // These refusals were the test's own calls, not the bot's: the bot's made none.
     bot.shards.shutdown_all().await;
+    let codes: Vec<String> = bot.standin.refused().iter().filter_map(|c| c.error.clone()).collect();
+    let codes: Vec<&str> = codes.iter().map(|e| e.split(' ').next().unwrap_or_default()).collect();
+    assert_eq!(codes, ["50001", "40094", "50027", "50007"], "{:?}", bot.standin.refused());
 }

@@ -63,6 +63,7 @@ async fn a_burst_of_taps_meets_no_429_and_loses_no_move(pool: PgPool) {
         assert_eq!(bot.snapshot(ctx).await.3, 2 * TAPS, "{ctx:?}");
     }
     assert!(bot.standin.rate_limited().is_empty(), "{:?}", bot.standin.rate_limited());
+    bot.stop().await;
 }
 
 /// The global limit, which serenity cannot see coming (no header tells it before a 429): a bot

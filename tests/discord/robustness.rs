@@ -294,6 +294,8 @@ async fn two_processes_on_two_shards_share_the_servers(pool: PgPool) {
     for m in managers {
         m.shutdown_all().await;
     }
+    // Only the losers of the two processes' races to upload a tile (a name already taken).
+    standin.assert_refused_only(|c| c.kind == ReplyKind::CreateApplicationEmoji);
 }
 
 /// Robustness, Discord's 3-second rule (docs/design/bot-reliability.md#robustness): whatever a

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use crate::support::discord::{permission, StandIn};
 use crate::support::fixtures::{self, Ctx};
+use crate::support::ReplyKind;
 
 /// A route Discord does not have is answered 404, and a call to one fails the test that made it
 /// when the stand-in is dropped, so that a best-effort call to a wrong route cannot pass quietly.
@@ -441,4 +442,68 @@ async fn an_injected_fault_fails_its_calls_and_is_not_the_bots_refusal() {
     assert_eq!(call(&standin, post(), &emojis, json!({"name": "lion", "image": "data:,"})).await.1, Some(50035));
     assert_eq!(standin.injected_faults().len(), 3);
     assert_eq!(standin.all_calls().iter().filter(|c| !c.ok()).count(), 1, "the bad create is refused");
+}
+
+/// Every call the stand-in refuses is recorded, whatever its method and route, and fails the
+/// refused-call check every end-to-end test ends with: a fetch (GET), typing, opening a DM,
+/// registering commands (PUT), an unknown route (404, whatever the method), a token Discord
+/// does not know (401) and a body it cannot read (50109), beside the bot's messages.
+#[tokio::test]
+async fn every_refused_call_is_recorded_whatever_its_method() {
+    let standin = StandIn::start().await;
+    let app = StandIn::APP_ID;
+    let never = "a-token-never-sent";
+    let refused = [
+        (get(), "/channels/7/messages/1".to_string(), json!(null), 404, 10003),
+        (post(), "/channels/7/typing".to_string(), json!(null), 404, 10003),
+        (get(), format!("/webhooks/{app}/{never}/messages/@original"), json!(null), 404, 10015),
+        (post(), "/users/@me/channels".to_string(), json!({}), 400, 50035),
+        (reqwest::Method::PUT, format!("/applications/{app}/commands"), json!([{"name": "Play!"}]), 400, 50035),
+        (delete(), "/applications/1/commands/2".to_string(), json!(null), 404, 0),
+        (patch(), "/channels/7/nowhere".to_string(), json!({}), 404, 0),
+    ];
+    for (method, path, body, status, code) in &refused {
+        let answer = call(&standin, method.clone(), path, body.clone()).await;
+        assert_eq!((answer.0, answer.1), (*status, Some(*code)), "{method} {path}: {}", answer.2);
+    }
+    let http = reqwest::Client::new();
+    let base = format!("{}/api/v10", standin.base_url());
+    let wrong =
+        http.get(format!("{base}/users/@me")).header("authorization", "Bot not-the-token").send().await.unwrap();
+    assert_eq!(wrong.status(), 401);
+    let broken = http
+        .post(format!("{base}/channels/7/messages"))
+        .header("content-type", "application/json")
+        .body("{\"content\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(broken.status(), 400);
+
+    let recorded = standin.refused();
+    let seen: Vec<(String, u16)> = recorded
+        .iter()
+        .map(|c| match &c.kind {
+            ReplyKind::Other { method, path } => {
+                (format!("{method} {}", path.trim_start_matches("/api/v10")), c.status)
+            }
+            other => panic!("a refusal no route recorded is `Other`: {other:?}"),
+        })
+        .collect();
+    let mut want: Vec<(String, u16)> = refused.iter().map(|(m, p, _, s, _)| (format!("{m} {p}"), *s)).collect();
+    want.push(("GET /users/@me".into(), 401));
+    want.push(("POST /channels/7/messages".into(), 400));
+    assert_eq!(seen, want);
+    assert!(recorded.iter().all(|c| c.error.is_some()), "each says why: {recorded:?}");
+    assert_eq!(standin.take_unknown_routes().len(), 2, "the unknown routes are also listed as such");
+
+    // The check every end-to-end test ends with names them.
+    let check = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| standin.assert_none_refused()));
+    let message = check.expect_err("refused calls fail the check");
+    let message = message.downcast_ref::<String>().expect("a formatted panic message");
+    assert!(message.contains("/channels/7/typing") && message.contains("401"), "{message}");
+    // A call the stand-in accepts is not among them.
+    let fine = StandIn::start().await;
+    assert_eq!(call(&fine, get(), "/users/@me", json!(null)).await.0, 200);
+    fine.assert_none_refused();
 }

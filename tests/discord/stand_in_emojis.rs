@@ -163,3 +163,51 @@ async fn a_button_shows_only_the_applications_own_custom_emojis() {
     let shown = standin.original_message(&token).unwrap();
     assert_eq!(shown.pointer("/components/0/components/0/emoji/id"), Some(&json!(ours.to_string())));
 }
+
+/// A Unicode emoji on a button or a menu option must be one Unicode's emoji data lists, fully
+/// qualified as it lists it (Discord's own list): a bare 🏳, ↩ or ⏭ without its variation
+/// selector, or text, is refused with 50035 and Discord's error at the field; 🏳️ is taken.
+#[tokio::test]
+async fn a_unicode_emoji_must_be_fully_qualified() {
+    let standin = StandIn::start().await;
+    let button = |emoji: &str| {
+        json!([{"type": 1, "components": [
+            {"type": 2, "style": 2, "custom_id": "rs:1", "emoji": {"name": emoji}}
+        ]}])
+    };
+    let option = |emoji: &str| {
+        json!([{"type": 1, "components": [{"type": 3, "custom_id": "mv:1", "options": [
+            {"label": "pass", "value": "pass", "emoji": {"name": emoji}}
+        ]}]}])
+    };
+    let ctx = Ctx::en();
+    let answer = |components: Value| {
+        let payload = fixtures::slash(&ctx, "play", "reversi", json!([]));
+        standin.register_interaction(&payload);
+        let path = format!("/interactions/{}/{}/callback", payload["id"].as_str().unwrap(), fixtures::token(&payload));
+        (path, json!({"type": 4, "data": {"content": "x", "components": components}}))
+    };
+    let refused = [
+        ("a bare white flag", button("\u{1f3f3}"), "/components/0/components/0/emoji/name"),
+        ("a bare arrow", button("\u{21a9}"), "/components/0/components/0/emoji/name"),
+        ("a bare pass on an option", option("\u{23ed}"), "/components/0/components/0/options/0/emoji/name"),
+        ("text", button("B3"), "/components/0/components/0/emoji/name"),
+        ("two emoji", button("🦁🐥"), "/components/0/components/0/emoji/name"),
+    ];
+    for (what, components, field) in refused {
+        let (path, body) = answer(components);
+        let (status, code, body) = call(&standin, post(), &path, body).await;
+        assert_eq!((status, code), (400, Some(50035)), "{what}: {body}");
+        let error = body["errors"].pointer(&format!("{field}/_errors/0")).unwrap_or_else(|| panic!("{what}: {body}"));
+        assert_eq!(error["code"], "BUTTON_COMPONENT_INVALID_EMOJI", "{what}: {body}");
+    }
+    for (what, components) in [
+        ("a white flag", button("\u{1f3f3}\u{fe0f}")),
+        ("an arrow", button("\u{21a9}\u{fe0f}")),
+        ("a pass on an option", option("\u{23ed}\u{fe0f}")),
+        ("an emoji that needs no selector", button("🦁")),
+    ] {
+        let (path, body) = answer(components);
+        assert_eq!(call(&standin, post(), &path, body).await.0, 204, "{what}");
+    }
+}

@@ -590,6 +590,7 @@ async fn the_stand_in_refuses_the_component_layouts_discord_refuses(pool: PgPool
     ];
     bot.standin.add_channel(&Ctx::en());
     let channel = ChannelId::new(fixtures::CHANNEL_ID);
+    let refused_layouts = refused.len();
     for (what, components) in refused {
         let sent = http.send_message(channel, Vec::new(), &json!({ "content": "x", "components": components })).await;
         let code = match sent {
@@ -605,6 +606,7 @@ async fn the_stand_in_refuses_the_component_layouts_discord_refuses(pool: PgPool
         json!([{ "type": 1, "components": [{ "type": 2, "style": 2, "custom_id": "e", "emoji": { "name": "🐥" } }] }]);
     http.send_message(channel, Vec::new(), &json!({ "content": "x", "components": with_emoji })).await.unwrap();
     http.send_message(channel, Vec::new(), &json!({ "content": "x", "components": [menu(25)] })).await.unwrap();
-    // These refusals were the test's own calls, not the bot's.
+    // These refusals were the test's own calls, not the bot's: the bot's made none.
     bot.shards.shutdown_all().await;
+    assert_eq!(bot.standin.refused().len(), refused_layouts, "{:?}", bot.standin.refused());
 }

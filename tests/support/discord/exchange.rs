@@ -42,6 +42,9 @@ pub enum ReplyKind {
     EditApplicationEmoji { emoji_id: u64 },
     /// `DELETE /applications/{app}/emojis/{emoji_id}`
     DeleteApplicationEmoji { emoji_id: u64 },
+    /// Any other call the stand-in refused (only refusals are recorded so): a fetch, typing,
+    /// opening a DM, registering commands, an unknown route, a wrong token, an unreadable body.
+    Other { method: String, path: String },
 }
 
 /// One REST call the bot made, as the stand-in received and answered it.

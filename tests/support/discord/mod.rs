@@ -34,8 +34,10 @@
 //!   (SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, ATTACH_FILES for a file posted or added by an
 //!   edit, READ_MESSAGE_HISTORY, MANAGE_MESSAGES), 10008 for a message not of that channel, 50005 for an edit of another
 //!   user's message. Every message has its channel and author.
-//! * A refused call fails [`StandIn::interact`] with a clear message, and the end-to-end tests'
-//!   bot fails its test when it stops after any.
+//! * Every refused call is recorded, whatever its method or route (an unknown route's 404, a
+//!   wrong token's 401 and an unreadable body's 400 included; 429s and injected faults apart):
+//!   it fails [`StandIn::interact`] with a clear message if it was an interaction's, and every
+//!   end-to-end test ends with [`StandIn::assert_none_refused`] (the test bot's stop runs it).
 //! * An exchange is complete on an event, never after a quiet period: [`StandIn::interact`]
 //!   returns as soon as the bot has answered ([`Exchange::answered`]), and
 //!   [`StandIn::interact_until`] as soon as the exchange holds what the test says the flow ends
@@ -44,8 +46,9 @@
 //! * Messages are kept as Discord would keep them (edits merged, attachments given ids and urls),
 //!   so a test can look at the current state of a message ([`StandIn::message`]) and click on it
 //!   ([`crate::support::fixtures::select_on`]).
-//! * Unknown routes are logged with `eprintln!` and answered 404; [`StandIn::unknown_routes`]
-//!   lists them, and any left when the stand-in is dropped fail the test that made them.
+//! * Unknown routes are logged with `eprintln!`, answered 404 and recorded as refused calls;
+//!   [`StandIn::unknown_routes`] lists them, and any left when the stand-in is dropped fail the
+//!   test that made them.
 //! * The REST API is rate-limited by Discord's rules: per-route buckets by channel or
 //!   interaction token, the global limit (interaction callbacks and webhooks spared), Discord's
 //!   `X-RateLimit-*` headers and its 429 answers. The numbers are [`RateLimits::roomy`] unless
@@ -53,8 +56,9 @@
 //!   [`StandIn::rate_limited`] lists the 429s answered.
 //! * The application's own emojis (`emojis`): listed, created, renamed and deleted as Discord
 //!   does, refused as Discord refuses (names, images, 2,000 at most), and kept with their images
-//!   ([`StandIn::application_emojis`]); a button may show a custom emoji only if the application
-//!   has it (50035 Invalid emoji).
+//!   ([`StandIn::application_emojis`]); a button or menu option may show a custom emoji only if
+//!   the application has it, and a Unicode emoji only as Unicode's emoji data lists it, fully
+//!   qualified (the `emojis` crate; 50035 Invalid emoji otherwise).
 //! * A test may make routes fail ([`StandIn::fail_calls`], [`StandIn::inject_fault`], `faults`):
 //!   every call or only the nth is answered with a status and Discord's error body (with or
 //!   without `Retry-After`), has its connection cut, never answered, or applied and never
@@ -226,6 +230,7 @@ impl StandIn {
                 faults: Vec::new(),
                 injected: Vec::new(),
                 nonces: Default::default(),
+                answers_on_their_way: Default::default(),
             }),
             version,
             port,
@@ -498,22 +503,31 @@ impl StandIn {
     ) -> Result<Exchange, Incomplete> {
         let token = payload.get("token").and_then(Value::as_str).unwrap_or_default().to_string();
         let id = id_of(payload.get("id")).unwrap_or(0).to_string();
-        register(&mut self.shared.lock(), &payload, 0);
+        {
+            let mut inner = self.shared.lock();
+            register(&mut inner, &payload, 0);
+            inner.answers_on_their_way.insert(token.clone());
+        }
         self.shared.bump();
         let answer = signed.post(url).await;
-        let reason = match answer {
+        let answered = match answer {
             Ok(a) if a.status().as_u16() == 200 => match a.json::<Value>().await {
                 Ok(json) => {
                     let _ = callback(&self.shared, &id, &token, Body { json, files: Vec::new() });
-                    self.shared.bump();
-                    return self.wait_done(&token, &done).await;
+                    Ok(())
                 }
-                Err(e) => format!("the endpoint's answer is not JSON: {e}"),
+                Err(e) => Err(format!("the endpoint's answer is not JSON: {e}")),
             },
-            Ok(a) => format!("the endpoint answered {}", a.status()),
-            Err(e) => format!("the endpoint could not be reached: {e}"),
+            Ok(a) => Err(format!("the endpoint answered {}", a.status())),
+            Err(e) => Err(format!("the endpoint could not be reached: {e}")),
         };
-        Err(Incomplete { reason, partial: self.exchange(&token) })
+        // The bot's calls that waited for this answer go on (`rest::answer_first`).
+        self.shared.lock().answers_on_their_way.remove(&token);
+        self.shared.bump();
+        match answered {
+            Ok(()) => self.wait_done(&token, &done).await,
+            Err(reason) => Err(Incomplete { reason, partial: self.exchange(&token) }),
+        }
     }
 
     /// Sends the interaction and returns as soon as the bot has answered
@@ -637,6 +651,30 @@ impl StandIn {
     /// Every call recorded, in order.
     pub fn all_calls(&self) -> Vec<Reply> {
         self.shared.lock().calls.clone()
+    }
+
+    /// Every call the stand-in refused so far, in order, whatever its method and route: the
+    /// bot's messages, fetches, typing, DMs, commands, emojis, an unknown route (404), a token
+    /// Discord does not know (401), a body it cannot read. Not the 429s, which the bot waits
+    /// out ([`Self::rate_limited`]), nor the injected faults ([`Self::injected_faults`]).
+    pub fn refused(&self) -> Vec<Reply> {
+        self.shared.lock().calls.iter().filter(|c| !c.ok()).cloned().collect()
+    }
+
+    /// Panics naming every call the stand-in refused ([`Self::refused`]): how every end-to-end
+    /// test ends, once the bot has stopped or has nothing left to do, so that a refused call
+    /// the bot shrugged off (a best-effort reminder, a fetch) still fails its test.
+    pub fn assert_none_refused(&self) {
+        let refused: Vec<String> = self.refused().iter().map(|c| c.to_string()).collect();
+        assert!(refused.is_empty(), "the bot made calls Discord would refuse:\n{}", refused.join("\n"));
+    }
+
+    /// [`Self::assert_none_refused`] for a test that provoked some refusals on purpose (a
+    /// deleted channel, a race of two processes): panics naming every refused call that
+    /// `provoked` does not own.
+    pub fn assert_refused_only(&self, provoked: impl Fn(&Reply) -> bool) {
+        let refused: Vec<String> = self.refused().iter().filter(|c| !provoked(c)).map(|c| c.to_string()).collect();
+        assert!(refused.is_empty(), "the bot made calls Discord would refuse:\n{}", refused.join("\n"));
     }
 
     /// Position in the global call log: calls made from now on have `seq >= cursor()`.

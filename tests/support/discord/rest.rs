@@ -51,23 +51,43 @@ pub(super) fn err_resp(e: &ApiError) -> Response {
     json_resp(e.status, body)
 }
 
-async fn read_body(req: Request) -> Result<Body, String> {
+/// Why a body could not be read.
+enum Unreadable {
+    /// The connection broke before the whole body came (the bot's process was killed while
+    /// sending, say): Discord answers nobody then, and there is no call to record.
+    Cut(String),
+    /// The body came whole but is no JSON or multipart Discord reads: 50109.
+    Invalid(String),
+}
+
+async fn read_body(req: Request) -> Result<Body, Unreadable> {
     let is_multipart = req
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|ct| ct.starts_with("multipart/form-data"));
     if is_multipart {
-        let mut mp = Multipart::from_request(req, &()).await.map_err(|e| format!("bad multipart: {e}"))?;
+        // axum says 500 when the stream itself failed, 4xx when what came is not multipart.
+        let why = |what: String, e: axum::extract::multipart::MultipartError| {
+            let text = format!("{what}: {e}");
+            if e.status() == StatusCode::INTERNAL_SERVER_ERROR {
+                Unreadable::Cut(text)
+            } else {
+                Unreadable::Invalid(text)
+            }
+        };
+        let mut mp =
+            Multipart::from_request(req, &()).await.map_err(|e| Unreadable::Invalid(format!("bad multipart: {e}")))?;
         let mut json = Value::Null;
         let mut files = Vec::new();
         let mut other = 0u64;
-        while let Some(field) = mp.next_field().await.map_err(|e| format!("bad multipart field: {e}"))? {
+        while let Some(field) = mp.next_field().await.map_err(|e| why("bad multipart field".into(), e))? {
             let name = field.name().unwrap_or_default().to_string();
             let filename = field.file_name().map(str::to_string);
-            let data = field.bytes().await.map_err(|e| format!("bad multipart field {name}: {e}"))?;
+            let data = field.bytes().await.map_err(|e| why(format!("bad multipart field {name}"), e))?;
             if name == "payload_json" {
-                json = serde_json::from_slice(&data).map_err(|e| format!("payload_json is not JSON: {e}"))?;
+                json = serde_json::from_slice(&data)
+                    .map_err(|e| Unreadable::Invalid(format!("payload_json is not JSON: {e}")))?;
             } else if let Some(idx) = name.strip_prefix("files[").and_then(|s| s.strip_suffix(']')) {
                 let idx = idx.parse().unwrap_or(u64::MAX);
                 files.push((idx, filename.unwrap_or_else(|| name.clone()), data.to_vec()));
@@ -79,11 +99,13 @@ async fn read_body(req: Request) -> Result<Body, String> {
         files.sort_by_key(|f| f.0);
         Ok(Body { json, files })
     } else {
-        let bytes: Bytes = axum::body::to_bytes(req.into_body(), BODY_LIMIT).await.map_err(|e| format!("body: {e}"))?;
+        let bytes: Bytes = axum::body::to_bytes(req.into_body(), BODY_LIMIT)
+            .await
+            .map_err(|e| Unreadable::Cut(format!("body: {e}")))?;
         let json = if bytes.iter().all(u8::is_ascii_whitespace) {
             Value::Null
         } else {
-            serde_json::from_slice(&bytes).map_err(|e| format!("body is not JSON: {e}"))?
+            serde_json::from_slice(&bytes).map_err(|e| Unreadable::Invalid(format!("body is not JSON: {e}")))?
         };
         Ok(Body { json, files: Vec::new() })
     }
@@ -92,11 +114,18 @@ async fn read_body(req: Request) -> Result<Body, String> {
 pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     let method = req.method().clone();
     let path = req.uri().path().to_string();
+    let authorization = req.headers().get(header::AUTHORIZATION).map(|v| v.to_str().unwrap_or("?").to_string());
     let body = match read_body(req).await {
         Ok(b) => b,
-        Err(e) => {
+        Err(Unreadable::Cut(e)) => {
+            eprintln!("[stand-in] {method} {path}: the request never came whole ({e})");
+            return err_resp(&api_err(400, 0, e));
+        }
+        Err(Unreadable::Invalid(e)) => {
             eprintln!("[stand-in] {method} {path}: {e}");
-            return err_resp(&api_err(400, 50109, format!("The request body contains invalid JSON ({e})")));
+            let refusal = api_err(400, 50109, format!("The request body contains invalid JSON ({e})"));
+            record_refusal(&shared, &method, &path, Value::Null, &refusal);
+            return err_resp(&refusal);
         }
     };
     let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
@@ -112,8 +141,7 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
     };
     // A fault the test asked for meets the call in the route's place (and is not the bot's
     // mistake).
-    let fault = injected(&shared, &method, &path);
-    let resp = match fault {
+    match injected(&shared, &method, &path) {
         Some(Injected::Answer(answer)) => {
             shared.bump();
             return admitted.stamp(answer);
@@ -132,19 +160,76 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
             drop(applied);
             return std::future::pending().await;
         }
-        None => route(&shared, &method, segs, body),
-    };
-    shared.bump();
-    match resp {
-        Some(r) => admitted.stamp(r),
+        None => {}
+    }
+    // Discord answers a token it does not know 401 on every route. A call without the header
+    // is a test's own (the bot's client always sends it).
+    if authorization.as_deref().is_some_and(|a| a != format!("Bot {}", StandIn::TOKEN)) {
+        let refusal = api_err(401, 0, "401: Unauthorized");
+        record_refusal(&shared, &method, &path, body.json, &refusal);
+        return admitted.stamp(err_resp(&refusal));
+    }
+    if let ["webhooks", _, token, ..] = segs {
+        answer_first(&shared, token).await;
+    }
+    let json = body.json.clone();
+    ROUTE_RECORDED.set(false);
+    let resp = route(&shared, &method, segs, body);
+    // The routes of the bot's messages record their calls themselves, refused or not; any other
+    // refusal (a fetch, typing, a DM, commands, an emoji's route...) is recorded here, so that
+    // no refused call escapes the refused-call checks.
+    let recorded = ROUTE_RECORDED.replace(false);
+    let resp = match resp {
+        Some(r) if recorded || r.status().is_success() => r,
+        Some(r) => {
+            let (parts, bytes) = r.into_parts();
+            let bytes = axum::body::to_bytes(bytes, BODY_LIMIT).await.unwrap_or_default();
+            let answered: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+            let code = answered.get("code").and_then(Value::as_u64).unwrap_or(0);
+            let message = answered.get("message").and_then(Value::as_str).unwrap_or_default();
+            let refusal = api_err(parts.status.as_u16(), code, message);
+            record_refusal(&shared, &method, &path, json, &refusal);
+            Response::from_parts(parts, axum::body::Body::from(bytes))
+        }
         None => {
             let what = format!("{method} {path}");
             eprintln!(
                 "[stand-in] UNKNOWN ROUTE {what} -> 404 (add it to tests/support/discord/rest.rs if the bot needs it)"
             );
             shared.lock().unknown.push(what.clone());
-            json_resp(404, json!({"code": 0, "message": format!("stand-in: unknown route {what}")}))
+            let refusal = api_err(404, 0, format!("stand-in: unknown route {what}"));
+            record_refusal(&shared, &method, &path, json, &refusal);
+            err_resp(&refusal)
         }
+    };
+    shared.bump();
+    admitted.stamp(resp)
+}
+
+thread_local! {
+    /// Whether the route now running recorded its call ([`record`]). Routes run synchronously,
+    /// on the thread of [`rest`], which clears and reads this around them; a lock's log could
+    /// not tell this request's call from another's recorded meanwhile.
+    static ROUTE_RECORDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Records a refused call that no route recorded (as [`ReplyKind::Other`]).
+fn record_refusal(shared: &Shared, method: &Method, path: &str, json: Value, refusal: &ApiError) {
+    let kind = ReplyKind::Other { method: method.to_string(), path: path.to_string() };
+    let error = Some(format!("{} {}", refusal.code, refusal.message));
+    record(&mut shared.lock(), shared, kind, None, json, vec![], refusal.status, error, None);
+    shared.bump();
+}
+
+/// Waits while the first response of the interaction with `token` is on its way back from the
+/// bot's HTTP endpoint to the stand-in ([`StandIn::try_interact_http`]): the bot made its next
+/// call after handing the answer to its server, and Discord, which reads the answer as it
+/// comes, has it by then. The stand-in reads it only once the whole answer is back, so without
+/// this wait it would refuse, as not acknowledged yet, a call Discord takes.
+async fn answer_first(shared: &Shared, token: &str) {
+    let pending = |i: &Inner| (!i.answers_on_their_way.contains(token)).then_some(());
+    if shared.wait_for(std::time::Duration::from_secs(10), pending).await.is_none() {
+        eprintln!("[stand-in] the endpoint's answer for token {token} never came back");
     }
 }
 
@@ -256,6 +341,7 @@ pub(super) fn record(
     error: Option<String>,
     message_id: Option<u64>,
 ) {
+    ROUTE_RECORDED.set(true);
     let now = Instant::now();
     let after = match token.and_then(|t| inner.interactions.get(t)) {
         Some(rec) => now - rec.dispatched_at,

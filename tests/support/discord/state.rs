@@ -111,6 +111,9 @@ pub(super) struct Inner {
     pub(super) injected: Vec<InjectedFault>,
     /// The channel messages posted with an enforced nonce: (channel, nonce) to message id.
     pub(super) nonces: HashMap<(u64, String), u64>,
+    /// The tokens of interactions delivered to an HTTP endpoint whose answer has not come back
+    /// to the stand-in yet: their webhook calls wait for it (`rest::answer_first`).
+    pub(super) answers_on_their_way: std::collections::HashSet<String>,
 }
 
 /// How long Discord keeps an interaction's token valid for its webhooks.

@@ -1,7 +1,7 @@
 //! What Discord refuses, with Discord's error codes (50035 Invalid Form Body, 50006 empty
 //! message, ...): command registrations (names, descriptions, localisations, options, choices),
-//! messages (content, embeds, components: a custom emoji must be one of the application's own),
-//! autocomplete choices and modals.
+//! messages (content, embeds, components: a custom emoji must be one of the application's own, a
+//! Unicode one fully qualified in Unicode's emoji data), autocomplete choices and modals.
 
 use serde_json::{json, Value};
 
@@ -315,24 +315,47 @@ fn validate_components(rows: &[Value], emojis: &AppEmojis) -> Result<(), ApiErro
     Ok(())
 }
 
-/// A partial emoji: a custom one by id, or a Unicode emoji by itself as its name (Discord refuses
-/// text, such as a letter or a word, with "Invalid emoji"). A custom emoji must be one the bot
-/// may use: here, one of its application's own (the stand-in knows no server's emojis); any
-/// other id is Discord's "Invalid emoji" too.
+/// A partial emoji: a custom one by id, or a Unicode emoji by itself as its name. A custom emoji
+/// must be one the bot may use: here, one of its application's own (the stand-in knows no
+/// server's emojis); any other id is Discord's "Invalid emoji". A Unicode emoji must be one of
+/// Unicode's emoji data, fully qualified as that data lists it (the `emojis` crate's list: 🏳️
+/// with its variation selector, not a bare 🏳 or ↩), which is the list Discord's emoji picker
+/// sends; anything else, text included, is "Invalid emoji" too.
 fn check_emoji(path: &str, emoji: &Value, emojis: &AppEmojis) -> Result<(), ApiError> {
     if let Some(id) = emoji.get("id").filter(|id| !id.is_null()) {
         return match id_of(Some(id)) {
             Some(id) if emojis.owns(id) => Ok(()),
-            _ => Err(invalid(format!("{path}: Invalid emoji (custom emoji {id} is not one of the application's)"))),
+            _ => Err(invalid_at(
+                path,
+                "id",
+                "BUTTON_COMPONENT_INVALID_EMOJI",
+                &format!("Invalid emoji (custom emoji {id} is not one of the application's)"),
+            )),
         };
     }
     let name = emoji.get("name").and_then(Value::as_str).unwrap_or_default();
-    // Plain text (all ASCII, or with spaces) is no emoji; a keycap such as 1️⃣ is.
-    let text_like = name.is_ascii() || name.chars().any(char::is_whitespace);
-    if name.is_empty() || text_like || name.chars().count() > 16 {
-        return Err(invalid(format!("{path}: Invalid emoji {name:?}")));
+    // `get` also finds an emoji by its unqualified or minimally qualified forms, and answers
+    // with the fully qualified one: only that one is what Discord lists.
+    if emojis::get(name).is_some_and(|known| known.as_str() == name) {
+        return Ok(());
     }
-    Ok(())
+    let why = match emojis::get(name) {
+        Some(known) => format!("Invalid emoji {name:?} (not fully qualified: Unicode lists {:?})", known.as_str()),
+        None => format!("Invalid emoji {name:?}"),
+    };
+    Err(invalid_at(path, "name", "BUTTON_COMPONENT_INVALID_EMOJI", &why))
+}
+
+/// 50035 Invalid Form Body with Discord's `errors` object for the field at `path`
+/// (`components[0].components[2].emoji`) and its `leaf` (`name`): nested by each name and
+/// index as Discord nests them, the message naming the field too. (Discord says
+/// `BUTTON_COMPONENT_INVALID_EMOJI` for a select option's emoji as well.)
+fn invalid_at(path: &str, leaf: &str, code: &str, message: &str) -> ApiError {
+    let mut errors = json!({ leaf: {"_errors": [{"code": code, "message": message}]} });
+    for key in path.split(['.', '[', ']']).filter(|k| !k.is_empty()).collect::<Vec<_>>().into_iter().rev() {
+        errors = json!({ key: errors });
+    }
+    ApiError { errors: Some(errors), ..invalid(format!("{path}.{leaf}: {message}")) }
 }
 
 pub(super) fn validate_choices(data: &Value) -> Result<(), ApiError> {
