@@ -5,6 +5,7 @@
 
 mod app_emojis;
 mod board_message;
+mod channel_posts;
 mod child_answers;
 mod coach;
 mod command;

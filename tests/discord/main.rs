@@ -15,6 +15,7 @@ mod commands;
 mod commentary;
 mod doubutsu_shogi;
 mod family;
+mod limits;
 mod observability;
 mod players_data;
 mod playing;

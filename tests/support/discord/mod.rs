@@ -73,6 +73,7 @@
 //! Its parts are the files beside it.)
 #![allow(dead_code)]
 
+mod channel_rules;
 mod channels;
 mod emojis;
 mod exchange;
@@ -99,6 +100,7 @@ use serde_json::{json, Value};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+pub use channel_rules::{ArchivedPost, Readings, SlowmodeSpares};
 use channels::as_discord_sends;
 pub use channels::permission;
 pub use exchange::{all_disabled, Exchange, Incomplete, Reply, ReplyKind, Signed};
@@ -221,6 +223,8 @@ impl StandIn {
                 emojis: Default::default(),
                 faults: Vec::new(),
                 injected: Vec::new(),
+                readings: Default::default(),
+                closed_dms: Default::default(),
             }),
             version,
             port,

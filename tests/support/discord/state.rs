@@ -109,6 +109,10 @@ pub(super) struct Inner {
     /// The faults a test injected ([`super::StandIn::fail_calls`]), and the calls they answered.
     pub(super) faults: Vec<Fault>,
     pub(super) injected: Vec<InjectedFault>,
+    /// How the rules Discord's documentation leaves open are read (`channel_rules`).
+    pub(super) readings: super::channel_rules::Readings,
+    /// Users who closed their DMs to the bot ([`super::StandIn::close_dms`]).
+    pub(super) closed_dms: std::collections::HashSet<u64>,
 }
 
 /// How long Discord keeps an interaction's token valid for its webhooks.
