@@ -252,7 +252,10 @@ async fn a_player_who_closed_their_dms_is_not_reminded_and_keeps_the_game(pool: 
     for ctx in [&grandma, &cousin] {
         bot.standin.interact(fixtures::slash(ctx, "play", "help", json!([]))).await;
     }
-    bot.standin.interact(play_reversi(&open)).await;
+    let later = Ctx::en().with_user(OTHER_USER_ID + 2).with_channel(fixtures::OTHER_CHANNEL_ID + 30);
+    for ctx in [&open, &later] {
+        bot.standin.interact(play_reversi(ctx)).await;
+    }
     for (ctx, private_channel) in [(&grandma, true), (&cousin, false)] {
         let game = NewGame {
             guild_id: None,
@@ -281,6 +284,14 @@ async fn a_player_who_closed_their_dms_is_not_reminded_and_keeps_the_game(pool: 
     assert!(sent.content().is_some_and(|t| t.contains(&reminder(&open))), "{sent}");
     let owed = bot.store.games_owed_nudges().await.unwrap().sound;
     assert!(owed.is_empty(), "{owed:?}");
+    // Given up for good: by the time a later sweep reminds another player, neither DM was
+    // tried again.
+    waited(&bot, &[(&later, 25.0)]).await;
+    bot.standin.wait_call(since, T, |c| posted_in(later.channel_id)(c) && c.ok()).await;
+    for channel_id in [to_grandma, cousin.channel_id] {
+        let tries = bot.standin.all_calls().iter().filter(|c| posted_in(channel_id)(c)).count();
+        assert_eq!(tries, 1, "one try in {channel_id}");
+    }
     // The games go on where they are played.
     for ctx in [&grandma, &cousin] {
         assert_eq!(bot.game(ctx).await.expect("the game is kept").ply, 0);
