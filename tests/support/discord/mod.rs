@@ -34,6 +34,11 @@
 //!   (SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, ATTACH_FILES for a file posted or added by an
 //!   edit, READ_MESSAGE_HISTORY, MANAGE_MESSAGES), 10008 for a message not of that channel, 50005 for an edit of another
 //!   user's message. Every message has its channel and author.
+//! * What Discord refuses for a channel's state or a user's choice (`channel_rules`): a post
+//!   in an archived thread, 50083, or unarchiving it (`PATCH /channels/{id}`) without the
+//!   permission; a post slowmode holds back, 429 with 20016; a message to a user who closed
+//!   their DMs, 50007. Where Discord's documentation leaves a rule open, the test chooses the
+//!   reading ([`StandIn::set_readings`]).
 //! * A refused call fails [`StandIn::interact`] with a clear message, and the end-to-end tests'
 //!   bot fails its test when it stops after any.
 //! * An exchange is complete on an event, never after a quiet period: [`StandIn::interact`]
@@ -50,7 +55,8 @@
 //!   interaction token, the global limit (interaction callbacks and webhooks spared), Discord's
 //!   `X-RateLimit-*` headers and its 429 answers. The numbers are [`RateLimits::roomy`] unless
 //!   the test asks for others ([`StandIn::start_with`], e.g. [`RateLimits::discord`]);
-//!   [`StandIn::rate_limited`] lists the 429s answered.
+//!   [`StandIn::rate_limited`] lists the 429s answered. The webhook limit a channel's
+//!   interactions share is applied when the test turns it on ([`RateLimits::shared_webhook`]).
 //! * The application's own emojis (`emojis`): listed, created, renamed and deleted as Discord
 //!   does, refused as Discord refuses (names, images, 2,000 at most), and kept with their images
 //!   ([`StandIn::application_emojis`]); a button may show a custom emoji only if the application
@@ -65,7 +71,8 @@
 //! Where things are: [`StandIn`] (this file) is what the tests drive; `exchange` holds the types
 //! they get back; `gateway` and `rest` are the two servers (`tls` lets one port speak plain HTTP
 //! and TLS), `rate_limits` Discord's rate limits, `replies` what the bot's answers do to the
-//! messages, `channels` the channels and what the bot may do there, `emojis` the application's
+//! messages, `channels` the channels and what the bot may do there, `channel_rules` what their
+//! state refuses, `emojis` the application's
 //! emojis, `faults` the failures a test injects, `validation` and `limits` what Discord refuses
 //! of a body, `objects` the JSON Discord hands out, and `state` what is kept in between.
 //!
