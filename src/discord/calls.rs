@@ -122,17 +122,6 @@ pub fn nonce() -> serenity::all::Nonce {
     serenity::all::Nonce::String(format!("{:016x}", rand::random::<u64>()))
 }
 
-/// Posts `message` in `channel`, tried again where that is safe: the nonce makes a second post
-/// of the same message the first one.
-pub async fn send_message(
-    http: &serenity::http::Http,
-    channel: serenity::all::ChannelId,
-    message: serenity::all::CreateMessage,
-) -> serenity::Result<serenity::all::Message> {
-    let message = message.nonce(nonce()).enforce_nonce(true);
-    retried("post a message", Repeat::Safe, || channel.send_message(http, message.clone())).await
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

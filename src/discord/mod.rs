@@ -6,6 +6,7 @@
 mod app_emojis;
 mod board_message;
 mod calls;
+mod channel_posts;
 mod child_answers;
 mod coach;
 mod command;

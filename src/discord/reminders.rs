@@ -9,6 +9,10 @@
 //! In a private channel the bot may not post (docs/design/private-channels.md): a closed game
 //! is closed silently and the reason told to the next player there, and a reminder goes to
 //! the player's DM with the bot, where Discord allows it.
+//!
+//! Every post goes through `channel_posts`: an archived thread is unarchived where the bot may,
+//! and a post Discord refuses for the channel's state or the player's choice is given up
+//! quietly, counted as sent, the game kept.
 
 use std::time::Duration;
 
@@ -16,6 +20,7 @@ use serenity::all::{ChannelId, CreateMessage, EditMessage, MessageId, UserId};
 use serenity::http::Http;
 
 use super::calls;
+use super::channel_posts::{expected_refusal, post};
 use super::handler::{lang_of, Bot};
 use super::reply::allowed_mentions;
 use crate::domain::{GameRecord, Nudge, StoredGame};
@@ -65,8 +70,12 @@ impl Bot {
             let text = Msg::Expired { human: record.human_id, days }.text(lang);
             // The player hears that their game was closed; nobody else is pinged.
             let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[record.human_id]));
-            if let Err(e) = calls::send_message(http, ChannelId::new(record.channel_id), message).await {
-                tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game");
+            match post(http, ChannelId::new(record.channel_id), message).await {
+                Ok(_) => {}
+                Err(e) if expected_refusal(&e) => {
+                    tracing::info!(error = %e, channel = record.channel_id, "Discord would not take a closed game's notice")
+                }
+                Err(e) => tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game"),
             }
         }
     }
@@ -97,6 +106,9 @@ impl Bot {
                     Nudge::FinalNotice { .. } => "final_notice",
                 }),
                 // Recorded as sent: a channel the bot can no longer post in is not retried forever.
+                Err(e) if expected_refusal(&e) => tracing::info!(
+                    error = %e, game = record.id, channel = record.channel_id, "Discord would not take a reminder; given up"
+                ),
                 Err(e) => tracing::warn!(
                     error = %e, game = record.id, channel = record.channel_id, "could not send a reminder"
                 ),
@@ -133,12 +145,12 @@ impl Bot {
         .text(lang);
         if board.is_some() {
             let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[human]));
-            return calls::send_message(http, channel, message).await.map(drop);
+            return post(http, channel, message).await.map(drop);
         }
         // Without its moves (they could not be read) the board shows no last move.
         let game = game.unwrap_or_else(|| StoredGame::new(record.clone()));
         let fresh = self.board(&game, game.last_move(), vec![text], &settings.unwrap_or_default(), lang).await;
-        let posted = calls::send_message(http, channel, fresh.channel_message()).await?;
+        let posted = post(http, channel, fresh.channel_message()).await?;
         self.board_posted(http, record, posted.id, None).await;
         Ok(())
     }
@@ -162,7 +174,7 @@ impl Bot {
         let dm =
             calls::retried("open a DM", calls::Repeat::Safe, || UserId::new(human).create_dm_channel(http)).await?;
         let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[]));
-        calls::send_message(http, dm.id, message).await.map(drop)
+        post(http, dm.id, message).await.map(drop)
     }
 
     /// Remembers `posted` as the board of `record` (the state it shows) and takes the menu off

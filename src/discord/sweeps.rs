@@ -9,7 +9,7 @@ use serenity::all::ChannelId;
 use serenity::http::Http;
 
 use super::board_message::narrate;
-use super::calls;
+use super::channel_posts::{expected_refusal, post};
 use super::handler::{lang_of, Bot};
 use crate::service::PlayError;
 
@@ -67,7 +67,7 @@ impl Bot {
                 Ok(stored) => {
                     let lines = narrate(&stored.moves, lang);
                     let board = self.board(&stored.game, stored.last_move(), lines, &snapshot.settings, lang).await;
-                    match calls::send_message(http, channel, board.channel_message()).await {
+                    match post(http, channel, board.channel_message()).await {
                         Ok(posted) => {
                             self.board_posted(http, &stored.game.record, posted.id, None).await;
                             Ok(())
@@ -78,8 +78,13 @@ impl Bot {
                 Err(PlayError::AlreadyPlayed) => Ok(()),
                 Err(e) => return tracing::error!(error = %e, "could not finish an interrupted game"),
             };
-            if let Err(e) = posted {
-                tracing::warn!(error = %e, channel = %channel, "could not post a recovered board");
+            match posted {
+                Ok(()) => {}
+                // The game is stored: the next tap or `/play board` shows it.
+                Err(e) if expected_refusal(&e) => {
+                    tracing::info!(error = %e, channel = %channel, "Discord would not take a recovered board")
+                }
+                Err(e) => tracing::warn!(error = %e, channel = %channel, "could not post a recovered board"),
             }
         }
     }

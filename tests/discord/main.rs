@@ -15,6 +15,7 @@ mod commands;
 mod commentary;
 mod doubutsu_shogi;
 mod family;
+mod limits;
 mod observability;
 mod outages;
 mod players_data;

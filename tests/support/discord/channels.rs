@@ -21,6 +21,9 @@ use axum::response::Response;
 use serde_json::Value;
 
 use super::super::fixtures::{self, Ctx};
+use super::channel_rules::{
+    check_archived, check_closed_dm, is_modify_channel, modify_thread, thread_archived, ChannelState,
+};
 use super::exchange::ReplyKind;
 use super::objects::id_of;
 use super::replies::{channel_message, refuse_unreachable_dm};
@@ -31,11 +34,13 @@ use super::StandIn;
 
 /// Permission bits Discord checks for the channel endpoints the bot uses.
 pub mod permission {
+    pub const MANAGE_CHANNELS: u64 = 1 << 4;
     pub const VIEW_CHANNEL: u64 = 1 << 10;
     pub const SEND_MESSAGES: u64 = 1 << 11;
     pub const MANAGE_MESSAGES: u64 = 1 << 13;
     pub const ATTACH_FILES: u64 = 1 << 15;
     pub const READ_MESSAGE_HISTORY: u64 = 1 << 16;
+    pub const MANAGE_THREADS: u64 = 1 << 34;
     pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
 }
 use permission::*;
@@ -55,10 +60,12 @@ pub(super) struct GuildChannel {
     pub(super) withheld: u64,
     /// The largest file a message there may carry.
     pub(super) file_limit: u64,
+    /// Archived or locked, its slowmode, the bot's last post (`channel_rules`).
+    pub(super) state: ChannelState,
 }
 
 impl GuildChannel {
-    fn allows(&self, bits: u64) -> bool {
+    pub(super) fn allows(&self, bits: u64) -> bool {
         self.granted & !self.withheld & bits == bits
     }
 }
@@ -78,7 +85,7 @@ pub(super) enum Action {
 
 /// Records the server channel an interaction comes from, with the bot's permissions there.
 pub(super) fn register_channel(inner: &mut Inner, payload: &Value) {
-    let (Some(_guild), Some(channel_id)) = (id_of(payload.get("guild_id")), id_of(payload.get("channel_id"))) else {
+    let (Some(guild), Some(channel_id)) = (id_of(payload.get("guild_id")), id_of(payload.get("channel_id"))) else {
         return;
     };
     let thread = matches!(payload.pointer("/channel/type").and_then(Value::as_u64), Some(10..=12));
@@ -87,8 +94,11 @@ pub(super) fn register_channel(inner: &mut Inner, payload: &Value) {
     let bot_in_server = payload.pointer("/authorizing_integration_owners/0").is_some();
     let granted = if bot_in_server { id_of(payload.get("app_permissions")).unwrap_or(u64::MAX) } else { 0 };
     let file_limit = payload.get("attachment_size_limit").and_then(Value::as_u64).unwrap_or(DEFAULT_FILE_LIMIT);
-    let withheld = inner.channels.get(&channel_id).map_or(0, |c| c.withheld);
-    inner.channels.insert(channel_id, GuildChannel { thread, granted, withheld, file_limit });
+    let (withheld, mut state) =
+        inner.channels.get(&channel_id).map_or((0, ChannelState::default()), |c| (c.withheld, c.state.clone()));
+    state.guild_id = guild;
+    state.parent_id = id_of(payload.pointer("/channel/parent_id"));
+    inner.channels.insert(channel_id, GuildChannel { thread, granted, withheld, file_limit, state });
 }
 
 /// `payload` (an interaction) as Discord sends it: its `app_permissions` without what a test
@@ -138,6 +148,10 @@ pub(super) fn check(inner: &Inner, channel_id: u64, action: Action) -> Result<()
             if files {
                 missing(ATTACH_FILES, "ATTACH_FILES")?;
             }
+            if let Some(c) = guild {
+                check_archived(inner.readings, c)?;
+            }
+            check_closed_dm(inner, channel_id)?;
             refuse_unreachable_dm(inner, channel_id)
         }
         Action::Read(mid) => {
@@ -150,6 +164,10 @@ pub(super) fn check(inner: &Inner, channel_id: u64, action: Action) -> Result<()
             }
             if files {
                 missing(ATTACH_FILES, "ATTACH_FILES")?;
+            }
+            // An edit never unarchives a thread (only a new message might, by reading).
+            if guild.is_some_and(|c| c.thread && c.state.archived) {
+                return Err(thread_archived());
             }
             Ok(())
         }
@@ -182,6 +200,9 @@ pub(super) fn channel_route(
     let Ok(c) = channel.parse::<u64>() else {
         return Some(err_resp(&api_err(404, 10003, "Unknown Channel")));
     };
+    if is_modify_channel(method, rest) {
+        return Some(modify_thread(shared, c, body));
+    }
     let r = match (method.as_str(), rest) {
         ("POST", ["messages"]) => channel_message(shared, c, None, body),
         ("PATCH", ["messages", m]) => channel_message(shared, c, Some(id(m)), body),

@@ -32,6 +32,8 @@ pub enum ReplyKind {
     EditChannelMessage { channel_id: u64, message_id: u64 },
     /// `DELETE /channels/{channel_id}/messages/{message_id}`
     DeleteChannelMessage { channel_id: u64, message_id: u64 },
+    /// `PATCH /channels/{channel_id}` (a thread unarchived, say)
+    ModifyChannel { channel_id: u64 },
     /// `GET /applications/{app}/emojis`
     ListApplicationEmojis,
     /// `GET /applications/{app}/emojis/{emoji_id}`

@@ -38,6 +38,11 @@
 //!   wrong token's 401 and an unreadable body's 400 included; 429s and injected faults apart):
 //!   it fails [`StandIn::interact`] with a clear message if it was an interaction's, and every
 //!   end-to-end test ends with [`StandIn::assert_none_refused`] (the test bot's stop runs it).
+//! * What Discord refuses for a channel's state or a user's choice (`channel_rules`): a post
+//!   in an archived thread, 50083, or unarchiving it (`PATCH /channels/{id}`) without the
+//!   permission; a post slowmode holds back, 429 with 20016; a message to a user who closed
+//!   their DMs, 50007. Where Discord's documentation leaves a rule open, the test chooses the
+//!   reading ([`StandIn::set_readings`]).
 //! * An exchange is complete on an event, never after a quiet period: [`StandIn::interact`]
 //!   returns as soon as the bot has answered ([`Exchange::answered`]), and
 //!   [`StandIn::interact_until`] as soon as the exchange holds what the test says the flow ends
@@ -53,7 +58,8 @@
 //!   interaction token, the global limit (interaction callbacks and webhooks spared), Discord's
 //!   `X-RateLimit-*` headers and its 429 answers. The numbers are [`RateLimits::roomy`] unless
 //!   the test asks for others ([`StandIn::start_with`], e.g. [`RateLimits::discord`]);
-//!   [`StandIn::rate_limited`] lists the 429s answered.
+//!   [`StandIn::rate_limited`] lists the 429s answered. The webhook limit a channel's
+//!   interactions share is applied when the test turns it on ([`RateLimits::shared_webhook`]).
 //! * The application's own emojis (`emojis`): listed, created, renamed and deleted as Discord
 //!   does, refused as Discord refuses (names, images, 2,000 at most), and kept with their images
 //!   ([`StandIn::application_emojis`]); a button or menu option may show a custom emoji only if
@@ -73,7 +79,8 @@
 //! Where things are: [`StandIn`] (this file) is what the tests drive; `exchange` holds the types
 //! they get back; `gateway` and `rest` are the two servers (`tls` lets one port speak plain HTTP
 //! and TLS), `rate_limits` Discord's rate limits, `replies` what the bot's answers do to the
-//! messages, `channels` the channels and what the bot may do there, `emojis` the application's
+//! messages, `channels` the channels and what the bot may do there, `channel_rules` what their
+//! state refuses, `emojis` the application's
 //! emojis, `faults` the failures a test injects, `validation` and `limits` what Discord refuses
 //! of a body, `objects` the JSON Discord hands out, and `state` what is kept in between.
 //!
@@ -81,6 +88,7 @@
 //! Its parts are the files beside it.)
 #![allow(dead_code)]
 
+mod channel_rules;
 mod channels;
 mod emojis;
 mod exchange;
@@ -107,6 +115,7 @@ use serde_json::{json, Value};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+pub use channel_rules::{ArchivedPost, Readings, SlowmodeSpares};
 use channels::as_discord_sends;
 pub use channels::permission;
 pub use exchange::{all_disabled, Exchange, Incomplete, Reply, ReplyKind, Signed};
@@ -231,6 +240,8 @@ impl StandIn {
                 injected: Vec::new(),
                 nonces: Default::default(),
                 answers_on_their_way: Default::default(),
+                readings: Default::default(),
+                closed_dms: Default::default(),
             }),
             version,
             port,

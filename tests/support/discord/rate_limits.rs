@@ -11,6 +11,9 @@
 //! * a 429 of the global limit: `X-RateLimit-Global: true`, `X-RateLimit-Scope: global`,
 //!   `Retry-After` and the same body with `"global": true`.
 //!
+//! * a 429 of the webhook limit a channel's interactions share ([`RateLimits::shared_webhook`]):
+//!   the bucket's headers, `X-RateLimit-Scope: shared`, `Retry-After` and the same body.
+//!
 //! Interaction callbacks and the interaction webhooks (`/webhooks/{application}/{token}/...`)
 //! are not bound by the global limit (Discord's docs say so of interaction endpoints). A window
 //! opens with a bucket's first request and holds `requests` of them for `per` (Discord's
@@ -67,9 +70,24 @@ pub struct RateLimits {
     /// token: 5 per 2 s, as measured and confirmed by Discord's staff (discord-api-docs issue
     /// 2701: "5/2s per interaction", the rate-limit key being the interaction).
     pub interaction_webhooks: Limit,
+    /// The limit every interaction of one channel shares on its webhook's follow-ups and edits
+    /// (`POST /webhooks/{application}/{token}`, `PATCH .../messages/{message}`), answered 429
+    /// with `X-RateLimit-Scope: shared`: reported at about 30 a minute per channel (bots
+    /// meeting it in lively channels; Discord documents neither the limit nor its number), so
+    /// off (`None`) unless a test or a benchmark turns it on, with [`Self::SHARED_WEBHOOK`] or
+    /// a number of its own.
+    pub shared_webhook: Option<Limit>,
 }
 
 impl RateLimits {
+    /// The shared webhook limit as reported: 30 a minute per channel.
+    pub const SHARED_WEBHOOK: Limit = Limit::new(30, 60_000);
+
+    /// These limits with the webhook limit a channel's interactions share, at `limit`.
+    pub fn with_shared_webhook(self, limit: Limit) -> RateLimits {
+        RateLimits { shared_webhook: Some(limit), ..self }
+    }
+
     /// Discord's numbers (see each field for where it comes from).
     pub fn discord() -> RateLimits {
         RateLimits {
@@ -78,6 +96,7 @@ impl RateLimits {
             message_edits: Limit::new(5, 5_000),
             message_deletes: Limit::new(5, 5_000),
             interaction_webhooks: Limit::new(5, 2_000),
+            shared_webhook: None,
         }
     }
 
@@ -91,6 +110,7 @@ impl RateLimits {
             message_edits: d.message_edits.times(10),
             message_deletes: d.message_deletes.times(10),
             interaction_webhooks: d.interaction_webhooks.times(10),
+            shared_webhook: None,
         }
     }
 }
@@ -166,14 +186,43 @@ impl Limiter {
         &self.refused
     }
 
-    /// Admits the request (`segs`: its path after `/api/vN`) or answers it 429.
-    pub(super) fn admit(&mut self, method: &Method, path: &str, segs: &[&str]) -> Result<Admitted, Box<Response>> {
+    /// Logs a 429 answered elsewhere (slowmode's, in `channel_rules`).
+    pub(super) fn note(&mut self, limited: RateLimited) {
+        self.refused.push(limited);
+    }
+
+    /// Admits the request (`segs`: its path after `/api/vN`; `channel`: the channel of the
+    /// interaction whose webhook it calls, if it does) or answers it 429.
+    pub(super) fn admit(
+        &mut self,
+        method: &Method,
+        path: &str,
+        segs: &[&str],
+        channel: Option<u64>,
+    ) -> Result<Admitted, Box<Response>> {
         let now = Instant::now();
         let route = self.route_of(method, segs);
         let request = format!("{method} {path}");
         if !exempt_from_global(segs) {
             if let Err(wait) = self.global.take(self.limits.global, now) {
-                return Err(Box::new(self.refuse(request, "global".into(), None, wait, HeaderMap::new(), true)));
+                return Err(Box::new(self.refuse(
+                    request,
+                    "global".into(),
+                    None,
+                    wait,
+                    HeaderMap::new(),
+                    Scope::Global,
+                )));
+            }
+        }
+        if let (Some(limit), Some(channel), Some(bucket)) =
+            (self.limits.shared_webhook, channel, shared_route(method, segs))
+        {
+            let window = self.buckets.entry((bucket, channel.to_string())).or_default();
+            if let Err(wait) = window.take(limit, now) {
+                let headers = bucket_headers(limit, 0, window.reset_after(now), bucket);
+                let resource = Some(channel.to_string());
+                return Err(Box::new(self.refuse(request, bucket.into(), resource, wait, headers, Scope::Shared)));
             }
         }
         let Some((bucket, resource, limit)) = route else {
@@ -186,7 +235,7 @@ impl Limiter {
         let headers = bucket_headers(limit, remaining, reset_after, bucket);
         match taken {
             Ok(_) => Ok(Admitted(headers)),
-            Err(wait) => Err(Box::new(self.refuse(request, bucket.into(), Some(resource), wait, headers, false))),
+            Err(wait) => Err(Box::new(self.refuse(request, bucket.into(), Some(resource), wait, headers, Scope::User))),
         }
     }
 
@@ -197,14 +246,20 @@ impl Limiter {
         resource: Option<String>,
         retry_after: Duration,
         mut headers: HeaderMap,
-        global: bool,
+        scope: Scope,
     ) -> Response {
+        let global = scope == Scope::Global;
         eprintln!("[stand-in] 429 {request} ({bucket}, retry after {retry_after:?})");
         self.refused.push(RateLimited { request, bucket, resource, global, retry_after });
         let secs = retry_after.as_secs_f64();
         // Discord's header is whole seconds, its body to the millisecond.
         set(&mut headers, "retry-after", (secs.ceil() as u64).to_string());
-        set(&mut headers, "x-ratelimit-scope", if global { "global" } else { "user" }.into());
+        let scope = match scope {
+            Scope::Global => "global",
+            Scope::User => "user",
+            Scope::Shared => "shared",
+        };
+        set(&mut headers, "x-ratelimit-scope", scope.into());
         if global {
             set(&mut headers, "x-ratelimit-global", "true".into());
         }
@@ -238,6 +293,29 @@ impl Limiter {
             }
             _ => return None,
         })
+    }
+}
+
+/// Whom a limit is kept for (`X-RateLimit-Scope`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// The bot's own: the global limit.
+    Global,
+    /// The bot's own: a route's bucket.
+    User,
+    /// A resource's, shared with others: the webhook limit of a channel's interactions.
+    Shared,
+}
+
+/// The bucket of the webhook limit a channel's interactions share, for the routes it counts:
+/// an interaction's follow-ups and the edits of its messages.
+fn shared_route(method: &Method, segs: &[&str]) -> Option<&'static str> {
+    let app = StandIn::APP_ID.to_string();
+    match (method.as_str(), segs) {
+        ("POST", ["webhooks", a, _]) | ("PATCH", ["webhooks", a, _, "messages", _]) if *a == app => {
+            Some("shared-webhook")
+        }
+        _ => None,
     }
 }
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 use axum::response::Response;
 use serde_json::{json, Value};
 
+use super::channel_rules::{posted, slowmode_refusal, slowmode_wait};
 use super::channels::{check, file_limit, Action};
 use super::exchange::ReplyKind;
 use super::limits::{check_files, check_flags, CHANNEL_MESSAGE_FLAGS, INTERACTION_MESSAGE_FLAGS};
@@ -25,11 +26,19 @@ const LOADING: u64 = 1 << 7;
 pub(super) fn callback(shared: &Arc<Shared>, id: &str, token: &str, body: Body) -> Response {
     let mut inner = shared.lock();
     let ty = body.json.get("type").and_then(Value::as_u64).unwrap_or(0) as u8;
+    if ty == 4 {
+        if let Some(refused) = slowed(&mut inner, shared, token, body.json.get("data"), "callback") {
+            return refused;
+        }
+    }
     let kind = ReplyKind::Callback { type_: ty };
     let files = files_of(&body);
     let result = callback_inner(&mut inner, shared, id, token, ty, &body);
     match result {
         Ok(mid) => {
+            if ty == 4 {
+                new_message(&mut inner, token, body.json.get("data"));
+            }
             record(&mut inner, shared, kind, Some(token), body.json, files, 204, None, mid);
             if let Some(by) = inner.age_on_ack.take() {
                 inner.clock_ahead += by;
@@ -267,6 +276,9 @@ fn token_message(rec: &InteractionRecord, mid: Option<u64>) -> Result<u64, ApiEr
 
 pub(super) fn followup(shared: &Arc<Shared>, token: &str, body: Body) -> Response {
     let mut inner = shared.lock();
+    if let Some(refused) = slowed(&mut inner, shared, token, Some(&body.json), "follow-up") {
+        return refused;
+    }
     let files = files_of(&body);
     let result = (|| {
         let rec = inner
@@ -314,6 +326,7 @@ pub(super) fn followup(shared: &Arc<Shared>, token: &str, body: Body) -> Respons
     })();
     match result {
         Ok((mid, msg)) => {
+            new_message(&mut inner, token, Some(&body.json));
             record(&mut inner, shared, ReplyKind::Followup, Some(token), body.json, files, 200, None, Some(mid));
             json_resp(200, msg)
         }
@@ -336,6 +349,14 @@ pub(super) fn followup(shared: &Arc<Shared>, token: &str, body: Body) -> Respons
 
 pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option<u64>, body: Body) -> Response {
     let mut inner = shared.lock();
+    // Slowmode holds back a post Discord would otherwise take.
+    let send = Action::Send { files: !body.files.is_empty() };
+    if let Some(wait) = mid.is_none().then(|| slowmode_wait(&inner, channel_id, false)).flatten() {
+        if check(&inner, channel_id, send).is_ok() {
+            drop(inner);
+            return slowmode_refusal(shared, format!("POST /channels/{channel_id}/messages"), channel_id, wait);
+        }
+    }
     let files = files_of(&body);
     let kind = match mid {
         None => ReplyKind::ChannelMessage { channel_id },
@@ -374,6 +395,9 @@ pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option
     })();
     match result {
         Ok((target, msg)) => {
+            if mid.is_none() {
+                posted(&mut inner, channel_id);
+            }
             record(&mut inner, shared, kind, None, body.json, files, 200, None, Some(target));
             json_resp(200, msg)
         }
@@ -391,6 +415,29 @@ pub(super) fn channel_message(shared: &Arc<Shared>, channel_id: u64, mid: Option
             );
             err_resp(&e)
         }
+    }
+}
+
+/// Slowmode's 429 for a visible message an interaction's token posts (`data`: its body), where
+/// the reading does not spare interactions.
+fn slowed(inner: &mut Inner, shared: &Shared, token: &str, data: Option<&Value>, what: &str) -> Option<Response> {
+    let channel_id = inner.interactions.get(token)?.channel_id;
+    if ephemeral(data) {
+        return None;
+    }
+    let wait = slowmode_wait(inner, channel_id, true)?;
+    Some(slowmode_refusal(shared, format!("{what} of {token}"), channel_id, wait))
+}
+
+/// Whether a message body is only for the user who acted (slowmode does not count it).
+fn ephemeral(data: Option<&Value>) -> bool {
+    data.and_then(|d| d.get("flags")).and_then(Value::as_u64).unwrap_or(0) & 64 != 0
+}
+
+/// Slowmode counts a visible message an interaction's token posted.
+fn new_message(inner: &mut Inner, token: &str, data: Option<&Value>) {
+    if let Some(channel_id) = inner.interactions.get(token).map(|r| r.channel_id).filter(|_| !ephemeral(data)) {
+        posted(inner, channel_id);
     }
 }
 

@@ -134,7 +134,12 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
         ["api", rest @ ..] => rest,
         other => other,
     };
-    let admitted = shared.limiter().admit(&method, &path, segs);
+    // The webhook limit a channel's interactions share is kept per channel.
+    let channel = match segs {
+        ["webhooks", _, token, ..] => shared.lock().interactions.get(*token).map(|r| r.channel_id),
+        _ => None,
+    };
+    let admitted = shared.limiter().admit(&method, &path, segs, channel);
     let admitted = match admitted {
         Ok(admitted) => admitted,
         Err(too_many_requests) => return *too_many_requests,

@@ -114,6 +114,10 @@ pub(super) struct Inner {
     /// The tokens of interactions delivered to an HTTP endpoint whose answer has not come back
     /// to the stand-in yet: their webhook calls wait for it (`rest::answer_first`).
     pub(super) answers_on_their_way: std::collections::HashSet<String>,
+    /// How the rules Discord's documentation leaves open are read (`channel_rules`).
+    pub(super) readings: super::channel_rules::Readings,
+    /// Users who closed their DMs to the bot ([`super::StandIn::close_dms`]).
+    pub(super) closed_dms: std::collections::HashSet<u64>,
 }
 
 /// How long Discord keeps an interaction's token valid for its webhooks.
