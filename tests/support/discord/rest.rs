@@ -185,7 +185,8 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
     // no refused call escapes the refused-call checks.
     let recorded = ROUTE_RECORDED.replace(false);
     let resp = match resp {
-        Some(r) if recorded || r.status().is_success() => r,
+        // A 429 (slowmode's, say) is listed with the rate limits' ([`StandIn::rate_limited`]).
+        Some(r) if recorded || r.status().is_success() || r.status() == StatusCode::TOO_MANY_REQUESTS => r,
         Some(r) => {
             let (parts, bytes) = r.into_parts();
             let bytes = axum::body::to_bytes(bytes, BODY_LIMIT).await.unwrap_or_default();
