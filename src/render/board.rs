@@ -400,4 +400,29 @@ mod tests {
             assert!(rows.iter().any(|&y| y > 64), "{lang:?}: the trays' captions change");
         }
     }
+
+    /// Past the buttons' room, a move is a plain dot: in a position where the player has more
+    /// moves than buttons, exactly the first `MOST_NUMBERED` (in the buttons' order) carry a
+    /// number's blurple square, and every other move only the legal dot.
+    #[test]
+    fn past_the_room_a_move_is_a_plain_dot() {
+        // 15 black and 14 white discs found by a hill climb for black's mobility (35 moves);
+        // the test checks the count itself.
+        let pos =
+            reversi::Position::from_bitboards(0x0804_9604_247c_2000, 0x00ea_0022_5002_5600, reversi::Color::Black)
+                .expect("a position");
+        let game = Game::Reversi(pos);
+        let moves = settai_core::numbered_moves(&game);
+        assert!(moves.len() > MOST_NUMBERED, "{} moves: not past the room", moves.len());
+        let names = Names { human: Some(Side::First), ..Names::new("Mika", "Computer") };
+        let image = drawn(&game, None, Lang::En, None, &names, true);
+        for (n, mv) in moves.iter().enumerate() {
+            let GameMove::Reversi(reversi::Move::Place(sq)) = mv else { panic!("{mv:?}") };
+            let (cx, cy) = crate::render::reversi::cell_centre(sq.index() as usize);
+            // Inside a number's square, clear of its numeral; outside the legal dot.
+            let corner = *image.get_pixel((cx - 17) as u32, (cy - 17) as u32);
+            let blurple = corner == image::Rgb([88, 101, 242]);
+            assert_eq!(blurple, n < MOST_NUMBERED, "move {} ({sq:?}) at {corner:?}", n + 1);
+        }
+    }
 }
