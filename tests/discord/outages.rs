@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 use settai::i18n::{Lang, Msg};
-use settai_core::GameKind;
+use settai_core::reversi::ReversiLevel;
+use settai_core::{Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
 use crate::family::waited;
@@ -189,5 +190,47 @@ async fn registration_survives_an_outage_at_start(pool: PgPool) {
     assert_eq!(uploaded.len(), tiles);
     assert_eq!(bot.standin.registered_commands().await.len(), 2);
     assert_eq!(bot.standin.injected_faults().len(), 3);
+    bot.stop().await;
+}
+
+/// The reminder of a group DM's game goes to the player's DM with the bot: opening that DM
+/// meets a 502 and the post a cut connection, each once. Both are tried again (opening a DM
+/// returns the one already open; the post carries its nonce), and the player is reminded once.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_reminder_to_a_dm_rides_out_an_outage(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let grandma = Ctx::en().group_dm(fixtures::USER_ID);
+    let game = Game::new(GameKind::Reversi);
+    let stored = crate::game_in(&bot.store, &grandma, Side::First, Level::Reversi(ReversiLevel::Standard), game).await;
+    sqlx::query("UPDATE games SET private_channel = TRUE, guild_id = NULL WHERE id = $1")
+        .bind(stored.id)
+        .execute(bot.store.pool())
+        .await
+        .unwrap();
+    // Grandma has used the app (Discord lets the bot reach her DM only then).
+    let shown = bot.standin.interact(fixtures::slash(&grandma, "play", "board", serde_json::json!([]))).await;
+    assert!(!shown.is_ephemeral(), "{shown}");
+    let dm = StandIn::dm_channel_of(fixtures::USER_ID);
+    bot.standin.inject_fault(
+        "POST",
+        "/users/@me/channels",
+        FaultKind::Status { status: 502, retry_after: None },
+        Calls::Nth(1),
+    );
+    bot.standin.inject_fault("POST", &format!("/channels/{dm}/messages"), FaultKind::Reset, Calls::Nth(1));
+    let since = bot.standin.cursor();
+    waited(&bot, &[(&grandma, 25.0)]).await;
+    let to_dm = |c: &Reply| c.ok() && c.kind == ReplyKind::ChannelMessage { channel_id: dm };
+    let reminded = bot.standin.wait_call(since, T, to_dm).await;
+    assert!(reminded.content().is_some_and(|t| t.contains(&reminder(&grandma))), "{reminded}");
+    let met = bot.standin.wait_injected_faults(2, T).await;
+    assert_eq!(met.len(), 2, "{met:?}");
+    let reminders = bot
+        .standin
+        .messages_in(dm)
+        .iter()
+        .filter(|m| m["content"].as_str().is_some_and(|t| t.contains(&reminder(&grandma))))
+        .count();
+    assert_eq!(reminders, 1);
     bot.stop().await;
 }
