@@ -77,6 +77,14 @@ impl Failed {
     }
 }
 
+/// Discord's JSON error code, when Discord answered and refused the call.
+pub fn discord_code(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
+    }
+}
+
 /// The error of a call cut off by a deadline of the bot's own ([`within`]).
 pub const TIMED_OUT: &str = "Discord did not answer in time";
 

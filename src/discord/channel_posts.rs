@@ -18,9 +18,9 @@ use std::future::Future;
 use std::time::Duration;
 
 use serenity::all::{ChannelId, CreateMessage, EditThread, Message};
-use serenity::http::{Http, HttpError};
+use serenity::http::Http;
 
-use super::calls::{self, Repeat};
+use super::calls::{self, discord_code, Repeat};
 
 /// How long a post of the bot's own may be held back (by slowmode, say) before it is given
 /// up: far past what a post takes, a channel's rate limit waited out included (5 s).
@@ -41,7 +41,7 @@ pub(super) async fn post(http: &Http, channel: ChannelId, message: CreateMessage
     // One nonce for every try: Discord answers a second post of it with the first message.
     let message = message.nonce(calls::nonce()).enforce_nonce(true);
     match send(http, channel, &message).await {
-        Err(e) if code(&e) == Some(THREAD_ARCHIVED) => {
+        Err(e) if discord_code(&e) == Some(THREAD_ARCHIVED) => {
             if let Err(refused) = patiently(channel.edit_thread(http, EditThread::new().archived(false))).await {
                 tracing::info!(error = %refused, %channel, "an archived thread the bot may not unarchive");
                 return Err(e);
@@ -62,18 +62,10 @@ async fn send(http: &Http, channel: ChannelId, message: &CreateMessage) -> seren
 /// Whether `e` is a refusal the bot expects of a post of its own (see the module docs): given
 /// up quietly, logged at info rather than as a fault.
 pub(super) fn expected_refusal(e: &serenity::Error) -> bool {
-    matches!(e, serenity::Error::Other(HELD_BACK)) || code(e).is_some_and(|c| EXPECTED.contains(&c))
+    matches!(e, serenity::Error::Other(HELD_BACK)) || discord_code(e).is_some_and(|c| EXPECTED.contains(&c))
 }
 
 /// `call`, given up after [`POST_PATIENCE`].
 async fn patiently<T>(call: impl Future<Output = serenity::Result<T>>) -> serenity::Result<T> {
     tokio::time::timeout(POST_PATIENCE, call).await.unwrap_or(Err(serenity::Error::Other(HELD_BACK)))
-}
-
-/// Discord's JSON error code, when Discord refused the call.
-fn code(e: &serenity::Error) -> Option<isize> {
-    match e {
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
-        _ => None,
-    }
 }

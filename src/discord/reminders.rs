@@ -218,7 +218,7 @@ async fn board_is_there(http: &Http, channel: ChannelId, message: MessageId) -> 
 /// Whether Discord answered "Unknown Message" (the message was deleted).
 pub(super) fn is_unknown_message(e: &serenity::Error) -> bool {
     const UNKNOWN_MESSAGE: isize = 10008;
-    matches!(e, serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) if r.error.code == UNKNOWN_MESSAGE)
+    calls::discord_code(e) == Some(UNKNOWN_MESSAGE)
 }
 
 /// The link that opens a message of `record`'s channel in Discord.

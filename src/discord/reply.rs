@@ -17,7 +17,7 @@ use serenity::builder::Builder;
 use serenity::http::Http;
 use tokio::sync::{oneshot, Mutex, Notify};
 
-use super::calls::{retried, within, Failed, Repeat, TIMED_OUT};
+use super::calls::{discord_code, retried, within, Failed, Repeat, TIMED_OUT};
 
 /// When a request still being worked on is acknowledged for the player: well inside Discord's
 /// three seconds, leaving room for the round trip, and long enough that normal requests answer
@@ -540,12 +540,4 @@ impl Responder {
 /// Whether Discord refused a call because it knows no such original message or webhook.
 fn unknown_original(e: &serenity::Error) -> bool {
     discord_code(e).is_some_and(|code| UNKNOWN_ORIGINAL.contains(&code))
-}
-
-/// Discord's JSON error code of a call it refused.
-fn discord_code(e: &serenity::Error) -> Option<isize> {
-    match e {
-        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
-        _ => None,
-    }
 }

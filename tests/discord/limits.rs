@@ -13,11 +13,12 @@ use settai_core::{Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
 use crate::family::waited;
+use crate::rate_limits::tap_first_move;
 use crate::said::whatever_the_link;
 use crate::support::discord::{permission, ArchivedPost, Limit, RateLimits, Readings, SlowmodeSpares};
-use crate::support::fixtures::{self, touch_id, touch_taps, Ctx, OTHER_USER_ID, THREAD_ID, USER_ID};
-use crate::support::{Exchange, Reply, ReplyKind, StandIn};
-use crate::{play_reversi, shown_board, Bot, T};
+use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, THREAD_ID, USER_ID};
+use crate::support::{Reply, ReplyKind, StandIn};
+use crate::{play_reversi, Bot, T};
 
 /// What a reminder to `ctx`'s player of their reversi game says, whatever its link.
 fn reminder(ctx: &Ctx) -> String {
@@ -165,21 +166,6 @@ async fn slowmode_that_spares_bots_holds_back_no_reminder(pool: PgPool) {
     reminders_under_slowmode(pool, SlowmodeSpares::AllBots).await;
 }
 
-/// Taps the first numbered square of the board `last` showed; waits until the tap has taken
-/// the old board's buttons off and checks it posted one new board.
-async fn tap_first(bot: &Bot, ctx: &Ctx, last: &Exchange) -> Exchange {
-    let board = shown_board(bot, last);
-    let mv = touch_taps(&board, "p").first().cloned().unwrap_or_else(|| panic!("no move:\n{board}"));
-    let tap = fixtures::button_on(ctx, &touch_id(&board, &format!("p.{mv}")).unwrap(), &board);
-    let tapped = bot
-        .standin
-        .interact_until(tap, |x| x.answered() && x.calls.iter().any(|c| c.kind == ReplyKind::EditOriginal))
-        .await;
-    let boards: Vec<_> = tapped.followups().into_iter().filter(|c| c.ok() && !c.files.is_empty()).collect();
-    assert_eq!(boards.len(), 1, "one new board:\n{tapped}");
-    tapped
-}
-
 /// Taps in a channel under a two-second slowmode, where interactions' follow-ups are not
 /// spared (and where they are): each tap's board is held back until slowmode lets it through,
 /// never lost nor posted twice, and each move is stored once with the bot's answer.
@@ -192,7 +178,7 @@ async fn taps_under_slowmode(pool: PgPool, spared: bool) {
     bot.standin.set_slowmode(ctx.channel_id, Duration::from_secs(2));
     const TAPS: usize = 3;
     for _ in 0..TAPS {
-        last = tap_first(&bot, &ctx, &last).await;
+        last = tap_first_move(&bot, &ctx, &last).await;
     }
     assert_eq!(bot.snapshot(&ctx).await.3, 2 * TAPS, "each tap and the bot's answer, once");
     let slowed = bot.standin.rate_limited().iter().filter(|r| r.bucket == "slowmode").count();
@@ -222,14 +208,14 @@ async fn taps_past_the_shared_webhook_limit_lose_no_board(pool: PgPool) {
     let mut last = bot.standin.interact(play_reversi(&busy)).await;
     const TAPS: usize = 3;
     for _ in 0..TAPS {
-        last = tap_first(&bot, &busy, &last).await;
+        last = tap_first_move(&bot, &busy, &last).await;
     }
     assert_eq!(bot.snapshot(&busy).await.3, 2 * TAPS, "each tap and the bot's answer, once");
     let shared: Vec<_> = bot.standin.rate_limited().into_iter().filter(|r| r.bucket == "shared-webhook").collect();
     assert!(!shared.is_empty(), "the taps met the shared limit: {:?}", bot.standin.rate_limited());
     assert!(shared.iter().all(|r| r.resource == Some(busy.channel_id.to_string())), "{shared:?}");
     let started = bot.standin.interact(play_reversi(&other)).await;
-    tap_first(&bot, &other, &started).await;
+    tap_first_move(&bot, &other, &started).await;
     assert!(
         !bot.standin.rate_limited().iter().any(|r| r.resource == Some(other.channel_id.to_string())),
         "{:?}",

@@ -19,7 +19,7 @@ use crate::{play_reversi, shown_board, Bot};
 /// Taps the first numbered square of the board `last` showed, waits until the tap's answer has
 /// taken the old board's buttons off, and checks that it posted one new board; returns the tap's
 /// exchange.
-async fn tap_first_move(bot: &Bot, ctx: &Ctx, last: &Exchange) -> Exchange {
+pub(crate) async fn tap_first_move(bot: &Bot, ctx: &Ctx, last: &Exchange) -> Exchange {
     let board = shown_board(bot, last);
     let mv = touch_taps(&board, "p").first().cloned().unwrap_or_else(|| panic!("no move:\n{board}"));
     let tap = fixtures::button_on(ctx, &touch_id(&board, &format!("p.{mv}")).unwrap(), &board);
