@@ -8,30 +8,36 @@
 //! non-zero, naming it (late answers and "busy" refusals are reported, not judged: they depend
 //! on the machine).
 //!
-//! `cargo bench --bench load -- [CHANNELS] [MOVES_PER_CHANNEL] [THINK_MS]` (default 500 × 10,
-//! players thinking 0.5-1.5 × 2000 ms between moves, much faster than people do); needs the
+//! `cargo bench --bench load -- [CHANNELS] [MOVES_PER_CHANNEL] [THINK_MS] [--rough]
+//! [--shared-webhook-limit]` (default 500 × 10, players thinking 0.5-1.5 × 2000 ms between
+//! moves, much faster than people do); `--rough` and `--shared-webhook-limit` as the soak's
+//! (`soak.rs`); needs the
 //! local Postgres of `.ci/run` (DATABASE_URL, default `postgres://postgres@localhost:5432/postgres`),
 //! where it creates and afterwards drops a database of its own.
 
 mod checks;
+mod seen;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use checks::boards;
 use checks::moves::{self, Tap};
 use checks::verdict::{self, Findings};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use seen::Played;
 use serde_json::json;
 use settai::discord::{self, Connection};
 use settai::domain::{Change, Place, Scope};
 use settai::service::Service;
 use settai::store::Store;
 use settai_core::{doubutsu, reversi, Level};
+use support::discord::{RateLimits, Weather};
 use support::fixtures::{self, Ctx};
-use support::{Exchange, StandIn};
+use support::{Exchange, Incomplete, StandIn};
 
 /// What one simulated player saw.
 #[derive(Default)]
@@ -56,6 +62,32 @@ struct Tally {
     move_shown: Vec<Duration>,
     /// The moves the player saw accepted.
     taps: Vec<Tap>,
+    /// Taps whose answer failed (Discord's weather): maybe played, maybe not.
+    unknown: Vec<Tap>,
+    /// Interactions whose answer failed where one of their calls met a fault of Discord's.
+    failed_answers: usize,
+    /// Answers that failed since the last one that came.
+    failed_in_a_row: usize,
+}
+
+/// How many answers in a row may fail before a player calls the game stuck.
+const FAILURES_IN_A_ROW: usize = 5;
+
+impl Tally {
+    /// An interaction whose answer failed: Discord's doing where one of its calls met a fault,
+    /// else an error.
+    fn failed(&mut self, standin: &StandIn, x: &Result<Exchange, Incomplete>) {
+        self.failed_in_a_row += 1;
+        if seen::met_a_fault(standin, &seen::token_of(x)) {
+            self.failed_answers += 1;
+        } else {
+            self.errors.push(match x {
+                Ok(x) if !x.refused().is_empty() => format!("a call refused\n{x}"),
+                Ok(x) => format!("unanswered\n{x}"),
+                Err(e) => e.to_string(),
+            });
+        }
+    }
 }
 
 fn times(x: &Exchange) -> Option<(Duration, Duration)> {
@@ -89,6 +121,12 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
     // Players keep at it until they have made their moves (overload only slows them down).
     let give_up = tokio::time::Instant::now() + Duration::from_secs(3600);
     while tally.moves < moves && tokio::time::Instant::now() < give_up {
+        if tally.failed_in_a_row >= FAILURES_IN_A_ROW {
+            tally
+                .errors
+                .push(format!("channel {}: {} answers failed in a row (stuck)", ctx.channel_id, tally.failed_in_a_row));
+            break;
+        }
         // The move of the tap about to be sent, recorded once it is accepted.
         let mut tapping: Option<Tap> = None;
         let payload = match &next {
@@ -102,25 +140,23 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
                     let origins = fixtures::touch_taps(&message, "c");
                     let origin = &origins[rng.gen_range(0..origins.len())];
                     let button = fixtures::touch_id(&message, &format!("c.{origin}")).expect("its button");
-                    match standin.try_interact(fixtures::button_on(&ctx, &button, &message)).await {
-                        Ok(x) if !x.is_ephemeral() => {
-                            if let Some((ack, shown)) = times(&x) {
-                                tally.choose.push(ack);
-                                tally.choose_shown.push(shown);
-                            }
-                            tally.choose_bytes.extend(x.calls.iter().map(|c| c.json.to_string().len()));
-                        }
-                        Ok(x) => {
-                            tally.errors.push(format!("choosing refused: {}", x.content()));
-                            next = Next::Show;
-                            continue;
-                        }
-                        Err(e) => {
-                            tally.errors.push(e.to_string());
-                            next = Next::Show;
-                            continue;
-                        }
+                    let chosen = standin.try_interact(fixtures::button_on(&ctx, &button, &message)).await;
+                    if !seen::answered(&chosen) {
+                        tally.failed(&standin, &chosen);
+                        next = Next::Show;
+                        continue;
                     }
+                    let x = chosen.expect("answered");
+                    if x.is_ephemeral() {
+                        tally.errors.push(format!("choosing refused: {}", x.content()));
+                        next = Next::Show;
+                        continue;
+                    }
+                    if let Some((ack, shown)) = times(&x) {
+                        tally.choose.push(ack);
+                        tally.choose_shown.push(shown);
+                    }
+                    tally.choose_bytes.extend(x.calls.iter().map(|c| c.json.to_string().len()));
                     message = standin.message(id).expect("known message");
                     tokio::time::sleep(Duration::from_millis(rng.gen_range(think_ms / 4..think_ms / 2 + 1))).await;
                 }
@@ -132,14 +168,26 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
                 fixtures::button_on(&ctx, &button, &message)
             }
         };
-        let x = match standin.try_interact(payload).await {
-            Ok(x) => x,
-            Err(e) => {
-                tally.errors.push(e.to_string());
-                next = Next::Show;
-                continue;
+        let answer = standin.try_interact(payload).await;
+        if let Some(tap) = tapping.take() {
+            match seen::played(&standin, &answer, tap.game, tap.ply - 1) {
+                Played::Yes => tapping = Some(tap),
+                Played::No => {}
+                Played::Unknown => {
+                    tally.failed(&standin, &answer);
+                    tally.unknown.push(tap);
+                    next = Next::Show;
+                    continue;
+                }
             }
-        };
+        }
+        if !seen::answered(&answer) {
+            tally.failed(&standin, &answer);
+            next = Next::Show;
+            continue;
+        }
+        let x = answer.expect("answered");
+        tally.failed_in_a_row = 0;
         if let Some((ack, done)) = times(&x) {
             tally.ack.push(ack);
             tally.board.push(done);
@@ -186,6 +234,8 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
         }
         match next {
             Next::Start => tally.games += 1,
+            // The board came back as it was (Discord failed its first answer): not played.
+            Next::Tap(_) if tapping.is_none() => {}
             Next::Tap(_) => {
                 tally.moves += 1;
                 tally.taps.extend(tapping.take());
@@ -217,15 +267,24 @@ fn percentiles(label: &str, mut v: Vec<Duration>) {
     );
 }
 
-async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
+async fn run(channels: u64, moves: usize, think_ms: u64, rough: bool, shared_webhook: bool) -> anyhow::Result<()> {
     let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@localhost:5432/postgres".into());
     let (server, _) = base.rsplit_once('/').expect("DATABASE_URL ends with a database name");
     let name = format!("settai_load_{}", std::process::id());
     let store = Store::connect(&format!("{server}/{name}")).await?;
 
-    // Discord's rate limits, as the bot meets them in production.
-    let mut standin = StandIn::start_with(support::discord::RateLimits::discord()).await;
+    // Discord's rate limits, as the bot meets them in production (with `--shared-webhook-limit`,
+    // the limit a channel's interactions share too), and with `--rough` its bad days.
+    let limits = if shared_webhook {
+        RateLimits::discord().with_shared_webhook(RateLimits::SHARED_WEBHOOK)
+    } else {
+        RateLimits::discord()
+    };
+    let mut standin = StandIn::start_with(limits).await;
     standin.interact_timeout = Duration::from_secs(600);
+    if rough {
+        standin.set_weather(Some(Weather::rough(20261207)));
+    }
     standin.set_heartbeat_interval(Duration::from_secs(2));
     let standin = Arc::new(standin);
     let connection = Connection {
@@ -244,7 +303,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
 
     // Seven channels in ten play doubutsu at the quick level, two reversi at `standard` (0.8 s a
     // reply), one reversi at `none` (2.4 s).
-    let mut players = Vec::new();
+    let (mut players, mut channel_ids) = (Vec::new(), Vec::new());
     for i in 0..channels {
         let ctx = Ctx::en().with_channel(fixtures::THREAD_ID + 10_000 + i).with_user(fixtures::USER_ID + 10 + i);
         let place = Place { guild_id: Some(ctx.guild_id), channel_id: ctx.channel_id, parent_id: None };
@@ -254,6 +313,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
             _ => ("reversi", Level::Reversi(reversi::ReversiLevel::NoMercy)),
         };
         store.change_setting(ctx.guild_id, &place, Scope::Channel, Change::Level(level)).await?;
+        channel_ids.push(ctx.channel_id);
         players.push((ctx, game));
     }
     let started = Instant::now();
@@ -276,6 +336,8 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
         all.choose_shown.extend(t.choose_shown);
         all.move_shown.extend(t.move_shown);
         all.taps.extend(t.taps);
+        all.unknown.extend(t.unknown);
+        all.failed_answers += t.failed_answers;
     }
     let wall = started.elapsed();
     shards.shutdown_all().await;
@@ -311,13 +373,21 @@ async fn run(channels: u64, moves: usize, think_ms: u64) -> anyhow::Result<()> {
 
     // Every accepted tap is stored once, where the player saw it, and no other player's move is.
     let stored = moves::stored_players_moves(store.pool()).await?;
+    let live = seen::live_boards(&standin, channel_ids);
+    let (refused_calls, provoked) = seen::refusals(&standin);
     let findings = Findings {
-        moves: moves::compare(&all.taps, &stored),
-        refused_calls: standin.refused().iter().map(|c| c.to_string()).collect(),
+        moves: moves::compare(&all.taps, &all.unknown, &stored),
+        boards: boards::troubles(&boards::games_now(store.pool()).await?, &live),
+        refused_calls,
         unknown_routes: standin.take_unknown_routes(),
         anomalies: all.errors,
         ..Findings::default()
     };
+    println!("{}", seen::weather_report(&standin));
+    println!(
+        "answers that failed: {}; taps of unknown fate: {} ({} of them stored); refusals a fault provoked: {provoked}",
+        all.failed_answers, findings.moves.unknown, findings.moves.unknown_stored
+    );
 
     drop(store);
     let admin = sqlx::PgPool::connect(&base).await?;
@@ -338,5 +408,7 @@ fn main() -> std::process::ExitCode {
     let moves = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
     let think_ms = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2000);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
-    verdict::exit_code(runtime.block_on(run(channels, moves, think_ms)))
+    let rough = std::env::args().any(|a| a == "--rough");
+    let shared_webhook = std::env::args().any(|a| a == "--shared-webhook-limit");
+    verdict::exit_code(runtime.block_on(run(channels, moves, think_ms, rough, shared_webhook)))
 }

@@ -13,17 +13,23 @@
 //! warm-up, with its 95% interval, the bot's own memory judged against a threshold. Any failure
 //! exits non-zero, naming it.
 //!
-//! `cargo bench --bench soak -- [DAYS] [CHANNELS] [--small-table]` (default 30 days, 100
-//! channels; BENCHMARKS.md runs 200); needs the local Postgres (DATABASE_URL, as the tests)
+//! `cargo bench --bench soak -- [DAYS] [CHANNELS] [--small-table] [--rough]
+//! [--shared-webhook-limit]` (default 30 days, 100 channels; BENCHMARKS.md runs 200); needs the local Postgres (DATABASE_URL, as the tests)
 //! where it creates and afterwards drops a database of its own; builds the doubutsu table first
 //! unless `data/doubutsu.tb` exists (half the channels play `settai`, half `weakest`). With
 //! `--small-table` the bot gets the table of lions and chicks alone, built in a moment, and
 //! `settai` plays as `weakest` where it cannot value a position: CI's short run
-//! (`.ci/run`), which checks the verdict's path rather than the figures.
+//! (`.ci/run`), which checks the verdict's path rather than the figures. With `--rough`, Discord
+//! has bad days (`Weather::rough`: 1% of the calls fail with a 5xx or a reset, one in 1,000
+//! hangs): a family whose answer fails looks at the game again with `/play board`, and the
+//! verdict also asks that each game is left with one board offering its moves, no more, no
+//! fewer. With `--shared-webhook-limit` the stand-in applies the webhook limit a channel's
+//! interactions share.
 
 mod checks;
 #[path = "soak/readings.rs"]
 mod readings;
+mod seen;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
@@ -32,18 +38,21 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use checks::boards;
 use checks::moves::{self, Tap};
 use checks::verdict::{self, Findings};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use readings::sample;
+use seen::Played;
 use serde_json::json;
 use settai::domain::{Change, Place, Scope};
 use settai::store::Store;
 use settai_core::doubutsu::table::{BuildOptions, Material};
 use settai_core::{doubutsu, Level};
+use support::discord::{RateLimits, Weather};
 use support::fixtures::{self, Ctx};
-use support::StandIn;
+use support::{Exchange, Incomplete, StandIn};
 
 const T: Duration = Duration::from_secs(120);
 /// The server's idle limit in the soak: games left alone close within the month.
@@ -53,71 +62,118 @@ const IDLE_DAYS: u32 = 5;
 #[derive(Default)]
 struct Day {
     taps: Vec<Tap>,
+    /// Taps whose answer failed (Discord's weather): maybe played, maybe not.
+    unknown: Vec<Tap>,
     games_started: usize,
+    /// Interactions whose answer failed where one of their calls met a fault of Discord's.
+    failed_answers: usize,
     anomalies: Vec<String>,
 }
 
-/// The game and ply a board of buttons was drawn at, when it offers moves (none once the game
-/// is over): read from its buttons' ids (`t:{game}:{ply}:...`).
-fn offered(message: &serde_json::Value) -> Option<(i64, u32)> {
-    let taps = fixtures::touch_taps(message, "c").len() + fixtures::touch_taps(message, "p").len();
-    let id = fixtures::buttons_of(message).into_iter().find_map(|b| b["custom_id"].as_str().map(str::to_string))?;
-    moves::board_place(&id).filter(|_| taps > 0)
+impl Day {
+    /// An interaction (`what`) whose answer failed: Discord's doing where one of its calls met
+    /// a fault, else an anomaly.
+    fn failed(&mut self, standin: &StandIn, what: &str, x: &Result<Exchange, Incomplete>) {
+        if seen::met_a_fault(standin, &seen::token_of(x)) {
+            self.failed_answers += 1;
+        } else {
+            self.anomalies.push(match x {
+                Ok(x) if !x.refused().is_empty() => format!("{what}: a call refused\n{x}"),
+                Ok(x) => format!("{what}: unanswered\n{x}"),
+                Err(e) => format!("{what}: {e}"),
+            });
+        }
+    }
 }
 
+/// What a family does next.
+enum Next {
+    /// `/play board`: where is our game?
+    Show,
+    /// `/play doubutsu`.
+    Start,
+    /// Plays on this board message.
+    Tap(u64),
+}
+
+/// How many answers in a row may fail before a family calls its game stuck.
+const FAILURES_IN_A_ROW: usize = 5;
+
 /// One family's session: shows the game on (or starts one) and taps random legal moves until
-/// the game ends or, with chance `stop` after each move, they leave it for another day.
+/// the game ends or, with chance `stop` after each move, they leave it for another day. An
+/// answer that fails sends them to `/play board`, as a person would look at the game again.
 async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64) -> Day {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut day = Day::default();
-    let shown = match standin.try_interact(fixtures::slash(&ctx, "play", "board", json!([]))).await {
-        Ok(x) => x,
-        Err(e) => {
-            day.anomalies.push(format!("board: {e}"));
+    let mut next = Next::Show;
+    let mut failures = 0;
+    loop {
+        if failures >= FAILURES_IN_A_ROW {
+            day.anomalies.push(format!("channel {}: {failures} answers failed in a row (stuck)", ctx.channel_id));
             return day;
         }
-    };
-    let mut board = if shown.is_ephemeral() {
-        // No game here: a new one.
-        match standin.try_interact(fixtures::slash(&ctx, "play", "doubutsu", json!([]))).await {
-            Ok(x) if !x.is_ephemeral() => {
-                day.games_started += 1;
-                x
+        let board = match next {
+            Next::Show | Next::Start => {
+                let start = matches!(next, Next::Start);
+                let command = if start { "doubutsu" } else { "board" };
+                let x = standin.try_interact(fixtures::slash(&ctx, "play", command, json!([]))).await;
+                if !seen::answered(&x) {
+                    day.failed(&standin, command, &x);
+                    failures += 1;
+                    next = Next::Show;
+                    continue;
+                }
+                let x = x.expect("answered");
+                match (start, x.is_ephemeral()) {
+                    // No game here: a new one.
+                    (false, true) => {
+                        next = Next::Start;
+                        continue;
+                    }
+                    // A game is on already (a start whose answer failed made it).
+                    (true, true) if x.content().contains("already") => {
+                        next = Next::Show;
+                        continue;
+                    }
+                    (true, true) => {
+                        day.anomalies.push(format!("start refused: {}", x.content()));
+                        return day;
+                    }
+                    (true, false) => day.games_started += 1,
+                    (false, false) => {}
+                }
+                failures = 0;
+                match x.message_id() {
+                    Some(id) => id,
+                    None => {
+                        day.anomalies.push("a board without its message".into());
+                        return day;
+                    }
+                }
             }
-            Ok(x) => {
-                day.anomalies.push(format!("start refused: {}", x.content()));
-                return day;
-            }
-            Err(e) => {
-                day.anomalies.push(format!("start: {e}"));
-                return day;
-            }
-        }
-    } else {
-        shown
-    };
-    loop {
-        let Some(mut message) = board.message_id().and_then(|id| standin.message(id)) else {
+            Next::Tap(id) => id,
+        };
+        let Some(mut message) = standin.message(board) else {
             day.anomalies.push("a board without its message".into());
             return day;
         };
-        let Some((game, ply)) = offered(&message) else { break };
+        let Some((game, ply)) = seen::offered(&message) else { break };
         // The animal first (its squares light up in place), then where it goes.
         let origins = fixtures::touch_taps(&message, "c");
         let origin = &origins[rng.gen_range(0..origins.len())];
         let choose = fixtures::touch_id(&message, &format!("c.{origin}")).expect("its button");
-        match standin.try_interact(fixtures::button_on(&ctx, &choose, &message)).await {
-            Ok(x) if !x.is_ephemeral() => {}
-            Ok(x) => {
-                day.anomalies.push(format!("choosing refused: {}", x.content()));
-                return day;
-            }
-            Err(e) => {
-                day.anomalies.push(format!("choose: {e}"));
-                return day;
-            }
+        let chosen = standin.try_interact(fixtures::button_on(&ctx, &choose, &message)).await;
+        if !seen::answered(&chosen) {
+            day.failed(&standin, "choose", &chosen);
+            failures += 1;
+            next = Next::Show;
+            continue;
         }
-        message = match board.message_id().and_then(|id| standin.message(id)) {
+        if chosen.as_ref().is_ok_and(Exchange::is_ephemeral) {
+            day.anomalies.push(format!("choosing refused: {}", chosen.map(|x| x.content()).unwrap_or_default()));
+            return day;
+        }
+        message = match standin.message(board) {
             Some(m) => m,
             None => {
                 day.anomalies.push("a board without its message".into());
@@ -125,23 +181,33 @@ async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64) -> Day {
             }
         };
         let lit = fixtures::touch_taps(&message, "p");
-        let choice = lit[rng.gen_range(0..lit.len())].clone();
+        let Some(choice) = (!lit.is_empty()).then(|| lit[rng.gen_range(0..lit.len())].clone()) else {
+            day.anomalies.push(format!("game {game}: an animal chosen and no square lit"));
+            return day;
+        };
         let play = fixtures::touch_id(&message, &format!("p.{choice}")).expect("its button");
-        let next = match standin.try_interact(fixtures::button_on(&ctx, &play, &message)).await {
-            Ok(x) => x,
-            Err(e) => {
-                day.anomalies.push(format!("tap: {e}"));
+        let tapped = standin.try_interact(fixtures::button_on(&ctx, &play, &message)).await;
+        let tap = Tap { game, ply: ply + 1, notation: choice };
+        match seen::played(&standin, &tapped, game, ply) {
+            Played::Yes => {
+                day.taps.push(tap);
+                failures = 0;
+                next = Next::Tap(tapped.as_ref().ok().and_then(Exchange::message_id).expect("a board"));
+                if rng.gen_bool(stop) {
+                    break;
+                }
+            }
+            Played::No => {
+                let x = tapped.expect("an answer");
+                day.anomalies.push(format!("tap refused: {}", x.content()));
                 return day;
             }
-        };
-        if next.is_ephemeral() {
-            day.anomalies.push(format!("tap refused: {}", next.content()));
-            return day;
-        }
-        day.taps.push(Tap { game, ply: ply + 1, notation: choice });
-        board = next;
-        if rng.gen_bool(stop) {
-            break;
+            Played::Unknown => {
+                day.failed(&standin, "tap", &tapped);
+                day.unknown.push(tap);
+                failures += 1;
+                next = Next::Show;
+            }
         }
     }
     day
@@ -244,7 +310,7 @@ fn table_dir(dir: &Path, small: bool) -> anyhow::Result<PathBuf> {
     Ok(dir.to_path_buf())
 }
 
-async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> {
+async fn run(days: u32, channels: u64, small_table: bool, rough: bool, shared_webhook: bool) -> anyhow::Result<()> {
     let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@localhost:5432/postgres".into());
     let (server, _) = base.rsplit_once('/').expect("DATABASE_URL ends with a database name");
     let db = format!("settai_soak_{}", std::process::id());
@@ -273,9 +339,18 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
             .map_err(|e| anyhow::anyhow!("{i}: {e}"))?;
     }
 
-    // Discord's rate limits, as the bot meets them in production.
-    let mut standin = StandIn::start_with(support::discord::RateLimits::discord()).await;
+    // Discord's rate limits, as the bot meets them in production (with `--shared-webhook-limit`,
+    // the limit a channel's interactions share too), and with `--rough` its bad days.
+    let limits = if shared_webhook {
+        RateLimits::discord().with_shared_webhook(RateLimits::SHARED_WEBHOOK)
+    } else {
+        RateLimits::discord()
+    };
+    let mut standin = StandIn::start_with(limits).await;
     standin.interact_timeout = Duration::from_secs(60);
+    if rough {
+        standin.set_weather(Some(Weather::rough(20261207)));
+    }
     let standin = Arc::new(standin);
     let metrics_addr = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.to_string();
     let metrics_url = format!("http://{metrics_addr}/metrics");
@@ -285,7 +360,9 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
 
     let started = Instant::now();
     let mut rng = StdRng::seed_from_u64(20261205);
-    let (mut taps, mut games_started, mut anomalies) = (Vec::<Tap>::new(), 0, Vec::<String>::new());
+    let (mut taps, mut unknown, mut games_started, mut anomalies) =
+        (Vec::<Tap>::new(), Vec::<Tap>::new(), 0, Vec::<String>::new());
+    let mut failed_answers = 0;
     let mut samples = Vec::new();
     let (graceful_stop, kill) = restart_days(days);
     let (mut process, mut process_started) = (0, 1);
@@ -307,6 +384,8 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
         for done in playing {
             let done = done.await?;
             taps.extend(done.taps);
+            unknown.extend(done.unknown);
+            failed_answers += done.failed_answers;
             games_started += done.games_started;
             anomalies.extend(done.anomalies);
         }
@@ -346,9 +425,17 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
 
     // Every accepted tap is stored once, where the player saw it, and no other player's move is.
     let stored = moves::stored_players_moves(&pool).await?;
+    let live = seen::live_boards(&standin, families.iter().map(|f| f.channel_id));
+    let board_troubles = boards::troubles(&boards::games_now(&pool).await?, &live);
+    let (refused_calls, provoked) = seen::refusals(&standin);
     let log_text = std::fs::read_to_string(&log).unwrap_or_default();
-    let log_troubles: Vec<String> =
-        log_text.lines().filter(|l| l.contains("WARN") || l.contains("ERROR")).map(str::to_string).collect();
+    let troubles = log_text.lines().filter(|l| l.contains("WARN") || l.contains("ERROR")).map(str::to_string);
+    // In bad weather the bot says what Discord did to it; those lines are counted, not judged.
+    let (weather_lines, log_troubles): (Vec<String>, Vec<String>) =
+        troubles.partition(|l| rough && seen::says_discord_failed(l));
+    for line in &weather_lines {
+        eprintln!("bad weather, logged: {line}");
+    }
     let (closed, reminded): (i64, i64) = sqlx::query_as(
         "SELECT (SELECT count(*) FROM games WHERE status = 'expired'),
                 (SELECT count(*) FROM games WHERE reminded_at IS NOT NULL OR status = 'expired')",
@@ -367,8 +454,9 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
     let creeps = readings::slopes(&samples);
     let findings = Findings {
         memory: readings::memory(&samples),
-        moves: moves::compare(&taps, &stored),
-        refused_calls: standin.refused().iter().map(|c| c.to_string()).collect(),
+        moves: moves::compare(&taps, &unknown, &stored),
+        boards: board_troubles,
+        refused_calls,
         unknown_routes: standin.take_unknown_routes(),
         anomalies,
         log_troubles,
@@ -377,6 +465,12 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
     let met = standin.rate_limited();
     let global = met.iter().filter(|r| r.global).count();
     println!("429s met (Discord's rate limits): {} ({global} of the global limit)", met.len());
+    println!("{}", seen::weather_report(&standin));
+    println!("the bot's warnings of Discord's failures: {}", weather_lines.len());
+    println!(
+        "answers that failed: {failed_answers}; taps of unknown fate: {} ({} of them stored); refusals a fault provoked: {provoked}",
+        findings.moves.unknown, findings.moves.unknown_stored
+    );
     drop(store);
     pool.close().await;
     let admin = sqlx::PgPool::connect(&base).await?;
@@ -389,9 +483,11 @@ async fn run(days: u32, channels: u64, small_table: bool) -> anyhow::Result<()> 
 fn main() -> std::process::ExitCode {
     // `cargo bench` adds flags such as `--bench`; the numbers and `--small-table` are ours.
     let small_table = std::env::args().any(|a| a == "--small-table");
+    let rough = std::env::args().any(|a| a == "--rough");
+    let shared_webhook = std::env::args().any(|a| a == "--shared-webhook-limit");
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let days = args.first().and_then(|a| a.parse().ok()).unwrap_or(30);
     let channels = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
-    verdict::exit_code(runtime.block_on(run(days, channels, small_table)))
+    verdict::exit_code(runtime.block_on(run(days, channels, small_table, rough, shared_webhook)))
 }

@@ -181,14 +181,14 @@ mod moves {
     fn taps_stored_as_seen_pass() {
         let taps = [tap(1, 1, "B3B2"), tap(1, 3, "c1c2"), tap(2, 1, "f5")];
         let stored = [(1, 1, "b3b2".into()), (1, 3, "C1C2".into()), (2, 1, "F5".into())];
-        assert_eq!(compare(&taps, &stored), MoveCheck { taps: 3, ..MoveCheck::default() });
+        assert_eq!(compare(&taps, &[], &stored), MoveCheck { taps: 3, ..MoveCheck::default() });
     }
 
     #[test]
     fn a_lost_a_changed_a_doubled_and_an_untapped_move_are_each_named() {
         let taps = [tap(1, 1, "b3b2"), tap(1, 3, "c1c2"), tap(1, 5, "a1a2"), tap(2, 1, "f5"), tap(2, 1, "d3")];
         let stored = [(1, 1, "b3b2".into()), (1, 3, "b1b2".into()), (2, 1, "f5".into()), (3, 1, "c4".into())];
-        let check = compare(&taps, &stored);
+        let check = compare(&taps, &[], &stored);
         assert_eq!(check.taps, 5);
         assert_eq!(
             check.lost,
@@ -202,12 +202,61 @@ mod moves {
         assert_eq!(check.untapped, ["game 3 ply 1: c4 stored, never tapped"]);
     }
 
+    /// A tap whose answer failed may be stored or not, but only where it was tapped: it
+    /// explains its own move, not another at its place, and not a move already seen accepted.
+    #[test]
+    fn a_tap_of_unknown_fate_explains_its_own_move_only() {
+        let taps = [tap(1, 1, "b3b2")];
+        let unknown = [tap(1, 3, "c1c2"), tap(1, 5, "a1a2"), tap(2, 1, "f5"), tap(1, 1, "b3b2")];
+        let stored = [(1, 1, "b3b2".into()), (1, 3, "C1C2".into()), (2, 1, "d3".into())];
+        let check = compare(&taps, &unknown, &stored);
+        assert_eq!((check.taps, check.unknown, check.unknown_stored), (1, 4, 1));
+        assert!(check.lost.is_empty() && check.twice.is_empty(), "{check:?}");
+        assert_eq!(check.untapped, ["game 2 ply 1: d3 stored, never tapped"]);
+    }
+
     #[test]
     fn a_board_names_its_game_and_ply() {
         assert_eq!(board_place("t:42:7:p.B2"), Some((42, 7)));
         assert_eq!(board_place("t:42:7:c.E*"), Some((42, 7)));
         assert_eq!(board_place("m:42:7"), None);
         assert_eq!(board_place("t:x:7:p.B2"), None);
+    }
+}
+
+mod boards {
+    use crate::checks::boards::*;
+
+    fn game(game: i64, players_turn: bool, ply: u32) -> GameNow {
+        GameNow { game, players_turn, ply }
+    }
+
+    fn board(message: u64, game: i64, ply: u32) -> LiveBoard {
+        LiveBoard { message, game, ply }
+    }
+
+    #[test]
+    fn one_board_where_the_player_is_to_move_passes() {
+        let games = [game(1, true, 4), game(2, false, 9), game(3, false, 3)];
+        assert!(troubles(&games, &[board(10, 1, 4)]).is_empty());
+    }
+
+    #[test]
+    fn a_board_twice_a_stale_board_and_a_stuck_game_are_each_named() {
+        let games = [game(1, true, 4), game(2, true, 6), game(3, false, 9), game(4, true, 2)];
+        let live =
+            [board(10, 1, 4), board(11, 1, 4), board(12, 2, 4), board(13, 3, 8), board(14, 4, 2), board(15, 5, 1)];
+        let found = troubles(&games, &live);
+        assert_eq!(
+            found,
+            [
+                "game 1: ply 4 offered on 2 boards (10, 11)",
+                "game 2: the player is to move at ply 6 and no board offers it (stuck)",
+                "game 2: board 12 still offers ply 4 (the game is at ply 6)",
+                "game 3: board 13 still offers ply 8 (not the player's turn)",
+                "game 5: 1 board(s) offer moves of a game the database does not hold",
+            ]
+        );
     }
 }
 
@@ -249,7 +298,7 @@ mod verdict {
     #[test]
     fn each_kind_of_trouble_fails_and_is_named() {
         let one = |what: &str| vec![what.to_string()];
-        let cases: [(&str, Findings); 10] = [
+        let cases: [(&str, Findings); 11] = [
             ("without a tapped move", Findings::default()),
             (
                 "moves lost",
@@ -269,6 +318,7 @@ mod verdict {
                     ..played()
                 },
             ),
+            ("boards posted twice", Findings { boards: one("game 1: ply 4 offered on 2 boards"), ..played() }),
             ("refused", Findings { refused_calls: one("PATCH 50035"), ..played() }),
             ("unknown routes", Findings { unknown_routes: one("GET /nowhere"), ..played() }),
             ("anomalies", Findings { anomalies: one("tap: timed out"), ..played() }),

@@ -6,6 +6,7 @@
 //! `tests/bench_checks.rs`, which includes these files.
 #![allow(dead_code)]
 
+pub mod boards;
 pub mod creep;
 pub mod moves;
 pub mod slope;

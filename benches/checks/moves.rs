@@ -1,5 +1,7 @@
 //! The moves players saw accepted against the moves the database holds: none lost, none played
-//! twice, none stored that nobody tapped.
+//! twice, none stored that nobody tapped. A tap whose answer never came whole (Discord failed a
+//! call of its exchange) may or may not be stored: either is right, so long as it is stored at
+//! most once and where it was tapped.
 
 use std::collections::BTreeMap;
 
@@ -23,6 +25,10 @@ pub fn board_place(custom_id: &str) -> Option<(i64, u32)> {
 pub struct MoveCheck {
     /// Taps the player saw accepted.
     pub taps: usize,
+    /// Taps whose answer failed, so that the player could not tell whether they were played.
+    pub unknown: usize,
+    /// Of those, the ones stored (where they were tapped).
+    pub unknown_stored: usize,
     /// Taps not stored where the player saw them: nothing there, or another move.
     pub lost: Vec<String>,
     /// The same game and ply accepted twice (or stored twice): a move played twice.
@@ -31,10 +37,10 @@ pub struct MoveCheck {
     pub untapped: Vec<String>,
 }
 
-/// Compares the `taps` players saw accepted with the `stored` players' moves (game, ply,
-/// notation), notation compared without case.
-pub fn compare(taps: &[Tap], stored: &[(i64, u32, String)]) -> MoveCheck {
-    let mut check = MoveCheck { taps: taps.len(), ..MoveCheck::default() };
+/// Compares the `taps` players saw accepted, and the `unknown` ones whose answer failed, with
+/// the `stored` players' moves (game, ply, notation), notation compared without case.
+pub fn compare(taps: &[Tap], unknown: &[Tap], stored: &[(i64, u32, String)]) -> MoveCheck {
+    let mut check = MoveCheck { taps: taps.len(), unknown: unknown.len(), ..MoveCheck::default() };
     let mut held: BTreeMap<(i64, u32), String> = BTreeMap::new();
     for (game, ply, notation) in stored {
         if held.insert((*game, *ply), notation.to_ascii_lowercase()).is_some() {
@@ -54,8 +60,18 @@ pub fn compare(taps: &[Tap], stored: &[(i64, u32, String)]) -> MoveCheck {
             None => check.lost.push(format!("{place}: tapped {notation}, nothing stored")),
         }
     }
+    // An unknown tap explains a stored move only where nothing seen accepted is stored.
+    let mut maybe: BTreeMap<(i64, u32), Vec<String>> = BTreeMap::new();
+    for tap in unknown {
+        maybe.entry((tap.game, tap.ply)).or_default().push(tap.notation.to_ascii_lowercase());
+    }
     for ((game, ply), notation) in &held {
-        if !tapped.contains_key(&(*game, *ply)) {
+        if tapped.contains_key(&(*game, *ply)) {
+            continue;
+        }
+        if maybe.get(&(*game, *ply)).is_some_and(|tries| tries.contains(notation)) {
+            check.unknown_stored += 1;
+        } else {
             check.untapped.push(format!("game {game} ply {ply}: {notation} stored, never tapped"));
         }
     }

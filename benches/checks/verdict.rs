@@ -1,7 +1,8 @@
 //! The verdict of a bench run: what it found, and the failures among it. A run passes only when
 //! players tapped moves (a run that played none shows nothing), every move a player saw accepted
-//! is stored once where they saw it, the stand-in refused none of the bot's calls and met no
-//! route it does not know, the players met nothing unexpected, the bot logged no warning, every
+//! is stored once where they saw it, the boards left offer each game's moves once and only
+//! where the player is to move, the stand-in refused none of the bot's calls and met no route
+//! it does not know, the players met nothing unexpected, the bot logged no warning, every
 //! memory figure read was above zero (a renamed or missing metric reads 0 and could never creep),
 //! and no judged figure surely creeps faster than its threshold.
 
@@ -13,6 +14,9 @@ use super::moves::MoveCheck;
 pub struct Findings {
     /// The taps against the stored moves.
     pub moves: MoveCheck,
+    /// The boards left in the channels against the games ([`super::boards::troubles`]): posted
+    /// twice, stale, or missing.
+    pub boards: Vec<String>,
     /// Calls of the bot's the stand-in refused, as Discord would have.
     pub refused_calls: Vec<String>,
     /// Routes the bot called that the stand-in does not know (Discord would answer 404).
@@ -88,6 +92,7 @@ pub fn failures(findings: &Findings) -> Vec<Failure> {
         listed("moves lost or changed", &findings.moves.lost),
         listed("moves played twice", &findings.moves.twice),
         listed("moves stored that nobody tapped", &findings.moves.untapped),
+        listed("boards posted twice, left stale or missing", &findings.boards),
         listed("calls the stand-in refused", &findings.refused_calls),
         listed("calls to unknown routes", &findings.unknown_routes),
         listed("anomalies", &findings.anomalies),

@@ -19,7 +19,7 @@ use std::time::Duration;
 use serenity::all::{ChannelId, CreateMessage, EditMessage, MessageId, UserId};
 use serenity::http::Http;
 
-use super::calls;
+use super::calls::{self, Repeat};
 use super::channel_posts::{expected_refusal, post};
 use super::handler::{lang_of, Bot};
 use super::reply::allowed_mentions;
@@ -76,6 +76,9 @@ impl Bot {
                     tracing::info!(error = %e, channel = record.channel_id, "Discord would not take a closed game's notice")
                 }
                 Err(e) => tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game"),
+            }
+            if let Some(board) = record.board_message_id {
+                take_menu_off(http, &record, MessageId::new(board)).await;
             }
         }
     }
@@ -171,8 +174,7 @@ impl Bot {
         }
         .text(lang);
         // Opening a DM returns the one already open: safe to try again.
-        let dm =
-            calls::retried("open a DM", calls::Repeat::Safe, || UserId::new(human).create_dm_channel(http)).await?;
+        let dm = calls::retried("open a DM", Repeat::Safe, || UserId::new(human).create_dm_channel(http)).await?;
         let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[]));
         post(http, dm.id, message).await.map(drop)
     }
@@ -199,10 +201,23 @@ impl Bot {
         if old == posted || Some(old) == tapped || record.private_channel {
             return;
         }
-        let strip = EditMessage::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));
-        if let Err(e) = ChannelId::new(record.channel_id).edit_message(http, old, strip).await {
-            tracing::debug!(error = %e, game = record.id, "could not take the menu off an old board");
-        }
+        take_menu_off(http, record, old).await;
+    }
+}
+
+/// Takes the menu off a board that no longer offers moves: a game's board once a newer one is
+/// posted or once the game is closed idle (a child tapping it would be told nothing can be
+/// played there). An edit, tried again as every safe call is; a failure is only logged (the
+/// board was deleted, say).
+async fn take_menu_off(http: &Http, record: &GameRecord, board: MessageId) {
+    let strip = EditMessage::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));
+    let channel = ChannelId::new(record.channel_id);
+    let stripped = calls::retried("take the menu off an old board", Repeat::Safe, || {
+        channel.edit_message(http, board, strip.clone())
+    })
+    .await;
+    if let Err(e) = stripped {
+        tracing::debug!(error = %e, game = record.id, "could not take the menu off an old board");
     }
 }
 

@@ -119,7 +119,8 @@ fn final_notice(ctx: &Ctx) -> String {
 /// Families and children (docs/design/bot-reliability.md#families-and-children): a player whose
 /// move a game has waited for gets one reminder after the server's time (24 hours unless set),
 /// linking to the board and pinging only them; none where the server or the player said no; a final
-/// notice the day before the game is closed; a move starts a new wait.
+/// notice the day before the game is closed, whose board then loses its menu; a move starts a new
+/// wait.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
 async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgPool) {
     let bot = Bot::builder(pool).start().await;
@@ -186,6 +187,11 @@ async fn a_waiting_player_is_reminded_once_and_warned_before_the_close(pool: PgP
     let closed = bot.standin.wait_call(since, T, posted_in(&witness, expired)).await;
     assert!(noticed.seq < closed.seq);
     assert_eq!(reminders(&witness, final_notice), 1);
+    // Its board offers no move any more: a child's tap there could play nothing.
+    let board = boards[&witness.channel_id];
+    let edit = ReplyKind::EditChannelMessage { channel_id: witness.channel_id, message_id: board };
+    bot.standin.wait_call(since, T, |c| c.ok() && c.kind == edit).await;
+    assert!(fixtures::buttons_of(&bot.standin.message(board).expect("the board")).is_empty());
 
     // A move starts a new wait, with a reminder of its own.
     let record = bot.game(&mine).await.unwrap();

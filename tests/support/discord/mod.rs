@@ -119,7 +119,7 @@ pub use channel_rules::{ArchivedPost, Readings, SlowmodeSpares};
 use channels::as_discord_sends;
 pub use channels::permission;
 pub use exchange::{all_disabled, Exchange, Incomplete, Reply, ReplyKind, Signed};
-pub use faults::{Calls, FaultKind, InjectedFault};
+pub use faults::{Calls, FaultKind, InjectedFault, Weather};
 use gateway::{gateway, text};
 use objects::id_of;
 pub use rate_limits::{Limit, RateLimited, RateLimits};
@@ -236,8 +236,7 @@ impl StandIn {
                 clock_ahead: Duration::ZERO,
                 age_on_ack: None,
                 emojis: Default::default(),
-                faults: Vec::new(),
-                injected: Vec::new(),
+                faults: Default::default(),
                 nonces: Default::default(),
                 answers_on_their_way: Default::default(),
                 readings: Default::default(),
@@ -787,7 +786,7 @@ impl StandIn {
     pub fn application_emoji_creates(&self) -> usize {
         let inner = self.shared.lock();
         let asked = inner.calls.iter().filter(|c| c.kind == ReplyKind::CreateApplicationEmoji).count();
-        let failed = inner.injected.iter().filter(|f| f.method == "POST" && f.path.ends_with("/emojis")).count();
+        let failed = inner.faults.injected.iter().filter(|f| f.method == "POST" && f.path.ends_with("/emojis")).count();
         asked + failed
     }
 
@@ -822,49 +821,6 @@ impl StandIn {
             );
         }
         self.application_emojis()
-    }
-
-    // ── injected faults ──
-
-    /// From now on, every call whose method is `method` (`"POST"`) and whose path ends with
-    /// `path_suffix` (`"/emojis"`) is answered `status` with Discord's JSON error body, before
-    /// its route sees it (the rate limits still apply first). Such calls are logged in
-    /// [`Self::injected_faults`], not among the bot's calls: they never fail a refused-call
-    /// check. A 429 is the rate limiter's to answer (it needs its headers): use
-    /// [`Self::start_with`] for that.
-    pub fn fail_calls(&self, method: &str, path_suffix: &str, status: u16) {
-        self.inject_fault(method, path_suffix, FaultKind::Status { status, retry_after: None }, Calls::Every);
-    }
-
-    /// From now on, the `calls` of `method` whose path ends with `path_suffix` meet `kind`
-    /// instead of their route (the rate limits still apply first), logged as
-    /// [`Self::fail_calls`] logs them. Faults are matched in the order injected; a call meets
-    /// the first that takes it.
-    pub fn inject_fault(&self, method: &str, path_suffix: &str, kind: FaultKind, calls: Calls) {
-        self.shared.lock().faults.push(faults::Fault::new(method, path_suffix, kind, calls));
-    }
-
-    /// Takes every fault of [`Self::fail_calls`] away: calls reach their routes again.
-    pub fn heal_calls(&self) {
-        self.shared.lock().faults.clear();
-    }
-
-    /// The calls answered by an injected fault, in order.
-    pub fn injected_faults(&self) -> Vec<InjectedFault> {
-        self.shared.lock().injected.clone()
-    }
-
-    /// Waits until at least `n` calls were answered by an injected fault; returns them. Panics
-    /// after `timeout`.
-    pub async fn wait_injected_faults(&self, n: usize, timeout: Duration) -> Vec<InjectedFault> {
-        let got = self.shared.wait_for(timeout, |i| (i.injected.len() >= n).then(|| i.injected.clone())).await;
-        match got {
-            Some(faults) => faults,
-            None => panic!(
-                "stand-in: {} call(s) met an injected fault, not {n}, after {timeout:?}",
-                self.injected_faults().len()
-            ),
-        }
     }
 
     fn log_summary(&self) -> String {

@@ -146,7 +146,7 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
     };
     // A fault the test asked for meets the call in the route's place (and is not the bot's
     // mistake).
-    match injected(&shared, &method, &path) {
+    match injected(&shared, &method, &path, &body.json) {
         Some(Injected::Answer(answer)) => {
             shared.bump();
             return admitted.stamp(answer);

@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, watch};
 use super::channels::{register_channel, GuildChannel, DEFAULT_FILE_LIMIT};
 use super::emojis::AppEmojis;
 use super::exchange::{Exchange, Reply};
-use super::faults::{Fault, InjectedFault};
+use super::faults::Faults;
 use super::objects::id_of;
 
 pub(super) struct Session {
@@ -106,9 +106,9 @@ pub(super) struct Inner {
     pub(super) age_on_ack: Option<Duration>,
     /// The application's own emojis, with their images.
     pub(super) emojis: AppEmojis,
-    /// The faults a test injected ([`super::StandIn::fail_calls`]), and the calls they answered.
-    pub(super) faults: Vec<Fault>,
-    pub(super) injected: Vec<InjectedFault>,
+    /// The faults a test injected ([`super::StandIn::fail_calls`], [`super::StandIn::set_weather`]),
+    /// and the calls they answered.
+    pub(super) faults: Faults,
     /// The channel messages posted with an enforced nonce: (channel, nonce) to message id.
     pub(super) nonces: HashMap<(u64, String), u64>,
     /// The tokens of interactions delivered to an HTTP endpoint whose answer has not come back
