@@ -19,6 +19,8 @@ fn settai(args: &[&str]) -> Output {
 /// messages say `cargo run --`).
 fn command() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_settai"));
+    // The developer's .env never reaches a test (src/config.rs env_file).
+    command.env("SETTAI_ENV_FILE", "/dev/null");
     command.env("DISCORD_TOKEN", "").env_remove("CARGO").env_remove("CARGO_MANIFEST_DIR");
     command
 }
@@ -373,6 +375,8 @@ async fn a_whole_terminal_game(pool: PgPool) {
     assert!(intro.contains("doubutsu shogi against the AI (weakest). You are sente."), "{intro}");
     assert!(intro.contains("resign") && intro.contains("quit"), "{intro}");
     assert!(intro.contains("Sente to move"), "{intro}");
+    // The board's legend: whose animals are whose, and which letter is which.
+    assert!(intro.contains("UPPER CASE is you (sente), lower case the computer (gote): L lion, G giraffe, E elephant, C chick, H hen"), "{intro}");
     // Mistakes: one line each, naming what was typed; the board is not drawn again.
     for (typed, said) in [
         ("Z9Z9", "`Z9Z9` is not a move: expected a move like `B3B2` or a drop like `E*B2`"),
@@ -479,9 +483,12 @@ async fn an_unfinished_terminal_game_goes_on_the_next_time(pool: PgPool) {
     let after = start.play(start.parse_move("f5").unwrap()).unwrap();
     let after = after.play(after.parse_move(&ai).unwrap()).unwrap();
     let legal: Vec<String> = after.legal_moves().iter().map(ToString::to_string).collect();
-    let mut terminal = Terminal::start(&pool, &["reversi", "--seed", "5"]);
+    // `--level` is for a new game: the resumed one says it keeps its own.
+    let mut terminal = Terminal::start(&pool, &["reversi", "--seed", "5", "--level", "highest"]);
     let opening = terminal.until_prompt().expect("a prompt");
     assert!(opening.contains("Your unfinished game goes on from move 3"), "{opening}");
+    assert!(opening.contains("It keeps its own level, standard; --level highest is for a new game"), "{opening}");
+    assert!(opening.contains("play reversi --new --level highest`"), "{opening}");
     assert!(opening.contains("play reversi --new`"), "{opening}");
     terminal.type_line("moves");
     assert_eq!(terminal.until_prompt().unwrap().trim_end(), format!("legal: {}", legal.join(" ")));
