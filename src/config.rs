@@ -11,7 +11,10 @@ pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@localhost:5432/setta
 /// runs from (never a parent folder's, so the folder is the one the README names). The tests
 /// point it at an empty file, so that a developer's `.env` never changes them.
 pub fn env_file() -> PathBuf {
-    std::env::var_os("SETTAI_ENV_FILE").filter(|v| !v.is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".env"))
+    std::env::var_os("SETTAI_ENV_FILE")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(".env"))
 }
 
 /// How often `serve` sweeps waiting games unless `SETTAI_SWEEP_SECS` says otherwise: reminders
@@ -152,7 +155,8 @@ impl Config {
             metrics_addr,
             sweep_every,
             database_url: var("DATABASE_URL"),
-            default_database_url: var("SETTAI_DEFAULT_DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string()),
+            default_database_url: var("SETTAI_DEFAULT_DATABASE_URL")
+                .unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string()),
             discord_token: var("DISCORD_TOKEN"),
             discord_guild_id,
             discord_public_key: var("DISCORD_PUBLIC_KEY"),

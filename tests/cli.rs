@@ -376,7 +376,12 @@ async fn a_whole_terminal_game(pool: PgPool) {
     assert!(intro.contains("resign") && intro.contains("quit"), "{intro}");
     assert!(intro.contains("Sente to move"), "{intro}");
     // The board's legend: whose animals are whose, and which letter is which.
-    assert!(intro.contains("UPPER CASE is you (sente), lower case the computer (gote): L lion, G giraffe, E elephant, C chick, H hen"), "{intro}");
+    assert!(
+        intro.contains(
+            "UPPER CASE is you (sente), lower case the computer (gote): L lion, G giraffe, E elephant, C chick, H hen"
+        ),
+        "{intro}"
+    );
     // Mistakes: one line each, naming what was typed; the board is not drawn again.
     for (typed, said) in [
         ("Z9Z9", "`Z9Z9` is not a move: expected a move like `B3B2` or a drop like `E*B2`"),

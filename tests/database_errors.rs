@@ -69,7 +69,10 @@ fn nothing_listening_says_to_start_postgresql() {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     // The listener is gone: the port refuses.
     let url = format!("postgres://postgres@127.0.0.1:{port}/settai");
-    assert_said(&url, &["nothing is listening at", &format!("127.0.0.1:{port}"), "systemctl start postgresql", "DATABASE_URL"]);
+    assert_said(
+        &url,
+        &["nothing is listening at", &format!("127.0.0.1:{port}"), "systemctl start postgresql", "DATABASE_URL"],
+    );
 }
 
 #[test]

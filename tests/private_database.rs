@@ -103,7 +103,9 @@ async fn a_fresh_machine_plays_on_a_private_cluster_and_keeps_to_it(system: PgPo
 
     if is_root() {
         // As root, settai refuses and names the command to run instead; nothing is recorded.
-        let out = play(Command::new(settai), &data, &closed, "quit\n");
+        let mut as_root = Command::new(settai);
+        as_root.args(["play", "reversi"]);
+        let out = play(as_root, &data, &closed, "quit\n");
         let (_, err) = text(&out);
         assert!(!out.status.success(), "{err}");
         assert!(err.contains("as root") && err.contains("runuser -u ") && err.contains("settai play reversi"), "{err}");
@@ -112,9 +114,10 @@ async fn a_fresh_machine_plays_on_a_private_cluster_and_keeps_to_it(system: PgPo
         assert!(Command::new("chown").args(["-R", &uid]).arg(&root).status().unwrap().success());
     }
 
-    let run = |default_url: &str, input: &str| {
+    let played = data.clone();
+    let run = move |default_url: &str, input: &str| {
         let command = unprivileged(settai, &["play", "reversi", "--level", "none", "--seed", "1"]);
-        let out = play(command, &data, default_url, input);
+        let out = play(command, &played, default_url, input);
         let (stdout, stderr) = text(&out);
         assert!(out.status.success(), "{stdout}\n{stderr}");
         (stdout, stderr)
@@ -148,9 +151,8 @@ async fn a_fresh_machine_plays_on_a_private_cluster_and_keeps_to_it(system: PgPo
         .await
         .unwrap();
     let cluster = data.join("postgres");
-    let stopped = unprivileged(&pg_ctl(), &["-D", cluster.to_str().unwrap(), "-m", "immediate", "-w", "stop"])
-        .output()
-        .unwrap();
+    let stopped =
+        unprivileged(&pg_ctl(), &["-D", cluster.to_str().unwrap(), "-m", "immediate", "-w", "stop"]).output().unwrap();
     let _ = std::fs::remove_dir_all(&root);
     // The socket's own folder (empty once the cluster stopped).
     for entry in std::fs::read_dir("/tmp").unwrap().flatten() {

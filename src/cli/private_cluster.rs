@@ -87,7 +87,8 @@ const PROGRAM_GLOBS: [(&str, &str); 5] = [
 
 /// Every folder that may hold `initdb` and `pg_ctl`.
 fn candidate_folders() -> Vec<PathBuf> {
-    let mut folders: Vec<PathBuf> = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
+    let mut folders: Vec<PathBuf> =
+        std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
     for (base, pattern) in PROGRAM_GLOBS {
         let Ok(entries) = std::fs::read_dir(base) else { continue };
         for entry in entries.flatten() {
@@ -166,11 +167,16 @@ pub fn socket_folder(cluster: &Path) -> PathBuf {
         return cluster.to_path_buf();
     }
     // FNV-1a: stable across builds, unlike std's hasher.
-    let hash = cluster.as_os_str().as_encoded_bytes().iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
+    let hash = cluster
+        .as_os_str()
+        .as_encoded_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
     let user = std::env::var("USER").unwrap_or_default();
-    PathBuf::from(format!("/tmp/settai-{}-{hash:016x}", user.chars().filter(char::is_ascii_alphanumeric).collect::<String>()))
+    PathBuf::from(format!(
+        "/tmp/settai-{}-{hash:016x}",
+        user.chars().filter(char::is_ascii_alphanumeric).collect::<String>()
+    ))
 }
 
 /// The connection URL of the cluster whose socket is in `folder`.
@@ -219,7 +225,8 @@ pub fn ensure_running(data_dir: &Path) -> Result<String, PrivateError> {
     let lock = File::create(&lock_path).map_err(io(format!("could not create {}", lock_path.display())))?;
     lock.lock().map_err(io(format!("could not lock {}", lock_path.display())))?;
     let folder = socket_folder(&cluster);
-    let failed = |step, out: &std::process::Output| PrivateError::Failed { cluster: cluster.clone(), step, output: tail(out) };
+    let failed =
+        |step, out: &std::process::Output| PrivateError::Failed { cluster: cluster.clone(), step, output: tail(out) };
     let programs = match std::fs::read_to_string(cluster.join("PG_VERSION")) {
         Ok(version) => {
             let version = version.trim().to_string();
@@ -260,8 +267,10 @@ pub fn ensure_running(data_dir: &Path) -> Result<String, PrivateError> {
                 .map_err(io(format!("could not restrict {}", folder.display())))?;
         }
     }
-    let options =
-        format!("-c listen_addresses= -c unix_socket_permissions=0700 -k {}", shell_quote(&folder.display().to_string()));
+    let options = format!(
+        "-c listen_addresses= -c unix_socket_permissions=0700 -k {}",
+        shell_quote(&folder.display().to_string())
+    );
     // `-l`: the server's output goes to its log, so it holds none of this process's pipes, and
     // pg_ctl starts it in a session of its own: it outlives this process.
     let out = Command::new(programs.join("pg_ctl"))
@@ -289,7 +298,10 @@ mod tests {
         assert_eq!(socket_folder(short), short);
         let long = PathBuf::from(format!("/home/parent/{}/data/postgres", "a".repeat(90)));
         let folder = socket_folder(&long);
-        assert!(folder.starts_with("/tmp") && folder.join(SOCKET_NAME).as_os_str().len() <= SOCKET_PATH_MAX, "{folder:?}");
+        assert!(
+            folder.starts_with("/tmp") && folder.join(SOCKET_NAME).as_os_str().len() <= SOCKET_PATH_MAX,
+            "{folder:?}"
+        );
         assert_eq!(socket_folder(&long), folder);
     }
 
@@ -306,7 +318,9 @@ mod tests {
     #[test]
     fn without_postgresql_the_packages_are_named() {
         let said = PrivateError::NotInstalled.to_string();
-        for package in ["apt install postgresql", "dnf install postgresql-server", "pacman -S postgresql", "brew install"] {
+        for package in
+            ["apt install postgresql", "dnf install postgresql-server", "pacman -S postgresql", "brew install"]
+        {
             assert!(said.contains(package), "{said}");
         }
     }
