@@ -544,3 +544,25 @@ async fn terminal_play_without_the_database_or_the_table_is_one_line(pool: PgPoo
     assert!(err.contains("--level weakest"), "{err}");
     assert!(games(&pool).await.is_empty(), "nothing was started");
 }
+
+/// settai reads `.env` from the folder it runs from, and says which file it looked in when the
+/// token is missing.
+#[test]
+fn the_env_file_is_the_one_in_the_folder_settai_runs_from() {
+    let folder = std::env::temp_dir().join(format!("settai-env-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let run = |args: &[&str]| {
+        let mut command = command();
+        command.env_remove("SETTAI_ENV_FILE").current_dir(&folder).args(args).stdin(std::process::Stdio::null());
+        stderr(&command.output().unwrap())
+    };
+    let err = run(&["serve"]);
+    let env = folder.canonicalize().unwrap().join(".env");
+    assert!(err.contains(&format!("{} does not exist", env.display())), "{err}");
+    assert!(err.contains("settai reads .env from the folder it runs from"), "{err}");
+    // A .env there is read: its unusable server id stops the command.
+    std::fs::write(folder.join(".env"), "DISCORD_GUILD_ID=not-a-number\n").unwrap();
+    let err = run(&["play", "reversi"]);
+    std::fs::remove_dir_all(&folder).unwrap();
+    assert!(err.contains("DISCORD_GUILD_ID is set to \"not-a-number\""), "{err}");
+}

@@ -143,12 +143,17 @@ impl Store {
     /// database when it is missing and the role may, and applies the migrations. A failure
     /// says what happened and what to do ([`OpenError`]).
     pub async fn open(url: &str, within: Duration) -> Result<Store, OpenError> {
-        let at = crate::config::redact_url(url);
         let secs = within.as_secs();
         let options = PgConnectOptions::from_str(url)
-            .map_err(|e| OpenError::Other { at: at.clone(), source: StoreError::Database(e) })?;
+            .map_err(|e| OpenError::Other { at: "DATABASE_URL".to_string(), source: StoreError::Database(e) })?;
         let role = options.get_username().to_string();
         let database = options.get_database().unwrap_or(&role).to_string();
+        // The address as said in messages: never the password.
+        let host = match options.get_socket() {
+            Some(folder) => folder.display().to_string(),
+            None => format!("{}:{}", options.get_host(), options.get_port()),
+        };
+        let at = format!("postgres://{role}@{host}/{database}");
         let opening = async {
             // One connection first, to the database itself: its failure is the clearest.
             match PgConnection::connect_with(&options).await {
