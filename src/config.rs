@@ -2,8 +2,20 @@
 
 use std::path::PathBuf;
 
-/// Where the bot connects when `DATABASE_URL` is not set: the local cluster, trust auth.
+/// Where settai looks for the system's PostgreSQL when `DATABASE_URL` is not set (unless
+/// `SETTAI_DEFAULT_DATABASE_URL` says elsewhere); when nothing answers there on the first run,
+/// settai keeps a PostgreSQL of its own instead (README: "The database").
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@localhost:5432/settai";
+
+/// The `.env` file settai reads at start: `SETTAI_ENV_FILE`, else `.env` in the folder settai
+/// runs from (never a parent folder's, so the folder is the one the README names). The tests
+/// point it at an empty file, so that a developer's `.env` never changes them.
+pub fn env_file() -> PathBuf {
+    std::env::var_os("SETTAI_ENV_FILE")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(".env"))
+}
 
 /// How often `serve` sweeps waiting games unless `SETTAI_SWEEP_SECS` says otherwise: reminders
 /// are due after hours and idle limits after days, so an hour late is never noticed.
@@ -13,8 +25,11 @@ pub const DEFAULT_SWEEP_EVERY: std::time::Duration = std::time::Duration::from_s
 /// so logging a configuration never leaks a secret.
 #[derive(Clone)]
 pub struct Config {
-    /// Postgres connection string.
-    pub database_url: String,
+    /// The Postgres connection string set in `DATABASE_URL`, if any: it always wins.
+    pub database_url: Option<String>,
+    /// Where the system's PostgreSQL is looked for without `DATABASE_URL`
+    /// (`SETTAI_DEFAULT_DATABASE_URL`, default [`DEFAULT_DATABASE_URL`]).
+    pub default_database_url: String,
     /// The bot token, if any (only `serve` needs it).
     pub discord_token: Option<String>,
     /// Register commands to this guild only (instant during development).
@@ -81,7 +96,8 @@ pub fn check_token_shape(token: &str) -> Result<(), BadToken> {
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
-            .field("database_url", &redact_url(&self.database_url))
+            .field("database_url", &self.database_url.as_deref().map(redact_url))
+            .field("default_database_url", &redact_url(&self.default_database_url))
             .field("discord_token", &self.discord_token.as_ref().map(|_| "<redacted>"))
             .field("discord_guild_id", &self.discord_guild_id)
             .field("discord_public_key", &self.discord_public_key)
@@ -138,7 +154,9 @@ impl Config {
         Ok(Config {
             metrics_addr,
             sweep_every,
-            database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string()),
+            database_url: var("DATABASE_URL"),
+            default_database_url: var("SETTAI_DEFAULT_DATABASE_URL")
+                .unwrap_or_else(|| DEFAULT_DATABASE_URL.to_string()),
             discord_token: var("DISCORD_TOKEN"),
             discord_guild_id,
             discord_public_key: var("DISCORD_PUBLIC_KEY"),
@@ -156,7 +174,8 @@ mod tests {
     #[test]
     fn debug_output_hides_secrets() {
         let config = Config {
-            database_url: "postgres://bot:hunter2@db:5432/settai".into(),
+            database_url: Some("postgres://bot:hunter2@db:5432/settai".into()),
+            default_database_url: DEFAULT_DATABASE_URL.into(),
             discord_token: Some("MTIz.secret-token".into()),
             discord_guild_id: Some(42),
             discord_public_key: None,

@@ -19,6 +19,8 @@ fn settai(args: &[&str]) -> Output {
 /// messages say `cargo run --`).
 fn command() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_settai"));
+    // The developer's .env never reaches a test (src/config.rs env_file).
+    command.env("SETTAI_ENV_FILE", "/dev/null");
     command.env("DISCORD_TOKEN", "").env_remove("CARGO").env_remove("CARGO_MANIFEST_DIR");
     command
 }
@@ -373,6 +375,13 @@ async fn a_whole_terminal_game(pool: PgPool) {
     assert!(intro.contains("doubutsu shogi against the AI (weakest). You are sente."), "{intro}");
     assert!(intro.contains("resign") && intro.contains("quit"), "{intro}");
     assert!(intro.contains("Sente to move"), "{intro}");
+    // The board's legend: whose animals are whose, and which letter is which.
+    assert!(
+        intro.contains(
+            "UPPER CASE is you (sente), lower case the computer (gote): L lion, G giraffe, E elephant, C chick, H hen"
+        ),
+        "{intro}"
+    );
     // Mistakes: one line each, naming what was typed; the board is not drawn again.
     for (typed, said) in [
         ("Z9Z9", "`Z9Z9` is not a move: expected a move like `B3B2` or a drop like `E*B2`"),
@@ -479,9 +488,12 @@ async fn an_unfinished_terminal_game_goes_on_the_next_time(pool: PgPool) {
     let after = start.play(start.parse_move("f5").unwrap()).unwrap();
     let after = after.play(after.parse_move(&ai).unwrap()).unwrap();
     let legal: Vec<String> = after.legal_moves().iter().map(ToString::to_string).collect();
-    let mut terminal = Terminal::start(&pool, &["reversi", "--seed", "5"]);
+    // `--level` is for a new game: the resumed one says it keeps its own.
+    let mut terminal = Terminal::start(&pool, &["reversi", "--seed", "5", "--level", "highest"]);
     let opening = terminal.until_prompt().expect("a prompt");
     assert!(opening.contains("Your unfinished game goes on from move 3"), "{opening}");
+    assert!(opening.contains("It keeps its own level, standard; --level highest is for a new game"), "{opening}");
+    assert!(opening.contains("play reversi --new --level highest`"), "{opening}");
     assert!(opening.contains("play reversi --new`"), "{opening}");
     terminal.type_line("moves");
     assert_eq!(terminal.until_prompt().unwrap().trim_end(), format!("legal: {}", legal.join(" ")));
@@ -531,4 +543,26 @@ async fn terminal_play_without_the_database_or_the_table_is_one_line(pool: PgPoo
     let err = one_line_failure(&mut play(&pool, &["doubutsu", "--table", "/nonexistent/settai-doubutsu.tb"]));
     assert!(err.contains("--level weakest"), "{err}");
     assert!(games(&pool).await.is_empty(), "nothing was started");
+}
+
+/// settai reads `.env` from the folder it runs from, and says which file it looked in when the
+/// token is missing.
+#[test]
+fn the_env_file_is_the_one_in_the_folder_settai_runs_from() {
+    let folder = std::env::temp_dir().join(format!("settai-env-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let run = |args: &[&str]| {
+        let mut command = command();
+        command.env_remove("SETTAI_ENV_FILE").current_dir(&folder).args(args).stdin(std::process::Stdio::null());
+        stderr(&command.output().unwrap())
+    };
+    let err = run(&["serve"]);
+    let env = folder.canonicalize().unwrap().join(".env");
+    assert!(err.contains(&format!("{} does not exist", env.display())), "{err}");
+    assert!(err.contains("settai reads .env from the folder it runs from"), "{err}");
+    // A .env there is read: its unusable server id stops the command.
+    std::fs::write(folder.join(".env"), "DISCORD_GUILD_ID=not-a-number\n").unwrap();
+    let err = run(&["play", "reversi"]);
+    std::fs::remove_dir_all(&folder).unwrap();
+    assert!(err.contains("DISCORD_GUILD_ID is set to \"not-a-number\""), "{err}");
 }

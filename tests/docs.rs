@@ -113,6 +113,8 @@ fn the_readme_systemd_unit_is_sensible() {
     // The installed command accepts these arguments: clap reads them up to `--help`, which
     // then prints that subcommand's help and succeeds.
     let checked = std::process::Command::new(env!("CARGO_BIN_EXE_settai"))
+        // The developer's .env never reaches a test (src/config.rs env_file).
+        .env("SETTAI_ENV_FILE", "/dev/null")
         .args(&words[1..])
         .arg("--help")
         .output()

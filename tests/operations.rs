@@ -29,6 +29,8 @@ impl Serve {
     fn start(env: &[(&str, &str)]) -> Serve {
         use std::io::BufRead;
         let mut command = Command::new(env!("CARGO_BIN_EXE_settai"));
+        // The developer's .env never reaches a test (src/config.rs env_file).
+        command.env("SETTAI_ENV_FILE", "/dev/null");
         command
             .arg("serve")
             .env("DISCORD_TOKEN", StandIn::TOKEN)

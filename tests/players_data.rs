@@ -287,6 +287,8 @@ async fn a_server_that_removed_the_bot_is_deleted_after_the_grace_period(pool: P
 fn settai_data(pool: &PgPool, args: &[&str]) -> (bool, String, String) {
     let url = support::database_url(pool);
     let out = Command::new(env!("CARGO_BIN_EXE_settai"))
+        // The developer's .env never reaches a test (src/config.rs env_file).
+        .env("SETTAI_ENV_FILE", "/dev/null")
         .arg("data")
         .args(args)
         .env("DATABASE_URL", url)

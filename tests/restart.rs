@@ -22,6 +22,8 @@ fn serve(standin: &StandIn, database_url: &str) -> Child {
 
 fn serve_logging(standin: &StandIn, database_url: &str, filter: &str, stdout: Stdio, stderr: Stdio) -> Child {
     Command::new(env!("CARGO_BIN_EXE_settai"))
+        // The developer's .env never reaches a test (src/config.rs env_file).
+        .env("SETTAI_ENV_FILE", "/dev/null")
         .arg("serve")
         .env("DISCORD_TOKEN", StandIn::TOKEN)
         .env("DISCORD_API_BASE", standin.api_base())

@@ -8,10 +8,9 @@ use std::path::PathBuf;
 use anyhow::{bail, Context as _};
 use clap::Subcommand;
 
-use crate::config::{redact_url, Config};
+use crate::config::Config;
 use crate::i18n::en_count;
 use crate::service::Service;
-use crate::store::Store;
 
 /// What `settai data` does.
 #[derive(Debug, Subcommand)]
@@ -47,12 +46,7 @@ pub fn run(action: DataAction) -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
-        let store = Store::connect(&config.database_url).await.with_context(|| {
-            format!(
-                "the database did not answer at {}: start PostgreSQL or set DATABASE_URL in .env",
-                redact_url(&config.database_url)
-            )
-        })?;
+        let store = super::database::open(&config).await?;
         let service = Service::new(store);
         match action {
             DataAction::Export { user, out } => export(&service, user, out).await,

@@ -264,6 +264,7 @@ pub fn text_board(game: &History) -> String {
         let side = if pos.turn() == Color::Sente { Side::First } else { Side::Second };
         out.push_str(&format!("; {} to move", side_name(GameKind::Doubutsu, side, Lang::En)));
     }
+    out.push_str("\nUPPER CASE is you (sente), lower case the computer (gote): L lion, G giraffe, E elephant, C chick, H hen (a chick that reached the far row)");
     out
 }
 

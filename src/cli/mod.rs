@@ -16,16 +16,18 @@ use rand::SeedableRng;
 
 use crate::config::Config;
 use crate::i18n::Lang;
-use crate::{discord, metrics, render, service, store};
+use crate::{discord, metrics, render, service};
 use settai_core::{self, reversi, Game, GameKind, GameMove, Level, Side};
 
 pub mod build_report;
 pub mod data;
+mod database;
 pub mod doubutsu;
 mod gallery;
 mod gtp;
 mod logging;
 mod memory;
+mod private_cluster;
 pub mod shell;
 mod terminal;
 mod text_board;
@@ -310,10 +312,14 @@ pub fn run(command: Command) -> anyhow::Result<()> {
 fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>) -> anyhow::Result<()> {
     let config = Config::from_env()?;
     let Some(token) = config.discord_token.clone() else {
+        let file = crate::config::env_file();
+        let file = std::path::absolute(&file).unwrap_or(file);
+        let found = if file.is_file() { "has no DISCORD_TOKEN" } else { "does not exist" };
         bail!(
-            "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, \
-             open Bot -> Reset Token, and put the token in .env (cp .env.example .env). \
-             Meanwhile `settai play reversi` lets you try the game in this terminal."
+            "DISCORD_TOKEN is not set, and {} {found} (settai reads .env from the folder it runs from). Create an \
+             application at https://discord.com/developers/applications, open Bot -> Reset Token, and put the token \
+             in .env (cp .env.example .env). Meanwhile `settai play reversi` lets you try the game in this terminal.",
+            file.display()
         );
     };
     crate::config::check_token_shape(&token)?;
@@ -357,12 +363,9 @@ fn serve(shards: Option<discord::ShardRange>, http: Option<std::net::SocketAddr>
                 }
             });
         }
-        let database = crate::config::redact_url(&config.database_url);
-        tracing::info!("opening the database at {database}");
+        tracing::info!("opening the database");
         let store = tokio::select! {
-            store = store::Store::connect(&config.database_url) => {
-                store.with_context(|| format!("could not open the database at {database}"))?
-            }
+            store = database::open(&config) => store?,
             () = stopped() => return Ok(()),
         };
         tracing::info!("database ready (migrations applied)");
@@ -518,16 +521,17 @@ fn play(
         ),
         (GameKind::Reversi, Some(SideArg::Second | SideArg::White)) => Side::Second,
     };
+    let level_asked = level.is_some();
     let level = level_or_default(kind, level)?;
     let config = Config::from_env()?;
     let runtime = tokio::runtime::Runtime::new()?;
-    let store = runtime.block_on(terminal::open_store(&config.database_url))?;
+    let store = runtime.block_on(database::open(&config))?;
     let service = service::Service::new(store).with_seed(seed);
     terminal::play(
         &runtime,
         service,
         &doubutsu::table_path(table, &config.data_dir),
-        terminal::Request { kind, level, human, new },
+        terminal::Request { kind, level, level_asked, human, new },
         std::io::stdin().lock(),
         &mut std::io::stdout().lock(),
     )

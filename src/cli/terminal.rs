@@ -6,7 +6,6 @@
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::bail;
 
@@ -18,14 +17,10 @@ use crate::domain::{
 };
 use crate::i18n::{kind_name, level_name, side_name, Lang, Msg};
 use crate::service::{Caller, PlayError, Service};
-use crate::store::Store;
 use settai_core::{GameKind, Level, MoveError, Side};
 
 /// The terminal speaks English (the bot follows each player's language; `settai` is a tool).
 const LANG: Lang = Lang::En;
-
-/// How long `settai play` waits for the database before saying how to start one.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What `settai play` was asked for.
 #[derive(Debug, Clone, Copy)]
@@ -34,28 +29,12 @@ pub(super) struct Request {
     pub kind: GameKind,
     /// The AI's level for a new game.
     pub level: Level,
+    /// Whether `--level` chose it (a resumed game keeps its own, and says so).
+    pub level_asked: bool,
     /// The human's seat in a new game.
     pub human: Side,
     /// Give up an unfinished game and start a new one.
     pub new: bool,
-}
-
-/// Opens the database `serve` uses (created and migrated if needed); an unreachable one is one
-/// line saying what to do, never a driver error.
-pub(super) async fn open_store(url: &str) -> anyhow::Result<Store> {
-    match tokio::time::timeout(CONNECT_TIMEOUT, Store::connect(url)).await {
-        Ok(Ok(store)) => Ok(store),
-        failed => {
-            if let Ok(Err(e)) = failed {
-                tracing::debug!(error = %e, "could not open the database");
-            }
-            bail!(
-                "terminal games are kept in Postgres, which did not answer at {}: start PostgreSQL (trust auth \
-                 on localhost:5432, as in the README's set-up) or set DATABASE_URL in .env",
-                crate::config::redact_url(url)
-            )
-        }
-    }
 }
 
 /// The person at the terminal.
@@ -139,6 +118,15 @@ pub(super) fn play(
                 "Your unfinished game goes on from move {}; `resign` or {again} starts over.",
                 game.record.ply + 1
             )?;
+            if request.level_asked && request.level != game.record.level {
+                let again = for_this_shell(&format!("`settai play {kind} --new --level {}`", request.level.as_str()));
+                writeln!(
+                    out,
+                    "It keeps its own level, {}; --level {} is for a new game: {again} gives this one up and starts one.",
+                    level_name(game.record.level, LANG),
+                    request.level.as_str()
+                )?;
+            }
             game
         }
         None => runtime.block_on(service.start_at_level(&caller, human, level))?,

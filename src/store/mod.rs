@@ -11,6 +11,7 @@
 
 mod batch;
 mod games;
+mod opening;
 mod players_data;
 mod reminders;
 mod rows;
@@ -24,6 +25,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Postgres};
 
 pub use batch::{Batch, CorruptGame};
+pub use opening::{OpenError, Refusal, OPEN_TIMEOUT};
 
 /// Migrations embedded at build time, applied at startup.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

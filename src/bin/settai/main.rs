@@ -281,7 +281,7 @@ enum SolveGame {
 
 /// Parses arguments, runs, and turns errors into one line and a non-zero exit code.
 fn main() -> ExitCode {
-    let _ = dotenvy::dotenv();
+    let _ = dotenvy::from_path(settai::config::env_file());
     bot::init_tracing();
     let cli = Cli::parse();
     if !matches!(cli.command, Command::Bot(bot::Command::Serve { .. })) {
