@@ -64,7 +64,7 @@ async fn resign(service: &Service, caller: &Caller) -> Result<StoredGame, PlayEr
 /// The stored row of the channel's active game and its move count, straight from the database.
 async fn stored(pool: &PgPool, channel: u64) -> (String, i32, i32, i64) {
     sqlx::query_as(
-        "SELECT position, ply, version, (SELECT count(*) FROM moves WHERE game_id = games.id)
+        "SELECT position_and_start, ply, version, (SELECT count(*) FROM moves WHERE game_id = games.id)
          FROM games WHERE channel_id = $1 AND status = 'active'",
     )
     .bind(channel as i64)
@@ -463,7 +463,7 @@ async fn one_bad_row_never_blinds_the_sweeps(pool: PgPool) {
     let spoil = |channel: u64| {
         let (id, pool) = (ids[&channel], pool.clone());
         async move {
-            let sql = "UPDATE games SET position = 'garbage' WHERE id = $1";
+            let sql = "UPDATE games SET position_and_start = 'garbage' WHERE id = $1";
             sqlx::query(sql).bind(id).execute(&pool).await.unwrap()
         }
     };
