@@ -79,10 +79,10 @@ fn a_finished_games_line_and_story_cost_linear_bytes() {
             assert_eq!(told.values.len(), moves.len() + 1);
         })
     };
-    let game = long_game(400);
-    let (short, long) = (cost(&game[..100]), cost(&game));
+    let game = long_game(200);
+    let (short, long) = (cost(&game[..50]), cost(&game));
     let ratio = long as f64 / short as f64;
-    assert!(ratio < 8.0, "{short} bytes for 100 moves, {long} for 400: ×{ratio:.1}, not linear");
+    assert!(ratio < 8.0, "{short} bytes for 50 moves, {long} for 200: ×{ratio:.1}, not linear");
 
     // The same measure sees a game copied per position: the check can fail.
     let copied = |moves: &[GameMove]| {
@@ -93,6 +93,6 @@ fn a_finished_games_line_and_story_cost_linear_bytes() {
             }
         })
     };
-    let ratio = copied(&game) as f64 / copied(&game[..100]) as f64;
+    let ratio = copied(&game) as f64 / copied(&game[..50]) as f64;
     assert!(ratio > 8.0, "a history per position grows with the square: ×{ratio:.1}");
 }
