@@ -151,10 +151,11 @@ mod tests {
     fn the_sample_games_are_whole_games_and_replay() {
         let moves =
             doubutsu_game(doubutsu::Position::start(), DOUBUTSU_SEED, |g, rng| doubutsu::weakest(g, rng).unwrap());
-        let end = final_position(&Game::new(GameKind::Doubutsu), &moves).unwrap();
+        let line = Line::new(&Game::new(GameKind::Doubutsu), &moves).unwrap();
+        let end = line.end();
         assert!(end.outcome().is_some() && (30..=60).contains(&moves.len()), "{} plies", moves.len());
         let moves = reversi_game(7);
-        assert!(final_position(&Game::new(GameKind::Reversi), &moves).unwrap().outcome().is_some());
+        assert!(Line::new(&Game::new(GameKind::Reversi), &moves).unwrap().end().outcome().is_some());
         assert_eq!(moves, reversi_game(7), "seeded");
     }
 }

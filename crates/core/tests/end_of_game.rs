@@ -23,16 +23,19 @@ thread_local! {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let _ = ALLOCATED.try_with(|a| a.set(a.get() + layout.size()));
-        System.alloc(layout)
+        // SAFETY: the caller's layout, passed on as it came.
+        unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
+        // SAFETY: `ptr` came from this allocator, that is from `System`, with `layout`.
+        unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let _ = ALLOCATED.try_with(|a| a.set(a.get() + new_size));
-        System.realloc(ptr, layout, new_size)
+        // SAFETY: as for `dealloc`, with the caller's new size.
+        unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
 
