@@ -193,8 +193,10 @@ async fn a_tampered_move_list_is_detected(pool: PgPool) {
     // closed rather than trusted: the channel is free again.
     assert!(matches!(read(&service, &caller(BOB)).await, Err(PlayError::Corrupt)));
     assert!(matches!(current(&service, &caller(ALICE)).await, Err(PlayError::NoGame)));
-    let stored = Store::from_pool(pool.clone()).game(record.id).await.unwrap().unwrap();
-    assert_eq!((stored.status, stored.ply), (GameStatus::Void, 2));
+    // Its row as it is (a game read by id is replayed from its moves, which no longer lead there).
+    let stored: (String, i32) =
+        sqlx::query_as("SELECT status, ply FROM games WHERE id = $1").bind(record.id).fetch_one(&pool).await.unwrap();
+    assert_eq!(stored, ("void".to_string(), 2));
     start(&service, &caller(ALICE), GameKind::Reversi, Side::First).await.unwrap();
 }
 
