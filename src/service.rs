@@ -34,7 +34,7 @@ pub use ai_pool::{AiPanicked, BACKLOG_PER_CORE};
 use ai_pool::{AiPool, Tenant};
 pub use play_error::{AiFailure, PlayError};
 use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, Side, Thinker};
-use settai_core::{story, Story};
+use settai_core::{story, Line, Story};
 use table_keeper::{TableKeeper, TableState};
 use turn::Claims;
 pub use turn::Turn;
@@ -473,25 +473,21 @@ impl Service {
         Ok(game.clone().truncated(updated, back_to))
     }
 
-    /// How the game went for its human (values, slips, finds); computed on the bounded AI
-    /// pool. `None` if it cannot be told (logged).
+    /// How the game went for its human (values, slips, finds), from `line`, its positions
+    /// (computed once, shared with its replay: docs/design/storage.md#the-end-of-a-game);
+    /// computed on the bounded AI pool. `None` if it cannot be told (logged).
     #[tracing::instrument(level = "debug", skip_all, fields(game = game.record.id))]
-    pub async fn story(&self, game: &StoredGame) -> Option<Story> {
+    pub async fn story(&self, game: &StoredGame, line: Arc<Line>) -> Option<Story> {
         let record = &game.record;
-        let (start, human, table) = (record.game.initial(), record.human_side, self.doubutsu_table.get());
-        let moves = game.history();
+        let (human, table) = (record.human_side, self.doubutsu_table.get());
         let told = self
             .ai
             .think(Tenant::of(record.guild_id, record.channel_id), move |thinker| {
-                story(&start, &moves, human, table.as_deref(), thinker)
+                story(&line, human, table.as_deref(), thinker)
             })
             .await;
         match told {
-            Ok(Ok(s)) => Some(s),
-            Ok(Err(e)) => {
-                tracing::warn!(game = record.id, error = %e, "could not tell a game's story");
-                None
-            }
+            Ok(s) => Some(s),
             Err(e) => {
                 tracing::error!(game = record.id, error = %e, "story task failed");
                 None

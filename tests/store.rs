@@ -6,6 +6,8 @@ use settai::store::{Batch, Store, StoreError};
 use settai_core::{doubutsu, reversi, Game, GameKind, GameMove, Level, Side};
 use sqlx::PgPool;
 
+#[path = "store/stored_once.rs"]
+mod stored_once;
 #[path = "store/whose_turn.rs"]
 mod whose_turn;
 
@@ -41,7 +43,7 @@ async fn one_active_game_per_channel_is_enforced_by_the_database(pool: PgPool) {
     // Another channel is free.
     store.create_game(&new_game(101)).await.unwrap();
     // The index itself refuses a second active row, whatever the code does.
-    let raw = sqlx::query("INSERT INTO games (channel_id, kind, level, human_id, human_side, position) VALUES (100, 'reversi', 'standard', 1, 0, 'x')")
+    let raw = sqlx::query("INSERT INTO games (channel_id, kind, level, human_id, human_side, position_and_start) VALUES (100, 'reversi', 'standard', 1, 0, 'x')")
         .execute(&pool)
         .await;
     assert!(raw.is_err());
@@ -135,7 +137,11 @@ async fn finishing_records_result_and_frees_the_channel(pool: PgPool) {
 async fn a_corrupt_stored_position_is_reported_not_trusted(pool: PgPool) {
     let store = Store::from_pool(pool.clone());
     let record = store.create_game(&new_game(4)).await.unwrap();
-    sqlx::query("UPDATE games SET position = 'garbage' WHERE id = $1").bind(record.id).execute(&pool).await.unwrap();
+    sqlx::query("UPDATE games SET position_and_start = 'garbage' WHERE id = $1")
+        .bind(record.id)
+        .execute(&pool)
+        .await
+        .unwrap();
     match store.active_game(4).await {
         Err(StoreError::Corrupt { game_id, .. }) => assert_eq!(game_id, record.id),
         other => panic!("expected a corrupt-game error, got {other:?}"),
@@ -159,11 +165,11 @@ async fn a_batch_read_sets_a_bad_row_apart_and_reads_the_others(pool: PgPool) {
     for channel in [600, 601, 602] {
         ids.push(store.create_game(&new_game(channel)).await.unwrap().id);
     }
-    sqlx::query("UPDATE games SET position = 'garbage', updated_at = now() - interval '15 days'")
+    sqlx::query("UPDATE games SET position_and_start = 'garbage', updated_at = now() - interval '15 days'")
         .execute(&pool)
         .await
         .unwrap();
-    sqlx::query("UPDATE games SET position = $1 WHERE id <> $2")
+    sqlx::query("UPDATE games SET position_and_start = $1 WHERE id <> $2")
         .bind(Game::new(GameKind::Reversi).encode())
         .bind(ids[1])
         .execute(&pool)
@@ -384,10 +390,11 @@ async fn a_blunder_taken_back_is_remembered_with_the_game(pool: PgPool) {
 /// the offline check of `.sqlx/` cannot see: where they are, counted so that a new one is added
 /// here.
 const QUERIES_BUILT_AT_RUN_TIME: [(&str, usize); 3] =
-    [("src/store/games.rs", 4), ("src/store/reminders.rs", 1), ("src/store/settings.rs", 2)];
+    [("src/store/games.rs", 9), ("src/store/reminders.rs", 1), ("src/store/settings.rs", 2)];
 
 /// Each query built at run time runs against the schema here, with rows to decode:
-/// `record_moves`, `take_back`, `snapshot` and `expire_idle_games` (games.rs),
+/// `create_game`, `record_moves`, `take_back`, `snapshot`, `active_game`, `game`,
+/// `active_games_each`, `games_awaiting_bot` and `expire_idle_games` (games.rs),
 /// `games_owed_nudges` (reminders.rs), `settings` and `change_setting` for every setting at both
 /// scopes (settings.rs). Another such query fails the count until it is run here too.
 #[sqlx::test(migrator = "settai::store::MIGRATOR")]
@@ -438,8 +445,17 @@ async fn every_query_built_at_run_time_runs_against_the_schema(pool: PgPool) {
     assert_eq!(played.ply, 1);
     let snapshot = store.snapshot(&place, Some(7)).await.unwrap();
     assert_eq!(snapshot.game.map(|g| g.record.id), Some(record.id));
+    assert_eq!(store.active_game(900).await.unwrap().map(|g| g.ply), Some(1));
+    assert_eq!(store.game(record.id).await.unwrap().map(|g| g.game), Some(after));
+    assert_eq!(store.active_games_each().await.unwrap().sound.len(), 1);
     let back = store.take_back(&played, 0, &record.game, false).await.unwrap();
     assert_eq!(back.ply, 0);
+    // The bot to move (the player's seat is black's): the owed-turn sweep's read finds it.
+    let owed = NewGame { human_side: Side::Second, ..new_game(901) };
+    let owed = store.create_game(&owed).await.unwrap();
+    let found = store.games_awaiting_bot(std::time::Duration::ZERO).await.unwrap().sound;
+    assert_eq!(found.iter().map(|g| g.id).collect::<Vec<_>>(), [owed.id]);
+    store.end_game(&owed, GameStatus::Resigned, GameResult::Human).await.unwrap();
 
     // An hour and more without a move: the reminder is owed; three days: past the two allowed.
     sqlx::query("UPDATE games SET updated_at = now() - interval '2 hours'").execute(&pool).await.unwrap();

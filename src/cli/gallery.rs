@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use crate::i18n::{Lang, Msg};
 use crate::render;
 use settai_core::doubutsu::table::{build, BuildOptions, Material};
-use settai_core::{doubutsu, reversi, story, DoubutsuGame, Game, GameKind, GameMove, Side, Thinker};
+use settai_core::{doubutsu, reversi, story, DoubutsuGame, Game, GameKind, GameMove, Line, Side, Thinker};
 
 /// Seed of the sample doubutsu game (a lively one, 40-odd plies).
 const DOUBUTSU_SEED: u64 = 20;
@@ -80,11 +80,6 @@ fn board_after(start: &Game, moves: &[GameMove], n: usize, lang: Lang) -> anyhow
     Ok(render::game_png(&game, last.as_ref().map(|(g, m)| (g, *m)), lang, banner.as_deref(), &names(lang)))
 }
 
-/// Where `moves` played from `start` lead.
-fn final_position(start: &Game, moves: &[GameMove]) -> Result<Game, settai_core::ReplayError> {
-    Ok(settai_core::line(start, moves)?.pop().expect("a line holds its start at least"))
-}
-
 fn banner(game: &Game, lang: Lang) -> Option<String> {
     game.outcome().map(|o| {
         Msg::GameOver { human_won: o.winner.map(|w| w == Side::First), score: o.score, reason: Some(o.reason) }
@@ -113,18 +108,11 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
         write(name, board_after(&reversi_start, &moves, n, lang)?, t)?;
     }
     let t = Instant::now();
-    let end = final_position(&reversi_start, &moves)?;
-    let gif = render::replay::replay_gif(
-        &reversi_start,
-        &moves,
-        Lang::En,
-        banner(&end, Lang::En).as_deref(),
-        &names(Lang::En),
-    )?;
+    let line = Line::new(&reversi_start, &moves)?;
+    let gif = render::replay::replay_gif(&line, Lang::En, banner(line.end(), Lang::En).as_deref(), &names(Lang::En))?;
     write("reversi-replay.gif", gif, t)?;
     let t = Instant::now();
-    let told =
-        story::<doubutsu::BuiltTable>(&reversi_start, &moves, Side::First, None, &mut Thinker::new(Instant::now))?;
+    let told = story::<doubutsu::BuiltTable>(&line, Side::First, None, &mut Thinker::new(Instant::now));
     write("reversi-chart-en.png", render::story::story_png(&told, Lang::En), t)?;
 
     let doubutsu_start = Game::new(GameKind::Doubutsu);
@@ -140,14 +128,8 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
         write(name, board_after(&doubutsu_start, &moves, n, lang)?, t)?;
     }
     let t = Instant::now();
-    let end = final_position(&doubutsu_start, &moves)?;
-    let gif = render::replay::replay_gif(
-        &doubutsu_start,
-        &moves,
-        Lang::Ja,
-        banner(&end, Lang::Ja).as_deref(),
-        &names(Lang::Ja),
-    )?;
+    let line = Line::new(&doubutsu_start, &moves)?;
+    let gif = render::replay::replay_gif(&line, Lang::Ja, banner(line.end(), Lang::Ja).as_deref(), &names(Lang::Ja))?;
     write("doubutsu-replay.gif", gif, t)?;
 
     // The exact chart needs the table: a small one, from a set-up endgame, is built here.
@@ -156,7 +138,7 @@ pub fn gallery(dir: &Path) -> anyhow::Result<()> {
     let moves = doubutsu_game(root, 3, |g, rng| doubutsu::settai(&table, g, rng).expect("the table holds the game"));
     let start = Game::Doubutsu(DoubutsuGame::new(doubutsu::History::from_position(root)));
     let t = Instant::now();
-    let told = story(&start, &moves, Side::First, Some(&table), &mut Thinker::new(Instant::now))?;
+    let told = story(&Line::new(&start, &moves)?, Side::First, Some(&table), &mut Thinker::new(Instant::now));
     write("doubutsu-chart-ja.png", render::story::story_png(&told, Lang::Ja), t)?;
     Ok(())
 }
@@ -169,10 +151,11 @@ mod tests {
     fn the_sample_games_are_whole_games_and_replay() {
         let moves =
             doubutsu_game(doubutsu::Position::start(), DOUBUTSU_SEED, |g, rng| doubutsu::weakest(g, rng).unwrap());
-        let end = final_position(&Game::new(GameKind::Doubutsu), &moves).unwrap();
+        let line = Line::new(&Game::new(GameKind::Doubutsu), &moves).unwrap();
+        let end = line.end();
         assert!(end.outcome().is_some() && (30..=60).contains(&moves.len()), "{} plies", moves.len());
         let moves = reversi_game(7);
-        assert!(final_position(&Game::new(GameKind::Reversi), &moves).unwrap().outcome().is_some());
+        assert!(Line::new(&Game::new(GameKind::Reversi), &moves).unwrap().end().outcome().is_some());
         assert_eq!(moves, reversi_game(7), "seeded");
     }
 }

@@ -10,7 +10,8 @@ use crate::domain::{GameRecord, GameResult, GameStatus, PlayedMove, Settings, St
 use crate::i18n::{Lang, Msg};
 use crate::render;
 use settai_core::Story;
-use settai_core::{GameMove, Side};
+use settai_core::{Line, Side};
+use std::sync::Arc;
 
 impl Bot {
     /// The board message for `game` (`last`: the move to mark), rendered on the blocking pool; a finished game also gets
@@ -28,8 +29,19 @@ impl Bot {
         let review = if game.record.status == GameStatus::Active {
             None
         } else {
-            let story = if commentary { self.service().story(game).await } else { None };
-            Some(Review { start: game.record.game.initial(), moves: game.history(), story })
+            // The game's positions, computed once, for its story and every size of its replay
+            // (docs/design/storage.md#the-end-of-a-game).
+            match Line::new(&game.record.game.initial(), &game.history()) {
+                Ok(line) => {
+                    let line = Arc::new(line);
+                    let story = if commentary { self.service().story(game, line.clone()).await } else { None };
+                    Some(Review { line, story })
+                }
+                Err(e) => {
+                    tracing::warn!(game = game.record.id, error = %e, "could not replay a finished game");
+                    None
+                }
+            }
         };
         let (frame, banner) = board_frame(game, lines, settings, lang, &self.emojis);
         let (game, last) = (game.clone(), last.cloned());
@@ -76,8 +88,7 @@ pub(super) fn narrate(moves: &[PlayedMove], lang: Lang) -> Vec<String> {
 /// What a finished game's message adds: its moves for the replay and, with commentary on,
 /// its story for the chart.
 struct Review {
-    start: settai_core::Game,
-    moves: Vec<GameMove>,
+    line: Arc<Line>,
     story: Option<Story>,
 }
 
@@ -159,7 +170,7 @@ fn draw_pictures(
     reply.files.push(("board.png", png));
     let mut lines = Vec::new();
     if let Some(review) = review {
-        match render::replay::replay_gif(&review.start, &review.moves, lang, banner, &names) {
+        match render::replay::replay_gif(&review.line, lang, banner, &names) {
             Ok(gif) => {
                 lines.push(Msg::Replay.text(lang));
                 reply.files.push(("replay.gif", gif));

@@ -7,7 +7,7 @@ use super::reversi::reversi_image;
 use super::{Disc, Names, ReversiView};
 use crate::i18n::{Lang, Msg};
 use settai_core::doubutsu::{self, Color, Move, Role, Square};
-use settai_core::{reversi, Game, GameMove};
+use settai_core::{reversi, Game, GameMove, Line, LinePosition};
 
 /// The board image of `game` as PNG bytes. `last` is the position before the last move and the
 /// move (to mark it and what it changed); `banner` is drawn when the game is over;
@@ -116,13 +116,51 @@ fn drawn(
             };
             reversi_image(&view, lang)
         }
-        Game::Doubutsu(g) => doubutsu_image(&doubutsu_view(g.history(), banner.map(str::to_string), names), lang),
+        Game::Doubutsu(g) => {
+            let (history, banner) = (g.history(), banner.map(str::to_string));
+            let last_move = history.last_move().map(|(_, mv)| mv);
+            doubutsu_image(
+                &doubutsu_view(history.position(), last_move, history.outcome().is_some(), banner, names),
+                lang,
+            )
+        }
     }
 }
 
-/// The doubutsu board as the renderer draws it (the last move comes from the game's history).
-fn doubutsu_view(game: &doubutsu::History, banner: Option<String>, names: &Names) -> DoubutsuView {
-    let pos = game.position();
+/// The board of position `i` of `line`, as [`game_image`] draws the game there: its last move
+/// marked, `banner` drawn on it. Read from the line, whose positions are computed once
+/// (docs/design/storage.md#the-end-of-a-game).
+pub fn line_image(line: &Line, i: usize, lang: Lang, banner: Option<&str>, names: &Names) -> RgbImage {
+    let last_move = i.checked_sub(1).map(|m| line.moves()[m]);
+    match line.position(i) {
+        LinePosition::Reversi(pos) => {
+            let before = i.checked_sub(1).map(|m| match line.position(m) {
+                LinePosition::Reversi(before) => Game::Reversi(*before),
+                LinePosition::Doubutsu(_) => unreachable!("a line is of one game"),
+            });
+            let last = before.as_ref().zip(last_move);
+            drawn(&Game::Reversi(*pos), last, lang, banner, names, false)
+        }
+        LinePosition::Doubutsu(pos) => {
+            let last_move = last_move.and_then(|mv| match mv {
+                GameMove::Doubutsu(mv) => Some(mv),
+                GameMove::Reversi(_) => None,
+            });
+            let over = line.to_move(i).is_none();
+            doubutsu_image(&doubutsu_view(pos, last_move, over, banner.map(str::to_string), names), lang)
+        }
+    }
+}
+
+/// The doubutsu board at `pos` as the renderer draws it: `last_move` marked, and whose turn it
+/// is (and the lion in danger) unless the game is `over`.
+fn doubutsu_view(
+    pos: &doubutsu::Position,
+    last_move: Option<Move>,
+    over: bool,
+    banner: Option<String>,
+    names: &Names,
+) -> DoubutsuView {
     let owner = Owner::from;
     let animal = Animal::from;
     let mut cells = [None; 12];
@@ -132,7 +170,7 @@ fn doubutsu_view(game: &doubutsu::History, banner: Option<String>, names: &Names
     }
     let hand =
         |c: Color| Role::HAND.iter().filter(|&&r| pos.hand(c, r) > 0).map(|&r| (animal(r), pos.hand(c, r))).collect();
-    let last_move = game.last_move().map(|(_, mv)| match mv {
+    let last_move = last_move.map(|mv| match mv {
         Move::Normal { from, to } => LastMove::Board { from: from.index(), to: to.index() },
         Move::Drop { to, .. } => LastMove::Drop { to: to.index() },
     });
@@ -141,8 +179,8 @@ fn doubutsu_view(game: &doubutsu::History, banner: Option<String>, names: &Names
         sente_hand: hand(Color::Sente),
         gote_hand: hand(Color::Gote),
         last_move,
-        to_move: game.outcome().is_none().then(|| owner(pos.turn())),
-        in_check: game.outcome().is_none().then(|| pos.lion_in_check()).flatten().map(|sq| sq.index()),
+        to_move: (!over).then(|| owner(pos.turn())),
+        in_check: (!over).then(|| pos.lion_in_check()).flatten().map(|sq| sq.index()),
         banner,
         // An empty name shows the side's label in the viewer's language.
         sente_name: names.first.clone(),

@@ -15,10 +15,10 @@ use std::collections::HashMap;
 use color_quant::NeuQuant;
 use image::RgbImage;
 
-use super::board::game_image;
+use super::board::line_image;
 use super::Names;
 use crate::i18n::Lang;
-use settai_core::{line, Game, GameMove, ReplayError};
+use settai_core::Line;
 
 /// How long each move stays on screen.
 pub const MOVE_DELAY_MS: u16 = 900;
@@ -30,66 +30,46 @@ const QUANT_SPEED: i32 = 10;
 /// colours.
 const UNCHANGED: u8 = 255;
 
-/// Why a replay could not be made.
-#[derive(Debug, thiserror::Error)]
-pub enum ReplayFailure {
-    /// The move list does not replay from the start.
-    #[error(transparent)]
-    Moves(#[from] ReplayError),
-    /// The GIF encoder failed.
-    #[error("GIF encoding failed: {0}")]
-    Gif(#[from] gif::EncodingError),
-}
-
 /// Largest replay the bot posts; longer games are drawn smaller until they fit.
 pub const MAX_REPLAY_BYTES: usize = 3 << 20;
 
-/// The replay of `moves` played from `start` as GIF bytes; `banner` is drawn on the final
-/// frame (the result); `names` label the seats. Deterministic; at most [`MAX_REPLAY_BYTES`]
-/// (frames are scaled down for very long games).
-pub fn replay_gif(
-    start: &Game,
-    moves: &[GameMove],
-    lang: Lang,
-    banner: Option<&str>,
-    names: &Names,
-) -> Result<Vec<u8>, ReplayFailure> {
-    fitting(start, moves, lang, banner, names, MAX_REPLAY_BYTES)
+/// The replay of the game whose positions are `line` as GIF bytes; `banner` is drawn on the
+/// final frame (the result); `names` label the seats. Deterministic; at most
+/// [`MAX_REPLAY_BYTES`] (frames are scaled down for very long games). Every size tried reads
+/// the one line (docs/design/storage.md#the-end-of-a-game).
+pub fn replay_gif(line: &Line, lang: Lang, banner: Option<&str>, names: &Names) -> Result<Vec<u8>, gif::EncodingError> {
+    fitting(line, lang, banner, names, MAX_REPLAY_BYTES)
 }
 
 /// The replay drawn at full size, else at 75%, else at 50%: the first that fits `cap` bytes,
 /// or the smallest.
 fn fitting(
-    start: &Game,
-    moves: &[GameMove],
+    line: &Line,
     lang: Lang,
     banner: Option<&str>,
     names: &Names,
     cap: usize,
-) -> Result<Vec<u8>, ReplayFailure> {
-    let mut gif = encode(start, moves, lang, banner, names, 1.0)?;
+) -> Result<Vec<u8>, gif::EncodingError> {
+    let mut gif = encode(line, lang, banner, names, 1.0)?;
     for scale in [0.75, 0.5] {
         if gif.len() <= cap {
             break;
         }
-        gif = encode(start, moves, lang, banner, names, scale)?;
+        gif = encode(line, lang, banner, names, scale)?;
     }
     Ok(gif)
 }
 
 fn encode(
-    start: &Game,
-    moves: &[GameMove],
+    line: &Line,
     lang: Lang,
     banner: Option<&str>,
     names: &Names,
     scale: f32,
-) -> Result<Vec<u8>, ReplayFailure> {
-    let games = line(start, moves)?;
-    let last = games.len() - 1;
+) -> Result<Vec<u8>, gif::EncodingError> {
+    let last = line.last();
     let frame_of = |i: usize| {
-        let previous = (i > 0).then(|| (&games[i - 1], moves[i - 1]));
-        let img = game_image(&games[i], previous, lang, if i == last { banner } else { None }, names);
+        let img = line_image(line, i, lang, if i == last { banner } else { None }, names);
         if scale < 1.0 {
             let (w, h) = ((img.width() as f32 * scale) as u32, (img.height() as f32 * scale) as u32);
             image::imageops::resize(&img, w, h, image::imageops::FilterType::Triangle)
@@ -190,7 +170,13 @@ fn changed_rect(a: &RgbImage, b: &RgbImage) -> Option<(u32, u32, u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use settai_core::GameKind;
+    use crate::render::game_image;
+    use settai_core::{Game, GameKind, GameMove};
+
+    /// The replay of `moves` from `start`.
+    fn replay_of(start: &Game, moves: &[GameMove], lang: Lang, banner: Option<&str>) -> Vec<u8> {
+        replay_gif(&Line::new(start, moves).unwrap(), lang, banner, &Names::default()).unwrap()
+    }
 
     /// Decodes a GIF into its composed frames (RGBA) with their delays.
     fn decode(bytes: &[u8]) -> Vec<(Vec<u8>, u16)> {
@@ -221,7 +207,7 @@ mod tests {
         let start = Game::new(GameKind::Reversi);
         let moves: Vec<GameMove> =
             ["f5", "d6", "c3", "d3", "c4"].iter().map(|s| start.parse_move(s).unwrap()).collect();
-        let gif = replay_gif(&start, &moves, Lang::En, None, &Names::default()).unwrap();
+        let gif = replay_of(&start, &moves, Lang::En, None);
         let frames = decode(&gif);
         assert_eq!(frames.len(), moves.len() + 1);
         assert_eq!(frames[0].1, HOLD_DELAY_MS / 10);
@@ -238,7 +224,7 @@ mod tests {
         let got = &frames.last().unwrap().0;
         let far = far_pixels(&want, got);
         assert!(far * 100 < want.pixels().len(), "{far} pixels differ from the final board");
-        assert_eq!(gif, replay_gif(&start, &moves, Lang::En, None, &Names::default()).unwrap(), "deterministic");
+        assert_eq!(gif, replay_of(&start, &moves, Lang::En, None), "deterministic");
     }
 
     /// Pixels of `got` (RGBA) further than a palette's error from `want`'s.
@@ -268,7 +254,7 @@ mod tests {
                 games.push(game.play(mv).unwrap());
                 moves.push(mv);
             }
-            let frames = decode(&replay_gif(&start, &moves, Lang::En, None, &Names::default()).unwrap());
+            let frames = decode(&replay_of(&start, &moves, Lang::En, None));
             assert_eq!(frames.len(), games.len());
             for (i, (got, _)) in frames.iter().enumerate() {
                 let previous = (i > 0).then(|| (&games[i - 1], moves[i - 1]));
@@ -303,22 +289,40 @@ mod tests {
         };
         let moves = (0..100).find_map(long_game).expect("a seed whose game lasts 200 plies");
         let names = Names::default();
-        let gif = replay_gif(&start, &moves, Lang::Ja, Some("banner"), &names).unwrap();
+        let line = Line::new(&start, &moves).unwrap();
+        let gif = replay_gif(&line, Lang::Ja, Some("banner"), &names).unwrap();
         assert!(gif.len() <= MAX_REPLAY_BYTES, "{} bytes", gif.len());
         // Past a cap, it is drawn smaller until it fits (the real cap takes a longer game).
         let cap = gif.len() * 2 / 3;
-        let smaller = fitting(&start, &moves, Lang::Ja, Some("banner"), &names, cap).unwrap();
+        let smaller = fitting(&line, Lang::Ja, Some("banner"), &names, cap).unwrap();
         assert!(smaller.len() <= cap, "{} bytes past {cap}", smaller.len());
         assert_eq!(decode(&gif).len(), moves.len() + 1);
     }
 
+    /// A frame drawn from the line is, pixel for pixel, the board drawn from the game at that
+    /// position: the same last move, whose turn, the lion in danger, the banner.
     #[test]
-    fn a_bad_move_list_is_refused_with_its_ply() {
-        let start = Game::new(GameKind::Doubutsu);
-        let moves = vec![start.parse_move("B3B2").unwrap(), start.parse_move("A1A4").unwrap()];
-        match replay_gif(&start, &moves, Lang::Ja, None, &Names::default()) {
-            Err(ReplayFailure::Moves(e)) => assert_eq!(e.ply, 2),
-            other => panic!("expected a replay error, got {other:?}"),
+    fn a_lines_frames_are_the_games_boards() {
+        for kind in [GameKind::Doubutsu, GameKind::Reversi] {
+            let start = Game::new(kind);
+            let (mut games, mut moves) = (vec![start.clone()], Vec::new());
+            for step in 0..40usize {
+                let game = games.last().unwrap();
+                if game.outcome().is_some() {
+                    break;
+                }
+                let legal = game.legal_moves();
+                let mv = legal[(step * 5 + 1) % legal.len()];
+                games.push(game.play(mv).unwrap());
+                moves.push(mv);
+            }
+            let line = Line::new(&start, &moves).unwrap();
+            for (i, game) in games.iter().enumerate() {
+                let previous = (i > 0).then(|| (&games[i - 1], moves[i - 1]));
+                let banner = (i == line.last()).then_some("the end");
+                let want = game_image(game, previous, Lang::Ja, banner, &Names::default());
+                assert!(line_image(&line, i, Lang::Ja, banner, &Names::default()) == want, "{kind:?} position {i}");
+            }
         }
     }
 

@@ -2,12 +2,14 @@
 
 use sqlx::Row;
 
-use super::rows::{settings_columns, GameRow, MoveColumns, MoveRow, SettingsRow, GAME_COLUMNS, MOVE_COLUMNS};
+use super::rows::{
+    game_columns, moves_of_game, settings_columns, GameRow, GameWithMoves, MoveRow, SettingsRow, GAME_COLUMNS,
+};
 use super::settings::SETTINGS_OF_PLACE;
 use super::{Batch, Store, StoreError};
 use crate::domain::{
     Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Place, PlayerResults, Snapshot,
-    StoredGame, DEFAULT_IDLE_DAYS, TERMINAL_CHANNEL,
+    DEFAULT_IDLE_DAYS, TERMINAL_CHANNEL,
 };
 use settai_core::{Game, GameKind};
 use sqlx::FromRow;
@@ -35,27 +37,24 @@ impl Store {
     /// Creates a game; fails with [`StoreError::ChannelBusy`] when the channel has one.
     #[tracing::instrument(level = "debug", skip_all)]
     pub async fn create_game(&self, new: &NewGame) -> Result<GameRecord, StoreError> {
-        let row = sqlx::query_as!(
-            GameRow,
-            "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position, human_name, parent_id,
-                                private_channel, house_takeback, house_commentary)
+        let row: GameRow = sqlx::query_as(&format!(
+            "INSERT INTO games (guild_id, channel_id, kind, level, human_id, human_side, position_and_start, human_name,
+                                parent_id, private_channel, house_takeback, house_commentary)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-             RETURNING id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                       ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
-                    house_takeback, house_commentary, withdrew_blunder",
-            new.guild_id.map(|g| g as i64),
-            new.channel_id as i64,
-            new.game.kind().as_str(),
-            new.level.as_str(),
-            new.human_id as i64,
-            new.human_side.index(),
-            new.game.encode(),
-            &new.human_name,
-            new.parent_id.map(|p| p as i64),
-            new.private_channel,
-            new.house_rules.map(|r| r.takeback),
-            new.house_rules.map(|r| r.commentary),
-        )
+             RETURNING {GAME_COLUMNS}"
+        ))
+        .bind(new.guild_id.map(|g| g as i64))
+        .bind(new.channel_id as i64)
+        .bind(new.game.kind().as_str())
+        .bind(new.level.as_str())
+        .bind(new.human_id as i64)
+        .bind(new.human_side.index())
+        .bind(new.game.encode())
+        .bind(&new.human_name)
+        .bind(new.parent_id.map(|p| p as i64))
+        .bind(new.private_channel)
+        .bind(new.house_rules.map(|r| r.takeback))
+        .bind(new.house_rules.map(|r| r.commentary))
         .fetch_one(&self.pool)
         .await
         .map_err(|e| if is_unique_violation(&e) { StoreError::ChannelBusy } else { e.into() })?;
@@ -118,17 +117,22 @@ impl Store {
     /// told (docs/design/bot-reliability.md#robustness).
     #[tracing::instrument(level = "debug", skip_all)]
     pub async fn expire_idle_games(&self) -> Result<Batch<(GameRecord, u32)>, StoreError> {
-        let columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
+        // The moves are joined to the rows closed (their table is not written here).
         let rows = sqlx::query(&format!(
-            "UPDATE games g SET status = 'expired', result = 'draw', finished_at = now(), updated_at = now(),
-                    version = g.version + 1
-             FROM (SELECT a.id, COALESCE(t.idle_days, p.idle_days, s.idle_days, {DEFAULT_IDLE_DAYS}) AS days
-                   {SETTINGS_OF_GAME}
-                   WHERE a.status = 'active') AS limits
-             WHERE g.id = limits.id AND g.status = 'active' AND g.channel_id <> {TERMINAL_CHANNEL}
-               AND g.updated_at < now() - make_interval(days => limits.days)
-             RETURNING {}, limits.days",
-            columns.join(", ")
+            "WITH closed AS (
+                 UPDATE games g SET status = 'expired', result = 'draw', finished_at = now(), updated_at = now(),
+                        version = g.version + 1
+                 FROM (SELECT a.id, COALESCE(t.idle_days, p.idle_days, s.idle_days, {DEFAULT_IDLE_DAYS}) AS days
+                       {SETTINGS_OF_GAME}
+                       WHERE a.status = 'active') AS limits
+                 WHERE g.id = limits.id AND g.status = 'active' AND g.channel_id <> {TERMINAL_CHANNEL}
+                   AND g.updated_at < now() - make_interval(days => limits.days)
+                 RETURNING {}, limits.days
+             )
+             SELECT {}, mv.*, c.days FROM closed c {}",
+            game_columns("g"),
+            game_columns("c"),
+            moves_of_game("c"),
         ))
         .fetch_all(&self.pool)
         .await?;
@@ -136,7 +140,7 @@ impl Store {
         rows.iter()
             .map(|row| {
                 let days: i32 = row.try_get("days")?;
-                Ok(GameRow::from_row(row)?.into_record_or_corrupt().map(|record| (record, days as u32)))
+                Ok(GameWithMoves::from_row(row)?.into_record_or_corrupt().map(|record| (record, days as u32)))
             })
             .collect()
     }
@@ -167,18 +171,19 @@ impl Store {
     /// [`StoreError::Corrupt`].
     #[tracing::instrument(level = "debug", skip_all, fields(channel = place.channel_id))]
     pub async fn snapshot(&self, place: &Place, reader: Option<u64>) -> Result<Snapshot, StoreError> {
-        let game_columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("a.{}", c.trim())).collect();
         let row = sqlx::query(&format!(
-            "SELECT {}, {}, {MOVE_COLUMNS}, r.hints AS hints_choice,
+            "SELECT {}, {}, mv.*, r.hints AS hints_choice,
                     CASE WHEN a.id IS NULL THEN
                         (SELECT CASE WHEN e.private_channel THEN e.status END
                          FROM games e WHERE e.channel_id = $2 ORDER BY e.id DESC LIMIT 1)
                     END AS last_ended
              {SETTINGS_OF_PLACE}
              LEFT JOIN games a ON a.channel_id = $2 AND a.status = 'active'
+             {}
              LEFT JOIN player_settings r ON r.user_id = $4",
             settings_columns(),
-            game_columns.join(", "),
+            game_columns("a"),
+            moves_of_game("a"),
         ))
         .bind(place.guild_id.map(|g| g as i64))
         .bind(place.channel_id as i64)
@@ -194,40 +199,24 @@ impl Store {
             let last_ended = row.try_get::<Option<String>, _>("last_ended")?.and_then(|s| GameStatus::parse(&s));
             return Ok(Snapshot { settings, game: None, hints_choice, last_ended });
         }
-        let moves = MoveColumns::from_row(&row)?.into_moves();
-        // The moves are replayed once, from the start the position text names, and must lead
-        // to that text.
-        let (record, replayed) = GameRow::from_row(&row)?.into_record_read(|kind, position| {
-            let start = Game::decode_start(kind, position).map_err(|e| e.to_string())?;
-            let (game, replayed) = StoredGame::replay(start, &moves).map_err(|untrusted| untrusted.0)?;
-            // A text written by an older spelling is read whole and compared as a game.
-            if game.encode() != position && Game::decode(kind, position).ok().as_ref() != Some(&game) {
-                return Err("the move list does not lead to the stored position".into());
-            }
-            Ok((game, replayed))
-        })?;
+        let game = GameWithMoves::from_row(&row)?.into_stored_game()?;
         // A game's own rules (outside servers) win over the place's.
-        let settings = settings.under(record.house_rules);
-        let game_id = record.id;
-        let game = StoredGame::of_replay(record, replayed)
-            .map_err(|untrusted| StoreError::Corrupt { game_id, reason: untrusted.0 })?;
+        let settings = settings.under(game.record.house_rules);
         Ok(Snapshot { settings, game: Some(game), hints_choice, last_ended: None })
     }
 
     /// The active game in a channel, if any, without its moves (requests read a
     /// [`Store::snapshot`]; this is for inspection).
     pub async fn active_game(&self, channel_id: u64) -> Result<Option<GameRecord>, StoreError> {
-        let row = sqlx::query_as!(
-            GameRow,
-            "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
-                    house_takeback, house_commentary, withdrew_blunder
-             FROM games WHERE channel_id = $1 AND status = 'active'",
-            channel_id as i64,
-        )
+        let row: Option<GameWithMoves> = sqlx::query_as(&format!(
+            "SELECT {}, mv.* FROM games a {} WHERE a.channel_id = $1 AND a.status = 'active'",
+            game_columns("a"),
+            moves_of_game("a"),
+        ))
+        .bind(channel_id as i64)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(GameRow::into_record).transpose()
+        row.map(|row| row.into_stored_game().map(|game| game.record)).transpose()
     }
 
     /// The moves of a game as stored, in order (for inspection and export).
@@ -244,17 +233,15 @@ impl Store {
 
     /// A game by id.
     pub async fn game(&self, id: i64) -> Result<Option<GameRecord>, StoreError> {
-        let row = sqlx::query_as!(
-            GameRow,
-            "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
-                    house_takeback, house_commentary, withdrew_blunder
-             FROM games WHERE id = $1",
-            id,
-        )
+        let row: Option<GameWithMoves> = sqlx::query_as(&format!(
+            "SELECT {}, mv.* FROM games a {} WHERE a.id = $1",
+            game_columns("a"),
+            moves_of_game("a")
+        ))
+        .bind(id)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(GameRow::into_record).transpose()
+        row.map(|row| row.into_stored_game().map(|game| game.record)).transpose()
     }
 
     /// Every active game, oldest first; fails on the first whose row does not read back (for
@@ -266,16 +253,14 @@ impl Store {
     /// Every active game, oldest first, each row read on its own: a game whose row does not
     /// read back is set apart, the others are returned (docs/design/bot-reliability.md#robustness).
     pub async fn active_games_each(&self) -> Result<Batch<GameRecord>, StoreError> {
-        let rows = sqlx::query_as!(
-            GameRow,
-            "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
-                    house_takeback, house_commentary, withdrew_blunder
-             FROM games WHERE status = 'active' ORDER BY id",
-        )
+        let rows: Vec<GameWithMoves> = sqlx::query_as(&format!(
+            "SELECT {}, mv.* FROM games a {} WHERE a.status = 'active' ORDER BY a.id",
+            game_columns("a"),
+            moves_of_game("a"),
+        ))
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.into_iter().map(GameRow::into_record_or_corrupt).collect())
+        Ok(rows.into_iter().map(GameWithMoves::into_record_or_corrupt).collect())
     }
 
     /// The active games, oldest first, in which the bot has been to move for at least
@@ -285,21 +270,19 @@ impl Store {
     /// is read on its own: a game whose row does not read back is set apart
     /// (docs/design/bot-reliability.md#robustness).
     pub async fn games_awaiting_bot(&self, waiting: std::time::Duration) -> Result<Batch<GameRecord>, StoreError> {
-        let rows = sqlx::query_as!(
-            GameRow,
-            "SELECT id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, human_side, position,
-                    ply, status, result, version, created_at, updated_at, board_message_id, private_channel,
-                    house_takeback, house_commentary, withdrew_blunder
-             FROM games
-             WHERE bot_to_move IS NOT FALSE AND status = 'active' AND channel_id <> $2
-               AND updated_at <= now() - make_interval(secs => $1)
-             ORDER BY id",
-            waiting.as_secs_f64(),
-            TERMINAL_CHANNEL as i64,
-        )
+        let rows: Vec<GameWithMoves> = sqlx::query_as(&format!(
+            "SELECT {}, mv.* FROM games a {}
+             WHERE a.bot_to_move IS NOT FALSE AND a.status = 'active' AND a.channel_id <> $2
+               AND a.updated_at <= now() - make_interval(secs => $1)
+             ORDER BY a.id",
+            game_columns("a"),
+            moves_of_game("a"),
+        ))
+        .bind(waiting.as_secs_f64())
+        .bind(TERMINAL_CHANNEL as i64)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.into_iter().map(GameRow::into_record_or_corrupt).collect())
+        Ok(rows.into_iter().map(GameWithMoves::into_record_or_corrupt).collect())
     }
 
     /// Records `moves` played on `game` (as read, at `game.version`) leading to `position`, and
@@ -326,7 +309,7 @@ impl Store {
         // when the guarded update found the game still as read.
         let row: Option<GameRow> = sqlx::query_as(&format!(
             "WITH updated AS (
-                 UPDATE games SET position = $1, ply = $2, status = $3, result = $4, final_score = $5,
+                 UPDATE games SET position_and_start = $1, ply = $2, status = $3, result = $4, final_score = $5,
                         version = version + 1, updated_at = now(), reminded_at = NULL, final_notice_at = NULL,
                         finished_at = CASE WHEN $3 = 'active' THEN NULL ELSE now() END
                  WHERE id = $6 AND version = $7 AND status = 'active'
@@ -370,7 +353,7 @@ impl Store {
     ) -> Result<GameRecord, StoreError> {
         let row: Option<GameRow> = sqlx::query_as(&format!(
             "WITH updated AS (
-                 UPDATE games SET position = $1, ply = $2, version = version + 1, updated_at = now(),
+                 UPDATE games SET position_and_start = $1, ply = $2, version = version + 1, updated_at = now(),
                         takebacks = takebacks + 1, reminded_at = NULL, final_notice_at = NULL,
                         withdrew_blunder = withdrew_blunder OR $5
                  WHERE id = $3 AND version = $4 AND status = 'active' AND ply > $2

@@ -4,10 +4,12 @@
 //! Every state change is one transaction guarded by the game's `version`, so two moves arriving
 //! together can never both apply; the database itself enforces one active game per channel.
 //! Fixed queries are checked when the crate is built (`sqlx::query!`) against the query data in
-//! `.sqlx/` (refreshed by `scripts/sqlx-prepare.sh`), so building needs no database. The seven
+//! `.sqlx/` (refreshed by `scripts/sqlx-prepare.sh`), so building needs no database. The twelve
 //! queries built at run time (their column lists made from one list in code: the game's
-//! columns, the settings) are counted and each run against the schema, with rows to decode, by
-//! `tests/store.rs`'s `every_query_built_at_run_time_runs_against_the_schema`.
+//! columns with its moves' join, the settings) are counted and each run against the schema,
+//! with rows to decode, by `tests/store.rs`'s
+//! `every_query_built_at_run_time_runs_against_the_schema`. A game's moves are stored once, in
+//! `moves` (docs/design/storage.md#one-record-of-the-moves).
 
 mod batch;
 mod games;

@@ -5,7 +5,7 @@
 use sqlx::Row;
 
 use super::games::SETTINGS_OF_GAME;
-use super::rows::{GameRow, GAME_COLUMNS};
+use super::rows::{game_columns, moves_of_game, GameWithMoves};
 use super::{Batch, Store, StoreError};
 use crate::domain::{GameRecord, Nudge, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, TERMINAL_CHANNEL};
 use sqlx::FromRow;
@@ -19,9 +19,8 @@ impl Store {
     /// not say whose turn it is comes, to be found corrupt). A game whose row does not read back
     /// is set apart, the others are returned (docs/design/bot-reliability.md#robustness).
     pub async fn games_owed_nudges(&self) -> Result<Batch<(GameRecord, Nudge)>, StoreError> {
-        let columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
         let rows = sqlx::query(&format!(
-            "SELECT {}, limits.days,
+            "SELECT {}, mv.*, limits.days,
                     (g.final_notice_at IS NULL AND limits.days >= 2
                      AND g.updated_at <= now() - make_interval(days => limits.days - 1)) AS final_due
              FROM games g
@@ -31,6 +30,7 @@ impl Store {
                    {SETTINGS_OF_GAME}
                    WHERE a.status = 'active') AS limits ON limits.id = g.id
              LEFT JOIN player_settings ps ON ps.user_id = g.human_id
+             {}
              WHERE g.status = 'active' AND g.bot_to_move IS NOT TRUE AND g.channel_id <> {TERMINAL_CHANNEL}
                AND limits.hours > 0
                AND COALESCE(ps.reminders, TRUE)
@@ -38,7 +38,8 @@ impl Store {
                     OR (g.final_notice_at IS NULL AND limits.days >= 2
                         AND g.updated_at <= now() - make_interval(days => limits.days - 1)))
              ORDER BY g.id",
-            columns.join(", ")
+            game_columns("g"),
+            moves_of_game("g"),
         ))
         .fetch_all(&self.pool)
         .await?;
@@ -47,7 +48,7 @@ impl Store {
                 let days: i32 = row.try_get("days")?;
                 let final_due: bool = row.try_get("final_due")?;
                 let nudge = if final_due { Nudge::FinalNotice { days: days as u32 } } else { Nudge::Reminder };
-                Ok(GameRow::from_row(row)?.into_record_or_corrupt().map(|record| (record, nudge)))
+                Ok(GameWithMoves::from_row(row)?.into_record_or_corrupt().map(|record| (record, nudge)))
             })
             .collect()
     }

@@ -7,15 +7,22 @@ use chrono::{DateTime, Utc};
 use super::batch::CorruptGame;
 use super::StoreError;
 use crate::domain::{
-    GameRecord, GameResult, GameStatus, HouseRules, Lang, MoveRecord, Setting, Settings, MAX_REMINDER_HOURS,
+    GameRecord, GameResult, GameStatus, HouseRules, Lang, MoveRecord, Setting, Settings, StoredGame, MAX_REMINDER_HOURS,
 };
 use settai_core::{Game, GameKind, Level, Side};
 
-/// The columns of a [`GameRow`], for `SELECT` and `RETURNING` lists.
+/// The columns of a [`GameRow`], for `SELECT` and `RETURNING` lists: the one place they are
+/// named ([`game_columns`] prefixes them with a table's alias).
 pub(super) const GAME_COLUMNS: &str = "id, guild_id, channel_id, parent_id, kind, level, human_id, human_name, \
-                                       human_side, position, ply, status, result, version, created_at, updated_at, \
-                                       board_message_id, private_channel, house_takeback, house_commentary, \
-                                       withdrew_blunder";
+                                       human_side, position_and_start, ply, status, result, version, created_at, \
+                                       updated_at, board_message_id, private_channel, house_takeback, \
+                                       house_commentary, withdrew_blunder";
+
+/// [`GAME_COLUMNS`] of the game aliased `alias`.
+pub(super) fn game_columns(alias: &str) -> String {
+    let columns: Vec<String> = GAME_COLUMNS.split(',').map(|c| format!("{alias}.{}", c.trim())).collect();
+    columns.join(", ")
+}
 
 /// One row of `games`, as stored.
 #[derive(Debug, sqlx::FromRow)]
@@ -29,7 +36,9 @@ pub(super) struct GameRow {
     pub(super) human_id: i64,
     pub(super) human_name: String,
     pub(super) human_side: i16,
-    pub(super) position: String,
+    /// The position and, for a doubutsu game set up elsewhere, its start (`Game::encode`); its
+    /// moves are in `moves` only (docs/design/storage.md#one-record-of-the-moves).
+    pub(super) position_and_start: String,
     pub(super) ply: i32,
     pub(super) status: String,
     pub(super) result: Option<String>,
@@ -90,26 +99,6 @@ impl GameResult {
 }
 
 impl GameRow {
-    /// The game this row holds; a value that does not read makes the game corrupt.
-    pub(super) fn into_record(self) -> Result<GameRecord, StoreError> {
-        let read = |kind, position: &str| Game::decode(kind, position).map(|g| (g, ())).map_err(|e| e.to_string());
-        self.into_record_read(read).map(|(record, ())| record)
-    }
-
-    /// The game this row holds or, when a value does not read, the game as corrupt with the
-    /// version read (a batch read sets it apart and goes on).
-    pub(super) fn into_record_or_corrupt(self) -> Result<GameRecord, CorruptGame> {
-        let (game_id, version) = (self.id, self.version);
-        self.into_record().map_err(|e| CorruptGame {
-            game_id,
-            version,
-            reason: match e {
-                StoreError::Corrupt { reason, .. } => reason,
-                other => other.to_string(),
-            },
-        })
-    }
-
     /// The game this row holds, with `game` as its position: the one just written, which the
     /// row returned by the write holds (it need not be read back from the text).
     pub(super) fn into_record_holding(self, game: &Game) -> Result<GameRecord, StoreError> {
@@ -127,7 +116,7 @@ impl GameRow {
         let corrupt = |reason: String| StoreError::Corrupt { game_id: id, reason };
         let kind: GameKind = self.kind.parse().map_err(|e: settai_core::UnknownGame| corrupt(e.to_string()))?;
         let level = Level::parse(kind, &self.level).map_err(|e| corrupt(e.to_string()))?;
-        let (mut game, found) = read(kind, &self.position).map_err(corrupt)?;
+        let (mut game, found) = read(kind, &self.position_and_start).map_err(corrupt)?;
         let side = self.human_side;
         let human_side = Side::from_index(side).ok_or_else(|| corrupt(format!("human_side {side}")))?;
         // The record no longer holds a blunder its player took back; the game remembers it.
@@ -195,16 +184,24 @@ pub(super) struct MoveColumns {
     move_user_ids: Vec<Option<i64>>,
 }
 
-/// The select list of a [`MoveColumns`] for the game aliased `a`.
-pub(super) const MOVE_COLUMNS: &str =
-    "ARRAY(SELECT m.ply FROM moves m WHERE m.game_id = a.id ORDER BY m.ply) AS move_plies,
-     ARRAY(SELECT m.notation FROM moves m WHERE m.game_id = a.id ORDER BY m.ply) AS move_notations,
-     ARRAY(SELECT m.actor = 'bot' FROM moves m WHERE m.game_id = a.id ORDER BY m.ply) AS move_by_bot,
-     ARRAY(SELECT m.user_id FROM moves m WHERE m.game_id = a.id ORDER BY m.ply) AS move_user_ids";
+/// The `FROM` clause's join of the moves of the game aliased `alias`, as the one row of a
+/// [`MoveColumns`] (`mv.*`): one join, the moves read once, in ply order; empty arrays for a
+/// game without moves (or no game: a place's snapshot joins a game that may be missing).
+pub(super) fn moves_of_game(alias: &str) -> String {
+    let column =
+        |expression: &str, name: &str| format!("COALESCE(array_agg({expression} ORDER BY m.ply), '{{}}') AS {name}");
+    format!(
+        "LEFT JOIN LATERAL (SELECT {}, {}, {}, {} FROM moves m WHERE m.game_id = {alias}.id) mv ON TRUE",
+        column("m.ply", "move_plies"),
+        column("m.notation", "move_notations"),
+        column("m.actor = 'bot'", "move_by_bot"),
+        column("m.user_id", "move_user_ids"),
+    )
+}
 
 impl MoveColumns {
     /// The moves, one record each.
-    pub(super) fn into_moves(self) -> Vec<MoveRecord> {
+    fn into_moves(self) -> Vec<MoveRecord> {
         let rows = self.move_plies.into_iter().zip(self.move_notations).zip(self.move_by_bot).zip(self.move_user_ids);
         rows.map(|(((ply, notation), by_bot), user_id)| MoveRecord {
             ply: ply as u32,
@@ -213,6 +210,51 @@ impl MoveColumns {
             user_id: user_id.map(|u| u as u64),
         })
         .collect()
+    }
+}
+
+/// A game's row with its moves ([`game_columns`] and `mv.*` over [`moves_of_game`]): what every
+/// read of a game decodes.
+#[derive(Debug, sqlx::FromRow)]
+pub(super) struct GameWithMoves {
+    #[sqlx(flatten)]
+    row: GameRow,
+    #[sqlx(flatten)]
+    moves: MoveColumns,
+}
+
+impl GameWithMoves {
+    /// The game this row holds: its moves, the one record of them, replayed once in place from
+    /// the start its text names, which must lead to the position the text names, one move per
+    /// ply (docs/design/storage.md#one-record-of-the-moves). What does not add up makes the game
+    /// corrupt.
+    pub(super) fn into_stored_game(self) -> Result<StoredGame, StoreError> {
+        let moves = self.moves.into_moves();
+        let (record, replayed) = self.row.into_record_read(|kind, text| {
+            let stored = Game::decode(kind, text).map_err(|e| e.to_string())?;
+            let (game, replayed) = StoredGame::replay(stored.start(), &moves).map_err(|untrusted| untrusted.0)?;
+            if game.stored_position() != stored {
+                return Err("the move list does not lead to the stored position".into());
+            }
+            Ok((game, replayed))
+        })?;
+        let game_id = record.id;
+        StoredGame::of_replay(record, replayed)
+            .map_err(|untrusted| StoreError::Corrupt { game_id, reason: untrusted.0 })
+    }
+
+    /// The game this row holds ([`GameWithMoves::into_stored_game`]) or, when it does not add
+    /// up, the game as corrupt with the version read (a batch read sets it apart and goes on).
+    pub(super) fn into_record_or_corrupt(self) -> Result<GameRecord, CorruptGame> {
+        let (game_id, version) = (self.row.id, self.row.version);
+        self.into_stored_game().map(|stored| stored.record).map_err(|e| CorruptGame {
+            game_id,
+            version,
+            reason: match e {
+                StoreError::Corrupt { reason, .. } => reason,
+                other => other.to_string(),
+            },
+        })
     }
 }
 

@@ -130,15 +130,25 @@ impl Bot {
         self.store.active_game(ctx.channel_id).await.unwrap()
     }
 
-    /// The stored state of the channel's newest game: (position, ply, status, number of moves).
+    /// The stored state of the channel's newest game: (position, ply, status, number of moves),
+    /// as its row holds them (read as they are: a game closed as corrupt does not read back).
     async fn snapshot(&self, ctx: &Ctx) -> (String, u32, GameStatus, usize) {
-        let id: i64 = sqlx::query_scalar("SELECT id FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1")
-            .bind(ctx.channel_id as i64)
-            .fetch_one(self.store.pool())
-            .await
-            .unwrap();
-        let g = self.store.game(id).await.unwrap().unwrap();
-        (g.game.encode(), g.ply, g.status, self.store.moves(id).await.unwrap().len())
+        let (id, position, ply, status): (i64, String, i32, String) = sqlx::query_as(
+            "SELECT id, position_and_start, ply, status FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
+        )
+        .bind(ctx.channel_id as i64)
+        .fetch_one(self.store.pool())
+        .await
+        .unwrap();
+        let status = match status.as_str() {
+            "active" => GameStatus::Active,
+            "finished" => GameStatus::Finished,
+            "resigned" => GameStatus::Resigned,
+            "expired" => GameStatus::Expired,
+            "void" => GameStatus::Void,
+            other => panic!("status {other:?}"),
+        };
+        (position, ply as u32, status, self.store.moves(id).await.unwrap().len())
     }
 }
 

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 use settai::domain::{GameStatus, NewGame, NewMove, PlayerResults};
 use settai::i18n::{move_label, Lang, MoveMenu, Msg};
-use settai_core::{reversi, Game, GameKind, GameMove, MoveDetail, Side};
+use settai_core::{reversi, Game, GameKind, GameMove, MoveDetail, Side, StoredPosition};
 use sqlx::PgPool;
 
 use crate::board_pictures::{assert_board_is_stored, assert_post_is_stored};
@@ -217,8 +217,8 @@ async fn a_complete_game_by_tapping_ends_with_a_result(pool: PgPool) {
     let (position, ply, status, moves) = bot.snapshot(&ctx).await;
     assert_eq!(status, GameStatus::Finished);
     assert_eq!(ply as usize, moves);
-    let game = Game::decode(GameKind::Reversi, &position).unwrap();
-    assert!(game.outcome().is_some());
+    let Ok(StoredPosition::Reversi(at)) = Game::decode(GameKind::Reversi, &position) else { panic!("{position}") };
+    assert!(Game::Reversi(at).outcome().is_some());
     // The final board comes with the replay of the whole game: a frame per position.
     // A replay shows every position, not the stored one: its frames are counted, not drawn again.
     let gif = last.file("replay.gif").unwrap_or_else(|| panic!("no replay:\n{last}"));

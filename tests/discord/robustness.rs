@@ -11,7 +11,7 @@ use settai::i18n::{Lang, Msg};
 use settai::metrics::Metrics;
 use settai::service::Service;
 use settai::store::Store;
-use settai_core::{reversi, Game, GameKind, Level, Side};
+use settai_core::{reversi, Game, GameKind, Level, Side, StoredPosition};
 use sqlx::PgPool;
 
 use crate::board_pictures::assert_board_is_stored;
@@ -125,13 +125,14 @@ async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
     forged[at] = b'X';
     let forged = String::from_utf8(forged).unwrap();
     assert!(Game::decode(GameKind::Reversi, &forged).is_ok(), "the forgery reads as a position");
-    sqlx::query("UPDATE games SET position = $1 WHERE id = $2")
+    sqlx::query("UPDATE games SET position_and_start = $1 WHERE id = $2")
         .bind(&forged)
         .bind(record.id)
         .execute(&pool)
         .await
         .unwrap();
-    let legal = Game::decode(GameKind::Reversi, &forged).unwrap().legal_moves();
+    let Ok(StoredPosition::Reversi(at)) = Game::decode(GameKind::Reversi, &forged) else { panic!("{forged}") };
+    let legal = Game::Reversi(at).legal_moves();
     let refused = bot.standin.interact(play_move(&ctx, &legal[0].to_string())).await;
     assert_refused(&refused, &en(Msg::CorruptGame));
     let (position, ply, status, moves) = bot.snapshot(&ctx).await;
@@ -141,7 +142,11 @@ async fn a_tampered_or_corrupt_stored_game_is_closed_not_trusted(pool: PgPool) {
     assert!(!fresh.is_ephemeral(), "{fresh}");
     // A row that does not even read back is closed as well, at whatever the player does.
     let fresh = bot.game(&ctx).await.unwrap();
-    sqlx::query("UPDATE games SET position = 'garbage' WHERE id = $1").bind(fresh.id).execute(&pool).await.unwrap();
+    sqlx::query("UPDATE games SET position_and_start = 'garbage' WHERE id = $1")
+        .bind(fresh.id)
+        .execute(&pool)
+        .await
+        .unwrap();
     let ja = bot.standin.interact(fixtures::slash(&Ctx::ja(), "play", "board", json!([]))).await;
     assert_refused(&ja, &said::ja(Msg::CorruptGame));
     assert!(bot.game(&ctx).await.is_none());
@@ -430,7 +435,11 @@ async fn one_bad_row_never_blinds_the_sweeps(pool: PgPool) {
         ids.push(id);
     }
     let bad_id = ids[3];
-    sqlx::query("UPDATE games SET position = 'garbage' WHERE id = $1").bind(bad_id).execute(&pool).await.unwrap();
+    sqlx::query("UPDATE games SET position_and_start = 'garbage' WHERE id = $1")
+        .bind(bad_id)
+        .execute(&pool)
+        .await
+        .unwrap();
     // Every sweep's first look, as the bot connects, finds the bad row among the others.
     let metrics = Arc::new(Metrics::new());
     let bot = Bot::builder(pool.clone()).metrics(metrics.clone()).channel(&idle).channel(&waiting).channel(&owed);

@@ -36,7 +36,8 @@ async fn each_sweep_reads_only_the_games_whose_turn_is_its_business(pool: PgPool
     let spoil = |channel: u64| {
         let (id, pool) = (ids[&channel], pool.clone());
         async move {
-            let sql = "UPDATE games SET position = repeat('?', 64) || right(position, 2) WHERE id = $1";
+            let sql =
+                "UPDATE games SET position_and_start = repeat('?', 64) || right(position_and_start, 2) WHERE id = $1";
             sqlx::query(sql).bind(id).execute(&pool).await.unwrap()
         }
     };

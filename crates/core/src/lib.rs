@@ -38,13 +38,13 @@ mod tests;
 
 pub use coach::{doubutsu_moves_in_order, doubutsu_offers_takeback, marks_risky, moves_in_order, offers_takeback};
 pub use commentary::{commentary, Commentary, COMMENTARY_BUDGET};
-pub use game::{human_moves, AiError, DecodeError, DoubutsuGame, Game, MoveDetail, REVERSI_DEPTH};
+pub use game::{human_moves, AiError, DecodeError, DoubutsuGame, Game, MoveDetail, StoredPosition, REVERSI_DEPTH};
 pub use game_move::{GameMove, MoveError};
 pub use kind::{GameKind, UnknownGame};
 pub use level::Level;
 pub use level_name::UnknownLevel;
 pub use outcome::{EndReason, Outcome};
-pub use replay::{line, replay, replay_moves, ReplayError};
+pub use replay::{replay, replay_moves, Line, LinePosition, ReplayError};
 pub use side::Side;
 pub use story::{story, Moment, Story, ValueUnit};
 pub use thinker::Thinker;

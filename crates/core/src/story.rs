@@ -6,7 +6,7 @@ use super::doubutsu::{self, Table};
 use super::reversi;
 use super::reversi::engine::search::Engine;
 use super::reversi::levels::level::position_value;
-use super::{line, Game, GameMove, ReplayError, Side, Thinker};
+use super::{Game, GameMove, Line, LinePosition, Side, Thinker};
 
 /// What the values of a [`Story`] measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,32 +48,29 @@ const REVERSI_SLIP: i32 = 4;
 /// A reversi move that gains this many discs over the engine's expectation is a find.
 const REVERSI_FIND: i32 = 2;
 
-/// Tells the story of `moves` played from `start`, the human playing `human`. Doubutsu values
-/// need the table; without it they are all unknown. Reversi values are the `thinker`'s
+/// Tells the story of the game whose positions are `line` (computed once, shared with its
+/// replay: docs/design/storage.md#the-end-of-a-game), the human playing `human`. Doubutsu
+/// values need the table; without it they are all unknown. Reversi values are the `thinker`'s
 /// evaluation's (its engine is left alone: the story searches on a table of its own).
-pub fn story<T: Table>(
-    start: &Game,
-    moves: &[GameMove],
-    human: Side,
-    table: Option<&T>,
-    thinker: &mut Thinker,
-) -> Result<Story, ReplayError> {
-    let games = line(start, moves)?;
+pub fn story<T: Table>(line: &Line, human: Side, table: Option<&T>, thinker: &mut Thinker) -> Story {
+    let moves = line.moves();
+    let positions = 0..=line.last();
     // (ply, how notable) of the human's moves, from the position before each.
     let mut slips: Vec<(usize, i32)> = Vec::new();
     let mut finds: Vec<(usize, i32)> = Vec::new();
-    let (values, unit) = match start {
+    let (values, unit) = match line.end() {
         Game::Reversi(_) => {
             let mut engine = Engine::new(18);
             let eval = thinker.evaluation();
-            let values: Vec<Option<i32>> = games
-                .iter()
-                .map(|g| match g {
-                    Game::Reversi(pos) => Some(for_human(position_value(&mut engine, eval, pos), g, human)),
-                    Game::Doubutsu(_) => None,
+            let values: Vec<Option<i32>> = positions
+                .map(|i| match line.position(i) {
+                    LinePosition::Reversi(pos) => {
+                        Some(for_human(position_value(&mut engine, eval, pos), reversi_side(pos.turn()), human))
+                    }
+                    LinePosition::Doubutsu(_) => None,
                 })
                 .collect();
-            for ply in human_plies(&games, human) {
+            for ply in human_plies(line, human) {
                 let (Some(before), Some(after)) = (values[ply - 1], values[ply]) else { continue };
                 let delta = after - before;
                 if delta <= -REVERSI_SLIP {
@@ -85,18 +82,17 @@ pub fn story<T: Table>(
             (values, ValueUnit::Discs)
         }
         Game::Doubutsu(_) => {
-            let values = games
-                .iter()
-                .map(|g| {
-                    let (Game::Doubutsu(d), Some(t)) = (g, table) else { return None };
-                    let v = doubutsu::value_of(t, d.history().position()).ok()?;
-                    Some(for_human(doubutsu::players::score(v), g, human))
+            let values = positions
+                .map(|i| {
+                    let (LinePosition::Doubutsu(pos), Some(t)) = (line.position(i), table) else { return None };
+                    let v = doubutsu::value_of(t, pos).ok()?;
+                    Some(for_human(doubutsu::players::score(v), doubutsu_side(pos.turn()), human))
                 })
                 .collect();
-            for ply in human_plies(&games, human) {
-                let (Game::Doubutsu(before), Some(t)) = (&games[ply - 1], table) else { continue };
+            for ply in human_plies(line, human) {
+                let (LinePosition::Doubutsu(before), Some(t)) = (line.position(ply - 1), table) else { continue };
                 let GameMove::Doubutsu(mv) = moves[ply - 1] else { continue };
-                let Ok(evals) = doubutsu::evaluate_moves(t, before.history().position()) else { continue };
+                let Ok(evals) = doubutsu::evaluate_moves(t, before) else { continue };
                 let Some(&(_, played)) = evals.iter().find(|e| e.0 == mv) else { continue };
                 let best = evals.iter().map(|e| doubutsu::players::score(e.1)).max().unwrap_or(0);
                 let lost = best - doubutsu::players::score(played);
@@ -120,7 +116,7 @@ pub fn story<T: Table>(
         list.sort_by_key(|&(ply, weight)| (-weight, ply));
         list.into_iter().take(MOMENTS).map(|(ply, _)| Moment { ply, mv: moves[ply - 1] }).collect()
     };
-    Ok(Story { values, unit, slips: pick(slips), finds: pick(finds) })
+    Story { values, unit, slips: pick(slips), finds: pick(finds) }
 }
 
 /// 2 for a win, 1 for a draw, 0 for a loss.
@@ -132,20 +128,20 @@ fn outcome_class(v: doubutsu::Value) -> u8 {
     }
 }
 
-/// A value for the side to move of `game`, turned to the human's side. A finished game has
-/// no side to move: its value is already the last mover's loss, i.e. for the side "to move".
-fn for_human(v: i32, game: &Game, human: Side) -> i32 {
-    let mover = match game {
-        Game::Reversi(p) => reversi_side(p.turn()),
-        Game::Doubutsu(d) => match d.history().position().turn() {
-            doubutsu::Color::Sente => Side::First,
-            doubutsu::Color::Gote => Side::Second,
-        },
-    };
+/// A value for `mover`, the side to move, turned to the human's side. A finished game has no
+/// side to move: its value is already the last mover's loss, i.e. for the side "to move".
+fn for_human(v: i32, mover: Side, human: Side) -> i32 {
     if mover == human {
         v
     } else {
         -v
+    }
+}
+
+fn doubutsu_side(c: doubutsu::Color) -> Side {
+    match c {
+        doubutsu::Color::Sente => Side::First,
+        doubutsu::Color::Gote => Side::Second,
     }
 }
 
@@ -158,8 +154,8 @@ fn reversi_side(c: reversi::Color) -> Side {
 
 /// 1-based plies the human played (passes included: they are skipped as moments later since
 /// they cannot lose value).
-fn human_plies(games: &[Game], human: Side) -> Vec<usize> {
-    (1..games.len()).filter(|&ply| games[ply - 1].to_move() == Some(human)).collect()
+fn human_plies(line: &Line, human: Side) -> Vec<usize> {
+    (1..=line.last()).filter(|&ply| line.to_move(ply - 1) == Some(human)).collect()
 }
 
 #[cfg(test)]
@@ -187,40 +183,26 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(8);
         let start = Game::new(GameKind::Reversi);
         let moves = random_moves(&start, &mut rng, 200);
-        let s = story::<doubutsu::BuiltTable>(
-            &start,
-            &moves,
-            Side::First,
-            None,
-            &mut Thinker::new(std::time::Instant::now),
-        )
-        .unwrap();
+        let line = Line::new(&start, &moves).unwrap();
+        let s = story::<doubutsu::BuiltTable>(&line, Side::First, None, &mut Thinker::new(std::time::Instant::now));
         assert_eq!(s.unit, ValueUnit::Discs);
         assert_eq!(s.values.len(), moves.len() + 1);
         assert!(s.values.iter().all(Option::is_some));
         // The curve ends on the exact result, from black's side.
-        let end = line(&start, &moves).unwrap().pop().unwrap();
-        let Game::Reversi(p) = end else { unreachable!() };
+        let Game::Reversi(p) = *line.end() else { unreachable!() };
         assert_eq!(s.values.last().unwrap().unwrap(), reversi::engine::search::final_margin(p.black(), p.white()));
         // Random play slips; each named slip is a human (black) move that lost value.
         assert!(!s.slips.is_empty(), "a random game has slips");
         for m in &s.slips {
-            let before = line(&start, &moves[..m.ply - 1]).unwrap().pop().unwrap();
-            assert_eq!(before.to_move(), Some(Side::First), "ply {} is the human's", m.ply);
+            let before = Line::new(&start, &moves[..m.ply - 1]).unwrap();
+            assert_eq!(before.end().to_move(), Some(Side::First), "ply {} is the human's", m.ply);
             assert!(s.values[m.ply].unwrap() - s.values[m.ply - 1].unwrap() <= -REVERSI_SLIP);
             assert_eq!(m.mv, moves[m.ply - 1]);
         }
         assert!(s.slips.len() <= MOMENTS && s.finds.len() <= MOMENTS);
         assert_eq!(
             s,
-            story::<doubutsu::BuiltTable>(
-                &start,
-                &moves,
-                Side::First,
-                None,
-                &mut Thinker::new(std::time::Instant::now)
-            )
-            .unwrap(),
+            story::<doubutsu::BuiltTable>(&line, Side::First, None, &mut Thinker::new(std::time::Instant::now)),
             "deterministic"
         );
     }
@@ -234,8 +216,8 @@ mod tests {
         let mut slips = 0;
         for _ in 0..20 {
             let moves = random_moves(&start, &mut rng, 30);
-            let s =
-                story(&start, &moves, Side::First, Some(&table), &mut Thinker::new(std::time::Instant::now)).unwrap();
+            let line = Line::new(&start, &moves).unwrap();
+            let s = story(&line, Side::First, Some(&table), &mut Thinker::new(std::time::Instant::now));
             assert_eq!(s.unit, ValueUnit::Score);
             assert_eq!(s.values.len(), moves.len() + 1);
             for m in &s.slips {
@@ -250,14 +232,8 @@ mod tests {
         assert!(slips > 0, "random play slips");
         // Without the table nothing is known and nothing named.
         let moves = random_moves(&start, &mut rng, 10);
-        let s = story::<doubutsu::BuiltTable>(
-            &start,
-            &moves,
-            Side::First,
-            None,
-            &mut Thinker::new(std::time::Instant::now),
-        )
-        .unwrap();
+        let line = Line::new(&start, &moves).unwrap();
+        let s = story::<doubutsu::BuiltTable>(&line, Side::First, None, &mut Thinker::new(std::time::Instant::now));
         assert!(s.values.iter().all(Option::is_none) && s.slips.is_empty() && s.finds.is_empty());
     }
 
@@ -265,14 +241,7 @@ mod tests {
     fn a_bad_move_list_names_its_ply() {
         let start = Game::new(GameKind::Reversi);
         let f5 = start.parse_move("f5").unwrap();
-        let e = story::<doubutsu::BuiltTable>(
-            &start,
-            &[f5, f5],
-            Side::First,
-            None,
-            &mut Thinker::new(std::time::Instant::now),
-        )
-        .unwrap_err();
+        let e = Line::new(&start, &[f5, f5]).unwrap_err();
         assert_eq!(e.ply, 2);
     }
 }
