@@ -276,7 +276,7 @@ pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
 }
 
 /// User + system CPU seconds of the whole process.
-pub fn process_cpu_seconds() -> f64 {
+fn process_cpu_seconds() -> f64 {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: getrusage only writes the struct it is given.
