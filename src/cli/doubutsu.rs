@@ -82,7 +82,7 @@ pub fn perft(depth: u32) -> u64 {
 
 /// `settai table build`: builds the table of every legal position over the perfect index
 /// and prints what it cost (wall and CPU time, peak memory sampled from /proc every 50 ms
-/// and the kernel's mark), then writes the file and checks it (`settai bench table` times
+/// and the kernel's mark), then writes the file and checks it (`settai-lab bench table` times
 /// probes through it).
 pub fn build(out: &Path) -> anyhow::Result<()> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {

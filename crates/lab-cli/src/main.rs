@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
 use settai::cli::{self as bot, data_dir, doubutsu, shell, LevelNames};
-use settai_lab::reversi::runner;
 use settai_core::reversi::Clock;
+use settai_lab::reversi::runner;
 
 mod bench;
 mod charts;
@@ -178,7 +178,7 @@ enum BenchWhat {
     /// with a 95% interval and the Elo difference. Searches run on the node clock, so a match
     /// repeats exactly from its seed whatever the load.
     ///
-    /// How matches work: docs/design/reversi-engine.md#matches-settai-bench-match-duelrs-elors.
+    /// How matches work: docs/design/reversi-engine.md#matches-settai-lab-bench-match-duelrs-elors.
     Match {
         /// Player A: `none`, `none@baseline` (the strong level of 2026-12-02: frozen weights, no ProbCut), `none@FILE`
         /// (weights from a file) or `alphabeta(D)`.

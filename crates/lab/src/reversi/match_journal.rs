@@ -14,10 +14,10 @@ use std::time::Duration;
 
 use anyhow::{ensure, Context as _};
 
-use settai_core::reversi::{parse_moves, Color};
 use super::duel::{DuelGame, Effort, Fixture, FixtureResult};
 use super::openings::Opening;
 use crate::journal::JournalFile;
+use settai_core::reversi::{parse_moves, Color};
 
 const MAGIC: &str = "# settai bench match journal v1; ";
 const HEADER: &str =
@@ -131,9 +131,9 @@ fn parse_row(line: &str, set: &[Opening], fixtures: &[Fixture]) -> anyhow::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use settai_core::reversi::{Clock, PatternEval, END_NODE_NS};
     use crate::reversi::duel::{fixtures, play_match, MatchSettings, Player};
     use crate::reversi::openings::parse_openings;
+    use settai_core::reversi::{Clock, PatternEval, END_NODE_NS};
 
     /// How many games a journal's text holds.
     fn prior_len(text: &str) -> usize {

@@ -1,7 +1,7 @@
 //! The match runner of `settai-lab bench match`, `bench openings` and `bench probcut`:
 //! engine-against-engine matches for the reversi engine work (played by [`duel`], kept by
 //! [`match_journal`](super::match_journal)), and the balanced openings they start from
-//! (docs/design/reversi-engine.md#matches-settai-bench-match-duelrs-elors).
+//! (docs/design/reversi-engine.md#matches-settai-lab-bench-match-duelrs-elors).
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -384,12 +384,12 @@ pub fn generate(args: &OpeningsArgs) -> anyhow::Result<()> {
     let (wall, cpu) = (started.elapsed().as_secs_f64(), process_cpu_seconds() - cpu0);
     let OpeningsArgs { count, plies, depth, max_value, seed, .. } = *args;
     // The header names the numbered issue the openings were made for
-    // (docs/design/reversi-engine.md#matches-settai-bench-match-duelrs-elors).
+    // (docs/design/reversi-engine.md#matches-settai-lab-bench-match-duelrs-elors).
     let mut text = format!(
         "# Balanced reversi openings for `settai-lab bench match`: {count} lines of {plies} random plies,\n\
          # each within {max_value:.1} discs of even for black by a depth-{depth} search with the frozen baseline\n\
          # weights, no two the same up to rotation or reflection ({judged} distinct lines judged). Made by:\n\
-         #   settai bench openings --count {count} --plies {plies} --depth {depth} --max-value {max_value} --seed {seed}\n\
+         #   settai-lab bench openings --count {count} --plies {plies} --depth {depth} --max-value {max_value} --seed {seed}\n\
          # After each line: the value for black in discs.\n"
     );
     for b in &found {
