@@ -3,7 +3,7 @@
 //!
 //! Format: a first line `# settai bench match journal v1; ...` naming everything a game depends
 //! on (players, budget, clock, seed, openings, and the players' behaviour fingerprint of
-//! [`duel::fingerprint`]), a CSV header, then one row per game in the order games ended. A game
+//! [`duel::fingerprint`](super::duel::fingerprint)), a CSV header, then one row per game in the order games ended. A game
 //! is a pure function of those settings and its fixture (the node clock), so a resumed match
 //! plays the same games as an unbroken one; a journal written for other settings or by an engine
 //! that plays differently is refused rather than mixed. The file mechanics (flushed appends, a
