@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Redraws the picture of the rooms and which uses which, from the code. The rooms are the bot
-# library's top-level modules (src/), the `settai` command (src/bin/settai/, as `command`), and
-# the two crates beside them: `core` (crates/core, settai-core) and `lab` (crates/lab,
+# library's top-level modules (src/), the `settai` command (src/bin/settai/, as `command`), the
+# `settai-lab` command (crates/lab-cli/, as `lab_command`), and the two crates beside them: `core` (crates/core, settai-core) and `lab` (crates/lab,
 # settai-lab). Every `crate::room` path of the library counts, including those inside
-# `use crate::{...}` groups; the command's `settai::room` paths likewise; and any mention of
+# `use crate::{...}` groups; the commands' `settai::room` paths likewise; and any mention of
 # `settai_core` or `settai_lab`. Prints a Mermaid graph (paste it into ARCHITECTURE.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -37,5 +37,6 @@ for room in $lib_rooms; do
   edges "$room" "$(named crate $files)"
 done
 edges command "$(named settai $(find src/bin/settai -name '*.rs' | sort))"
+edges lab_command "$(named settai $(find crates/lab-cli/src -name '*.rs' | sort))"
 edges lab "$(named crate_never_used $(find crates/lab/src -name '*.rs' | sort))"
 edges core "$(named crate_never_used $(find crates/core/src -name '*.rs' | sort))"

@@ -291,7 +291,7 @@ impl Service {
 
     /// The caller's results on this server (or in direct messages), per game.
     pub async fn results_of(&self, caller: &Caller) -> Result<Vec<(GameKind, PlayerResults)>, PlayError> {
-        Ok(self.store.player_record(caller.guild_id, caller.user_id).await?)
+        Ok(self.store.player_results(caller.guild_id, caller.user_id).await?)
     }
 
     /// The caller's own choice of the coach's hints, on every server (`None`: as the place
@@ -364,9 +364,9 @@ impl Service {
     pub async fn finish_turn(&self, turn: Turn) -> Result<Played, PlayError> {
         // The claim is held until the moves are stored.
         let Turn { game, played, after, claim } = turn;
-        let progress = self.play_out(game, vec![played], after).await;
+        let played = self.play_out(game, vec![played], after).await;
         drop(claim);
-        progress
+        played
     }
 
     /// Lets the bot move until the human has a real choice or the game ends. A human who has no

@@ -104,36 +104,6 @@ fn bad_input_fails_with_one_line_naming_the_problem() {
     assert_one_line_failures(&cases);
 }
 
-#[test]
-fn a_bad_match_player_or_openings_file_is_named_before_any_game() {
-    let bad_line = std::env::temp_dir().join(format!("settai-openings-{}.txt", std::process::id()));
-    std::fs::write(&bad_line, "# two openings\nf5 d6 c3\nf5 d6 a1\n").unwrap();
-    let bad_line = bad_line.to_str().unwrap();
-    let cases: [(&[&str], &str); 5] = [
-        (&["bench", "match", "--a", "none", "--b", "edax", "--games", "2"], "unknown player \"edax\""),
-        (&["bench", "match", "--a", "none@/nonexistent/w.bin", "--b", "none", "--games", "2"], "/nonexistent/w.bin"),
-        (&["bench", "match", "--a", "none", "--b", "none", "--openings", "/nonexistent/o.txt"], "/nonexistent/o.txt"),
-        (&["bench", "match", "--a", "none", "--b", "none", "--openings", bad_line], "line 3: move 3 \"a1\""),
-        (
-            &[
-                "bench",
-                "hospitality",
-                "--game",
-                "reversi",
-                "--level",
-                "standard",
-                "--guests",
-                "gtp(/nonexistent/engine -l 3)",
-                "--games",
-                "1",
-            ],
-            "could not start the engine \"/nonexistent/engine -l 3\"",
-        ),
-    ];
-    assert_one_line_failures(&cases);
-    std::fs::remove_file(bad_line).unwrap();
-}
-
 /// The benchmark's GTP guest plays whole games against `settai gtp` run as its own process:
 /// both ends of the protocol, every answer checked by the benchmark's rules as it is played.
 #[test]
@@ -219,22 +189,13 @@ fn doubutsu_perft_matches_an_independent_count_and_the_weakest_ai_answers() {
 #[test]
 fn doubutsu_bad_input_and_a_missing_table_are_one_line_errors() {
     let missing = "/nonexistent/settai-doubutsu.tb";
-    let hospitality = |level: &'static str, guests: &'static str| -> Vec<&'static str> {
-        vec!["bench", "hospitality", "--game", "doubutsu", "--level", level, "--guests", guests, "--table", missing]
-    };
-    let (h1, h2, h3) =
-        (hospitality("settai", "random"), hospitality("kind", "random"), hospitality("settai", "random,grandmaster"));
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "B3B2 A1A3"], "move 2 \"A1A3\""),
         (&["ai", "doubutsu", "--level", "weakest", "--moves", "Z9Z9"], "Z9Z9"),
         (&["ai", "doubutsu", "--level", "settai", "--table", missing, "--moves", "B3B2"], "settai table build"),
         (&["table", "stats", "--table", missing], missing),
         // The command's older name is still understood.
         (&["tablebase", "stats", "--table", missing], missing),
-        (&["bench", "table", "--table", missing], missing),
-        (&h1, "settai table build"),
-        (&h2, "unknown doubutsu level \"kind\""),
-        (&h3, "unknown guest \"grandmaster\""),
     ];
     assert_one_line_failures(&cases);
 }
@@ -271,15 +232,6 @@ fn help_lists_the_levels_and_aliases_are_accepted() {
     }
     let out = settai(&["ai", "doubutsu", "--level", "雑魚", "--moves", "B3B2", "--seed", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
-}
-
-#[test]
-fn a_position_may_start_with_a_hyphen() {
-    // a1 empty, b1 white, the rest black: black takes a1 and the board is full.
-    let position = format!("-OX{} X", "X".repeat(61));
-    let out = settai(&["solve", "reversi", "--position", &position]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("best a1 score +64"), "{}", stdout(&out));
 }
 
 #[test]

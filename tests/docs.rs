@@ -202,18 +202,95 @@ fn rust_sources() -> Vec<(std::path::PathBuf, String)> {
     out
 }
 
-#[test]
-fn every_name_in_architecture_md_s_words_is_in_the_code() {
+/// The names in backticks in `row`, each with whether it is struck through (~~`name`~~).
+fn ticked(row: &str) -> Vec<(&str, bool)> {
+    let pieces: Vec<&str> = row.split('`').collect();
+    (1..pieces.len()).step_by(2).map(|i| (pieces[i], pieces[i - 1].ends_with("~~"))).collect()
+}
+
+/// ARCHITECTURE.md's Words table, one row a line.
+fn words_table() -> Vec<String> {
     let doc = read("ARCHITECTURE.md");
     let words = doc.split("## Words").nth(1).expect("ARCHITECTURE.md has a Words section");
-    let table: Vec<&str> =
-        words.lines().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
+    words.lines().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).map(str::to_string).collect()
+}
+
+/// The external names that keep a word the Words forbid, each where it is allowed and why:
+/// something outside the code reads them, so renaming would break a dashboard, a log query or a
+/// user's habit. (A struck spelling found anywhere else fails the test below.)
+const ALLOWED_EXTERNAL_NAMES: &[(&str, &str, &str)] = &[
+    ("tablebase", "src/cli/mod.rs", "the `table` command's older name, still understood (`alias = \"tablebase\"`)"),
+    ("tablebase", "tests/cli.rs", "the test that the older name is still understood"),
+];
+
+/// `text` without its `//` comments (doc comments included): the Words speak of the code's
+/// names, and a comment may quote an old one to say it is gone.
+fn code_only(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            // A `//` inside a string (a URL) is rare; cutting there only hides code.
+            let mut in_string = false;
+            let bytes = line.as_bytes();
+            for i in 0..bytes.len() {
+                match bytes[i] {
+                    b'"' if i == 0 || bytes[i - 1] != b'\\' => in_string = !in_string,
+                    b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => return &line[..i],
+                    _ => {}
+                }
+            }
+            line
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The Words are kept both ways: every spelling the table strikes through (~~`player_record`~~)
+/// is absent from the code of every crate, test and bench, but for the external names of
+/// [`ALLOWED_EXTERNAL_NAMES`], each in its own file.
+#[test]
+fn no_word_architecture_md_s_words_strike_is_in_the_code() {
+    let struck: Vec<String> = words_table()
+        .iter()
+        .flat_map(|row| ticked(row).into_iter().filter(|(_, struck)| *struck).map(|(name, _)| name.to_string()))
+        .collect();
+    for expected in ["player_record", "outcome: Handled", "let progress = self.", "tablebase"] {
+        assert!(struck.iter().any(|s| s == expected), "the Words strike {expected:?}: {struck:?}");
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    let mut allowed_used = vec![false; ALLOWED_EXTERNAL_NAMES.len()];
+    for (path, text) in rust_sources() {
+        let relative = path.strip_prefix(root).unwrap().to_str().unwrap().to_string();
+        // This file spells them to look for them.
+        if relative == "tests/docs.rs" {
+            continue;
+        }
+        let code = code_only(&text);
+        for spelling in &struck {
+            for (n, line) in code.lines().enumerate().filter(|(_, line)| line.contains(spelling.as_str())) {
+                match ALLOWED_EXTERNAL_NAMES.iter().position(|(s, file, _)| s == spelling && *file == relative) {
+                    Some(i) => allowed_used[i] = true,
+                    None => found.push(format!("{relative}:{}: `{spelling}` in {:?}", n + 1, line.trim())),
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "the code uses words ARCHITECTURE.md's Words strike:\n{}", found.join("\n"));
+    for ((spelling, file, _), used) in ALLOWED_EXTERNAL_NAMES.iter().zip(allowed_used) {
+        assert!(used, "`{spelling}` is allowed in {file}, which no longer uses it: drop it from the list");
+    }
+}
+
+#[test]
+fn every_name_in_architecture_md_s_words_is_in_the_code() {
+    let table = words_table();
     assert!(table.len() > 5, "the Words table: {table:?}");
     let sources = rust_sources();
     let mut names = 0;
-    for name in table.iter().flat_map(|row| row.split('`').skip(1).step_by(2)) {
-        // A command a player types, or a crate, is not a name in the code.
-        if name.starts_with('/') || name == "indicatif" {
+    for (name, struck) in table.iter().flat_map(|row| ticked(row)) {
+        // A command a player types, or a crate, is not a name in the code; a struck name is
+        // one the code never uses (checked by the test below).
+        if name.starts_with('/') || name == "indicatif" || struck {
             continue;
         }
         let last = name.rsplit("::").next().unwrap();
@@ -235,4 +312,97 @@ fn every_name_in_architecture_md_s_words_is_in_the_code() {
         names += 1;
     }
     assert!(names > 20, "{names} names checked");
+}
+
+/// The papers whose commands are promises: the README, the other top-level papers, the design
+/// notes and the assets' READMEs (the notebook in docs/notebook/ is a dated record of what was
+/// run then, and keeps the command names of its day).
+const PAPERS_WITH_COMMANDS: &[&str] = &[
+    "README.md",
+    "ARCHITECTURE.md",
+    "BENCHMARKS.md",
+    "assets/README.md",
+    "assets/reversi/README.md",
+    "crates/core/assets/reversi/README.md",
+    "docs/matches/README.md",
+    "docs/design",
+];
+
+/// Each `program` command the papers name, as its subcommand words (`["table", "build"]`):
+/// in code spans and after a path (`` `settai table build` ``, `./target/release/settai ...`),
+/// and at the start of a line in a code block. At most two words, each a lowercase name.
+fn commands_named(program: &str) -> Vec<Vec<String>> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut papers = Vec::new();
+    for paper in PAPERS_WITH_COMMANDS {
+        let path = root.join(paper);
+        if path.is_dir() {
+            let mut notes: Vec<_> = std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()).collect();
+            notes.retain(|p| p.extension().is_some_and(|e| e == "md"));
+            papers.extend(notes);
+        } else {
+            papers.push(path);
+        }
+    }
+    let needle = format!("{program} ");
+    let mut found: Vec<Vec<String>> = Vec::new();
+    for paper in papers {
+        let text = std::fs::read_to_string(&paper).unwrap_or_else(|e| panic!("{}: {e}", paper.display()));
+        let mut in_block = false;
+        for line in text.lines() {
+            if line.trim_start().starts_with("```") {
+                in_block = !in_block;
+                continue;
+            }
+            for (at, _) in line.match_indices(&needle) {
+                let before = line[..at].chars().last();
+                let named = matches!(before, Some('`') | Some('/')) || (in_block && line[..at].trim().is_empty());
+                if !named {
+                    continue;
+                }
+                let mut words = Vec::new();
+                for word in line[at + needle.len()..].split_whitespace().take(2) {
+                    let (word, closed) = match word.strip_suffix('`') {
+                        Some(w) => (w, true),
+                        None => (word, false),
+                    };
+                    let name = word.starts_with(|c: char| c.is_ascii_lowercase())
+                        && word.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+                    if !name {
+                        break;
+                    }
+                    words.push(word.to_string());
+                    if closed {
+                        break;
+                    }
+                }
+                if !words.is_empty() && !found.contains(&words) {
+                    found.push(words);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Every `settai` command the papers name is one the installed `settai` runs: clap reads its
+/// subcommands up to `--help`. The lab's commands are `settai-lab`'s (crates/lab-cli/tests).
+#[test]
+fn every_settai_command_the_papers_name_is_one_settai_runs() {
+    let named = commands_named("settai");
+    assert!(named.iter().any(|c| c == &["table", "build"]), "the papers are read: {named:?}");
+    for words in named {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_settai"))
+            .env("SETTAI_ENV_FILE", "/dev/null")
+            .args(&words)
+            .arg("--help")
+            .output()
+            .expect("run settai");
+        assert!(
+            out.status.success(),
+            "the papers name `settai {}`, which settai does not run: {}",
+            words.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

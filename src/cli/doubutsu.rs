@@ -82,7 +82,7 @@ pub fn perft(depth: u32) -> u64 {
 
 /// `settai table build`: builds the table of every legal position over the perfect index
 /// and prints what it cost (wall and CPU time, peak memory sampled from /proc every 50 ms
-/// and the kernel's mark), then writes the file and checks it (`settai bench table` times
+/// and the kernel's mark), then writes the file and checks it (`settai-lab bench table` times
 /// probes through it).
 pub fn build(out: &Path) -> anyhow::Result<()> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -276,7 +276,7 @@ pub fn render(moves: &str, lang: Lang) -> anyhow::Result<Vec<u8>> {
 }
 
 /// User + system CPU seconds of the whole process.
-pub fn process_cpu_seconds() -> f64 {
+fn process_cpu_seconds() -> f64 {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: getrusage only writes the struct it is given.

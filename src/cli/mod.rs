@@ -1,7 +1,7 @@
 //! The bot's commands of the `settai` command line: run the bot, play in a terminal, ask the
 //! AI, render, count perft, the doubutsu table, GTP, the gallery, the players' data. The lab's
-//! commands (`bench`, `train`, `solve`) are the binary's (`src/bin/settai/`), which puts both
-//! under one `settai`.
+//! commands (`bench`, `train`, `solve`) are another command's, `settai-lab` (`crates/lab-cli/`),
+//! so that `settai` links no lab code (ARCHITECTURE.md).
 //!
 //! Past 500 lines because clap's derive keeps every command's options in one `Command` enum,
 //! next to the small functions that run them; games, terminal play and the gallery have files

@@ -58,9 +58,9 @@ impl Bot {
         &self,
         responder: &Responder,
         request: Option<&Request<'_>>,
-        outcome: Result<(), Failure>,
+        ended: Result<(), Failure>,
     ) -> Handled {
-        let (counted, sent) = match outcome {
+        let (counted, sent) = match ended {
             Ok(()) => (Handled::Ok, Ok(())),
             Err(Failure::Discord(e)) => (Handled::Error, Err(e)),
             Err(Failure::Refused(e)) => {

@@ -157,16 +157,16 @@ impl Bot {
             ComponentInteractionDataKind::StringSelect { values } => Some(Pressed::Select(values)),
             _ => None,
         };
-        let outcome = match (component, pressed) {
+        let ended = match (component, pressed) {
             (Some(component), Some(pressed)) => {
                 self.press(&request, component, pressed, c.message.id, &mut level).await
             }
             _ => Err(Failure::Refused(PlayError::Stale)),
         };
         let handled = if child {
-            self.report_to_child(responder, Some(&request), outcome).await
+            self.report_to_child(responder, Some(&request), ended).await
         } else {
-            self.report(responder, outcome, lang).await
+            self.report(responder, ended, lang).await
         };
         Observation::new(kind, level, handled)
     }

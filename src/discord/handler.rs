@@ -155,8 +155,8 @@ impl Bot {
                 _ => return,
             };
             let acknowledged = responder.acknowledged_after();
-            self.service.figures().interaction(seen.kind, seen.game_and_level(), seen.outcome, acknowledged);
-            tracing::debug!(kind = seen.kind, outcome = seen.outcome.as_str(), ?acknowledged, "interaction handled");
+            self.service.figures().interaction(seen.kind, seen.game_and_level(), seen.handled, acknowledged);
+            tracing::debug!(kind = seen.kind, outcome = seen.handled.as_str(), ?acknowledged, "interaction handled");
         };
         handled.instrument(span_of(interaction)).await
     }
@@ -340,7 +340,7 @@ impl Bot {
             snapshot.game.as_ref().map(|g| g.record.level).or_else(|| {
                 started.filter(|_| !snapshot.settings.level_choice).map(|kind| snapshot.settings.level(kind))
             });
-        let seen = |outcome| Observation::new(kind, level, outcome);
+        let seen = |handled| Observation::new(kind, level, handled);
         let command = match parsed {
             Ok(command) => command,
             Err(CommandError::LevelNotForGame { kind }) => {
@@ -361,7 +361,7 @@ impl Bot {
             }
         }
         let request = Request::new(responder, caller, snapshot, lang);
-        let outcome = match command {
+        let ended = match command {
             Command::Games => self.show_game_box(&request).await,
             Command::StartReversi { side } => self.start_or_offer(&request, GameKind::Reversi, side).await,
             Command::StartDoubutsu => self.start_or_offer(&request, GameKind::Doubutsu, Side::First).await,
@@ -376,7 +376,7 @@ impl Bot {
             Command::ForgetMe => self.forget_me(&request).await,
             Command::Settings(wanted) => self.settings(&request, cmd, wanted).await,
         };
-        seen(self.report(responder, outcome, lang).await)
+        seen(self.report(responder, ended, lang).await)
     }
 
     /// Answers with a private text (a refusal).
@@ -393,7 +393,7 @@ impl Bot {
         let typed: String = typed.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
         let matches = |(_, mv): &&(String, String)| mv.to_ascii_lowercase().starts_with(&typed);
         let caller = caller_of_command(cmd);
-        let (mut level, mut outcome) = (None, Handled::Ok);
+        let (mut level, mut handled) = (None, Handled::Ok);
         // The coach's order and marks, as in the menus: the value is always the move itself.
         let (read, _) = self.snapshot_and_lang(&caller, &cmd.locale).await;
         let moves: Vec<(String, String)> = match read {
@@ -414,7 +414,7 @@ impl Bot {
             },
             Err(e) => {
                 tracing::warn!(error = %e, "autocomplete without moves");
-                outcome = self.counted(&e, Handled::Refused);
+                handled = self.counted(&e, Handled::Refused);
                 Vec::new()
             }
         };
@@ -424,9 +424,9 @@ impl Bot {
         }
         if let Err(e) = responder.initial(CreateInteractionResponse::Autocomplete(response)).await {
             tracing::warn!(error = %e, "autocomplete reply failed");
-            outcome = Handled::Error;
+            handled = Handled::Error;
         }
-        Observation::new("autocomplete", level, outcome)
+        Observation::new("autocomplete", level, handled)
     }
 
     /// In a private channel old boards keep their buttons and menus, and some players have no
@@ -466,14 +466,14 @@ impl Bot {
     }
 
     /// Tells the player about a failure in the way its stage allows; how the request ended.
-    pub(super) async fn report(&self, responder: &Responder, outcome: Result<(), Failure>, lang: Lang) -> Handled {
-        let counted = match &outcome {
+    pub(super) async fn report(&self, responder: &Responder, ended: Result<(), Failure>, lang: Lang) -> Handled {
+        let counted = match &ended {
             Ok(()) => Handled::Ok,
             Err(Failure::Refused(e)) => self.counted(e, Handled::Refused),
             Err(Failure::Late(e)) => self.counted(e, Handled::Error),
             Err(Failure::Discord(_)) => Handled::Error,
         };
-        let sent = match outcome {
+        let sent = match ended {
             Ok(()) => Ok(()),
             Err(Failure::Refused(e)) => responder.answer(Reply::private(refusal_text(&e, lang))).await,
             Err(Failure::Late(e)) => {

@@ -42,13 +42,13 @@ pub(super) struct Observation {
     /// The game and the bot's level it was about, when known.
     pub level: Option<Level>,
     /// How it ended.
-    pub outcome: Handled,
+    pub handled: Handled,
 }
 
 impl Observation {
-    /// An interaction asking for `kind` about a game at `level`, ended as `outcome`.
-    pub fn new(kind: &'static str, level: Option<Level>, outcome: Handled) -> Observation {
-        Observation { kind, level, outcome }
+    /// An interaction asking for `kind` about a game at `level`, ended as `handled`.
+    pub fn new(kind: &'static str, level: Option<Level>, handled: Handled) -> Observation {
+        Observation { kind, level, handled }
     }
 
     /// The game and level labels.

@@ -256,10 +256,12 @@ impl Figures {
         &self,
         kind: &'static str,
         (game, level): (&'static str, &'static str),
-        outcome: Handled,
+        handled: Handled,
         acknowledged_after: Option<Duration>,
     ) {
-        let outcome = outcome.as_str();
+        // The label keeps the name `outcome` that dashboards query (ARCHITECTURE.md's Words
+        // allow it as an external name).
+        let outcome = handled.as_str();
         self.interactions.get_or_create(&InteractionLabels { kind, game, level, outcome }).inc();
         if let Some(after) = acknowledged_after {
             self.ack_seconds.get_or_create(&AskLabels { kind, game, level }).observe(after.as_secs_f64());

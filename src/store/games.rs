@@ -64,7 +64,7 @@ impl Store {
     /// The results of `user_id`'s finished games on one server (`None`: in direct messages),
     /// per game kind.
     #[tracing::instrument(level = "debug", skip_all)]
-    pub async fn player_record(
+    pub async fn player_results(
         &self,
         guild_id: Option<u64>,
         user_id: u64,

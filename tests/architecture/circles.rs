@@ -295,7 +295,8 @@ fn no_file_imports_one_that_imports_it_back() {
         ("the core", "crates/core/src/lib.rs", 40),
         ("the lab", "crates/lab/src/lib.rs", 10),
         ("the bot", "src/lib.rs", 40),
-        ("the command", "src/bin/settai/main.rs", 4),
+        ("the command", "src/bin/settai/main.rs", 1),
+        ("the lab's command", "crates/lab-cli/src/main.rs", 8),
     ];
     // Every crate root of every member of the workspace is among them.
     let manifest = read(&root().join("Cargo.toml"));

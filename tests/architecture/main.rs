@@ -1,7 +1,7 @@
 //! The layout ARCHITECTURE.md promises, checked from the sources: the core crate names no I/O
 //! crate and its code outside its tests is pure (no I/O, no async, no clock of its own, no state
-//! in statics or threads, nothing embedded from outside its folder), the bot's library never
-//! names the lab, and no source file of any crate of the workspace imports another that imports
+//! in statics or threads, nothing embedded from outside its folder), the command that serves
+//! links no lab code (by `cargo tree` and by the binary's symbols), and no source file of any crate of the workspace imports another that imports
 //! it back (directly or around a circle, a re-export from outside a module's own children
 //! counting as an import).
 //!
@@ -20,24 +20,6 @@ fn root() -> PathBuf {
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]
@@ -130,18 +112,46 @@ fn without_tests(text: &str) -> String {
     out
 }
 
+/// The packages that `settai`, the command that serves, links: `cargo tree` over its normal
+/// dependencies (what is compiled into it; dev-dependencies are for its tests), one name a line.
+fn linked_by_the_serving_command() -> Vec<String> {
+    let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root())
+        .args(["tree", "-p", "settai", "-e", "normal", "--prefix", "none", "--locked", "--offline"])
+        .output()
+        .expect("cargo tree runs");
+    assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Cargo keeps the layering, not a grep: the serving command's package does not depend on the
+/// lab, so neither its library nor its binary can name it (ARCHITECTURE.md's packages).
 #[test]
-fn the_bots_library_never_names_the_lab() {
-    let lib = rust_files(&root().join("src"));
-    let bin = root().join("src/bin");
-    let mut checked = 0;
-    for file in lib.iter().filter(|f| !f.starts_with(&bin)) {
-        assert!(!read(file).contains("settai_lab"), "{} names the lab, which the bot does not link", file.display());
-        checked += 1;
-    }
-    assert!(checked > 30, "{checked} files of the library");
-    let command = read(&root().join("src/bin/settai/main.rs"));
-    assert!(command.contains("settai_lab") || command.contains("mod bench"), "the command keeps the lab's commands");
+fn the_serving_command_depends_on_no_lab_package() {
+    let linked = linked_by_the_serving_command();
+    // The tree is read: the bot and its core are there.
+    assert!(linked.iter().any(|p| p == "settai") && linked.iter().any(|p| p == "settai-core"), "{linked:?}");
+    assert!(linked.iter().any(|p| p == "serenity"), "{linked:?}");
+    let lab: Vec<&String> = linked.iter().filter(|p| p.starts_with("settai-lab")).collect();
+    assert!(
+        lab.is_empty(),
+        "the serving command links {lab:?}: the lab's commands belong to `settai-lab` (crates/lab-cli)"
+    );
+}
+
+/// What was built says the same: no symbol of the serving binary comes from the lab's crate
+/// (mangled names carry their crate's, e.g. `10settai_lab`), while the core's are there.
+#[test]
+fn the_serving_binary_holds_no_lab_symbol() {
+    let binary = std::fs::read(env!("CARGO_BIN_EXE_settai")).expect("the settai binary is built for the tests");
+    let holds = |name: &[u8]| binary.windows(name.len()).any(|w| w == name);
+    assert!(holds(b"settai_core"), "the binary's symbols are read");
+    assert!(!holds(b"settai_lab"), "the serving binary holds code of the lab's crate (settai_lab)");
 }
 
 /// One module of a crate: its path from the crate root, its file, and its code without

@@ -1,4 +1,4 @@
-//! The calling thread's time on a CPU: speed figures that a busy machine, or a paused run, does
+//! Time on a CPU, the calling thread's and the process's: speed figures that a busy machine, or a paused run, does
 //! not distort (wall time also counts the time other programs took from the thread).
 
 use std::time::Duration;
@@ -16,6 +16,22 @@ pub fn thread_cpu_time() -> Option<Duration> {
 #[cfg(not(target_os = "linux"))]
 pub fn thread_cpu_time() -> Option<Duration> {
     None
+}
+
+/// The whole process's time on a CPU so far (user and system, every thread), in seconds; 0
+/// where the platform does not tell. A match's threads share it.
+pub fn process_cpu_seconds() -> f64 {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getrusage only writes the struct it is given.
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: as above; `u` is a valid, writable rusage.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } == 0 {
+            let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+            return t(u.ru_utime) + t(u.ru_stime);
+        }
+    }
+    0.0
 }
 
 /// Measures the calling thread's on-CPU time across a piece of work done on that thread.

@@ -25,7 +25,7 @@ use super::position::{canon, child, gen_moves, mover_can_win_at_once, status, Mo
 pub(crate) const KEEP_GOING_HORIZON: u32 = 8;
 
 /// The most positions one read may value: the budget of one reply, under a second on one
-/// core of the standard machine (`settai bench table`: p50 0.2 ms, p99 0.43 s, max 0.89 s
+/// core of the standard machine (`settai-lab bench table`: p50 0.2 ms, p99 0.43 s, max 0.89 s
 /// on-CPU; BENCHMARKS.md#doubutsu-table).
 pub(crate) const KEEP_GOING_NODES: u64 = 1_500_000;
 

@@ -170,7 +170,7 @@ pub fn weakest<R: Rng + ?Sized>(game: &History, rng: &mut R) -> Result<Move, Pla
 /// scored above the seed's choice. Deviations 2, 4, 5 and 6 answer only a guest move that was
 /// not its best.
 ///
-/// Deviations from the seed, each measured by `settai bench hospitality` and explained, with its
+/// Deviations from the seed, each measured by `settai-lab bench hospitality` and explained, with its
 /// figures, in docs/design/doubutsu-settai.md:
 ///
 /// 1. Repetition (docs/design/doubutsu-settai.md#deviation-1-the-repetition-draw). The bot draws a

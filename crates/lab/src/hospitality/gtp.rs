@@ -59,7 +59,7 @@ pub enum GtpError {
         command: String,
         /// Its answer.
         answer: String,
-        /// The position, in `settai solve` notation.
+        /// The position, in `settai-lab solve` notation.
         position: String,
     },
 }

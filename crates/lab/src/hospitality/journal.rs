@@ -1,4 +1,4 @@
-//! The journal of a long hospitality run (`settai bench hospitality --resume`): each game is
+//! The journal of a long hospitality run (`settai-lab bench hospitality --resume`): each game is
 //! appended as it ends, so a run at the bot's full thinking time that outlives a session is
 //! resumed instead of replayed.
 //!

@@ -4,7 +4,7 @@
 //! A match plays each opening twice with the colours swapped, so an opening that favours one
 //! side favours both players once; balanced ones keep the games informative (a lost position
 //! teaches little about who plays better). The committed set is `assets/reversi/openings.txt`,
-//! made by [`generate`] (`settai bench openings`).
+//! made by [`generate`] (`settai-lab bench openings`).
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;

@@ -1,6 +1,6 @@
 //! Fitting ProbCut's margins (see the engine's `probcut`): the spread of (deep value - shallow
 //! value) over positions of real play, per depth and stage, measured from the balanced
-//! openings by `settai bench probcut` and pasted into the engine's table.
+//! openings by `settai-lab bench probcut` and pasted into the engine's table.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -11,9 +11,9 @@
 //! - [`reach`](mod@reach): the positions reachable from a start, counted over the index (Tanaka's
 //!   figures: 246,803,167 positions from the official start).
 //! - [`survival`](mod@survival): over the same index, the best chance that a careless player's game lasts
-//!   each length (the hospitality benchmark's child guest; `settai bench child-bound`).
+//!   each length (the hospitality benchmark's child guest; `settai-lab bench child-bound`).
 //! - [`survival_values`](mod@survival_values): the same passes kept, the bound's chance position by position, to
-//!   score a policy move by move against the best one (`settai bench child-regret`).
+//!   score a policy move by move against the best one (`settai-lab bench child-regret`).
 //! - `horizon`: the slots a game from a root meets within a number of plies, by parity,
 //!   so that the survival passes value only those.
 //! - [`progress`]: the builder's settings and how it reports progress.

@@ -1,6 +1,6 @@
 //! The classic evaluation (square table with corner cancellation, mobility, discs late in the
 //! game) and the plain fixed-depth search on it that the guests of the hospitality benchmark,
-//! the trainer's self-play, the gallery and `settai bench` use.
+//! the trainer's self-play, the gallery and `settai-lab bench` use.
 //!
 //! The search is the shared engine ([`Engine::pvs`]) with the [`Classic`] objective, every root
 //! move searched with a full window, so each gets its exact negamax value at the given depth

@@ -2,7 +2,7 @@
 //! the deep one; when the prediction lies far enough outside the window, the node is cut
 //! without the deep search. How far is "far enough" is a measured spread: the standard
 //! deviation of (deep value - shallow value) over positions of real play, per depth and stage
-//! of the game, fitted by `settai bench probcut` (the lab's `probcut_fit`) and committed below.
+//! of the game, fitted by `settai-lab bench probcut` (the lab's `probcut_fit`) and committed below.
 //!
 //! Only the strong level (`none`) prunes so; the sontaku levels and every judgement made with
 //! the strong evaluation (commentary, charts, the strength estimate) search every line, as
@@ -37,7 +37,7 @@ pub fn stage(empties: u32) -> usize {
 
 /// Mean and standard deviation of (deep - shallow), in 1/[`DISC`](crate::reversi::engine::eval::DISC) discs, for deep searches
 /// of depth `MIN_DEPTH..=MAX_FIT_DEPTH` (rows) by stage (columns). Fitted on 2026-12-02 by
-/// `settai bench probcut --games 120 --seed 1` (docs/design/reversi-engine.md#probcut-probcutrs):
+/// `settai-lab bench probcut --games 120 --seed 1` (docs/design/reversi-engine.md#probcut-probcutrs):
 /// 480 positions in stages 1 and 2, 240 in stage 3. Stage 0 had none (the strong level solves
 /// exactly from 20 empties, so its midgame search rarely gets there) and takes stage 1's, the
 /// widest. The means are not zero: a search of even depth ends on the opponent's move and judges

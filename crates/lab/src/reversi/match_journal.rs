@@ -1,35 +1,35 @@
-//! The journal of a long `settai bench match`: each game is appended as it ends, so a match that
+//! The journal of a long `settai-lab bench match`: each game is appended as it ends, so a match that
 //! outlives a session (200 games at 2.4 s is some hours on two cores) is resumed, not replayed.
 //!
 //! Format: a first line `# settai bench match journal v1; ...` naming everything a game depends
 //! on (players, budget, clock, seed, openings, and the players' behaviour fingerprint of
-//! [`duel::fingerprint`]), a CSV header, then one row per game in the order games ended. A game
+//! [`duel::fingerprint`](super::duel::fingerprint)), a CSV header, then one row per game in the order games ended. A game
 //! is a pure function of those settings and its fixture (the node clock), so a resumed match
 //! plays the same games as an unbroken one; a journal written for other settings or by an engine
 //! that plays differently is refused rather than mixed. The file mechanics (flushed appends, a
-//! torn last line cut off) are [`settai_lab::journal`]'s.
+//! torn last line cut off) are [`crate::journal`]'s.
 
 use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{ensure, Context as _};
 
+use super::duel::{DuelGame, Effort, Fixture, FixtureResult};
+use super::openings::Opening;
+use crate::journal::JournalFile;
 use settai_core::reversi::{parse_moves, Color};
-use settai_lab::journal::JournalFile;
-use settai_lab::reversi::duel::{DuelGame, Effort, Fixture, FixtureResult};
-use settai_lab::reversi::openings::Opening;
 
 const MAGIC: &str = "# settai bench match journal v1; ";
 const HEADER: &str =
     "game,pair,opening,a_colour,a_margin,a_searched,a_nodes,a_thinking_ns,b_searched,b_nodes,b_thinking_ns,moves";
 
 /// An open journal, appended to by the threads that play the games.
-pub(super) struct MatchJournal(JournalFile);
+pub struct MatchJournal(JournalFile);
 
 impl MatchJournal {
     /// Opens the journal at `path` for the match described by `settings` (one line), creating
     /// it if absent; returns it with the games it already holds among `fixtures`.
-    pub(super) fn open(
+    pub fn open(
         path: &Path,
         settings: &str,
         set: &[Opening],
@@ -45,12 +45,12 @@ impl MatchJournal {
     }
 
     /// Appends a finished game and flushes it to the file (a failure is kept for [`MatchJournal::finish`]).
-    pub(super) fn append(&self, o: &FixtureResult) {
+    pub fn append(&self, o: &FixtureResult) {
         self.0.append(&row(o));
     }
 
     /// Whether every game was journaled.
-    pub(super) fn finish(self) -> anyhow::Result<()> {
+    pub fn finish(self) -> anyhow::Result<()> {
         self.0.finish()
     }
 }
@@ -131,9 +131,9 @@ fn parse_row(line: &str, set: &[Opening], fixtures: &[Fixture]) -> anyhow::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reversi::duel::{fixtures, play_match, MatchSettings, Player};
+    use crate::reversi::openings::parse_openings;
     use settai_core::reversi::{Clock, PatternEval, END_NODE_NS};
-    use settai_lab::reversi::duel::{fixtures, play_match, MatchSettings, Player};
-    use settai_lab::reversi::openings::parse_openings;
 
     /// How many games a journal's text holds.
     fn prior_len(text: &str) -> usize {

@@ -1,4 +1,4 @@
-//! `settai solve reversi`: exact solving of one position, or of each position of an FFO suite
+//! `settai-lab solve reversi`: exact solving of one position, or of each position of an FFO suite
 //! file checked against its published answers.
 
 use std::path::PathBuf;
@@ -11,7 +11,7 @@ use super::stopwatch::{describe, Stopwatch};
 /// A position to solve: its name, the position, and the reference (score, best moves) if known.
 type SolveCase = (String, reversi::Position, Option<(i32, Vec<reversi::Move>)>);
 
-/// `settai solve reversi`: exact solving of one position, or of each position of an FFO file.
+/// `settai-lab solve reversi`: exact solving of one position, or of each position of an FFO file.
 /// The positions of an FFO suite file: (name, position, exact score, best moves).
 /// One FFO test: name, position, exact score for the side to move, the best moves.
 pub(super) type FfoCase = (String, reversi::Position, i32, Vec<reversi::Move>);

@@ -1,6 +1,7 @@
-//! `settai bench match` and `settai bench openings`: engine-against-engine matches for the
-//! reversi engine work, and the balanced openings they start from
-//! (docs/design/reversi-engine.md#matches-settai-bench-match-duelrs-elors).
+//! The match runner of `settai-lab bench match`, `bench openings` and `bench probcut`:
+//! engine-against-engine matches for the reversi engine work (played by [`duel`], kept by
+//! [`match_journal`](super::match_journal)), and the balanced openings they start from
+//! (docs/design/reversi-engine.md#matches-settai-lab-bench-match-duelrs-elors).
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -10,16 +11,16 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::journal::MatchJournal;
-use settai::cli::doubutsu::process_cpu_seconds;
+use super::duel::{self, Fixture, FixtureResult, MatchSettings, Player};
+use super::elo::{elo, elo_text, Interval};
+use super::match_journal::MatchJournal;
+use super::openings::{self, GenerateConfig, Opening};
+use crate::cpu_clock::process_cpu_seconds;
+use crate::hospitality::reversi::STRONG_CLOCK;
 use settai_core::reversi::{probcut, Clock, Color, PatternEval, DISC};
-use settai_lab::hospitality::reversi::STRONG_CLOCK;
-use settai_lab::reversi::duel::{self, Fixture, FixtureResult, MatchSettings, Player};
-use settai_lab::reversi::elo::{elo, elo_text, Interval};
-use settai_lab::reversi::openings::{self, GenerateConfig, Opening};
 
 /// The committed balanced openings, the default of `--openings`.
-const OPENINGS: &str = include_str!("../../../assets/reversi/openings.txt");
+const OPENINGS: &str = include_str!("../../../../assets/reversi/openings.txt");
 
 /// Who plays, as named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,13 +92,13 @@ fn load_openings(path: Option<&Path>) -> anyhow::Result<(Vec<Opening>, String)> 
     }
 }
 
-/// `settai bench probcut`: measures ProbCut's spreads on games played from the first `games`
+/// `settai-lab bench probcut`: measures ProbCut's spreads on games played from the first `games`
 /// committed openings and prints them, with the table to commit in `reversi/probcut.rs`.
-pub(super) fn probcut_fit(games: usize, seed: u64) -> anyhow::Result<()> {
+pub fn probcut_fit(games: usize, seed: u64) -> anyhow::Result<()> {
     let (set, _) = load_openings(None)?;
     let set = &set[..games.clamp(1, set.len())];
     let started = Instant::now();
-    let spreads = settai_lab::reversi::probcut_fit::fit(set, &PatternEval::builtin(), seed);
+    let spreads = super::probcut_fit::fit(set, &PatternEval::builtin(), seed);
     println!(
         "| depth | shallow | {} |",
         (0..probcut::STAGES).map(|s| format!("stage {s}: n, mean, sigma")).collect::<Vec<_>>().join(" | ")
@@ -110,22 +111,31 @@ pub(super) fn probcut_fit(games: usize, seed: u64) -> anyhow::Result<()> {
     }
     println!(
         "\nSPREAD (mean, sigma in 1/32 discs), for crates/core/src/reversi/engine/probcut.rs:\n{}",
-        settai_lab::reversi::probcut_fit::spread_table(&spreads)
+        super::probcut_fit::spread_table(&spreads)
     );
     eprintln!("{} games from the committed openings, seed {seed}, {:.0} s", set.len(), started.elapsed().as_secs_f64());
     Ok(())
 }
 
-/// What `settai bench match` was asked.
-pub(super) struct MatchArgs {
+/// What `settai-lab bench match` was asked.
+pub struct MatchArgs {
+    /// Player A, as named on the command line (`none`, `none@baseline`, `none@FILE`, `alphabeta(D)`).
     pub a: String,
+    /// Player B, as A.
     pub b: String,
+    /// Games, rounded up to whole colour-swapped pairs.
     pub games: usize,
+    /// Thinking time per move, in seconds on the node clock.
     pub budget: f64,
+    /// An openings file; none: the committed set.
     pub openings: Option<PathBuf>,
+    /// Seed of the players' random choices.
     pub seed: u64,
+    /// Games played at once; none: one per core.
     pub threads: Option<usize>,
+    /// Where to write one CSV row per game.
     pub out: Option<PathBuf>,
+    /// The journal a long match goes on from.
     pub journal: Option<PathBuf>,
     /// A's and B's node clocks; none: the strong level's.
     pub clocks: [Option<Clock>; 2],
@@ -133,7 +143,7 @@ pub(super) struct MatchArgs {
 
 /// A node clock from `MID/END` (nanoseconds per midgame and per endgame node); clap's parser
 /// of `--clock-a`/`--clock-b`.
-pub(super) fn parse_clock(text: &str) -> anyhow::Result<Clock> {
+pub fn parse_clock(text: &str) -> anyhow::Result<Clock> {
     let rate = |x: &str| x.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
     match text.split_once('/').map(|(m, e)| (rate(m), rate(e))) {
         Some((Some(mid_ns), Some(end_ns))) => Ok(Clock::Nodes { mid_ns, end_ns }),
@@ -149,8 +159,8 @@ fn clock_text(clock: Clock) -> String {
     }
 }
 
-/// `settai bench match`.
-pub(super) fn play(args: &MatchArgs) -> anyhow::Result<()> {
+/// `settai-lab bench match`.
+pub fn play(args: &MatchArgs) -> anyhow::Result<()> {
     if !(args.budget > 0.0 && args.budget <= 60.0) {
         bail!("--budget must be in (0, 60] seconds, got {}", args.budget);
     }
@@ -341,19 +351,25 @@ fn csv(outcomes: &[FixtureResult], set: &[Opening]) -> String {
     s
 }
 
-/// What `settai bench openings` was asked.
-pub(super) struct OpeningsArgs {
+/// What `settai-lab bench openings` was asked.
+pub struct OpeningsArgs {
+    /// Openings wanted.
     pub count: usize,
+    /// Random plies from the start (6 to 10).
     pub plies: usize,
+    /// Depth of the judging search.
     pub depth: u32,
+    /// Largest accepted value, in discs either way.
     pub max_value: f64,
+    /// Seed of the random lines.
     pub seed: u64,
+    /// The file written.
     pub out: PathBuf,
 }
 
-/// `settai bench openings`: writes a balanced set, judged with the frozen baseline weights so
+/// `settai-lab bench openings`: writes a balanced set, judged with the frozen baseline weights so
 /// that the same command gives the same file whatever the built-in weights have become.
-pub(super) fn generate(args: &OpeningsArgs) -> anyhow::Result<()> {
+pub fn generate(args: &OpeningsArgs) -> anyhow::Result<()> {
     if !(6..=10).contains(&args.plies) || args.count == 0 || !(1..=20).contains(&args.depth) {
         bail!("--plies must be 6..=10, --depth 1..=20 and --count at least 1");
     }
@@ -368,12 +384,12 @@ pub(super) fn generate(args: &OpeningsArgs) -> anyhow::Result<()> {
     let (wall, cpu) = (started.elapsed().as_secs_f64(), process_cpu_seconds() - cpu0);
     let OpeningsArgs { count, plies, depth, max_value, seed, .. } = *args;
     // The header names the numbered issue the openings were made for
-    // (docs/design/reversi-engine.md#matches-settai-bench-match-duelrs-elors).
+    // (docs/design/reversi-engine.md#matches-settai-lab-bench-match-duelrs-elors).
     let mut text = format!(
-        "# Balanced reversi openings for `settai bench match`: {count} lines of {plies} random plies,\n\
+        "# Balanced reversi openings for `settai-lab bench match`: {count} lines of {plies} random plies,\n\
          # each within {max_value:.1} discs of even for black by a depth-{depth} search with the frozen baseline\n\
          # weights, no two the same up to rotation or reflection ({judged} distinct lines judged). Made by:\n\
-         #   settai bench openings --count {count} --plies {plies} --depth {depth} --max-value {max_value} --seed {seed}\n\
+         #   settai-lab bench openings --count {count} --plies {plies} --depth {depth} --max-value {max_value} --seed {seed}\n\
          # After each line: the value for black in discs.\n"
     );
     for b in &found {

@@ -1,4 +1,4 @@
-//! `settai bench child-regret`: where settai and the child-length bound part ways, move by move
+//! `settai-lab bench child-regret`: where settai and the child-length bound part ways, move by move
 //! (docs/design/kind-coach.md#where-settai-and-the-bound-part-ways).
 
 use std::path::Path;

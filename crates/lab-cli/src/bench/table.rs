@@ -17,7 +17,7 @@ use settai_lab::cpu_clock::CpuWatch;
 use super::super::stopwatch::Stopwatch;
 use super::machine::cores;
 
-/// `settai bench table`: open, checksum, probe latency and the players' reply times.
+/// `settai-lab bench table`: open, checksum, probe latency and the players' reply times.
 pub(crate) fn table(path: &Path, probes: usize, seed: u64) -> anyhow::Result<()> {
     println!("machine: {} logical cores; one thread", cores());
     let size = std::fs::metadata(path).with_context(|| format!("could not read {}", path.display()))?.len();
@@ -147,7 +147,7 @@ pub(super) fn percentiles(latencies: &mut [Duration]) -> String {
     format!("p50 {}, p99 {}, max {}", micros(at(0.5)), micros(at(0.99)), micros(at(1.0)))
 }
 
-/// `settai bench child-bound`: the exact bound on how long any gote keeps a careless
+/// `settai-lab bench child-bound`: the exact bound on how long any gote keeps a careless
 /// player's game going, for every even length up to `max_length` (one pass over the index
 /// per ply), for the child heeding the coach with each probability of `heeds`, with
 /// take-backs off, on, or both (docs/design/kind-coach.md#measured).

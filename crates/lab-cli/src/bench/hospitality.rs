@@ -10,7 +10,7 @@ use anyhow::{bail, Context as _};
 use settai_core::doubutsu as dob;
 use settai_core::{self, reversi};
 
-/// `settai bench hospitality --game doubutsu`.
+/// `settai-lab bench hospitality --game doubutsu`.
 #[allow(clippy::too_many_arguments, reason = "one argument per command-line flag, as parsed")]
 pub(crate) fn hospitality_doubutsu(
     table_path: &Path,
@@ -176,7 +176,7 @@ fn split_guests(list: &str) -> Vec<String> {
     out.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
 }
 
-/// `settai bench hospitality --game reversi`.
+/// `settai-lab bench hospitality --game reversi`.
 pub(crate) fn hospitality_reversi(
     level: &str,
     guests: &str,

@@ -1,4 +1,4 @@
-//! `settai bench`: speed figures for BENCHMARKS.md, with on-CPU time beside wall time so that
+//! `settai-lab bench`: speed figures for BENCHMARKS.md, with on-CPU time beside wall time so that
 //! a busy machine does not make the code look slow.
 //!
 //! One file per group of subcommands: [`speed`] (perft, a reply, rendering, the engine, the

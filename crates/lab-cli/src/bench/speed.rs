@@ -17,7 +17,7 @@ use super::super::solve::FfoCase;
 use super::super::stopwatch::{describe, Stopwatch};
 use super::machine::cores;
 
-/// `settai bench`: perft, one AI reply and board rendering.
+/// `settai-lab bench`: perft, one AI reply and board rendering.
 pub(crate) fn quick(perft_depth: u32, renders: u32) -> anyhow::Result<()> {
     println!("machine: {} logical cores", std::thread::available_parallelism().map_or(0, |n| n.get()));
     let watch = Stopwatch::start();
@@ -66,7 +66,7 @@ const TIMED_LEVELS: [reversi::ReversiLevel; 4] = [
     reversi::ReversiLevel::StandardClassic,
 ];
 
-/// `settai bench engine`: perft, the FFO suite (every answer checked) and each level's reply
+/// `settai-lab bench engine`: perft, the FFO suite (every answer checked) and each level's reply
 /// on mid-game positions.
 pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> anyhow::Result<()> {
     println!("machine: {} logical cores; one thread per measurement", cores());
@@ -201,7 +201,7 @@ pub(crate) fn engine(ffo: &[FfoCase], perft_depth: u32, positions: usize) -> any
     Ok(())
 }
 
-/// `settai bench midgame`: the strong level's evaluation searched to `depth` plies (PVS, the
+/// `settai-lab bench midgame`: the strong level's evaluation searched to `depth` plies (PVS, the
 /// table, no clock, no ProbCut) from the first `positions` balanced openings of the match set.
 /// The node count is a fingerprint of the search (a pure speed-up keeps it); nodes per on-CPU
 /// second measure the midgame's speed.
@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn bench_engine_times_every_level() {
         for level in ReversiLevel::ALL {
-            assert!(TIMED_LEVELS.contains(&level), "`settai bench engine` does not time {level:?}");
+            assert!(TIMED_LEVELS.contains(&level), "`settai-lab bench engine` does not time {level:?}");
         }
     }
 }
