@@ -68,7 +68,9 @@ impl Bot {
             };
             match self.service().forget_command_guild(guild).await {
                 Ok(()) => tracing::info!(guild, "{outcome}"),
-                Err(e) => tracing::warn!(error = %e, guild, "{outcome}, but could not record it; will try at the next start"),
+                Err(e) => {
+                    tracing::warn!(error = %e, guild, "{outcome}, but could not record it; will try at the next start")
+                }
             }
         }
     }

@@ -18,9 +18,8 @@ impl Store {
 
     /// The servers that may hold a copy of the commands, in order.
     pub async fn command_guilds(&self) -> Result<Vec<u64>, StoreError> {
-        let guilds = sqlx::query_scalar!("SELECT guild_id FROM command_guilds ORDER BY guild_id")
-            .fetch_all(&self.pool)
-            .await?;
+        let guilds =
+            sqlx::query_scalar!("SELECT guild_id FROM command_guilds ORDER BY guild_id").fetch_all(&self.pool).await?;
         Ok(guilds.into_iter().map(|g| g as u64).collect())
     }
 

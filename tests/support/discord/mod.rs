@@ -420,7 +420,10 @@ impl StandIn {
     pub async fn wait_guild_commands_gone(&self, guild_id: u64, timeout: Duration) {
         let gone = |i: &Inner| i.guild_commands.get(&guild_id).is_none_or(Vec::is_empty).then_some(());
         if self.shared.wait_for(timeout, gone).await.is_none() {
-            panic!("stand-in: server {guild_id} still has the bot's commands after {timeout:?}\n{}", self.log_summary());
+            panic!(
+                "stand-in: server {guild_id} still has the bot's commands after {timeout:?}\n{}",
+                self.log_summary()
+            );
         }
     }
 
