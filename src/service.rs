@@ -8,6 +8,7 @@
 //! the rules, the AI pool, health and players' data are the files beside it.)
 
 mod ai_pool;
+mod command_guilds;
 mod health;
 mod play_error;
 mod players_data;

@@ -139,6 +139,22 @@ fn the_readme_systemd_unit_is_sensible() {
         assert!(!value.is_empty() && name != "DISCORD_TOKEN", "{assignment:?}");
     }
     assert_eq!(get("Install", "WantedBy"), ["multi-user.target"]);
+
+    // The user and the folder the unit names are made before it, with the `.env` and `data/` in
+    // that folder and theirs: settai reads both from the folder it runs from (src/config.rs).
+    let (user, dir) = (get("Service", "User"), get("Service", "WorkingDirectory"));
+    let (user, dir) = (&user[0], &dir[0]);
+    assert_eq!(file[0], format!("{dir}/.env"));
+    let data = format!("{dir}/data");
+    assert!(get("Service", "Environment").contains(&format!("SETTAI_DATA_DIR={data}")), "data/ in the folder");
+    let before = &readme[..readme.find("```ini").unwrap()];
+    let setup = &before[before.rfind("```sh").expect("the commands that make the user and folder")..];
+    let line = |needle: &str| setup.lines().find(|l| l.contains(needle)).unwrap_or_else(|| panic!("{needle}: {setup}"));
+    let useradd = line("useradd --system");
+    assert!(useradd.contains(&format!("--home-dir {dir} --create-home")) && useradd.ends_with(&format!(" {user}")));
+    let owned = format!("-o {user} -g {user}");
+    assert!(line(&format!(" .env {dir}/.env")).contains(&format!("{owned} -m 600")), "the token is the user's alone");
+    assert!(line(&format!(" -d {data}")).contains(&owned), "data/ is the user's");
 }
 
 /// The rooms and what each may import, from ARCHITECTURE.md's table: `everything`, nothing, or

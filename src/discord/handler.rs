@@ -22,11 +22,9 @@ use serenity::async_trait;
 use serenity::http::Http;
 use tracing::Instrument as _;
 
-use super::calls::{retried, Repeat};
 use super::command::{Command, CommandError, SETTINGS};
 use super::observed::{command_kind, note_game, span_of, Observation};
 use super::readiness::Front;
-use super::registration::{play_command, settings_command};
 use super::reply::{allowed_mentions, Deferral, Reply, Responder};
 use super::request::Request;
 use crate::domain::{Settings, Snapshot, Venue};
@@ -102,23 +100,17 @@ impl Bot {
     }
 
     /// The one registration step at start: the board's tiles as application emojis, then the
-    /// slash commands (to the test server when one is configured). The emojis come first, so
+    /// slash commands (to the test server when one is configured), then the commands cleared
+    /// from a server they no longer belong to (`command_guilds.rs`). The emojis come first, so
     /// that once `/play` exists its boards show them.
     pub async fn register(&self, http: &Http) {
         self.emojis.register(http).await;
-        // A bulk overwrite: safe to try again.
-        let registered = retried("register the commands", Repeat::Safe, || async {
-            match self.guild_id {
-                Some(guild) => GuildId::new(guild).set_commands(http, vec![play_command(), settings_command()]).await,
-                None => {
-                    serenity::all::Command::set_global_commands(http, vec![play_command(), settings_command()]).await
-                }
-            }
-        })
-        .await;
-        if let Err(e) = registered {
-            tracing::error!(error = %e, "could not register slash commands");
-        }
+        self.register_commands(http).await;
+    }
+
+    /// The server the commands are registered to (`None`: globally).
+    pub(super) fn guild_id(&self) -> Option<u64> {
+        self.guild_id
     }
 
     /// Work that starts once the bot can talk to Discord: owed turns of `shard` (of `total`)

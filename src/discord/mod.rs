@@ -10,6 +10,7 @@ mod channel_posts;
 mod child_answers;
 mod coach;
 mod command;
+mod command_guilds;
 mod component;
 mod custom_id;
 pub mod endpoint;

@@ -1,5 +1,6 @@
-//! Postgres storage through sqlx: games, their moves, per-server settings, reminders, and a
-//! player's or a departed server's data on request.
+//! Postgres storage through sqlx: games, their moves, per-server settings, reminders, a
+//! player's or a departed server's data on request, and the servers the commands were
+//! registered to.
 //!
 //! Every state change is one transaction guarded by the game's `version`, so two moves arriving
 //! together can never both apply; the database itself enforces one active game per channel.
@@ -12,6 +13,7 @@
 //! `moves` (docs/design/storage.md#one-record-of-the-moves).
 
 mod batch;
+mod command_guilds;
 mod games;
 mod opening;
 mod players_data;

@@ -109,16 +109,28 @@ impl Bot {
     /// The bot after a restart: this process stops (its gateway session closes) and a new
     /// one, with a service of its own over the same database, connects to the same stand-in.
     async fn restart(self) -> Bot {
+        self.restart_to(None).await
+    }
+
+    /// [`Self::restart`] with the commands registered to `guild_id` (globally without one), as
+    /// after `DISCORD_GUILD_ID` was set, changed or cleared.
+    async fn restart_to(self, guild_id: Option<u64>) -> Bot {
         let Bot { standin, shards, store } = self;
         shards.shutdown_all().await;
-        Bot::on(standin, store).await
+        Bot::on_to(standin, store, guild_id).await
     }
 
     /// A bot over `store` connecting to `standin` as another process left it (its emojis, its
     /// commands, its channels); waits until it has registered (its emojis, then its commands).
     async fn on(standin: StandIn, store: Store) -> Bot {
+        Bot::on_to(standin, store, None).await
+    }
+
+    /// [`Self::on`], registering the commands to `guild_id` (globally without one).
+    async fn on_to(standin: StandIn, store: Store, guild_id: Option<u64>) -> Bot {
         let (sessions, registered) = (standin.sessions(), standin.command_registrations());
-        let mut client = discord::client(connection_to(&standin, None), Service::new(store.clone())).await.unwrap();
+        let connection = connection_to(&standin, guild_id);
+        let mut client = discord::client(connection, Service::new(store.clone())).await.unwrap();
         let shards = client.shard_manager.clone();
         tokio::spawn(async move { client.start().await });
         standin.wait_sessions(sessions + 1, T).await;

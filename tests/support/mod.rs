@@ -5,10 +5,12 @@
 //!   the real serenity client runs (see [`discord::StandIn`]).
 //! * [`fixtures`]: builders for interaction payloads that serenity 0.12 accepts.
 //! * [`statements`]: the statements the database runs for each interaction.
+//! * [`logs`]: what the bot logs, caught for a test.
 #![allow(dead_code, unused_imports)]
 
 pub mod discord;
 pub mod fixtures;
+pub mod logs;
 pub mod outage;
 pub mod screenshot;
 pub mod statements;

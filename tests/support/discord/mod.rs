@@ -43,6 +43,8 @@
 //!   permission; a post slowmode holds back, 429 with 20016; a message to a user who closed
 //!   their DMs, 50007. Where Discord's documentation leaves a rule open, the test chooses the
 //!   reading ([`StandIn::set_readings`]).
+//! * A server the application was removed from ([`StandIn::remove_from_guild`]) answers its
+//!   commands' routes with 403, 50001 Missing Access.
 //! * An exchange is complete on an event, never after a quiet period: [`StandIn::interact`]
 //!   returns as soon as the bot has answered ([`Exchange::answered`]), and
 //!   [`StandIn::interact_until`] as soon as the exchange holds what the test says the flow ends
@@ -223,6 +225,7 @@ impl StandIn {
                 global_commands: Vec::new(),
                 guild_commands: HashMap::new(),
                 command_registrations: 0,
+                left_guilds: Default::default(),
                 interactions: HashMap::new(),
                 messages: HashMap::new(),
                 calls: Vec::new(),
@@ -404,6 +407,23 @@ impl StandIn {
         match got {
             Some(all) => all,
             None => panic!("stand-in: the bot registered no command within {timeout:?}\n{}", self.log_summary()),
+        }
+    }
+
+    /// The application is removed from `guild_id` (a manager kicked the bot): Discord answers
+    /// its commands' routes there with 403, 50001 Missing Access, from now on.
+    pub fn remove_from_guild(&self, guild_id: u64) {
+        self.shared.lock().left_guilds.insert(guild_id);
+    }
+
+    /// Waits until `guild_id` holds none of the bot's commands. Panics after `timeout`.
+    pub async fn wait_guild_commands_gone(&self, guild_id: u64, timeout: Duration) {
+        let gone = |i: &Inner| i.guild_commands.get(&guild_id).is_none_or(Vec::is_empty).then_some(());
+        if self.shared.wait_for(timeout, gone).await.is_none() {
+            panic!(
+                "stand-in: server {guild_id} still has the bot's commands after {timeout:?}\n{}",
+                self.log_summary()
+            );
         }
     }
 

@@ -259,6 +259,12 @@ fn route(shared: &Arc<Shared>, method: &Method, segs: &[&str], body: Body) -> Op
         }
 
         // ── application commands ──
+        // Discord refuses an application's commands on a server it was removed from.
+        (_, ["applications", a, "guilds", g, "commands", ..])
+            if *a == app && g.parse().is_ok_and(|g: u64| shared.lock().left_guilds.contains(&g)) =>
+        {
+            err_resp(&api_err(403, 50001, "Missing Access"))
+        }
         ("PUT", ["applications", a, "commands"]) if *a == app => put_commands(shared, None, body.json),
         ("PUT", ["applications", a, "guilds", g, "commands"]) if *a == app => {
             put_commands(shared, g.parse().ok(), body.json)

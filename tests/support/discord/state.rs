@@ -78,6 +78,9 @@ pub(super) struct Inner {
     pub(super) guild_commands: HashMap<u64, Vec<Value>>,
     /// Bulk overwrites of commands accepted (global or a guild's): one per registration.
     pub(super) command_registrations: usize,
+    /// Servers the application was removed from ([`super::StandIn::remove_from_guild`]): its
+    /// commands' routes there answer 403 with 50001 Missing Access, as Discord's do.
+    pub(super) left_guilds: std::collections::HashSet<u64>,
     pub(super) interactions: HashMap<String, InteractionRecord>,
     pub(super) messages: HashMap<u64, Value>,
     pub(super) calls: Vec<Reply>,
