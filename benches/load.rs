@@ -373,7 +373,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64, rough: bool, shared_web
 
     // Every accepted tap is stored once, where the player saw it, and no other player's move is.
     let stored = moves::stored_players_moves(store.pool()).await?;
-    let live = seen::live_boards(&standin, channel_ids);
+    let (live, unknown_boards) = seen::live_boards(&standin, channel_ids);
     let (refused_calls, provoked) = seen::refusals(&standin);
     let findings = Findings {
         moves: moves::compare(&all.taps, &all.unknown, &stored),
@@ -384,6 +384,9 @@ async fn run(channels: u64, moves: usize, think_ms: u64, rough: bool, shared_web
         ..Findings::default()
     };
     println!("{}", seen::weather_report(&standin));
+    println!(
+        "boards Discord made on a call it never answered, left live (the bot cannot know of them): {unknown_boards}"
+    );
     println!(
         "answers that failed: {}; taps of unknown fate: {} ({} of them stored); refusals a fault provoked: {provoked}",
         all.failed_answers, findings.moves.unknown, findings.moves.unknown_stored

@@ -425,7 +425,7 @@ async fn run(days: u32, channels: u64, small_table: bool, rough: bool, shared_we
 
     // Every accepted tap is stored once, where the player saw it, and no other player's move is.
     let stored = moves::stored_players_moves(&pool).await?;
-    let live = seen::live_boards(&standin, families.iter().map(|f| f.channel_id));
+    let (live, unknown_boards) = seen::live_boards(&standin, families.iter().map(|f| f.channel_id));
     let board_troubles = boards::troubles(&boards::games_now(&pool).await?, &live);
     let (refused_calls, provoked) = seen::refusals(&standin);
     let log_text = std::fs::read_to_string(&log).unwrap_or_default();
@@ -466,6 +466,9 @@ async fn run(days: u32, channels: u64, small_table: bool, rough: bool, shared_we
     let global = met.iter().filter(|r| r.global).count();
     println!("429s met (Discord's rate limits): {} ({global} of the global limit)", met.len());
     println!("{}", seen::weather_report(&standin));
+    println!(
+        "boards Discord made on a call it never answered, left live (the bot cannot know of them): {unknown_boards}"
+    );
     println!("the bot's warnings of Discord's failures: {}", weather_lines.len());
     println!(
         "answers that failed: {failed_answers}; taps of unknown fate: {} ({} of them stored); refusals a fault provoked: {provoked}",

@@ -80,8 +80,19 @@ pub fn refusals(standin: &StandIn) -> (Vec<String>, usize) {
     (refused.iter().filter(|c| !provoked(&c.token)).map(|c| c.to_string()).collect(), theirs)
 }
 
-/// The boards offering moves in `channels` now: the public messages whose buttons do.
-pub fn live_boards(standin: &StandIn, channels: impl IntoIterator<Item = u64>) -> Vec<LiveBoard> {
+/// The boards offering moves in `channels` now: the public messages whose buttons do, apart
+/// from those Discord made on a call it never answered (the bot cannot know of them, and a tap
+/// there is answered as on an old board; docs/design/bot-reliability.md#when-discord-fails),
+/// which are counted: `(the boards, those left apart)`.
+pub fn live_boards(standin: &StandIn, channels: impl IntoIterator<Item = u64>) -> (Vec<LiveBoard>, usize) {
+    let unknown: std::collections::HashSet<u64> = standin.injected_faults().iter().filter_map(|f| f.made).collect();
+    let (live, apart): (Vec<LiveBoard>, Vec<LiveBoard>) =
+        boards_offering_moves(standin, channels).into_iter().partition(|b| !unknown.contains(&b.message));
+    (live, apart.len())
+}
+
+/// The public messages in `channels` whose buttons offer moves.
+fn boards_offering_moves(standin: &StandIn, channels: impl IntoIterator<Item = u64>) -> Vec<LiveBoard> {
     let mut live = Vec::new();
     for channel in channels {
         for m in standin.messages_in(channel) {

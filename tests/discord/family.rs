@@ -84,7 +84,7 @@ pub(crate) async fn waited(bot: &Bot, waits: &[(&Ctx, f64)]) {
 
 /// Waits until the channel's game remembers `message_id` as its board: the bot records it as
 /// soon as Discord has told it the id, which is just after the board was shown.
-async fn board_remembered(bot: &Bot, ctx: &Ctx, message_id: u64) {
+pub(crate) async fn board_remembered(bot: &Bot, ctx: &Ctx, message_id: u64) {
     let deadline = tokio::time::Instant::now() + T;
     loop {
         let stored = bot.game(ctx).await.and_then(|g| g.board_message_id);

@@ -1,7 +1,8 @@
 //! Discord failing the bot's calls (docs/design/bot-reliability.md#when-discord-fails): a 5xx
 //! with and without `Retry-After`, a connection cut, an answer that never comes, and a call
 //! applied but never answered, injected on one call of a route, on the paths a family meets: a
-//! move's board, a tap's first answer, a reminder, the final board, registration at start.
+//! move's board, a tap's first answer, a reminder, the final board, registration at start,
+//! an old board's menu taken off.
 //! Nothing is lost, nothing is shown twice, no game is held, and a later tap goes on.
 
 use std::time::Duration;
@@ -232,5 +233,28 @@ async fn a_reminder_to_a_dm_rides_out_an_outage(pool: PgPool) {
         .filter(|m| m["content"].as_str().is_some_and(|t| t.contains(&reminder(&grandma))))
         .count();
     assert_eq!(reminders, 1);
+    bot.stop().await;
+}
+
+/// A board shown afresh (`/play board`) takes the menu off the game's old board; where that edit
+/// meets an outage it is tried again, so that no old board is left offering moves.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn an_old_boards_menu_comes_off_through_an_outage(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let ctx = Ctx::en();
+    let started = bot.standin.interact(play_reversi(&ctx)).await;
+    let old = started.message_id().unwrap();
+    crate::family::board_remembered(&bot, &ctx, old).await;
+    let old_board = format!("/channels/{}/messages/{old}", ctx.channel_id);
+    bot.standin.inject_fault("PATCH", &old_board, FaultKind::Status { status: 502, retry_after: None }, Calls::Nth(1));
+    let since = bot.standin.cursor();
+    let shown = bot.standin.interact(fixtures::slash(&ctx, "play", "board", serde_json::json!([]))).await;
+    assert!(!shown.is_ephemeral() && shown.message_id() != Some(old), "{shown}");
+    let stripped = ReplyKind::EditChannelMessage { channel_id: ctx.channel_id, message_id: old };
+    bot.standin.wait_call(since, T, |c| c.ok() && c.kind == stripped).await;
+    assert_eq!(bot.standin.wait_injected_faults(1, T).await.len(), 1);
+    assert_eq!(bot.standin.repeated_calls(), 1, "the edit, tried again once");
+    assert!(fixtures::buttons_of(&bot.standin.message(old).unwrap()).is_empty(), "the old board offers nothing");
+    assert!(live(&bot.standin.message(shown.message_id().unwrap()).unwrap()), "the new board offers the moves");
     bot.stop().await;
 }

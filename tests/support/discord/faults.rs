@@ -139,6 +139,9 @@ pub struct InjectedFault {
     pub path: String,
     /// What was done to it.
     pub kind: FaultKind,
+    /// The message a call applied without an answer made ([`FaultKind::AppliedHang`]): one
+    /// the bot cannot know of.
+    pub made: Option<u64>,
 }
 
 impl InjectedFault {
@@ -186,7 +189,7 @@ pub(super) fn injected(shared: &Arc<Shared>, method: &Method, path: &str, body: 
         eprintln!("[stand-in] injected fault: {method} {path} -> {kind:?}");
     }
     faults.met.insert(print);
-    faults.injected.push(InjectedFault { method: method.to_string(), path: path.to_string(), kind });
+    faults.injected.push(InjectedFault { method: method.to_string(), path: path.to_string(), kind, made: None });
     Some(match kind {
         FaultKind::Status { status, retry_after } => {
             let mut answer = json_resp(status, error_body(status));
@@ -199,6 +202,18 @@ pub(super) fn injected(shared: &Arc<Shared>, method: &Method, path: &str, body: 
         FaultKind::Hang => Injected::Hang,
         FaultKind::AppliedHang => Injected::AppliedHang,
     })
+}
+
+/// Notes the message `answer` (the route's answer to a call applied without an answer, at
+/// `path`) made, if it made one.
+pub(super) async fn applied_unanswered(shared: &Arc<Shared>, path: &str, answer: Response) {
+    let Ok(bytes) = axum::body::to_bytes(answer.into_body(), usize::MAX).await else { return };
+    let made = serde_json::from_slice::<Value>(&bytes).ok().and_then(|m| m["id"].as_str()?.parse().ok());
+    let mut inner = shared.lock();
+    let hung = inner.faults.injected.iter_mut().rev().find(|f| f.kind == FaultKind::AppliedHang && f.path == path);
+    if let Some(hung) = hung.filter(|f| f.made.is_none()) {
+        hung.made = made;
+    }
 }
 
 /// The call's fingerprint: the same method, path and body is the same call sent again.

@@ -160,9 +160,10 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
             return std::future::pending().await;
         }
         Some(Injected::AppliedHang) => {
-            let applied = route(&shared, &method, segs, body);
+            if let Some(applied) = route(&shared, &method, segs, body) {
+                faults::applied_unanswered(&shared, &path, applied).await;
+            }
             shared.bump();
-            drop(applied);
             return std::future::pending().await;
         }
         None => {}
