@@ -20,7 +20,7 @@ use axum::http::Method;
 use axum::response::Response;
 use serde_json::Value;
 
-use super::super::fixtures::{self, Ctx};
+use super::fixtures::{self, Ctx};
 use super::channel_rules::{
     check_archived, check_closed_dm, is_modify_channel, modify_thread, thread_archived, ChannelState,
 };

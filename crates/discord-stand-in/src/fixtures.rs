@@ -5,7 +5,6 @@
 //! Every payload gets a fresh interaction id and token. `application_id` is
 //! [`StandIn::APP_ID`]. It is past 500 lines because every venue's payload (server, thread,
 //! DM, user install, group DM) is built by the same few builders, side by side.
-#![allow(dead_code)]
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -14,7 +13,7 @@ use serde_json::{json, Value};
 // The board of buttons as a client shows it, where the payloads are built.
 pub use super::touch::{buttons_of, touch_id, touch_taps};
 
-use super::discord::StandIn;
+use super::StandIn;
 
 /// Where an interaction comes from, as Discord's `context` and install tell it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
