@@ -20,11 +20,11 @@ use axum::http::Method;
 use axum::response::Response;
 use serde_json::Value;
 
-use super::fixtures::{self, Ctx};
 use super::channel_rules::{
     check_archived, check_closed_dm, is_modify_channel, modify_thread, thread_archived, ChannelState,
 };
 use super::exchange::ReplyKind;
+use super::fixtures::{self, Ctx};
 use super::objects::id_of;
 use super::replies::{channel_message, refuse_unreachable_dm};
 use super::rest::{err_resp, json_resp, no_content, record, Body};
