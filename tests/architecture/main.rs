@@ -1,6 +1,6 @@
 //! The layout ARCHITECTURE.md promises, checked from the sources: the core crate names no I/O
-//! crate and its code outside its tests is pure (no I/O, no async, no clock of its own, no state
-//! in statics or threads, nothing embedded from outside its folder), the command that serves
+//! crate and its code outside its tests is pure (no I/O, no printing, no async, no clock or entropy
+//! of its own, no state in statics or threads, nothing embedded from outside its folder), the command that serves
 //! links no lab code (by `cargo tree` and by the binary's symbols), and no source file of any crate of the workspace imports another that imports
 //! it back (directly or around a circle, a re-export from outside a module's own children
 //! counting as an import).
