@@ -162,6 +162,7 @@ impl StandIn {
     pub const APP_ID: u64 = 1_100_000_000_000_000_001;
     /// The bot user's id (same as the application id, as on Discord).
     pub const BOT_USER_ID: u64 = Self::APP_ID;
+    /// The bot user's name, as READY and the bot's messages give it.
     pub const BOT_NAME: &'static str = "settai";
     /// A token to give serenity (any string works; this one is shaped like a real one).
     pub const TOKEN: &'static str = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.standin.bot-token-for-tests-only";
@@ -292,6 +293,7 @@ impl StandIn {
         self.shared.gateway_url()
     }
 
+    /// The port the stand-in listens on (plain HTTP, TLS and the gateway alike).
     pub fn port(&self) -> u16 {
         self.shared.port
     }
