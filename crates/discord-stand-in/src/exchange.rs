@@ -66,7 +66,7 @@ pub struct Reply {
     pub token: Option<String>,
     /// The message created / edited / deleted by this call, if any.
     pub message_id: Option<u64>,
-    /// Position in the stand-in's global call log (see [`StandIn::cursor`]).
+    /// Position in the stand-in's global call log (see [`StandIn::cursor`](crate::StandIn::cursor)).
     pub seq: u64,
     /// Time since the interaction was dispatched (or since the stand-in started, for calls not
     /// tied to an interaction).
@@ -370,7 +370,7 @@ impl fmt::Display for Exchange {
     }
 }
 
-/// [`StandIn::try_interact`] did not see the bot finish.
+/// [`StandIn::try_interact`](crate::StandIn::try_interact) did not see the bot finish.
 #[derive(Clone, Debug)]
 pub struct Incomplete {
     /// Why the exchange is not whole (a timeout, a refused call).
