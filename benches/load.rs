@@ -17,8 +17,6 @@
 
 mod checks;
 mod seen;
-#[path = "../tests/support/mod.rs"]
-mod support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -35,9 +33,9 @@ use settai::domain::{Change, Place, Scope};
 use settai::service::Service;
 use settai::store::Store;
 use settai_core::{doubutsu, reversi, Level};
-use support::discord::{RateLimits, Weather};
-use support::fixtures::{self, Ctx};
-use support::{Exchange, Incomplete, StandIn};
+// The Discord stand-in the bot runs against, the crate the tests use (crates/discord-stand-in).
+use discord_stand_in::fixtures::{self, Ctx};
+use discord_stand_in::{all_disabled, Exchange, Incomplete, RateLimits, Reply, ReplyKind, StandIn, Weather};
 
 /// What one simulated player saw.
 #[derive(Default)]
@@ -195,10 +193,10 @@ async fn player(standin: Arc<StandIn>, ctx: Ctx, game: &'static str, moves: usiz
         if tapping.is_some() {
             // The update that froze the board: the first response itself, or past the
             // acknowledgement deadline an edit after it.
-            let froze = |c: &support::Reply| {
+            let froze = |c: &Reply| {
                 c.ok()
-                    && matches!(c.kind, support::ReplyKind::Callback { type_: 7 } | support::ReplyKind::EditOriginal)
-                    && c.components().is_some_and(|rows| support::discord::all_disabled(&rows))
+                    && matches!(c.kind, ReplyKind::Callback { type_: 7 } | ReplyKind::EditOriginal)
+                    && c.components().is_some_and(|rows| all_disabled(&rows))
             };
             tally.move_shown.extend(x.calls.iter().find(|c| froze(c)).map(|c| c.after));
         }

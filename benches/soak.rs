@@ -30,8 +30,6 @@ mod checks;
 #[path = "soak/readings.rs"]
 mod readings;
 mod seen;
-#[path = "../tests/support/mod.rs"]
-mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -50,9 +48,9 @@ use settai::domain::{Change, Place, Scope};
 use settai::store::Store;
 use settai_core::doubutsu::table::{BuildOptions, Material};
 use settai_core::{doubutsu, Level};
-use support::discord::{RateLimits, Weather};
-use support::fixtures::{self, Ctx};
-use support::{Exchange, Incomplete, StandIn};
+// The Discord stand-in the bot runs against, the crate the tests use (crates/discord-stand-in).
+use discord_stand_in::fixtures::{self, Ctx};
+use discord_stand_in::{Exchange, Incomplete, RateLimits, StandIn, Weather};
 
 const T: Duration = Duration::from_secs(120);
 /// The server's idle limit in the soak: games left alone close within the month.

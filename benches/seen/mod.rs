@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use crate::checks::boards::LiveBoard;
 use crate::checks::moves;
-use crate::support::fixtures;
-use crate::support::{Exchange, Incomplete, StandIn};
+use discord_stand_in::fixtures;
+use discord_stand_in::{Exchange, Incomplete, StandIn};
 
 /// The game and ply a message's board offers moves at (an animal to choose, or a square or
 /// number to play), read from its buttons' ids (`t:{game}:{ply}:...`); none once the game is
@@ -110,7 +110,7 @@ fn boards_offering_moves(standin: &StandIn, channels: impl IntoIterator<Item = u
 
 /// The faults Discord's weather brought, by kind, and the calls the bot sent again after one.
 pub fn weather_report(standin: &StandIn) -> String {
-    use crate::support::discord::FaultKind;
+    use discord_stand_in::FaultKind;
     let faults = standin.injected_faults();
     let count = |f: &dyn Fn(&FaultKind) -> bool| faults.iter().filter(|x| f(&x.kind)).count();
     format!(

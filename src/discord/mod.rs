@@ -251,7 +251,8 @@ mod tests {
     /// (docs/design/bot-reliability.md#rate-limits).
     #[test]
     fn the_rate_limiter_is_on_wherever_discord_is() {
-        let stand_ins = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/discord/tls/cert.pem");
+        let stand_ins =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/discord-stand-in/src/tls/cert.pem");
         let to = |api_base: Option<&str>| Connection {
             token: "MTIz.secret-token".into(),
             guild_id: None,

@@ -1,6 +1,6 @@
 //! The layout ARCHITECTURE.md promises, checked from the sources: the core crate names no I/O
-//! crate and its code outside its tests is pure (no I/O, no async, no clock of its own, no state
-//! in statics or threads, nothing embedded from outside its folder), the command that serves
+//! crate and its code outside its tests is pure (no I/O, no printing, no async, no clock or entropy
+//! of its own, no state in statics or threads, nothing embedded from outside its folder), the command that serves
 //! links no lab code (by `cargo tree` and by the binary's symbols), and no source file of any crate of the workspace imports another that imports
 //! it back (directly or around a circle, a re-export from outside a module's own children
 //! counting as an import).
@@ -115,9 +115,14 @@ fn without_tests(text: &str) -> String {
 /// The packages that `settai`, the command that serves, links: `cargo tree` over its normal
 /// dependencies (what is compiled into it; dev-dependencies are for its tests), one name a line.
 fn linked_by_the_serving_command() -> Vec<String> {
+    linked_by("settai")
+}
+
+/// The packages `package` links: `cargo tree` over its normal dependencies, one name a line.
+fn linked_by(package: &str) -> Vec<String> {
     let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root())
-        .args(["tree", "-p", "settai", "-e", "normal", "--prefix", "none", "--locked", "--offline"])
+        .args(["tree", "-p", package, "-e", "normal", "--prefix", "none", "--locked", "--offline"])
         .output()
         .expect("cargo tree runs");
     assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
@@ -142,6 +147,17 @@ fn the_serving_command_depends_on_no_lab_package() {
         lab.is_empty(),
         "the serving command links {lab:?}: the lab's commands belong to `settai-lab` (crates/lab-cli)"
     );
+}
+
+/// The Discord stand-in, the tests' and benches' dev-dependency, depends on no settai crate: the
+/// bot compiles once for them, and the types a test gets from the bot are the bot's
+/// (crates/discord-stand-in/Cargo.toml).
+#[test]
+fn the_discord_stand_in_depends_on_no_settai_crate() {
+    let linked = linked_by("discord-stand-in");
+    assert!(linked.iter().any(|p| p == "discord-stand-in") && linked.iter().any(|p| p == "serenity"), "{linked:?}");
+    let ours: Vec<&String> = linked.iter().filter(|p| p.starts_with("settai")).collect();
+    assert!(ours.is_empty(), "the Discord stand-in depends on {ours:?}");
 }
 
 /// What was built says the same: no symbol of the serving binary comes from the lab's crate

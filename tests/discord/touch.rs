@@ -4,7 +4,7 @@
 //! move meets.
 //!
 //! (Past 500 lines: the whole games by taps and the refusals share the board readers here; the
-//! readers of a board of buttons themselves are in `tests/support/touch.rs`.)
+//! readers of a board of buttons themselves are in `crates/discord-stand-in/src/touch.rs`.)
 
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};

@@ -2,19 +2,21 @@
 //! folder test `tests/discord/` does `#[path = "../support/mod.rs"] mod support;`).
 //!
 //! * [`discord`]: a local stand-in for Discord's gateway WebSocket and REST API, against which
-//!   the real serenity client runs (see [`discord::StandIn`]).
-//! * [`fixtures`]: builders for interaction payloads that serenity 0.12 accepts.
+//!   the real serenity client runs (see [`discord::StandIn`]), and [`fixtures`], builders for
+//!   interaction payloads that serenity 0.12 accepts: the `discord-stand-in` crate.
 //! * [`statements`]: the statements the database runs for each interaction.
 //! * [`logs`]: what the bot logs, caught for a test.
 #![allow(dead_code, unused_imports)]
 
-pub mod discord;
-pub mod fixtures;
+// The Discord stand-in, its payloads and the board of buttons read back are a crate of their own
+// (`crates/discord-stand-in`), compiled once for every test target; what is here needs the bot's
+// crate or the database.
+pub use discord_stand_in as discord;
+pub use discord_stand_in::{fixtures, touch};
 pub mod logs;
 pub mod outage;
 pub mod screenshot;
 pub mod statements;
-pub mod touch;
 
 pub use discord::{Exchange, Incomplete, Reply, ReplyKind, StandIn};
 

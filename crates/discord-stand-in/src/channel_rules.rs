@@ -39,7 +39,9 @@ use super::StandIn;
 /// How the stand-in reads the rules Discord's documentation leaves open (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Readings {
+    /// What a post in an archived thread does.
     pub archived_post: ArchivedPost,
+    /// Whom slowmode spares.
     pub slowmode_spares: SlowmodeSpares,
     /// Slowmode spares an interaction's response and follow-ups (they answer a person).
     pub slowmode_spares_interactions: bool,

@@ -52,7 +52,7 @@
 //!   ([`StandIn::next_reply`], [`StandIn::wait_call`]).
 //! * Messages are kept as Discord would keep them (edits merged, attachments given ids and urls),
 //!   so a test can look at the current state of a message ([`StandIn::message`]) and click on it
-//!   ([`crate::support::fixtures::select_on`]).
+//!   ([`fixtures::select_on`]).
 //! * Unknown routes are logged with `eprintln!`, answered 404 and recorded as refused calls;
 //!   [`StandIn::unknown_routes`] lists them, and any left when the stand-in is dropped fail the
 //!   test that made them.
@@ -86,9 +86,18 @@
 //! emojis, `faults` the failures a test injects, `validation` and `limits` what Discord refuses
 //! of a body, `objects` the JSON Discord hands out, and `state` what is kept in between.
 //!
+//! Beside it, what a test sends it: [`fixtures`], the interaction payloads serenity accepts, and
+//! [`touch`], the board of buttons of a message read back to tap it.
+//!
+//! A crate of its own, a dev-dependency of the bot's package: compiled once for every test target
+//! and bench, and it never depends on the bot's crate, whose types would not match
+//! (ARCHITECTURE.md).
+//!
 //! (Past 500 lines: one `impl StandIn`, the whole face a test sees: start, drive, wait, read.
 //! Its parts are the files beside it.)
-#![allow(dead_code)]
+
+pub mod fixtures;
+pub mod touch;
 
 mod channel_rules;
 mod channels;
@@ -155,6 +164,7 @@ impl StandIn {
     pub const APP_ID: u64 = 1_100_000_000_000_000_001;
     /// The bot user's id (same as the application id, as on Discord).
     pub const BOT_USER_ID: u64 = Self::APP_ID;
+    /// The bot user's name, as READY and the bot's messages give it.
     pub const BOT_NAME: &'static str = "settai";
     /// A token to give serenity (any string works; this one is shaped like a real one).
     pub const TOKEN: &'static str = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.standin.bot-token-for-tests-only";
@@ -278,7 +288,7 @@ impl StandIn {
     /// The path of the stand-in's certificate, the one the bot trusts at [`Self::api_base`]
     /// (`DISCORD_API_CA`).
     pub fn certificate() -> std::path::PathBuf {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/discord/tls/cert.pem")
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tls/cert.pem")
     }
 
     /// `ws://127.0.0.1:PORT/gateway`
@@ -286,6 +296,7 @@ impl StandIn {
         self.shared.gateway_url()
     }
 
+    /// The port the stand-in listens on (plain HTTP, TLS and the gateway alike).
     pub fn port(&self) -> u16 {
         self.shared.port
     }

@@ -52,6 +52,7 @@ pub enum ReplyKind {
 /// One REST call the bot made, as the stand-in received and answered it.
 #[derive(Clone, Debug)]
 pub struct Reply {
+    /// What the call was, by its route.
     pub kind: ReplyKind,
     /// The JSON body, or the `payload_json` part of a multipart body (`Value::Null` if none).
     pub json: Value,
@@ -65,7 +66,7 @@ pub struct Reply {
     pub token: Option<String>,
     /// The message created / edited / deleted by this call, if any.
     pub message_id: Option<u64>,
-    /// Position in the stand-in's global call log (see [`StandIn::cursor`]).
+    /// Position in the stand-in's global call log (see [`StandIn::cursor`](crate::StandIn::cursor)).
     pub seq: u64,
     /// Time since the interaction was dispatched (or since the stand-in started, for calls not
     /// tied to an interaction).
@@ -141,8 +142,11 @@ impl fmt::Display for Reply {
 /// Everything the bot did in reply to one interaction, in order.
 #[derive(Clone, Debug)]
 pub struct Exchange {
+    /// The interaction's token.
     pub token: String,
+    /// The interaction's id.
     pub interaction_id: u64,
+    /// The bot's calls for it, in order.
     pub calls: Vec<Reply>,
     /// State of the `@original` response message at the end of the exchange, as the stand-in
     /// keeps it (edits merged, attachments with ids/urls), if there is one.
@@ -366,9 +370,10 @@ impl fmt::Display for Exchange {
     }
 }
 
-/// [`StandIn::try_interact`] did not see the bot finish.
+/// [`StandIn::try_interact`](crate::StandIn::try_interact) did not see the bot finish.
 #[derive(Clone, Debug)]
 pub struct Incomplete {
+    /// Why the exchange is not whole (a timeout, a refused call).
     pub reason: String,
     /// What was received so far.
     pub partial: Exchange,
@@ -386,8 +391,11 @@ impl std::error::Error for Incomplete {}
 /// signature of the timestamp and body.
 #[derive(Clone, Debug)]
 pub struct Signed {
+    /// The request's body, as sent.
     pub body: Vec<u8>,
+    /// `X-Signature-Ed25519`, hex.
     pub signature: String,
+    /// `X-Signature-Timestamp`.
     pub timestamp: String,
 }
 

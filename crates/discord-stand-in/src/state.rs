@@ -90,7 +90,7 @@ pub(super) struct Inner {
     pub(super) unknown: Vec<String>,
     /// When each heartbeat (op 1) arrived, per gateway connection.
     pub(super) heartbeats: Vec<(u64, Instant)>,
-    /// Messages deleted by someone in the channel ([`StandIn::delete_message`]): a tap on a
+    /// Messages deleted by someone in the channel ([`StandIn::delete_message`](crate::StandIn::delete_message)): a tap on a
     /// copy still on a player's screen does not bring them back.
     pub(super) deleted: std::collections::HashSet<u64>,
     /// The server channels and threads interactions came from, with the bot's permissions.

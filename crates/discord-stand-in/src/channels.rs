@@ -20,11 +20,11 @@ use axum::http::Method;
 use axum::response::Response;
 use serde_json::Value;
 
-use super::super::fixtures::{self, Ctx};
 use super::channel_rules::{
     check_archived, check_closed_dm, is_modify_channel, modify_thread, thread_archived, ChannelState,
 };
 use super::exchange::ReplyKind;
+use super::fixtures::{self, Ctx};
 use super::objects::id_of;
 use super::replies::{channel_message, refuse_unreachable_dm};
 use super::rest::{err_resp, json_resp, no_content, record, Body};
@@ -34,13 +34,21 @@ use super::StandIn;
 
 /// Permission bits Discord checks for the channel endpoints the bot uses.
 pub mod permission {
+    /// Manage Channels (a thread unarchived by `PATCH /channels/{id}`).
     pub const MANAGE_CHANNELS: u64 = 1 << 4;
+    /// View Channel: without it the channel is not reachable (50001).
     pub const VIEW_CHANNEL: u64 = 1 << 10;
+    /// Send Messages, in a channel.
     pub const SEND_MESSAGES: u64 = 1 << 11;
+    /// Manage Messages (another user's message deleted).
     pub const MANAGE_MESSAGES: u64 = 1 << 13;
+    /// Attach Files, for a file posted or added by an edit.
     pub const ATTACH_FILES: u64 = 1 << 15;
+    /// Read Message History (messages fetched).
     pub const READ_MESSAGE_HISTORY: u64 = 1 << 16;
+    /// Manage Threads (an archived thread unarchived).
     pub const MANAGE_THREADS: u64 = 1 << 34;
+    /// Send Messages in Threads, in a thread.
     pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
 }
 use permission::*;

@@ -38,7 +38,9 @@ use super::StandIn;
 /// So many requests per window.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limit {
+    /// The requests a window allows.
     pub requests: u32,
+    /// The window.
     pub per: Duration,
 }
 

@@ -134,6 +134,7 @@ impl Fault {
 /// A call met by an injected fault instead of its route.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InjectedFault {
+    /// The request's method.
     pub method: String,
     /// The request's path, `/api/v10/...` as the bot sent it.
     pub path: String,

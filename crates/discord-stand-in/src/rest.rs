@@ -201,7 +201,7 @@ pub(super) async fn rest(State(shared): State<Arc<Shared>>, req: Request) -> Res
         None => {
             let what = format!("{method} {path}");
             eprintln!(
-                "[stand-in] UNKNOWN ROUTE {what} -> 404 (add it to tests/support/discord/rest.rs if the bot needs it)"
+                "[stand-in] UNKNOWN ROUTE {what} -> 404 (add it to crates/discord-stand-in/src/rest.rs if the bot needs it)"
             );
             shared.lock().unknown.push(what.clone());
             let refusal = api_err(404, 0, format!("stand-in: unknown route {what}"));
@@ -337,7 +337,7 @@ fn open_dm(shared: &Arc<Shared>, json: &Value) -> Response {
             "type": 1,
             "flags": 0,
             "last_message_id": null,
-            "recipients": [super::super::fixtures::user(user)],
+            "recipients": [super::fixtures::user(user)],
         }),
     )
 }

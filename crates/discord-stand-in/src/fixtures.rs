@@ -5,7 +5,6 @@
 //! Every payload gets a fresh interaction id and token. `application_id` is
 //! [`StandIn::APP_ID`]. It is past 500 lines because every venue's payload (server, thread,
 //! DM, user install, group DM) is built by the same few builders, side by side.
-#![allow(dead_code)]
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -14,7 +13,7 @@ use serde_json::{json, Value};
 // The board of buttons as a client shows it, where the payloads are built.
 pub use super::touch::{buttons_of, touch_id, touch_taps};
 
-use super::discord::StandIn;
+use super::StandIn;
 
 /// Where an interaction comes from, as Discord's `context` and install tell it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,8 +40,11 @@ pub enum Venue {
 pub struct Ctx {
     /// Where it happens.
     pub venue: Venue,
+    /// The server (0 where there is none: a DM, a group DM).
     pub guild_id: u64,
+    /// The channel (or thread, or DM) the interaction comes from.
     pub channel_id: u64,
+    /// The user who interacts.
     pub user_id: u64,
     /// The user's locale, e.g. "en-US" or "ja".
     pub locale: &'static str,
@@ -52,13 +54,17 @@ pub struct Ctx {
     pub nick: Option<&'static str>,
 }
 
+/// The server interactions come from unless a test says otherwise.
 pub const GUILD_ID: u64 = 1_100_000_000_000_000_100;
+/// The server channel interactions come from unless a test says otherwise.
 pub const CHANNEL_ID: u64 = 1_100_000_000_000_000_200;
+/// A second channel of the same server.
 pub const OTHER_CHANNEL_ID: u64 = 1_100_000_000_000_000_201;
 /// A thread (games live in threads too); the next ids are threads as well.
 pub const THREAD_ID: u64 = 1_100_000_000_000_000_250;
 /// Default player ("alice"-like) and a second one, for two-player games.
 pub const USER_ID: u64 = 1_100_000_000_000_000_300;
+/// The second player.
 pub const OTHER_USER_ID: u64 = 1_100_000_000_000_000_301;
 /// A family's group DM.
 pub const GROUP_DM_ID: u64 = 1_100_000_000_000_000_700;
