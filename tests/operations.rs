@@ -154,8 +154,10 @@ async fn a_database_error_says_its_cause_once() {
     let (log, ok) = bot.finish().await;
     assert!(!ok, "{log}");
     let error = log.lines().last().unwrap();
-    assert!(error.starts_with(&format!("error: could not open the database at {url}: ")), "{log}");
-    assert_eq!(log.matches("refused").count(), 1, "the cause once:\n{log}");
+    // What happened and its fix, in the one line (store/opening.rs), said once.
+    assert!(error.starts_with(&format!("error: nothing is listening at {url}: ")), "{log}");
+    assert_eq!(log.matches("nothing is listening").count(), 1, "the cause once:\n{log}");
+    assert!(error.contains("DATABASE_URL"), "with its fix:\n{log}");
 }
 
 #[tokio::test]
