@@ -182,6 +182,12 @@ impl Bot {
     /// Remembers `posted` as the board of `record` (the state it shows) and takes the menu off
     /// the board it replaces, best effort (that message may be gone). `tapped`: the board an
     /// interaction came from, whose menu the interaction itself takes off.
+    ///
+    /// Remembering is tried again while the database fails (a busy pool, a blink: the update is
+    /// guarded by the ply, so a second try changes nothing twice). Where it still fails, the
+    /// board it replaces loses its menu all the same: the board just posted is the one a player
+    /// sees last and taps next, and an old board left offering moves would outlive the game
+    /// (docs/design/bot-reliability.md#robustness, "Database outage").
     pub(super) async fn board_posted(
         &self,
         http: &Http,
@@ -189,11 +195,23 @@ impl Bot {
         posted: MessageId,
         tapped: Option<MessageId>,
     ) {
-        match self.service().set_board_message(record, posted.get()).await {
-            Ok(true) => {}
-            // The game moved on or ended meanwhile: a newer board is the one.
-            Ok(false) => return,
-            Err(e) => return tracing::warn!(error = %e, game = record.id, "could not remember a board message"),
+        let mut pauses = REMEMBER_PAUSES.into_iter();
+        loop {
+            match self.service().set_board_message(record, posted.get()).await {
+                Ok(true) => break,
+                // The game moved on or ended meanwhile: a newer board is the one.
+                Ok(false) => return,
+                Err(e) => match pauses.next() {
+                    Some(pause) => {
+                        tracing::info!(error = %e, game = record.id, "could not remember a board message; trying again");
+                        tokio::time::sleep(pause).await;
+                    }
+                    None => {
+                        tracing::warn!(error = %e, game = record.id, "could not remember a board message");
+                        break;
+                    }
+                },
+            }
         }
         let Some(old) = record.board_message_id.map(MessageId::new) else { return };
         // In a private channel only an interaction's own messages can be edited, through its
@@ -204,6 +222,10 @@ impl Bot {
         take_menu_off(http, record, old).await;
     }
 }
+
+/// The pauses before remembering a board is tried again: about 6 s in all, past the pool's
+/// 5 s wait for a connection, so a burst of players that fills the pool is ridden out.
+const REMEMBER_PAUSES: [Duration; 3] = [Duration::from_millis(250), Duration::from_secs(1), Duration::from_secs(5)];
 
 /// Takes the menu off a board that no longer offers moves: a game's board once a newer one is
 /// posted or once the game is closed idle (a child tapping it would be told nothing can be
