@@ -133,7 +133,7 @@ fn board_frame(
         }
     };
     // The coach speaks of the player's own lion, on their turn only.
-    if hints && record.human_to_move() && record.game.lion_in_danger() {
+    if settings.coach().warns_lion_in_danger(&record.game, record.human_to_move()) {
         lines.push(Msg::LionInDanger.text(lang));
     }
     if record.human_to_move() && !lines.iter().any(|l| l.contains(&format!("<@{}>", record.human_id))) {

@@ -190,7 +190,7 @@ impl Bot {
             }
             (Component::Opponent(picker), Pressed::Select(values)) => {
                 // A published rule is chosen only where the menu offered it.
-                let offered = |&l: &Level| picker.offers(&request.snapshot.settings, l);
+                let offered = |&l: &Level| picker.offers(&request.snapshot.settings.place, l);
                 match values.first().and_then(|choice| picker.level(choice)).filter(offered) {
                     Some(chosen) => {
                         *level = Some(chosen);

@@ -7,7 +7,6 @@ use serenity::all::{
 
 use super::board_message::narrate;
 use super::calls::Failed;
-use super::coach::offers_takeback;
 use super::custom_id::{HouseRuleButton, OpponentSelect, ResignButton};
 use super::handler::{Bot, Failure};
 use super::observed::note_game;
@@ -16,7 +15,7 @@ use super::request::Request;
 use super::touch_board::{frozen_board, touch_board};
 use crate::domain::{GameRecord, HouseRule, HouseRules, Lang, Pick, Settings, StoredGame};
 use crate::i18n::Msg;
-use crate::service::{PlayError, Service};
+use crate::service::{settings_in_effect, PlayError, Service};
 use settai_core::{GameKind, Level, Side};
 
 impl Bot {
@@ -106,9 +105,11 @@ impl Bot {
     /// The first board of a new game (the greeting, and the bot's opening if it moves first)
     /// and the game as it shows it.
     async fn first_board(&self, request: &Request<'_>, game: StoredGame) -> Result<(Reply, StoredGame), Failure> {
-        let (_, caller, settings, lang) = request.parts();
-        // The request read the place's settings before the game existed.
-        let settings = &settings.clone().under(game.record.house_rules);
+        let (_, caller, _, lang) = request.parts();
+        // The request read the place's settings before the game existed: those in effect now
+        // are the new game's.
+        let read = &request.snapshot.settings;
+        let settings = &settings_in_effect(&read.as_read, read.venue, game.record.house_rules, read.hints_choice).reader;
         let (kind, human_side) = (game.record.kind(), game.record.human_side);
         let bot = self.service().bot_turn(game).await.map_err(Failure::Late)?;
         let mut lines = vec![Msg::Started { kind, human: caller.user_id, human_side }.text(lang)];
@@ -191,7 +192,7 @@ impl Bot {
         }
         // The coach: the player's own move was risky and the game goes on, where take-backs are
         // allowed: offer the ↩ (docs/design/kind-coach.md).
-        if offers_takeback(settings, &played, &stored.game) {
+        if stored.offers_takeback(settings.coach()) {
             lines.push(Msg::OfferTakeback.text(lang));
         }
         let board = self.board(&stored.game, stored.last_move(), lines, settings, lang).await;

@@ -295,11 +295,8 @@ impl Bot {
     /// caller's own choices) and the language to answer in (the player's locale when nothing
     /// could be read; the error is then for the caller to report).
     pub(super) async fn snapshot_and_lang(&self, caller: &Caller, locale: &str) -> (Result<Snapshot, PlayError>, Lang) {
-        let snapshot = self.service.snapshot(&caller.place(), Some(caller.user_id)).await.map(|mut s| {
-            s.settings = s.settings.in_venue(caller.venue);
-            s
-        });
-        let lang = lang_of(snapshot.as_ref().ok().map(|s| &s.settings), locale);
+        let snapshot = self.service.snapshot_for(caller).await;
+        let lang = lang_of(snapshot.as_ref().ok().map(|s| &s.settings.place), locale);
         (snapshot, lang)
     }
 
@@ -330,7 +327,7 @@ impl Bot {
         };
         let level =
             snapshot.game.as_ref().map(|g| g.record.level).or_else(|| {
-                started.filter(|_| !snapshot.settings.level_choice).map(|kind| snapshot.settings.level(kind))
+                started.filter(|_| !snapshot.settings.place.level_choice).map(|kind| snapshot.settings.place.level(kind))
             });
         let seen = |handled| Observation::new(kind, level, handled);
         let command = match parsed {
@@ -393,7 +390,7 @@ impl Bot {
                 Ok(game) => {
                     note_game(game.record.id);
                     level = Some(game.record.level);
-                    moves_in_order(&game.record.game, snapshot.settings_for_reader().hints)
+                    moves_in_order(&game.record.game, snapshot.settings.reader.hints)
                         .into_iter()
                         .map(|(mv, risky)| {
                             let name =

@@ -8,7 +8,6 @@ mod board_message;
 mod calls;
 mod channel_posts;
 mod child_answers;
-mod coach;
 mod command;
 mod command_guilds;
 mod component;

@@ -130,7 +130,7 @@ impl Bot {
             tracing::warn!(error = %e, game = record.id, "a reminder without the game's settings and moves");
         }
         let (settings, game) = match snapshot {
-            Ok(s) => (Some(s.settings), s.game.filter(|g| g.record.id == record.id)),
+            Ok(s) => (Some(s.settings.place), s.game.filter(|g| g.record.id == record.id)),
             Err(_) => (None, None),
         };
         let lang = lang_of(settings.as_ref(), "");

@@ -15,9 +15,6 @@ pub(super) struct Request<'a> {
     pub caller: Caller,
     /// The channel's settings and game, as read once for this interaction.
     pub snapshot: Snapshot,
-    /// The settings as the caller plays under them (the place's, with the caller's own
-    /// choice of hints).
-    settings: Settings,
     /// The language of the answer.
     pub lang: Lang,
 }
@@ -25,13 +22,12 @@ pub(super) struct Request<'a> {
 impl<'a> Request<'a> {
     /// The interaction of `caller`, who reads `snapshot`, answered by `responder` in `lang`.
     pub fn new(responder: &'a Responder, caller: Caller, snapshot: Snapshot, lang: Lang) -> Request<'a> {
-        let settings = snapshot.settings_for_reader();
-        Request { responder, caller, snapshot, settings, lang }
+        Request { responder, caller, snapshot, lang }
     }
 
-    /// Its parts, as the flows use them: the settings are the caller's
-    /// ([`Snapshot::settings_for_reader`]).
+    /// Its parts, as the flows use them: the settings are those the caller plays under
+    /// ([`crate::domain::InEffect::reader`]).
     pub fn parts(&self) -> (&'a Responder, &Caller, &Settings, Lang) {
-        (self.responder, &self.caller, &self.settings, self.lang)
+        (self.responder, &self.caller, &self.snapshot.settings.reader, self.lang)
     }
 }

@@ -52,7 +52,7 @@ impl Bot {
     async fn show_settings(&self, request: &Request<'_>) -> Result<(), Failure> {
         let (responder, _, _, lang) = request.parts();
         // The place's settings, and the caller's own choice of hints beside them.
-        let (settings, hints_choice) = (&request.snapshot.settings, request.snapshot.hints_choice);
+        let (settings, hints_choice) = (&request.snapshot.settings.place, request.snapshot.settings.hints_choice);
         responder.answer(Reply::private(Msg::Settings { settings, hints_choice }.text(lang))).await?;
         Ok(())
     }

@@ -55,7 +55,7 @@ impl Bot {
                     continue;
                 }
             };
-            let lang = lang_of(Some(&snapshot.settings), "");
+            let lang = lang_of(Some(&snapshot.settings.place), "");
             // Answered meanwhile (by the player's own request, or another sweep): nothing owed.
             let Some(game) = snapshot.game.filter(|g| g.record.id == record.id && g.record.bot_to_move()) else {
                 continue;
@@ -66,7 +66,7 @@ impl Bot {
                 Ok(_) if record.private_channel => Ok(()),
                 Ok(stored) => {
                     let lines = narrate(&stored.moves, lang);
-                    let board = self.board(&stored.game, stored.last_move(), lines, &snapshot.settings, lang).await;
+                    let board = self.board(&stored.game, stored.last_move(), lines, &snapshot.settings.place, lang).await;
                     match post(http, channel, board.channel_message()).await {
                         Ok(posted) => {
                             self.board_posted(http, &stored.game.record, posted.id, None).await;
