@@ -35,9 +35,9 @@ use crate::table_file::TableFile;
 pub use ai_pool::{AiPanicked, BACKLOG_PER_CORE};
 use ai_pool::{AiPool, Tenant};
 pub use play_error::{AiFailure, PlayError};
-pub use settings_in_effect::settings_in_effect;
 use settai_core::{self, AiError, Coach, Commentary, Game, GameKind, GameMove, Level, Side, Thinker};
 use settai_core::{story, Line, Story};
+pub use settings_in_effect::settings_in_effect;
 use table_keeper::{TableKeeper, TableState};
 use turn::Claims;
 pub use turn::Turn;
@@ -204,7 +204,12 @@ impl Service {
 
     /// [`Service::snapshot`] for a request from `venue`, when it is known.
     #[tracing::instrument(name = "snapshot", level = "debug", skip_all, fields(channel = place.channel_id))]
-    async fn read_place(&self, place: &Place, reader: Option<u64>, venue: Option<Venue>) -> Result<Snapshot, PlayError> {
+    async fn read_place(
+        &self,
+        place: &Place,
+        reader: Option<u64>,
+        venue: Option<Venue>,
+    ) -> Result<Snapshot, PlayError> {
         match self.store.snapshot(place, reader).await {
             Ok(read) => {
                 let house_rules = read.game.as_ref().and_then(|g| g.record.house_rules);

@@ -5,12 +5,14 @@ use serenity::all::{
 };
 
 use super::custom_id::{MoveSelect, ResignButton, TakebackButton};
-use super::handler::SELECT_MAX;
 use super::touch_board::{sign, UNDO, WHITE_FLAG};
 use crate::domain::StoredGame;
 use crate::i18n::{move_label, Lang, MoveMenu, Msg};
 use crate::render::MOST_NUMBERED;
 use settai_core::{moves_in_order, numbered_moves, GameMove};
+
+/// Discord's limit of options in one select menu.
+pub(super) const SELECT_MAX: usize = 25;
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
 /// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the

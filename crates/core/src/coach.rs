@@ -85,7 +85,14 @@ impl Coach {
     /// Whether the board after the move `mv` from `before`, answered into `after`, offers the
     /// take-back: hints and take-backs are on, the move was the player's own (`by_player`: not
     /// the bot's) and [`offers_takeback`] holds (`player_to_move` as there).
-    pub fn offers_takeback(self, before: &Game, mv: GameMove, by_player: bool, after: &Game, player_to_move: bool) -> bool {
+    pub fn offers_takeback(
+        self,
+        before: &Game,
+        mv: GameMove,
+        by_player: bool,
+        after: &Game,
+        player_to_move: bool,
+    ) -> bool {
         self.hints && self.takeback && by_player && offers_takeback(before, mv, after, player_to_move)
     }
 
