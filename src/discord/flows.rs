@@ -189,6 +189,7 @@ pub(super) async fn show_board_privately(shell: &Shell, request: &Request<'_>) -
     Ok(())
 }
 
+/// `/play resign`: the game ends, its final board posted for everyone.
 pub(super) async fn resign(shell: &Shell, request: &Request<'_>) -> Result<(), Failure> {
     let (responder, caller, settings, lang) = request.parts();
     let game = shell.service.resign(caller, &request.snapshot, None).await.map_err(Failure::Refused)?;
@@ -197,6 +198,7 @@ pub(super) async fn resign(shell: &Shell, request: &Request<'_>) -> Result<(), F
     Ok(())
 }
 
+/// `/play stats`: the caller's results here, per game, for the channel to see.
 pub(super) async fn stats(service: &Service, request: &Request<'_>) -> Result<(), Failure> {
     let (responder, caller, _, lang) = request.parts();
     let results = service.results_of(caller).await.map_err(Failure::Refused)?;

@@ -191,7 +191,8 @@ pub struct InEffect {
 impl Settings {
     /// The settings as they apply in `venue`: where nobody manages them (a DM, a group DM),
     /// the player who starts a game chooses its opponent and anyone there may move, as a
-    /// family around one board expects (docs/design/private-channels.md#settings).
+    /// family around one board expects (docs/design/private-channels.md#settings). One step of
+    /// the settings in effect, which `service::settings_in_effect` takes with the others.
     pub fn in_venue(mut self, venue: Venue) -> Settings {
         if !venue.has_managers() {
             self.level_choice = true;
