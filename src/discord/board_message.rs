@@ -108,7 +108,6 @@ fn board_frame(
     lang: Lang,
     emojis: &AppEmojis,
 ) -> (Reply, Option<String>) {
-    let (takeback, hints) = (settings.takeback, settings.hints);
     let record = &game.record;
     let banner = match (record.status, record.result) {
         (GameStatus::Active, _) => None,
@@ -142,7 +141,7 @@ fn board_frame(
         ephemeral: false,
         files: Vec::new(),
         components: match record.status {
-            GameStatus::Active => touch_board(game, None, takeback, hints, lang, emojis),
+            GameStatus::Active => touch_board(game, None, settings.coach(), lang, emojis),
             _ => final_rows(record, settings, lang),
         },
         mentions,

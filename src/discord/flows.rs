@@ -44,7 +44,7 @@ pub(super) async fn play(
         if frozen && Failed::of(&e) == Failed::Unknown {
             // Discord may have frozen the board without saying so: it comes back as it was
             // (an edit, refused harmlessly where nothing was frozen).
-            let back = touch_board(&board_before, None, settings.takeback, settings.hints, lang, &shell.emojis);
+            let back = touch_board(&board_before, None, settings.coach(), lang, &shell.emojis);
             let back = EditInteractionResponse::new().components(back).allowed_mentions(allowed_mentions(&[]));
             if let Err(e) = responder.edit(back).await {
                 tracing::debug!(error = %e, "no board to bring back after a failed first answer");
@@ -69,7 +69,7 @@ pub(super) async fn play(
                 // move first (its board is the one now), it loses its buttons instead.
                 let rows = match e {
                     PlayError::AlreadyPlayed => Vec::new(),
-                    _ => touch_board(&board_before, None, settings.takeback, settings.hints, lang, &shell.emojis),
+                    _ => touch_board(&board_before, None, settings.coach(), lang, &shell.emojis),
                 };
                 let back = EditInteractionResponse::new().components(rows).allowed_mentions(allowed_mentions(&[]));
                 if let Err(e) = responder.edit(back).await {

@@ -45,7 +45,6 @@ use crate::domain::Venue;
 use crate::i18n::{Lang, Msg};
 use crate::metrics::Handled;
 use crate::service::Service;
-use settai_core::moves_in_order;
 use settai_core::{GameKind, Side};
 
 /// The bot's event handler.
@@ -289,7 +288,11 @@ impl Bot {
                 Ok(game) => {
                     note_game(game.record.id);
                     level = Some(game.record.level);
-                    moves_in_order(&game.record.game, snapshot.settings.reader.hints)
+                    snapshot
+                        .settings
+                        .reader
+                        .coach()
+                        .moves_in_order(&game.record.game)
                         .into_iter()
                         .map(|(mv, risky)| {
                             let name =

@@ -37,7 +37,7 @@ pub(super) async fn tap(
 async fn choose(shell: &Shell, request: &Request<'_>, made_for: (i64, u32), chosen: Chosen) -> Result<(), Failure> {
     let (responder, caller, settings, lang) = request.parts();
     let game = Service::game_to_move(caller, &request.snapshot, Some(made_for)).map_err(Failure::Refused)?;
-    let rows = touch_board(game, chosen, settings.takeback, settings.hints, lang, &shell.emojis);
+    let rows = touch_board(game, chosen, settings.coach(), lang, &shell.emojis);
     responder.update_components(rows).await?;
     Ok(())
 }
@@ -48,7 +48,7 @@ pub(super) async fn show_list(request: &Request<'_>, button: ListButton) -> Resu
     let (responder, caller, settings, lang) = request.parts();
     let made_for = Some((button.game_id, button.ply));
     let game = Service::game_to_move(caller, &request.snapshot, made_for).map_err(Failure::Refused)?;
-    let rows = move_menus(game, settings.takeback, settings.hints, lang);
+    let rows = move_menus(game, settings.coach(), lang);
     responder.answer(Reply::private(Msg::MovesAsList.text(lang)).with_components(rows)).await?;
     Ok(())
 }

@@ -82,6 +82,18 @@ pub struct Coach {
 }
 
 impl Coach {
+    /// The legal moves of `game` as the menus list them, each with whether it is marked ⚠:
+    /// [`moves_in_order`] with this coach's hints.
+    pub fn moves_in_order(self, game: &Game) -> Vec<(GameMove, bool)> {
+        moves_in_order(game, self.hints)
+    }
+
+    /// Whether the board marks `mv`, a legal move of `game`, ⚠: [`marks_risky`] with this
+    /// coach's hints.
+    pub fn marks_risky(self, game: &Game, mv: GameMove) -> bool {
+        marks_risky(game, mv, self.hints)
+    }
+
     /// Whether the board after the move `mv` from `before`, answered into `after`, offers the
     /// take-back: hints and take-backs are on, the move was the player's own (`by_player`: not
     /// the bot's) and [`offers_takeback`] holds (`player_to_move` as there).
@@ -230,6 +242,21 @@ mod tests {
                 assert_eq!(coach.offers_takeback(&before, blunder, true, &after, true), hints && takeback);
                 assert!(!coach.offers_takeback(&before, blunder, false, &after, true), "never after the bot's move");
                 assert!(!coach.offers_takeback(&before, blunder, true, &after, false), "only on the player's turn");
+            }
+        }
+    }
+
+    #[test]
+    fn the_coach_marks_and_orders_by_its_hints_only() {
+        let game = doubutsu("1l1/3/1gL/E2 b -");
+        for takeback in [false, true] {
+            let (on, off) = (Coach { hints: true, takeback }, Coach { hints: false, takeback });
+            assert_eq!(on.moves_in_order(&game), moves_in_order(&game, true));
+            assert_eq!(off.moves_in_order(&game), moves_in_order(&game, false));
+            assert!(on.moves_in_order(&game).iter().any(|m| m.1), "a risky move is marked");
+            for mv in game.legal_moves() {
+                assert_eq!(on.marks_risky(&game, mv), game.loses_at_once(mv));
+                assert!(!off.marks_risky(&game, mv));
             }
         }
     }
