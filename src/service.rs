@@ -14,6 +14,7 @@ mod play_error;
 mod players_data;
 mod priority;
 mod rules;
+mod settings_in_effect;
 pub mod table_keeper;
 #[cfg(test)]
 mod tests;
@@ -34,8 +35,9 @@ use crate::table_file::TableFile;
 pub use ai_pool::{AiPanicked, BACKLOG_PER_CORE};
 use ai_pool::{AiPool, Tenant};
 pub use play_error::{AiFailure, PlayError};
-use settai_core::{self, AiError, Commentary, Game, GameKind, GameMove, Level, Side, Thinker};
+use settai_core::{self, AiError, Coach, Commentary, Game, GameKind, GameMove, Level, Side, Thinker};
 use settai_core::{story, Line, Story};
+pub use settings_in_effect::settings_in_effect;
 use table_keeper::{TableKeeper, TableState};
 use turn::Claims;
 pub use turn::Turn;
@@ -54,6 +56,14 @@ impl Played {
     /// The last move on the board, if this request made any.
     pub fn last_move(&self) -> Option<&PlayedMove> {
         self.moves.last()
+    }
+
+    /// Whether the board after this request offers the take-back, by `coach`'s switches and rule
+    /// ([`Coach::offers_takeback`]) over the request's first move: the player's own, when the
+    /// request made one (docs/design/kind-coach.md#what-the-coach-does).
+    pub fn offers_takeback(&self, coach: Coach) -> bool {
+        let (Some(first), record) = (self.moves.first(), &self.game.record) else { return false };
+        coach.offers_takeback(&first.before, first.mv, !first.by_bot, &record.game, record.human_to_move())
     }
 }
 
@@ -175,15 +185,37 @@ impl Service {
         }
     }
 
-    /// What a request needs of `place`, read once: the settings in effect and the active game
-    /// with its moves. A stored game that does not add up is closed (as `void`) and reported
-    /// as [`PlayError::Corrupt`], the same on every path, so the channel is free again and
-    /// nothing is ever played on a record that cannot be trusted.
-    /// `reader`: the player the request answers, whose own choices it reads too.
-    #[tracing::instrument(level = "debug", skip_all, fields(channel = place.channel_id))]
+    /// What a request needs of `place`, read once: the settings in effect
+    /// ([`settings_in_effect`]) and the active game with its moves. A stored game that does not
+    /// add up is closed (as `void`) and reported as [`PlayError::Corrupt`], the same on every
+    /// path, so the channel is free again and nothing is ever played on a record that cannot be
+    /// trusted. `reader`: the player the request answers, whose own choices it reads too. No
+    /// venue is known: the settings are the place's as read (a sweep's, the terminal's).
     pub async fn snapshot(&self, place: &Place, reader: Option<u64>) -> Result<Snapshot, PlayError> {
+        self.read_place(place, reader, None).await
+    }
+
+    /// What `caller`'s request needs of its place, read once, as [`Service::snapshot`]: the
+    /// settings in effect for the caller, in their venue, so that the rules see them whatever
+    /// front end asks.
+    pub async fn snapshot_for(&self, caller: &Caller) -> Result<Snapshot, PlayError> {
+        self.read_place(&caller.place(), Some(caller.user_id), Some(caller.venue)).await
+    }
+
+    /// [`Service::snapshot`] for a request from `venue`, when it is known.
+    #[tracing::instrument(name = "snapshot", level = "debug", skip_all, fields(channel = place.channel_id))]
+    async fn read_place(
+        &self,
+        place: &Place,
+        reader: Option<u64>,
+        venue: Option<Venue>,
+    ) -> Result<Snapshot, PlayError> {
         match self.store.snapshot(place, reader).await {
-            Ok(snapshot) => Ok(snapshot),
+            Ok(read) => {
+                let house_rules = read.game.as_ref().and_then(|g| g.record.house_rules);
+                let settings = settings_in_effect(&read.settings, venue, house_rules, read.hints_choice);
+                Ok(Snapshot { settings, game: read.game, last_ended: read.last_ended })
+            }
             Err(StoreError::Corrupt { game_id, reason }) => {
                 tracing::error!(game_id, reason, "a stored game is corrupt: closed, not trusted");
                 // One consistent read found it so: the game is closed as it was read.
@@ -209,7 +241,7 @@ impl Service {
         human_side: Side,
         chosen: Option<Pick>,
     ) -> Result<StoredGame, PlayError> {
-        let settings = &snapshot.settings;
+        let settings = &snapshot.settings.place;
         let level = match chosen {
             None => settings.level(kind),
             Some(pick) if settings.level_choice && pick.level.kind() == kind => pick.level,
@@ -269,9 +301,10 @@ impl Service {
         Ok(StoredGame::new(record))
     }
 
-    /// The settings in effect at `place`.
+    /// The settings in effect at `place` for nobody in particular ([`settings_in_effect`]
+    /// without a venue, a game or a reader).
     pub async fn settings(&self, place: &Place) -> Result<Settings, PlayError> {
-        Ok(self.store.settings(place).await?)
+        Ok(settings_in_effect(&self.store.settings(place).await?, None, None, None).place)
     }
 
     /// Applies a manager's change to the server of `place`, or only to its channel.
@@ -452,7 +485,7 @@ impl Service {
         if record.human_id != caller.user_id {
             return Err(PlayError::NotYourGame { owner: record.human_id });
         }
-        if !snapshot.settings.takeback {
+        if !snapshot.settings.place.takeback {
             return Err(PlayError::TakebackOff);
         }
         if !record.human_to_move() {

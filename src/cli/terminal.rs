@@ -66,12 +66,13 @@ pub(super) fn play(
     let caller = caller();
     let kind = request.kind;
     // The terminal's game is read once; afterwards this process holds it (every write is
-    // still guarded by the game's version).
-    let mut snapshot = match runtime.block_on(service.snapshot(&caller.place(), Some(caller.user_id))) {
+    // still guarded by the game's version). The settings in effect are the caller's, in its
+    // venue, as for every front end.
+    let mut snapshot = match runtime.block_on(service.snapshot_for(&caller)) {
         Ok(snapshot) => snapshot,
         Err(PlayError::Corrupt) => {
             writeln!(out, "{}", Msg::CorruptGame.text(LANG))?;
-            runtime.block_on(service.snapshot(&caller.place(), Some(caller.user_id)))?
+            runtime.block_on(service.snapshot_for(&caller))?
         }
         Err(e) => return Err(e.into()),
     };

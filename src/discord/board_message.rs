@@ -3,8 +3,8 @@
 
 use super::app_emojis::AppEmojis;
 use super::game_box::final_rows;
-use super::handler::Bot;
 use super::reply::Reply;
+use super::shell::Shell;
 use super::touch_board::touch_board;
 use crate::domain::{GameRecord, GameResult, GameStatus, PlayedMove, Settings, StoredGame};
 use crate::i18n::{Lang, Msg};
@@ -13,43 +13,39 @@ use settai_core::Story;
 use settai_core::{Line, Side};
 use std::sync::Arc;
 
-impl Bot {
-    /// The board message for `game` (`last`: the move to mark), rendered on the blocking pool; a finished game also gets
-    /// its replay and, with the commentary on, its chart and summary; where take-backs are
-    /// allowed, a game on gets the button.
-    pub(super) async fn board(
-        &self,
-        game: &StoredGame,
-        last: Option<&PlayedMove>,
-        lines: Vec<String>,
-        settings: &Settings,
-        lang: Lang,
-    ) -> Reply {
-        let commentary = settings.commentary;
-        let review = if game.record.status == GameStatus::Active {
-            None
-        } else {
-            // The game's positions, computed once, for its story and every size of its replay
-            // (docs/design/storage.md#the-end-of-a-game).
-            match Line::new(&game.record.game.initial(), &game.history()) {
-                Ok(line) => {
-                    let line = Arc::new(line);
-                    let story = if commentary { self.service().story(game, line.clone()).await } else { None };
-                    Some(Review { line, story })
-                }
-                Err(e) => {
-                    tracing::warn!(game = game.record.id, error = %e, "could not replay a finished game");
-                    None
-                }
+/// The board message for `game` (`last`: the move to mark), rendered on the blocking pool; a finished game also gets
+/// its replay and, with the commentary on, its chart and summary; where take-backs are
+/// allowed, a game on gets the button.
+pub(super) async fn board(
+    shell: &Shell,
+    game: &StoredGame,
+    last: Option<&PlayedMove>,
+    lines: Vec<String>,
+    settings: &Settings,
+    lang: Lang,
+) -> Reply {
+    let commentary = settings.commentary;
+    let review = if game.record.status == GameStatus::Active {
+        None
+    } else {
+        // The game's positions, computed once, for its story and every size of its replay
+        // (docs/design/storage.md#the-end-of-a-game).
+        match Line::new(&game.record.game.initial(), &game.history()) {
+            Ok(line) => {
+                let line = Arc::new(line);
+                let story = if commentary { shell.service.story(game, line.clone()).await } else { None };
+                Some(Review { line, story })
             }
-        };
-        let (frame, banner) = board_frame(game, lines, settings, lang, &self.emojis);
-        let (game, last) = (game.clone(), last.cloned());
-        with_pictures(frame, lang, move |reply| {
-            draw_pictures(&game, last.as_ref(), banner.as_deref(), review, lang, reply)
-        })
+            Err(e) => {
+                tracing::warn!(game = game.record.id, error = %e, "could not replay a finished game");
+                None
+            }
+        }
+    };
+    let (frame, banner) = board_frame(game, lines, settings, lang, &shell.emojis);
+    let (game, last) = (game.clone(), last.cloned());
+    with_pictures(frame, lang, move |reply| draw_pictures(&game, last.as_ref(), banner.as_deref(), review, lang, reply))
         .await
-    }
 }
 
 /// `frame` with the pictures `draw` adds, drawn on the blocking pool. Drawing that panics leaves
@@ -112,7 +108,6 @@ fn board_frame(
     lang: Lang,
     emojis: &AppEmojis,
 ) -> (Reply, Option<String>) {
-    let (takeback, hints) = (settings.takeback, settings.hints);
     let record = &game.record;
     let banner = match (record.status, record.result) {
         (GameStatus::Active, _) => None,
@@ -133,7 +128,7 @@ fn board_frame(
         }
     };
     // The coach speaks of the player's own lion, on their turn only.
-    if hints && record.human_to_move() && record.game.lion_in_danger() {
+    if settings.coach().warns_lion_in_danger(&record.game, record.human_to_move()) {
         lines.push(Msg::LionInDanger.text(lang));
     }
     if record.human_to_move() && !lines.iter().any(|l| l.contains(&format!("<@{}>", record.human_id))) {
@@ -146,7 +141,7 @@ fn board_frame(
         ephemeral: false,
         files: Vec::new(),
         components: match record.status {
-            GameStatus::Active => touch_board(game, None, takeback, hints, lang, emojis),
+            GameStatus::Active => touch_board(game, None, settings.coach(), lang, emojis),
             _ => final_rows(record, settings, lang),
         },
         mentions,

@@ -5,10 +5,12 @@
 
 use serenity::all::CreateInteractionResponseFollowup;
 
+use super::failure::{counted, Failure};
+use super::flows::show_board_privately;
 use super::game_box::box_rows;
-use super::handler::{Bot, Failure};
 use super::reply::{allowed_mentions, Reply, Responder};
 use super::request::Request;
+use super::shell::Shell;
 use crate::metrics::Handled;
 use crate::service::PlayError;
 
@@ -51,64 +53,62 @@ pub(super) fn child_answer(e: &PlayError, game_on: bool) -> ChildAnswer {
     }
 }
 
-impl Bot {
-    /// Tells a child how their tap ended (see the module docs) and how it counts, as
-    /// [`Bot::report`] does for words. `request` is `None` when the place could not be read.
-    pub(super) async fn report_to_child(
-        &self,
-        responder: &Responder,
-        request: Option<&Request<'_>>,
-        ended: Result<(), Failure>,
-    ) -> Handled {
-        let (counted, sent) = match ended {
-            Ok(()) => (Handled::Ok, Ok(())),
-            Err(Failure::Discord(e)) => (Handled::Error, Err(e)),
-            Err(Failure::Refused(e)) => {
-                let counted = self.counted(&e, Handled::Refused);
-                let game_on = request.is_some_and(|r| r.snapshot.game.is_some());
-                (counted, self.show_child(responder, request, child_answer(&e, game_on)).await)
-            }
-            Err(Failure::Late(e)) => {
-                tracing::error!(error = %e, "a child's tap failed after it was acknowledged");
-                let sign = CreateInteractionResponseFollowup::new()
-                    .content(BROKEN)
-                    .allowed_mentions(allowed_mentions(&[]))
-                    .ephemeral(true);
-                (self.counted(&e, Handled::Error), responder.follow_up(sign).await)
-            }
-        };
-        if let Err(e) = sent {
-            tracing::warn!(error = %e, "could not answer a child's tap");
-            return Handled::Error;
+/// Tells a child how their tap ended (see the module docs) and how it counts, as
+/// [`super::failure::report`] does for words. `request` is `None` when the place could not be read.
+pub(super) async fn report_to_child(
+    shell: &Shell,
+    responder: &Responder,
+    request: Option<&Request<'_>>,
+    ended: Result<(), Failure>,
+) -> Handled {
+    let (counted, sent) = match ended {
+        Ok(()) => (Handled::Ok, Ok(())),
+        Err(Failure::Discord(e)) => (Handled::Error, Err(e)),
+        Err(Failure::Refused(e)) => {
+            let counted = counted(&shell.service, &e, Handled::Refused);
+            let game_on = request.is_some_and(|r| r.snapshot.game.is_some());
+            (counted, show_child(shell, responder, request, child_answer(&e, game_on)).await)
         }
-        counted
-    }
-
-    /// Shows `answer` for the tap `responder` answers.
-    async fn show_child(
-        &self,
-        responder: &Responder,
-        request: Option<&Request<'_>>,
-        answer: ChildAnswer,
-    ) -> serenity::Result<()> {
-        match (answer, request) {
-            (ChildAnswer::BoardNow, Some(request)) => match self.show_board_privately(request).await {
-                Ok(()) => Ok(()),
-                Err(Failure::Discord(e)) => Err(e),
-                // The game went between the read and now: the box, then.
-                Err(_) => self.show_box_privately(request).await,
-            },
-            (ChildAnswer::GameBox, Some(request)) => self.show_box_privately(request).await,
-            (ChildAnswer::Sign(sign), _) => responder.answer(Reply::private(sign)).await,
-            (ChildAnswer::Quiet | ChildAnswer::BoardNow | ChildAnswer::GameBox, _) => responder.defer().await,
+        Err(Failure::Late(e)) => {
+            tracing::error!(error = %e, "a child's tap failed after it was acknowledged");
+            let sign = CreateInteractionResponseFollowup::new()
+                .content(BROKEN)
+                .allowed_mentions(allowed_mentions(&[]))
+                .ephemeral(true);
+            (counted(&shell.service, &e, Handled::Error), responder.follow_up(sign).await)
         }
+    };
+    if let Err(e) = sent {
+        tracing::warn!(error = %e, "could not answer a child's tap");
+        return Handled::Error;
     }
+    counted
+}
 
-    /// The game box, for the tapper's eyes only: a picture to tap, no sentence.
-    async fn show_box_privately(&self, request: &Request<'_>) -> serenity::Result<()> {
-        let (responder, _, settings, lang) = request.parts();
-        responder.answer(Reply::private("🎲").with_components(box_rows(settings, lang))).await
+/// Shows `answer` for the tap `responder` answers.
+async fn show_child(
+    shell: &Shell,
+    responder: &Responder,
+    request: Option<&Request<'_>>,
+    answer: ChildAnswer,
+) -> serenity::Result<()> {
+    match (answer, request) {
+        (ChildAnswer::BoardNow, Some(request)) => match show_board_privately(shell, request).await {
+            Ok(()) => Ok(()),
+            Err(Failure::Discord(e)) => Err(e),
+            // The game went between the read and now: the box, then.
+            Err(_) => show_box_privately(request).await,
+        },
+        (ChildAnswer::GameBox, Some(request)) => show_box_privately(request).await,
+        (ChildAnswer::Sign(sign), _) => responder.answer(Reply::private(sign)).await,
+        (ChildAnswer::Quiet | ChildAnswer::BoardNow | ChildAnswer::GameBox, _) => responder.defer().await,
     }
+}
+
+/// The game box, for the tapper's eyes only: a picture to tap, no sentence.
+async fn show_box_privately(request: &Request<'_>) -> serenity::Result<()> {
+    let (responder, _, settings, lang) = request.parts();
+    responder.answer(Reply::private("🎲").with_components(box_rows(settings, lang))).await
 }
 
 #[cfg(test)]

@@ -6,15 +6,23 @@
 
 use serenity::all::{ComponentInteraction, ComponentInteractionDataKind, MessageId};
 
+use super::callers::{app_not_in_server, caller_of_component, missing_permissions};
+use super::child_answers::report_to_child;
 use super::custom_id::{
     ForgetButton, HouseRuleButton, ListButton, MoveSelect, OpponentSelect, ResignButton, TakebackButton, Tap,
     TouchButton,
 };
+use super::failure::{answer_privately, refuse_missing, report, Failure};
+use super::flows::{or_the_board_now, play, resign_button};
+use super::forget_me::forget_button;
 use super::game_box::StartButton;
-use super::handler::{app_not_in_server, caller_of_component, missing_permissions, Bot, Failure};
 use super::observed::{note_game, Observation};
 use super::reply::Responder;
-use super::request::Request;
+use super::request::{read_place, Request};
+use super::shell::Shell;
+use super::starts::{start_chosen, start_pressed, toggle_house_rule};
+use super::takeback::take_back;
+use super::tapping::{show_list, tap};
 use crate::domain::Venue;
 use crate::i18n::{Lang, Msg};
 use crate::service::PlayError;
@@ -115,103 +123,103 @@ impl Component {
     }
 }
 
-impl Bot {
-    /// Answers a press of a component: parsed once, checked, dispatched, and told in words or,
-    /// to a child, without ([`Bot::report_to_child`]).
-    pub(super) async fn on_component(&self, responder: &Responder, c: &ComponentInteraction) -> Observation {
-        let caller = caller_of_component(c);
-        // Parsed once, here: everything after works on the component, never on its id.
-        let component = Component::parse(&c.data.custom_id);
-        let kind = component.as_ref().map_or("unknown", Component::kind);
-        let child = component.as_ref().is_some_and(Component::pressed_by_a_child);
-        if app_not_in_server(c.context, &c.authorizing_integration_owners) {
-            let text = Msg::NotAddedHere.text(Lang::from_locale(&c.locale));
-            return Observation::new(kind, None, self.answer_privately(responder, text).await);
-        }
-        let (snapshot, lang) = self.snapshot_and_lang(&caller, &c.locale).await;
-        let snapshot = match snapshot {
-            Ok(s) => s,
-            Err(e) if child => {
-                return Observation::new(
-                    kind,
-                    None,
-                    self.report_to_child(responder, None, Err(Failure::Refused(e))).await,
-                )
-            }
-            Err(e) => {
-                return Observation::new(kind, None, self.report(responder, Err(Failure::Refused(e)), lang).await)
-            }
-        };
-        if let Some(game) = &snapshot.game {
-            note_game(game.record.id);
-        }
-        let mut level = snapshot.game.as_ref().map(|g| g.record.level);
-        let needed = missing_permissions(c.app_permissions, caller.parent_id.is_some());
-        let posts = component.as_ref().is_none_or(Component::posts_in_channel);
-        if posts && caller.venue == Venue::Server && !needed.is_empty() {
-            return Observation::new(kind, level, self.refuse_missing(responder, &needed, lang).await);
-        }
-        let request = Request::new(responder, caller, snapshot, lang);
-        let pressed = match &c.data.kind {
-            ComponentInteractionDataKind::Button => Some(Pressed::Button),
-            ComponentInteractionDataKind::StringSelect { values } => Some(Pressed::Select(values)),
-            _ => None,
-        };
-        let ended = match (component, pressed) {
-            (Some(component), Some(pressed)) => {
-                self.press(&request, component, pressed, c.message.id, &mut level).await
-            }
-            _ => Err(Failure::Refused(PlayError::Stale)),
-        };
-        let handled = if child {
-            self.report_to_child(responder, Some(&request), ended).await
-        } else {
-            self.report(responder, ended, lang).await
-        };
-        Observation::new(kind, level, handled)
+/// Answers a press of a component: parsed once, checked, dispatched, and told in words or,
+/// to a child, without ([`report_to_child`]).
+pub(super) async fn on_component(shell: &Shell, responder: &Responder, c: &ComponentInteraction) -> Observation {
+    let caller = caller_of_component(c);
+    // Parsed once, here: everything after works on the component, never on its id.
+    let component = Component::parse(&c.data.custom_id);
+    let kind = component.as_ref().map_or("unknown", Component::kind);
+    let child = component.as_ref().is_some_and(Component::pressed_by_a_child);
+    if app_not_in_server(c.context, &c.authorizing_integration_owners) {
+        let text = Msg::NotAddedHere.text(Lang::from_locale(&c.locale));
+        return Observation::new(kind, None, answer_privately(responder, text).await);
     }
-
-    /// What a press of `component` (on message `on`) does: the one dispatch of every
-    /// component. `level` learns the level a start chose, for the figures.
-    pub(super) async fn press(
-        &self,
-        request: &Request<'_>,
-        component: Component,
-        pressed: Pressed<'_>,
-        on: MessageId,
-        level: &mut Option<Level>,
-    ) -> Result<(), Failure> {
-        let stale = Err(Failure::Refused(PlayError::Stale));
-        match (component, pressed) {
-            (Component::MoveMenu(target), Pressed::Select(values)) => {
-                let choice = values.first().map(String::as_str).unwrap_or("");
-                let played = self.play(request, choice, Some((target.game_id, target.ply, on)), false).await;
-                self.or_the_board_now(request, played).await
-            }
-            (Component::Opponent(picker), Pressed::Select(values)) => {
-                // A published rule is chosen only where the menu offered it.
-                let offered = |&l: &Level| picker.offers(&request.snapshot.settings, l);
-                match values.first().and_then(|choice| picker.level(choice)).filter(offered) {
-                    Some(chosen) => {
-                        *level = Some(chosen);
-                        self.start_chosen(request, picker, chosen).await
-                    }
-                    None => stale,
-                }
-            }
-            (Component::Touch(button), Pressed::Button) => self.tap(request, button, on).await,
-            (Component::List(button), Pressed::Button) => self.show_list(request, button).await,
-            (Component::Forget(button), Pressed::Button) => self.forget_button(request, button).await,
-            (Component::Resign(button), Pressed::Button) => self.resign_button(request, button).await,
-            (Component::Takeback(b), Pressed::Button) => self.take_back(request, Some((b.game_id, b.ply, on))).await,
-            (Component::HouseRule(button), Pressed::Button) => self.toggle_house_rule(request, button).await,
-            (Component::Start(button), Pressed::Button) => {
-                *level = button.level();
-                self.start_pressed(request, button).await
-            }
-            // A menu's id on a button, or the other way round: only a forged payload.
-            _ => stale,
+    let (snapshot, lang) = read_place(&shell.service, &caller, &c.locale).await;
+    let snapshot = match snapshot {
+        Ok(s) => s,
+        Err(e) if child => {
+            return Observation::new(
+                kind,
+                None,
+                report_to_child(shell, responder, None, Err(Failure::Refused(e))).await,
+            )
         }
+        Err(e) => {
+            return Observation::new(
+                kind,
+                None,
+                report(&shell.service, responder, Err(Failure::Refused(e)), lang).await,
+            )
+        }
+    };
+    if let Some(game) = &snapshot.game {
+        note_game(game.record.id);
+    }
+    let mut level = snapshot.game.as_ref().map(|g| g.record.level);
+    let needed = missing_permissions(c.app_permissions, caller.parent_id.is_some());
+    let posts = component.as_ref().is_none_or(Component::posts_in_channel);
+    if posts && caller.venue == Venue::Server && !needed.is_empty() {
+        return Observation::new(kind, level, refuse_missing(responder, &needed, lang).await);
+    }
+    let request = Request::new(responder, caller, snapshot, lang);
+    let pressed = match &c.data.kind {
+        ComponentInteractionDataKind::Button => Some(Pressed::Button),
+        ComponentInteractionDataKind::StringSelect { values } => Some(Pressed::Select(values)),
+        _ => None,
+    };
+    let ended = match (component, pressed) {
+        (Some(component), Some(pressed)) => press(shell, &request, component, pressed, c.message.id, &mut level).await,
+        _ => Err(Failure::Refused(PlayError::Stale)),
+    };
+    let handled = if child {
+        report_to_child(shell, responder, Some(&request), ended).await
+    } else {
+        report(&shell.service, responder, ended, lang).await
+    };
+    Observation::new(kind, level, handled)
+}
+
+/// What a press of `component` (on message `on`) does: the one dispatch of every
+/// component. `level` learns the level a start chose, for the figures.
+pub(super) async fn press(
+    shell: &Shell,
+    request: &Request<'_>,
+    component: Component,
+    pressed: Pressed<'_>,
+    on: MessageId,
+    level: &mut Option<Level>,
+) -> Result<(), Failure> {
+    let stale = Err(Failure::Refused(PlayError::Stale));
+    match (component, pressed) {
+        (Component::MoveMenu(target), Pressed::Select(values)) => {
+            let choice = values.first().map(String::as_str).unwrap_or("");
+            let played = play(shell, request, choice, Some((target.game_id, target.ply, on)), false).await;
+            or_the_board_now(shell, request, played).await
+        }
+        (Component::Opponent(picker), Pressed::Select(values)) => {
+            // A published rule is chosen only where the menu offered it.
+            let offered = |&l: &Level| picker.offers(&request.snapshot.settings.place, l);
+            match values.first().and_then(|choice| picker.level(choice)).filter(offered) {
+                Some(chosen) => {
+                    *level = Some(chosen);
+                    start_chosen(shell, request, picker, chosen).await
+                }
+                None => stale,
+            }
+        }
+        (Component::Touch(button), Pressed::Button) => tap(shell, request, button, on).await,
+        (Component::List(button), Pressed::Button) => show_list(request, button).await,
+        (Component::Forget(button), Pressed::Button) => forget_button(&shell.service, request, button).await,
+        (Component::Resign(button), Pressed::Button) => resign_button(shell, request, button).await,
+        (Component::Takeback(b), Pressed::Button) => take_back(shell, request, Some((b.game_id, b.ply, on))).await,
+        (Component::HouseRule(button), Pressed::Button) => toggle_house_rule(request, button).await,
+        (Component::Start(button), Pressed::Button) => {
+            *level = button.level();
+            start_pressed(shell, request, button).await
+        }
+        // A menu's id on a button, or the other way round: only a forged payload.
+        _ => stale,
     }
 }
 

@@ -5,51 +5,53 @@
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
 use super::custom_id::ForgetButton;
-use super::handler::{Bot, Failure};
+use super::failure::Failure;
 use super::reply::Reply;
 use super::request::Request;
 use crate::i18n::Msg;
-use crate::service::PlayError;
+use crate::service::{PlayError, Service};
 
-impl Bot {
-    /// Asks the player, privately, whether to erase what is kept about them, naming it.
-    pub(super) async fn forget_me(&self, request: &Request<'_>) -> Result<(), Failure> {
-        let (responder, caller, _, lang) = request.parts();
-        let counts = self.service().data_counts(caller.user_id).await.map_err(Failure::Refused)?;
-        if counts.is_empty() {
-            responder.answer(Reply::private(Msg::NothingKept.text(lang))).await?;
-            return Ok(());
-        }
-        let user_id = caller.user_id;
-        let buttons = CreateActionRow::Buttons(vec![
-            CreateButton::new(ForgetButton::Erase { user_id }.custom_id())
-                .label(Msg::EraseButton.text(lang))
-                .style(ButtonStyle::Danger),
-            CreateButton::new(ForgetButton::Keep { user_id }.custom_id())
-                .label(Msg::KeepButton.text(lang))
-                .style(ButtonStyle::Secondary),
-        ]);
-        let question = Msg::ForgetQuestion { counts: &counts }.text(lang);
-        responder.answer(Reply::private(question).with_components(vec![buttons])).await?;
-        Ok(())
+/// Asks the player, privately, whether to erase what is kept about them, naming it.
+pub(super) async fn forget_me(service: &Service, request: &Request<'_>) -> Result<(), Failure> {
+    let (responder, caller, _, lang) = request.parts();
+    let counts = service.data_counts(caller.user_id).await.map_err(Failure::Refused)?;
+    if counts.is_empty() {
+        responder.answer(Reply::private(Msg::NothingKept.text(lang))).await?;
+        return Ok(());
     }
+    let user_id = caller.user_id;
+    let buttons = CreateActionRow::Buttons(vec![
+        CreateButton::new(ForgetButton::Erase { user_id }.custom_id())
+            .label(Msg::EraseButton.text(lang))
+            .style(ButtonStyle::Danger),
+        CreateButton::new(ForgetButton::Keep { user_id }.custom_id())
+            .label(Msg::KeepButton.text(lang))
+            .style(ButtonStyle::Secondary),
+    ]);
+    let question = Msg::ForgetQuestion { counts: &counts }.text(lang);
+    responder.answer(Reply::private(question).with_components(vec![buttons])).await?;
+    Ok(())
+}
 
-    /// The answer to the question: erase, or keep. Only the player asked may answer (the
-    /// question is private, but a button's id can be sent by anyone).
-    pub(super) async fn forget_button(&self, request: &Request<'_>, button: ForgetButton) -> Result<(), Failure> {
-        let (responder, caller, _, lang) = request.parts();
-        if button.user_id() != caller.user_id {
-            return Err(Failure::Refused(PlayError::Stale));
-        }
-        let text = match button {
-            ForgetButton::Keep { .. } => Msg::Kept.text(lang),
-            ForgetButton::Erase { user_id } => {
-                let done = self.service().forget_player(user_id).await.map_err(Failure::Refused)?;
-                Msg::Forgotten { done: &done }.text(lang)
-            }
-        };
-        // The question's message becomes the answer, its buttons gone: it cannot be pressed twice.
-        responder.update(Reply::public(text)).await?;
-        Ok(())
+/// The answer to the question: erase, or keep. Only the player asked may answer (the
+/// question is private, but a button's id can be sent by anyone).
+pub(super) async fn forget_button(
+    service: &Service,
+    request: &Request<'_>,
+    button: ForgetButton,
+) -> Result<(), Failure> {
+    let (responder, caller, _, lang) = request.parts();
+    if button.user_id() != caller.user_id {
+        return Err(Failure::Refused(PlayError::Stale));
     }
+    let text = match button {
+        ForgetButton::Keep { .. } => Msg::Kept.text(lang),
+        ForgetButton::Erase { user_id } => {
+            let done = service.forget_player(user_id).await.map_err(Failure::Refused)?;
+            Msg::Forgotten { done: &done }.text(lang)
+        }
+    };
+    // The question's message becomes the answer, its buttons gone: it cannot be pressed twice.
+    responder.update(Reply::public(text)).await?;
+    Ok(())
 }

@@ -5,9 +5,6 @@
 
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, ReactionType};
 
-use super::handler::{Bot, Failure};
-use super::reply::Reply;
-use super::request::Request;
 use crate::domain::{GameRecord, GameResult, HouseRules, Lang, Pick, Settings};
 use crate::i18n::{kind_name, opponent_name, Msg};
 use settai_core::{GameKind, Level, Side};
@@ -17,8 +14,8 @@ use settai_core::{GameKind, Level, Side};
 /// outside servers the game's own rules. "Again" is one too, with the finished game's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct StartButton {
-    kind: GameKind,
-    side: Side,
+    pub(super) kind: GameKind,
+    pub(super) side: Side,
     level: Option<u8>,
     house_rules: Option<HouseRules>,
 }
@@ -98,7 +95,7 @@ impl StartButton {
 
     /// The game's rules to start with: the button's own outside servers, where the box offers
     /// what the picker first offers.
-    fn pick(&self, settings: &Settings, has_managers: bool) -> Option<Pick> {
+    pub(super) fn pick(&self, settings: &Settings, has_managers: bool) -> Option<Pick> {
         let house_rules = if has_managers { None } else { Some(self.house_rules.unwrap_or(HouseRules::OFFERED)) };
         let reveal = house_rules.map_or(settings.commentary, |r| r.commentary);
         // Where players may not choose, the place's level plays; a published rule only where
@@ -179,29 +176,6 @@ pub(super) fn final_rows(record: &GameRecord, settings: &Settings, lang: Lang) -
     let mut rows = vec![CreateActionRow::Buttons(vec![sign, again])];
     rows.extend(box_rows(settings, lang));
     rows
-}
-
-impl Bot {
-    /// `/play games`: the game box, in the channel for all to tap (outside servers, the answer
-    /// itself).
-    pub(super) async fn show_game_box(&self, request: &Request<'_>) -> Result<(), Failure> {
-        let (responder, _, settings, lang) = request.parts();
-        let reply = Reply::public(Msg::GameBox.text(lang)).with_components(box_rows(settings, lang));
-        responder.answer(reply).await?;
-        Ok(())
-    }
-
-    /// A tap on the box or on "again": the game starts, under every rule `/play` keeps; with
-    /// a game on here, that game's board instead.
-    pub(super) async fn start_pressed(&self, request: &Request<'_>, button: StartButton) -> Result<(), Failure> {
-        let (_, caller, settings, _) = request.parts();
-        if request.snapshot.game.is_some() {
-            return self.show_board_privately(request).await;
-        }
-        let pick = button.pick(settings, caller.venue.has_managers());
-        // The box (or the final board) stays for the next game.
-        self.start_from_component(request, button.kind, button.side, pick).await
-    }
 }
 
 #[cfg(test)]

@@ -5,20 +5,22 @@ use serenity::all::{
 };
 
 use super::custom_id::{MoveSelect, ResignButton, TakebackButton};
-use super::handler::SELECT_MAX;
 use super::touch_board::{sign, UNDO, WHITE_FLAG};
 use crate::domain::StoredGame;
 use crate::i18n::{move_label, Lang, MoveMenu, Msg};
 use crate::render::MOST_NUMBERED;
-use settai_core::{moves_in_order, numbered_moves, GameMove};
+use settai_core::{numbered_moves, Coach, GameMove};
+
+/// Discord's limit of options in one select menu.
+pub(super) const SELECT_MAX: usize = 25;
 
 /// Select menus of the human's legal moves, or none when it is not the human's turn. Each menu
 /// holds one kind of move, named by its placeholder (the lion, the other animals, the hand, the
 /// discs), with options a child can read; a list longer than Discord's 25 goes on in another
-/// menu. With `takeback` (the settings allow it), a Take back button beside Resign once the
-/// player has moved. With `hints`, the coach marks the moves that lose at once and lists them
+/// menu. Where the `coach` allows take-backs, a Take back button beside Resign once the
+/// player has moved. With its hints, the coach marks the moves that lose at once and lists them
 /// last in their menu.
-pub(super) fn move_menus(game: &StoredGame, takeback: bool, hints: bool, lang: Lang) -> Vec<CreateActionRow> {
+pub(super) fn move_menus(game: &StoredGame, coach: Coach, lang: Lang) -> Vec<CreateActionRow> {
     let record = &game.record;
     if !record.human_to_move() {
         return Vec::new();
@@ -26,7 +28,7 @@ pub(super) fn move_menus(game: &StoredGame, takeback: bool, hints: bool, lang: L
     let mut kinds: std::collections::BTreeMap<MoveMenu, Vec<CreateSelectMenuOption>> = Default::default();
     // A reversi move shows the number its square carries on the picture and its button.
     let numbered: Vec<GameMove> = numbered_moves(&record.game).into_iter().take(MOST_NUMBERED).collect();
-    for (mv, risky) in moves_in_order(&record.game, hints) {
+    for (mv, risky) in coach.moves_in_order(&record.game) {
         let detail = record.game.move_detail(mv);
         let label = match risky {
             true => format!("{} {}", move_label(mv, detail, lang), Msg::RiskyMark.text(lang)),
@@ -44,7 +46,7 @@ pub(super) fn move_menus(game: &StoredGame, takeback: bool, hints: bool, lang: L
         .emoji(sign(WHITE_FLAG))
         .style(ButtonStyle::Secondary)];
     // Only once the player has a move of their own to take back (as the service checks).
-    if takeback && game.takeback_ply().is_some() {
+    if coach.takeback && game.takeback_ply().is_some() {
         let id = TakebackButton { game_id: record.id, ply: record.ply };
         buttons.push(
             CreateButton::new(id.custom_id())

@@ -5,15 +5,17 @@
 
 mod app_emojis;
 mod board_message;
+mod board_posts;
+mod callers;
 mod calls;
 mod channel_posts;
 mod child_answers;
-mod coach;
 mod command;
 mod command_guilds;
 mod component;
 mod custom_id;
 pub mod endpoint;
+mod failure;
 mod flows;
 mod forget_me;
 mod game_box;
@@ -29,6 +31,8 @@ mod reply;
 mod request;
 mod settings;
 mod shards;
+mod shell;
+mod starts;
 mod sweeps;
 mod takeback;
 mod tapping;

@@ -16,231 +16,173 @@
 
 use std::time::Duration;
 
-use serenity::all::{ChannelId, CreateMessage, EditMessage, MessageId, UserId};
+use serenity::all::{ChannelId, CreateMessage, MessageId, UserId};
 use serenity::http::Http;
 
+use super::board_message;
+use super::board_posts::{board_posted, take_menu_off};
+use super::callers::lang_of;
 use super::calls::{self, Repeat};
 use super::channel_posts::{expected_refusal, post};
-use super::handler::{lang_of, Bot};
+use super::failure::counted;
 use super::reply::allowed_mentions;
+use super::shards::ShardRange;
+use super::shell::Shell;
 use crate::domain::{GameRecord, Nudge, StoredGame};
 use crate::i18n::Msg;
 use crate::metrics::Handled;
+use crate::service::Service;
 
-impl Bot {
-    /// Closes idle games, sends the reminders owed and deletes departed servers' data, every
-    /// `every`, forever.
-    pub(super) async fn sweep_waiting_games(&self, http: &Http, every: Duration) {
-        let mut ticks = tokio::time::interval(every);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            ticks.tick().await;
-            // Closing first: a game past its limit gets the closing notice, not a reminder.
-            self.close_idle_games(http).await;
-            self.send_reminders(http).await;
-            self.purge_departed_guilds().await;
-        }
-    }
-
-    /// Deletes the data of servers that removed the bot longer ago than the grace period
-    /// (docs/design/players-data.md#servers-that-leave).
-    async fn purge_departed_guilds(&self) {
-        if let Err(e) = self.service().purge_departed_guilds().await {
-            self.counted(&e, Handled::Error);
-            tracing::warn!(error = %e, "could not delete the data of departed servers; will try again");
-        }
-    }
-
-    /// Closes games that waited too long for a move and tells their channels.
-    async fn close_idle_games(&self, http: &Http) {
-        let service = self.service();
-        let expired = match service.expire_idle().await {
-            Ok(e) => e,
-            Err(e) => {
-                self.counted(&e, Handled::Error);
-                return tracing::warn!(error = %e, "could not close idle games; will try again");
-            }
-        };
-        for (record, days) in expired {
-            tracing::info!(game = record.id, days, "closed an idle game");
-            if record.private_channel {
-                continue;
-            }
-            let lang = lang_of(service.settings(&record.place()).await.ok().as_ref(), "");
-            let text = Msg::Expired { human: record.human_id, days }.text(lang);
-            // The player hears that their game was closed; nobody else is pinged.
-            let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[record.human_id]));
-            match post(http, ChannelId::new(record.channel_id), message).await {
-                Ok(_) => {}
-                Err(e) if expected_refusal(&e) => {
-                    tracing::info!(error = %e, channel = record.channel_id, "Discord would not take a closed game's notice")
-                }
-                Err(e) => tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game"),
-            }
-            if let Some(board) = record.board_message_id {
-                take_menu_off(http, &record, MessageId::new(board)).await;
-            }
-        }
-    }
-
-    /// Sends each reminder and final notice owed now, once.
-    async fn send_reminders(&self, http: &Http) {
-        let owed = match self.service().owed_nudges().await {
-            Ok(o) => o,
-            Err(e) => {
-                self.counted(&e, Handled::Error);
-                return tracing::warn!(error = %e, "could not look for games to remind of; will try again");
-            }
-        };
-        for (record, nudge) in owed.into_iter().filter(|(r, _)| self.owns(r.guild_id)) {
-            match self.service().claim_nudge(&record, nudge).await {
-                Ok(true) => {}
-                // Sent already, or the game moved on since it was read.
-                Ok(false) => continue,
-                Err(e) => {
-                    self.counted(&e, Handled::Error);
-                    tracing::warn!(error = %e, game = record.id, "could not record a reminder; will try again");
-                    continue;
-                }
-            }
-            match self.remind(http, &record, nudge).await {
-                Ok(()) => self.service().figures().reminder_sent(match nudge {
-                    Nudge::Reminder => "reminder",
-                    Nudge::FinalNotice { .. } => "final_notice",
-                }),
-                // Recorded as sent: a channel the bot can no longer post in is not retried forever.
-                Err(e) if expected_refusal(&e) => tracing::info!(
-                    error = %e, game = record.id, channel = record.channel_id, "Discord would not take a reminder; given up"
-                ),
-                Err(e) => tracing::warn!(
-                    error = %e, game = record.id, channel = record.channel_id, "could not send a reminder"
-                ),
-            }
-        }
-    }
-
-    /// Posts `nudge` for `record` in its channel, pinging only its player: with a link to the
-    /// board, or with a fresh board when the old one is gone.
-    async fn remind(&self, http: &Http, record: &GameRecord, nudge: Nudge) -> serenity::Result<()> {
-        if record.private_channel {
-            return self.remind_privately(http, record, nudge).await;
-        }
-        let snapshot = self.service().snapshot(&record.place(), None).await;
-        if let Err(e) = &snapshot {
-            tracing::warn!(error = %e, game = record.id, "a reminder without the game's settings and moves");
-        }
-        let (settings, game) = match snapshot {
-            Ok(s) => (Some(s.settings), s.game.filter(|g| g.record.id == record.id)),
-            Err(_) => (None, None),
-        };
-        let lang = lang_of(settings.as_ref(), "");
-        let channel = ChannelId::new(record.channel_id);
-        let board = match record.board_message_id {
-            Some(id) if board_is_there(http, channel, MessageId::new(id)).await => Some(id),
-            _ => None,
-        };
-        let link = board.map(|id| message_link(record, id));
-        let (human, kind, link) = (record.human_id, record.kind(), link.as_deref());
-        let text = match nudge {
-            Nudge::Reminder => Msg::Reminder { human, kind, link },
-            Nudge::FinalNotice { .. } => Msg::FinalNotice { human, kind, link },
-        }
-        .text(lang);
-        if board.is_some() {
-            let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[human]));
-            return post(http, channel, message).await.map(drop);
-        }
-        // Without its moves (they could not be read) the board shows no last move.
-        let game = game.unwrap_or_else(|| StoredGame::new(record.clone()));
-        let fresh = self.board(&game, game.last_move(), vec![text], &settings.unwrap_or_default(), lang).await;
-        let posted = post(http, channel, fresh.channel_message()).await?;
-        self.board_posted(http, record, posted.id, None).await;
-        Ok(())
-    }
-
-    /// Sends `nudge` for a game of a private channel to its player's DM with the bot, linking
-    /// to the board (or the conversation) there. Discord refuses a DM to a player who neither
-    /// installed the app nor shares a server with it; that is the error returned.
-    async fn remind_privately(&self, http: &Http, record: &GameRecord, nudge: Nudge) -> serenity::Result<()> {
-        let lang = lang_of(self.service().settings(&record.place()).await.ok().as_ref(), "");
-        let link = match record.board_message_id {
-            Some(id) => message_link(record, id),
-            None => format!("https://discord.com/channels/@me/{}", record.channel_id),
-        };
-        let (human, kind, link) = (record.human_id, record.kind(), Some(link.as_str()));
-        let text = match nudge {
-            Nudge::Reminder => Msg::Reminder { human, kind, link },
-            Nudge::FinalNotice { .. } => Msg::FinalNotice { human, kind, link },
-        }
-        .text(lang);
-        // Opening a DM returns the one already open: safe to try again.
-        let dm = calls::retried("open a DM", Repeat::Safe, || UserId::new(human).create_dm_channel(http)).await?;
-        let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[]));
-        post(http, dm.id, message).await.map(drop)
-    }
-
-    /// Remembers `posted` as the board of `record` (the state it shows) and takes the menu off
-    /// the board it replaces, best effort (that message may be gone). `tapped`: the board an
-    /// interaction came from, whose menu the interaction itself takes off.
-    ///
-    /// Remembering is tried again while the database fails (a busy pool, a blink: the update is
-    /// guarded by the ply, so a second try changes nothing twice). Where it still fails, the
-    /// board it replaces loses its menu all the same: the board just posted is the one a player
-    /// sees last and taps next, and an old board left offering moves would outlive the game
-    /// (docs/design/bot-reliability.md#robustness, "Database outage").
-    pub(super) async fn board_posted(
-        &self,
-        http: &Http,
-        record: &GameRecord,
-        posted: MessageId,
-        tapped: Option<MessageId>,
-    ) {
-        let mut pauses = REMEMBER_PAUSES.into_iter();
-        loop {
-            match self.service().set_board_message(record, posted.get()).await {
-                Ok(true) => break,
-                // The game moved on or ended meanwhile: a newer board is the one.
-                Ok(false) => return,
-                Err(e) => match pauses.next() {
-                    Some(pause) => {
-                        tracing::info!(error = %e, game = record.id, "could not remember a board message; trying again");
-                        tokio::time::sleep(pause).await;
-                    }
-                    None => {
-                        tracing::warn!(error = %e, game = record.id, "could not remember a board message");
-                        break;
-                    }
-                },
-            }
-        }
-        let Some(old) = record.board_message_id.map(MessageId::new) else { return };
-        // In a private channel only an interaction's own messages can be edited, through its
-        // token: the old board keeps its menu, and a tap on it is refused as an old board.
-        if old == posted || Some(old) == tapped || record.private_channel {
-            return;
-        }
-        take_menu_off(http, record, old).await;
+/// Closes idle games, sends the reminders owed and deletes departed servers' data, every
+/// `every`, forever.
+/// `shards`: the process's own, whose servers' players it reminds.
+pub(super) async fn sweep_waiting_games(shell: &Shell, http: &Http, every: Duration, shards: Option<ShardRange>) {
+    let mut ticks = tokio::time::interval(every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        // Closing first: a game past its limit gets the closing notice, not a reminder.
+        close_idle_games(&shell.service, http).await;
+        send_reminders(shell, http, shards).await;
+        purge_departed_guilds(&shell.service).await;
     }
 }
 
-/// The pauses before remembering a board is tried again: about 6 s in all, past the pool's
-/// 5 s wait for a connection, so a burst of players that fills the pool is ridden out.
-const REMEMBER_PAUSES: [Duration; 3] = [Duration::from_millis(250), Duration::from_secs(1), Duration::from_secs(5)];
-
-/// Takes the menu off a board that no longer offers moves: a game's board once a newer one is
-/// posted or once the game is closed idle (a child tapping it would be told nothing can be
-/// played there). An edit, tried again as every safe call is; a failure is only logged (the
-/// board was deleted, say).
-async fn take_menu_off(http: &Http, record: &GameRecord, board: MessageId) {
-    let strip = EditMessage::new().components(Vec::new()).allowed_mentions(allowed_mentions(&[]));
-    let channel = ChannelId::new(record.channel_id);
-    let stripped = calls::retried("take the menu off an old board", Repeat::Safe, || {
-        channel.edit_message(http, board, strip.clone())
-    })
-    .await;
-    if let Err(e) = stripped {
-        tracing::debug!(error = %e, game = record.id, "could not take the menu off an old board");
+/// Deletes the data of servers that removed the bot longer ago than the grace period
+/// (docs/design/players-data.md#servers-that-leave).
+async fn purge_departed_guilds(service: &Service) {
+    if let Err(e) = service.purge_departed_guilds().await {
+        counted(service, &e, Handled::Error);
+        tracing::warn!(error = %e, "could not delete the data of departed servers; will try again");
     }
+}
+
+/// Closes games that waited too long for a move and tells their channels.
+async fn close_idle_games(service: &Service, http: &Http) {
+    let expired = match service.expire_idle().await {
+        Ok(e) => e,
+        Err(e) => {
+            counted(service, &e, Handled::Error);
+            return tracing::warn!(error = %e, "could not close idle games; will try again");
+        }
+    };
+    for (record, days) in expired {
+        tracing::info!(game = record.id, days, "closed an idle game");
+        if record.private_channel {
+            continue;
+        }
+        let lang = lang_of(service.settings(&record.place()).await.ok().as_ref(), "");
+        let text = Msg::Expired { human: record.human_id, days }.text(lang);
+        // The player hears that their game was closed; nobody else is pinged.
+        let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[record.human_id]));
+        match post(http, ChannelId::new(record.channel_id), message).await {
+            Ok(_) => {}
+            Err(e) if expected_refusal(&e) => {
+                tracing::info!(error = %e, channel = record.channel_id, "Discord would not take a closed game's notice")
+            }
+            Err(e) => tracing::warn!(error = %e, channel = record.channel_id, "could not announce a closed game"),
+        }
+        if let Some(board) = record.board_message_id {
+            take_menu_off(http, &record, MessageId::new(board)).await;
+        }
+    }
+}
+
+/// Sends each reminder and final notice owed now, once.
+async fn send_reminders(shell: &Shell, http: &Http, shards: Option<ShardRange>) {
+    let owed = match shell.service.owed_nudges().await {
+        Ok(o) => o,
+        Err(e) => {
+            counted(&shell.service, &e, Handled::Error);
+            return tracing::warn!(error = %e, "could not look for games to remind of; will try again");
+        }
+    };
+    for (record, nudge) in owed.into_iter().filter(|(r, _)| ShardRange::runs(shards, r.guild_id)) {
+        match shell.service.claim_nudge(&record, nudge).await {
+            Ok(true) => {}
+            // Sent already, or the game moved on since it was read.
+            Ok(false) => continue,
+            Err(e) => {
+                counted(&shell.service, &e, Handled::Error);
+                tracing::warn!(error = %e, game = record.id, "could not record a reminder; will try again");
+                continue;
+            }
+        }
+        match remind(shell, http, &record, nudge).await {
+            Ok(()) => shell.service.figures().reminder_sent(match nudge {
+                Nudge::Reminder => "reminder",
+                Nudge::FinalNotice { .. } => "final_notice",
+            }),
+            // Recorded as sent: a channel the bot can no longer post in is not retried forever.
+            Err(e) if expected_refusal(&e) => tracing::info!(
+                error = %e, game = record.id, channel = record.channel_id, "Discord would not take a reminder; given up"
+            ),
+            Err(e) => tracing::warn!(
+                error = %e, game = record.id, channel = record.channel_id, "could not send a reminder"
+            ),
+        }
+    }
+}
+
+/// Posts `nudge` for `record` in its channel, pinging only its player: with a link to the
+/// board, or with a fresh board when the old one is gone.
+async fn remind(shell: &Shell, http: &Http, record: &GameRecord, nudge: Nudge) -> serenity::Result<()> {
+    if record.private_channel {
+        return remind_privately(&shell.service, http, record, nudge).await;
+    }
+    let snapshot = shell.service.snapshot(&record.place(), None).await;
+    if let Err(e) = &snapshot {
+        tracing::warn!(error = %e, game = record.id, "a reminder without the game's settings and moves");
+    }
+    let (settings, game) = match snapshot {
+        Ok(s) => (Some(s.settings.place), s.game.filter(|g| g.record.id == record.id)),
+        Err(_) => (None, None),
+    };
+    let lang = lang_of(settings.as_ref(), "");
+    let channel = ChannelId::new(record.channel_id);
+    let board = match record.board_message_id {
+        Some(id) if board_is_there(http, channel, MessageId::new(id)).await => Some(id),
+        _ => None,
+    };
+    let link = board.map(|id| message_link(record, id));
+    let (human, kind, link) = (record.human_id, record.kind(), link.as_deref());
+    let text = match nudge {
+        Nudge::Reminder => Msg::Reminder { human, kind, link },
+        Nudge::FinalNotice { .. } => Msg::FinalNotice { human, kind, link },
+    }
+    .text(lang);
+    if board.is_some() {
+        let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[human]));
+        return post(http, channel, message).await.map(drop);
+    }
+    // Without its moves (they could not be read) the board shows no last move.
+    let game = game.unwrap_or_else(|| StoredGame::new(record.clone()));
+    let fresh =
+        board_message::board(shell, &game, game.last_move(), vec![text], &settings.unwrap_or_default(), lang).await;
+    let posted = post(http, channel, fresh.channel_message()).await?;
+    board_posted(&shell.service, http, record, posted.id, None).await;
+    Ok(())
+}
+
+/// Sends `nudge` for a game of a private channel to its player's DM with the bot, linking
+/// to the board (or the conversation) there. Discord refuses a DM to a player who neither
+/// installed the app nor shares a server with it; that is the error returned.
+async fn remind_privately(service: &Service, http: &Http, record: &GameRecord, nudge: Nudge) -> serenity::Result<()> {
+    let lang = lang_of(service.settings(&record.place()).await.ok().as_ref(), "");
+    let link = match record.board_message_id {
+        Some(id) => message_link(record, id),
+        None => format!("https://discord.com/channels/@me/{}", record.channel_id),
+    };
+    let (human, kind, link) = (record.human_id, record.kind(), Some(link.as_str()));
+    let text = match nudge {
+        Nudge::Reminder => Msg::Reminder { human, kind, link },
+        Nudge::FinalNotice { .. } => Msg::FinalNotice { human, kind, link },
+    }
+    .text(lang);
+    // Opening a DM returns the one already open: safe to try again.
+    let dm = calls::retried("open a DM", Repeat::Safe, || UserId::new(human).create_dm_channel(http)).await?;
+    let message = CreateMessage::new().content(text).allowed_mentions(allowed_mentions(&[]));
+    post(http, dm.id, message).await.map(drop)
 }
 
 /// Whether the board message is still in the channel. Only Discord's "Unknown Message" says it

@@ -17,6 +17,12 @@ impl ShardRange {
     pub fn shard_of(guild_id: Option<u64>, total: u32) -> u32 {
         guild_id.map_or(0, |g| ((g >> 22) % u64::from(total.max(1))) as u32)
     }
+
+    /// Whether the games of `guild_id` are for a process running `shards` to answer (`None`:
+    /// all servers are its own).
+    pub(super) fn runs(shards: Option<ShardRange>, guild_id: Option<u64>) -> bool {
+        shards.is_none_or(|r| (r.first..=r.last).contains(&ShardRange::shard_of(guild_id, r.total)))
+    }
 }
 
 /// A shard range written `FIRST-LAST/TOTAL` (or `N/TOTAL` for one shard) is not valid.

@@ -12,7 +12,7 @@ use crate::i18n::{move_label, Lang, Msg};
 use crate::render::doubutsu::{Animal, Owner, TileEmoji};
 use crate::render::MOST_NUMBERED;
 use settai_core::doubutsu::{self, Color, Role, Square};
-use settai_core::{marks_risky, moves_from, numbered_moves, origins, Origin};
+use settai_core::{moves_from, numbered_moves, origins, Coach, Origin};
 use settai_core::{Game, GameMove, MoveDetail};
 
 /// Discord's limits: five action rows, five buttons a row.
@@ -23,14 +23,13 @@ const PER_ROW: usize = 5;
 pub(super) type Chosen = Option<Origin>;
 
 /// The buttons under `game`'s board, or none when it is not the human's turn. `chosen`: the
-/// animal the player has tapped (doubutsu), whose squares light up. With `takeback`, the ↩
-/// button once the player has a move to take back; with `hints`, a square that loses at once is
-/// marked ⚠ and red, never hidden (docs/design/kind-coach.md).
+/// animal the player has tapped (doubutsu), whose squares light up. Where the `coach` allows
+/// take-backs, the ↩ button once the player has a move to take back; with its hints, a square
+/// that loses at once is marked ⚠ and red, never hidden (docs/design/kind-coach.md).
 pub(super) fn touch_board(
     game: &StoredGame,
     chosen: Chosen,
-    takeback: bool,
-    hints: bool,
+    coach: Coach,
     lang: Lang,
     emojis: &AppEmojis,
 ) -> Vec<CreateActionRow> {
@@ -40,7 +39,7 @@ pub(super) fn touch_board(
     }
     let mut controls = Vec::new();
     // Only once the player has a move of their own to take back (as the service checks).
-    if takeback && game.takeback_ply().is_some() {
+    if coach.takeback && game.takeback_ply().is_some() {
         controls.push(
             CreateButton::new(TakebackButton { game_id: record.id, ply: record.ply }.custom_id())
                 .label(Msg::TakebackButton.text(lang))
@@ -56,7 +55,7 @@ pub(super) fn touch_board(
     );
     let ids = Ids { game_id: record.id, ply: record.ply };
     match &record.game {
-        Game::Doubutsu(_) => doubutsu_board(&record.game, chosen, hints, ids, controls, emojis),
+        Game::Doubutsu(_) => doubutsu_board(&record.game, chosen, coach, ids, controls, emojis),
         Game::Reversi(_) => reversi_board(&record.game, ids, controls, lang),
     }
 }
@@ -109,7 +108,7 @@ impl Look {
 fn doubutsu_board(
     game: &Game,
     chosen: Chosen,
-    hints: bool,
+    coach: Coach,
     ids: Ids,
     controls: Vec<CreateButton>,
     emojis: &AppEmojis,
@@ -124,7 +123,7 @@ fn doubutsu_board(
         .map(|o| moves_from(game, o))
         .unwrap_or_default()
         .into_iter()
-        .map(|mv| (mv, marks_risky(game, GameMove::Doubutsu(mv), hints)))
+        .map(|mv| (mv, coach.marks_risky(game, GameMove::Doubutsu(mv))))
         .collect();
     // The computer's last move, marked as the picture marks it.
     let (left, reached) = match g.history().last_move() {

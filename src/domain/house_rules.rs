@@ -63,7 +63,8 @@ impl HouseRule {
 
 impl Settings {
     /// The settings for a game with `rules` of its own (none in servers): the game's rules win
-    /// over the place's.
+    /// over the place's. One step of the settings in effect, which `service::settings_in_effect`
+    /// takes with the others.
     pub fn under(mut self, rules: Option<HouseRules>) -> Settings {
         if let Some(rules) = rules {
             self.takeback = rules.takeback;

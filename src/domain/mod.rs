@@ -21,8 +21,8 @@ pub use players_data::{
 };
 pub use record::{Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, PlayerResults};
 pub use settings::{
-    Change, Place, Scope, Setting, Settings, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS,
+    Change, InEffect, Place, Scope, Setting, Settings, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, MAX_REMINDER_HOURS,
 };
-pub use stored_game::{PlayedMove, Replayed, Snapshot, StoredGame, Untrusted};
+pub use stored_game::{PlaceRead, PlayedMove, Replayed, Snapshot, StoredGame, Untrusted};
 pub use terminal::{TERMINAL_CHANNEL, TERMINAL_PLAYER};
 pub use venue::Venue;

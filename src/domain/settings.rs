@@ -2,7 +2,7 @@
 //! them, and where a change applies. Plain data; the store reads and writes it.
 
 use super::{Lang, Venue};
-use settai_core::{doubutsu, reversi, GameKind, Level};
+use settai_core::{doubutsu, reversi, Coach, GameKind, Level};
 
 /// Days a game may wait for a move where the server set nothing (the column's default).
 pub const DEFAULT_IDLE_DAYS: u32 = 14;
@@ -168,16 +168,42 @@ impl Default for Settings {
     }
 }
 
+/// The settings in effect for one request, worked out in one place from what the store read
+/// (`service::settings_in_effect`): the server's with the channel's overrides, as the venue has
+/// them, under the game's own rules, and the reader's own choice of hints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InEffect {
+    /// The place's settings as they apply to its game: what the rules check and `/settings
+    /// show` shows.
+    pub place: Settings,
+    /// The settings the reader plays under: the place's, with their own choice of hints where
+    /// they made one (docs/design/kind-coach.md#your-own-choice).
+    pub reader: Settings,
+    /// The reader's own choice of the coach's hints (`/play hints`), if they made one.
+    pub hints_choice: Option<bool>,
+    /// The settings as the store read them (the server's with the channel's overrides), before
+    /// the venue and a game's own rules: a game the request starts is worked out from them again.
+    pub as_read: Settings,
+    /// The venue of the request (`None`: a sweep, which answers nobody there).
+    pub venue: Option<Venue>,
+}
+
 impl Settings {
     /// The settings as they apply in `venue`: where nobody manages them (a DM, a group DM),
     /// the player who starts a game chooses its opponent and anyone there may move, as a
-    /// family around one board expects (docs/design/private-channels.md#settings).
+    /// family around one board expects (docs/design/private-channels.md#settings). One step of
+    /// the settings in effect, which `service::settings_in_effect` takes with the others.
     pub fn in_venue(mut self, venue: Venue) -> Settings {
         if !venue.has_managers() {
             self.level_choice = true;
             self.team_play = true;
         }
         self
+    }
+
+    /// The kind coach with these settings' switches (docs/design/kind-coach.md).
+    pub fn coach(&self) -> Coach {
+        Coach { hints: self.hints, takeback: self.takeback }
     }
 
     /// The level `kind` is played at.

@@ -1,7 +1,7 @@
 //! A game as one request finds it: its stored record with the moves that led there, read
 //! together with the settings of its place, so that a request reads the database once.
 
-use super::{GameRecord, GameStatus, MoveRecord, NewMove, Settings};
+use super::{GameRecord, GameStatus, InEffect, MoveRecord, NewMove, Settings};
 use settai_core::{Game, GameMove};
 
 /// A move played, with the position it was played from (for highlighting on the board).
@@ -145,24 +145,28 @@ pub struct Replayed {
 /// the active game, if any.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
-    /// The settings in effect at the place.
+    /// The settings in effect for the request, as the service worked them out.
+    pub settings: InEffect,
+    /// The place's active game.
+    pub game: Option<StoredGame>,
+    /// When no game is active and the place's last game was in a private channel (where its end
+    /// was silent): how it ended.
+    pub last_ended: Option<GameStatus>,
+}
+
+/// What the store reads of a place in one statement, before the service works out the settings
+/// in effect from it (a [`Snapshot`]).
+#[derive(Debug, Clone)]
+pub struct PlaceRead {
+    /// The server's settings with the channel's overrides (the defaults outside servers).
     pub settings: Settings,
     /// The place's active game.
     pub game: Option<StoredGame>,
     /// The reader's own choice of the coach's hints, if they made one (`/play hints`); the
     /// reader is the player the request answers, if any.
     pub hints_choice: Option<bool>,
-    /// When no game is active and the place's last game was in a private channel (where its end
-    /// was silent): how it ended.
+    /// As [`Snapshot::last_ended`].
     pub last_ended: Option<GameStatus>,
-}
-
-impl Snapshot {
-    /// The settings as the reader plays under them: the place's, with the reader's own
-    /// choice of hints where they made one (docs/design/kind-coach.md#your-own-choice).
-    pub fn settings_for_reader(&self) -> Settings {
-        Settings { hints: self.hints_choice.unwrap_or(self.settings.hints), ..self.settings.clone() }
-    }
 }
 
 #[cfg(test)]

@@ -60,7 +60,7 @@ impl Service {
     ) -> Result<&'a StoredGame, PlayError> {
         let game = Self::game_as_expected(snapshot, expected)?;
         let record = &game.record;
-        if record.human_id != caller.user_id && !snapshot.settings.team_play {
+        if record.human_id != caller.user_id && !snapshot.settings.place.team_play {
             return Err(PlayError::NotYourGame { owner: record.human_id });
         }
         if !record.human_to_move() {

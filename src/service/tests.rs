@@ -1,5 +1,6 @@
 //! The service against a real database, where a test needs what only a test build has (a level
-//! that panics on purpose). The rest of the flow is tested from outside, in `tests/service.rs`.
+//! that panics on purpose), and the take-back's offer over a request's moves. The rest of the flow
+//! is tested from outside, in `tests/service.rs`.
 
 use sqlx::PgPool;
 
@@ -50,4 +51,60 @@ async fn a_search_that_panics_is_an_answer_and_stores_nothing(pool: PgPool) {
         assert!(paid.moves.iter().any(|m| m.by_bot), "{kind}: the bot moved");
         assert_eq!(store.moves(id).await.unwrap().len(), paid.moves.len());
     }
+}
+
+/// The board after a request offers the take-back by the coach's switches, over the request's
+/// first move only when it is the player's own (docs/design/kind-coach.md#what-the-coach-does):
+/// a needless blunder, answered quietly, with the player to move.
+#[test]
+fn the_take_back_is_offered_after_the_players_own_blunder_by_the_switches() {
+    use crate::domain::{GameRecord, GameStatus, PlayedMove, StoredGame};
+    use crate::service::Played;
+    use settai_core::doubutsu::History;
+    use settai_core::{Coach, DoubutsuGame, Game};
+
+    let before = Game::Doubutsu(DoubutsuGame::new(History::from_position("3/1l1/3/LHC b -".parse().unwrap())));
+    let blunder = before.parse_move("A4A3").unwrap();
+    let after_move = before.play(blunder).unwrap();
+    let (answer, after) = after_move
+        .legal_moves()
+        .into_iter()
+        .map(|r| (r, after_move.play(r).unwrap()))
+        .find(|(_, g)| g.outcome().is_none() && !g.can_win_at_once())
+        .expect("a quiet answer");
+    let record = GameRecord {
+        id: 1,
+        guild_id: None,
+        channel_id: 2,
+        parent_id: None,
+        level: Level::Doubutsu(DoubutsuLevel::Weakest),
+        human_id: 3,
+        human_name: String::new(),
+        human_side: Side::First,
+        game: after,
+        ply: 2,
+        status: GameStatus::Active,
+        result: None,
+        version: 0,
+        created_at: chrono::Utc::now(),
+        updated_at: chrono::Utc::now(),
+        board_message_id: None,
+        private_channel: false,
+        house_rules: None,
+    };
+    assert!(record.human_to_move());
+    let played = |by_bot: bool| Played {
+        game: StoredGame::new(record.clone()),
+        moves: vec![
+            PlayedMove { before: before.clone(), mv: blunder, by_bot, user_id: (!by_bot).then_some(3) },
+            PlayedMove { before: after_move.clone(), mv: answer, by_bot: true, user_id: None },
+        ],
+    };
+    let on = Coach { hints: true, takeback: true };
+    assert!(played(false).offers_takeback(on));
+    assert!(!played(true).offers_takeback(on), "the bot's own move is never offered back");
+    assert!(!played(false).offers_takeback(Coach { hints: false, ..on }), "not without hints");
+    assert!(!played(false).offers_takeback(Coach { takeback: false, ..on }), "not where take-backs are off");
+    let nothing = Played { game: StoredGame::new(record), moves: Vec::new() };
+    assert!(!nothing.offers_takeback(on), "a request that made no move offers nothing");
 }

@@ -8,7 +8,7 @@ use super::rows::{
 use super::settings::SETTINGS_OF_PLACE;
 use super::{Batch, Store, StoreError};
 use crate::domain::{
-    Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Place, PlayerResults, Snapshot,
+    Finish, GameRecord, GameResult, GameStatus, MoveRecord, NewGame, NewMove, Place, PlaceRead, PlayerResults,
     DEFAULT_IDLE_DAYS, TERMINAL_CHANNEL,
 };
 use settai_core::{Game, GameKind};
@@ -165,12 +165,13 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// What a request needs of `place`, in one statement (one consistent read): the settings
-    /// in effect there, the `reader`'s own choices (the player the request answers) and its
+    /// What a request needs of `place`, in one statement (one consistent read): the server's
+    /// settings with the channel's overrides (the service works out those in effect from them),
+    /// the `reader`'s own choices (the player the request answers) and its
     /// active game with its moves, replayed. A game whose row or move list does not add up is
     /// [`StoreError::Corrupt`].
     #[tracing::instrument(level = "debug", skip_all, fields(channel = place.channel_id))]
-    pub async fn snapshot(&self, place: &Place, reader: Option<u64>) -> Result<Snapshot, StoreError> {
+    pub async fn snapshot(&self, place: &Place, reader: Option<u64>) -> Result<PlaceRead, StoreError> {
         let row = sqlx::query(&format!(
             "SELECT {}, {}, mv.*, r.hints AS hints_choice,
                     CASE WHEN a.id IS NULL THEN
@@ -197,12 +198,10 @@ impl Store {
         if row.try_get::<Option<i64>, _>("id")?.is_none() {
             // Only a message depends on it: a status that does not read is none.
             let last_ended = row.try_get::<Option<String>, _>("last_ended")?.and_then(|s| GameStatus::parse(&s));
-            return Ok(Snapshot { settings, game: None, hints_choice, last_ended });
+            return Ok(PlaceRead { settings, game: None, hints_choice, last_ended });
         }
         let game = GameWithMoves::from_row(&row)?.into_stored_game()?;
-        // A game's own rules (outside servers) win over the place's.
-        let settings = settings.under(game.record.house_rules);
-        Ok(Snapshot { settings, game: Some(game), hints_choice, last_ended: None })
+        Ok(PlaceRead { settings, game: Some(game), hints_choice, last_ended: None })
     }
 
     /// The active game in a channel, if any, without its moves (requests read a

@@ -5,7 +5,8 @@
 //! With hints on, a move that loses at once is marked and listed last, never hidden or refused,
 //! and a winning move is never flagged or promoted (the child finds it). Only doubutsu shogi has
 //! moves that lose at once, so in reversi the coach stays quiet. The switches (hints,
-//! take-backs) are the caller's: the place's settings in the bot, the run's in the benchmark.
+//! take-backs) are the caller's: the settings in effect in the bot, turned on the rules by a
+//! [`Coach`]; the run's in the benchmark.
 
 use crate::doubutsu::{History, Move, Position};
 use crate::{Game, GameMove};
@@ -67,6 +68,52 @@ pub fn offers_takeback(before: &Game, mv: GameMove, after: &Game, player_to_move
 pub fn doubutsu_offers_takeback(before: &Position, mv: Move, after: &History, player_to_move: bool) -> bool {
     let win_at_once = after.outcome().is_none() && !after.position().winning_moves().is_empty();
     before.loses_needlessly(mv) && player_to_move && !win_at_once
+}
+
+/// The kind coach with its switches as the caller has them (the settings in effect in the bot):
+/// hints (the ⚠ marks, the word about the lion) and take-backs. What it says follows the rules
+/// above, and only of the player's own position and moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Coach {
+    /// The coach's hints on.
+    pub hints: bool,
+    /// Take-backs allowed.
+    pub takeback: bool,
+}
+
+impl Coach {
+    /// The legal moves of `game` as the menus list them, each with whether it is marked ⚠:
+    /// [`moves_in_order`] with this coach's hints.
+    pub fn moves_in_order(self, game: &Game) -> Vec<(GameMove, bool)> {
+        moves_in_order(game, self.hints)
+    }
+
+    /// Whether the board marks `mv`, a legal move of `game`, ⚠: [`marks_risky`] with this
+    /// coach's hints.
+    pub fn marks_risky(self, game: &Game, mv: GameMove) -> bool {
+        marks_risky(game, mv, self.hints)
+    }
+
+    /// Whether the board after the move `mv` from `before`, answered into `after`, offers the
+    /// take-back: hints and take-backs are on, the move was the player's own (`by_player`: not
+    /// the bot's) and [`offers_takeback`] holds (`player_to_move` as there).
+    pub fn offers_takeback(
+        self,
+        before: &Game,
+        mv: GameMove,
+        by_player: bool,
+        after: &Game,
+        player_to_move: bool,
+    ) -> bool {
+        self.hints && self.takeback && by_player && offers_takeback(before, mv, after, player_to_move)
+    }
+
+    /// Whether the board of `game` warns that the player's lion is in danger: with hints, on the
+    /// player's turn only (`player_to_move`), when the side to move has its lion attacked
+    /// ([`Game::lion_in_danger`]; never in reversi).
+    pub fn warns_lion_in_danger(self, game: &Game, player_to_move: bool) -> bool {
+        self.hints && player_to_move && game.lion_in_danger()
+    }
 }
 
 #[cfg(test)]
@@ -173,6 +220,58 @@ mod tests {
         assert!(quiet > 0 && gift > 0 && punished > 0, "every kind of answer: {quiet} {gift} {punished}");
         for after in answers(safe) {
             assert!(!offers_takeback(&before, safe, &after, after.to_move().is_some()), "a safe move");
+        }
+    }
+
+    #[test]
+    fn the_coach_offers_the_take_back_only_with_both_switches_and_for_the_players_own_move() {
+        // The needless blunder of the test above, answered quietly.
+        let before = doubutsu("3/1l1/3/LHC b -");
+        let blunder = before.parse_move("A4A3").unwrap();
+        let after_move = before.play(blunder).unwrap();
+        let after = after_move
+            .legal_moves()
+            .into_iter()
+            .map(|r| after_move.play(r).unwrap())
+            .find(|g| g.outcome().is_none() && !g.can_win_at_once())
+            .expect("a quiet answer");
+        assert!(offers_takeback(&before, blunder, &after, true), "the rule holds");
+        for hints in [false, true] {
+            for takeback in [false, true] {
+                let coach = Coach { hints, takeback };
+                assert_eq!(coach.offers_takeback(&before, blunder, true, &after, true), hints && takeback);
+                assert!(!coach.offers_takeback(&before, blunder, false, &after, true), "never after the bot's move");
+                assert!(!coach.offers_takeback(&before, blunder, true, &after, false), "only on the player's turn");
+            }
+        }
+    }
+
+    #[test]
+    fn the_coach_marks_and_orders_by_its_hints_only() {
+        let game = doubutsu("1l1/3/1gL/E2 b -");
+        for takeback in [false, true] {
+            let (on, off) = (Coach { hints: true, takeback }, Coach { hints: false, takeback });
+            assert_eq!(on.moves_in_order(&game), moves_in_order(&game, true));
+            assert_eq!(off.moves_in_order(&game), moves_in_order(&game, false));
+            assert!(on.moves_in_order(&game).iter().any(|m| m.1), "a risky move is marked");
+            for mv in game.legal_moves() {
+                assert_eq!(on.marks_risky(&game, mv), game.loses_at_once(mv));
+                assert!(!off.marks_risky(&game, mv));
+            }
+        }
+    }
+
+    #[test]
+    fn the_coach_warns_of_the_lion_with_hints_on_the_players_turn_only() {
+        // Sente's lion on C3 attacked by gote's giraffe on B3; elsewhere, a quiet start.
+        let attacked = doubutsu("1l1/3/1gL/E2 b -");
+        assert!(attacked.lion_in_danger());
+        let on = Coach { hints: true, takeback: false };
+        assert!(on.warns_lion_in_danger(&attacked, true));
+        assert!(!on.warns_lion_in_danger(&attacked, false), "not while the bot is to move");
+        assert!(!Coach { hints: false, takeback: true }.warns_lion_in_danger(&attacked, true), "not without hints");
+        for quiet in [Game::new(GameKind::Doubutsu), Game::new(GameKind::Reversi)] {
+            assert!(!on.warns_lion_in_danger(&quiet, true), "{quiet:?}");
         }
     }
 }

@@ -6,7 +6,8 @@
 //! them behind one vocabulary: legal moves as typed [`GameMove`]s, play, outcome, the bot's
 //! reply and a stable text serialization for the database; [`Level`] is a level of either game.
 //! The kind coach's rules ([`moves_in_order`], [`offers_takeback`]) are here too, so that the bot
-//! and the benchmark's coached child follow the same ones.
+//! and the benchmark's coached child follow the same ones, and the bot's coach with its switches
+//! ([`Coach`]).
 
 // The crate's face is chosen: its modules are private but for the two games' namespaces, and
 // what callers use is re-exported below (and in `reversi`, `doubutsu`, `doubutsu::table`), so a
@@ -36,7 +37,9 @@ mod fuzz_tests;
 #[cfg(test)]
 mod tests;
 
-pub use coach::{doubutsu_moves_in_order, doubutsu_offers_takeback, marks_risky, moves_in_order, offers_takeback};
+pub use coach::{
+    doubutsu_moves_in_order, doubutsu_offers_takeback, marks_risky, moves_in_order, offers_takeback, Coach,
+};
 pub use commentary::{commentary, Commentary, COMMENTARY_BUDGET};
 pub use game::{human_moves, AiError, DecodeError, DoubutsuGame, Game, MoveDetail, StoredPosition, REVERSI_DEPTH};
 pub use game_move::{GameMove, MoveError};
