@@ -382,6 +382,7 @@ async fn run(channels: u64, moves: usize, think_ms: u64, rough: bool, shared_web
         ..Findings::default()
     };
     println!("{}", seen::weather_report(&standin));
+    seen::print_board_stories(&standin, &findings.boards);
     println!(
         "boards Discord made on a call it never answered, left live (the bot cannot know of them): {unknown_boards}"
     );

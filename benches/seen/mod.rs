@@ -140,3 +140,60 @@ pub fn says_discord_failed(line: &str) -> bool {
     ];
     DISCORD_FAILED.iter().any(|s| line.contains(s))
 }
+
+/// The game a board trouble names (`boards::troubles`' lines start `game {id}:`).
+pub fn trouble_game(line: &str) -> Option<i64> {
+    line.strip_prefix("game ")?.split(':').next()?.parse().ok()
+}
+
+/// Every call of the bot's that touched `game`'s boards, in order, and the faults they met: so
+/// that a board left wrong says how it came to be. A call is counted when its body carries the
+/// game's buttons, when it was made on a message that ever did, or with the token of an
+/// interaction that did.
+pub fn board_story(standin: &StandIn, game: i64) -> String {
+    use std::collections::HashSet;
+    let calls = standin.all_calls();
+    let prefix = format!("\"t:{game}:");
+    let carries = |c: &discord_stand_in::Reply| c.json.to_string().contains(&prefix);
+    let messages: HashSet<u64> = calls.iter().filter(|c| carries(c)).filter_map(|c| c.message_id).collect();
+    let tokens: HashSet<&str> = calls.iter().filter(|c| carries(c)).filter_map(|c| c.token.as_deref()).collect();
+    let mut story = format!("  the story of game {game}'s boards:");
+    for c in &calls {
+        let token = c.token.as_deref().filter(|t| tokens.contains(t));
+        if !(carries(c) || c.message_id.is_some_and(|m| messages.contains(&m)) || token.is_some()) {
+            continue;
+        }
+        let offers = match fixtures::buttons_of(c.message_json()).is_empty() {
+            true if c.message_json().get("components").is_some() => "offers nothing".to_string(),
+            true => String::new(),
+            false => match offered(c.message_json()) {
+                Some((_, ply)) => format!("offers ply {ply}"),
+                None => "buttons, no move".to_string(),
+            },
+        };
+        story.push_str(&format!(
+            "\n    #{} {:?} -> {} message {:?} token {} {offers}",
+            c.seq,
+            c.kind,
+            c.status,
+            c.message_id,
+            c.token.as_deref().unwrap_or("-")
+        ));
+    }
+    for f in standin.injected_faults() {
+        let touched =
+            tokens.iter().any(|t| f.path.contains(t)) || messages.iter().any(|m| f.path.contains(&m.to_string()));
+        if touched {
+            story.push_str(&format!("\n    fault: {} {} {:?} (made {:?})", f.method, f.path, f.kind, f.made));
+        }
+    }
+    story
+}
+
+/// Prints the story of every game a board trouble names.
+pub fn print_board_stories(standin: &StandIn, troubles: &[String]) {
+    let games: std::collections::BTreeSet<i64> = troubles.iter().filter_map(|t| trouble_game(t)).collect();
+    for game in games {
+        println!("{}", board_story(standin, game));
+    }
+}
