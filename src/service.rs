@@ -186,7 +186,7 @@ impl Service {
     }
 
     /// What a request needs of `place`, read once: the settings in effect
-    /// ([`settings_in_effect`]) and the active game with its moves. A stored game that does not
+    /// ([`settings_in_effect()`]) and the active game with its moves. A stored game that does not
     /// add up is closed (as `void`) and reported as [`PlayError::Corrupt`], the same on every
     /// path, so the channel is free again and nothing is ever played on a record that cannot be
     /// trusted. `reader`: the player the request answers, whose own choices it reads too. No
@@ -301,7 +301,7 @@ impl Service {
         Ok(StoredGame::new(record))
     }
 
-    /// The settings in effect at `place` for nobody in particular ([`settings_in_effect`]
+    /// The settings in effect at `place` for nobody in particular ([`settings_in_effect()`]
     /// without a venue, a game or a reader).
     pub async fn settings(&self, place: &Place) -> Result<Settings, PlayError> {
         Ok(settings_in_effect(&self.store.settings(place).await?, None, None, None).place)
