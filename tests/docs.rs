@@ -73,6 +73,15 @@ fn the_licence_and_the_toolchain_are_declared() {
     assert!(rust_version.starts_with("1.") && minor >= 85, "{rust_version}");
     let readme = read("README.md");
     assert!(readme.contains(&format!("Rust ({rust_version} or newer)")), "the README names rust-version");
+    // The pinned release every build uses (`.ci/run`'s lints judge the same code the same way
+    // everywhere) is one the manifest accepts, and the README says rustup fetches it.
+    let pinned = read("rust-toolchain.toml")
+        .lines()
+        .find_map(|l| l.strip_prefix("channel = \"").and_then(|v| v.strip_suffix('"')).map(str::to_string))
+        .expect("rust-toolchain.toml names its channel");
+    let pinned_minor: u32 = pinned.split('.').nth(1).and_then(|m| m.parse().ok()).expect("a pinned 1.N.P release");
+    assert!(pinned.starts_with("1.") && pinned_minor >= minor, "the pin {pinned} is older than rust-version");
+    assert!(readme.contains("`rust-toolchain.toml`"), "the README says the first build fetches the pinned release");
 }
 
 /// The README's example systemd unit: `[Section]` -> (key, value) lines, in order.

@@ -192,7 +192,6 @@ fn every_kind_renders_in_both_orientations_with_its_dots() {
     }
     v.to_move = None;
     let bytes = render_doubutsu(&v, Lang::En);
-    std::fs::write(std::env::temp_dir().join("doubutsu_all.png"), &bytes).unwrap();
     let img = image::load_from_memory(&bytes).unwrap().to_rgb8();
 
     let all_steps = Lion.steps();
