@@ -2,14 +2,14 @@
 //! and the player's own choices (stats, reminders, hints). Plain functions over the
 //! [`Shell`] and the request.
 
-use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, EditInteractionResponse, MessageId};
+use serenity::all::{EditInteractionResponse, MessageId};
 
 use super::board_message::{board, narrate};
 use super::board_posts::board_posted;
 use super::calls::Failed;
 use super::custom_id::ResignButton;
 use super::failure::Failure;
-use super::reply::{allowed_mentions, Reply, Responder};
+use super::reply::{allowed_mentions, confirm_row, Reply, Responder};
 use super::request::Request;
 use super::shell::Shell;
 use super::touch_board::{frozen_board, touch_board};
@@ -231,14 +231,10 @@ pub(super) async fn resign_button(shell: &Shell, request: &Request<'_>, button: 
         ResignButton::Ask { game_id } => {
             // Only the player of that game, while it is on, is asked.
             Service::game_to_resign(caller, &request.snapshot, Some(game_id)).map_err(Failure::Refused)?;
-            let buttons = CreateActionRow::Buttons(vec![
-                CreateButton::new(ResignButton::Confirm { game_id }.custom_id())
-                    .label(Msg::ResignYes.text(lang))
-                    .style(ButtonStyle::Danger),
-                CreateButton::new(ResignButton::Cancel { game_id }.custom_id())
-                    .label(Msg::ResignNo.text(lang))
-                    .style(ButtonStyle::Secondary),
-            ]);
+            let buttons = confirm_row(
+                (ResignButton::Confirm { game_id }.custom_id(), Msg::ResignYes.text(lang)),
+                (ResignButton::Cancel { game_id }.custom_id(), Msg::ResignNo.text(lang)),
+            );
             responder.answer(Reply::private(Msg::ResignConfirm.text(lang)).with_components(vec![buttons])).await?;
         }
         ResignButton::Cancel { .. } => {

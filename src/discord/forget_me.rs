@@ -2,11 +2,9 @@
 //! that names it (docs/design/players-data.md#forget-me). Private from start to end: nothing is
 //! posted in the channel, so it works wherever the player can use the command.
 
-use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
-
 use super::custom_id::ForgetButton;
 use super::failure::Failure;
-use super::reply::Reply;
+use super::reply::{confirm_row, Reply};
 use super::request::Request;
 use crate::i18n::Msg;
 use crate::service::{PlayError, Service};
@@ -20,14 +18,10 @@ pub(super) async fn forget_me(service: &Service, request: &Request<'_>) -> Resul
         return Ok(());
     }
     let user_id = caller.user_id;
-    let buttons = CreateActionRow::Buttons(vec![
-        CreateButton::new(ForgetButton::Erase { user_id }.custom_id())
-            .label(Msg::EraseButton.text(lang))
-            .style(ButtonStyle::Danger),
-        CreateButton::new(ForgetButton::Keep { user_id }.custom_id())
-            .label(Msg::KeepButton.text(lang))
-            .style(ButtonStyle::Secondary),
-    ]);
+    let buttons = confirm_row(
+        (ForgetButton::Erase { user_id }.custom_id(), Msg::EraseButton.text(lang)),
+        (ForgetButton::Keep { user_id }.custom_id(), Msg::KeepButton.text(lang)),
+    );
     let question = Msg::ForgetQuestion { counts: &counts }.text(lang);
     responder.answer(Reply::private(question).with_components(vec![buttons])).await?;
     Ok(())

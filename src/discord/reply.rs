@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex as SyncMutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serenity::all::{
-    CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateInteractionResponse,
+    ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton, CreateInteractionResponse,
     CreateInteractionResponseFollowup, CreateInteractionResponseMessage, CreateMessage, EditInteractionResponse,
     InteractionId, MessageId,
 };
@@ -68,6 +68,15 @@ pub struct Reply {
 /// bot sends says so explicitly rather than trusting its wording.
 pub fn allowed_mentions(users: &[u64]) -> CreateAllowedMentions {
     CreateAllowedMentions::new().users(users.iter().map(|&u| serenity::all::UserId::new(u)))
+}
+
+/// The two buttons under a question whose yes cannot be undone (resign, erase a player's
+/// data): the yes red, the no grey, always in that order.
+pub fn confirm_row(yes: (String, String), no: (String, String)) -> CreateActionRow {
+    CreateActionRow::Buttons(vec![
+        CreateButton::new(yes.0).label(yes.1).style(ButtonStyle::Danger),
+        CreateButton::new(no.0).label(no.1).style(ButtonStyle::Secondary),
+    ])
 }
 
 impl Reply {

@@ -182,3 +182,31 @@ pub struct Finish {
     /// Final score (first, second) where the game has one.
     pub score: Option<(u32, u32)>,
 }
+
+#[cfg(test)]
+impl GameRecord {
+    /// An active game of `game` at `ply` in a server's channel, the player first at the
+    /// game's first level: what the crate's own tests start from.
+    pub(crate) fn sample(game: Game, ply: u32) -> GameRecord {
+        GameRecord {
+            id: 1,
+            guild_id: None,
+            channel_id: 2,
+            parent_id: None,
+            level: Level::for_kind(game.kind())[0],
+            human_id: 3,
+            human_name: String::new(),
+            human_side: Side::First,
+            game,
+            ply,
+            status: GameStatus::Active,
+            result: None,
+            version: 0,
+            created_at: Utc::now(),
+            updated_at: Utc::now(),
+            board_message_id: None,
+            private_channel: false,
+            house_rules: None,
+        }
+    }
+}

@@ -172,30 +172,7 @@ pub struct PlaceRead {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use settai_core::{GameKind, Level, Side};
-
-    fn record(game: Game, ply: u32) -> GameRecord {
-        GameRecord {
-            id: 1,
-            guild_id: None,
-            channel_id: 2,
-            parent_id: None,
-            level: Level::for_kind(game.kind())[0],
-            human_id: 3,
-            human_name: String::new(),
-            human_side: Side::First,
-            game,
-            ply,
-            status: GameStatus::Active,
-            result: None,
-            version: 0,
-            created_at: chrono::Utc::now(),
-            updated_at: chrono::Utc::now(),
-            board_message_id: None,
-            private_channel: false,
-            house_rules: None,
-        }
-    }
+    use settai_core::GameKind;
 
     /// A doubutsu game of `plies` moves, the player's own and the bot's in turn, stored.
     fn stored(plies: usize) -> (Vec<MoveRecord>, Vec<Game>) {
@@ -223,7 +200,7 @@ mod tests {
         let (moves, positions) = stored(9);
         let (game, replayed) = StoredGame::replay(Game::new(GameKind::Doubutsu), &moves).unwrap();
         assert_eq!(&game, positions.last().unwrap());
-        let mut stored = StoredGame::of_replay(record(game, 9), replayed).unwrap();
+        let mut stored = StoredGame::of_replay(GameRecord::sample(game, 9), replayed).unwrap();
         let kept = |s: &StoredGame| (0..s.moves.len()).filter(|&i| s.played(i).is_some()).collect::<Vec<_>>();
         // The player's own moves are plies 1, 3, 5, 7 and 9 (indices 0, 2, ...): the last two turns begin at index 6.
         assert_eq!(kept(&stored), [6, 7, 8]);
@@ -233,7 +210,7 @@ mod tests {
         assert_eq!(stored.last_move().unwrap().mv, stored.moves[8].mv);
         assert!(
             StoredGame::of_replay(
-                record(positions[9].clone(), 8),
+                GameRecord::sample(positions[9].clone(), 8),
                 StoredGame::replay(Game::new(GameKind::Doubutsu), &moves).unwrap().1
             )
             .is_err(),
@@ -242,14 +219,14 @@ mod tests {
 
         // The bot's reply and the player's next move: the kept turns move on.
         let (more, more_positions) = stored_after(&positions[9], 2);
-        stored = stored.advanced(record(more_positions[2].clone(), 11), &more);
+        stored = stored.advanced(GameRecord::sample(more_positions[2].clone(), 11), &more);
         assert_eq!(stored.moves.len(), 11);
         assert_eq!(kept(&stored), [8, 9, 10]);
         assert_eq!(stored.played(9).unwrap().before, positions[9]);
 
         // A take-back to before the player's last move shows the turn before it, positions kept.
         assert_eq!(stored.takeback_ply(), Some(10));
-        let back = stored.truncated(record(more_positions[1].clone(), 10), 10);
+        let back = stored.truncated(GameRecord::sample(more_positions[1].clone(), 10), 10);
         assert_eq!(kept(&back), [8, 9]);
         assert_eq!(back.last_move().unwrap().before, positions[9]);
     }

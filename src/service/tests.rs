@@ -58,7 +58,7 @@ async fn a_search_that_panics_is_an_answer_and_stores_nothing(pool: PgPool) {
 /// a needless blunder, answered quietly, with the player to move.
 #[test]
 fn the_take_back_is_offered_after_the_players_own_blunder_by_the_switches() {
-    use crate::domain::{GameRecord, GameStatus, PlayedMove, StoredGame};
+    use crate::domain::{GameRecord, PlayedMove, StoredGame};
     use crate::service::Played;
     use settai_core::doubutsu::History;
     use settai_core::{Coach, DoubutsuGame, Game};
@@ -72,26 +72,7 @@ fn the_take_back_is_offered_after_the_players_own_blunder_by_the_switches() {
         .map(|r| (r, after_move.play(r).unwrap()))
         .find(|(_, g)| g.outcome().is_none() && !g.can_win_at_once())
         .expect("a quiet answer");
-    let record = GameRecord {
-        id: 1,
-        guild_id: None,
-        channel_id: 2,
-        parent_id: None,
-        level: Level::Doubutsu(DoubutsuLevel::Weakest),
-        human_id: 3,
-        human_name: String::new(),
-        human_side: Side::First,
-        game: after,
-        ply: 2,
-        status: GameStatus::Active,
-        result: None,
-        version: 0,
-        created_at: chrono::Utc::now(),
-        updated_at: chrono::Utc::now(),
-        board_message_id: None,
-        private_channel: false,
-        house_rules: None,
-    };
+    let record = GameRecord { level: Level::Doubutsu(DoubutsuLevel::Weakest), ..GameRecord::sample(after, 2) };
     assert!(record.human_to_move());
     let played = |by_bot: bool| Played {
         game: StoredGame::new(record.clone()),
