@@ -154,13 +154,15 @@ pub fn board_story(standin: &StandIn, game: i64) -> String {
     use std::collections::HashSet;
     let calls = standin.all_calls();
     let prefix = format!("\"t:{game}:");
-    let carries = |c: &discord_stand_in::Reply| c.json.to_string().contains(&prefix);
-    let messages: HashSet<u64> = calls.iter().filter(|c| carries(c)).filter_map(|c| c.message_id).collect();
-    let tokens: HashSet<&str> = calls.iter().filter(|c| carries(c)).filter_map(|c| c.token.as_deref()).collect();
+    // Each body read once: a run holds tens of thousands of calls.
+    let carrying: Vec<bool> = calls.iter().map(|c| c.json.to_string().contains(&prefix)).collect();
+    let carriers = || calls.iter().zip(&carrying).filter(|(_, &carries)| carries).map(|(c, _)| c);
+    let messages: HashSet<u64> = carriers().filter_map(|c| c.message_id).collect();
+    let tokens: HashSet<&str> = carriers().filter_map(|c| c.token.as_deref()).collect();
     let mut story = format!("  the story of game {game}'s boards:");
-    for c in &calls {
+    for (c, &carries) in calls.iter().zip(&carrying) {
         let token = c.token.as_deref().filter(|t| tokens.contains(t));
-        if !(carries(c) || c.message_id.is_some_and(|m| messages.contains(&m)) || token.is_some()) {
+        if !(carries || c.message_id.is_some_and(|m| messages.contains(&m)) || token.is_some()) {
             continue;
         }
         let offers = match fixtures::buttons_of(c.message_json()).is_empty() {
