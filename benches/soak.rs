@@ -65,10 +65,18 @@ struct Day {
     games_started: usize,
     /// Interactions whose answer failed where one of their calls met a fault of Discord's.
     failed_answers: usize,
+    /// The longest an answer took to show (its last call so far), of those that came.
+    longest_answer: Duration,
     anomalies: Vec<String>,
 }
 
 impl Day {
+    /// Notes how long `x`, an answered exchange, took to show.
+    fn answered(&mut self, x: &Exchange) {
+        let shown = x.calls.iter().filter(|c| c.ok()).map(|c| c.after).max().unwrap_or_default();
+        self.longest_answer = self.longest_answer.max(shown);
+    }
+
     /// An interaction (`what`) whose answer failed: Discord's doing where one of its calls met
     /// a fault, else an anomaly.
     fn failed(&mut self, standin: &StandIn, what: &str, x: &Result<Exchange, Incomplete>) {
@@ -97,6 +105,12 @@ enum Next {
 /// How many answers in a row may fail before a family calls its game stuck.
 const FAILURES_IN_A_ROW: usize = 5;
 
+/// How long a family waits for an answer before looking at the game again (`/play board`): a
+/// person's patience, well past the longest honest answer (a call of the bot's that hangs until
+/// its 10 s deadline, then the board shown another way, with the bot's thinking). The run prints
+/// the longest answer it saw, so that a patience cut too short shows.
+const PATIENCE: Duration = Duration::from_secs(20);
+
 /// One family's session: shows the game on (or starts one) and taps random legal moves until
 /// the game ends or, with chance `stop` after each move, they leave it for another day. An
 /// answer that fails sends them to `/play board`, as a person would look at the game again.
@@ -122,6 +136,7 @@ async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64) -> Day {
                     continue;
                 }
                 let x = x.expect("answered");
+                day.answered(&x);
                 match (start, x.is_ephemeral()) {
                     // No game here: a new one.
                     (false, true) => {
@@ -167,6 +182,9 @@ async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64) -> Day {
             next = Next::Show;
             continue;
         }
+        if let Ok(x) = &chosen {
+            day.answered(x);
+        }
         if chosen.as_ref().is_ok_and(Exchange::is_ephemeral) {
             day.anomalies.push(format!("choosing refused: {}", chosen.map(|x| x.content()).unwrap_or_default()));
             return day;
@@ -188,6 +206,9 @@ async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64) -> Day {
         let tap = Tap { game, ply: ply + 1, notation: choice };
         match seen::played(&standin, &tapped, game, ply) {
             Played::Yes => {
+                if let Ok(x) = &tapped {
+                    day.answered(x);
+                }
                 day.taps.push(tap);
                 failures = 0;
                 next = Next::Tap(tapped.as_ref().ok().and_then(Exchange::message_id).expect("a board"));
@@ -345,7 +366,7 @@ async fn run(days: u32, channels: u64, small_table: bool, rough: bool, shared_we
         RateLimits::discord()
     };
     let mut standin = StandIn::start_with(limits).await;
-    standin.interact_timeout = Duration::from_secs(60);
+    standin.interact_timeout = PATIENCE;
     if rough {
         standin.set_weather(Some(Weather::rough(20261207)));
     }
@@ -361,6 +382,7 @@ async fn run(days: u32, channels: u64, small_table: bool, rough: bool, shared_we
     let (mut taps, mut unknown, mut games_started, mut anomalies) =
         (Vec::<Tap>::new(), Vec::<Tap>::new(), 0, Vec::<String>::new());
     let mut failed_answers = 0;
+    let mut longest_answer = Duration::ZERO;
     let mut samples = Vec::new();
     let (graceful_stop, kill) = restart_days(days);
     let (mut process, mut process_started) = (0, 1);
@@ -384,6 +406,7 @@ async fn run(days: u32, channels: u64, small_table: bool, rough: bool, shared_we
             taps.extend(done.taps);
             unknown.extend(done.unknown);
             failed_answers += done.failed_answers;
+            longest_answer = longest_answer.max(done.longest_answer);
             games_started += done.games_started;
             anomalies.extend(done.anomalies);
         }
@@ -472,6 +495,11 @@ async fn run(days: u32, channels: u64, small_table: bool, rough: bool, shared_we
     println!(
         "answers that failed: {failed_answers}; taps of unknown fate: {} ({} of them stored); refusals a fault provoked: {provoked}",
         findings.moves.unknown, findings.moves.unknown_stored
+    );
+    println!(
+        "the longest answer seen: {:.1} s (a family waits {} s before looking again)",
+        longest_answer.as_secs_f64(),
+        PATIENCE.as_secs()
     );
     drop(store);
     pool.close().await;

@@ -6,6 +6,8 @@ use settai::store::{Batch, Store, StoreError};
 use settai_core::{doubutsu, reversi, Game, GameKind, GameMove, Level, Side};
 use sqlx::PgPool;
 
+#[path = "store/board_message.rs"]
+mod board_message;
 #[path = "store/stored_once.rs"]
 mod stored_once;
 #[path = "store/whose_turn.rs"]

@@ -8,7 +8,7 @@ use serenity::http::Http;
 
 use super::calls::{self, Repeat};
 use super::reply::allowed_mentions;
-use crate::domain::GameRecord;
+use crate::domain::{BoardRemembered, GameRecord};
 use crate::service::Service;
 
 /// Remembers `posted` as the board of `record` (the state it shows) and takes the menu off
@@ -16,10 +16,12 @@ use crate::service::Service;
 /// interaction came from, whose menu the interaction itself takes off.
 ///
 /// Remembering is tried again while the database fails (a busy pool, a blink: the update is
-/// guarded by the ply, so a second try changes nothing twice). Where it still fails, the
-/// board it replaces loses its menu all the same: the board just posted is the one a player
-/// sees last and taps next, and an old board left offering moves would outlive the game
-/// (docs/design/bot-reliability.md#robustness, "Database outage").
+/// guarded by the ply and the board it replaces, so a second try changes nothing twice).
+/// Where it still fails, the board it replaces loses its menu all the same: the board just
+/// posted is the one a player sees last and taps next, and an old board left offering moves
+/// would outlive the game (docs/design/bot-reliability.md#robustness, "Database outage").
+/// Where `posted` lost (another board of the game was remembered first, or the game moved on),
+/// it is `posted` that loses its menu: only the game's board offers moves.
 pub(super) async fn board_posted(
     service: &Service,
     http: &Http,
@@ -30,9 +32,15 @@ pub(super) async fn board_posted(
     let mut pauses = REMEMBER_PAUSES.into_iter();
     loop {
         match service.set_board_message(record, posted.get()).await {
-            Ok(true) => break,
-            // The game moved on or ended meanwhile: a newer board is the one.
-            Ok(false) => return,
+            Ok(BoardRemembered::Yes) => break,
+            Ok(BoardRemembered::Lost { now }) => {
+                // A final board offers no moves (only "again"), and keeps it.
+                if record.human_to_move() && now != Some(posted.get()) && !record.private_channel {
+                    tracing::debug!(game = record.id, "another board is the game's; this one offers nothing");
+                    take_menu_off(http, record, posted).await;
+                }
+                return;
+            }
             Err(e) => match pauses.next() {
                 Some(pause) => {
                     tracing::info!(error = %e, game = record.id, "could not remember a board message; trying again");

@@ -28,13 +28,43 @@ const FIRST_PAUSE: Duration = Duration::from_millis(250);
 /// Whether a call may be sent again when its outcome is unknown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Repeat {
-    /// Doing it twice is doing it once: a read, an edit, a bulk overwrite, a deletion, an
-    /// interaction's first response (Discord refuses a second one, 40060), a channel message
-    /// with an enforced nonce (Discord returns the first message instead of a second).
+    /// Doing it twice is doing it once: a read, an edit that leaves nothing to tap, a bulk
+    /// overwrite, a deletion, an interaction's first response (Discord refuses a second one,
+    /// 40060), a channel message with an enforced nonce (Discord returns the first message
+    /// instead of a second).
     Safe,
-    /// It may make something twice (a follow-up message): tried again only when it surely
-    /// never reached Discord (the connection could not be opened).
+    /// It may make something twice (a follow-up message), or a copy landing late may undo
+    /// what came after it (an edit that offers moves, [`Repeat::of_edit`]): tried again only
+    /// when it surely never reached Discord (the connection could not be opened).
     OnlyIfUnsent,
+}
+
+impl Repeat {
+    /// How an edit of a message may be sent again. One that leaves something to tap (a board's
+    /// moves, an animal's lit squares) is not, once it may have shown: the player may have
+    /// tapped it meanwhile and played on, and a copy landing seconds later would bring back
+    /// moves already played (docs/design/bot-reliability.md#when-discord-fails).
+    pub fn of_edit(edit: &impl serde::Serialize) -> Repeat {
+        let offers = serde_json::to_value(edit).ok().and_then(|e| e.get("components").map(offers_taps));
+        if offers == Some(true) {
+            Repeat::OnlyIfUnsent
+        } else {
+            Repeat::Safe
+        }
+    }
+}
+
+/// Whether `components` (rows, or one component) hold something a player can tap: a button or
+/// menu with a custom id that is not disabled (a link button only opens a page).
+fn offers_taps(components: &serde_json::Value) -> bool {
+    match components {
+        serde_json::Value::Array(all) => all.iter().any(offers_taps),
+        serde_json::Value::Object(c) => {
+            let tappable = c.contains_key("custom_id") && c.get("disabled").and_then(|d| d.as_bool()) != Some(true);
+            tappable || c.get("components").is_some_and(offers_taps)
+        }
+        _ => false,
+    }
 }
 
 /// What a failed call says about trying it again.
@@ -153,6 +183,20 @@ mod tests {
         .await;
         assert!(out.is_err(), "the last error is returned");
         tries.into_inner()
+    }
+
+    #[test]
+    fn an_edit_is_sent_again_only_when_it_leaves_nothing_to_tap() {
+        use serenity::all::{CreateActionRow, CreateButton, EditInteractionResponse};
+        let row = |button: CreateButton| vec![CreateActionRow::Buttons(vec![button])];
+        let tap = || CreateButton::new("t:1:0:p.d3").label("1");
+        assert_eq!(Repeat::of_edit(&EditInteractionResponse::new().components(row(tap()))), Repeat::OnlyIfUnsent);
+        let frozen = EditInteractionResponse::new().components(row(tap().disabled(true)));
+        assert_eq!(Repeat::of_edit(&frozen), Repeat::Safe, "a frozen board");
+        assert_eq!(Repeat::of_edit(&EditInteractionResponse::new().components(vec![])), Repeat::Safe, "no menu");
+        assert_eq!(Repeat::of_edit(&EditInteractionResponse::new().content("…")), Repeat::Safe, "its text alone");
+        let link = EditInteractionResponse::new().components(row(CreateButton::new_link("https://discord.com")));
+        assert_eq!(Repeat::of_edit(&link), Repeat::Safe, "a link opens a page");
     }
 
     #[tokio::test]

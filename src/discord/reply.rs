@@ -413,7 +413,8 @@ impl Responder {
                 }
                 Deferral::Thinking { .. } => {
                     *stage = Stage::Answered;
-                    self.after_first(Repeat::Safe, || reply.edit().execute(&self.own, &self.token))
+                    let edit = reply.edit();
+                    self.after_first(Repeat::of_edit(&edit), || edit.clone().execute(&self.own, &self.token))
                         .await
                         .map(|m| Some(m.id))
                 }
@@ -485,9 +486,9 @@ impl Responder {
     }
 
     /// Edits the original response (after a deferral: the message a component is on, or the
-    /// command's "thinking…").
+    /// command's "thinking…"), sent again as [`Repeat::of_edit`] allows.
     pub async fn edit(&self, edit: EditInteractionResponse) -> serenity::Result<()> {
-        self.after_first(Repeat::Safe, || edit.clone().execute(&self.own, &self.token)).await.map(drop)
+        self.after_first(Repeat::of_edit(&edit), || edit.clone().execute(&self.own, &self.token)).await.map(drop)
     }
 
     /// Sends a follow-up message.

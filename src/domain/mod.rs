@@ -1,8 +1,9 @@
-//! The plain data every layer shares: a game as stored and the moves to add to it, how it
+//! The plain data every layer shares: a game as stored and the moves to add to it, which message is its board, how it
 //! stands and ends, a player's results, the settings of a place and the changes managers make,
 //! the reminders a game is owed, a player's data as they may ask for it, the language a player reads, the terminal as a caller, the venue a request comes from, the house rules a game's starter chooses outside servers. No I/O: `store` reads and writes
 //! these, `service` passes them on, `discord` and `i18n` show them.
 
+mod board;
 mod house_rules;
 mod lang;
 mod nudge;
@@ -13,6 +14,7 @@ mod stored_game;
 mod terminal;
 mod venue;
 
+pub use board::BoardRemembered;
 pub use house_rules::{HouseRule, HouseRules, Pick};
 pub use lang::Lang;
 pub use nudge::Nudge;

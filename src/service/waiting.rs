@@ -8,7 +8,7 @@
 //! (docs/design/bot-reliability.md#robustness).
 
 use super::{PlayError, Service};
-use crate::domain::{GameRecord, Nudge};
+use crate::domain::{BoardRemembered, GameRecord, Nudge};
 use crate::store::Batch;
 
 impl Service {
@@ -62,9 +62,10 @@ impl Service {
         Ok(self.store.claim_nudge(record, nudge).await?)
     }
 
-    /// Remembers `message_id` as the board of `record` (as it was when the board was drawn).
-    pub async fn set_board_message(&self, record: &GameRecord, message_id: u64) -> Result<bool, PlayError> {
-        Ok(self.store.set_board_message(record.id, record.ply, message_id).await?)
+    /// Remembers `message_id` as the board of `record` (as it was when the board was drawn), in
+    /// place of the board `record` names, unless another was remembered meanwhile.
+    pub async fn set_board_message(&self, record: &GameRecord, message_id: u64) -> Result<BoardRemembered, PlayError> {
+        Ok(self.store.set_board_message(record.id, record.ply, message_id, record.board_message_id).await?)
     }
 
     /// Active games in which the bot is to move. A player's move is stored with the bot's

@@ -7,7 +7,7 @@ use sqlx::Row;
 use super::games::SETTINGS_OF_GAME;
 use super::rows::{game_columns, moves_of_game, GameWithMoves};
 use super::{Batch, Store, StoreError};
-use crate::domain::{GameRecord, Nudge, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, TERMINAL_CHANNEL};
+use crate::domain::{BoardRemembered, GameRecord, Nudge, DEFAULT_IDLE_DAYS, DEFAULT_REMINDER_HOURS, TERMINAL_CHANNEL};
 use sqlx::FromRow;
 
 impl Store {
@@ -76,19 +76,35 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Records `message_id` as the board of `game_id` showing ply `ply`, unless the game has
-    /// moved on or ended since (an older board never replaces a newer one). Returns whether it
-    /// was recorded.
-    pub async fn set_board_message(&self, game_id: i64, ply: u32, message_id: u64) -> Result<bool, StoreError> {
-        let done = sqlx::query!(
-            "UPDATE games SET board_message_id = $3 WHERE id = $1 AND ply = $2 AND status = 'active'",
+    /// Records `message_id` as the board of `game_id` showing ply `ply`, in place of `replaces`
+    /// (the board remembered when the game was read): unless the game has moved on or ended
+    /// since, or another board was remembered meanwhile. Of two boards posted at once for one
+    /// position, the first remembered wins, and the other knows it lost (it must then offer
+    /// nothing). One statement: the update and, where it lost, the board remembered now.
+    pub async fn set_board_message(
+        &self,
+        game_id: i64,
+        ply: u32,
+        message_id: u64,
+        replaces: Option<u64>,
+    ) -> Result<BoardRemembered, StoreError> {
+        let row = sqlx::query!(
+            r#"WITH won AS (
+                   UPDATE games SET board_message_id = $3
+                   WHERE id = $1 AND ply = $2 AND status = 'active'
+                     AND (board_message_id IS NOT DISTINCT FROM $4 OR board_message_id = $3)
+                   RETURNING id
+               )
+               SELECT EXISTS (SELECT 1 FROM won) AS "won!",
+                      (SELECT board_message_id FROM games WHERE id = $1) AS now"#,
             game_id,
             ply as i32,
             message_id as i64,
+            replaces.map(|m| m as i64),
         )
-        .execute(&self.pool)
+        .fetch_one(&self.pool)
         .await?;
-        Ok(done.rows_affected() == 1)
+        Ok(if row.won { BoardRemembered::Yes } else { BoardRemembered::Lost { now: row.now.map(|m| m as u64) } })
     }
 
     /// Whether `user_id` wants reminders of their waiting games (yes unless they said no).

@@ -17,6 +17,7 @@ mod doubutsu_shogi;
 mod family;
 mod limits;
 mod observability;
+mod one_board;
 mod outages;
 mod players_data;
 mod playing;

@@ -5,10 +5,12 @@
 //! an old board's menu taken off.
 //! Nothing is lost, nothing is shown twice, no game is held, and a later tap goes on.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
 use settai::i18n::{Lang, Msg};
+use settai::metrics::Metrics;
 use settai_core::reversi::ReversiLevel;
 use settai_core::{Game, GameKind, Level, Side};
 use sqlx::PgPool;
@@ -256,5 +258,60 @@ async fn an_old_boards_menu_comes_off_through_an_outage(pool: PgPool) {
     assert_eq!(bot.standin.repeated_calls(), 1, "the edit, tried again once");
     assert!(fixtures::buttons_of(&bot.standin.message(old).unwrap()).is_empty(), "the old board offers nothing");
     assert!(live(&bot.standin.message(shown.message_id().unwrap()).unwrap()), "the new board offers the moves");
+    bot.stop().await;
+}
+
+/// How many moves the bot has counted as handled, whatever their outcome.
+fn moves_handled(metrics: &Metrics) -> f64 {
+    let scrape = metrics.encode().expect("the figures");
+    scrape
+        .lines()
+        .filter(|l| l.starts_with(r#"settai_interactions_total{kind="move""#))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+/// An edit that makes the tapped board the new one (its post failed), which Discord applies and
+/// never answers: the child taps the board it shows at once and plays on, and the next board
+/// takes its menu off. That edit is not sent again when its deadline passes: a copy landing then
+/// would bring the first moves back on a board nobody can play from.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn an_edit_that_offers_moves_is_not_sent_again_once_it_may_have_shown(pool: PgPool) {
+    let metrics = Arc::new(Metrics::new());
+    let bot = Bot::builder(pool).metrics(metrics.clone()).start().await;
+    let ctx = Ctx::en();
+    let started = bot.standin.interact(play_reversi(&ctx)).await;
+    let board_id = started.message_id().unwrap();
+    let (tap, token) = tap_first(&ctx, &shown_board(&bot, &started));
+    bot.standin.inject_fault(
+        "POST",
+        &format!("/{token}"),
+        FaultKind::Status { status: 503, retry_after: None },
+        Calls::Nth(1),
+    );
+    bot.standin.inject_fault("PATCH", &format!("/{token}/messages/@original"), FaultKind::AppliedHang, Calls::Nth(1));
+    bot.standin.interact_until(tap, |x| x.calls.iter().any(board_edit)).await;
+    let shown = bot.standin.message(board_id).unwrap();
+    assert!(live(&shown), "the board tapped shows the new position:\n{shown}");
+
+    // The child taps it at once; the next board is posted and this one loses its menu.
+    let (again, _) = tap_first(&ctx, &shown);
+    bot.standin
+        .interact_until(again, |x| {
+            x.followups().iter().any(|c| !c.files.is_empty())
+                && x.calls.iter().any(|c| c.ok() && c.kind == ReplyKind::EditOriginal && c.components() == Some(vec![]))
+        })
+        .await;
+    assert_eq!(bot.snapshot(&ctx).await.3, 4);
+    // The first tap ends once its edit's deadline has passed.
+    let deadline = tokio::time::Instant::now() + T;
+    while moves_handled(&metrics) < 2.0 {
+        assert!(tokio::time::Instant::now() < deadline, "the first tap never ended");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(bot.standin.injected_faults().len(), 2);
+    let old = bot.standin.message(board_id).unwrap();
+    assert!(fixtures::buttons_of(&old).is_empty(), "the first board offers nothing:\n{old}");
+    assert_eq!(bot.standin.repeated_calls(), 0, "the edit of unknown fate, not sent again");
     bot.stop().await;
 }

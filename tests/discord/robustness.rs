@@ -212,67 +212,6 @@ async fn a_database_outage_gets_a_try_again_and_the_bot_recovers_without_a_resta
     bot.stop().await;
 }
 
-/// A board shown afresh that the database cannot remember as the game's board
-/// (docs/design/bot-reliability.md#robustness, "Database outage"): remembering is tried again,
-/// so a write refused once still remembers it; where every try is refused, the board it replaces
-/// loses its menu all the same. Either way only the newest board offers moves. The database
-/// refuses for real: a trigger on the test's own database, counting its refusals in a sequence
-/// (which a refused statement does not roll back).
-#[sqlx::test(migrator = "settai::store::MIGRATOR")]
-async fn a_board_the_database_cannot_remember_still_replaces_the_old(pool: PgPool) {
-    let bot = Bot::builder(pool.clone()).start().await;
-    let ctx = Ctx::en();
-    let first = bot.standin.interact(play_reversi(&ctx)).await.message_id().unwrap();
-    crate::family::board_remembered(&bot, &ctx, first).await;
-    for statement in [
-        "CREATE SEQUENCE board_writes",
-        "CREATE TABLE board_write_refusals (up_to bigint NOT NULL)",
-        "INSERT INTO board_write_refusals VALUES (1)",
-        "CREATE FUNCTION refuse_board_write() RETURNS trigger LANGUAGE plpgsql AS $$
-         BEGIN
-           IF nextval('board_writes') <= (SELECT up_to FROM board_write_refusals) THEN
-             RAISE EXCEPTION 'refused by the test';
-           END IF;
-           RETURN NEW;
-         END $$",
-        "CREATE TRIGGER refuse_board_write BEFORE UPDATE ON games FOR EACH ROW
-         WHEN (NEW.board_message_id IS DISTINCT FROM OLD.board_message_id AND NEW.board_message_id IS NOT NULL)
-         EXECUTE FUNCTION refuse_board_write()",
-    ] {
-        sqlx::query(statement).execute(&pool).await.unwrap();
-    }
-    let live = |id: u64| {
-        let buttons = fixtures::buttons_of(&bot.standin.message(id).unwrap());
-        !buttons.is_empty() && buttons.iter().all(|b| b["disabled"].as_bool() != Some(true))
-    };
-    // Refused once: the second try remembers it.
-    let second = show_afresh(&bot, &ctx, first).await;
-    crate::family::board_remembered(&bot, &ctx, second).await;
-    let tries: i64 = sqlx::query_scalar("SELECT last_value FROM board_writes").fetch_one(&pool).await.unwrap();
-    assert_eq!(tries, 2, "refused once, then remembered");
-    assert!(!live(first) && live(second), "only the newest board offers moves");
-
-    // Refused every time: not remembered, and the old board's menu comes off all the same.
-    sqlx::query("UPDATE board_write_refusals SET up_to = 1000").execute(&pool).await.unwrap();
-    let third = show_afresh(&bot, &ctx, second).await;
-    let tries: i64 = sqlx::query_scalar("SELECT last_value FROM board_writes").fetch_one(&pool).await.unwrap();
-    assert!(tries > 3, "tried again before giving up: {tries} writes in all");
-    assert_eq!(bot.game(&ctx).await.unwrap().board_message_id, Some(second), "not remembered");
-    assert!(!live(second) && live(third), "only the newest board offers moves");
-    bot.stop().await;
-}
-
-/// `/play board` in `ctx`'s channel: the fresh board, once the board `old` has lost its menu.
-async fn show_afresh(bot: &Bot, ctx: &Ctx, old: u64) -> u64 {
-    let since = bot.standin.cursor();
-    let shown = bot.standin.interact(fixtures::slash(ctx, "play", "board", json!([]))).await;
-    let posted = shown.message_id().unwrap_or_else(|| panic!("a board:\n{shown}"));
-    assert_ne!(posted, old);
-    let stripped = ReplyKind::EditChannelMessage { channel_id: ctx.channel_id, message_id: old };
-    bot.standin.wait_call(since, T, |c| c.ok() && c.kind == stripped).await;
-    posted
-}
-
 /// A tap's board freezes with the move at once (docs/design/touch.md#every-tap-answers-at-once);
 /// if the turn then fails (the database goes while the bot thinks), the board comes back as it
 /// was, the tapper gets a private 😵 🔁, nothing is stored, and the same board plays once the
