@@ -33,9 +33,12 @@ pub(super) async fn board_posted(
     loop {
         match service.set_board_message(record, posted.get()).await {
             Ok(BoardRemembered::Yes) => break,
-            Ok(BoardRemembered::Lost { now }) => {
-                // A final board offers no moves (only "again"), and keeps it.
-                if record.human_to_move() && now != Some(posted.get()) && !record.private_channel {
+            Ok(BoardRemembered::Lost { now, over }) => {
+                // A board of moves is taken off unless it is the game's board still (a later
+                // request may have made it the board again); once the game is over, always. A
+                // final board offers no moves (only "again"), and keeps it.
+                let still_the_board = now == Some(posted.get()) && !over;
+                if record.human_to_move() && !still_the_board && !record.private_channel {
                     tracing::debug!(game = record.id, "another board is the game's; this one offers nothing");
                     take_menu_off(http, record, posted).await;
                 }

@@ -12,5 +12,8 @@ pub enum BoardRemembered {
         /// The message remembered as the game's board when the offer was looked at, if any (a
         /// board remembered in the same instant may not show yet).
         now: Option<u64>,
+        /// The game is over (its last board, posted when it ended, is not remembered: the
+        /// board remembered before then may be this one).
+        over: bool,
     },
 }

@@ -96,7 +96,8 @@ impl Store {
                    RETURNING id
                )
                SELECT EXISTS (SELECT 1 FROM won) AS "won!",
-                      (SELECT board_message_id FROM games WHERE id = $1) AS now"#,
+                      (SELECT board_message_id FROM games WHERE id = $1) AS now,
+                      (SELECT status <> 'active' FROM games WHERE id = $1) AS over"#,
             game_id,
             ply as i32,
             message_id as i64,
@@ -104,7 +105,11 @@ impl Store {
         )
         .fetch_one(&self.pool)
         .await?;
-        Ok(if row.won { BoardRemembered::Yes } else { BoardRemembered::Lost { now: row.now.map(|m| m as u64) } })
+        Ok(if row.won {
+            BoardRemembered::Yes
+        } else {
+            BoardRemembered::Lost { now: row.now.map(|m| m as u64), over: row.over.unwrap_or(true) }
+        })
     }
 
     /// Whether `user_id` wants reminders of their waiting games (yes unless they said no).

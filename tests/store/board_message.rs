@@ -17,10 +17,14 @@ async fn a_board_is_remembered_only_in_place_of_the_board_its_offer_read(pool: P
     };
     assert_eq!(offer(11, None, 0).await, BoardRemembered::Yes);
     // Posted for the same position by a request that read the game before 11 was remembered.
-    assert_eq!(offer(12, None, 0).await, BoardRemembered::Lost { now: Some(11) });
+    assert_eq!(offer(12, None, 0).await, BoardRemembered::Lost { now: Some(11), over: false });
     assert_eq!(offer(11, None, 0).await, BoardRemembered::Yes, "the same offer again changes nothing twice");
     assert_eq!(offer(13, Some(11), 0).await, BoardRemembered::Yes);
-    assert_eq!(offer(14, Some(13), 2).await, BoardRemembered::Lost { now: Some(13) }, "a board of another ply");
+    assert_eq!(
+        offer(14, Some(13), 2).await,
+        BoardRemembered::Lost { now: Some(13), over: false },
+        "a board of another ply"
+    );
     assert_eq!(store.game(game.id).await.unwrap().unwrap().board_message_id, Some(13));
 
     // Two at once: exactly one is the game's board.
@@ -31,10 +35,16 @@ async fn a_board_is_remembered_only_in_place_of_the_board_its_offer_read(pool: P
     // (Which board it names may be the one both replaced: the statement reads the game as it
     // began, before the winner's write was committed.)
     let lost = if won[0] == 21 { b } else { a };
-    assert!(matches!(lost, BoardRemembered::Lost { now: Some(13 | 21 | 22) }), "{lost:?}");
+    assert!(matches!(lost, BoardRemembered::Lost { now: Some(13 | 21 | 22), over: false }), "{lost:?}");
     assert_eq!(store.game(game.id).await.unwrap().unwrap().board_message_id, Some(won[0]));
 
     let now = store.game(game.id).await.unwrap().unwrap();
     store.end_game(&now, GameStatus::Resigned, GameResult::Bot).await.unwrap();
-    assert_eq!(offer(31, Some(won[0]), 0).await, BoardRemembered::Lost { now: Some(won[0]) }, "a game over");
+    assert_eq!(
+        offer(31, Some(won[0]), 0).await,
+        BoardRemembered::Lost { now: Some(won[0]), over: true },
+        "a game over"
+    );
+    // The board remembered last, offered again once the game is over: it lost too, and says so.
+    assert_eq!(offer(won[0], Some(13), 0).await, BoardRemembered::Lost { now: Some(won[0]), over: true });
 }
