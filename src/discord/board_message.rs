@@ -3,7 +3,7 @@
 
 use super::app_emojis::AppEmojis;
 use super::game_box::final_rows;
-use super::reply::Reply;
+use super::message::Reply;
 use super::shell::Shell;
 use super::touch_board::touch_board;
 use crate::domain::{GameRecord, GameResult, GameStatus, PlayedMove, Settings, StoredGame};

@@ -7,7 +7,7 @@ use serenity::all::{ChannelId, EditMessage, MessageId};
 use serenity::http::Http;
 
 use super::calls::{self, Repeat};
-use super::reply::allowed_mentions;
+use super::message::allowed_mentions;
 use crate::domain::{BoardRemembered, GameRecord};
 use crate::service::Service;
 

@@ -4,7 +4,8 @@
 
 use serenity::all::CreateInteractionResponseFollowup;
 
-use super::reply::{allowed_mentions, Reply, Responder};
+use super::message::{allowed_mentions, Reply};
+use super::reply::Responder;
 use crate::i18n::{Lang, Msg, Needed};
 use crate::metrics::Handled;
 use crate::service::{PlayError, Service};

@@ -4,7 +4,7 @@
 
 use super::custom_id::ForgetButton;
 use super::failure::Failure;
-use super::reply::{confirm_row, Reply};
+use super::message::{confirm_row, Reply};
 use super::request::Request;
 use crate::i18n::Msg;
 use crate::service::{PlayError, Service};

@@ -3,7 +3,7 @@
 //! so it may be asked for in the middle of anyone's game.
 
 use super::failure::Failure;
-use super::reply::Reply;
+use super::message::Reply;
 use super::request::Request;
 use crate::i18n::{Lang, Msg};
 use crate::render;

@@ -27,6 +27,7 @@ mod observed;
 mod readiness;
 mod registration;
 mod reminders;
+mod message;
 mod reply;
 mod request;
 mod settings;

@@ -25,7 +25,7 @@ use super::callers::lang_of;
 use super::calls::{self, Repeat};
 use super::channel_posts::{expected_refusal, post};
 use super::failure::counted;
-use super::reply::allowed_mentions;
+use super::message::allowed_mentions;
 use super::shards::ShardRange;
 use super::shell::Shell;
 use crate::domain::{GameRecord, Nudge, StoredGame};

@@ -6,7 +6,7 @@ use serenity::all::CommandInteraction;
 use super::callers::lang_of;
 use super::command::SettingsRequest;
 use super::failure::Failure;
-use super::reply::Reply;
+use super::message::Reply;
 use super::request::Request;
 use crate::domain::{Change, Place, Scope};
 use crate::i18n::{Lang, Msg};

@@ -13,7 +13,7 @@ use super::failure::Failure;
 use super::flows::show_board_privately;
 use super::game_box::{box_rows, StartButton};
 use super::observed::note_game;
-use super::reply::{allowed_mentions, Reply};
+use super::message::{allowed_mentions, Reply};
 use super::request::Request;
 use super::shell::Shell;
 use crate::domain::{HouseRule, HouseRules, Lang, Pick, Settings, StoredGame};

@@ -9,7 +9,7 @@ use super::custom_id::{ListButton, Tap, TouchButton};
 use super::failure::Failure;
 use super::flows::play;
 use super::menus::move_menus;
-use super::reply::Reply;
+use super::message::Reply;
 use super::request::Request;
 use super::shell::Shell;
 use super::touch_board::{touch_board, Chosen};

@@ -1,6 +1,9 @@
 //! Families and children (docs/design/bot-reliability.md#families-and-children): family team mode,
 //! reminders and final notices of waiting games, deleted boards recovered, `/play help`, boards that
 //! speak to the child, and take-backs.
+//!
+//! (Past 500 lines by a few: the reminders and the recovered boards share the readers of a
+//! channel's messages here.)
 
 use std::time::Duration;
 

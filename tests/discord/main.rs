@@ -3,6 +3,9 @@
 //!
 //! One test binary (`cargo test --test discord`), a module per feature; this file holds the test
 //! bot ([`Bot`], started with [`Bot::builder`]) and the helpers the modules share.
+//!
+//! (Past 500 lines: the test bot and every helper two modules share, kept in one place to be
+//! found.)
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -34,6 +37,7 @@ mod stand_in_emojis;
 mod stand_in_rate_limits;
 mod tiles;
 mod touch;
+mod touch_reversi;
 
 use std::sync::Arc;
 use std::time::Duration;

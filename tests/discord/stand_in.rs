@@ -1,6 +1,9 @@
 //! The stand-in itself: what it refuses, as Discord does, and how a test hears of it (its rate
 //! limits in `stand_in_rate_limits.rs`). The bot's own flows are tested against it in the files
 //! beside this one; here it is called directly.
+//!
+//! (Past 500 lines by a few: one notion, the refusals of the messages Discord keeps, and the
+//! request helpers the other stand-in files borrow.)
 
 use std::time::Duration;
 

@@ -239,3 +239,59 @@ pub(super) fn emoji_route(
         Err(e) => err_resp(&e),
     })
 }
+
+impl crate::StandIn {
+    /// The application's emojis as `(id, name, image bytes)`, in order of creation: the
+    /// pictures the bot uploaded (or a test added), as a button that names the id shows them.
+    pub fn application_emojis(&self) -> Vec<(u64, String, Vec<u8>)> {
+        self.shared.lock().emojis.list.iter().map(|e| (e.id, e.name.clone(), e.image.clone())).collect()
+    }
+
+    /// The image of the application's emoji `id`, if it has that emoji.
+    pub fn application_emoji_image(&self, id: u64) -> Option<Vec<u8>> {
+        self.shared.lock().emojis.list.iter().find(|e| e.id == id).map(|e| e.image.clone())
+    }
+
+    /// How many times the bot asked to create an application emoji (`POST
+    /// /applications/{id}/emojis`), whatever the answer: accepted, refused, or failed by
+    /// [`Self::fail_calls`].
+    pub fn application_emoji_creates(&self) -> usize {
+        let inner = self.shared.lock();
+        let asked = inner.calls.iter().filter(|c| c.kind == ReplyKind::CreateApplicationEmoji).count();
+        let failed = inner.faults.injected.iter().filter(|f| f.method == "POST" && f.path.ends_with("/emojis")).count();
+        asked + failed
+    }
+
+    /// How many application emojis the bot deleted (Discord accepted the call).
+    pub fn application_emoji_deletes(&self) -> usize {
+        self.shared.lock().emojis.deletes
+    }
+
+    /// Adds an emoji to the application as a team member would in the developer portal (its
+    /// `user` is the application's owner): for a bot that starts where its emojis exist.
+    /// Returns its id.
+    pub fn add_application_emoji(&self, name: &str, image: &[u8]) -> u64 {
+        let mut inner = self.shared.lock();
+        let id = inner.new_id();
+        let owner = objects::application_info()["owner"].clone();
+        let animated = image.starts_with(b"GIF8");
+        inner.emojis.list.push(emojis::AppEmoji { id, name: name.into(), image: image.into(), animated, user: owner });
+        drop(inner);
+        self.shared.bump();
+        id
+    }
+
+    /// Waits until the application has at least `n` emojis and returns them like
+    /// [`Self::application_emojis`]. Panics after `timeout`.
+    pub async fn wait_application_emojis(&self, n: usize, timeout: Duration) -> Vec<(u64, String, Vec<u8>)> {
+        let got = self.shared.wait_for(timeout, |i| (i.emojis.list.len() >= n).then_some(())).await;
+        if got.is_none() {
+            panic!(
+                "stand-in: the application has {} emoji(s), not {n}, after {timeout:?}\n{}",
+                self.application_emojis().len(),
+                self.log_summary()
+            );
+        }
+        self.application_emojis()
+    }
+}

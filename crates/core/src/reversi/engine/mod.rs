@@ -13,6 +13,7 @@
 //!   with margins the lab fits.
 
 pub(crate) mod classic;
+pub(crate) mod clock;
 pub(crate) mod endgame;
 pub(crate) mod eval;
 pub(crate) mod features;

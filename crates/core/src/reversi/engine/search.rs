@@ -9,9 +9,11 @@
 //! (Past 500 lines: the last 70 are its tests; the negamax core and the engine state it
 //! searches with are one notion.)
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub(crate) use crate::reversi::engine::features::{Features, Incremental};
+pub use crate::reversi::engine::clock::{Clock, END_NODE_NS};
+use crate::reversi::engine::clock::Timer;
 use crate::reversi::engine::probcut;
 use crate::reversi::engine::tt::Tt;
 use crate::reversi::rules::board::{flips, moves};
@@ -135,50 +137,6 @@ pub(in crate::reversi) const SQUARE_ORDER: [i8; 64] = [
      4,  2,  6,  8,  8,  6,  2,  4,
     18,  4, 16, 12, 12, 16,  4, 18,
 ];
-
-/// What one exact endgame-solver node costs on the project's machine, in nanoseconds: the
-/// `end_ns` of every calibrated node clock. 50 until 2026-12-02, when the solver's cheap
-/// last-eight-empties nodes made its nodes 0.54 times as costly
-/// (docs/design/reversi-engine.md#the-search-searchrs-rootrs-ttrs).
-pub const END_NODE_NS: f64 = 27.0;
-
-/// Where an engine reads the time that its deadlines are measured against: always the caller's
-/// to give, since the core reads no clock of its own (ARCHITECTURE.md, "Pure cores").
-#[derive(Debug, Clone, Copy)]
-pub enum Clock {
-    /// The wall clock, read by the function the caller hands in (the bot hands `Instant::now`):
-    /// a reply takes its budget whatever the machine.
-    Wall(fn() -> Instant),
-    /// A clock that advances by a fixed time per node searched, at one rate for midgame and
-    /// sontaku nodes and another for exact endgame nodes: searches become reproducible and
-    /// independent of the machine and its load. The hospitality benchmark uses it, calibrated
-    /// on the project's machine, so that its games can be replayed from their seed.
-    Nodes {
-        /// Nanoseconds per midgame (or sontaku) node.
-        mid_ns: f64,
-        /// Nanoseconds per endgame-solver node.
-        end_ns: f64,
-    },
-}
-
-impl PartialEq for Clock {
-    fn eq(&self, other: &Clock) -> bool {
-        match (self, other) {
-            (Clock::Wall(a), Clock::Wall(b)) => std::ptr::fn_addr_eq(*a, *b),
-            (Clock::Nodes { mid_ns: a, end_ns: b }, Clock::Nodes { mid_ns: c, end_ns: d }) => a == c && b == d,
-            _ => false,
-        }
-    }
-}
-
-/// An engine's clock as it runs: none until the caller hands one in, the wall clock with the
-/// time it was handed in, or the node clock.
-#[derive(Clone, Copy)]
-enum Timer {
-    None,
-    Wall { read: fn() -> Instant, started: Instant },
-    Nodes { mid_ns: f64, end_ns: f64 },
-}
 
 /// A search: transposition table, history table, node counter and deadline. Owned by the
 /// caller and reused between searches; nothing is global.
@@ -508,6 +466,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Instant;
     use crate::reversi::engine::classic::Classic;
     use crate::reversi::engine::eval::PatternEval;
     use crate::reversi::engine::strong::Strong;
