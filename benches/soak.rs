@@ -41,19 +41,17 @@ use std::time::{Duration, Instant};
 use checks::boards;
 use checks::moves::{self, Tap};
 use checks::verdict::{self, Findings};
+use family::{family, PATIENCE};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use family::{family, PATIENCE};
 use readings::sample;
-use seen::Played;
-use serde_json::json;
 use settai::domain::{Change, Place, Scope};
 use settai::store::Store;
 use settai_core::doubutsu::table::{BuildOptions, Material};
 use settai_core::{doubutsu, Level};
 // The Discord stand-in the bot runs against, the crate the tests use (crates/discord-stand-in).
 use discord_stand_in::fixtures::{self, Ctx};
-use discord_stand_in::{Exchange, Incomplete, RateLimits, StandIn, Weather};
+use discord_stand_in::{RateLimits, StandIn, Weather};
 
 const T: Duration = Duration::from_secs(120);
 /// The server's idle limit in the soak: games left alone close within the month.

@@ -14,7 +14,6 @@ use serde_json::{json, Value};
 use settai::domain::{Change, Scope};
 use settai::i18n::{Lang, Msg};
 use settai::render::doubutsu::TileEmoji;
-use settai::render::{self, Names};
 use settai_core::doubutsu::{self, DoubutsuLevel, Square};
 use settai_core::{moves_from, numbered_moves, origins, Origin};
 use settai_core::{Game, GameKind, GameMove, Level};

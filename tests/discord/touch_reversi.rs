@@ -5,7 +5,7 @@
 use rand::{Rng, SeedableRng};
 use settai::i18n::Lang;
 use settai::render::{self, Names};
-use settai_core::{numbered_moves, Game, GameKind, GameMove, Level};
+use settai_core::{numbered_moves, GameKind, GameMove, Level};
 use sqlx::PgPool;
 
 use crate::board_pictures::assert_board_is_stored;

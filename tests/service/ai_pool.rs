@@ -7,7 +7,7 @@ use settai::store::Store;
 use settai_core::{GameKind, Side};
 use sqlx::PgPool;
 
-use super::{caller, current, human_move, play, start, ALICE, BOB};
+use super::{caller, current, human_move, play, start, stored, ALICE, BOB};
 
 /// Robustness (docs/design/bot-reliability.md#robustness): when the AI pool is full, a new move is
 /// refused as busy before anything is stored (so every accepted move gets the bot's turn), and accepted

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::state::Inner;
 use crate::StandIn;
 
 impl StandIn {

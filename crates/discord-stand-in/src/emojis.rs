@@ -240,7 +240,7 @@ pub(super) fn emoji_route(
     })
 }
 
-impl crate::StandIn {
+impl StandIn {
     /// The application's emojis as `(id, name, image bytes)`, in order of creation: the
     /// pictures the bot uploaded (or a test added), as a button that names the id shows them.
     pub fn application_emojis(&self) -> Vec<(u64, String, Vec<u8>)> {
@@ -273,9 +273,9 @@ impl crate::StandIn {
     pub fn add_application_emoji(&self, name: &str, image: &[u8]) -> u64 {
         let mut inner = self.shared.lock();
         let id = inner.new_id();
-        let owner = objects::application_info()["owner"].clone();
+        let owner = crate::objects::application_info()["owner"].clone();
         let animated = image.starts_with(b"GIF8");
-        inner.emojis.list.push(emojis::AppEmoji { id, name: name.into(), image: image.into(), animated, user: owner });
+        inner.emojis.list.push(AppEmoji { id, name: name.into(), image: image.into(), animated, user: owner });
         drop(inner);
         self.shared.bump();
         id
@@ -283,7 +283,7 @@ impl crate::StandIn {
 
     /// Waits until the application has at least `n` emojis and returns them like
     /// [`Self::application_emojis`]. Panics after `timeout`.
-    pub async fn wait_application_emojis(&self, n: usize, timeout: Duration) -> Vec<(u64, String, Vec<u8>)> {
+    pub async fn wait_application_emojis(&self, n: usize, timeout: std::time::Duration) -> Vec<(u64, String, Vec<u8>)> {
         let got = self.shared.wait_for(timeout, |i| (i.emojis.list.len() >= n).then_some(())).await;
         if got.is_none() {
             panic!(

@@ -5,6 +5,13 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::channels::as_discord_sends;
+use crate::exchange::{Exchange, Incomplete, Reply, Signed};
+use crate::gateway::text;
+use crate::objects::id_of;
+use crate::replies::callback;
+use crate::rest::Body;
+use crate::state::{exchange_of, register};
 use crate::StandIn;
 
 impl StandIn {

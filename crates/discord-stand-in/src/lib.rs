@@ -125,21 +125,18 @@ use axum::extract::ws::Message as WsMessage;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::Router;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use channel_rules::{ArchivedPost, Readings, SlowmodeSpares};
-use channels::as_discord_sends;
 pub use channels::permission;
 pub use exchange::{all_disabled, Exchange, Incomplete, Reply, ReplyKind, Signed};
 pub use faults::{Calls, FaultKind, InjectedFault, Weather};
-use gateway::{gateway, text};
-use objects::id_of;
+use gateway::gateway;
 pub use rate_limits::{Limit, RateLimited, RateLimits};
-use replies::callback;
-use rest::{rest, Body, BODY_LIMIT};
-use state::{exchange_of, register, Inner, Shared};
+use rest::{rest, BODY_LIMIT};
+use state::{Inner, Shared};
 
 /// The stand-in server. Dropping it stops the server.
 pub struct StandIn {

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::exchange::{Exchange, Reply};
+use crate::rate_limits::RateLimited;
 use crate::StandIn;
 
 impl StandIn {

@@ -11,9 +11,9 @@
 
 use std::time::Duration;
 
-pub(crate) use crate::reversi::engine::features::{Features, Incremental};
-pub use crate::reversi::engine::clock::{Clock, END_NODE_NS};
 use crate::reversi::engine::clock::Timer;
+pub use crate::reversi::engine::clock::{Clock, END_NODE_NS};
+pub(crate) use crate::reversi::engine::features::{Features, Incremental};
 use crate::reversi::engine::probcut;
 use crate::reversi::engine::tt::Tt;
 use crate::reversi::rules::board::{flips, moves};
@@ -466,13 +466,13 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Instant;
     use crate::reversi::engine::classic::Classic;
     use crate::reversi::engine::eval::PatternEval;
     use crate::reversi::engine::strong::Strong;
     use crate::reversi::levels::sontaku::{Highest, OwnInterest, Standard};
     use crate::reversi::rules::naive::random_playout;
     use rand::{Rng, SeedableRng};
+    use std::time::Instant;
 
     /// An objective that checks, at every leaf the search evaluates, that the moves and features
     /// the search hands over give the value computed from the board alone.

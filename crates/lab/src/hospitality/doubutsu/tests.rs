@@ -87,8 +87,8 @@ fn the_heeding_child_takes_back_offered_moves_and_the_record_is_the_final_game()
     for level in [DoubutsuLevel::Settai, DoubutsuLevel::Weakest] {
         for seed in 0..40 {
             let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-            let g = play_game(table(), start, level, DoubutsuGuest::HeedingChild(0.5), Takebacks::On, &mut rng)
-                .unwrap();
+            let g =
+                play_game(table(), start, level, DoubutsuGuest::HeedingChild(0.5), Takebacks::On, &mut rng).unwrap();
             takebacks += g.takebacks;
             assert_eq!(g.moves.len(), g.plies as usize);
             assert_eq!(g.values.len(), g.plies as usize + 1);
@@ -105,8 +105,8 @@ fn the_heeding_child_takes_back_offered_moves_and_the_record_is_the_final_game()
                 assert_eq!(play_game(table(), start, level, guest, Takebacks::On, &mut rng).unwrap().takebacks, 0);
             }
             let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-            let off = play_game(table(), start, level, DoubutsuGuest::HeedingChild(0.5), Takebacks::Off, &mut rng)
-                .unwrap();
+            let off =
+                play_game(table(), start, level, DoubutsuGuest::HeedingChild(0.5), Takebacks::Off, &mut rng).unwrap();
             assert_eq!(off.takebacks, 0);
         }
     }

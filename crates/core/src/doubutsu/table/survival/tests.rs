@@ -158,17 +158,17 @@ fn chances_fall_with_the_length_and_a_lost_position_gives_none() {
         let key = index.key(rng.gen_range(0..index.len()));
         if let Some(pos) = Position::from_key(key, Color::Sente) {
             if pos.outcome().is_none()
-                && pos.legal_moves().iter().any(|&m| {
-                    matches!(pos.play(m).unwrap().outcome(), Some(Ending::Win { winner: Color::Sente, .. }))
-                })
+                && pos
+                    .legal_moves()
+                    .iter()
+                    .any(|&m| matches!(pos.play(m).unwrap().outcome(), Some(Ending::Win { winner: Color::Sente, .. })))
             {
                 break pos;
             }
         }
     };
     let heeding = CarelessPlayer { heed: 1.0, takebacks: true };
-    for lost in
-        survival(&index, &winning_root, 4, &[CarelessPlayer::CHILD, heeding], &BuildOptions::default()).unwrap()
+    for lost in survival(&index, &winning_root, 4, &[CarelessPlayer::CHILD, heeding], &BuildOptions::default()).unwrap()
     {
         assert!(lost.chances.iter().all(|c| c.1 == 0.0), "{:?}", lost.chances);
     }
