@@ -175,7 +175,7 @@ pub(crate) async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64
             }
             Played::No => {
                 let x = tapped.expect("an answer");
-                day.anomalies.push(format!("tap refused: {}", x.content()));
+                day.anomalies.push(format!("game {game}: a tap at ply {ply} refused: {}", x.content()));
                 return day;
             }
             Played::Unknown => {

@@ -95,7 +95,10 @@ pub struct Responder {
 }
 
 /// Discord's codes for an interaction's original message or webhook it does not know (yet).
-const UNKNOWN_ORIGINAL: [isize; 2] = [10008, 10015];
+const UNKNOWN_ORIGINAL: [isize; 2] = [UNKNOWN_MESSAGE, 10015];
+
+/// Discord's code for a message it does not know.
+const UNKNOWN_MESSAGE: isize = 10008;
 
 /// The error of a first response the bot did not send because Discord's window had closed.
 const WINDOW_CLOSED: &str = "Discord's window for the first response had closed";
@@ -300,8 +303,7 @@ impl Responder {
                 Deferral::Update => self.follow_up_posted(reply.follow_up()).await.map(Some),
                 Deferral::Thinking { ephemeral } if (reply.ephemeral && !ephemeral) || !reply.mentions.is_empty() => {
                     *stage = Stage::Answered;
-                    self.after_first(Repeat::Safe, || self.own.delete_original_interaction_response(&self.token))
-                        .await?;
+                    self.delete_original().await?;
                     self.follow_up_posted(reply.follow_up()).await.map(Some)
                 }
                 Deferral::Thinking { .. } => {
@@ -314,6 +316,26 @@ impl Responder {
             },
             Stage::Answered => self.follow_up_posted(reply.follow_up()).await.map(Some),
         }
+    }
+
+    /// Deletes the original response (a "thinking…" a private answer replaces), tried again as
+    /// every deletion is. Where a try's fate was unknown and a later one is told the message is
+    /// unknown (10008), the first one deleted it: done.
+    async fn delete_original(&self) -> serenity::Result<()> {
+        let unknown_fate = AtomicBool::new(false);
+        self.after_first(Repeat::Safe, || async {
+            match self.own.delete_original_interaction_response(&self.token).await {
+                Err(e) if unknown_fate.load(Ordering::Relaxed) && discord_code(&e) == Some(UNKNOWN_MESSAGE) => Ok(()),
+                Err(e) => {
+                    if Failed::of(&e) == Failed::Unknown {
+                        unknown_fate.store(true, Ordering::Relaxed);
+                    }
+                    Err(e)
+                }
+                done => done,
+            }
+        })
+        .await
     }
 
     /// Replaces the message the component is on with `reply` (components only).

@@ -315,3 +315,42 @@ async fn an_edit_that_offers_moves_is_not_sent_again_once_it_may_have_shown(pool
     assert_eq!(bot.standin.repeated_calls(), 0, "the edit of unknown fate, not sent again");
     bot.stop().await;
 }
+
+/// A command answered privately after a public "thinking…" (the request waited past the
+/// acknowledgement deadline): the "thinking…" is deleted first, and that deletion is applied
+/// but never answered. Tried again, Discord says the message is unknown (10008): the first try
+/// deleted it, and the private answer still comes.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_thinking_message_deleted_without_an_answer_is_gone_and_the_answer_comes(pool: PgPool) {
+    let bot = Bot::builder(pool.clone()).start().await;
+    let ctx = Ctx::en();
+    let command = crate::play_move(&ctx, "f5");
+    let token = fixtures::token(&command);
+    bot.standin.inject_fault("DELETE", &format!("/{token}/messages/@original"), FaultKind::AppliedHang, Calls::Nth(1));
+    // Another client holds the settings tables until the command is acknowledged: only the
+    // deadline can have acknowledged it, with a public "thinking…".
+    let mut blocker = pool.begin().await.unwrap();
+    sqlx::query("LOCK TABLE guild_settings, channel_settings IN ACCESS EXCLUSIVE MODE")
+        .execute(&mut *blocker)
+        .await
+        .unwrap();
+    let since = bot.standin.cursor();
+    let release = async {
+        let acknowledged =
+            |c: &Reply| c.token.as_deref() == Some(token.as_str()) && matches!(c.kind, ReplyKind::Callback { .. });
+        bot.standin.wait_call(since, T, acknowledged).await;
+        blocker.rollback().await.unwrap();
+    };
+    let ((), ()) = tokio::join!(bot.standin.send_interaction(command), release);
+    // The refused second try ends the exchange as a test reads it; the answer comes after it.
+    let answered = |c: &Reply| c.ok() && c.token.as_deref() == Some(token.as_str()) && c.kind == ReplyKind::Followup;
+    bot.standin.wait_call(since, T, answered).await;
+    let refused = bot.standin.exchange(&token);
+    assert_eq!(refused.calls.iter().find(|c| c.ok()).map(|c| c.kind.clone()), Some(ReplyKind::Callback { type_: 5 }));
+    assert!(refused.is_ephemeral() && refused.content().contains(&crate::said::en(Msg::NoGame)), "{refused}");
+    assert!(bot.standin.original_message(&token).is_none(), "the thinking message is gone");
+    bot.stop_expecting(|c| {
+        c.kind == ReplyKind::DeleteOriginal && c.error.as_deref().is_some_and(|e| e.starts_with("10008"))
+    })
+    .await;
+}
