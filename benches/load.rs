@@ -76,14 +76,9 @@ impl Tally {
     /// else an error.
     fn failed(&mut self, standin: &StandIn, x: &Result<Exchange, Incomplete>) {
         self.failed_in_a_row += 1;
-        if seen::met_a_fault(standin, &seen::token_of(x)) {
-            self.failed_answers += 1;
-        } else {
-            self.errors.push(match x {
-                Ok(x) if !x.refused().is_empty() => format!("a call refused\n{x}"),
-                Ok(x) => format!("unanswered\n{x}"),
-                Err(e) => e.to_string(),
-            });
+        match seen::failure_of(standin, x) {
+            None => self.failed_answers += 1,
+            Some(wrong) => self.errors.push(wrong),
         }
     }
 }
@@ -279,7 +274,9 @@ async fn run(channels: u64, moves: usize, think_ms: u64, rough: bool, shared_web
         RateLimits::discord()
     };
     let mut standin = StandIn::start_with(limits).await;
-    standin.interact_timeout = Duration::from_secs(600);
+    // A player's patience: an answer not whole after two minutes is one that failed (the run's
+    // own figures say how long answers took); longer only left idle tails after a hung call.
+    standin.interact_timeout = Duration::from_secs(120);
     if rough {
         standin.set_weather(Some(Weather::rough(20261207)));
     }

@@ -312,7 +312,7 @@ async fn run(days: u32, channels: u64, small_table: bool, rough: bool, shared_we
     let global = met.iter().filter(|r| r.global).count();
     println!("429s met (Discord's rate limits): {} ({global} of the global limit)", met.len());
     println!("{}", seen::weather_report(&standin));
-    seen::print_board_stories(&standin, &findings.boards);
+    seen::print_board_stories(&standin, findings.boards.iter().chain(&findings.anomalies));
     println!(
         "boards Discord made on a call it never answered, left live (the bot cannot know of them): {unknown_boards}"
     );

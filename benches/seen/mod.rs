@@ -61,6 +61,19 @@ pub fn token_of(x: &Result<Exchange, Incomplete>) -> String {
     }
 }
 
+/// How an interaction whose answer failed is judged: `None` where one of its calls met a fault
+/// of Discord's (the failure is Discord's doing), else what went wrong, for the run's anomalies.
+pub fn failure_of(standin: &StandIn, x: &Result<Exchange, Incomplete>) -> Option<String> {
+    if met_a_fault(standin, &token_of(x)) {
+        return None;
+    }
+    Some(match x {
+        Ok(x) if !x.refused().is_empty() => format!("a call refused\n{x}"),
+        Ok(x) => format!("unanswered\n{x}"),
+        Err(e) => e.to_string(),
+    })
+}
+
 /// Whether one of the calls made with `token` met a fault of Discord's (the stand-in's weather):
 /// the interaction's answer may then fail, and that is Discord's doing, not the bot's.
 pub fn met_a_fault(standin: &StandIn, token: &str) -> bool {
@@ -192,10 +205,17 @@ pub fn board_story(standin: &StandIn, game: i64) -> String {
     story
 }
 
-/// Prints the story of every game a board trouble names.
-pub fn print_board_stories(standin: &StandIn, troubles: &[String]) {
-    let games: std::collections::BTreeSet<i64> = troubles.iter().filter_map(|t| trouble_game(t)).collect();
-    for game in games {
-        println!("{}", board_story(standin, game));
+/// Prints the story of every game a board trouble or an anomaly names (the first
+/// `STORIES_AT_MOST`: a story can run to hundreds of lines).
+pub fn print_board_stories<'a>(standin: &StandIn, troubles: impl IntoIterator<Item = &'a String>) {
+    let games: std::collections::BTreeSet<i64> = troubles.into_iter().filter_map(|t| trouble_game(t)).collect();
+    for game in games.iter().take(STORIES_AT_MOST) {
+        println!("{}", board_story(standin, *game));
+    }
+    if games.len() > STORIES_AT_MOST {
+        println!("  ({} more games named; their stories left out)", games.len() - STORIES_AT_MOST);
     }
 }
+
+/// How many games' stories a run prints at most.
+const STORIES_AT_MOST: usize = 8;

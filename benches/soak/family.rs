@@ -37,14 +37,9 @@ impl Day {
     /// An interaction (`what`) whose answer failed: Discord's doing where one of its calls met
     /// a fault, else an anomaly.
     fn failed(&mut self, standin: &StandIn, what: &str, x: &Result<Exchange, Incomplete>) {
-        if seen::met_a_fault(standin, &seen::token_of(x)) {
-            self.failed_answers += 1;
-        } else {
-            self.anomalies.push(match x {
-                Ok(x) if !x.refused().is_empty() => format!("{what}: a call refused\n{x}"),
-                Ok(x) => format!("{what}: unanswered\n{x}"),
-                Err(e) => format!("{what}: {e}"),
-            });
+        match seen::failure_of(standin, x) {
+            None => self.failed_answers += 1,
+            Some(wrong) => self.anomalies.push(format!("{what}: {wrong}")),
         }
     }
 }

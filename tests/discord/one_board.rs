@@ -1,9 +1,13 @@
 //! Only the game's board offers its moves (docs/design/bot-reliability.md#robustness): a board
-//! the database cannot remember, and two boards shown at once for one position.
+//! the database cannot remember, two boards shown at once for one position, and a board
+//! brought back to life after its game ended.
+
+use std::time::Duration;
 
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
+use crate::support::discord::{Calls, FaultKind};
 use crate::support::fixtures::{self, Ctx};
 use crate::support::ReplyKind;
 use crate::{play_reversi, Bot, T};
@@ -116,8 +120,51 @@ async fn two_boards_shown_at_once_leave_one_offering_moves(pool: PgPool) {
                 tokio::time::Instant::now() < deadline,
                 "round {round}: boards {shown:?}, remembered {remembered}, offering moves {offering:?}"
             );
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+    bot.stop().await;
+}
+
+/// A board brought back to life after its game ended, as a month in Discord's bad weather
+/// met it: a tap's board post is made and never answered, and the player, who sees the new
+/// board, ends the game meanwhile (here by resigning). At its deadline the bot, not knowing of
+/// the post, makes the board tapped the new one: the moves of a game that is over, on the board
+/// the game still remembers. It loses the race to be remembered, and its menu comes off.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_board_brought_back_after_its_game_ended_offers_nothing(pool: PgPool) {
+    let bot = Bot::builder(pool).start().await;
+    let ctx = Ctx::en();
+    let board = bot.standin.interact(play_reversi(&ctx)).await.message_id().unwrap();
+    crate::family::board_remembered(&bot, &ctx, board).await;
+    let shown = bot.standin.message(board).unwrap();
+    let mv = fixtures::touch_taps(&shown, "p").first().cloned().expect("a move");
+    let tap = fixtures::button_on(&ctx, &fixtures::touch_id(&shown, &format!("p.{mv}")).unwrap(), &shown);
+    let token = fixtures::token(&tap);
+    bot.standin.inject_fault("POST", &format!("/{token}"), FaultKind::AppliedHang, Calls::Nth(1));
+    bot.standin.send_interaction(tap).await;
+    // The post is made (the player sees it) and its answer never comes; the player resigns.
+    let deadline = tokio::time::Instant::now() + T;
+    while !bot.standin.injected_faults().iter().any(|f| f.made.is_some()) {
+        assert!(tokio::time::Instant::now() < deadline, "the move's board was never posted");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    bot.standin.interact(fixtures::slash(&ctx, "play", "resign", json!([]))).await;
+    assert!(bot.game(&ctx).await.is_none(), "the game is over");
+    // At the post's deadline (10 s, within the test's T) the board tapped shows the move and
+    // its moves: then its menu comes off.
+    let brought_back = bot
+        .standin
+        .wait_call(0, T, |c| {
+            c.ok()
+                && c.kind == ReplyKind::EditOriginal
+                && c.token.as_deref() == Some(token.as_str())
+                && !c.files.is_empty()
+        })
+        .await;
+    let stripped = ReplyKind::EditChannelMessage { channel_id: ctx.channel_id, message_id: board };
+    bot.standin.wait_call(brought_back.seq + 1, T, |c| c.ok() && c.kind == stripped).await;
+    let now = bot.standin.message(board).unwrap();
+    assert!(fixtures::buttons_of(&now).is_empty(), "the board of a game that is over offers nothing:\n{now}");
     bot.stop().await;
 }
