@@ -24,7 +24,8 @@
 //! hangs): a family whose answer fails looks at the game again with `/play board`, and the
 //! verdict also asks that each game is left with one board offering its moves, no more, no
 //! fewer. With `--shared-webhook-limit` the stand-in applies the webhook limit a channel's
-//! interactions share.
+//! interactions share, and the families play at a person's pace (a look of 1.5-3 s at the
+//! board before each move): at a machine's pace every channel would meet it.
 
 mod checks;
 #[path = "soak/family.rs"]
@@ -223,7 +224,7 @@ async fn run(days: u32, channels: u64, small_table: bool, rough: bool, shared_we
             }
             if *away < day && rng.gen_bool(0.7) {
                 let stop = if rng.gen_bool(0.2) { 0.1 } else { 0.0 };
-                playing.push(tokio::spawn(family(standin.clone(), ctx.clone(), stop, rng.gen())));
+                playing.push(tokio::spawn(family(standin.clone(), ctx.clone(), stop, rng.gen(), shared_webhook)));
             }
         }
         for done in playing {

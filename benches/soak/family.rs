@@ -63,10 +63,16 @@ const FAILURES_IN_A_ROW: usize = 5;
 /// the longest answer it saw, so that a patience cut too short shows.
 pub(crate) const PATIENCE: Duration = Duration::from_secs(20);
 
+/// How long a family looks at a board before its move, where it plays at a person's pace (the
+/// run with Discord's shared webhook limit, which a machine's pace meets in every channel).
+pub(crate) const LOOKING_MS: std::ops::Range<u64> = 1500..3000;
+
 /// One family's session: shows the game on (or starts one) and taps random legal moves until
-/// the game ends or, with chance `stop` after each move, they leave it for another day. An
-/// answer that fails sends them to `/play board`, as a person would look at the game again.
-pub(crate) async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64) -> Day {
+/// the game ends or, with chance `stop` after each move, they leave it for another day;
+/// at a person's pace (`LOOKING_MS` before each move) where `paced`, else as fast as the
+/// boards come. An answer that fails sends them to `/play board`, as a person would look at
+/// the game again.
+pub(crate) async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64, paced: bool) -> Day {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut day = Day::default();
     let mut next = Next::Show;
@@ -118,6 +124,9 @@ pub(crate) async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64
             }
             Next::Tap(id) => id,
         };
+        if paced {
+            tokio::time::sleep(Duration::from_millis(rng.gen_range(LOOKING_MS))).await;
+        }
         let Some(mut message) = standin.message(board) else {
             day.anomalies.push("a board without its message".into());
             return day;
@@ -167,6 +176,14 @@ pub(crate) async fn family(standin: Arc<StandIn>, ctx: Ctx, stop: f64, seed: u64
                 if rng.gen_bool(stop) {
                     break;
                 }
+            }
+            // The board back as it was after a fault of Discord's on the tap's first answer
+            // (the bot cannot know the board froze, so it does not play): Discord's doing, and
+            // the family looks again.
+            Played::No if seen::met_a_fault(&standin, &seen::token_of(&tapped)) => {
+                day.failed_answers += 1;
+                failures += 1;
+                next = Next::Show;
             }
             Played::No => {
                 let x = tapped.expect("an answer");

@@ -119,7 +119,9 @@ pub(super) async fn or_the_board_now(
 /// Posts the board of a changed game. From a component, a new message (it keeps a readable
 /// history and notifies the player) goes first: the old board losing its menu (so it cannot
 /// be tapped again) is best effort, and a failed edit (the message was deleted) must not
-/// hide the stored change.
+/// hide the stored change. In a lively channel the board tapped shows it instead: one call
+/// rather than two of the webhook limit the channel's interactions share
+/// (docs/design/bot-reliability.md#rate-limits).
 pub(super) async fn post_new_board(
     shell: &Shell,
     responder: &Responder,
@@ -127,6 +129,19 @@ pub(super) async fn post_new_board(
     record: &GameRecord,
     tapped: Option<MessageId>,
 ) -> Result<(), Failure> {
+    if let Some(tapped) = tapped.filter(|_| responder.is_component() && responder.channel_lively()) {
+        tracing::debug!(game = record.id, "a lively channel: the board tapped shows the move");
+        match responder.edit(board.edit()).await {
+            Ok(()) => {
+                board_posted(&shell.service, responder.http(), record, tapped, Some(tapped)).await;
+                return Ok(());
+            }
+            // The edit may have shown or not (it is not sent again: it offers moves): the new
+            // board is posted as in a quiet channel, which takes the tapped one's buttons off
+            // either way.
+            Err(e) => tracing::warn!(error = %e, game = record.id, "the board tapped could not show the move; posted"),
+        }
+    }
     if responder.is_component() {
         let posted = match responder.follow_up_posted(board.follow_up()).await {
             Ok(posted) => posted,

@@ -150,15 +150,19 @@ impl Bot {
     /// While the answer is worked on, a component is acknowledged without a visible change, a
     /// command with "thinking…", private for `/settings` (its answers are).
     pub fn responder_for(&self, http: Arc<Http>, interaction: &Interaction) -> Option<Responder> {
-        let (id, application_id, token, deferral) = match interaction {
-            Interaction::Command(cmd) | Interaction::Autocomplete(cmd) => {
-                (cmd.id, cmd.application_id, &cmd.token, Deferral::Thinking { ephemeral: cmd.data.name == SETTINGS })
-            }
-            Interaction::Component(c) => (c.id, c.application_id, &c.token, Deferral::Update),
+        let (id, application_id, token, channel, deferral) = match interaction {
+            Interaction::Command(cmd) | Interaction::Autocomplete(cmd) => (
+                cmd.id,
+                cmd.application_id,
+                &cmd.token,
+                cmd.channel_id,
+                Deferral::Thinking { ephemeral: cmd.data.name == SETTINGS },
+            ),
+            Interaction::Component(c) => (c.id, c.application_id, &c.token, c.channel_id, Deferral::Update),
             _ => return None,
         };
         let own = self.interactions.for_interaction(application_id);
-        Some(Responder::new(http, own, id, token.clone(), deferral))
+        Some(Responder::new(http, own, id, token.clone(), deferral).paced(self.interactions.pace().clone(), channel))
     }
 }
 

@@ -11,6 +11,8 @@
 
 use serenity::all::{ApplicationId, Http, HttpBuilder};
 
+use super::channel_pace::ChannelPace;
+
 /// Makes the REST client of each interaction, sharing the bot's connections.
 #[derive(Clone)]
 pub struct InteractionClients {
@@ -18,18 +20,25 @@ pub struct InteractionClients {
     /// The bot's token (serenity sends it with every call; an interaction's own calls do not
     /// need it, but nothing else differs).
     token: String,
+    /// What the interactions of each channel spend of the webhook limit they share.
+    pace: ChannelPace,
 }
 
 impl InteractionClients {
     /// The clients of the interactions of the bot with `token`, over `client`, the shared
     /// client's connections.
     pub(super) fn new(token: &str, client: reqwest::Client) -> InteractionClients {
-        InteractionClients { client, token: token.to_string() }
+        InteractionClients { client, token: token.to_string(), pace: ChannelPace::default() }
     }
 
     /// The REST client for one interaction of application `application_id`: its buckets are
     /// its own (serenity's rate limiter on, as everywhere).
     pub fn for_interaction(&self, application_id: ApplicationId) -> Http {
         HttpBuilder::new(&self.token).client(self.client.clone()).application_id(application_id).build()
+    }
+
+    /// The pace of the channels' interaction webhooks, shared by every interaction's responder.
+    pub fn pace(&self) -> &ChannelPace {
+        &self.pace
     }
 }

@@ -8,6 +8,7 @@ mod board_message;
 mod board_posts;
 mod callers;
 mod calls;
+mod channel_pace;
 mod channel_posts;
 mod child_answers;
 mod command;
@@ -45,6 +46,7 @@ use serenity::all::{Client, ClientBuilder, GatewayIntents, Http, HttpBuilder};
 use crate::service::Service;
 
 pub use app_emojis::tile_name;
+pub use channel_pace::LIVELY_FROM;
 pub use command::{Command, CommandError, PlaySub, SettingsRequest, SettingsSub};
 pub use interaction_clients::InteractionClients;
 pub use observed::interaction_span;

@@ -9,14 +9,15 @@ use std::sync::{Arc, Mutex as SyncMutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serenity::all::{
-    CreateActionRow, CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    EditInteractionResponse, InteractionId, MessageId,
+    ChannelId, CreateActionRow, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, EditInteractionResponse, InteractionId, MessageId,
 };
 use serenity::builder::Builder;
 use serenity::http::Http;
 use tokio::sync::{oneshot, Mutex, Notify};
 
 use super::calls::{discord_code, retried, within, Failed, Repeat, TIMED_OUT};
+use super::channel_pace::ChannelPace;
 use super::message::{allowed_mentions, Reply};
 
 /// When a request still being worked on is acknowledged for the player: well inside Discord's
@@ -92,6 +93,8 @@ pub struct Responder {
     acknowledged: OnceLock<Duration>,
     /// Whether the first response went out as the answer to Discord's request (HTTP mode).
     answered_inline: AtomicBool,
+    /// The pace of the interaction's channel, which its webhook calls count towards.
+    pace: Option<(ChannelPace, ChannelId)>,
 }
 
 /// Discord's codes for an interaction's original message or webhook it does not know (yet).
@@ -135,6 +138,26 @@ impl Responder {
             received: Instant::now(),
             acknowledged: OnceLock::new(),
             answered_inline: AtomicBool::new(false),
+            pace: None,
+        }
+    }
+
+    /// The same, its webhook calls counted towards `channel`'s pace in `pace`.
+    pub fn paced(mut self, pace: ChannelPace, channel: ChannelId) -> Responder {
+        self.pace = Some((pace, channel));
+        self
+    }
+
+    /// Whether the interaction's channel is lively: its interactions' webhook calls near the
+    /// limit they share (`channel_pace.rs`).
+    pub fn channel_lively(&self) -> bool {
+        self.pace.as_ref().is_some_and(|(pace, channel)| pace.lively(*channel))
+    }
+
+    /// Counts a webhook call of the interaction towards its channel's pace.
+    fn note_call(&self) {
+        if let Some((pace, channel)) = &self.pace {
+            pace.note(*channel);
         }
     }
 
@@ -429,7 +452,11 @@ impl Responder {
         F: Fn() -> Fut,
         Fut: std::future::Future<Output = serenity::Result<T>>,
     {
-        retried("answer after the first response", repeat, || self.once_known(&call)).await
+        retried("answer after the first response", repeat, || {
+            self.note_call();
+            self.once_known(&call)
+        })
+        .await
     }
 
     /// Runs `call` until Discord knows the inline first response (see [`Self::after_first`]).

@@ -15,7 +15,7 @@ use sqlx::PgPool;
 
 use crate::support::discord::ReplyKind;
 use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, THREAD_ID, USER_ID};
-use crate::support::Exchange;
+use crate::support::{Exchange, Reply};
 use crate::{assert_no_hidden_word, buttons_of, place, shown_board, Bot};
 
 /// Discord's green button: the animal a child has chosen.
@@ -24,9 +24,9 @@ const GREEN: u64 = 3;
 /// What a child makes of one visible call the bot made for its tap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Seen {
-    /// The tapped board itself, changed in place.
+    /// The tapped board itself, its buttons changed in place.
     TappedBoard,
-    /// A board message: a picture of the game.
+    /// A picture of the game: a board message, or the tapped board showing a move.
     Board,
     /// A private message with no letters but names and numerals.
     Sign,
@@ -41,10 +41,13 @@ fn seen(x: &Exchange, names: &[&str]) -> Vec<Seen> {
         .iter()
         .filter(|c| c.ok() && c.is_message())
         .filter_map(|c| match c.kind {
+            // The tapped board showing the move's new picture (in a lively channel, or where the
+            // new board's post may have failed): a board all the same.
+            ReplyKind::EditOriginal if has_board(c) => Some(Seen::Board),
             ReplyKind::Callback { type_: 7 } | ReplyKind::EditOriginal => Some(Seen::TappedBoard),
             // An older board losing its buttons: not an answer to anyone.
             ReplyKind::EditChannelMessage { .. } => None,
-            _ if c.files.iter().any(|(name, _)| name == "board.png") => Some(Seen::Board),
+            _ if has_board(c) => Some(Seen::Board),
             _ => {
                 let text = c.content().unwrap_or_default();
                 let private = c.flags() & 64 != 0;
@@ -52,6 +55,11 @@ fn seen(x: &Exchange, names: &[&str]) -> Vec<Seen> {
             }
         })
         .collect()
+}
+
+/// Whether a call carries a picture of the game.
+fn has_board(c: &Reply) -> bool {
+    c.files.iter().any(|(name, _)| name == "board.png")
 }
 
 /// Whether `text` has no letter in any script once mentions and `names` are taken out.

@@ -15,8 +15,10 @@ use sqlx::PgPool;
 use crate::family::waited;
 use crate::rate_limits::tap_first_move;
 use crate::said::whatever_the_link;
-use crate::support::discord::{permission, ArchivedPost, Limit, RateLimits, Readings, SlowmodeSpares};
-use crate::support::fixtures::{self, Ctx, OTHER_USER_ID, THREAD_ID, USER_ID};
+use crate::support::discord::{
+    permission, ArchivedPost, Calls, FaultKind, Limit, RateLimits, Readings, SlowmodeSpares,
+};
+use crate::support::fixtures::{self, touch_id, touch_taps, Ctx, OTHER_USER_ID, THREAD_ID, USER_ID};
 use crate::support::{Reply, ReplyKind, StandIn};
 use crate::{play_reversi, Bot, T};
 
@@ -221,6 +223,85 @@ async fn taps_past_the_shared_webhook_limit_lose_no_board(pool: PgPool) {
         "{:?}",
         bot.standin.rate_limited()
     );
+    bot.stop().await;
+}
+
+/// A lively channel: a player tapping as fast as the boards come, against the shared limit as
+/// reported (30 calls a minute). While the channel's calls are few, each move gets a new board
+/// (a follow-up, and an edit that takes the old one's buttons off); from its twentieth call
+/// within the minute the board tapped shows each move instead (one edit), so the limit is never
+/// met and no board waits out a 429. Every move is stored once, and one board offers the moves.
+/// Where Discord fails such an edit, the move's board is posted after all.
+#[sqlx::test(migrator = "settai::store::MIGRATOR")]
+async fn a_lively_channel_sees_its_moves_on_the_board_tapped_and_meets_no_shared_limit(pool: PgPool) {
+    let bot = Bot::builder(pool)
+        .rate_limits(RateLimits::discord().with_shared_webhook(RateLimits::SHARED_WEBHOOK))
+        .start()
+        .await;
+    let ctx = Ctx::en();
+    let mut board = bot.standin.interact(play_reversi(&ctx)).await.message_id().unwrap();
+    const TAPS: usize = 14;
+    let mut in_place = Vec::new();
+    for n in 0..TAPS {
+        let shown = bot.standin.message(board).unwrap();
+        let mv = touch_taps(&shown, "p").first().cloned().unwrap_or_else(|| panic!("tap {n}: no move:\n{shown}"));
+        let tap = fixtures::button_on(&ctx, &touch_id(&shown, &format!("p.{mv}")).unwrap(), &shown);
+        let with_board = |c: &Reply| c.ok() && !c.files.is_empty();
+        let x = bot.standin.interact_until(tap, |x| x.answered() && x.calls.iter().any(with_board)).await;
+        let posted: Vec<_> = x.followups().into_iter().filter(|c| with_board(c)).collect();
+        match posted.as_slice() {
+            [] => in_place.push(n),
+            [new] => board = new.message_id.unwrap(),
+            _ => panic!("tap {n}: two boards:\n{x}"),
+        }
+    }
+    // Ten taps of two calls make twenty: the eleventh is shown in place, and every one after it.
+    let first = *in_place.first().unwrap_or_else(|| panic!("no move shown in place"));
+    assert!((7..=10).contains(&first), "the first move shown in place: tap {first}");
+    assert_eq!(in_place, (first..TAPS).collect::<Vec<_>>(), "once lively, every move in place");
+    assert_eq!(bot.snapshot(&ctx).await.3, 2 * TAPS, "each tap and the bot's answer, once");
+    let shared: Vec<_> = bot.standin.rate_limited().into_iter().filter(|r| r.bucket == "shared-webhook").collect();
+    assert!(shared.is_empty(), "the shared limit was met: {shared:?}");
+    let offering: Vec<u64> = bot
+        .standin
+        .messages_in(ctx.channel_id)
+        .iter()
+        .filter(|m| !touch_taps(m, "p").is_empty())
+        .filter_map(|m| m["id"].as_str()?.parse().ok())
+        .collect();
+    assert_eq!(offering, vec![board], "one board offers the moves");
+
+    // Discord fails the next move's edit (a 503: it may have shown or not): the move's board is
+    // posted as a new message after all, and the tapped board loses its buttons.
+    let shown = bot.standin.message(board).unwrap();
+    let mv = touch_taps(&shown, "p").first().cloned().expect("a move");
+    let tap = fixtures::button_on(&ctx, &touch_id(&shown, &format!("p.{mv}")).unwrap(), &shown);
+    let unavailable = FaultKind::Status { status: 503, retry_after: None };
+    bot.standin.inject_fault(
+        "PATCH",
+        &format!("/{}/messages/@original", fixtures::token(&tap)),
+        unavailable,
+        Calls::Nth(1),
+    );
+    let x = bot
+        .standin
+        .interact_until(tap, |x| x.answered() && x.followups().iter().any(|c| c.ok() && !c.files.is_empty()))
+        .await;
+    let posted = x.followups().iter().find(|c| c.ok() && !c.files.is_empty()).and_then(|c| c.message_id).unwrap();
+    let stripped = ReplyKind::EditChannelMessage { channel_id: ctx.channel_id, message_id: board };
+    let taken_off = |c: &Reply| {
+        c.ok() && (c.kind == stripped || c.kind == ReplyKind::EditOriginal) && c.components() == Some(vec![])
+    };
+    bot.standin.wait_call(0, T, |c| c.seq > x.calls[0].seq && taken_off(c)).await;
+    assert_eq!(bot.snapshot(&ctx).await.3, 2 * TAPS + 2, "the move and the bot's answer, once");
+    let offering: Vec<u64> = bot
+        .standin
+        .messages_in(ctx.channel_id)
+        .iter()
+        .filter(|m| !touch_taps(m, "p").is_empty())
+        .filter_map(|m| m["id"].as_str()?.parse().ok())
+        .collect();
+    assert_eq!(offering, vec![posted], "the posted board alone offers the moves");
     bot.stop().await;
 }
 
