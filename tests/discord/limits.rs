@@ -13,12 +13,13 @@ use settai_core::{Game, GameKind, Level, Side};
 use sqlx::PgPool;
 
 use crate::family::waited;
+use crate::outages::tap_first;
 use crate::rate_limits::tap_first_move;
 use crate::said::whatever_the_link;
 use crate::support::discord::{
     permission, ArchivedPost, Calls, FaultKind, Limit, RateLimits, Readings, SlowmodeSpares,
 };
-use crate::support::fixtures::{self, touch_id, touch_taps, Ctx, OTHER_USER_ID, THREAD_ID, USER_ID};
+use crate::support::fixtures::{self, touch_taps, Ctx, OTHER_USER_ID, THREAD_ID, USER_ID};
 use crate::support::{Reply, ReplyKind, StandIn};
 use crate::{play_reversi, Bot, T};
 
@@ -243,9 +244,7 @@ async fn a_lively_channel_sees_its_moves_on_the_board_tapped_and_meets_no_shared
     const TAPS: usize = 14;
     let mut in_place = Vec::new();
     for n in 0..TAPS {
-        let shown = bot.standin.message(board).unwrap();
-        let mv = touch_taps(&shown, "p").first().cloned().unwrap_or_else(|| panic!("tap {n}: no move:\n{shown}"));
-        let tap = fixtures::button_on(&ctx, &touch_id(&shown, &format!("p.{mv}")).unwrap(), &shown);
+        let (tap, _) = tap_first(&ctx, &bot.standin.message(board).unwrap());
         let with_board = |c: &Reply| c.ok() && !c.files.is_empty();
         let x = bot.standin.interact_until(tap, |x| x.answered() && x.calls.iter().any(with_board)).await;
         let posted: Vec<_> = x.followups().into_iter().filter(|c| with_board(c)).collect();
@@ -262,27 +261,13 @@ async fn a_lively_channel_sees_its_moves_on_the_board_tapped_and_meets_no_shared
     assert_eq!(bot.snapshot(&ctx).await.3, 2 * TAPS, "each tap and the bot's answer, once");
     let shared: Vec<_> = bot.standin.rate_limited().into_iter().filter(|r| r.bucket == "shared-webhook").collect();
     assert!(shared.is_empty(), "the shared limit was met: {shared:?}");
-    let offering: Vec<u64> = bot
-        .standin
-        .messages_in(ctx.channel_id)
-        .iter()
-        .filter(|m| !touch_taps(m, "p").is_empty())
-        .filter_map(|m| m["id"].as_str()?.parse().ok())
-        .collect();
-    assert_eq!(offering, vec![board], "one board offers the moves");
+    assert_eq!(offering_moves(&bot, &ctx), vec![board], "one board offers the moves");
 
     // Discord fails the next move's edit (a 503: it may have shown or not): the move's board is
     // posted as a new message after all, and the tapped board loses its buttons.
-    let shown = bot.standin.message(board).unwrap();
-    let mv = touch_taps(&shown, "p").first().cloned().expect("a move");
-    let tap = fixtures::button_on(&ctx, &touch_id(&shown, &format!("p.{mv}")).unwrap(), &shown);
+    let (tap, token) = tap_first(&ctx, &bot.standin.message(board).unwrap());
     let unavailable = FaultKind::Status { status: 503, retry_after: None };
-    bot.standin.inject_fault(
-        "PATCH",
-        &format!("/{}/messages/@original", fixtures::token(&tap)),
-        unavailable,
-        Calls::Nth(1),
-    );
+    bot.standin.inject_fault("PATCH", &format!("/{token}/messages/@original"), unavailable, Calls::Nth(1));
     let x = bot
         .standin
         .interact_until(tap, |x| x.answered() && x.followups().iter().any(|c| c.ok() && !c.files.is_empty()))
@@ -294,15 +279,18 @@ async fn a_lively_channel_sees_its_moves_on_the_board_tapped_and_meets_no_shared
     };
     bot.standin.wait_call(0, T, |c| c.seq > x.calls[0].seq && taken_off(c)).await;
     assert_eq!(bot.snapshot(&ctx).await.3, 2 * TAPS + 2, "the move and the bot's answer, once");
-    let offering: Vec<u64> = bot
-        .standin
+    assert_eq!(offering_moves(&bot, &ctx), vec![posted], "the posted board alone offers the moves");
+    bot.stop().await;
+}
+
+/// The messages in `ctx`'s channel that offer a move to tap.
+fn offering_moves(bot: &Bot, ctx: &Ctx) -> Vec<u64> {
+    bot.standin
         .messages_in(ctx.channel_id)
         .iter()
         .filter(|m| !touch_taps(m, "p").is_empty())
         .filter_map(|m| m["id"].as_str()?.parse().ok())
-        .collect();
-    assert_eq!(offering, vec![posted], "the posted board alone offers the moves");
-    bot.stop().await;
+        .collect()
 }
 
 /// A reminder to a player who closed their DMs to the bot (50007), on each path that posts in a

@@ -137,10 +137,7 @@ async fn a_board_brought_back_after_its_game_ended_offers_nothing(pool: PgPool) 
     let ctx = Ctx::en();
     let board = bot.standin.interact(play_reversi(&ctx)).await.message_id().unwrap();
     crate::family::board_remembered(&bot, &ctx, board).await;
-    let shown = bot.standin.message(board).unwrap();
-    let mv = fixtures::touch_taps(&shown, "p").first().cloned().expect("a move");
-    let tap = fixtures::button_on(&ctx, &fixtures::touch_id(&shown, &format!("p.{mv}")).unwrap(), &shown);
-    let token = fixtures::token(&tap);
+    let (tap, token) = crate::outages::tap_first(&ctx, &bot.standin.message(board).unwrap());
     bot.standin.inject_fault("POST", &format!("/{token}"), FaultKind::AppliedHang, Calls::Nth(1));
     bot.standin.send_interaction(tap).await;
     // The post is made (the player sees it) and its answer never comes; the player resigns.

@@ -28,7 +28,7 @@ const WINDOW: Duration = Duration::from_secs(3);
 const SLACK: Duration = Duration::from_secs(2);
 
 /// The payload of a tap on the first numbered square of `board`, and its token.
-fn tap_first(ctx: &Ctx, board: &Value) -> (Value, String) {
+pub(crate) fn tap_first(ctx: &Ctx, board: &Value) -> (Value, String) {
     let mv = touch_taps(board, "p").first().cloned().unwrap_or_else(|| panic!("no move:\n{board}"));
     let tap = fixtures::button_on(ctx, &touch_id(board, &format!("p.{mv}")).unwrap(), board);
     let token = tap["token"].as_str().unwrap().to_string();
