@@ -131,11 +131,8 @@ pub(super) async fn post_new_board(
 ) -> Result<(), Failure> {
     if let Some(tapped) = tapped.filter(|_| responder.is_component() && responder.channel_lively()) {
         tracing::debug!(game = record.id, "a lively channel: the board tapped shows the move");
-        match responder.edit(board.edit()).await {
-            Ok(()) => {
-                board_posted(&shell.service, responder.http(), record, tapped, Some(tapped)).await;
-                return Ok(());
-            }
+        match show_on_the_board_tapped(shell, responder, &board, record, tapped).await {
+            Ok(()) => return Ok(()),
             // The edit may have shown or not (it is not sent again: it offers moves): the new
             // board is posted as in a quiet channel, which takes the tapped one's buttons off
             // either way.
@@ -152,8 +149,7 @@ pub(super) async fn post_new_board(
             Err(e) => match tapped {
                 Some(tapped) if Failed::of(&e) == Failed::Unknown => {
                     tracing::warn!(error = %e, game = record.id, "a board's post failed; the board tapped shows it");
-                    responder.edit(board.edit()).await?;
-                    board_posted(&shell.service, responder.http(), record, tapped, Some(tapped)).await;
+                    show_on_the_board_tapped(shell, responder, &board, record, tapped).await?;
                     return Ok(());
                 }
                 _ => return Err(e.into()),
@@ -167,6 +163,20 @@ pub(super) async fn post_new_board(
     } else if let Some(posted) = responder.post(board).await? {
         board_posted(&shell.service, responder.http(), record, posted, None).await;
     }
+    Ok(())
+}
+
+/// Makes `tapped`, the board a component was on, show `board` (the game's new board), and
+/// remembers it as the game's board.
+async fn show_on_the_board_tapped(
+    shell: &Shell,
+    responder: &Responder,
+    board: &Reply,
+    record: &GameRecord,
+    tapped: MessageId,
+) -> serenity::Result<()> {
+    responder.edit(board.edit()).await?;
+    board_posted(&shell.service, responder.http(), record, tapped, Some(tapped)).await;
     Ok(())
 }
 
